@@ -1,0 +1,547 @@
+/*
+ * Writer API: options, lifetime, and the grouping of definitions and events
+ * into blocks. The byte layouts live in encode.c, writer_v5.c, writer_v6.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "writer_internal.h"
+
+NTIDX_API void ntidx_writer_options_defaults(ntidx_writer_options *o)
+{
+    if (!o)
+        return;
+    memset(o, 0, sizeof(*o));
+    o->format_version = 6;
+    o->pointer_size = 8;
+    /* 2026-01-01T00:00:00Z, a Thursday (DayOfWeek 4, Sunday = 0). */
+    o->sync_time_utc.year = 2026;
+    o->sync_time_utc.month = 1;
+    o->sync_time_utc.day_of_week = 4;
+    o->sync_time_utc.day = 1;
+    o->sync_ticks = 0;
+    o->tick_frequency = 10000000;
+    o->compressed_headers = 1;
+    o->max_event_block_bytes = 100000;
+}
+
+static int check_options(const ntidx_writer_options *o)
+{
+    if (o->format_version != 5 && o->format_version != 6)
+        return NTIDX_E_INVALID_ARG;
+    if (o->pointer_size != 4 && o->pointer_size != 8)
+        return NTIDX_E_INVALID_ARG;
+    if (o->tick_frequency <= 0)
+        return NTIDX_E_INVALID_ARG;
+    if (o->keyvalue_count && !o->keyvalues)
+        return NTIDX_E_INVALID_ARG;
+    /* Room for the block header and one small event; V6 sizes are 24-bit. */
+    if (o->max_event_block_bytes < 64 ||
+        (o->format_version == 6 && o->max_event_block_bytes > NTIDX_W_V6_MAX_BLOCK) ||
+        o->max_event_block_bytes > INT32_MAX)
+        return NTIDX_E_INVALID_ARG;
+    return NTIDX_OK;
+}
+
+static void reset_event_block(ntidx_writer *w)
+{
+    w->ev.len = 0;
+    w->ev_count = 0;
+    memset(&w->ev_prev, 0, sizeof(w->ev_prev));
+    w->ev_min_ts = UINT64_MAX;
+    w->ev_max_ts = 0;
+}
+
+static void reset_metadata_block(ntidx_writer *w)
+{
+    w->meta.len = 0;
+    w->meta_count = 0;
+    memset(&w->meta_prev, 0, sizeof(w->meta_prev));
+    w->meta_min_ts = UINT64_MAX;
+    w->meta_max_ts = 0;
+}
+
+static void free_buffers(ntidx_writer *w)
+{
+    ntidx_wbuf_free(&w->ev);
+    ntidx_wbuf_free(&w->meta);
+    ntidx_wbuf_free(&w->stacks);
+    ntidx_wbuf_free(&w->threads);
+    ntidx_wbuf_free(&w->labels);
+    ntidx_wbuf_free(&w->scratch);
+}
+
+static int writer_open(ntidx_writer **out, const char *path, const ntidx_writer_options *o)
+{
+    if (!out)
+        return NTIDX_E_INVALID_ARG;
+    *out = NULL;
+    ntidx_writer_options defaults;
+    if (!o) {
+        ntidx_writer_options_defaults(&defaults);
+        o = &defaults;
+    }
+    int rc = check_options(o);
+    if (rc)
+        return rc;
+    ntidx_writer *w = calloc(1, sizeof(*w));
+    if (!w)
+        return NTIDX_E_NOMEM;
+    w->o = *o;
+    w->v6 = o->format_version == 6;
+    w->last_ts = (uint64_t)o->sync_ticks;
+    reset_event_block(w);
+    reset_metadata_block(w);
+
+    rc = path ? ntidx_w_sink_open_file(&w->sink, path) : ntidx_w_sink_open_memory(&w->sink);
+    if (rc) {
+        free(w);
+        return rc;
+    }
+    /* The event block never outgrows the limit, so reserve it once. */
+    rc = ntidx_wbuf_reserve(&w->ev, o->max_event_block_bytes);
+    if (!rc)
+        rc = w->v6 ? ntidx_w_v6_begin(w) : ntidx_w_v5_begin(w);
+    /* The caller's key/value pairs are written now and not kept. */
+    w->o.keyvalues = NULL;
+    w->o.keyvalue_count = 0;
+    if (rc) {
+        ntidx_w_sink_close(&w->sink);
+        free_buffers(w);
+        free(w);
+        return rc;
+    }
+    *out = w;
+    return NTIDX_OK;
+}
+
+NTIDX_API int ntidx_writer_open_file(ntidx_writer **out, const char *path,
+                                     const ntidx_writer_options *o)
+{
+    if (!path)
+        return NTIDX_E_INVALID_ARG;
+    return writer_open(out, path, o);
+}
+
+NTIDX_API int ntidx_writer_open_memory(ntidx_writer **out, const ntidx_writer_options *o)
+{
+    return writer_open(out, NULL, o);
+}
+
+NTIDX_API const uint8_t *ntidx_writer_memory(const ntidx_writer *w, size_t *size)
+{
+    if (!w || w->sink.fd >= 0) {
+        if (size)
+            *size = 0;
+        return NULL;
+    }
+    if (size)
+        *size = w->sink.len;
+    return w->sink.buf;
+}
+
+uint8_t *ntidx_w_take_memory(ntidx_writer *w, size_t *size)
+{
+    uint8_t *p = w->sink.buf;
+    *size = w->sink.len;
+    w->sink.buf = NULL;
+    w->sink.len = w->sink.cap = 0;
+    return p;
+}
+
+NTIDX_API uint64_t ntidx_writer_bytes(const ntidx_writer *w)
+{
+    if (!w)
+        return 0;
+    /* Pending blocks are counted by content; their framing is a few bytes more. */
+    uint64_t n = ntidx_w_sink_offset(&w->sink);
+    if (w->ev_count)
+        n += NTIDX_W_EVENT_BLOCK_HEADER + w->ev.len;
+    return n + w->meta.len + w->stacks.len + w->threads.len + w->labels.len;
+}
+
+/* ---- writing pending blocks ---- */
+
+static int write_block(ntidx_writer *w, ntidx_block_kind kind, const uint8_t *head, size_t hlen,
+                       const uint8_t *body, size_t blen)
+{
+    int rc = w->v6 ? ntidx_w_v6_block(w, kind, head, hlen, body, blen)
+                   : ntidx_w_v5_block(w, kind, head, hlen, body, blen);
+    return rc ? ntidx_w_fail(w, rc) : 0;
+}
+
+/* Event and V5 metadata blocks share this 20-byte header. */
+static void event_block_header(uint8_t *h, int compressed, uint64_t min_ts, uint64_t max_ts)
+{
+    ntidx_w_le16(h, NTIDX_W_EVENT_BLOCK_HEADER);
+    ntidx_w_le16(h + 2, compressed ? 1 : 0);
+    ntidx_w_le64(h + 4, min_ts);
+    ntidx_w_le64(h + 12, max_ts);
+}
+
+static int flush_metadata(ntidx_writer *w)
+{
+    if (!w->meta_count)
+        return 0;
+    int rc;
+    if (w->v6) {
+        uint8_t h[2] = {0, 0}; /* HeaderSize 0: no extra header bytes */
+        rc = write_block(w, NTIDX_BLOCK_METADATA, h, 2, w->meta.p, w->meta.len);
+    } else {
+        uint8_t h[NTIDX_W_EVENT_BLOCK_HEADER];
+        event_block_header(h, w->o.compressed_headers, w->meta_min_ts, w->meta_max_ts);
+        rc = write_block(w, NTIDX_BLOCK_METADATA, h, sizeof(h), w->meta.p, w->meta.len);
+    }
+    reset_metadata_block(w);
+    return rc;
+}
+
+/* Stack and label-list blocks: uint32 FirstId, uint32 Count, entries. */
+static int flush_id_block(ntidx_writer *w, ntidx_block_kind kind, ntidx_wbuf *b,
+                          uint32_t *first, uint32_t *count)
+{
+    if (!*count)
+        return 0;
+    uint8_t h[8];
+    ntidx_w_le32(h, *first);
+    ntidx_w_le32(h + 4, *count);
+    int rc = write_block(w, kind, h, 8, b->p, b->len);
+    b->len = 0;
+    *count = 0;
+    return rc;
+}
+
+static int flush_threads(ntidx_writer *w)
+{
+    if (!w->thread_count)
+        return 0;
+    int rc = write_block(w, NTIDX_BLOCK_THREAD, NULL, 0, w->threads.p, w->threads.len);
+    w->threads.len = 0;
+    w->thread_count = 0;
+    return rc;
+}
+
+static int flush_definitions(ntidx_writer *w)
+{
+    int rc = flush_metadata(w);
+    if (!rc)
+        rc = flush_threads(w);
+    if (!rc)
+        rc = flush_id_block(w, NTIDX_BLOCK_STACK, &w->stacks, &w->stack_first, &w->stack_count);
+    if (!rc)
+        rc = flush_id_block(w, NTIDX_BLOCK_LABEL_LIST, &w->labels, &w->label_first,
+                            &w->label_count);
+    return rc;
+}
+
+static int flush_events(ntidx_writer *w)
+{
+    if (!w->ev_count)
+        return 0;
+    uint8_t h[NTIDX_W_EVENT_BLOCK_HEADER];
+    event_block_header(h, w->o.compressed_headers, w->ev_min_ts, w->ev_max_ts);
+    int rc = write_block(w, NTIDX_BLOCK_EVENT, h, sizeof(h), w->ev.p, w->ev.len);
+    reset_event_block(w);
+    return rc;
+}
+
+/* Definitions first: events may only reference what precedes them. */
+static int flush_pending(ntidx_writer *w)
+{
+    int rc = flush_definitions(w);
+    return rc ? rc : flush_events(w);
+}
+
+static int usable(const ntidx_writer *w)
+{
+    if (!w)
+        return NTIDX_E_INVALID_ARG;
+    if (w->err)
+        return w->err;
+    return w->finished ? NTIDX_E_INVALID_ARG : 0;
+}
+
+/* ---- definitions ---- */
+
+NTIDX_API int ntidx_writer_add_metadata(ntidx_writer *w, const ntidx_metadata *m)
+{
+    int rc = usable(w);
+    if (rc)
+        return rc;
+    if (!m)
+        return NTIDX_E_INVALID_ARG;
+    ntidx_wbuf *s = &w->scratch;
+    s->len = 0;
+    if (w->v6) {
+        rc = ntidx_w_v6_metadata_row(s, m);
+    } else {
+        rc = ntidx_w_v5_metadata_payload(s, m);
+        if (!rc && s->len > INT32_MAX)
+            rc = NTIDX_E_INVALID_ARG;
+    }
+    if (rc)
+        return rc == NTIDX_E_NOMEM ? ntidx_w_fail(w, rc) : rc;
+
+    size_t row_max = s->len + NTIDX_W_V5_UNCOMPRESSED_HDR + 3;
+    if (w->meta_count && w->meta.len + row_max > NTIDX_W_DEF_BLOCK_LIMIT &&
+        (rc = flush_metadata(w)))
+        return rc;
+    if (w->v6) {
+        ntidx_wbuf_put(&w->meta, s->p, s->len);
+    } else {
+        /* A V5 metadata row is an event blob with MetadataId 0, sequence 0,
+         * thread 0, stamped with the latest event time. */
+        ntidx_w_hdr h;
+        memset(&h, 0, sizeof(h));
+        h.timestamp = w->last_ts;
+        h.payload_size = (uint32_t)s->len;
+        uint8_t hb[NTIDX_W_V5_UNCOMPRESSED_HDR > NTIDX_W_MAX_COMPRESSED_HDR
+                       ? NTIDX_W_V5_UNCOMPRESSED_HDR
+                       : NTIDX_W_MAX_COMPRESSED_HDR];
+        uint32_t pad = 0;
+        size_t hn;
+        if (w->o.compressed_headers) {
+            hn = ntidx_w_hdr_v5_compressed(hb, &w->meta_prev, &h, 0);
+        } else {
+            pad = ntidx_w_pad4(s->len);
+            /* Marked sorted so that the MetadataId word is a plain 0. */
+            hn = ntidx_w_hdr_v5_uncompressed(hb, &h, 1, pad);
+        }
+        ntidx_wbuf_put(&w->meta, hb, hn);
+        ntidx_wbuf_put(&w->meta, s->p, s->len);
+        ntidx_wbuf_zero(&w->meta, pad);
+        if (h.timestamp < w->meta_min_ts)
+            w->meta_min_ts = h.timestamp;
+        if (h.timestamp > w->meta_max_ts)
+            w->meta_max_ts = h.timestamp;
+    }
+    if (w->meta.err)
+        return ntidx_w_fail(w, w->meta.err);
+    w->meta_count++;
+    return NTIDX_OK;
+}
+
+NTIDX_API int ntidx_writer_add_thread(ntidx_writer *w, const ntidx_thread *th)
+{
+    int rc = usable(w);
+    if (rc)
+        return rc;
+    if (!th || !w->v6)
+        return NTIDX_E_INVALID_ARG;
+    ntidx_wbuf *s = &w->scratch;
+    s->len = 0;
+    rc = ntidx_w_v6_thread_row(s, th);
+    if (rc)
+        return rc == NTIDX_E_NOMEM ? ntidx_w_fail(w, rc) : rc;
+    if (w->thread_count && w->threads.len + s->len > NTIDX_W_DEF_BLOCK_LIMIT &&
+        (rc = flush_threads(w)))
+        return rc;
+    ntidx_wbuf_put(&w->threads, s->p, s->len);
+    if (w->threads.err)
+        return ntidx_w_fail(w, w->threads.err);
+    w->thread_count++;
+    return NTIDX_OK;
+}
+
+NTIDX_API int ntidx_writer_add_stack(ntidx_writer *w, uint32_t id, const uint8_t *ips,
+                                     uint32_t size)
+{
+    int rc = usable(w);
+    if (rc)
+        return rc;
+    if (size && !ips)
+        return NTIDX_E_INVALID_ARG;
+    /* A stack block numbers its stacks consecutively from FirstId. */
+    if (w->stack_count && (id != w->stack_first + w->stack_count ||
+                           w->stacks.len + 4 + (uint64_t)size > NTIDX_W_DEF_BLOCK_LIMIT) &&
+        (rc = flush_id_block(w, NTIDX_BLOCK_STACK, &w->stacks, &w->stack_first,
+                             &w->stack_count)))
+        return rc;
+    if (!w->stack_count)
+        w->stack_first = id;
+    ntidx_wbuf_u32(&w->stacks, size);
+    ntidx_wbuf_put(&w->stacks, ips, size);
+    if (w->stacks.err)
+        return ntidx_w_fail(w, w->stacks.err);
+    w->stack_count++;
+    return NTIDX_OK;
+}
+
+NTIDX_API int ntidx_writer_add_label_list(ntidx_writer *w, uint32_t id, const ntidx_label *labels,
+                                          size_t n)
+{
+    int rc = usable(w);
+    if (rc)
+        return rc;
+    if (!w->v6 || id == 0 || n == 0 || !labels)
+        return NTIDX_E_INVALID_ARG;
+    ntidx_wbuf *s = &w->scratch;
+    s->len = 0;
+    rc = ntidx_w_v6_label_list(s, labels, n);
+    if (rc)
+        return rc == NTIDX_E_NOMEM ? ntidx_w_fail(w, rc) : rc;
+    if (w->label_count && (id != w->label_first + w->label_count ||
+                           w->labels.len + s->len > NTIDX_W_DEF_BLOCK_LIMIT) &&
+        (rc = flush_id_block(w, NTIDX_BLOCK_LABEL_LIST, &w->labels, &w->label_first,
+                             &w->label_count)))
+        return rc;
+    if (!w->label_count)
+        w->label_first = id;
+    ntidx_wbuf_put(&w->labels, s->p, s->len);
+    if (w->labels.err)
+        return ntidx_w_fail(w, w->labels.err);
+    w->label_count++;
+    return NTIDX_OK;
+}
+
+/* ---- events ---- */
+
+static const uint8_t zero_guid[16];
+
+/* Encode one event row at the end of the pending block; returns its size. */
+static size_t encode_event(ntidx_writer *w, const ntidx_w_hdr *h, const ntidx_event *ev)
+{
+    uint8_t *p = w->ev.p + w->ev.len;
+    size_t hn;
+    uint32_t pad = 0;
+    if (w->o.compressed_headers) {
+        hn = w->v6 ? ntidx_w_hdr_v6_compressed(p, &w->ev_prev, h, ev->is_sorted)
+                   : ntidx_w_hdr_v5_compressed(p, &w->ev_prev, h, ev->is_sorted);
+    } else if (w->v6) {
+        hn = ntidx_w_hdr_v6_uncompressed(p, h, ev->is_sorted);
+    } else {
+        /* The block content starts 4-aligned in the file and every
+         * uncompressed row keeps that alignment, so padding the payload to
+         * a multiple of 4 pads the row to a 4-byte file offset. */
+        pad = ntidx_w_pad4(h->payload_size);
+        hn = ntidx_w_hdr_v5_uncompressed(p, h, ev->is_sorted, pad);
+    }
+    if (h->payload_size)
+        memcpy(p + hn, ev->payload, h->payload_size);
+    memset(p + hn + h->payload_size, 0, pad);
+    return hn + h->payload_size + pad;
+}
+
+NTIDX_API int ntidx_writer_add_event(ntidx_writer *w, const ntidx_event *ev)
+{
+    int rc = usable(w);
+    if (rc)
+        return rc;
+    if (!ev || (ev->payload_size && !ev->payload))
+        return NTIDX_E_INVALID_ARG;
+    size_t row_max = (size_t)NTIDX_W_V5_UNCOMPRESSED_HDR + NTIDX_W_MAX_COMPRESSED_HDR +
+                     ev->payload_size + 3;
+    if (w->v6 && row_max + NTIDX_W_EVENT_BLOCK_HEADER > NTIDX_W_V6_MAX_BLOCK)
+        return NTIDX_E_INVALID_ARG;
+    if (!w->v6 && ev->payload_size > INT32_MAX - 256)
+        return NTIDX_E_INVALID_ARG;
+    if (ntidx_wbuf_reserve(&w->ev, row_max))
+        return ntidx_w_fail(w, w->ev.err);
+
+    ntidx_w_hdr h;
+    h.metadata_id = ev->metadata_id;
+    h.sequence_number = ev->sequence_number;
+    h.thread = ev->thread_index;
+    h.capture_thread = ev->capture_thread_index;
+    h.processor_number = ev->processor_number;
+    h.stack_id = ev->stack_id;
+    h.timestamp = ev->timestamp;
+    memcpy(h.activity_id, ev->activity_id ? ev->activity_id : zero_guid, 16);
+    memcpy(h.related_activity_id, ev->related_activity_id ? ev->related_activity_id : zero_guid,
+           16);
+    h.label_list_id = ev->label_list_id;
+    h.payload_size = ev->payload_size;
+
+    ntidx_w_hdr saved = w->ev_prev;
+    size_t n = encode_event(w, &h, ev);
+    if (w->ev_count && NTIDX_W_EVENT_BLOCK_HEADER + w->ev.len + n > w->o.max_event_block_bytes) {
+        /* Does not fit: write the block without it and start a new one,
+         * whose header compression starts from zero again. */
+        w->ev_prev = saved;
+        if ((rc = flush_pending(w)))
+            return rc;
+        n = encode_event(w, &h, ev);
+    }
+    w->ev.len += n;
+    w->ev_count++;
+    if (h.timestamp < w->ev_min_ts)
+        w->ev_min_ts = h.timestamp;
+    if (h.timestamp > w->ev_max_ts)
+        w->ev_max_ts = h.timestamp;
+    if (h.timestamp > w->last_ts)
+        w->last_ts = h.timestamp;
+    return NTIDX_OK;
+}
+
+/* ---- stream structure ---- */
+
+NTIDX_API int ntidx_writer_sequence_point(ntidx_writer *w, uint64_t timestamp, uint32_t flags,
+                                          const ntidx_thread_seq *threads, size_t n)
+{
+    int rc = usable(w);
+    if (rc)
+        return rc;
+    if (n && !threads)
+        return NTIDX_E_INVALID_ARG;
+    if ((rc = flush_pending(w)))
+        return rc;
+    rc = w->v6 ? ntidx_w_v6_sequence_point(w, timestamp, flags, threads, n)
+               : ntidx_w_v5_sequence_point(w, timestamp, threads, n);
+    return rc ? ntidx_w_fail(w, rc) : 0;
+}
+
+NTIDX_API int ntidx_writer_remove_threads(ntidx_writer *w, const ntidx_thread_seq *t, size_t n)
+{
+    int rc = usable(w);
+    if (rc)
+        return rc;
+    if (!w->v6 || (n && !t))
+        return NTIDX_E_INVALID_ARG;
+    if ((rc = flush_pending(w)))
+        return rc;
+    rc = ntidx_w_v6_remove_threads(w, t, n);
+    return rc ? ntidx_w_fail(w, rc) : 0;
+}
+
+NTIDX_API int ntidx_writer_flush(ntidx_writer *w)
+{
+    int rc = usable(w);
+    if (rc)
+        return rc;
+    if ((rc = flush_pending(w)))
+        return rc;
+    rc = ntidx_w_sink_flush(&w->sink);
+    return rc ? ntidx_w_fail(w, rc) : 0;
+}
+
+NTIDX_API int ntidx_writer_finish(ntidx_writer *w)
+{
+    int rc = usable(w);
+    if (rc)
+        return rc;
+    if ((rc = flush_pending(w)))
+        return rc;
+    rc = w->v6 ? ntidx_w_v6_end(w) : ntidx_w_v5_end(w);
+    if (!rc)
+        rc = ntidx_w_sink_flush(&w->sink);
+    w->finished = 1;
+    return rc ? ntidx_w_fail(w, rc) : 0;
+}
+
+NTIDX_API int ntidx_writer_close(ntidx_writer **pw)
+{
+    if (!pw || !*pw)
+        return NTIDX_OK;
+    ntidx_writer *w = *pw;
+    *pw = NULL;
+    /* Unfinished: keep every complete block, as a writer that stopped
+     * between two blocks would; only the end-of-stream marker is missing. */
+    if (!w->err && !w->finished)
+        flush_pending(w);
+    int rc = ntidx_w_sink_close(&w->sink);
+    if (w->err)
+        rc = w->err;
+    free_buffers(w);
+    free(w);
+    return rc;
+}
