@@ -1,0 +1,572 @@
+/*
+ * ntidx: fast, bounds-checked reading of .nettrace / .netperf traces.
+ *
+ * This header is the manual of the library. Everything a program needs is
+ * declared here; nothing from src/ is installed.
+ *
+ * Model
+ * -----
+ * A trace is a stream header followed by blocks (trace, event, metadata,
+ * stack, thread, remove-thread, label-list, sequence-point, end-of-stream).
+ * Four generations exist: V3 "NetPerf" (FastSerialization objects, metadata
+ * inline in event blocks), V4 and V5 "NetTrace" (FastSerialization objects
+ * with 4-byte alignment padding), and V6 (a 20-byte header and plain
+ * size+kind blocks). ntidx maps the file read-only and reads every
+ * generation through the same three handles:
+ *
+ *   ntidx_trace   the mapped file, its header and trace-block facts;
+ *   block walk    ntidx_trace_next_block(): the file as a sequence of
+ *                 {kind, offset, size, payload} blocks, whatever generation;
+ *   ntidx_reader  the event iterator: resolves each event's metadata,
+ *                 thread, stack and label list through the caches the
+ *                 format defines, in file order or time order.
+ *
+ * Conventions
+ * -----------
+ * - Functions that can fail return an int: 0 (NTIDX_OK) or a negative
+ *   ntidx_error. Iterators return 1 for an item, 0 at the end, negative on
+ *   error (the htslib convention).
+ * - Constructors take `T **out`; destructors take `T **`, accept NULL and
+ *   set the pointer to NULL.
+ * - Option structs are filled by a *_defaults() function first, so fields
+ *   can be added later without breaking callers.
+ * - The library never prints. On error, ntidx_trace_error() gives a message
+ *   naming the file offset and what was wrong.
+ * - Every byte of a trace is treated as untrusted. No input makes the
+ *   library read outside the mapping, allocate more than the input could
+ *   justify, or loop without progress.
+ * - Offsets are 64-bit everywhere: traces larger than 4 GiB work.
+ *
+ * Thread safety: an ntidx_trace may be shared by several readers on
+ * several threads once opened (it is read-only after ntidx_trace_open);
+ * ntidx_trace_error() then reports the last error of any of them, so give
+ * each thread its own reader and read errors from the reader
+ * (ntidx_reader_error()). A reader is used by one thread at a time.
+ */
+#ifndef NTIDX_NTIDX_H
+#define NTIDX_NTIDX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(NTIDX_BUILDING_LIBRARY) && defined(__GNUC__)
+#define NTIDX_API __attribute__((visibility("default")))
+#else
+#define NTIDX_API
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                              */
+/* ------------------------------------------------------------------ */
+
+/** Error codes. Values are stable: scripts and bindings may rely on them. */
+typedef enum ntidx_error {
+    NTIDX_OK = 0,
+    NTIDX_E_IO = -1,            /**< open/stat/mmap failed (errno kept in the message) */
+    NTIDX_E_NOMEM = -2,         /**< an allocation failed */
+    NTIDX_E_NOT_A_TRACE = -3,   /**< no NetTrace/NetPerf signature at offset 0 */
+    NTIDX_E_VERSION = -4,       /**< a major version this library does not read */
+    NTIDX_E_TRUNCATED = -5,     /**< data ends inside a structure */
+    NTIDX_E_CORRUPT = -6,       /**< a value is impossible (bad tag, size, count...) */
+    NTIDX_E_UNDEFINED_REF = -7, /**< an event names metadata/thread/stack/label list never defined */
+    NTIDX_E_INVALID_ARG = -8,   /**< API misuse (NULL handle, bad option) */
+    NTIDX_E_PAYLOAD = -9,       /**< a payload does not fit its metadata (per event, not fatal) */
+    NTIDX_E_UNSUPPORTED = -10,  /**< valid input using a feature not implemented */
+    NTIDX_E_WRITE = -11         /**< the writer could not write its output */
+} ntidx_error;
+
+/** A short English description of an error code ("trace is truncated"). Never NULL. */
+NTIDX_API const char *ntidx_strerror(int code);
+
+/** Library version as "MAJOR.MINOR.PATCH". */
+NTIDX_API const char *ntidx_version(void);
+
+/* ------------------------------------------------------------------ */
+/* Opening a trace                                                     */
+/* ------------------------------------------------------------------ */
+
+typedef struct ntidx_trace ntidx_trace;
+
+/** UTC calendar time as the trace block stores it (SYSTEMTIME layout). */
+typedef struct ntidx_systime {
+    int16_t year, month, day_of_week, day, hour, minute, second, millisecond;
+} ntidx_systime;
+
+/** One key/value pair of a V6 trace block (UTF-8, not NUL-free guaranteed). */
+typedef struct ntidx_keyvalue {
+    const char *key;
+    const char *value;
+} ntidx_keyvalue;
+
+/** Facts known from the stream header and the trace block. */
+typedef struct ntidx_trace_info {
+    int format_version;        /**< 3, 4, 5 or 6 (see ntidx_trace_open notes) */
+    uint32_t minor_version;    /**< V6 minor version; 0 before V6 */
+    uint32_t trace_object_version; /**< FastSerialization Trace type version (V3-V5); 0 in V6 */
+    uint64_t file_size;        /**< bytes in the mapped file */
+    uint64_t first_block_offset; /**< where the block walk starts */
+    ntidx_systime sync_time_utc;
+    int64_t sync_ticks;        /**< timestamp (ticks) taken at sync_time_utc */
+    int64_t tick_frequency;    /**< ticks per second (> 0) */
+    uint32_t pointer_size;     /**< 4 or 8 */
+    uint32_t process_id;       /**< V3-V5 field; V6 "ProcessId" key or 0 */
+    uint32_t number_of_processors; /**< V3-V5 field; V6 "HardwareThreadCount" or 0 */
+    uint32_t expected_cpu_sampling_rate;
+    size_t keyvalue_count;     /**< V6 trace-block key/value pairs */
+    const ntidx_keyvalue *keyvalues;
+} ntidx_trace_info;
+
+/**
+ * Map a trace file read-only and read its stream header and trace block.
+ *
+ * Detects the generation: V3 NetPerf ("!FastSerialization.1" at offset 0),
+ * V4/V5 ("Nettrace" + FastSerialization), V6 ("Nettrace" + Reserved=0 +
+ * Major + Minor). A V6-style header with Major > 6 is refused with
+ * NTIDX_E_VERSION; any minor version is accepted.
+ *
+ * V4 and V5 share one header (the runtime writes Trace object version 4 for
+ * both); format_version reports 5 when the Trace object says 5 or when the
+ * first metadata block carries V5 metadata tags, else 4.
+ *
+ * @param out  receives the handle on success, NULL on failure
+ * @param path file to map
+ * @return NTIDX_OK, NTIDX_E_IO, NTIDX_E_NOMEM, NTIDX_E_NOT_A_TRACE,
+ *         NTIDX_E_VERSION, NTIDX_E_TRUNCATED (no complete trace block),
+ *         NTIDX_E_CORRUPT. On failure *out is NULL; a message for the
+ *         failure is available from ntidx_last_open_error().
+ * @note The mapping lives until ntidx_trace_close(); every pointer the
+ *       library hands out into trace bytes (payloads, stacks) is valid until
+ *       then.
+ */
+NTIDX_API int ntidx_trace_open(ntidx_trace **out, const char *path);
+
+/**
+ * Same as ntidx_trace_open() over bytes in memory (tests, fuzzing).
+ * @note The bytes are not copied: they must outlive the handle. `name` is
+ *       used in messages only.
+ */
+NTIDX_API int ntidx_trace_open_memory(ntidx_trace **out, const void *data, size_t size,
+                                      const char *name);
+
+/** Unmap and free. Accepts NULL and *t == NULL; sets *t to NULL. */
+NTIDX_API void ntidx_trace_close(ntidx_trace **t);
+
+/** The message of the last failed ntidx_trace_open*() on this thread ("" if none). */
+NTIDX_API const char *ntidx_last_open_error(void);
+
+/** Header and trace-block facts. Valid for the lifetime of the handle. */
+NTIDX_API const ntidx_trace_info *ntidx_trace_get_info(const ntidx_trace *t);
+
+/** The path or name the trace was opened with. */
+NTIDX_API const char *ntidx_trace_name(const ntidx_trace *t);
+
+/** Start of the mapped bytes and their count (for tools that hash or copy). */
+NTIDX_API const uint8_t *ntidx_trace_data(const ntidx_trace *t, uint64_t *size);
+
+/**
+ * The message of the last error raised while walking blocks of this trace
+ * with ntidx_trace_next_block() ("" if none). Readers keep their own
+ * message (ntidx_reader_error()).
+ */
+NTIDX_API const char *ntidx_trace_error(const ntidx_trace *t);
+
+/** Convert a timestamp to seconds since the trace's sync time (PerfView's MSec / 1000). */
+NTIDX_API double ntidx_ticks_to_seconds(const ntidx_trace *t, uint64_t ticks);
+
+/**
+ * Convert a timestamp to UTC as nanoseconds since the Unix epoch, from the
+ * trace block's SyncTimeUTC and SyncTimeTicks.
+ * @return NTIDX_OK or NTIDX_E_CORRUPT if the sync time is not a valid date.
+ */
+NTIDX_API int ntidx_ticks_to_unix_ns(const ntidx_trace *t, uint64_t ticks, int64_t *unix_ns);
+
+/** Format `ticks` as ISO-8601 UTC ("2021-03-04T05:06:07.123456789Z") into buf. */
+NTIDX_API int ntidx_ticks_to_iso8601(const ntidx_trace *t, uint64_t ticks, char *buf, size_t buflen);
+
+/* ------------------------------------------------------------------ */
+/* Blocks                                                              */
+/* ------------------------------------------------------------------ */
+
+/** Block kinds, numbered as V6 numbers them; earlier generations map onto them. */
+typedef enum ntidx_block_kind {
+    NTIDX_BLOCK_END_OF_STREAM = 0,
+    NTIDX_BLOCK_TRACE = 1,
+    NTIDX_BLOCK_EVENT = 2,
+    NTIDX_BLOCK_METADATA = 3,
+    NTIDX_BLOCK_SEQUENCE_POINT = 4,
+    NTIDX_BLOCK_STACK = 5,
+    NTIDX_BLOCK_THREAD = 6,
+    NTIDX_BLOCK_REMOVE_THREAD = 7,
+    NTIDX_BLOCK_LABEL_LIST = 8,
+    NTIDX_BLOCK_UNKNOWN = 255 /**< a kind this library does not know: skipped */
+} ntidx_block_kind;
+
+#define NTIDX_BLOCK_KIND_COUNT 9
+
+/** Name of a block kind ("event", "sequence_point", ...). */
+NTIDX_API const char *ntidx_block_kind_name(int kind);
+
+/** One block, whatever the generation. */
+typedef struct ntidx_block {
+    uint64_t offset;         /**< first byte of the block (object tag or V6 header) */
+    uint64_t size;           /**< bytes up to the next block (framing included) */
+    uint64_t payload_offset; /**< first byte of the content after framing/padding */
+    uint64_t payload_size;   /**< bytes of content */
+    ntidx_block_kind kind;
+    uint32_t raw_kind;       /**< V6 kind byte; FastSerialization type version otherwise */
+} ntidx_block;
+
+/**
+ * Read the block at *pos and advance *pos past it. Stateless: any offset
+ * previously returned as a block offset (or the trace's first_block_offset)
+ * is a valid *pos, so a reader can start in the middle of a file.
+ *
+ * @code
+ *   uint64_t pos = ntidx_trace_get_info(t)->first_block_offset;
+ *   ntidx_block b;
+ *   int rc;
+ *   while ((rc = ntidx_trace_next_block(t, &pos, &b)) == 1) { ... }
+ *   if (rc == 0) complete; else if (rc == NTIDX_E_TRUNCATED) incomplete;
+ *   else error (ntidx_trace_error(t)).
+ * @endcode
+ * @return 1 a block (never END_OF_STREAM), 0 the end-of-stream marker was
+ *         read (*pos is then the end of the stream), NTIDX_E_TRUNCATED the
+ *         file ends at *pos or inside the block at *pos (a writer that did
+ *         not finish: everything before *pos is complete),
+ *         NTIDX_E_CORRUPT framing that cannot be a block.
+ */
+NTIDX_API int ntidx_trace_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out);
+
+/**
+ * Time range of an event block: the header's min/max when they can be
+ * trusted (not 0/0, min <= max), else found by decoding the block's event
+ * headers (V3 blocks have no header range and are always decoded).
+ *
+ * @param events  receives the number of events when the block was decoded,
+ *                or UINT64_MAX when the range came from the header alone
+ * @return 1 a range was found, 0 the block holds no events (V3 blocks of
+ *         metadata only), NTIDX_E_CORRUPT, NTIDX_E_INVALID_ARG (not an
+ *         event block). The message is in ntidx_trace_error().
+ */
+NTIDX_API int ntidx_event_block_time_range(ntidx_trace *t, const ntidx_block *b, uint64_t *min_ts, uint64_t *max_ts,
+                                           uint64_t *events);
+
+/* ------------------------------------------------------------------ */
+/* Metadata, threads and payload types                                 */
+/* ------------------------------------------------------------------ */
+
+/** Payload field type codes (EventPipe TypeCode; V6 additions 20-26). */
+typedef enum ntidx_type_code {
+    NTIDX_TYPE_EMPTY = 0,
+    NTIDX_TYPE_OBJECT = 1,
+    NTIDX_TYPE_BOOLEAN32 = 3,
+    NTIDX_TYPE_UTF16_CODE_UNIT = 4,
+    NTIDX_TYPE_SBYTE = 5,
+    NTIDX_TYPE_BYTE = 6,
+    NTIDX_TYPE_INT16 = 7,
+    NTIDX_TYPE_UINT16 = 8,
+    NTIDX_TYPE_INT32 = 9,
+    NTIDX_TYPE_UINT32 = 10,
+    NTIDX_TYPE_INT64 = 11,
+    NTIDX_TYPE_UINT64 = 12,
+    NTIDX_TYPE_SINGLE = 13,
+    NTIDX_TYPE_DOUBLE = 14,
+    NTIDX_TYPE_DECIMAL = 15,
+    NTIDX_TYPE_DATETIME = 16,
+    NTIDX_TYPE_GUID = 17,
+    NTIDX_TYPE_UTF16_STRING = 18, /**< NUL-terminated UTF-16 */
+    NTIDX_TYPE_ARRAY = 19,        /**< uint16 count + elements */
+    NTIDX_TYPE_VARINT = 20,
+    NTIDX_TYPE_VARUINT = 21,
+    NTIDX_TYPE_FIXED_ARRAY = 22,
+    NTIDX_TYPE_UTF8_CODE_UNIT = 23,
+    NTIDX_TYPE_RELLOC = 24,
+    NTIDX_TYPE_DATALOC = 25,
+    NTIDX_TYPE_BOOLEAN8 = 26
+} ntidx_type_code;
+
+/** One payload field (a tree: objects have fields, arrays an element type). */
+typedef struct ntidx_field {
+    const char *name;                 /**< UTF-8 */
+    uint8_t type_code;                /**< ntidx_type_code */
+    uint16_t element_count;           /**< FIXED_ARRAY only */
+    const struct ntidx_field *element;/**< ARRAY, FIXED_ARRAY, RELLOC, DATALOC */
+    const struct ntidx_field *fields; /**< OBJECT: its fields */
+    uint32_t field_count;
+} ntidx_field;
+
+/** One metadata row: a type of event. Strings are UTF-8 (converted from UTF-16 before V6). */
+typedef struct ntidx_metadata {
+    uint32_t id;
+    uint32_t event_id;
+    uint32_t version;
+    uint32_t level;
+    uint64_t keywords;
+    int opcode;                /**< -1 when the metadata gives none */
+    const char *provider;
+    const char *event_name;    /**< "" when the trace gives none */
+    const char *message_template; /**< V6 optional, else NULL */
+    const char *description;      /**< V6 optional, else NULL */
+    int has_fields;            /**< 1 when a field layout was given (even an empty one) */
+    uint32_t field_count;
+    const ntidx_field *fields;
+    uint64_t offset;           /**< file offset of the definition */
+} ntidx_metadata;
+
+/** A V6 thread row. */
+typedef struct ntidx_thread {
+    uint64_t index;
+    int has_os_thread_id, has_os_process_id;
+    uint64_t os_thread_id;
+    uint64_t os_process_id;
+    const char *name;          /**< NULL when not given */
+} ntidx_thread;
+
+/** V6 label kinds (the high bit of the stored kind marks a list's last label). */
+typedef enum ntidx_label_kind {
+    NTIDX_LABEL_ACTIVITY_ID = 1,
+    NTIDX_LABEL_RELATED_ACTIVITY_ID = 2,
+    NTIDX_LABEL_TRACE_ID = 3,
+    NTIDX_LABEL_SPAN_ID = 4,
+    NTIDX_LABEL_KEY_STRING = 5,
+    NTIDX_LABEL_KEY_INT = 6,
+    NTIDX_LABEL_OPCODE = 7,
+    NTIDX_LABEL_KEYWORDS = 8,
+    NTIDX_LABEL_LEVEL = 9,
+    NTIDX_LABEL_VERSION = 10
+} ntidx_label_kind;
+
+/** One V6 label. Strings point into the trace and are NOT NUL-terminated. */
+typedef struct ntidx_label {
+    uint8_t kind;              /**< ntidx_label_kind */
+    uint8_t guid[16];          /**< ACTIVITY_ID, RELATED_ACTIVITY_ID, TRACE_ID */
+    const char *key;           /**< KEY_STRING, KEY_INT */
+    uint32_t key_len;
+    const char *str;           /**< KEY_STRING value */
+    uint32_t str_len;
+    int64_t i;                 /**< KEY_INT value */
+    uint64_t u;                /**< SPAN_ID, KEYWORDS, OPCODE, LEVEL, VERSION */
+} ntidx_label;
+
+/**
+ * Decode the next label of an event's label list (ntidx_event.label_list).
+ * @code
+ *   const uint8_t *p = ev->label_list, *end = p + ev->label_list_size;
+ *   ntidx_label l;
+ *   while (ntidx_label_next(&p, end, &l) == 1) ...
+ * @endcode
+ * @return 1 a label, 0 the end of the list, NTIDX_E_CORRUPT.
+ */
+NTIDX_API int ntidx_label_next(const uint8_t **p, const uint8_t *end, ntidx_label *out);
+
+/* ------------------------------------------------------------------ */
+/* Events                                                              */
+/* ------------------------------------------------------------------ */
+
+/**
+ * One event with its references resolved. Pointers point into the mapping
+ * (payload, stack, activity ids, label list) or into the reader's caches
+ * (metadata, thread): valid until the next ntidx_reader_next() or
+ * ntidx_reader_close() on the same reader.
+ */
+typedef struct ntidx_event {
+    uint64_t offset;                /**< file offset of the event's header */
+    uint64_t timestamp;             /**< raw ticks */
+    uint64_t thread_index;          /**< V6 thread index; the thread id before V6 */
+    uint64_t capture_thread_index;  /**< V6 capture thread index; capture thread id before V6 */
+    uint64_t thread_id;             /**< OS thread id where the trace gives one, else thread_index */
+    uint64_t capture_thread_id;     /**< same for the capture thread */
+    uint32_t metadata_id;
+    uint32_t sequence_number;       /**< 0 in V3 (no sequence numbers) */
+    uint32_t processor_number;
+    uint32_t stack_id;              /**< 0: no stack */
+    uint32_t label_list_id;         /**< V6; 0: empty */
+    uint32_t payload_size;
+    int is_sorted;
+    const uint8_t *payload;
+    const uint8_t *stack;           /**< stack bytes (pointer_size IPs), NULL if none */
+    uint32_t stack_size;            /**< in bytes */
+    const uint8_t *activity_id;     /**< 16 bytes (V3-V5), NULL in V6 */
+    const uint8_t *related_activity_id;
+    const uint8_t *label_list;      /**< encoded V6 label entries, NULL if none */
+    uint32_t label_list_size;
+    const ntidx_metadata *metadata;
+    const ntidx_thread *thread;     /**< V6 only, else NULL */
+} ntidx_event;
+
+typedef struct ntidx_reader ntidx_reader;
+
+typedef enum ntidx_order {
+    NTIDX_ORDER_FILE = 0, /**< events as stored */
+    NTIDX_ORDER_TIME = 1  /**< non-decreasing timestamp; ties in file order */
+} ntidx_order;
+
+typedef struct ntidx_reader_options {
+    ntidx_order order;
+} ntidx_reader_options;
+
+/** Fill `o` with defaults: file order. */
+NTIDX_API void ntidx_reader_options_defaults(ntidx_reader_options *o);
+
+/**
+ * Create an event iterator over the whole trace.
+ * @return NTIDX_OK, NTIDX_E_NOMEM, NTIDX_E_INVALID_ARG.
+ * @note The trace must outlive the reader.
+ * @code
+ *   ntidx_reader *r; const ntidx_event *e; int rc;
+ *   ntidx_reader_options o; ntidx_reader_options_defaults(&o);
+ *   if (ntidx_reader_open(&r, t, &o) != NTIDX_OK) ...;
+ *   while ((rc = ntidx_reader_next(r, &e)) == 1) use(e);
+ *   if (rc < 0) report(ntidx_reader_error(r));
+ *   ntidx_reader_close(&r);
+ * @endcode
+ */
+NTIDX_API int ntidx_reader_open(ntidx_reader **out, ntidx_trace *t, const ntidx_reader_options *o);
+
+/**
+ * Next event.
+ * @return 1 an event in *ev; 0 the end (complete or not: see
+ *         ntidx_reader_complete()); NTIDX_E_CORRUPT, NTIDX_E_UNDEFINED_REF,
+ *         NTIDX_E_NOMEM on an error that stops the read (sticky: later
+ *         calls return the same code).
+ * @note A truncated trace is not an error: its complete blocks are read,
+ *       then 0 is returned and ntidx_reader_complete() is 0.
+ */
+NTIDX_API int ntidx_reader_next(ntidx_reader *r, const ntidx_event **ev);
+
+/** Free. Accepts NULL and *r == NULL; sets *r to NULL. */
+NTIDX_API void ntidx_reader_close(ntidx_reader **r);
+
+/** The message of the error that stopped the reader, or the truncation note ("" if none). */
+NTIDX_API const char *ntidx_reader_error(const ntidx_reader *r);
+
+/** After the end: 1 if the end-of-stream marker was read, 0 if the trace stops early. */
+NTIDX_API int ntidx_reader_complete(const ntidx_reader *r);
+
+/** Counters a reader keeps as it goes. */
+typedef struct ntidx_reader_stats {
+    uint64_t events;
+    uint64_t blocks[NTIDX_BLOCK_KIND_COUNT]; /**< blocks seen per kind */
+    uint64_t unknown_blocks;
+    uint64_t metadata_rows;
+    uint64_t stacks;
+    uint64_t sequence_points;
+    uint64_t dropped_events;     /**< sum over threads */
+    uint64_t order_violations;   /**< time order: events a writer's IsSorted mark put out of order */
+    uint64_t end_offset;         /**< end of the last complete block read */
+} ntidx_reader_stats;
+
+NTIDX_API const ntidx_reader_stats *ntidx_reader_get_stats(const ntidx_reader *r);
+
+/** Dropped events detected on one capture thread. */
+typedef struct ntidx_dropped {
+    uint64_t capture_thread;     /**< capture thread id (V3-V5) or index (V6) */
+    uint64_t capture_thread_id;  /**< OS thread id where known, else capture_thread */
+    uint64_t dropped;
+} ntidx_dropped;
+
+/**
+ * Dropped events per capture thread, from sequence-number gaps between
+ * consecutive events of a capture thread (file order) and from the lower
+ * bounds in sequence points and V6 remove-thread blocks. Only threads with
+ * drops are listed, sorted by capture_thread. Valid until the next call on
+ * the reader.
+ */
+NTIDX_API int ntidx_reader_dropped(ntidx_reader *r, const ntidx_dropped **list, size_t *count);
+
+/* ------------------------------------------------------------------ */
+/* Payload decoding                                                    */
+/* ------------------------------------------------------------------ */
+
+/** A growable byte buffer the formatters append to. */
+typedef struct ntidx_buf {
+    char *data;
+    size_t len, cap;
+} ntidx_buf;
+
+NTIDX_API void ntidx_buf_free(ntidx_buf *b);
+
+/**
+ * Append the event's decoded payload as a JSON object ({"name":value,...}).
+ * Integers are JSON numbers (64-bit values beyond 2^53 are still written
+ * exactly), strings are escaped UTF-8, GUIDs strings, byte-like arrays are
+ * arrays of numbers, unknown layouts give {}.
+ *
+ * @return NTIDX_OK; NTIDX_E_PAYLOAD when the payload does not fit the
+ *         metadata (nothing is appended and `err` receives the reason);
+ *         NTIDX_E_NOMEM.
+ */
+NTIDX_API int ntidx_event_fields_json(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out,
+                                      char *err, size_t errlen);
+
+/** Same as ntidx_event_fields_json() as "name=value name=value" text. */
+NTIDX_API int ntidx_event_fields_text(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out,
+                                      char *err, size_t errlen);
+
+/**
+ * Display name of an event: "Provider/EventName", or "Provider/EventID(N)"
+ * when the metadata has no name.
+ */
+NTIDX_API const char *ntidx_event_display_name(const ntidx_metadata *m, char *buf, size_t buflen);
+
+/* ------------------------------------------------------------------ */
+/* Statistics                                                          */
+/* ------------------------------------------------------------------ */
+
+/** Events of one type: (provider, event id, event name, version). */
+typedef struct ntidx_type_stat {
+    const char *provider;
+    const char *event_name;     /**< "" when the metadata gives none */
+    uint32_t event_id;
+    uint32_t version;
+    uint64_t count;
+    uint64_t first_ts;          /**< earliest timestamp of this type */
+    uint64_t payload_bytes;
+} ntidx_type_stat;
+
+/** Events of one thread (OS thread id where known, else the thread index). */
+typedef struct ntidx_thread_stat {
+    uint64_t thread;
+    uint64_t count;
+} ntidx_thread_stat;
+
+typedef struct ntidx_stats {
+    int format_version;
+    int complete;               /**< the end-of-stream marker was reached */
+    uint64_t events;
+    uint64_t first_ts, last_ts; /**< min and max timestamp; 0 when no events */
+    int64_t sync_ticks;
+    int64_t tick_frequency;
+    uint64_t dropped_events;
+    uint64_t payload_bytes;
+    size_t type_count;
+    const ntidx_type_stat *types;     /**< sorted by provider, event id, version, name */
+    size_t thread_count;
+    const ntidx_thread_stat *threads; /**< sorted by thread */
+    size_t dropped_count;
+    const ntidx_dropped *dropped;     /**< per capture thread, sorted */
+    ntidx_reader_stats reader;        /**< block counts and the like */
+    const char *incomplete_reason;    /**< why the read stopped early, "" if complete */
+} ntidx_stats;
+
+/**
+ * Statistics of the whole trace by a full decode (every event header, its
+ * metadata and thread resolved; payloads not decoded).
+ * @return NTIDX_OK; the reader's error codes (message in `err`, which may be NULL).
+ * @note Free with ntidx_stats_free(). A truncated trace is not an error:
+ *       complete is 0 and incomplete_reason says where it stops.
+ */
+NTIDX_API int ntidx_stats_compute(ntidx_trace *t, ntidx_stats **out, char *err, size_t errlen);
+
+/** Free. Accepts NULL and *s == NULL; sets *s to NULL. */
+NTIDX_API void ntidx_stats_free(ntidx_stats **s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NTIDX_NTIDX_H */

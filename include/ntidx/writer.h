@@ -1,0 +1,154 @@
+/*
+ * ntidx writer and synthetic trace generator.
+ *
+ * The writer emits valid V5 (NetTrace, FastSerialization objects with their
+ * 4-byte alignment) and V6 traces. It is a streaming, block-oriented API:
+ * definitions (metadata, threads, stacks, label lists) and events are
+ * added in the order a reader must see them, and the writer groups them
+ * into blocks:
+ *
+ *  - a definition added before an event that references it is always
+ *    written to the file before that event's block;
+ *  - events accumulate in one event block until it reaches
+ *    max_event_block_bytes, a sequence point, a remove-thread, a flush or
+ *    the end;
+ *  - ntidx_writer_sequence_point() writes pending events first, then the
+ *    sequence point: stacks and label lists added before it are dead after
+ *    it (the caller re-adds what it still needs, as the format requires).
+ *
+ * The writer does not validate references: tests use it to write traces
+ * that are wrong on purpose. ntidx_generate() builds valid traces on top
+ * of it.
+ */
+#ifndef NTIDX_WRITER_H
+#define NTIDX_WRITER_H
+
+#include "ntidx.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ntidx_writer ntidx_writer;
+
+typedef struct ntidx_writer_options {
+    int format_version;               /**< 5 or 6 (default 6) */
+    uint32_t pointer_size;            /**< 4 or 8 (default 8) */
+    ntidx_systime sync_time_utc;      /**< default 2026-01-01T00:00:00Z */
+    int64_t sync_ticks;               /**< default 0 */
+    int64_t tick_frequency;           /**< default 10,000,000 */
+    uint32_t process_id;              /**< V5 field; V6 "ProcessId" key when nonzero */
+    uint32_t number_of_processors;    /**< V5 field; V6 "HardwareThreadCount" when nonzero */
+    uint32_t expected_cpu_sampling_rate;
+    const ntidx_keyvalue *keyvalues;  /**< extra V6 trace-block pairs */
+    size_t keyvalue_count;
+    int compressed_headers;           /**< 1 (default): header compression; 0: uncompressed rows */
+    uint32_t max_event_block_bytes;   /**< default 100,000 (what the runtime writes) */
+} ntidx_writer_options;
+
+NTIDX_API void ntidx_writer_options_defaults(ntidx_writer_options *o);
+
+/**
+ * Start a trace written to `path` (created or truncated).
+ * @return NTIDX_OK, NTIDX_E_IO, NTIDX_E_NOMEM, NTIDX_E_INVALID_ARG.
+ */
+NTIDX_API int ntidx_writer_open_file(ntidx_writer **out, const char *path, const ntidx_writer_options *o);
+
+/**
+ * Start a trace written to a growing memory buffer, fetched with
+ * ntidx_writer_memory() after ntidx_writer_finish().
+ */
+NTIDX_API int ntidx_writer_open_memory(ntidx_writer **out, const ntidx_writer_options *o);
+
+/** The bytes written so far (memory writers), valid until close. */
+NTIDX_API const uint8_t *ntidx_writer_memory(const ntidx_writer *w, size_t *size);
+
+/** Bytes written or buffered so far (file or memory). */
+NTIDX_API uint64_t ntidx_writer_bytes(const ntidx_writer *w);
+
+/**
+ * Define a metadata row. Uses id, provider, event_id, event_name, keywords,
+ * version, level, opcode (-1: none), fields/field_count (when has_fields),
+ * and in V6 message_template and description. In V5, fields needing V5
+ * encodings (arrays) are written as a V2Params tag.
+ */
+NTIDX_API int ntidx_writer_add_metadata(ntidx_writer *w, const ntidx_metadata *m);
+
+/** Define a thread (V6 only; NTIDX_E_INVALID_ARG in V5). */
+NTIDX_API int ntidx_writer_add_thread(ntidx_writer *w, const ntidx_thread *th);
+
+/** A (thread, sequence number) pair of a sequence point or remove-thread block. */
+typedef struct ntidx_thread_seq {
+    uint64_t thread;           /**< V6 thread index; V5 thread id */
+    uint32_t sequence_number;
+} ntidx_thread_seq;
+
+/** Remove threads (V6 only): writes pending events, then a RemoveThread block. */
+NTIDX_API int ntidx_writer_remove_threads(ntidx_writer *w, const ntidx_thread_seq *t, size_t n);
+
+/** Define stack `id` as `size` bytes of instruction pointers (pointer_size each). */
+NTIDX_API int ntidx_writer_add_stack(ntidx_writer *w, uint32_t id, const uint8_t *ips, uint32_t size);
+
+/** Define V6 label list `id` (>= 1) with n labels (n >= 1). */
+NTIDX_API int ntidx_writer_add_label_list(ntidx_writer *w, uint32_t id, const ntidx_label *labels, size_t n);
+
+/**
+ * Append an event. Uses metadata_id, sequence_number, thread_index,
+ * capture_thread_index, processor_number, stack_id, timestamp, is_sorted,
+ * payload/payload_size, and activity_id/related_activity_id (V5; NULL means
+ * zero) or label_list_id (V6).
+ */
+NTIDX_API int ntidx_writer_add_event(ntidx_writer *w, const ntidx_event *ev);
+
+/** Sequence point flags (V6). */
+#define NTIDX_SP_FLUSH_THREADS 1u
+#define NTIDX_SP_FLUSH_METADATA 2u
+
+/** Write pending events, then a sequence point (flags ignored in V5). */
+NTIDX_API int ntidx_writer_sequence_point(ntidx_writer *w, uint64_t timestamp, uint32_t flags,
+                                          const ntidx_thread_seq *threads, size_t n);
+
+/** Write every pending block (the trace stays open). */
+NTIDX_API int ntidx_writer_flush(ntidx_writer *w);
+
+/** Write pending blocks and the end-of-stream marker. */
+NTIDX_API int ntidx_writer_finish(ntidx_writer *w);
+
+/**
+ * Close. A file writer that was not finished leaves a trace without an
+ * end-of-stream marker (what a crashed writer leaves). Returns the first
+ * write error, if any.
+ */
+NTIDX_API int ntidx_writer_close(ntidx_writer **w);
+
+/* ------------------------------------------------------------------ */
+/* Synthetic traces                                                    */
+/* ------------------------------------------------------------------ */
+
+typedef struct ntidx_gen_options {
+    int format_version;        /**< 5 or 6 (default 6) */
+    uint64_t target_bytes;     /**< stop once the trace reaches this size (0: use events) */
+    uint64_t events;           /**< stop after this many events (default 100,000 when target_bytes is 0) */
+    uint64_t seed;             /**< same options + seed => same bytes */
+    uint32_t threads;          /**< capture threads (default 8) */
+    double drop_rate;          /**< fraction of events dropped (sequence gaps), default 0 */
+    uint32_t metadata_flush_every; /**< V6: every Nth sequence point flushes metadata (0: never) */
+    uint32_t thread_flush_every;   /**< V6: every Nth sequence point flushes threads (0: never) */
+    int remove_threads;        /**< V6: retire and replace threads with RemoveThread blocks */
+    int compressed_headers;    /**< default 1 */
+    int finish;                /**< default 1: write end-of-stream */
+} ntidx_gen_options;
+
+NTIDX_API void ntidx_gen_options_defaults(ntidx_gen_options *o);
+
+/** Generate a synthetic trace into `path`. */
+NTIDX_API int ntidx_generate_file(const char *path, const ntidx_gen_options *o);
+
+/** Generate a synthetic trace in memory; *data is malloc'ed, free() it. */
+NTIDX_API int ntidx_generate_memory(const ntidx_gen_options *o, uint8_t **data, size_t *size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NTIDX_WRITER_H */

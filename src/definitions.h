@@ -1,0 +1,44 @@
+/*
+ * Decoders for the definition and control blocks: stacks, V6 threads and
+ * remove-thread entries, V6 label lists, sequence points. Each walks its
+ * block through a cursor and hands rows to a callback, so the reader (and
+ * later the index builder) decide what to keep.
+ */
+#ifndef NTIDX_DEFINITIONS_H
+#define NTIDX_DEFINITIONS_H
+
+#include "arena.h"
+#include "error.h"
+#include "ntidx/ntidx.h"
+
+struct ntidx_trace;
+
+/* Stack blocks: FirstId, Count, then Count x {size, bytes}. */
+typedef int (*ntx_stack_cb)(void *ctx, uint32_t id, const uint8_t *ips, uint32_t size);
+int ntx_decode_stack_block(const struct ntidx_trace *t, const ntidx_block *b, ntx_stack_cb cb, void *ctx,
+                           ntx_err *err);
+
+/* V6 thread rows; strings land in the arena. */
+typedef int (*ntx_thread_cb)(void *ctx, const ntidx_thread *th);
+int ntx_decode_thread_block(const struct ntidx_trace *t, const ntidx_block *b, ntx_arena *a, ntx_thread_cb cb,
+                            void *ctx, ntx_err *err);
+
+/* (thread, sequence) pairs of sequence points and V6 remove-thread blocks. */
+typedef int (*ntx_thread_seq_cb)(void *ctx, uint64_t thread, uint32_t seq);
+int ntx_decode_remove_thread_block(const struct ntidx_trace *t, const ntidx_block *b, ntx_thread_seq_cb cb,
+                                   void *ctx, ntx_err *err);
+
+typedef struct ntx_seqpoint {
+    uint64_t timestamp;
+    uint32_t flags;        /* V6 only */
+    uint32_t thread_count;
+} ntx_seqpoint;
+int ntx_decode_sequence_point(const struct ntidx_trace *t, const ntidx_block *b, ntx_seqpoint *sp,
+                              ntx_thread_seq_cb cb, void *ctx, ntx_err *err);
+
+/* V6 label lists: each list's id and its encoded labels (validated). */
+typedef int (*ntx_label_list_cb)(void *ctx, uint32_t id, const uint8_t *p, uint32_t size);
+int ntx_decode_label_list_block(const struct ntidx_trace *t, const ntidx_block *b, ntx_label_list_cb cb, void *ctx,
+                                ntx_err *err);
+
+#endif

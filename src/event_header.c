@@ -1,0 +1,243 @@
+#include "event_header.h"
+
+#include <string.h>
+
+#include "cursor.h"
+#include "trace_internal.h"
+
+static const uint8_t ZERO_GUID[16];
+
+#define BLOCK_HEADER_MIN 20 /* HeaderSize, Flags, MinTs, MaxTs */
+#define V3_HEADER 56
+#define V4_HEADER 80
+#define V6_HEADER 52
+#define NOT_SORTED_BIT 0x80000000u
+
+enum { CF_METADATA = 1, CF_CAPTURE_SEQ_PROC = 2, CF_THREAD = 4, CF_STACK = 8, CF_ACTIVITY_OR_LABEL = 16,
+       CF_RELATED = 32, CF_SORTED = 64, CF_PAYLOAD_SIZE = 128 };
+
+int ntx_hdr_block_init(ntx_hdr_block *hb, const ntidx_trace *t, const ntidx_block *b, ntx_err *err)
+{
+    memset(hb, 0, sizeof *hb);
+    hb->base = t->data;
+    hb->block_offset = b->offset;
+    hb->p = t->data + b->payload_offset;
+    hb->end = hb->p + b->payload_size;
+    hb->prev.activity = hb->prev.related = ZERO_GUID;
+    if (t->gen == NTX_GEN_NETPERF) {
+        hb->version = 3;
+        return NTIDX_OK;
+    }
+    hb->version = t->gen == NTX_GEN_V6 ? 6 : 4;
+    ntx_cur c;
+    ntx_cur_init(&c, t->data, b->payload_offset, b->payload_size);
+    hb->header_size = ntx_cur_u16(&c);
+    hb->flags = ntx_cur_u16(&c);
+    hb->min_ts = ntx_cur_u64(&c);
+    hb->max_ts = ntx_cur_u64(&c);
+    if (c.err)
+        return ntx_err_at(err, NTIDX_E_CORRUPT, b->payload_offset, "%s block of %llu bytes is too short for its header",
+                          ntidx_block_kind_name(b->kind), (unsigned long long)b->payload_size);
+    if (hb->header_size < BLOCK_HEADER_MIN || hb->header_size > b->payload_size)
+        return ntx_err_at(err, NTIDX_E_CORRUPT, b->payload_offset, "%s block header size %u is outside [20, %llu]",
+                          ntidx_block_kind_name(b->kind), hb->header_size, (unsigned long long)b->payload_size);
+    hb->compressed = hb->flags & 1;
+    hb->p += hb->header_size; /* extra header bytes are reserved for later versions */
+    return NTIDX_OK;
+}
+
+static int row_error(ntx_hdr_block *hb, const uint8_t *at, ntx_err *err, const char *what)
+{
+    hb->p = hb->end; /* stop this block */
+    return ntx_err_at(err, NTIDX_E_CORRUPT, (uint64_t)(at - hb->base), "event row: %s", what);
+}
+
+static int next_v3(ntx_hdr_block *hb, ntx_hdr *h, ntx_err *err)
+{
+    const uint8_t *at = hb->p;
+    uint64_t left = (uint64_t)(hb->end - at);
+    if (left < V3_HEADER)
+        return row_error(hb, at, err, "fewer bytes left in the block than a V3 event header");
+    uint32_t size = ntx_load32(at);
+    memset(h, 0, sizeof *h);
+    h->offset = (uint64_t)(at - hb->base);
+    h->metadata_id = ntx_load32(at + 4);
+    h->thread = h->capture = ntx_load32(at + 8);
+    h->timestamp = ntx_load64(at + 12);
+    h->activity = at + 20;
+    h->related = at + 36;
+    h->payload_size = ntx_load32(at + 52);
+    /* EventSize counts everything after itself, stack and padding included. */
+    if (size > left - 4 || size < V3_HEADER - 4 + 4ull + h->payload_size)
+        return row_error(hb, at, err, "event size disagrees with its payload size or the block");
+    h->payload_off = h->offset + V3_HEADER;
+    const uint8_t *sp = at + V3_HEADER + h->payload_size;
+    uint32_t stack_size = ntx_load32(sp);
+    if (stack_size > (uint64_t)(at + 4 + size - (sp + 4)))
+        return row_error(hb, at, err, "inline stack runs past the event");
+    h->stack = stack_size ? sp + 4 : NULL;
+    h->stack_size = stack_size;
+    h->is_sorted = 1; /* V3 writers emit events in time order */
+    hb->p = at + 4 + size;
+    return 1;
+}
+
+static int next_uncompressed(ntx_hdr_block *hb, ntx_hdr *h, ntx_err *err)
+{
+    const uint8_t *at = hb->p;
+    uint64_t left = (uint64_t)(hb->end - at);
+    unsigned hsize = hb->version == 6 ? V6_HEADER : V4_HEADER;
+    if (left < hsize)
+        return row_error(hb, at, err, "fewer bytes left in the block than an uncompressed event header");
+    uint32_t size = ntx_load32(at);
+    uint32_t mid = ntx_load32(at + 4);
+    memset(h, 0, sizeof *h);
+    h->offset = (uint64_t)(at - hb->base);
+    h->metadata_id = mid & ~NOT_SORTED_BIT;
+    h->is_sorted = !(mid & NOT_SORTED_BIT);
+    h->seq = ntx_load32(at + 8);
+    h->thread = ntx_load64(at + 12);
+    h->capture = ntx_load64(at + 20);
+    h->proc = ntx_load32(at + 28);
+    h->stack_id = ntx_load32(at + 32);
+    h->timestamp = ntx_load64(at + 36);
+    if (hb->version == 6) {
+        h->label_id = ntx_load32(at + 44);
+        h->payload_size = ntx_load32(at + 48);
+        h->activity = h->related = NULL;
+    } else {
+        h->activity = at + 44;
+        h->related = at + 60;
+        h->payload_size = ntx_load32(at + 76);
+    }
+    if (size > left - 4 || size < hsize - 4 + (uint64_t)h->payload_size)
+        return row_error(hb, at, err, "event size disagrees with its payload size or the block");
+    h->payload_off = h->offset + hsize;
+    const uint8_t *next = at + 4 + size;
+    if (hb->version != 6) {
+        /* V4/V5 rows are padded to a 4-byte file offset (EventSize may or may not count it). */
+        uint64_t off = (uint64_t)(next - hb->base);
+        uint64_t pad = (4 - (off & 3)) & 3;
+        next = pad > (uint64_t)(hb->end - next) ? hb->end : next + pad;
+    }
+    hb->p = next;
+    return 1;
+}
+
+#define GET_VAR(dst, bits)                                                                             \
+    do {                                                                                               \
+        uint64_t v_;                                                                                   \
+        if (!ntx_varu64_fast(&p, end, &v_) || (bits == 32 && v_ > 0xffffffffu))                       \
+            return row_error(hb, at, err, "compressed header field is truncated or too wide");        \
+        dst = v_;                                                                                      \
+    } while (0)
+
+static int next_compressed(ntx_hdr_block *hb, ntx_hdr *h, ntx_err *err)
+{
+    const uint8_t *at = hb->p, *p = hb->p, *end = hb->end;
+    ntx_hdr *pv = &hb->prev;
+    uint8_t f = *p++;
+    uint64_t v;
+    if (f & CF_METADATA) {
+        GET_VAR(v, 32);
+        pv->metadata_id = (uint32_t)v;
+    }
+    if (f & CF_CAPTURE_SEQ_PROC) {
+        GET_VAR(v, 32);
+        pv->seq += (uint32_t)v + 1;
+        GET_VAR(pv->capture, 64);
+        GET_VAR(v, 32);
+        pv->proc = (uint32_t)v;
+    } else if (hb->version == 6 || pv->metadata_id != 0) {
+        pv->seq++;
+    }
+    if (f & CF_THREAD)
+        GET_VAR(pv->thread, 64);
+    if (f & CF_STACK) {
+        GET_VAR(v, 32);
+        pv->stack_id = (uint32_t)v;
+    }
+    GET_VAR(v, 64);
+    pv->timestamp += v;
+    if (hb->version == 6) {
+        if (f & CF_ACTIVITY_OR_LABEL) {
+            GET_VAR(v, 32);
+            pv->label_id = (uint32_t)v;
+        }
+    } else {
+        if (f & CF_ACTIVITY_OR_LABEL) {
+            if ((uint64_t)(end - p) < 16)
+                return row_error(hb, at, err, "activity id is truncated");
+            pv->activity = p;
+            p += 16;
+        }
+        if (f & CF_RELATED) {
+            if ((uint64_t)(end - p) < 16)
+                return row_error(hb, at, err, "related activity id is truncated");
+            pv->related = p;
+            p += 16;
+        }
+    }
+    if (f & CF_PAYLOAD_SIZE) {
+        GET_VAR(v, 32);
+        pv->payload_size = (uint32_t)v;
+    }
+    if (pv->payload_size > (uint64_t)(end - p))
+        return row_error(hb, at, err, "payload runs past the end of the block");
+    *h = *pv;
+    h->offset = (uint64_t)(at - hb->base);
+    h->is_sorted = (f & CF_SORTED) != 0;
+    h->payload_off = (uint64_t)(p - hb->base);
+    if (hb->version == 6)
+        h->activity = h->related = NULL;
+    hb->p = p + pv->payload_size;
+    return 1;
+}
+
+int ntx_hdr_next(ntx_hdr_block *hb, ntx_hdr *h, ntx_err *err)
+{
+    if (hb->p >= hb->end)
+        return 0;
+    if (hb->version == 3)
+        return next_v3(hb, h, err);
+    return hb->compressed ? next_compressed(hb, h, err) : next_uncompressed(hb, h, err);
+}
+
+NTIDX_API int ntidx_event_block_time_range(ntidx_trace *t, const ntidx_block *b, uint64_t *min_ts, uint64_t *max_ts,
+                                           uint64_t *events)
+{
+    if (!t || !b || !min_ts || !max_ts || b->kind != NTIDX_BLOCK_EVENT)
+        return NTIDX_E_INVALID_ARG;
+    ntx_err_clear(&t->err);
+    ntx_hdr_block hb;
+    int rc = ntx_hdr_block_init(&hb, t, b, &t->err);
+    if (rc < 0)
+        return rc;
+    if (events)
+        *events = UINT64_MAX;
+    if (hb.version != 3 && ntx_hdr_block_range_known(&hb)) {
+        *min_ts = hb.min_ts;
+        *max_ts = hb.max_ts;
+        return 1;
+    }
+    uint64_t lo = UINT64_MAX, hi = 0, n = 0;
+    ntx_hdr h;
+    while ((rc = ntx_hdr_next(&hb, &h, &t->err)) == 1) {
+        if (hb.version == 3 && h.metadata_id == 0)
+            continue; /* V3 metadata rows live in event blocks */
+        n++;
+        if (h.timestamp < lo)
+            lo = h.timestamp;
+        if (h.timestamp > hi)
+            hi = h.timestamp;
+    }
+    if (rc < 0)
+        return rc;
+    if (events)
+        *events = n;
+    if (!n)
+        return 0;
+    *min_ts = lo;
+    *max_ts = hi;
+    return 1;
+}

@@ -1,0 +1,134 @@
+/*
+ * FastSerialization framing (V3 NetPerf, V4 and V5 NetTrace).
+ *
+ * An object is: BeginObject tag (4 in V3, BeginPrivateObject 5 from V4),
+ * its type object (begin tag, NullReference 1, int version, int minimum
+ * reader version, int name length, name, EndObject 6), the content, and
+ * EndObject 6. Block objects' content is `int BlockSize`, zero padding to a
+ * 4-byte FILE offset, then BlockSize bytes. The Trace object's content is
+ * fixed (48 bytes). A NullReference tag where an object would start ends
+ * the stream.
+ */
+#include <string.h>
+
+#include "cursor.h"
+#include "trace_internal.h"
+
+enum { FS_NULLREF = 1, FS_BEGIN_OBJECT = 4, FS_BEGIN_PRIVATE_OBJECT = 5, FS_END_OBJECT = 6 };
+
+#define FS_TRACE_FIELDS_SIZE 48 /* SyncTimeUTC 16 + QPC 8 + freq 8 + 4 ints */
+#define FS_MAX_TYPE_NAME 64
+
+static ntidx_block_kind kind_of(const uint8_t *name, uint32_t len)
+{
+    static const struct { const char *n; ntidx_block_kind k; } names[] = {
+        {"Trace", NTIDX_BLOCK_TRACE},       {"EventBlock", NTIDX_BLOCK_EVENT},
+        {"MetadataBlock", NTIDX_BLOCK_METADATA}, {"StackBlock", NTIDX_BLOCK_STACK},
+        {"SPBlock", NTIDX_BLOCK_SEQUENCE_POINT},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strlen(names[i].n) == len && !memcmp(names[i].n, name, len))
+            return names[i].k;
+    return NTIDX_BLOCK_UNKNOWN;
+}
+
+static int is_begin(uint8_t tag) { return tag == FS_BEGIN_OBJECT || tag == FS_BEGIN_PRIVATE_OBJECT; }
+
+/* The reason a framing read failed: out of bytes means a truncated file, otherwise corruption. */
+#define FS_FAIL(what)                                                                                  \
+    return c.err ? ntx_err_at(err, NTIDX_E_TRUNCATED, at, "file ends inside %s", what)                 \
+                 : ntx_err_at(err, NTIDX_E_CORRUPT, ntx_cur_off(&c) - 1, "bad %s", what)
+
+int ntx_fastser_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out, ntx_err *err)
+{
+    uint64_t at = *pos;
+    if (at > t->size)
+        return ntx_err_at(err, NTIDX_E_CORRUPT, at, "block position is past the end of the file");
+    if (at == t->size)
+        return ntx_err_at(err, NTIDX_E_TRUNCATED, at, "file ends without an end-of-stream tag");
+    ntx_cur c;
+    ntx_cur_init(&c, t->data, at, t->size - at);
+    uint8_t tag = ntx_cur_u8(&c);
+    if (tag == FS_NULLREF) {
+        *pos = at + 1;
+        return 0;
+    }
+    if (!is_begin(tag))
+        return ntx_err_at(err, NTIDX_E_CORRUPT, at, "expected an object tag (4 or 5) or the end-of-stream tag (1), found %u",
+                          tag);
+    uint8_t ttag = ntx_cur_u8(&c);
+    uint8_t tnull = ntx_cur_u8(&c);
+    if (c.err || !is_begin(ttag) || tnull != FS_NULLREF)
+        FS_FAIL("an object's type header");
+    uint32_t version = ntx_cur_u32(&c);
+    (void)ntx_cur_u32(&c); /* minimum reader version */
+    uint32_t namelen = ntx_cur_u32(&c);
+    if (!c.err && namelen > FS_MAX_TYPE_NAME)
+        return ntx_err_at(err, NTIDX_E_CORRUPT, ntx_cur_off(&c) - 4, "object type name length %u is implausible", namelen);
+    const uint8_t *name = ntx_cur_bytes(&c, namelen);
+    uint8_t tend = ntx_cur_u8(&c);
+    if (c.err || tend != FS_END_OBJECT)
+        FS_FAIL("an object's type header");
+    ntidx_block_kind kind = kind_of(name, namelen);
+    uint64_t payload_off, payload_size;
+    if (kind == NTIDX_BLOCK_TRACE) {
+        payload_off = ntx_cur_off(&c);
+        payload_size = FS_TRACE_FIELDS_SIZE;
+        ntx_cur_skip(&c, FS_TRACE_FIELDS_SIZE);
+        if (c.err)
+            FS_FAIL("the trace object");
+    } else {
+        uint32_t bsize = ntx_cur_u32(&c);
+        if (c.err)
+            FS_FAIL("a block size");
+        if (bsize > 0x7fffffffu)
+            return ntx_err_at(err, NTIDX_E_CORRUPT, ntx_cur_off(&c) - 4, "negative block size %d", (int32_t)bsize);
+        uint64_t pad = (4 - (ntx_cur_off(&c) & 3)) & 3; /* alignment is relative to the file start */
+        ntx_cur_skip(&c, pad);
+        payload_off = ntx_cur_off(&c);
+        payload_size = bsize;
+        if (c.err || bsize > ntx_cur_left(&c))
+            return ntx_err_at(err, NTIDX_E_TRUNCATED, at, "block declares %u bytes but only %llu remain", bsize,
+                              (unsigned long long)(c.err ? 0 : ntx_cur_left(&c)));
+        ntx_cur_skip(&c, bsize);
+    }
+    uint8_t end = ntx_cur_u8(&c);
+    if (c.err)
+        return ntx_err_at(err, NTIDX_E_TRUNCATED, at, "file ends before the object's end tag");
+    if (end != FS_END_OBJECT)
+        return ntx_err_at(err, NTIDX_E_CORRUPT, ntx_cur_off(&c) - 1,
+                          "expected the end-of-object tag (6) after the %.*s block, found %u", (int)namelen,
+                          (const char *)name, end);
+    out->offset = at;
+    out->size = ntx_cur_off(&c) - at;
+    out->payload_offset = payload_off;
+    out->payload_size = payload_size;
+    out->kind = kind;
+    out->raw_kind = version;
+    *pos = ntx_cur_off(&c);
+    return 1;
+}
+
+int ntx_parse_trace_object_fastser(ntidx_trace *t, const ntidx_block *b, ntx_err *err)
+{
+    ntx_cur c;
+    ntx_cur_init(&c, t->data, b->payload_offset, b->payload_size);
+    ntidx_trace_info *in = &t->info;
+    ntidx_systime *s = &in->sync_time_utc;
+    s->year = (int16_t)ntx_cur_u16(&c);
+    s->month = (int16_t)ntx_cur_u16(&c);
+    s->day_of_week = (int16_t)ntx_cur_u16(&c);
+    s->day = (int16_t)ntx_cur_u16(&c);
+    s->hour = (int16_t)ntx_cur_u16(&c);
+    s->minute = (int16_t)ntx_cur_u16(&c);
+    s->second = (int16_t)ntx_cur_u16(&c);
+    s->millisecond = (int16_t)ntx_cur_u16(&c);
+    in->sync_ticks = (int64_t)ntx_cur_u64(&c);
+    in->tick_frequency = (int64_t)ntx_cur_u64(&c);
+    in->pointer_size = ntx_cur_u32(&c);
+    in->process_id = ntx_cur_u32(&c);
+    in->number_of_processors = ntx_cur_u32(&c);
+    in->expected_cpu_sampling_rate = ntx_cur_u32(&c);
+    in->trace_object_version = b->raw_kind;
+    return c.err ? ntx_err_at(err, NTIDX_E_TRUNCATED, b->offset, "trace object is incomplete") : NTIDX_OK;
+}

@@ -1,0 +1,23 @@
+/* Read-only file mapping with the kernel's access-pattern advice. */
+#ifndef NTIDX_MAP_H
+#define NTIDX_MAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+typedef struct ntx_map {
+    void *base;      /* NULL for an empty file */
+    uint64_t size;
+    int64_t mtime_ns;
+} ntx_map;
+
+int ntx_map_open(ntx_map *m, const char *path, ntx_err *err);
+void ntx_map_close(ntx_map *m);
+
+enum ntx_advice { NTX_ADVISE_SEQUENTIAL, NTX_ADVISE_RANDOM, NTX_ADVISE_DONTNEED };
+/* Advise the kernel about [off, off+len); rounding to pages is done here. Best effort. */
+void ntx_map_advise(const ntx_map *m, uint64_t off, uint64_t len, enum ntx_advice a);
+
+#endif

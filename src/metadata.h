@@ -1,0 +1,31 @@
+/*
+ * Metadata rows: the event types. Two encodings: the V3-V5 "event blob"
+ * payload (UTF-16 strings, V1 field list, V5 tags incl. V2Params) and the
+ * V6 row. Both produce an ntidx_metadata allocated in the caller's arena.
+ */
+#ifndef NTIDX_METADATA_H
+#define NTIDX_METADATA_H
+
+#include "arena.h"
+#include "cursor.h"
+#include "error.h"
+#include "ntidx/ntidx.h"
+
+/* Nesting deeper than this is refused: it bounds recursion on hostile input. */
+#define NTX_MAX_FIELD_DEPTH 16
+
+/*
+ * Parse a V3-V5 metadata payload of `len` bytes at file offset `off`.
+ * *v5_tags is set to 1 when the payload carries V5 metadata tags.
+ */
+int ntx_metadata_parse_blob(ntx_arena *a, const uint8_t *base, uint64_t off, uint32_t len, ntidx_metadata **out,
+                            int *v5_tags, ntx_err *err);
+
+/* Parse one V6 metadata row at the cursor (uint16 Size + row). */
+int ntx_metadata_parse_v6_row(ntx_arena *a, ntx_cur *c, ntidx_metadata **out, ntx_err *err);
+
+struct ntidx_trace;
+/* V4 and V5 share a header: look at the first metadata blocks for V5 tags. */
+int ntx_fastser_detect_v5(struct ntidx_trace *t, uint64_t first_pos);
+
+#endif

@@ -1,0 +1,495 @@
+/*
+ * The reader: file-order decoding with the format's caches, plus time order
+ * on top (reader_sort.c). See reader_internal.h.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "definitions.h"
+#include "metadata.h"
+#include "reader_internal.h"
+#include "reader_sort.h"
+
+NTIDX_API void ntidx_reader_options_defaults(ntidx_reader_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->order = NTIDX_ORDER_FILE;
+}
+
+static int fail(ntidx_reader *r, int code)
+{
+    if (!r->failed)
+        r->failed = code;
+    r->at_end = 1;
+    r->in_block = 0;
+    return r->failed;
+}
+
+/* ------------------------------------------------------------------ */
+/* Sequence numbers and dropped events                                 */
+/* ------------------------------------------------------------------ */
+
+static ntx_seqstate *seqstate(ntidx_reader *r, uint64_t capture)
+{
+    ntx_seqstate *s = ntx_idmap_get(&r->seqs, capture);
+    if (s)
+        return s;
+    s = ntx_arena_alloc(&r->seq_arena, sizeof *s);
+    if (!s || ntx_idmap_put(&r->seqs, capture, s) != 0)
+        return NULL;
+    s->capture = s->os_tid = capture;
+    /* V6 threads start counting at 0 when defined (TraceEvent does the same): a
+       first event numbered N means N-1 were dropped. Before V6 a thread's first
+       sighting is its baseline. */
+    s->seen = r->t->gen == NTX_GEN_V6;
+    return s;
+}
+
+/* Sequence numbers per capture thread go up by one; a gap is dropped events. */
+static void seq_event(ntidx_reader *r, ntx_seqstate *s, uint32_t seq)
+{
+    if (!s->seen) {
+        s->seen = 1;
+        s->last = seq;
+        return;
+    }
+    uint32_t gap = seq - s->last - 1;
+    /* A reset to 1 is a new thread reusing the id; a backward step is not a drop. */
+    if (gap != 0 && seq != 1 && gap < 0x80000000u) {
+        s->dropped += gap;
+        r->stats.dropped_events += gap;
+    }
+    s->last = seq;
+}
+
+/* A sequence point or remove-thread entry: the thread had tried to log at least `seq` events. */
+static int seq_checkpoint(void *ctx, uint64_t thread, uint32_t seq)
+{
+    ntidx_reader *r = ctx;
+    ntx_seqstate *s = seqstate(r, thread);
+    if (!s)
+        return ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory tracking sequence numbers");
+    if (!s->seen) {
+        s->seen = 1;
+        s->last = seq;
+        return 0;
+    }
+    uint32_t gap = seq - s->last;
+    if (gap != 0 && gap < 0x80000000u) {
+        s->dropped += gap;
+        r->stats.dropped_events += gap;
+        s->last = seq;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Definitions                                                         */
+/* ------------------------------------------------------------------ */
+
+static int put_metadata(ntidx_reader *r, ntidx_metadata *m)
+{
+    if (ntx_idmap_put(&r->metadata, m->id, m) != 0)
+        return ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory caching metadata");
+    r->stats.metadata_rows++;
+    return 0;
+}
+
+static int add_stack(void *ctx, uint32_t id, const uint8_t *ips, uint32_t size)
+{
+    ntidx_reader *r = ctx;
+    ntx_stack_ref *s = ntx_arena_alloc(&r->stack_arena, sizeof *s);
+    if (!s || ntx_idmap_put(&r->stacks, id, s) != 0)
+        return ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory caching stacks");
+    s->ips = ips;
+    s->size = size;
+    r->stats.stacks++;
+    return 0;
+}
+
+static int add_thread(void *ctx, const ntidx_thread *th)
+{
+    ntidx_reader *r = ctx;
+    ntidx_thread *c = ntx_arena_alloc(&r->thread_arena, sizeof *c);
+    if (!c)
+        return ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory caching threads");
+    *c = *th;
+    if (ntx_idmap_put(&r->threads, c->index, c) != 0)
+        return ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory caching threads");
+    return 0;
+}
+
+static int remove_thread(void *ctx, uint64_t index, uint32_t seq)
+{
+    ntidx_reader *r = ctx;
+    int rc = seq_checkpoint(r, index, seq);
+    if (rc < 0)
+        return rc;
+    if (!ntx_idmap_remove(&r->threads, index))
+        return ntx_err_at(&r->err, NTIDX_E_UNDEFINED_REF, r->pos, "remove-thread names thread index %llu, which is not defined",
+                          (unsigned long long)index);
+    /* The thread's rows stay in the arena: buffered events may still point at them. */
+    ntx_seqstate *s = ntx_idmap_get(&r->seqs, index);
+    if (s)
+        s->last = 0; /* a later thread with this index starts afresh */
+    return 0;
+}
+
+static int add_label_list(void *ctx, uint32_t id, const uint8_t *p, uint32_t size)
+{
+    ntidx_reader *r = ctx;
+    ntx_stack_ref *l = ntx_arena_alloc(&r->label_arena, sizeof *l);
+    if (!l || ntx_idmap_put(&r->labels, id, l) != 0)
+        return ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory caching label lists");
+    l->ips = p;
+    l->size = size;
+    return 0;
+}
+
+static int read_v6_metadata_block(ntidx_reader *r, const ntidx_block *b)
+{
+    ntx_cur c;
+    ntx_cur_init(&c, r->t->data, b->payload_offset, b->payload_size);
+    uint16_t hsize = ntx_cur_u16(&c); /* does not count itself */
+    ntx_cur_skip(&c, hsize);
+    if (c.err)
+        return ntx_err_at(&r->err, NTIDX_E_CORRUPT, b->payload_offset, "metadata block header size %u runs past the block",
+                          hsize);
+    while (ntx_cur_left(&c) > 0) {
+        ntidx_metadata *m;
+        int rc = ntx_metadata_parse_v6_row(&r->metadata_arena, &c, &m, &r->err);
+        if (rc < 0)
+            return rc;
+        if ((rc = put_metadata(r, m)) < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* Stacks and label lists die at every sequence point; V6 flags also flush threads and metadata. */
+static int apply_sequence_point(ntidx_reader *r, const ntidx_block *b)
+{
+    ntx_seqpoint sp;
+    int rc = ntx_decode_sequence_point(r->t, b, &sp, seq_checkpoint, r, &r->err);
+    if (rc < 0)
+        return rc;
+    r->stats.sequence_points++;
+    ntx_idmap_clear(&r->stacks);
+    ntx_arena_free(&r->stack_arena);
+    ntx_idmap_clear(&r->labels);
+    ntx_arena_free(&r->label_arena);
+    if (r->t->gen == NTX_GEN_V6 && (sp.flags & 1u)) {
+        ntx_idmap_clear(&r->threads);
+        ntx_arena_free(&r->thread_arena);
+        /* After the checks above, every thread index starts afresh. */
+        for (size_t i = 0; i < r->seqs.cap; i++)
+            if (r->seqs.slots[i].val)
+                ((ntx_seqstate *)r->seqs.slots[i].val)->last = 0;
+    }
+    if (r->t->gen == NTX_GEN_V6 && (sp.flags & 2u)) {
+        ntx_idmap_clear(&r->metadata);
+        ntx_arena_free(&r->metadata_arena);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Events                                                              */
+/* ------------------------------------------------------------------ */
+
+static int undefined(ntidx_reader *r, const ntx_hdr *h, const char *what, uint64_t id)
+{
+    return ntx_err_at(&r->err, NTIDX_E_UNDEFINED_REF, h->offset, "event references %s %llu, which is not defined here",
+                      what, (unsigned long long)id);
+}
+
+static int make_event(ntidx_reader *r, const ntx_hdr *h, ntidx_event *e)
+{
+    const ntidx_metadata *m = ntx_idmap_get(&r->metadata, h->metadata_id);
+    if (!m)
+        return undefined(r, h, "metadata id", h->metadata_id);
+    e->offset = h->offset;
+    e->timestamp = h->timestamp;
+    e->thread_index = e->thread_id = h->thread;
+    e->capture_thread_index = e->capture_thread_id = h->capture;
+    e->metadata_id = h->metadata_id;
+    e->sequence_number = h->seq;
+    e->processor_number = h->proc;
+    e->stack_id = h->stack_id;
+    e->label_list_id = h->label_id;
+    e->payload_size = h->payload_size;
+    e->is_sorted = h->is_sorted;
+    e->payload = r->t->data + h->payload_off;
+    e->activity_id = h->activity;
+    e->related_activity_id = h->related;
+    e->metadata = m;
+    e->thread = NULL;
+    e->stack = NULL;
+    e->stack_size = 0;
+    e->label_list = NULL;
+    e->label_list_size = 0;
+    ntidx_trace *t = r->t;
+    if (t->gen == NTX_GEN_V6) {
+        const ntidx_thread *th = ntx_idmap_get(&r->threads, h->thread);
+        if (!th)
+            return undefined(r, h, "thread index", h->thread);
+        const ntidx_thread *ct = h->capture == h->thread ? th : ntx_idmap_get(&r->threads, h->capture);
+        if (!ct)
+            return undefined(r, h, "capture thread index", h->capture);
+        e->thread = th;
+        if (th->has_os_thread_id)
+            e->thread_id = th->os_thread_id;
+        if (ct->has_os_thread_id)
+            e->capture_thread_id = ct->os_thread_id;
+        if (h->label_id) {
+            const ntx_stack_ref *l = ntx_idmap_get(&r->labels, h->label_id);
+            if (!l)
+                return undefined(r, h, "label list id", h->label_id);
+            e->label_list = l->ips;
+            e->label_list_size = l->size;
+        }
+    }
+    if (t->gen == NTX_GEN_NETPERF) {
+        e->stack = h->stack;
+        e->stack_size = h->stack_size;
+    } else if (h->stack_id) {
+        const ntx_stack_ref *s = ntx_idmap_get(&r->stacks, h->stack_id);
+        if (!s)
+            return undefined(r, h, "stack id", h->stack_id);
+        e->stack = s->ips;
+        e->stack_size = s->size;
+    }
+    if (t->gen != NTX_GEN_NETPERF) {
+        ntx_seqstate *s = seqstate(r, h->capture);
+        if (!s)
+            return ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory tracking sequence numbers");
+        s->os_tid = e->capture_thread_id;
+        seq_event(r, s, h->seq);
+    }
+    r->stats.events++;
+    return 0;
+}
+
+/* Start decoding the rows of an event block or a V4/V5 metadata block. */
+static int begin_rows(ntidx_reader *r, const ntidx_block *b, int is_metadata)
+{
+    int rc = ntx_hdr_block_init(&r->hb, r->t, b, &r->err);
+    if (rc < 0)
+        return rc;
+    r->in_block = 1;
+    r->block_is_metadata = is_metadata;
+    return 0;
+}
+
+/* Blocks other than events: returns 0, or 2 when a sequence point is deferred. */
+static int apply_block(ntidx_reader *r, const ntidx_block *b, int defer_barriers)
+{
+    ntidx_trace *t = r->t;
+    switch (b->kind) {
+    case NTIDX_BLOCK_EVENT: return begin_rows(r, b, 0);
+    case NTIDX_BLOCK_METADATA:
+        return t->gen == NTX_GEN_V6 ? read_v6_metadata_block(r, b) : begin_rows(r, b, 1);
+    case NTIDX_BLOCK_SEQUENCE_POINT:
+        if (defer_barriers) {
+            r->pending_barrier = *b;
+            r->has_pending_barrier = 1;
+            return 2;
+        }
+        return apply_sequence_point(r, b);
+    case NTIDX_BLOCK_STACK: return ntx_decode_stack_block(t, b, add_stack, r, &r->err);
+    case NTIDX_BLOCK_THREAD: return ntx_decode_thread_block(t, b, &r->thread_arena, add_thread, r, &r->err);
+    case NTIDX_BLOCK_REMOVE_THREAD: return ntx_decode_remove_thread_block(t, b, remove_thread, r, &r->err);
+    case NTIDX_BLOCK_LABEL_LIST: return ntx_decode_label_list_block(t, b, add_label_list, r, &r->err);
+    case NTIDX_BLOCK_TRACE: return 0; /* read at open */
+    default: r->stats.unknown_blocks++; return 0;
+    }
+}
+
+int ntx_reader_apply_barrier(ntidx_reader *r)
+{
+    r->has_pending_barrier = 0;
+    int rc = apply_sequence_point(r, &r->pending_barrier);
+    return rc < 0 ? fail(r, rc) : 0;
+}
+
+/*
+ * Advance in file order to the next event, applying every other block on
+ * the way. Returns 1 (event in *e), 2 (a sequence point is waiting: only
+ * with defer_barriers), 0 (end), <0 (error, sticky).
+ */
+int ntx_reader_file_next(ntidx_reader *r, ntidx_event *e, int defer_barriers)
+{
+    if (r->failed)
+        return r->failed;
+    ntidx_trace *t = r->t;
+    for (;;) {
+        if (r->in_block) {
+            ntx_hdr h;
+            int rc = ntx_hdr_next(&r->hb, &h, &r->err);
+            if (rc < 0)
+                return fail(r, rc);
+            if (rc == 0) {
+                r->in_block = 0;
+                continue;
+            }
+            if (r->block_is_metadata || (t->gen == NTX_GEN_NETPERF && h.metadata_id == 0)) {
+                ntidx_metadata *m;
+                int v5 = 0;
+                rc = ntx_metadata_parse_blob(&r->metadata_arena, t->data, h.payload_off, h.payload_size, &m, &v5,
+                                             &r->err);
+                if (rc == 0)
+                    rc = put_metadata(r, m);
+                if (rc < 0)
+                    return fail(r, rc);
+                continue;
+            }
+            rc = make_event(r, &h, e);
+            if (rc < 0)
+                return fail(r, rc);
+            return 1;
+        }
+        if (r->at_end)
+            return 0;
+        if (r->pos >= r->end_pos) {
+            r->at_end = 1;
+            return 0;
+        }
+        ntidx_block b;
+        ntx_err walk = {0};
+        int rc = ntx_next_block(t, &r->pos, &b, &walk);
+        if (rc == 0) {
+            r->complete = 1;
+            r->at_end = 1;
+            r->stats.end_offset = r->pos;
+            return 0;
+        }
+        if (rc == NTIDX_E_TRUNCATED) {
+            /* A writer that stopped early: everything before here was read. */
+            r->err = walk;
+            r->err.code = 0;
+            r->at_end = 1;
+            r->stats.end_offset = r->pos;
+            return 0;
+        }
+        if (rc < 0) {
+            r->err = walk;
+            return fail(r, rc);
+        }
+        r->stats.end_offset = r->pos;
+        if (b.kind < NTIDX_BLOCK_KIND_COUNT)
+            r->stats.blocks[b.kind]++;
+        rc = apply_block(r, &b, defer_barriers);
+        if (rc < 0)
+            return fail(r, rc);
+        if (rc == 2)
+            return 2;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Public API                                                          */
+/* ------------------------------------------------------------------ */
+
+NTIDX_API int ntidx_reader_open(ntidx_reader **out, ntidx_trace *t, const ntidx_reader_options *o)
+{
+    if (!out || !t)
+        return NTIDX_E_INVALID_ARG;
+    *out = NULL;
+    ntidx_reader_options def;
+    if (!o) {
+        ntidx_reader_options_defaults(&def);
+        o = &def;
+    }
+    if (o->order != NTIDX_ORDER_FILE && o->order != NTIDX_ORDER_TIME)
+        return NTIDX_E_INVALID_ARG;
+    ntidx_reader *r = calloc(1, sizeof *r);
+    if (!r)
+        return NTIDX_E_NOMEM;
+    r->t = t;
+    r->opt = *o;
+    r->pos = t->info.first_block_offset;
+    r->end_pos = UINT64_MAX;
+    ntx_idmap_init(&r->metadata);
+    ntx_idmap_init(&r->threads);
+    ntx_idmap_init(&r->stacks);
+    ntx_idmap_init(&r->labels);
+    ntx_idmap_init(&r->seqs);
+    ntx_arena_init(&r->metadata_arena);
+    ntx_arena_init(&r->thread_arena);
+    ntx_arena_init(&r->stack_arena);
+    ntx_arena_init(&r->label_arena);
+    ntx_arena_init(&r->seq_arena);
+    *out = r;
+    return NTIDX_OK;
+}
+
+NTIDX_API int ntidx_reader_next(ntidx_reader *r, const ntidx_event **ev)
+{
+    if (!r || !ev)
+        return NTIDX_E_INVALID_ARG;
+    if (r->opt.order == NTIDX_ORDER_TIME)
+        return ntx_reader_time_next(r, ev);
+    int rc = ntx_reader_file_next(r, &r->ev, 0);
+    if (rc == 1)
+        *ev = &r->ev;
+    return rc;
+}
+
+NTIDX_API void ntidx_reader_close(ntidx_reader **rp)
+{
+    if (!rp || !*rp)
+        return;
+    ntidx_reader *r = *rp;
+    ntx_idmap_free(&r->metadata);
+    ntx_idmap_free(&r->threads);
+    ntx_idmap_free(&r->stacks);
+    ntx_idmap_free(&r->labels);
+    ntx_idmap_free(&r->seqs);
+    ntx_arena_free(&r->metadata_arena);
+    ntx_arena_free(&r->thread_arena);
+    ntx_arena_free(&r->stack_arena);
+    ntx_arena_free(&r->label_arena);
+    ntx_arena_free(&r->seq_arena);
+    ntx_sort_free(r);
+    free(r->dropped);
+    free(r);
+    *rp = NULL;
+}
+
+NTIDX_API const char *ntidx_reader_error(const ntidx_reader *r) { return r ? r->err.msg : ""; }
+NTIDX_API int ntidx_reader_complete(const ntidx_reader *r) { return r ? r->complete : 0; }
+NTIDX_API const ntidx_reader_stats *ntidx_reader_get_stats(const ntidx_reader *r) { return r ? &r->stats : NULL; }
+
+static int cmp_dropped(const void *a, const void *b)
+{
+    const ntidx_dropped *x = a, *y = b;
+    return x->capture_thread < y->capture_thread ? -1 : x->capture_thread > y->capture_thread;
+}
+
+NTIDX_API int ntidx_reader_dropped(ntidx_reader *r, const ntidx_dropped **list, size_t *count)
+{
+    if (!r || !list || !count)
+        return NTIDX_E_INVALID_ARG;
+    size_t n = 0;
+    for (size_t i = 0; i < r->seqs.cap; i++) {
+        const ntx_seqstate *s = r->seqs.slots[i].val;
+        n += s && s->dropped;
+    }
+    ntidx_dropped *d = n ? calloc(n, sizeof *d) : NULL;
+    if (n && !d)
+        return NTIDX_E_NOMEM;
+    size_t k = 0;
+    for (size_t i = 0; i < r->seqs.cap; i++) {
+        const ntx_seqstate *s = r->seqs.slots[i].val;
+        if (s && s->dropped)
+            d[k++] = (ntidx_dropped){s->capture, s->os_tid, s->dropped};
+    }
+    if (n)
+        qsort(d, n, sizeof *d, cmp_dropped);
+    free(r->dropped);
+    r->dropped = d;
+    r->dropped_len = n;
+    *list = d;
+    *count = n;
+    return NTIDX_OK;
+}

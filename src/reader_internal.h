@@ -1,0 +1,82 @@
+/*
+ * The streaming reader: walks blocks in file order, keeps the caches the
+ * format defines (metadata, threads, stacks, label lists), applies
+ * sequence-point flushes and thread removal, counts dropped events, and
+ * hands out events in file or time order.
+ */
+#ifndef NTIDX_READER_INTERNAL_H
+#define NTIDX_READER_INTERNAL_H
+
+#include "arena.h"
+#include "error.h"
+#include "event_header.h"
+#include "idmap.h"
+#include "ntidx/ntidx.h"
+#include "trace_internal.h"
+
+/* Per capture thread sequence-number state. */
+typedef struct ntx_seqstate {
+    uint64_t capture;
+    uint64_t os_tid;
+    uint64_t dropped;
+    uint32_t last;
+    uint8_t seen;
+} ntx_seqstate;
+
+typedef struct ntx_stack_ref {
+    const uint8_t *ips;
+    uint32_t size;
+} ntx_stack_ref;
+
+/* Time ordering: events wait in a heap keyed by (timestamp, file offset). */
+typedef struct ntx_heap_item {
+    uint64_t ts, off;
+    uint32_t slot;
+} ntx_heap_item;
+
+struct ntidx_reader {
+    ntidx_trace *t;
+    ntidx_reader_options opt;
+    ntx_err err;
+    int failed;      /* sticky error code */
+    int at_end;      /* no more blocks */
+    int complete;    /* end-of-stream marker read */
+    uint64_t pos;    /* next block */
+    uint64_t end_pos;/* stop at this offset (exclusive; UINT64_MAX = the whole file) */
+
+    int in_block;    /* decoding rows of `hb` */
+    int block_is_metadata;
+    ntx_hdr_block hb;
+
+    /* caches */
+    ntx_idmap metadata;
+    ntx_arena metadata_arena;
+    ntx_idmap threads;
+    ntx_arena thread_arena;
+    ntx_idmap stacks;
+    ntx_arena stack_arena;
+    ntx_idmap labels;
+    ntx_arena label_arena;
+    ntx_idmap seqs;
+    ntx_arena seq_arena;
+
+    ntidx_event ev;  /* file order: the event handed out */
+    ntidx_reader_stats stats;
+
+    /* time order */
+    ntidx_event *pool;
+    uint32_t pool_cap, pool_free_head;
+    uint32_t *pool_next_free;
+    ntx_heap_item *heap;
+    uint32_t heap_len, heap_cap;
+    uint64_t wm_ts, wm_off;  /* events with key <= watermark may leave */
+    int wm_all;              /* region over: everything may leave */
+    ntidx_block pending_barrier;
+    int has_pending_barrier;
+    uint64_t last_ts_out, last_off_out;
+
+    ntidx_dropped *dropped;
+    size_t dropped_len;
+};
+
+#endif

@@ -1,0 +1,11 @@
+#ifndef NTIDX_READER_SORT_H
+#define NTIDX_READER_SORT_H
+
+#include "reader_internal.h"
+
+int ntx_reader_file_next(ntidx_reader *r, ntidx_event *e, int defer_barriers);
+int ntx_reader_apply_barrier(ntidx_reader *r);
+int ntx_reader_time_next(ntidx_reader *r, const ntidx_event **ev);
+void ntx_sort_free(ntidx_reader *r);
+
+#endif

@@ -1,0 +1,77 @@
+/* Timestamps: raw ticks -> seconds since the sync time, Unix time, ISO-8601. */
+#include <stdio.h>
+
+#include "trace_internal.h"
+
+NTIDX_API double ntidx_ticks_to_seconds(const ntidx_trace *t, uint64_t ticks)
+{
+    /* Subtract in integers first: doubles lose precision on large tick counts. */
+    int64_t d = (int64_t)(ticks - (uint64_t)t->info.sync_ticks);
+    return (double)d / (double)t->info.tick_frequency;
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm). */
+static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+    y -= m <= 2;
+    const int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const unsigned yoe = (unsigned)(y - era * 400);
+    const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + (int64_t)doe - 719468;
+}
+
+NTIDX_API int ntidx_ticks_to_unix_ns(const ntidx_trace *t, uint64_t ticks, int64_t *unix_ns)
+{
+    const ntidx_systime *s = &t->info.sync_time_utc;
+    if (s->month < 1 || s->month > 12 || s->day < 1 || s->day > 31 || s->hour < 0 || s->hour > 23 || s->minute < 0 ||
+        s->minute > 59 || s->second < 0 || s->second > 60 || s->millisecond < 0 || s->millisecond > 999 ||
+        s->year < 1601)
+        return NTIDX_E_CORRUPT;
+    int64_t days = days_from_civil(s->year, (unsigned)s->month, (unsigned)s->day);
+    int64_t base_ns = ((days * 24 + s->hour) * 60 + s->minute) * 60 + s->second;
+    base_ns = base_ns * 1000000000LL + (int64_t)s->millisecond * 1000000LL;
+    int64_t d = (int64_t)(ticks - (uint64_t)t->info.sync_ticks);
+    int64_t f = t->info.tick_frequency;
+    /* d * 1e9 / f without overflow for any realistic span: split whole seconds off. */
+    int64_t whole = d / f, rem = d % f;
+    *unix_ns = base_ns + whole * 1000000000LL + (int64_t)((__int128)rem * 1000000000LL / f);
+    return NTIDX_OK;
+}
+
+static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
+{
+    z += 719468;
+    const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    const unsigned doe = (unsigned)(z - era * 146097);
+    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const unsigned mp = (5 * doy + 2) / 153;
+    *d = doy - (153 * mp + 2) / 5 + 1;
+    *m = mp < 10 ? mp + 3 : mp - 9;
+    *y = (int64_t)yoe + era * 400 + (*m <= 2);
+}
+
+NTIDX_API int ntidx_ticks_to_iso8601(const ntidx_trace *t, uint64_t ticks, char *buf, size_t buflen)
+{
+    int64_t ns;
+    int rc = ntidx_ticks_to_unix_ns(t, ticks, &ns);
+    if (rc < 0)
+        return rc;
+    int64_t secs = ns / 1000000000LL, frac = ns % 1000000000LL;
+    if (frac < 0) {
+        frac += 1000000000LL;
+        secs--;
+    }
+    int64_t days = secs / 86400, sod = secs % 86400;
+    if (sod < 0) {
+        sod += 86400;
+        days--;
+    }
+    int64_t y;
+    unsigned m, d;
+    civil_from_days(days, &y, &m, &d);
+    snprintf(buf, buflen, "%04lld-%02u-%02uT%02d:%02d:%02d.%09lldZ", (long long)y, m, d, (int)(sod / 3600),
+             (int)(sod / 60 % 60), (int)(sod % 60), (long long)frac);
+    return NTIDX_OK;
+}

@@ -1,0 +1,230 @@
+/*
+ * Opening a trace: map it, recognise its generation from the first bytes,
+ * read the trace block. The block walk is dispatched from here to the
+ * framing of the trace's generation.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cursor.h"
+#include "map.h"
+#include "metadata.h"
+#include "trace_internal.h"
+
+static _Thread_local char g_open_error[NTX_ERRMSG_MAX + 1024];
+
+NTIDX_API const char *ntidx_last_open_error(void) { return g_open_error; }
+
+static const char NETTRACE_MAGIC[8] = {'N', 'e', 't', 't', 'r', 'a', 'c', 'e'};
+static const char FASTSER_SIG[20] = {'!', 'F', 'a', 's', 't', 'S', 'e', 'r', 'i', 'a',
+                                     'l', 'i', 'z', 'a', 't', 'i', 'o', 'n', '.', '1'};
+#define V6_SUPPORTED_MAJOR 6
+
+/* "length 20 + !FastSerialization.1" at off? */
+static int has_fastser_sig(const ntidx_trace *t, uint64_t off)
+{
+    return t->size - off >= 24 && ntx_load32(t->data + off) == 20 && !memcmp(t->data + off + 4, FASTSER_SIG, 20);
+}
+
+static int detect(ntidx_trace *t, ntx_err *err)
+{
+    ntidx_trace_info *in = &t->info;
+    if (t->size >= 8 && !memcmp(t->data, NETTRACE_MAGIC, 8)) {
+        if (has_fastser_sig(t, 8)) {
+            t->gen = NTX_GEN_FASTSER;
+            in->format_version = 4;
+            in->first_block_offset = 32;
+            return NTIDX_OK;
+        }
+        if (t->size < 20)
+            return ntx_err_at(err, NTIDX_E_TRUNCATED, 8, "file ends inside the stream header (%llu of 20 bytes)",
+                              (unsigned long long)t->size);
+        uint32_t reserved = ntx_load32(t->data + 8);
+        uint32_t major = ntx_load32(t->data + 12);
+        uint32_t minor = ntx_load32(t->data + 16);
+        if (reserved != 0)
+            return ntx_err_at(err, NTIDX_E_NOT_A_TRACE, 8,
+                              "'Nettrace' magic followed by neither a FastSerialization header nor a V6 header "
+                              "(reserved field is %u, must be 0)",
+                              reserved);
+        if (major > V6_SUPPORTED_MAJOR)
+            return ntx_err_at(err, NTIDX_E_VERSION, 12,
+                              "format major version %u is newer than this reader understands (%d); "
+                              "upgrade ntidx to read it",
+                              major, V6_SUPPORTED_MAJOR);
+        if (major < V6_SUPPORTED_MAJOR)
+            return ntx_err_at(err, NTIDX_E_VERSION, 12,
+                              "format major version %u in a V6-style header is not a known version", major);
+        t->gen = NTX_GEN_V6;
+        in->format_version = 6;
+        in->minor_version = minor;
+        in->first_block_offset = 20;
+        return NTIDX_OK;
+    }
+    if (has_fastser_sig(t, 0)) {
+        t->gen = NTX_GEN_NETPERF;
+        in->format_version = 3;
+        in->first_block_offset = 24;
+        return NTIDX_OK;
+    }
+    if (t->size < 8)
+        return ntx_err_at(err, NTIDX_E_NOT_A_TRACE, 0, "file is %llu bytes, too short to be a trace",
+                          (unsigned long long)t->size);
+    return ntx_err_at(err, NTIDX_E_NOT_A_TRACE, 0,
+                      "no 'Nettrace' magic and no '!FastSerialization.1' NetPerf header");
+}
+
+int ntx_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out, ntx_err *err)
+{
+    return t->gen == NTX_GEN_V6 ? ntx_v6_next_block(t, pos, out, err) : ntx_fastser_next_block(t, pos, out, err);
+}
+
+NTIDX_API int ntidx_trace_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out)
+{
+    if (!t || !pos || !out)
+        return NTIDX_E_INVALID_ARG;
+    ntx_err_clear(&t->err);
+    return ntx_next_block(t, pos, out, &t->err);
+}
+
+static int read_trace_block(ntidx_trace *t, ntx_err *err)
+{
+    ntidx_trace_info *in = &t->info;
+    uint64_t pos = in->first_block_offset;
+    ntidx_block b;
+    int rc = ntx_next_block(t, &pos, &b, err);
+    if (rc == 0)
+        return ntx_err_at(err, NTIDX_E_CORRUPT, in->first_block_offset, "stream ends before its trace block");
+    if (rc < 0)
+        return rc;
+    if (b.kind != NTIDX_BLOCK_TRACE)
+        return ntx_err_at(err, NTIDX_E_CORRUPT, b.offset, "the first block is a %s block, not the trace block",
+                          ntidx_block_kind_name(b.kind));
+    rc = t->gen == NTX_GEN_V6 ? ntx_parse_trace_block_v6(t, &b, err) : ntx_parse_trace_object_fastser(t, &b, err);
+    if (rc < 0)
+        return rc;
+    if (t->gen == NTX_GEN_NETPERF && in->trace_object_version != 3)
+        return ntx_err_at(err, NTIDX_E_VERSION, b.offset,
+                          "NetPerf trace object version %u: only version 3 (.NET Core 2.1) is supported",
+                          in->trace_object_version);
+    if (t->gen == NTX_GEN_FASTSER && (in->trace_object_version < 4 || in->trace_object_version > 5))
+        return ntx_err_at(err, NTIDX_E_VERSION, b.offset, "NetTrace trace object version %u is not 4 or 5",
+                          in->trace_object_version);
+    if (in->tick_frequency <= 0)
+        return ntx_err_at(err, NTIDX_E_CORRUPT, b.payload_offset, "tick frequency %lld is not positive",
+                          (long long)in->tick_frequency);
+    if (in->pointer_size != 4 && in->pointer_size != 8)
+        return ntx_err_at(err, NTIDX_E_CORRUPT, b.payload_offset, "pointer size %u is neither 4 nor 8",
+                          in->pointer_size);
+    if (t->gen == NTX_GEN_FASTSER)
+        in->format_version = in->trace_object_version >= 5 || ntx_fastser_detect_v5(t, pos) ? 5 : 4;
+    return NTIDX_OK;
+}
+
+static int finish_open(ntidx_trace *t, ntidx_trace **out, ntx_err *err)
+{
+    t->info.file_size = t->size;
+    int rc = detect(t, err);
+    if (rc == NTIDX_OK)
+        rc = read_trace_block(t, err);
+    if (rc < 0) {
+        snprintf(g_open_error, sizeof g_open_error, "%s: %s", t->name, err->msg);
+        ntidx_trace_close(&t);
+        return rc;
+    }
+    g_open_error[0] = 0;
+    *out = t;
+    return NTIDX_OK;
+}
+
+static ntidx_trace *new_trace(const char *name)
+{
+    ntidx_trace *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->name = strdup(name ? name : "<memory>");
+    if (!t->name) {
+        free(t);
+        return NULL;
+    }
+    ntx_arena_init(&t->arena);
+    return t;
+}
+
+NTIDX_API int ntidx_trace_open(ntidx_trace **out, const char *path)
+{
+    if (!out || !path)
+        return NTIDX_E_INVALID_ARG;
+    *out = NULL;
+    ntidx_trace *t = new_trace(path);
+    if (!t) {
+        snprintf(g_open_error, sizeof g_open_error, "%s: out of memory", path);
+        return NTIDX_E_NOMEM;
+    }
+    ntx_err err = {0};
+    ntx_map m;
+    int rc = ntx_map_open(&m, path, &err);
+    if (rc < 0) {
+        snprintf(g_open_error, sizeof g_open_error, "%s: %s", path, err.msg);
+        ntidx_trace_close(&t);
+        return rc;
+    }
+    t->map = m.base;
+    t->map_len = (size_t)m.size;
+    t->data = m.base;
+    t->size = m.size;
+    /* A full read is the common first use; queries re-advise for random access. */
+    ntx_map_advise(&m, 0, m.size, NTX_ADVISE_SEQUENTIAL);
+    return finish_open(t, out, &err);
+}
+
+NTIDX_API int ntidx_trace_open_memory(ntidx_trace **out, const void *data, size_t size, const char *name)
+{
+    if (!out || (!data && size))
+        return NTIDX_E_INVALID_ARG;
+    *out = NULL;
+    ntidx_trace *t = new_trace(name);
+    if (!t)
+        return NTIDX_E_NOMEM;
+    static const uint8_t empty[1];
+    t->data = data ? data : empty;
+    t->size = size;
+    ntx_err err = {0};
+    return finish_open(t, out, &err);
+}
+
+NTIDX_API void ntidx_trace_close(ntidx_trace **tp)
+{
+    if (!tp || !*tp)
+        return;
+    ntidx_trace *t = *tp;
+    if (t->map) {
+        ntx_map m = {.base = t->map, .size = t->map_len};
+        ntx_map_close(&m);
+    }
+    ntx_arena_free(&t->arena);
+    free(t->name);
+    free(t);
+    *tp = NULL;
+}
+
+NTIDX_API const ntidx_trace_info *ntidx_trace_get_info(const ntidx_trace *t) { return t ? &t->info : NULL; }
+NTIDX_API const char *ntidx_trace_name(const ntidx_trace *t) { return t ? t->name : ""; }
+NTIDX_API const char *ntidx_trace_error(const ntidx_trace *t) { return t ? t->err.msg : ""; }
+
+NTIDX_API const uint8_t *ntidx_trace_data(const ntidx_trace *t, uint64_t *size)
+{
+    if (size)
+        *size = t ? t->size : 0;
+    return t ? t->data : NULL;
+}
+
+NTIDX_API const char *ntidx_block_kind_name(int kind)
+{
+    static const char *names[] = {"end_of_stream", "trace",  "event",         "metadata", "sequence_point",
+                                  "stack",         "thread", "remove_thread", "label_list"};
+    if (kind >= 0 && kind < NTIDX_BLOCK_KIND_COUNT)
+        return names[kind];
+    return "unknown";
+}

@@ -1,0 +1,39 @@
+/*
+ * The mapped trace: bytes, generation, header facts. Shared by the framing
+ * files (which turn bytes into blocks) and the reader.
+ */
+#ifndef NTIDX_TRACE_INTERNAL_H
+#define NTIDX_TRACE_INTERNAL_H
+
+#include "ntidx/ntidx.h"
+
+#include "arena.h"
+#include "error.h"
+
+/* The three framings. V4 and V5 share one (they differ only in metadata tags). */
+enum ntx_gen { NTX_GEN_NETPERF = 3, NTX_GEN_FASTSER = 4, NTX_GEN_V6 = 6 };
+
+struct ntidx_trace {
+    char *name;
+    const uint8_t *data;
+    uint64_t size;
+    void *map;        /* mmap base, NULL for memory traces */
+    size_t map_len;
+    enum ntx_gen gen;
+    ntidx_trace_info info;
+    ntx_arena arena;  /* key/value strings */
+    ntx_err err;      /* last block-walk error */
+};
+
+/* Framing: read the block at *pos (see ntidx_trace_next_block). */
+int ntx_v6_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out, ntx_err *err);
+int ntx_fastser_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out, ntx_err *err);
+
+/* Open-time parsing of the trace block into t->info. */
+int ntx_parse_trace_block_v6(ntidx_trace *t, const ntidx_block *b, ntx_err *err);
+int ntx_parse_trace_object_fastser(ntidx_trace *t, const ntidx_block *b, ntx_err *err);
+
+/* Dispatch by generation, with the error recorded into *err. */
+int ntx_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out, ntx_err *err);
+
+#endif

@@ -1,0 +1,19 @@
+/* UTF-16LE -> UTF-8 conversion for pre-V6 strings (lone surrogates become U+FFFD). */
+#ifndef NTIDX_UTF_H
+#define NTIDX_UTF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+
+/* Bytes of UTF-8 needed for `units` UTF-16 code units (upper bound). */
+static inline size_t ntx_utf8_bound(size_t units) { return units * 3 + 1; }
+
+/* Convert `units` code units at `src` into dst (ntx_utf8_bound bytes); returns length without NUL. */
+size_t ntx_utf16_to_utf8(const uint8_t *src, size_t units, char *dst);
+
+/* Convert into a new NUL-terminated arena string; NULL if out of memory. */
+char *ntx_utf16_dup(ntx_arena *a, const uint8_t *src, size_t units);
+
+#endif

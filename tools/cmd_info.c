@@ -1,0 +1,148 @@
+/*
+ * ntidx info TRACE [--json]: what the trace is, from its header and a walk
+ * over block headers (event blocks are decoded only where their header
+ * time range is missing or untrustworthy).
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void usage(FILE *f) { fprintf(f, "usage: ntidx info TRACE [--json]\n"); }
+
+int ntidx_cmd_info(int argc, char **argv)
+{
+    int json = 0;
+    static const struct option opts[] = {{"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+        if (c == 'j')
+            json = 1;
+        else if (c == 'h') {
+            usage(stdout);
+            return CLI_OK;
+        } else {
+            usage(stderr);
+            return CLI_USAGE;
+        }
+    }
+    if (optind != argc - 1) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    const char *path = argv[optind];
+    ntidx_trace *t;
+    if (cli_open_trace(path, &t) < 0)
+        return CLI_FAIL;
+    const ntidx_trace_info *in = ntidx_trace_get_info(t);
+    uint64_t counts[NTIDX_BLOCK_KIND_COUNT] = {0}, unknown = 0, blocks = 0;
+    uint64_t first_ts = UINT64_MAX, last_ts = 0, end = in->first_block_offset;
+    uint64_t pos = in->first_block_offset;
+    ntidx_block b;
+    int rc, ret = CLI_OK;
+    char note[600] = "";
+    while ((rc = ntidx_trace_next_block(t, &pos, &b)) == 1) {
+        blocks++;
+        end = pos;
+        if (b.kind < NTIDX_BLOCK_KIND_COUNT)
+            counts[b.kind]++;
+        else
+            unknown++;
+        if (b.kind != NTIDX_BLOCK_EVENT)
+            continue;
+        uint64_t lo, hi;
+        int r = ntidx_event_block_time_range(t, &b, &lo, &hi, NULL);
+        if (r < 0) {
+            cli_error("%s: %s", path, ntidx_trace_error(t));
+            ret = CLI_FAIL;
+            break;
+        }
+        if (r == 1) {
+            if (lo < first_ts)
+                first_ts = lo;
+            if (hi > last_ts)
+                last_ts = hi;
+        }
+    }
+    int complete = rc == 0;
+    if (rc == NTIDX_E_TRUNCATED)
+        snprintf(note, sizeof note, "%s", ntidx_trace_error(t));
+    else if (rc < 0) {
+        cli_error("%s: %s", path, ntidx_trace_error(t));
+        ret = CLI_FAIL;
+    }
+    if (complete)
+        end = pos;
+    int have_events = first_ts != UINT64_MAX;
+    char iso[64] = "";
+    ntidx_ticks_to_iso8601(t, (uint64_t)in->sync_ticks, iso, sizeof iso);
+    if (json) {
+        printf("{\"file\":");
+        cli_json_str(stdout, path);
+        printf(",\"format_version\":%d,\"minor_version\":%u,\"trace_object_version\":%u,\"size\":%" PRIu64
+               ",\"complete\":%s,\"indexed_end\":%" PRIu64 ",\"pointer_size\":%u,\"tick_frequency\":%" PRId64
+               ",\"sync_ticks\":%" PRId64 ",\"sync_time_utc\":\"%s\",\"process_id\":%u,\"number_of_processors\":%u",
+               in->format_version, in->minor_version, in->trace_object_version, in->file_size,
+               complete ? "true" : "false", end, in->pointer_size, in->tick_frequency, in->sync_ticks, iso,
+               in->process_id, in->number_of_processors);
+        printf(",\"blocks\":{");
+        for (int k = 1; k < NTIDX_BLOCK_KIND_COUNT; k++)
+            printf("%s\"%s\":%" PRIu64, k > 1 ? "," : "", ntidx_block_kind_name(k), counts[k]);
+        printf(",\"unknown\":%" PRIu64 "},\"block_total\":%" PRIu64, unknown, blocks);
+        if (have_events)
+            printf(",\"first_ts\":%" PRIu64 ",\"last_ts\":%" PRIu64 ",\"duration_s\":%.9f", first_ts, last_ts,
+                   (double)(last_ts - first_ts) / (double)in->tick_frequency);
+        else
+            printf(",\"first_ts\":null,\"last_ts\":null,\"duration_s\":0");
+        printf(",\"keyvalues\":{");
+        for (size_t i = 0; i < in->keyvalue_count; i++) {
+            if (i)
+                putchar(',');
+            cli_json_str(stdout, in->keyvalues[i].key);
+            putchar(':');
+            cli_json_str(stdout, in->keyvalues[i].value);
+        }
+        printf("}");
+        if (note[0]) {
+            printf(",\"incomplete_reason\":");
+            cli_json_str(stdout, note);
+        }
+        printf("}\n");
+    } else {
+        printf("file:             %s\n", path);
+        printf("format:           %s V%d", in->format_version == 3 ? "NetPerf" : "NetTrace", in->format_version);
+        if (in->format_version == 6)
+            printf(".%u", in->minor_version);
+        printf("\nsize:             %" PRIu64 " bytes\n", in->file_size);
+        printf("complete:         %s\n", complete ? "yes" : "no (no end-of-stream marker)");
+        if (note[0])
+            printf("                  %s\n", note);
+        printf("pointer size:     %u\n", in->pointer_size);
+        printf("tick frequency:   %" PRId64 " Hz\n", in->tick_frequency);
+        printf("sync time:        %s (%" PRId64 " ticks)\n", iso, in->sync_ticks);
+        if (in->process_id)
+            printf("process id:       %u\n", in->process_id);
+        for (size_t i = 0; i < in->keyvalue_count; i++)
+            printf("  %s = %s\n", in->keyvalues[i].key, in->keyvalues[i].value);
+        printf("blocks:           %" PRIu64 "\n", blocks);
+        for (int k = 1; k < NTIDX_BLOCK_KIND_COUNT; k++)
+            if (counts[k])
+                printf("  %-16s%" PRIu64 "\n", ntidx_block_kind_name(k), counts[k]);
+        if (unknown)
+            printf("  %-16s%" PRIu64 "\n", "unknown", unknown);
+        if (have_events) {
+            char a[64] = "", z[64] = "";
+            ntidx_ticks_to_iso8601(t, first_ts, a, sizeof a);
+            ntidx_ticks_to_iso8601(t, last_ts, z, sizeof z);
+            printf("first event:      %" PRIu64 " ticks, %.6f s, %s\n", first_ts, ntidx_ticks_to_seconds(t, first_ts), a);
+            printf("last event:       %" PRIu64 " ticks, %.6f s, %s\n", last_ts, ntidx_ticks_to_seconds(t, last_ts), z);
+            printf("duration:         %.6f s\n", (double)(last_ts - first_ts) / (double)in->tick_frequency);
+        } else {
+            printf("events:           none\n");
+        }
+    }
+    ntidx_trace_close(&t);
+    return ret;
+}
