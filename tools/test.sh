@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Set up, build, and run every test: the normal build and a sanitizer
+# (ASan+UBSan) build run the same suite. Ends with "N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+./tools/setup-deps.sh || { echo "0 passed, 1 failed"; exit 1; }
+
+passed=0
+failed=0
+run_suite() { # build-dir, extra meson args...
+  local dir=$1; shift
+  if [ ! -f "$dir/build.ninja" ]; then
+    meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 || { cat "$dir.setup.log"; failed=$((failed + 1)); return; }
+  fi
+  if ! ninja -C "$dir" >"$dir.build.log" 2>&1; then
+    cat "$dir.build.log"
+    failed=$((failed + 1))
+    return
+  fi
+  local log="$dir/meson-logs/testlog.json"
+  meson test -C "$dir" --print-errorlogs --num-processes 2 || true
+  if [ -f "$log" ]; then
+    local p f
+    p=$(python3 -c 'import json,sys; print(sum(1 for l in open(sys.argv[1]) if json.loads(l)["result"] in ("OK","EXPECTEDFAIL")))' "$log")
+    f=$(python3 -c 'import json,sys; print(sum(1 for l in open(sys.argv[1]) if json.loads(l)["result"] not in ("OK","EXPECTEDFAIL","SKIP")))' "$log")
+    s=$(python3 -c 'import json,sys; print(sum(1 for l in open(sys.argv[1]) if json.loads(l)["result"]=="SKIP"))' "$log")
+    if [ "$s" != 0 ]; then echo "test.sh: $s tests were skipped in $dir: a skip is a failure here"; f=$((f + s)); fi
+    echo "test.sh: $dir: $p passed, $f failed"
+    passed=$((passed + p))
+    failed=$((failed + f))
+  else
+    failed=$((failed + 1))
+  fi
+}
+
+run_suite build -Dbuildtype=release
+run_suite build-asan -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
