@@ -1,0 +1,109 @@
+/*
+ * Full-decode benchmark: what `ntidx stats` does without an index (every
+ * event header decoded, its metadata and thread resolved, payloads not
+ * decoded), against `cat FILE > /dev/null` of the same page-cached file
+ * timed in the same run. Prints figures, asserts nothing (zstd -b style).
+ *
+ * usage: bench_decode [-r REPS] FILE...
+ */
+#include <inttypes.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <ntidx/ntidx.h>
+
+extern char **environ;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_d);
+    return v[n / 2];
+}
+
+/* Time `cat path > /dev/null` as a process, like a user would run it. */
+static double time_cat(const char *path)
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    char *argv[] = {"cat", (char *)path, NULL};
+    double t0 = now();
+    pid_t pid;
+    if (posix_spawnp(&pid, "cat", &fa, NULL, argv, environ) != 0)
+        return -1;
+    int st;
+    waitpid(pid, &st, 0);
+    double t = now() - t0;
+    posix_spawn_file_actions_destroy(&fa);
+    return t;
+}
+
+int main(int argc, char **argv)
+{
+    int reps = 5, i = 1;
+    if (argc > 2 && !strcmp(argv[1], "-r")) {
+        reps = atoi(argv[2]);
+        i = 3;
+    }
+    if (i >= argc || reps < 1 || reps > 1000) {
+        fprintf(stderr, "usage: bench_decode [-r REPS] FILE...\n");
+        return 2;
+    }
+    double *tc = calloc((size_t)reps, sizeof *tc), *td = calloc((size_t)reps, sizeof *td);
+    printf("%-58s %10s %10s %9s %9s %9s %12s %7s\n", "trace", "MB", "events", "cat ms", "decode ms", "GB/s",
+           "Mevents/s", "x cat");
+    for (; i < argc; i++) {
+        const char *path = argv[i];
+        time_cat(path); /* warm the page cache */
+        uint64_t events = 0, size = 0;
+        for (int r = 0; r < reps; r++) {
+            tc[r] = time_cat(path);
+            double t0 = now();
+            ntidx_trace *t;
+            if (ntidx_trace_open(&t, path) != NTIDX_OK) {
+                fprintf(stderr, "%s\n", ntidx_last_open_error());
+                return 1;
+            }
+            ntidx_stats *s;
+            char err[512];
+            if (ntidx_stats_compute(t, &s, err, sizeof err) != NTIDX_OK) {
+                fprintf(stderr, "%s: %s\n", path, err);
+                return 1;
+            }
+            events = s->events;
+            ntidx_trace_data(t, &size);
+            ntidx_stats_free(&s);
+            ntidx_trace_close(&t);
+            td[r] = now() - t0;
+        }
+        double c = median(tc, reps), d = median(td, reps);
+        const char *base = strrchr(path, '/');
+        printf("%-58s %10.1f %10" PRIu64 " %9.2f %9.2f %9.2f %12.1f %7.2f\n", base ? base + 1 : path,
+               (double)size / 1e6, events, c * 1e3, d * 1e3, (double)size / d / 1e9, (double)events / d / 1e6,
+               d / c);
+    }
+    printf("(median of %d runs; 'x cat' = decode time / cat time, lower is better; cat includes process start)\n",
+           reps);
+    free(tc);
+    free(td);
+    return 0;
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The main job, end to end: set up, build, then on a trace (an embedded
+# default when no argument is given: a generated sample) print what it is,
+# its statistics, and the first events of a time window.
+#
+# usage: tools/demo.sh [TRACE]
+set -eu
+cd "$(dirname "$0")/.."
+./tools/setup-deps.sh
+[ -f build/build.ninja ] || meson setup build -Dbuildtype=release >/dev/null
+ninja -C build >/dev/null
+ntidx=build/tools/ntidx
+
+trace=${1:-}
+if [ -z "$trace" ]; then
+  mkdir -p build/demo
+  trace=build/demo/sample.nettrace
+  echo "== generating a sample V6 trace: $trace"
+  "$ntidx" gen -o "$trace" --format-version 6 --size 64M --seed 1 --threads 8
+fi
+
+echo "== ntidx info $trace"
+"$ntidx" info "$trace"
+echo
+echo "== ntidx stats $trace"
+"$ntidx" stats "$trace" | head -40
+echo
+# A time window: the events of the 10 ms after the trace's midpoint, in time order.
+read -r first last freq < <("$ntidx" stats "$trace" --json | python3 -c '
+import json, sys; s = json.load(sys.stdin); print(s["first_ts"], s["last_ts"], s["tick_frequency"])')
+from=$(( first + (last - first) / 2 )); to=$(( from + freq / 100 ))
+echo "== events in [$from, $to) ticks (10 ms from the middle), time order, first 20"
+"$ntidx" dump "$trace" --order time --format text | awk -v a="$from" -v b="$to" '$2 >= a && $2 < b' | head -20
