@@ -165,6 +165,84 @@ class Errors(unittest.TestCase):
             self.assertIn("major version 7", p.stderr)
 
 
+def varuint(v):
+    out = bytearray()
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        out.append(b | (0x80 if v else 0))
+        if not v:
+            return bytes(out)
+
+
+def v6str(s):
+    b = s.encode()
+    return varuint(len(b)) + b
+
+
+def v6block(kind, payload):
+    return (len(payload) | (kind << 24)).to_bytes(4, "little") + payload
+
+
+def u16(v): return v.to_bytes(2, "little")
+def u32(v): return v.to_bytes(4, "little")
+def u64(v): return v.to_bytes(8, "little")
+
+
+def v6_trace_with_bad_relloc():
+    """A V6 trace written from the spec by hand: one event type with a UInt32
+    field and a RelLoc array of UInt16; three events, the second's RelLoc
+    range points past its payload."""
+    trace = b"".join(u16(x) for x in (2026, 1, 4, 1, 0, 0, 0, 0)) + u64(1000) + u64(10_000_000) + u32(8) + u32(0)
+    f_count = v6str("Count") + bytes([10])  # UInt32
+    f_arr = v6str("Values") + bytes([24, 8])  # RelLoc of UInt16
+    fields = u16(2) + u16(len(f_count)) + f_count + u16(len(f_arr)) + f_arr
+    row = varuint(1) + v6str("Hand-Made") + varuint(42) + v6str("Tick") + fields + u16(0)
+    metadata = u16(0) + u16(len(row)) + row
+    thread = varuint(1) + bytes([3]) + varuint(4242)
+    threads = u16(len(thread)) + thread
+
+    def payload(count, size, pos, values):
+        return u32(count) + u32((size << 16) | pos) + b"".join(u16(v) for v in values)
+
+    events = [(2000, payload(7, 4, 0, [1, 2])), (2100, payload(8, 40, 0, [3])), (2200, payload(9, 2, 0, [5]))]
+    rows = b""
+    prev_ts = 0
+    seq = 0
+    for ts, pl in events:
+        seq += 1
+        body = u32(1) + u32(seq) + u64(1) + u64(1) + u32(0) + u32(0) + u64(ts) + u32(0) + u32(len(pl))
+        rows += u32(len(body) + len(pl)) + body + pl
+    header = u16(20) + u16(0) + u64(2000) + u64(2200)  # uncompressed rows
+    sp = u64(2300) + u32(0) + u32(0)
+    return (b"Nettrace" + u32(0) + u32(6) + u32(0) + v6block(1, trace) + v6block(3, metadata)
+            + v6block(6, threads) + v6block(2, header + rows) + v6block(4, sp) + v6block(0, b""))
+
+
+class HandMadeV6(unittest.TestCase):
+    def test_payload_errors_listed_and_counted(self):
+        with tempfile.NamedTemporaryFile(suffix=".nettrace") as f:
+            f.write(v6_trace_with_bad_relloc())
+            f.flush()
+            p = run("dump", f.name, "--format", "jsonl")
+            events = [json.loads(l) for l in p.stdout.splitlines()]
+            self.assertEqual(len(events), 3)
+            self.assertEqual(events[0]["fields"], {"Count": 7, "Values": [1, 2]})
+            self.assertEqual(events[0]["thread"], 4242)
+            self.assertEqual(events[0]["provider"], "Hand-Made")
+            self.assertEqual(events[0]["event_name"], "Tick")
+            self.assertIn("field_error", events[1])
+            self.assertIn("Values", events[1]["field_error"])
+            self.assertEqual(events[2]["fields"], {"Count": 9, "Values": [5]})
+            self.assertIn("1 events have payloads that do not match", p.stderr)
+            s = json.loads(run("stats", f.name, "--json").stdout)
+            self.assertEqual(s["events"], 3)
+            self.assertTrue(s["complete"])
+            self.assertEqual(s["format_version"], 6)
+            self.assertEqual((s["first_ts"], s["last_ts"]), (2000, 2200))
+            self.assertEqual(s["threads"], [{"thread": 4242, "count": 3}])
+
+
 class Info(unittest.TestCase):
     def test_info_json(self):
         for path in traces():

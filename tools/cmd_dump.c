@@ -16,7 +16,7 @@ static void usage(FILE *f)
 }
 
 /* One event as a JSON line (shared shape with `query`). */
-static void print_jsonl(const ntidx_trace *t, const ntidx_event *e, ntidx_buf *fields)
+static int print_jsonl(const ntidx_trace *t, const ntidx_event *e, ntidx_buf *fields)
 {
     const ntidx_metadata *m = e->metadata;
     char err[300];
@@ -37,9 +37,10 @@ static void print_jsonl(const ntidx_trace *t, const ntidx_event *e, ntidx_buf *f
         cli_json_str(stdout, err);
     }
     fputs("}\n", stdout);
+    return rc;
 }
 
-static void print_text(const ntidx_trace *t, const ntidx_event *e, ntidx_buf *fields)
+static int print_text(const ntidx_trace *t, const ntidx_event *e, ntidx_buf *fields)
 {
     char name[512], err[300];
     ntidx_event_display_name(e->metadata, name, sizeof name);
@@ -58,6 +59,7 @@ static void print_text(const ntidx_trace *t, const ntidx_event *e, ntidx_buf *fi
         printf(" field_error=\"%s\"", err);
     }
     putchar('\n');
+    return rc;
 }
 
 int ntidx_cmd_dump(int argc, char **argv)
@@ -106,15 +108,24 @@ int ntidx_cmd_dump(int argc, char **argv)
     ntidx_buf fields = {0};
     const ntidx_event *e;
     int rc;
+    uint64_t field_errors = 0;
     while ((rc = ntidx_reader_next(r, &e)) == 1) {
-        if (jsonl)
-            print_jsonl(t, e, &fields);
-        else
-            print_text(t, e, &fields);
+        int frc = jsonl ? print_jsonl(t, e, &fields) : print_text(t, e, &fields);
+        if (frc == NTIDX_E_NOMEM) {
+            rc = frc;
+            break;
+        }
+        field_errors += frc != NTIDX_OK;
     }
     fflush(stdout);
     int ret = CLI_OK;
-    if (rc < 0) {
+    if (field_errors)
+        fprintf(stderr, "ntidx: %s: warning: %" PRIu64 " events have payloads that do not match their metadata "
+                        "(listed with field_error)\n", path, field_errors);
+    if (rc == NTIDX_E_NOMEM) {
+        cli_error("%s: out of memory", path);
+        ret = CLI_FAIL;
+    } else if (rc < 0) {
         cli_error("%s: %s", path, ntidx_reader_error(r));
         ret = CLI_FAIL;
     } else if (!ntidx_reader_complete(r)) {
