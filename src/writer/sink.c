@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <ntidx/ntidx.h>
@@ -100,6 +101,58 @@ int ntidx_w_sink_write(ntidx_w_sink *s, const void *data, size_t n)
     s->cap = cap;
     memcpy(s->buf + s->len, data, n);
     s->len += n;
+    return 0;
+}
+
+/* Blocks at least this large skip the copy into the chunk buffer. */
+#define DIRECT_WRITE_MIN (64u << 10)
+
+int ntidx_w_sink_writev(ntidx_w_sink *s, const ntidx_w_piece *pieces, int count)
+{
+    if (s->err)
+        return s->err;
+    size_t total = 0;
+    for (int i = 0; i < count; i++)
+        total += pieces[i].n;
+    if (s->fd < 0 || total < DIRECT_WRITE_MIN || count > 8) {
+        for (int i = 0; i < count; i++)
+            if (pieces[i].n && ntidx_w_sink_write(s, pieces[i].p, pieces[i].n))
+                return s->err;
+        return 0;
+    }
+    if (ntidx_w_sink_flush(s))
+        return s->err;
+    struct iovec iov[8];
+    int n = 0;
+    for (int i = 0; i < count; i++)
+        if (pieces[i].n) {
+            iov[n].iov_base = (void *)pieces[i].p;
+            iov[n].iov_len = pieces[i].n;
+            n++;
+        }
+    struct iovec *v = iov;
+    while (n > 0) {
+        ssize_t k = writev(s->fd, v, n);
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            s->saved_errno = errno;
+            s->err = NTIDX_E_WRITE;
+            return s->err;
+        }
+        s->flushed += (uint64_t)k;
+        /* Partial write: skip what went out and go on with the rest. */
+        size_t done = (size_t)k;
+        while (n > 0 && done >= v->iov_len) {
+            done -= v->iov_len;
+            v++;
+            n--;
+        }
+        if (n > 0) {
+            v->iov_base = (uint8_t *)v->iov_base + done;
+            v->iov_len -= done;
+        }
+    }
     return 0;
 }
 

@@ -28,6 +28,18 @@ int ntidx_w_sink_open_memory(ntidx_w_sink *s);
 /** Append bytes. @return 0 or the sticky error (NTIDX_E_WRITE, NTIDX_E_NOMEM). */
 int ntidx_w_sink_write(ntidx_w_sink *s, const void *data, size_t n);
 
+/** A piece of a block for ntidx_w_sink_writev(). */
+typedef struct ntidx_w_piece {
+    const void *p;
+    size_t n;
+} ntidx_w_piece;
+
+/**
+ * Append several pieces (a block's framing, header and body). Large blocks
+ * of a file sink go straight to writev() instead of through the chunk.
+ */
+int ntidx_w_sink_writev(ntidx_w_sink *s, const ntidx_w_piece *pieces, int count);
+
 /** Hand buffered bytes to the kernel (file sinks; no-op in memory). */
 int ntidx_w_sink_flush(ntidx_w_sink *s);
 

@@ -2,6 +2,7 @@
  * Writer API: options, lifetime, and the grouping of definitions and events
  * into blocks. The byte layouts live in encode.c, writer_v5.c, writer_v6.c.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,7 +96,10 @@ static int writer_open(ntidx_writer **out, const char *path, const ntidx_writer_
 
     rc = path ? ntidx_w_sink_open_file(&w->sink, path) : ntidx_w_sink_open_memory(&w->sink);
     if (rc) {
+        int saved_errno = w->sink.saved_errno;
         free(w);
+        if (saved_errno)
+            errno = saved_errno; /* why open() failed, for the caller's message */
         return rc;
     }
     /* The event block never outgrows the limit, so reserve it once. */
@@ -446,21 +450,32 @@ NTIDX_API int ntidx_writer_add_event(ntidx_writer *w, const ntidx_event *ev)
     h.processor_number = ev->processor_number;
     h.stack_id = ev->stack_id;
     h.timestamp = ev->timestamp;
-    memcpy(h.activity_id, ev->activity_id ? ev->activity_id : zero_guid, 16);
-    memcpy(h.related_activity_id, ev->related_activity_id ? ev->related_activity_id : zero_guid,
-           16);
+    if (w->v6) {
+        memset(h.activity_id, 0, 16); /* unused in V6 */
+        memset(h.related_activity_id, 0, 16);
+    } else {
+        memcpy(h.activity_id, ev->activity_id ? ev->activity_id : zero_guid, 16);
+        memcpy(h.related_activity_id,
+               ev->related_activity_id ? ev->related_activity_id : zero_guid, 16);
+    }
     h.label_list_id = ev->label_list_id;
     h.payload_size = ev->payload_size;
 
-    ntidx_w_hdr saved = w->ev_prev;
-    size_t n = encode_event(w, &h, ev);
-    if (w->ev_count && NTIDX_W_EVENT_BLOCK_HEADER + w->ev.len + n > w->o.max_event_block_bytes) {
-        /* Does not fit: write the block without it and start a new one,
-         * whose header compression starts from zero again. */
-        w->ev_prev = saved;
-        if ((rc = flush_pending(w)))
-            return rc;
+    size_t n;
+    if (NTIDX_W_EVENT_BLOCK_HEADER + w->ev.len + row_max <= w->o.max_event_block_bytes) {
+        n = encode_event(w, &h, ev); /* fits whatever its header compresses to */
+    } else {
+        ntidx_w_hdr saved = w->ev_prev;
         n = encode_event(w, &h, ev);
+        if (w->ev_count &&
+            NTIDX_W_EVENT_BLOCK_HEADER + w->ev.len + n > w->o.max_event_block_bytes) {
+            /* Does not fit: write the block without it and start a new one,
+             * whose header compression starts from zero again. */
+            w->ev_prev = saved;
+            if ((rc = flush_pending(w)))
+                return rc;
+            n = encode_event(w, &h, ev);
+        }
     }
     w->ev.len += n;
     w->ev_count++;
@@ -541,7 +556,11 @@ NTIDX_API int ntidx_writer_close(ntidx_writer **pw)
     int rc = ntidx_w_sink_close(&w->sink);
     if (w->err)
         rc = w->err;
+    int saved_errno = w->sink.saved_errno;
     free_buffers(w);
     free(w);
+    /* Callers report I/O failures with strerror(errno). */
+    if ((rc == NTIDX_E_WRITE || rc == NTIDX_E_IO) && saved_errno)
+        errno = saved_errno;
     return rc;
 }

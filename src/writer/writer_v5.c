@@ -111,16 +111,10 @@ int ntidx_w_v5_block(ntidx_writer *w, ntidx_block_kind kind, const uint8_t *head
     uint32_t pad = ntidx_w_pad4(ntidx_w_sink_offset(&w->sink) + (uint64_t)(p - fr));
     memset(p, 0, pad);
     p += pad;
-    int rc = ntidx_w_sink_write(&w->sink, fr, (size_t)(p - fr));
-    if (!rc && hlen)
-        rc = ntidx_w_sink_write(&w->sink, head, hlen);
-    if (!rc && blen)
-        rc = ntidx_w_sink_write(&w->sink, body, blen);
-    if (!rc) {
-        uint8_t end = FS_END_OBJECT;
-        rc = ntidx_w_sink_write(&w->sink, &end, 1);
-    }
-    return rc;
+    static const uint8_t end = FS_END_OBJECT;
+    const ntidx_w_piece pieces[4] = {
+        {fr, (size_t)(p - fr)}, {head, hlen}, {body, blen}, {&end, 1}};
+    return ntidx_w_sink_writev(&w->sink, pieces, 4);
 }
 
 /* ---- metadata ---- */

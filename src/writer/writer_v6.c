@@ -29,12 +29,8 @@ int ntidx_w_v6_block(ntidx_writer *w, ntidx_block_kind kind, const uint8_t *head
         return NTIDX_E_INVALID_ARG;
     uint8_t fr[4];
     ntidx_w_le32(fr, (uint32_t)(hlen + blen) | ((uint32_t)kind << 24));
-    int rc = ntidx_w_sink_write(&w->sink, fr, 4);
-    if (!rc && hlen)
-        rc = ntidx_w_sink_write(&w->sink, head, hlen);
-    if (!rc && blen)
-        rc = ntidx_w_sink_write(&w->sink, body, blen);
-    return rc;
+    const ntidx_w_piece pieces[3] = {{fr, 4}, {head, hlen}, {body, blen}};
+    return ntidx_w_sink_writev(&w->sink, pieces, 3);
 }
 
 static void put_kv(ntidx_wbuf *b, const char *k, const char *v)
