@@ -19,6 +19,10 @@
  * The writer does not validate references: tests use it to write traces
  * that are wrong on purpose. ntidx_generate() builds valid traces on top
  * of it.
+ *
+ * Uncompressed event rows mark unsorted events with MetadataId bit 31 SET,
+ * as the runtime writes and TraceEvent reads (the spec text says the bit
+ * means IsSorted; readers written from it alone would disagree).
  */
 #ifndef NTIDX_WRITER_H
 #define NTIDX_WRITER_H
@@ -115,9 +119,9 @@ NTIDX_API int ntidx_writer_flush(ntidx_writer *w);
 NTIDX_API int ntidx_writer_finish(ntidx_writer *w);
 
 /**
- * Close. A file writer that was not finished leaves a trace without an
- * end-of-stream marker (what a crashed writer leaves). Returns the first
- * write error, if any.
+ * Close. A file writer that was not finished still writes every pending
+ * complete block, but no end-of-stream marker (what a crashed writer
+ * leaves). Returns the first write error, if any.
  */
 NTIDX_API int ntidx_writer_close(ntidx_writer **w);
 
@@ -133,7 +137,8 @@ typedef struct ntidx_gen_options {
     uint32_t threads;          /**< capture threads (default 8) */
     double drop_rate;          /**< fraction of events dropped (sequence gaps), default 0 */
     uint32_t metadata_flush_every; /**< V6: every Nth sequence point flushes metadata (0: never) */
-    uint32_t thread_flush_every;   /**< V6: every Nth sequence point flushes threads (0: never) */
+    uint32_t thread_flush_every;   /**< V6: every Nth sequence point flushes threads (0: never); threads
+                                        come back under new indexes with sequence numbers from 1 */
     int remove_threads;        /**< V6: retire and replace threads with RemoveThread blocks */
     int compressed_headers;    /**< default 1 */
     int finish;                /**< default 1: write end-of-stream */
