@@ -104,6 +104,8 @@ static int parse_fields_v2(blob_ctx *x, ntidx_field **out, uint32_t *count, int 
  */
 static int parse_type_v2(blob_ctx *x, ntidx_field *f, uint32_t tc, int depth)
 {
+    if (depth > NTX_MAX_FIELD_DEPTH)
+        return blob_fail(x, "types nested too deeply");
     if (tc > 0xff)
         return blob_fail(x, "field type code out of range");
     f->type_code = (uint8_t)tc;
