@@ -3,24 +3,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-void ntx_idmap_init(ntx_idmap *m)
-{
-    m->slots = NULL;
-    m->cap = 0;
-    m->count = 0;
-}
+void ntx_idmap_init(ntx_idmap *m) { memset(m, 0, sizeof *m); }
 
 void ntx_idmap_free(ntx_idmap *m)
 {
     free(m->slots);
+    free(m->dense);
     ntx_idmap_init(m);
 }
 
 void ntx_idmap_clear(ntx_idmap *m)
 {
-    if (m->slots)
+    if (m->slots && m->count)
         memset(m->slots, 0, m->cap * sizeof *m->slots);
     m->count = 0;
+    if (m->dense && m->dense_count)
+        memset(m->dense, 0, (size_t)m->dense_hi * sizeof *m->dense);
+    m->dense_count = 0;
+    m->dense_hi = 0;
+}
+
+size_t ntx_idmap_size(const ntx_idmap *m) { return m->count + m->dense_count; }
+
+/* Visit every entry (dense keys first, in key order). */
+void ntx_idmap_each(const ntx_idmap *m, void (*fn)(void *ctx, uint64_t key, void *val), void *ctx)
+{
+    for (uint64_t k = 0; m->dense && k < m->dense_hi; k++)
+        if (m->dense[k])
+            fn(ctx, k, m->dense[k]);
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->slots[i].val)
+            fn(ctx, m->slots[i].key, m->slots[i].val);
 }
 
 static int grow(ntx_idmap *m)
@@ -46,6 +59,16 @@ static int grow(ntx_idmap *m)
 
 int ntx_idmap_put(ntx_idmap *m, uint64_t key, void *val)
 {
+    if (key < NTX_IDMAP_DENSE) {
+        if (!m->dense && !(m->dense = calloc(NTX_IDMAP_DENSE, sizeof *m->dense)))
+            return -1;
+        if (!m->dense[key])
+            m->dense_count++;
+        m->dense[key] = val;
+        if (key >= m->dense_hi)
+            m->dense_hi = key + 1;
+        return 0;
+    }
     if ((m->count + 1) * 4 > m->cap * 3 && grow(m) != 0) /* load <= 3/4 */
         return -1;
     size_t mask = m->cap - 1;
@@ -65,6 +88,13 @@ int ntx_idmap_put(ntx_idmap *m, uint64_t key, void *val)
 
 int ntx_idmap_remove(ntx_idmap *m, uint64_t key)
 {
+    if (key < NTX_IDMAP_DENSE) {
+        if (!m->dense || !m->dense[key])
+            return 0;
+        m->dense[key] = NULL;
+        m->dense_count--;
+        return 1;
+    }
     if (!m->count)
         return 0;
     size_t mask = m->cap - 1;

@@ -166,6 +166,13 @@ static int read_v6_metadata_block(ntidx_reader *r, const ntidx_block *b)
     return 0;
 }
 
+static void reset_seq(void *ctx, uint64_t key, void *val)
+{
+    (void)ctx;
+    (void)key;
+    ((ntx_seqstate *)val)->last = 0;
+}
+
 /* Stacks and label lists die at every sequence point; V6 flags also flush threads and metadata. */
 static int apply_sequence_point(ntidx_reader *r, const ntidx_block *b)
 {
@@ -182,9 +189,7 @@ static int apply_sequence_point(ntidx_reader *r, const ntidx_block *b)
         ntx_idmap_clear(&r->threads);
         ntx_arena_free(&r->thread_arena);
         /* After the checks above, every thread index starts afresh. */
-        for (size_t i = 0; i < r->seqs.cap; i++)
-            if (r->seqs.slots[i].val)
-                ((ntx_seqstate *)r->seqs.slots[i].val)->last = 0;
+        ntx_idmap_each(&r->seqs, reset_seq, NULL);
     }
     if (r->t->gen == NTX_GEN_V6 && (sp.flags & 2u)) {
         ntx_idmap_clear(&r->metadata);
@@ -466,24 +471,37 @@ static int cmp_dropped(const void *a, const void *b)
     return x->capture_thread < y->capture_thread ? -1 : x->capture_thread > y->capture_thread;
 }
 
+static void count_dropped(void *ctx, uint64_t key, void *val)
+{
+    (void)key;
+    *(size_t *)ctx += ((const ntx_seqstate *)val)->dropped != 0;
+}
+
+struct dropped_fill {
+    ntidx_dropped *d;
+    size_t k;
+};
+
+static void fill_dropped(void *ctx, uint64_t key, void *val)
+{
+    (void)key;
+    struct dropped_fill *f = ctx;
+    const ntx_seqstate *s = val;
+    if (s->dropped)
+        f->d[f->k++] = (ntidx_dropped){s->capture, s->os_tid, s->dropped};
+}
+
 NTIDX_API int ntidx_reader_dropped(ntidx_reader *r, const ntidx_dropped **list, size_t *count)
 {
     if (!r || !list || !count)
         return NTIDX_E_INVALID_ARG;
     size_t n = 0;
-    for (size_t i = 0; i < r->seqs.cap; i++) {
-        const ntx_seqstate *s = r->seqs.slots[i].val;
-        n += s && s->dropped;
-    }
+    ntx_idmap_each(&r->seqs, count_dropped, &n);
     ntidx_dropped *d = n ? calloc(n, sizeof *d) : NULL;
     if (n && !d)
         return NTIDX_E_NOMEM;
-    size_t k = 0;
-    for (size_t i = 0; i < r->seqs.cap; i++) {
-        const ntx_seqstate *s = r->seqs.slots[i].val;
-        if (s && s->dropped)
-            d[k++] = (ntidx_dropped){s->capture, s->os_tid, s->dropped};
-    }
+    struct dropped_fill f = {d, 0};
+    ntx_idmap_each(&r->seqs, fill_dropped, &f);
     if (n)
         qsort(d, n, sizeof *d, cmp_dropped);
     free(r->dropped);
