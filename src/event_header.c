@@ -42,6 +42,8 @@ int ntx_hdr_block_init(ntx_hdr_block *hb, const ntidx_trace *t, const ntidx_bloc
         return ntx_err_at(err, NTIDX_E_CORRUPT, b->payload_offset, "%s block header size %u is outside [20, %llu]",
                           ntidx_block_kind_name(b->kind), hb->header_size, (unsigned long long)b->payload_size);
     hb->compressed = hb->flags & 1;
+    if (hb->version == 6)
+        hb->prev.activity = hb->prev.related = NULL;
     hb->p += hb->header_size; /* extra header bytes are reserved for later versions */
     return NTIDX_OK;
 }
@@ -132,7 +134,7 @@ static int next_uncompressed(ntx_hdr_block *hb, ntx_hdr *h, ntx_err *err)
         dst = v_;                                                                                      \
     } while (0)
 
-static int next_compressed(ntx_hdr_block *hb, ntx_hdr *h, ntx_err *err)
+static int next_compressed(ntx_hdr_block *hb, const ntx_hdr **h, ntx_err *err)
 {
     const uint8_t *at = hb->p, *p = hb->p, *end = hb->end;
     ntx_hdr *pv = &hb->prev;
@@ -184,23 +186,32 @@ static int next_compressed(ntx_hdr_block *hb, ntx_hdr *h, ntx_err *err)
     }
     if (pv->payload_size > (uint64_t)(end - p))
         return row_error(hb, at, err, "payload runs past the end of the block");
-    *h = *pv;
-    h->offset = (uint64_t)(at - hb->base);
-    h->is_sorted = (f & CF_SORTED) != 0;
-    h->payload_off = (uint64_t)(p - hb->base);
-    if (hb->version == 6)
-        h->activity = h->related = NULL;
+    /* Decoded in place: the delta state is the row (no copy on the hot path). */
+    pv->offset = (uint64_t)(at - hb->base);
+    pv->is_sorted = (f & CF_SORTED) != 0;
+    pv->payload_off = (uint64_t)(p - hb->base);
     hb->p = p + pv->payload_size;
+    *h = pv;
     return 1;
+}
+
+int ntx_hdr_next_ref(ntx_hdr_block *hb, const ntx_hdr **h, ntx_err *err)
+{
+    if (hb->p >= hb->end)
+        return 0;
+    if (hb->compressed)
+        return next_compressed(hb, h, err);
+    *h = &hb->cur;
+    return hb->version == 3 ? next_v3(hb, &hb->cur, err) : next_uncompressed(hb, &hb->cur, err);
 }
 
 int ntx_hdr_next(ntx_hdr_block *hb, ntx_hdr *h, ntx_err *err)
 {
-    if (hb->p >= hb->end)
-        return 0;
-    if (hb->version == 3)
-        return next_v3(hb, h, err);
-    return hb->compressed ? next_compressed(hb, h, err) : next_uncompressed(hb, h, err);
+    const ntx_hdr *r;
+    int rc = ntx_hdr_next_ref(hb, &r, err);
+    if (rc == 1)
+        *h = *r;
+    return rc;
 }
 
 NTIDX_API int ntidx_event_block_time_range(ntidx_trace *t, const ntidx_block *b, uint64_t *min_ts, uint64_t *max_ts,

@@ -53,7 +53,8 @@ typedef struct ntx_hdr_block {
     int compressed;
     uint16_t header_size, flags;
     uint64_t min_ts, max_ts; /* as stored; see ntx_hdr_block_range_known */
-    ntx_hdr prev;           /* delta state for compressed headers */
+    ntx_hdr prev;           /* delta state for compressed headers (also the decoded row) */
+    ntx_hdr cur;            /* the decoded row of uncompressed and V3 blocks */
 } ntx_hdr_block;
 
 /* Parse an event block's (or V4/V5 metadata block's) header. */
@@ -67,5 +68,8 @@ static inline int ntx_hdr_block_range_known(const ntx_hdr_block *hb)
 
 /* Decode the next row: 1 a row, 0 end of block, <0 error (recorded in err). */
 int ntx_hdr_next(ntx_hdr_block *hb, ntx_hdr *h, ntx_err *err);
+
+/* Same without a copy: *h points into hb, valid until the next call (the reader's hot path). */
+int ntx_hdr_next_ref(ntx_hdr_block *hb, const ntx_hdr **h, ntx_err *err);
 
 #endif

@@ -31,9 +31,12 @@ static int fail(ntidx_reader *r, int code)
 
 static ntx_seqstate *seqstate(ntidx_reader *r, uint64_t capture)
 {
+    /* Events come in runs per capture thread; states live until close, so the cache never dangles. */
+    if (r->last_seq && r->last_seq->capture == capture)
+        return r->last_seq;
     ntx_seqstate *s = ntx_idmap_get(&r->seqs, capture);
     if (s)
-        return s;
+        return r->last_seq = s;
     s = ntx_arena_alloc(&r->seq_arena, sizeof *s);
     if (!s || ntx_idmap_put(&r->seqs, capture, s) != 0)
         return NULL;
@@ -42,7 +45,7 @@ static ntx_seqstate *seqstate(ntidx_reader *r, uint64_t capture)
        first event numbered N means N-1 were dropped. Before V6 a thread's first
        sighting is its baseline. */
     s->seen = r->t->gen == NTX_GEN_V6;
-    return s;
+    return r->last_seq = s;
 }
 
 /* Sequence numbers per capture thread go up by one; a gap is dropped events. */
@@ -329,18 +332,18 @@ int ntx_reader_file_next(ntidx_reader *r, ntidx_event *e, int defer_barriers)
     ntidx_trace *t = r->t;
     for (;;) {
         if (r->in_block) {
-            ntx_hdr h;
-            int rc = ntx_hdr_next(&r->hb, &h, &r->err);
+            const ntx_hdr *hp;
+            int rc = ntx_hdr_next_ref(&r->hb, &hp, &r->err);
             if (rc < 0)
                 return fail(r, rc);
             if (rc == 0) {
                 r->in_block = 0;
                 continue;
             }
-            if (r->block_is_metadata || (t->gen == NTX_GEN_NETPERF && h.metadata_id == 0)) {
+            if (r->block_is_metadata || (t->gen == NTX_GEN_NETPERF && hp->metadata_id == 0)) {
                 ntidx_metadata *m;
                 int v5 = 0;
-                rc = ntx_metadata_parse_blob(&r->metadata_arena, t->data, h.payload_off, h.payload_size, &m, &v5,
+                rc = ntx_metadata_parse_blob(&r->metadata_arena, t->data, hp->payload_off, hp->payload_size, &m, &v5,
                                              &r->err);
                 if (rc == 0)
                     rc = put_metadata(r, m);
@@ -348,7 +351,7 @@ int ntx_reader_file_next(ntidx_reader *r, ntidx_event *e, int defer_barriers)
                     return fail(r, rc);
                 continue;
             }
-            rc = make_event(r, &h, e);
+            rc = make_event(r, hp, e);
             if (rc < 0)
                 return fail(r, rc);
             return 1;

@@ -59,6 +59,7 @@ struct ntidx_reader {
     ntx_arena label_arena;
     ntx_idmap seqs;
     ntx_arena seq_arena;
+    ntx_seqstate *last_seq; /* the last capture thread's state (runs of events share one) */
 
     ntidx_event ev;  /* file order: the event handed out */
     ntidx_reader_stats stats;
