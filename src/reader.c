@@ -286,7 +286,69 @@ static int begin_rows(ntidx_reader *r, const ntidx_block *b, int is_metadata)
         return rc;
     r->in_block = 1;
     r->block_is_metadata = is_metadata;
+    r->block_metadata_only = 0;
     return 0;
+}
+
+static void forget_seq(void *ctx, uint64_t key, void *val)
+{
+    (void)ctx;
+    (void)key;
+    ((ntx_seqstate *)val)->seen = 0;
+}
+
+/* Blocks were skipped: the next event of each thread is a new baseline, not a gap. */
+static void forget_sequences(ntidx_reader *r) { ntx_idmap_each(&r->seqs, forget_seq, NULL); }
+
+/* Drop every cache: the next blocks come from a region that does not follow the last one. */
+static void reset_caches(ntidx_reader *r)
+{
+    ntx_idmap_clear(&r->metadata);
+    ntx_arena_free(&r->metadata_arena);
+    ntx_idmap_clear(&r->threads);
+    ntx_arena_free(&r->thread_arena);
+    ntx_idmap_clear(&r->stacks);
+    ntx_arena_free(&r->stack_arena);
+    ntx_idmap_clear(&r->labels);
+    ntx_arena_free(&r->label_arena);
+    forget_sequences(r);
+}
+
+void ntx_reader_set_plan(ntidx_reader *r, const ntx_plan_step *plan, size_t len)
+{
+    r->plan = plan;
+    r->plan_len = len;
+    r->plan_pos = 0;
+}
+
+/* Next block of the plan; 0 at its end. */
+static int plan_next_block(ntidx_reader *r, ntidx_block *b, int defer_barriers)
+{
+    for (;;) {
+        if (r->plan_pos >= r->plan_len)
+            return 0;
+        const ntx_plan_step *st = &r->plan[r->plan_pos++];
+        if (st->forget_seq)
+            forget_sequences(r);
+        if (st->op == NTX_OP_RESET) {
+            if (defer_barriers) {
+                r->pending_reset = 1;
+                return 2;
+            }
+            reset_caches(r);
+            continue;
+        }
+        uint64_t pos = st->offset;
+        ntx_err walk = {0};
+        int rc = ntx_next_block(r->t, &pos, b, &walk);
+        if (rc != 1) {
+            /* The index was validated against this trace: a miss means the file changed under us. */
+            return ntx_err_at(&r->err, NTIDX_E_CORRUPT, st->offset,
+                              "the index points at a block here but the trace has none (%s)",
+                              walk.msg[0] ? walk.msg : "end of stream");
+        }
+        return st->op == NTX_OP_CONTEXT ? 3 : 1;
+    }
 }
 
 /* Blocks other than events: returns 0, or 2 when a sequence point is deferred. */
@@ -315,6 +377,11 @@ static int apply_block(ntidx_reader *r, const ntidx_block *b, int defer_barriers
 
 int ntx_reader_apply_barrier(ntidx_reader *r)
 {
+    if (r->pending_reset) {
+        r->pending_reset = 0;
+        reset_caches(r);
+        return 0;
+    }
     r->has_pending_barrier = 0;
     int rc = apply_sequence_point(r, &r->pending_barrier);
     return rc < 0 ? fail(r, rc) : 0;
@@ -340,6 +407,8 @@ int ntx_reader_file_next(ntidx_reader *r, ntidx_event *e, int defer_barriers)
                 r->in_block = 0;
                 continue;
             }
+            if (r->block_metadata_only && hp->metadata_id != 0)
+                continue; /* a V3 block visited for its definitions: its events are outside the query */
             if (r->block_is_metadata || (t->gen == NTX_GEN_NETPERF && hp->metadata_id == 0)) {
                 ntidx_metadata *m;
                 int v5 = 0;
@@ -358,13 +427,42 @@ int ntx_reader_file_next(ntidx_reader *r, ntidx_event *e, int defer_barriers)
         }
         if (r->at_end)
             return 0;
+        ntidx_block b;
+        int rc;
+        if (r->plan) {
+            rc = plan_next_block(r, &b, defer_barriers);
+            if (rc == 0) {
+                r->at_end = 1;
+                return 0;
+            }
+            if (rc == 2)
+                return 2;
+            if (rc < 0)
+                return fail(r, rc);
+            if (b.kind < NTIDX_BLOCK_KIND_COUNT)
+                r->stats.blocks[b.kind]++;
+            r->stats.bytes_read += b.size;
+            if (rc == 3) { /* context only */
+                if (b.kind == NTIDX_BLOCK_EVENT) {
+                    if ((rc = begin_rows(r, &b, 0)) < 0)
+                        return fail(r, rc);
+                    r->block_metadata_only = 1;
+                    continue;
+                }
+            }
+            rc = apply_block(r, &b, defer_barriers);
+            if (rc < 0)
+                return fail(r, rc);
+            if (rc == 2)
+                return 2;
+            continue;
+        }
         if (r->pos >= r->end_pos) {
             r->at_end = 1;
             return 0;
         }
-        ntidx_block b;
         ntx_err walk = {0};
-        int rc = ntx_next_block(t, &r->pos, &b, &walk);
+        rc = ntx_next_block(t, &r->pos, &b, &walk);
         if (rc == 0) {
             r->complete = 1;
             r->at_end = 1;
@@ -384,6 +482,7 @@ int ntx_reader_file_next(ntidx_reader *r, ntidx_event *e, int defer_barriers)
             return fail(r, rc);
         }
         r->stats.end_offset = r->pos;
+        r->stats.bytes_read += b.size;
         if (b.kind < NTIDX_BLOCK_KIND_COUNT)
             r->stats.blocks[b.kind]++;
         rc = apply_block(r, &b, defer_barriers);

@@ -28,6 +28,20 @@ typedef struct ntx_stack_ref {
     uint32_t size;
 } ntx_stack_ref;
 
+/*
+ * A plan: the blocks a query visits, in file order, instead of walking the
+ * whole file. CONTEXT steps apply definitions only (for a V3 event block:
+ * its metadata rows only); RESET drops every cache before a jump to a
+ * region that does not follow the previous one.
+ */
+enum { NTX_OP_BLOCK = 0, NTX_OP_CONTEXT = 1, NTX_OP_RESET = 2 };
+
+typedef struct ntx_plan_step {
+    uint64_t offset;
+    uint8_t op;
+    uint8_t forget_seq; /* event blocks were skipped before this step: sequence gaps are not drops */
+} ntx_plan_step;
+
 /* Time ordering: events wait in a heap keyed by (timestamp, file offset). */
 typedef struct ntx_heap_item {
     uint64_t ts, off;
@@ -46,6 +60,11 @@ struct ntidx_reader {
 
     int in_block;    /* decoding rows of `hb` */
     int block_is_metadata;
+    int block_metadata_only; /* a V3 event block visited for its metadata rows only */
+
+    const ntx_plan_step *plan; /* NULL: walk the whole file */
+    size_t plan_len, plan_pos;
+    int pending_reset;
     ntx_hdr_block hb;
 
     /* caches */

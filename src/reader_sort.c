@@ -108,7 +108,7 @@ int ntx_reader_time_next(ntidx_reader *r, const ntidx_event **ev)
             }
         } else if (r->wm_all) {
             /* Region drained: apply the sequence point that ended it, then start the next. */
-            if (r->has_pending_barrier) {
+            if (r->has_pending_barrier || r->pending_reset) {
                 int rc = ntx_reader_apply_barrier(r);
                 if (rc < 0)
                     return rc;

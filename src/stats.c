@@ -10,6 +10,7 @@
 
 #include "arena.h"
 #include "idmap.h"
+#include "ntidx/index.h"
 #include "ntidx/ntidx.h"
 
 typedef struct stats_impl {
@@ -112,6 +113,125 @@ static int cmp_thread(const void *a, const void *b)
     return x->thread < y->thread ? -1 : x->thread > y->thread;
 }
 
+/* Per-event accumulation, shared by the whole-trace scan and window queries. */
+typedef struct accum {
+    collector c;
+    uint64_t lo, hi, events, payload;
+    /* Runs of events share a definition and a thread: cache both. Definitions are
+       keyed by file offset, unique per definition, never by pointer (a flush frees
+       metadata and a new row may reuse the address). */
+    uint64_t last_def, last_tid;
+    long last_type, last_thread;
+} accum;
+
+static void accum_init(accum *a, stats_impl *st)
+{
+    memset(a, 0, sizeof *a);
+    a->c.st = st;
+    ntx_idmap_init(&a->c.by_definition);
+    ntx_idmap_init(&a->c.by_thread);
+    a->lo = UINT64_MAX;
+    a->last_def = UINT64_MAX;
+    a->last_type = a->last_thread = -1;
+}
+
+static int accum_add(accum *a, const ntidx_event *e)
+{
+    collector *c = &a->c;
+    long ti = a->last_type;
+    if (e->metadata->offset != a->last_def) {
+        ti = type_of(c, e->metadata);
+        if (ti < 0)
+            return NTIDX_E_NOMEM;
+        a->last_def = e->metadata->offset;
+        a->last_type = ti;
+    }
+    ntidx_type_stat *ts = &c->types[ti];
+    ts->count++;
+    ts->payload_bytes += e->payload_size;
+    if (e->timestamp < ts->first_ts)
+        ts->first_ts = e->timestamp;
+    if (a->last_thread < 0 || e->thread_id != a->last_tid) {
+        ntidx_thread_stat *th = thread_of(c, e->thread_id);
+        if (!th)
+            return NTIDX_E_NOMEM;
+        a->last_thread = th - c->threads;
+        a->last_tid = e->thread_id;
+    }
+    c->threads[a->last_thread].count++;
+    a->events++;
+    a->payload += e->payload_size;
+    if (e->timestamp < a->lo)
+        a->lo = e->timestamp;
+    if (e->timestamp > a->hi)
+        a->hi = e->timestamp;
+    return 0;
+}
+
+static void accum_discard(accum *a)
+{
+    ntx_idmap_free(&a->c.by_definition);
+    ntx_idmap_free(&a->c.by_thread);
+    free(a->c.types);
+    free(a->c.threads);
+    stats_impl *st = a->c.st;
+    ntx_arena_free(&st->arena);
+    free(st->dropped);
+    free(st);
+}
+
+/* Hand the accumulated counts to the public struct (sorted). */
+static int accum_finish(accum *a, ntidx_trace *t, int complete, const char *reason, const ntidx_reader_stats *rs,
+                        const ntidx_dropped *dl, size_t dn, ntidx_stats **out)
+{
+    stats_impl *st = a->c.st;
+    collector *c = &a->c;
+    ntidx_stats *p = &st->pub;
+    const ntidx_trace_info *in = ntidx_trace_get_info(t);
+    p->format_version = in->format_version;
+    p->complete = complete;
+    snprintf(st->reason, sizeof st->reason, "%s", complete ? "" : reason);
+    p->incomplete_reason = st->reason;
+    p->events = a->events;
+    p->first_ts = a->events ? a->lo : 0;
+    p->last_ts = a->events ? a->hi : 0;
+    p->sync_ticks = in->sync_ticks;
+    p->tick_frequency = in->tick_frequency;
+    p->payload_bytes = a->payload;
+    p->reader = *rs;
+    p->dropped_events = rs->dropped_events;
+    if (dn) {
+        st->dropped = malloc(dn * sizeof *dl);
+        if (!st->dropped)
+            return NTIDX_E_NOMEM;
+        memcpy(st->dropped, dl, dn * sizeof *dl);
+    }
+    p->dropped = st->dropped;
+    p->dropped_count = dn;
+    if (c->ntypes)
+        qsort(c->types, c->ntypes, sizeof *c->types, cmp_type);
+    if (c->nthreads)
+        qsort(c->threads, c->nthreads, sizeof *c->threads, cmp_thread);
+    st->types = c->types;
+    st->threads = c->threads;
+    p->types = c->types;
+    p->type_count = c->ntypes;
+    p->threads = c->threads;
+    p->thread_count = c->nthreads;
+    ntx_idmap_free(&c->by_definition);
+    ntx_idmap_free(&c->by_thread);
+    *out = p;
+    return NTIDX_OK;
+}
+
+static stats_impl *stats_new(void)
+{
+    stats_impl *st = calloc(1, sizeof *st);
+    if (st)
+        ntx_arena_init(&st->arena);
+    return st;
+}
+
 NTIDX_API int ntidx_stats_compute(ntidx_trace *t, ntidx_stats **out, char *err, size_t errlen)
 {
     if (!t || !out)
@@ -119,113 +239,77 @@ NTIDX_API int ntidx_stats_compute(ntidx_trace *t, ntidx_stats **out, char *err, 
     *out = NULL;
     if (err && errlen)
         err[0] = 0;
-    stats_impl *st = calloc(1, sizeof *st);
+    stats_impl *st = stats_new();
     if (!st)
         return NTIDX_E_NOMEM;
-    ntx_arena_init(&st->arena);
-    collector c = {.st = st};
-    ntx_idmap_init(&c.by_definition);
-    ntx_idmap_init(&c.by_thread);
+    accum a;
+    accum_init(&a, st);
     ntidx_reader *r = NULL;
     int rc = ntidx_reader_open(&r, t, NULL);
     const ntidx_event *e;
-    uint64_t lo = UINT64_MAX, hi = 0, events = 0, payload = 0;
-    /* Runs of events share a definition and a thread: cache both. Definitions are
-       keyed by file offset, unique per definition, never by pointer (a flush frees
-       metadata and a new row may reuse the address). */
-    uint64_t last_def = UINT64_MAX, last_tid = 0;
-    long last_type = -1, last_thread = -1;
-    while (rc == 0 && (rc = ntidx_reader_next(r, &e)) == 1) {
-        rc = 0;
-        long ti = last_type;
-        if (e->metadata->offset != last_def) {
-            ti = type_of(&c, e->metadata);
-            if (ti < 0) {
-                rc = NTIDX_E_NOMEM;
-                break;
-            }
-            last_def = e->metadata->offset;
-            last_type = ti;
-        }
-        ntidx_type_stat *ts = &c.types[ti];
-        ts->count++;
-        ts->payload_bytes += e->payload_size;
-        if (e->timestamp < ts->first_ts)
-            ts->first_ts = e->timestamp;
-        if (last_thread < 0 || e->thread_id != last_tid) {
-            ntidx_thread_stat *th = thread_of(&c, e->thread_id);
-            if (!th) {
-                rc = NTIDX_E_NOMEM;
-                break;
-            }
-            last_thread = th - c.threads;
-            last_tid = e->thread_id;
-        }
-        c.threads[last_thread].count++;
-        events++;
-        payload += e->payload_size;
-        if (e->timestamp < lo)
-            lo = e->timestamp;
-        if (e->timestamp > hi)
-            hi = e->timestamp;
-    }
+    while (rc == 0 && (rc = ntidx_reader_next(r, &e)) == 1)
+        rc = accum_add(&a, e);
+    const ntidx_dropped *dl = NULL;
+    size_t dn = 0;
+    if (rc == 0)
+        rc = ntidx_reader_dropped(r, &dl, &dn);
+    if (rc == 0)
+        rc = accum_finish(&a, t, ntidx_reader_complete(r), ntidx_reader_error(r), ntidx_reader_get_stats(r), dl, dn, out);
     if (rc < 0) {
         if (err && errlen && r)
-            snprintf(err, errlen, "%s", ntidx_reader_error(r));
-        goto fail;
+            snprintf(err, errlen, "%s", rc == NTIDX_E_NOMEM ? "out of memory" : ntidx_reader_error(r));
+        accum_discard(&a);
     }
-    ntidx_stats *p = &st->pub;
-    const ntidx_trace_info *in = ntidx_trace_get_info(t);
-    p->format_version = in->format_version;
-    p->complete = ntidx_reader_complete(r);
-    snprintf(st->reason, sizeof st->reason, "%s", p->complete ? "" : ntidx_reader_error(r));
-    p->incomplete_reason = st->reason;
-    p->events = events;
-    p->first_ts = events ? lo : 0;
-    p->last_ts = events ? hi : 0;
-    p->sync_ticks = in->sync_ticks;
-    p->tick_frequency = in->tick_frequency;
-    p->payload_bytes = payload;
-    p->reader = *ntidx_reader_get_stats(r);
-    p->dropped_events = p->reader.dropped_events;
-    const ntidx_dropped *dl;
-    size_t dn;
-    if ((rc = ntidx_reader_dropped(r, &dl, &dn)) < 0)
-        goto fail;
-    if (dn) {
-        st->dropped = malloc(dn * sizeof *dl);
-        if (!st->dropped) {
-            rc = NTIDX_E_NOMEM;
-            goto fail;
-        }
-        memcpy(st->dropped, dl, dn * sizeof *dl);
+    ntidx_reader_close(&r);
+    return rc;
+}
+
+NTIDX_API int ntidx_stats_window(ntidx_trace *t, const ntidx_index *x, uint64_t t0, uint64_t t1, ntidx_stats **out,
+                                 char *err, size_t errlen)
+{
+    if (!t || !x || !out)
+        return NTIDX_E_INVALID_ARG;
+    *out = NULL;
+    if (err && errlen)
+        err[0] = 0;
+    stats_impl *st = stats_new();
+    if (!st)
+        return NTIDX_E_NOMEM;
+    accum a;
+    accum_init(&a, st);
+    ntidx_query_options o;
+    ntidx_query_options_defaults(&o);
+    o.t0 = t0;
+    o.t1 = t1;
+    o.order = NTIDX_ORDER_FILE; /* counting needs no sorting */
+    ntidx_query *q = NULL;
+    int rc = ntidx_query_open(&q, t, x, &o);
+    const ntidx_event *e;
+    while (rc == 0 && (rc = ntidx_query_next(q, &e)) == 1)
+        rc = accum_add(&a, e);
+    const ntidx_dropped *dl = NULL;
+    size_t dn = 0;
+    if (rc == 0)
+        rc = ntidx_query_dropped(q, &dl, &dn);
+    if (rc == 0) {
+        ntidx_reader_stats rs = {0};
+        const ntidx_query_stats *qs = ntidx_query_get_stats(q);
+        rs.events = a.events;
+        rs.dropped_events = qs->dropped_events;
+        rs.bytes_read = qs->bytes_read;
+        rs.blocks[NTIDX_BLOCK_EVENT] = qs->event_blocks_read;
+        /* the window is complete when the index saw the trace's end or the window ends before the indexed part */
+        const ntidx_index_info *ii = ntidx_index_get_info(x);
+        int complete = ii->complete || (ii->last_ts >= t1 && ii->first_ts <= ii->last_ts);
+        rc = accum_finish(&a, t, complete, "the window reaches past the indexed part of an incomplete trace", &rs, dl,
+                          dn, out);
     }
-    p->dropped = st->dropped;
-    p->dropped_count = dn;
-    if (c.ntypes)
-        qsort(c.types, c.ntypes, sizeof *c.types, cmp_type);
-    if (c.nthreads)
-        qsort(c.threads, c.nthreads, sizeof *c.threads, cmp_thread);
-    st->types = c.types;
-    st->threads = c.threads;
-    p->types = c.types;
-    p->type_count = c.ntypes;
-    p->threads = c.threads;
-    p->thread_count = c.nthreads;
-    ntx_idmap_free(&c.by_definition);
-    ntx_idmap_free(&c.by_thread);
-    ntidx_reader_close(&r);
-    *out = p;
-    return NTIDX_OK;
-fail:
-    ntx_idmap_free(&c.by_definition);
-    ntx_idmap_free(&c.by_thread);
-    free(c.types);
-    free(c.threads);
-    ntidx_reader_close(&r);
-    ntx_arena_free(&st->arena);
-    free(st->dropped);
-    free(st);
+    if (rc < 0) {
+        if (err && errlen && q)
+            snprintf(err, errlen, "%s", rc == NTIDX_E_NOMEM ? "out of memory" : ntidx_query_error(q));
+        accum_discard(&a);
+    }
+    ntidx_query_close(&q);
     return rc;
 }
 

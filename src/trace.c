@@ -172,6 +172,7 @@ NTIDX_API int ntidx_trace_open(ntidx_trace **out, const char *path)
     }
     t->map = m.base;
     t->map_len = (size_t)m.size;
+    t->mtime_ns = m.mtime_ns;
     t->data = m.base;
     t->size = m.size;
     /* A full read is the common first use; queries re-advise for random access. */
@@ -192,6 +193,22 @@ NTIDX_API int ntidx_trace_open_memory(ntidx_trace **out, const void *data, size_
     t->size = size;
     ntx_err err = {0};
     return finish_open(t, out, &err);
+}
+
+void ntx_trace_release(ntidx_trace *t, uint64_t off, uint64_t len)
+{
+    if (!t->map)
+        return;
+    ntx_map m = {.base = t->map, .size = t->map_len};
+    ntx_map_advise(&m, off, len, NTX_ADVISE_DONTNEED);
+}
+
+void ntx_trace_advise(ntidx_trace *t, int random)
+{
+    if (!t->map)
+        return;
+    ntx_map m = {.base = t->map, .size = t->map_len};
+    ntx_map_advise(&m, 0, t->map_len, random ? NTX_ADVISE_RANDOM : NTX_ADVISE_SEQUENTIAL);
 }
 
 NTIDX_API void ntidx_trace_close(ntidx_trace **tp)

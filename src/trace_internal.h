@@ -19,6 +19,7 @@ struct ntidx_trace {
     uint64_t size;
     void *map;        /* mmap base, NULL for memory traces */
     size_t map_len;
+    int64_t mtime_ns; /* identity for the side index (0 for memory traces) */
     enum ntx_gen gen;
     ntidx_trace_info info;
     ntx_arena arena;  /* key/value strings */
@@ -32,6 +33,11 @@ int ntx_fastser_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out, ntx_
 /* Open-time parsing of the trace block into t->info. */
 int ntx_parse_trace_block_v6(ntidx_trace *t, const ntidx_block *b, ntx_err *err);
 int ntx_parse_trace_object_fastser(ntidx_trace *t, const ntidx_block *b, ntx_err *err);
+
+/* Give back mapped pages of [off, off+len) (scans release what they passed). */
+void ntx_trace_release(ntidx_trace *t, uint64_t off, uint64_t len);
+/* Access pattern for the whole mapping: 0 sequential, 1 random. */
+void ntx_trace_advise(ntidx_trace *t, int random);
 
 /* Dispatch by generation, with the error recorded into *err. */
 int ntx_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out, ntx_err *err);

@@ -4,6 +4,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <ntidx/index.h>
 
 void cli_error(const char *fmt, ...)
 {
@@ -75,4 +79,146 @@ void cli_fast_stdout(void)
 {
     static char buf[1 << 20];
     setvbuf(stdout, buf, _IOFBF, sizeof buf);
+}
+
+static int all_digits(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9')
+            return 0;
+    return 1;
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian date. */
+static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+    y -= m <= 2;
+    const int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const unsigned yoe = (unsigned)(y - era * 400);
+    const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + (int64_t)doe - 719468;
+}
+
+int cli_parse_time(const ntidx_trace *t, const char *s, uint64_t *ticks)
+{
+    const ntidx_trace_info *in = ntidx_trace_get_info(t);
+    if (all_digits(s))
+        return cli_parse_u64(s, ticks, 0);
+    size_t n = strlen(s);
+    if (n > 1 && (s[n - 1] == 'Z' || s[n - 1] == 'z') && strchr(s, 'T')) {
+        int y, mo, d, h, mi;
+        double sec;
+        char tail;
+        if (sscanf(s, "%d-%d-%dT%d:%d:%lf%c", &y, &mo, &d, &h, &mi, &sec, &tail) != 7 || mo < 1 || mo > 12 || d < 1 ||
+            d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec >= 61) {
+            cli_error("bad ISO-8601 time '%s' (expected e.g. 2026-01-01T00:00:01.5Z)", s);
+            return -1;
+        }
+        int64_t whole = (int64_t)sec;
+        long double frac = (long double)sec - (long double)whole;
+        int64_t ns = (((days_from_civil(y, (unsigned)mo, (unsigned)d) * 24 + h) * 60 + mi) * 60 + whole) * 1000000000LL +
+                     (int64_t)(frac * 1e9L + 0.5L);
+        int64_t sync_ns;
+        if (ntidx_ticks_to_unix_ns(t, (uint64_t)in->sync_ticks, &sync_ns) < 0) {
+            cli_error("the trace's sync time is not a valid date: use ticks or a relative time");
+            return -1;
+        }
+        long double dt = (long double)(ns - sync_ns) * (long double)in->tick_frequency / 1e9L;
+        long double v = (long double)in->sync_ticks + dt;
+        *ticks = v <= 0 ? 0 : (uint64_t)(v + 0.5L);
+        return 0;
+    }
+    char *end;
+    long double v = strtold(s, &end);
+    static const struct { const char *unit; long double per_s; } units[] = {
+        {"s", 1}, {"ms", 1e3L}, {"us", 1e6L}, {"ns", 1e9L}};
+    for (size_t i = 0; end != s && i < sizeof units / sizeof units[0]; i++) {
+        if (strcmp(end, units[i].unit))
+            continue;
+        long double tk = (long double)in->sync_ticks + v * (long double)in->tick_frequency / units[i].per_s;
+        *ticks = tk <= 0 ? 0 : (uint64_t)(tk + 0.5L);
+        return 0;
+    }
+    cli_error("bad time '%s': use ticks (an integer), a time since the trace start with a unit "
+              "(1.5s, 250ms, 40us, 100ns) or an ISO-8601 UTC time ending in Z",
+              s);
+    return -1;
+}
+
+/* ------------------------------------------------------------------ */
+
+static struct {
+    int active, shown;
+    double start;
+    const char *what;
+} progress;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int cli_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    (void)ctx;
+    if (!isatty(2))
+        return 0;
+    if (!progress.active) {
+        progress.active = 1;
+        progress.start = now_s();
+        return 0;
+    }
+    if (now_s() - progress.start < 0.5 || !total)
+        return 0; /* a moment: no bar */
+    int pct = (int)(done * 100 / total);
+    fprintf(stderr, "\r%s: %3d%% (%.1f of %.1f GB)", progress.what ? progress.what : "ntidx", pct, (double)done / 1e9,
+            (double)total / 1e9);
+    progress.shown = 1;
+    return 0;
+}
+
+void cli_progress_end(void)
+{
+    if (progress.shown)
+        fprintf(stderr, "\r\033[K");
+    memset(&progress, 0, sizeof progress);
+}
+
+static void notice(void *ctx, int action, const char *why)
+{
+    const char *trace = ctx;
+    switch (action) {
+    case NTIDX_INDEX_BUILT: fprintf(stderr, "ntidx: indexing %s (%s)\n", trace, why); break;
+    case NTIDX_INDEX_REBUILT: fprintf(stderr, "ntidx: rebuilding the index of %s: %s\n", trace, why); break;
+    case NTIDX_INDEX_EXTENDED: fprintf(stderr, "ntidx: %s grew: indexing the new blocks\n", trace); break;
+    default: break;
+    }
+}
+
+int cli_index(ntidx_trace *t, const char *trace_path, const char *index_path, int full, ntidx_index **out)
+{
+    ntidx_index_options o;
+    ntidx_index_options_defaults(&o);
+    o.full = full;
+    o.progress = cli_progress;
+    o.notice = notice;
+    o.notice_ctx = (void *)trace_path;
+    progress.what = "ntidx: indexing";
+    ntidx_index_action act;
+    char why[600], save_err[600];
+    int rc = ntidx_index_open(t, index_path, &o, out, &act, why, sizeof why, save_err, sizeof save_err);
+    cli_progress_end();
+    if (rc < 0) {
+        cli_error("%s: cannot index: %s", trace_path, ntidx_trace_error(t)[0] ? ntidx_trace_error(t) : ntidx_strerror(rc));
+        return rc;
+    }
+    if (save_err[0])
+        fprintf(stderr, "ntidx: warning: the index could not be saved (%s); it was used for this command only\n",
+                save_err);
+    return 0;
 }

@@ -9,62 +9,16 @@
 #include <string.h>
 
 #include "cli.h"
+#include "event_print.h"
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: ntidx dump TRACE [--order file|time] [--format text|jsonl]\n");
-}
-
-/* One event as a JSON line (shared shape with `query`). */
-static int print_jsonl(const ntidx_trace *t, const ntidx_event *e, ntidx_buf *fields)
-{
-    const ntidx_metadata *m = e->metadata;
-    char err[300];
-    fields->len = 0;
-    int rc = ntidx_event_fields_json(t, e, fields, err, sizeof err);
-    printf("{\"ts\":%" PRIu64 ",\"provider\":", e->timestamp);
-    cli_json_str(stdout, m->provider);
-    printf(",\"event_id\":%u,\"event_name\":", m->event_id);
-    cli_json_str(stdout, m->event_name);
-    printf(",\"version\":%u,\"thread\":%" PRIu64 ",\"capture_thread\":%" PRIu64 ",\"seq\":%u,\"stack_id\":%u"
-           ",\"offset\":%" PRIu64,
-           m->version, e->thread_id, e->capture_thread_id, e->sequence_number, e->stack_id, e->offset);
-    if (rc == NTIDX_OK) {
-        fputs(",\"fields\":", stdout);
-        fwrite(fields->data, 1, fields->len, stdout);
-    } else {
-        fputs(",\"field_error\":", stdout);
-        cli_json_str(stdout, err);
-    }
-    fputs("}\n", stdout);
-    return rc;
-}
-
-static int print_text(const ntidx_trace *t, const ntidx_event *e, ntidx_buf *fields)
-{
-    char name[512], err[300];
-    ntidx_event_display_name(e->metadata, name, sizeof name);
-    fields->len = 0;
-    int rc = ntidx_event_fields_text(t, e, fields, err, sizeof err);
-    printf("%.6f %" PRIu64 " %s thread=%" PRIu64 " seq=%u", ntidx_ticks_to_seconds(t, e->timestamp), e->timestamp,
-           name, e->thread_id, e->sequence_number);
-    if (e->stack_id)
-        printf(" stack=%u", e->stack_id);
-    if (rc == NTIDX_OK) {
-        if (fields->len) {
-            putchar(' ');
-            fwrite(fields->data, 1, fields->len, stdout);
-        }
-    } else {
-        printf(" field_error=\"%s\"", err);
-    }
-    putchar('\n');
-    return rc;
+    fprintf(f, "usage: ntidx dump TRACE [--order file|time] [--format text|jsonl|csv]\n");
 }
 
 int ntidx_cmd_dump(int argc, char **argv)
 {
-    int jsonl = 0;
+    int fmt = EVENT_TEXT;
     ntidx_reader_options o;
     ntidx_reader_options_defaults(&o);
     static const struct option opts[] = {{"order", required_argument, 0, 'o'},
@@ -78,10 +32,8 @@ int ntidx_cmd_dump(int argc, char **argv)
             o.order = NTIDX_ORDER_FILE;
         else if (c == 'o' && !strcmp(optarg, "time"))
             o.order = NTIDX_ORDER_TIME;
-        else if (c == 'f' && !strcmp(optarg, "text"))
-            jsonl = 0;
-        else if (c == 'f' && !strcmp(optarg, "jsonl"))
-            jsonl = 1;
+        else if (c == 'f' && event_format_parse(optarg, 1) >= 0)
+            fmt = event_format_parse(optarg, 1);
         else if (c == 'h') {
             usage(stdout);
             return CLI_OK;
@@ -106,11 +58,12 @@ int ntidx_cmd_dump(int argc, char **argv)
     }
     cli_fast_stdout();
     ntidx_buf fields = {0};
+    event_print_header((enum event_format)fmt);
     const ntidx_event *e;
     int rc;
     uint64_t field_errors = 0;
     while ((rc = ntidx_reader_next(r, &e)) == 1) {
-        int frc = jsonl ? print_jsonl(t, e, &fields) : print_text(t, e, &fields);
+        int frc = event_print(t, e, (enum event_format)fmt, &fields);
         if (frc == NTIDX_E_NOMEM) {
             rc = frc;
             break;

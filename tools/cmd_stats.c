@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ntidx/index.h>
+
 #include "cli.h"
 
-static void usage(FILE *f) { fprintf(f, "usage: ntidx stats TRACE [--json]\n"); }
+static void usage(FILE *f) { fprintf(f, "usage: ntidx stats TRACE [--from T] [--to T] [--json] [--index PATH]\n"); }
 
 static void print_json(const char *path, const ntidx_stats *s)
 {
@@ -109,12 +111,21 @@ static void print_text(const char *path, const ntidx_stats *s)
 int ntidx_cmd_stats(int argc, char **argv)
 {
     int json = 0;
-    static const struct option opts[] = {{"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    const char *from = NULL, *to = NULL, *index_path = NULL;
+    static const struct option opts[] = {{"json", no_argument, 0, 'j'},     {"from", required_argument, 0, 'f'},
+                                         {"to", required_argument, 0, 't'}, {"index", required_argument, 0, 'i'},
+                                         {"help", no_argument, 0, 'h'},     {0, 0, 0, 0}};
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
         if (c == 'j')
             json = 1;
+        else if (c == 'f')
+            from = optarg;
+        else if (c == 't')
+            to = optarg;
+        else if (c == 'i')
+            index_path = optarg;
         else if (c == 'h') {
             usage(stdout);
             return CLI_OK;
@@ -132,8 +143,25 @@ int ntidx_cmd_stats(int argc, char **argv)
     if (cli_open_trace(path, &t) < 0)
         return CLI_FAIL;
     ntidx_stats *s;
-    char err[600];
-    int rc = ntidx_stats_compute(t, &s, err, sizeof err);
+    char err[600] = "";
+    int rc;
+    if (from || to) {
+        /* A window: through the side index, reading only the blocks that overlap it. */
+        uint64_t t0 = 0, t1 = UINT64_MAX;
+        ntidx_index *x = NULL;
+        if ((from && cli_parse_time(t, from, &t0) < 0) || (to && cli_parse_time(t, to, &t1) < 0)) {
+            ntidx_trace_close(&t);
+            return CLI_USAGE;
+        }
+        if (cli_index(t, path, index_path, 0, &x) < 0) {
+            ntidx_trace_close(&t);
+            return CLI_FAIL;
+        }
+        rc = ntidx_stats_window(t, x, t0, t1, &s, err, sizeof err);
+        ntidx_index_close(&x);
+    } else {
+        rc = ntidx_stats_compute(t, &s, err, sizeof err);
+    }
     if (rc < 0) {
         cli_error("%s: %s", path, err[0] ? err : ntidx_strerror(rc));
         ntidx_trace_close(&t);

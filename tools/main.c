@@ -13,6 +13,9 @@ static const struct {
     {"stats", ntidx_cmd_stats, "event counts per provider, type and thread; dropped events"},
     {"dump", ntidx_cmd_dump, "every event, one per line (text or jsonl), file or time order"},
     {"gen", ntidx_cmd_gen, "write a deterministic synthetic trace (V5 or V6)"},
+    {"index", ntidx_cmd_index, "build or refresh the side index (TRACE.ntidx)"},
+    {"query", ntidx_cmd_query, "the events of a time window, filtered, through the index"},
+    {"seek", ntidx_cmd_seek, "the first event at or after a time"},
 };
 
 static void usage(FILE *f)

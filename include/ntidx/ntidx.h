@@ -458,6 +458,7 @@ typedef struct ntidx_reader_stats {
     uint64_t dropped_events;     /**< sum over threads */
     uint64_t order_violations;   /**< time order: events a writer's IsSorted mark put out of order */
     uint64_t end_offset;         /**< end of the last complete block read */
+    uint64_t bytes_read;         /**< bytes of the blocks processed */
 } ntidx_reader_stats;
 
 NTIDX_API const ntidx_reader_stats *ntidx_reader_get_stats(const ntidx_reader *r);

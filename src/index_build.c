@@ -1,0 +1,444 @@
+/*
+ * Building the side index: one pass over the block headers.
+ *
+ * For V4-V6 an event block's time range comes from its header when that can
+ * be trusted (not 0/0, min <= max); otherwise, and always for V3 (which has
+ * none), the block's event headers are decoded. Metadata, thread and
+ * sequence-point blocks are read; everything else is only framed. Mapped
+ * ranges already passed are released so memory stays flat whatever the
+ * trace size. `--full` adds a second pass with the reader that counts
+ * events and records event types and threads per block.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <xxhash.h>
+
+#include "definitions.h"
+#include "event_header.h"
+#include "index_internal.h"
+#include "map.h"
+
+#define RELEASE_EVERY (64ull << 20)
+#define PROGRESS_EVERY (16ull << 20)
+
+int ntx_bytes_reserve(ntx_bytes *b, uint64_t extra)
+{
+    if (b->cap - b->len >= extra)
+        return 0;
+    uint64_t ncap = b->cap ? b->cap : 4096;
+    while (ncap - b->len < extra)
+        ncap *= 2;
+    uint8_t *nd = realloc(b->data, (size_t)ncap);
+    if (!nd)
+        return -1;
+    b->data = nd;
+    b->cap = ncap;
+    return 0;
+}
+
+void ntx_bytes_free(ntx_bytes *b)
+{
+    free(b->data);
+    memset(b, 0, sizeof *b);
+}
+
+static uint8_t *bytes_append(ntx_bytes *b, uint64_t n)
+{
+    if (ntx_bytes_reserve(b, n) != 0)
+        return NULL;
+    uint8_t *p = b->data + b->len;
+    memset(p, 0, (size_t)n);
+    b->len += n;
+    return p;
+}
+
+static void st32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
+static void st64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
+
+enum { B_BLOCKS, B_SPS, B_REGIONS, B_DEFS, B_FILTERS };
+
+typedef struct builder {
+    ntidx_trace *t;
+    ntidx_index *x;
+    ntx_err *err;
+    const ntidx_index_options *o;
+    /* the open region */
+    uint32_t region_first;
+    uint64_t region_min, region_max, region_start_ts;
+    uint32_t meta_epoch, thread_epoch;
+    uint64_t released, next_progress;
+} builder;
+
+uint64_t ntx_trace_range_hash(const ntidx_trace *t, uint64_t off, uint64_t len)
+{
+    if (off > t->size || len > t->size - off)
+        return 0;
+    return XXH3_64bits(t->data + off, (size_t)len);
+}
+
+uint64_t ntx_trace_head_hash(const ntidx_trace *t)
+{
+    return ntx_trace_range_hash(t, 0, t->size < NTX_IDX_HEAD_HASH_BYTES ? t->size : NTX_IDX_HEAD_HASH_BYTES);
+}
+
+static int nomem(builder *b) { return ntx_err_set(b->err, NTIDX_E_NOMEM, "out of memory building the index"); }
+
+static int add_def(builder *b, uint32_t block, uint8_t kind)
+{
+    uint8_t *p = bytes_append(&b->x->own[B_DEFS], NTX_DEF_ENTRY);
+    if (!p)
+        return nomem(b);
+    st32(p, block);
+    p[4] = kind;
+    st32(p + 8, b->meta_epoch);
+    st32(p + 12, b->thread_epoch);
+    return 0;
+}
+
+static int close_region(builder *b, uint32_t end_block, int closed)
+{
+    uint8_t *p = bytes_append(&b->x->own[B_REGIONS], NTX_REGION_ENTRY);
+    if (!p)
+        return nomem(b);
+    st32(p, b->region_first);
+    st32(p + 4, end_block);
+    st64(p + 8, b->region_min);
+    st64(p + 16, b->region_max);
+    st64(p + 24, b->region_start_ts);
+    st32(p + 32, b->meta_epoch);
+    st32(p + 36, b->thread_epoch);
+    st32(p + 40, closed ? NTX_RF_CLOSED : 0);
+    return 0;
+}
+
+/* Time range of an event block: the header's when trustworthy, else decoded. */
+static int event_block_range(builder *b, const ntidx_block *blk, uint8_t *flags, uint64_t *lo, uint64_t *hi)
+{
+    ntx_hdr_block hb;
+    int rc = ntx_hdr_block_init(&hb, b->t, blk, b->err);
+    if (rc < 0)
+        return rc;
+    if (hb.version != 3 && ntx_hdr_block_range_known(&hb)) {
+        *lo = hb.min_ts;
+        *hi = hb.max_ts;
+        *flags |= NTX_BF_RANGE;
+        return 0;
+    }
+    uint64_t mn = UINT64_MAX, mx = 0, n = 0;
+    const ntx_hdr *h;
+    while ((rc = ntx_hdr_next_ref(&hb, &h, b->err)) == 1) {
+        if (hb.version == 3 && h->metadata_id == 0) {
+            *flags |= NTX_BF_METADATA;
+            continue;
+        }
+        n++;
+        if (h->timestamp < mn)
+            mn = h->timestamp;
+        if (h->timestamp > mx)
+            mx = h->timestamp;
+    }
+    if (rc < 0)
+        return rc;
+    *flags |= NTX_BF_DECODED;
+    if (n) {
+        *flags |= NTX_BF_RANGE;
+        *lo = mn;
+        *hi = mx;
+    } else {
+        *flags |= NTX_BF_NO_EVENTS;
+    }
+    return 0;
+}
+
+static void release_passed(builder *b, uint64_t pos)
+{
+    if (pos - b->released >= RELEASE_EVERY) {
+        ntx_trace_release(b->t, b->released, pos - b->released);
+        b->released = pos;
+    }
+}
+
+static int scan(builder *b, uint64_t pos)
+{
+    ntidx_trace *t = b->t;
+    ntidx_index *x = b->x;
+    ntidx_block blk;
+    for (;;) {
+        if (b->o->progress && pos >= b->next_progress) {
+            if (b->o->progress(b->o->progress_ctx, pos, t->size))
+                return ntx_err_set(b->err, NTIDX_E_INVALID_ARG, "cancelled");
+            b->next_progress = pos + PROGRESS_EVERY;
+        }
+        release_passed(b, pos);
+        uint64_t at = pos;
+        ntx_err walk = {0};
+        int rc = ntx_next_block(t, &pos, &blk, &walk);
+        if (rc == 0) {
+            x->flags |= NTX_IF_COMPLETE;
+            x->indexed_end = pos;
+            return 0;
+        }
+        if (rc == NTIDX_E_TRUNCATED) {
+            x->indexed_end = at; /* a writer still going, or one that died: index what is complete */
+            return 0;
+        }
+        if (rc < 0) {
+            *b->err = walk;
+            return rc;
+        }
+        if (blk.kind == NTIDX_BLOCK_TRACE)
+            continue; /* read at open; not part of the table */
+        if (blk.size > UINT32_MAX)
+            return ntx_err_at(b->err, NTIDX_E_CORRUPT, blk.offset, "block of %llu bytes is too large to index",
+                              (unsigned long long)blk.size);
+        uint64_t index = x->own[B_BLOCKS].len / NTX_BLOCK_ENTRY;
+        if (index >= UINT32_MAX - 1)
+            return ntx_err_at(b->err, NTIDX_E_UNSUPPORTED, blk.offset, "more than 2^32 blocks");
+        uint8_t flags = 0;
+        uint64_t lo = 0, hi = 0;
+        if (blk.kind == NTIDX_BLOCK_EVENT) {
+            if ((rc = event_block_range(b, &blk, &flags, &lo, &hi)) < 0)
+                return rc;
+            if (flags & NTX_BF_RANGE) {
+                if (lo < b->region_min)
+                    b->region_min = lo;
+                if (hi > b->region_max)
+                    b->region_max = hi;
+                if (lo < x->first_ts)
+                    x->first_ts = lo;
+                if (hi > x->last_ts)
+                    x->last_ts = hi;
+            }
+            if ((flags & NTX_BF_METADATA) && (rc = add_def(b, (uint32_t)index, NTIDX_BLOCK_EVENT)) < 0)
+                return rc;
+        } else if (blk.kind == NTIDX_BLOCK_METADATA || blk.kind == NTIDX_BLOCK_THREAD ||
+                   blk.kind == NTIDX_BLOCK_REMOVE_THREAD) {
+            if ((rc = add_def(b, (uint32_t)index, (uint8_t)blk.kind)) < 0)
+                return rc;
+        }
+        uint8_t *p = bytes_append(&x->own[B_BLOCKS], NTX_BLOCK_ENTRY);
+        if (!p)
+            return nomem(b);
+        st64(p, blk.offset);
+        st32(p + 8, (uint32_t)blk.size);
+        p[12] = (uint8_t)blk.kind;
+        p[13] = flags;
+        st32(p + 16, (uint32_t)(x->own[B_REGIONS].len / NTX_REGION_ENTRY));
+        st32(p + 20, UINT32_MAX);
+        st64(p + 24, lo);
+        st64(p + 32, hi);
+        x->last_block_off = blk.offset;
+        x->indexed_end = pos;
+        if (blk.kind == NTIDX_BLOCK_SEQUENCE_POINT) {
+            ntx_seqpoint sp;
+            if ((rc = ntx_decode_sequence_point(t, &blk, &sp, NULL, NULL, b->err)) < 0)
+                return rc;
+            uint8_t *s = bytes_append(&x->own[B_SPS], NTX_SP_ENTRY);
+            if (!s)
+                return nomem(b);
+            st64(s, blk.offset);
+            st64(s + 8, sp.timestamp);
+            st32(s + 16, sp.flags);
+            st32(s + 20, (uint32_t)index);
+            if ((rc = close_region(b, (uint32_t)index + 1, 1)) < 0)
+                return rc;
+            /* Flushes take effect after the sequence point: the next region starts a new epoch. */
+            if (t->gen == NTX_GEN_V6 && (sp.flags & 2u))
+                b->meta_epoch++;
+            if (t->gen == NTX_GEN_V6 && (sp.flags & 1u))
+                b->thread_epoch++;
+            b->region_first = (uint32_t)index + 1;
+            b->region_min = UINT64_MAX;
+            b->region_max = 0;
+            b->region_start_ts = sp.timestamp;
+        }
+    }
+}
+
+static void bloom_add(uint8_t *filter, uint64_t h)
+{
+    /* 256 bits: the top bits pick the 64-bit word, two bits set in it. */
+    uint8_t *w = filter + 8 * ((h >> 60) & 3);
+    uint64_t v = ntx_load64(w) | (1ull << (h & 63)) | (1ull << ((h >> 6) & 63));
+    memcpy(w, &v, 8);
+}
+
+uint64_t ntx_type_hash(const char *provider, uint32_t event_id)
+{
+    return XXH3_64bits_withSeed(provider, strlen(provider), event_id);
+}
+
+uint64_t ntx_thread_hash(uint64_t thread) { return XXH3_64bits(&thread, sizeof thread); }
+
+/* --full: count events and record their types and threads per block, with the reader. */
+static int full_pass(builder *b)
+{
+    ntidx_index *x = b->x;
+    uint64_t nblocks = x->own[B_BLOCKS].len / NTX_BLOCK_ENTRY;
+    if (!bytes_append(&x->own[B_FILTERS], nblocks * NTX_FILTER_ENTRY) && nblocks)
+        return nomem(b);
+    ntidx_reader *r;
+    int rc = ntidx_reader_open(&r, b->t, NULL);
+    if (rc < 0)
+        return nomem(b);
+    uint8_t *blocks = x->own[B_BLOCKS].data;
+    for (uint64_t i = 0; i < nblocks; i++)
+        st32(blocks + i * NTX_BLOCK_ENTRY + 20, 0);
+    uint64_t bi = 0, events = 0;
+    const ntidx_event *e;
+    while ((rc = ntidx_reader_next(r, &e)) == 1) {
+        while (bi + 1 < nblocks && ntx_load64(blocks + (bi + 1) * NTX_BLOCK_ENTRY) <= e->offset)
+            bi++;
+        if (e->offset >= x->indexed_end)
+            break; /* the trace grew while we read: stay consistent with the scan */
+        uint8_t *be = blocks + bi * NTX_BLOCK_ENTRY;
+        st32(be + 20, ntx_load32(be + 20) + 1);
+        uint8_t *f = x->own[B_FILTERS].data + bi * NTX_FILTER_ENTRY;
+        bloom_add(f, ntx_type_hash(e->metadata->provider, e->metadata->event_id));
+        bloom_add(f + 32, ntx_thread_hash(e->thread_id));
+        events++;
+        release_passed(b, e->offset);
+    }
+    if (rc < 0) {
+        ntx_err_set(b->err, rc, "%s", ntidx_reader_error(r));
+        ntidx_reader_close(&r);
+        return rc;
+    }
+    ntidx_reader_close(&r);
+    x->events = events;
+    x->flags |= NTX_IF_FULL;
+    return 0;
+}
+
+void ntx_index_finish(ntidx_index *x)
+{
+    x->blocks = x->own[B_BLOCKS].data;
+    x->nblocks = x->own[B_BLOCKS].len / NTX_BLOCK_ENTRY;
+    x->sps = x->own[B_SPS].data;
+    x->nsps = x->own[B_SPS].len / NTX_SP_ENTRY;
+    x->regions = x->own[B_REGIONS].data;
+    x->nregions = x->own[B_REGIONS].len / NTX_REGION_ENTRY;
+    x->defs = x->own[B_DEFS].data;
+    x->ndefs = x->own[B_DEFS].len / NTX_DEF_ENTRY;
+    x->filters = x->own[B_FILTERS].len ? x->own[B_FILTERS].data : NULL;
+    x->sb = NTX_BLOCK_ENTRY;
+    x->ss = NTX_SP_ENTRY;
+    x->sr = NTX_REGION_ENTRY;
+    x->sd = NTX_DEF_ENTRY;
+    x->sf = NTX_FILTER_ENTRY;
+}
+
+/* Regions never going back in time make binary search valid. */
+static int regions_sorted(const ntidx_index *x)
+{
+    uint64_t prev_max = 0;
+    for (uint64_t i = 0; i < x->nregions; i++) {
+        uint64_t lo = ntx_rg_ts_min(x, i), hi = ntx_rg_ts_max(x, i);
+        if (lo > hi)
+            continue;
+        if (lo < prev_max)
+            return 0;
+        prev_max = hi;
+    }
+    return 1;
+}
+
+int ntx_index_build(ntidx_trace *t, const ntidx_index *from, const ntidx_index_options *o, ntidx_index **out,
+                    ntx_err *err)
+{
+    ntidx_index_options def;
+    if (!o) {
+        ntidx_index_options_defaults(&def);
+        o = &def;
+    }
+    ntidx_index *x = calloc(1, sizeof *x);
+    if (!x)
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory building the index");
+    builder b = {.t = t, .x = x, .err = err, .o = o, .region_min = UINT64_MAX};
+    const ntidx_trace_info *in = &t->info;
+    x->trace_size = t->size;
+    x->trace_mtime_ns = t->mtime_ns;
+    x->head_hash = ntx_trace_head_hash(t);
+    x->format_version = (uint32_t)in->format_version;
+    x->pointer_size = in->pointer_size;
+    x->sync_ticks = in->sync_ticks;
+    x->tick_frequency = in->tick_frequency;
+    x->first_ts = UINT64_MAX;
+    x->last_ts = 0;
+    x->events = UINT64_MAX;
+    uint64_t pos;
+    int rc = 0;
+    if (from) {
+        /* Resume: copy the prefix, reopen its last region if no sequence point closed it. */
+        const uint8_t *src[4] = {from->blocks, from->sps, from->regions, from->defs};
+        uint64_t len[4] = {from->nblocks * NTX_BLOCK_ENTRY, from->nsps * NTX_SP_ENTRY,
+                           from->nregions * NTX_REGION_ENTRY, from->ndefs * NTX_DEF_ENTRY};
+        for (int s = 0; s < 4; s++) {
+            uint8_t *p = len[s] ? bytes_append(&x->own[s], len[s]) : NULL;
+            if (len[s] && !p) {
+                rc = nomem(&b);
+                goto fail;
+            }
+            if (len[s])
+                memcpy(p, src[s], (size_t)len[s]);
+        }
+        x->first_block = from->first_block;
+        x->first_ts = from->first_ts;
+        x->last_ts = from->last_ts;
+        x->last_block_off = from->last_block_off;
+        uint64_t nr = from->nregions;
+        if (nr && !(ntx_rg_flags(from, nr - 1) & NTX_RF_CLOSED)) {
+            b.region_first = ntx_rg_first(from, nr - 1);
+            b.region_min = ntx_rg_ts_min(from, nr - 1);
+            b.region_max = ntx_rg_ts_max(from, nr - 1);
+            b.region_start_ts = ntx_rg_start_ts(from, nr - 1);
+            b.meta_epoch = ntx_rg_meta_epoch(from, nr - 1);
+            b.thread_epoch = ntx_rg_thread_epoch(from, nr - 1);
+            x->own[B_REGIONS].len -= NTX_REGION_ENTRY;
+        } else if (nr) {
+            /* The last region was closed by a sequence point: the next one starts after it. */
+            uint32_t spf = from->nsps ? ntx_sp_flags(from, from->nsps - 1) : 0;
+            b.region_first = ntx_rg_end(from, nr - 1);
+            b.region_start_ts = from->nsps ? ntx_sp_ts(from, from->nsps - 1) : 0;
+            b.meta_epoch = ntx_rg_meta_epoch(from, nr - 1) + (t->gen == NTX_GEN_V6 && (spf & 2u));
+            b.thread_epoch = ntx_rg_thread_epoch(from, nr - 1) + (t->gen == NTX_GEN_V6 && (spf & 1u));
+        }
+        pos = from->indexed_end;
+        b.released = pos & ~(uint64_t)4095;
+    } else {
+        /* Skip the trace block: the first block of the table is the one after it. */
+        ntidx_block tb;
+        pos = in->first_block_offset;
+        ntx_err walk = {0};
+        if (ntx_next_block(t, &pos, &tb, &walk) != 1) {
+            *err = walk;
+            rc = walk.code ? walk.code : NTIDX_E_CORRUPT;
+            goto fail;
+        }
+        x->first_block = pos;
+    }
+    /* Header-only scans jump from block to block: no read-ahead. V3 and --full read everything. */
+    if (t->map)
+        ntx_trace_advise(t, t->gen == NTX_GEN_NETPERF || o->full ? 0 : 1);
+    x->indexed_end = pos;
+    if ((rc = scan(&b, pos)) < 0)
+        goto fail;
+    uint64_t nblocks = x->own[B_BLOCKS].len / NTX_BLOCK_ENTRY;
+    if (b.region_first < nblocks && (rc = close_region(&b, (uint32_t)nblocks, 0)) < 0)
+        goto fail;
+    if (nblocks)
+        x->last_block_hash = ntx_trace_range_hash(t, x->last_block_off, ntx_load32(x->own[B_BLOCKS].data + (nblocks - 1) * NTX_BLOCK_ENTRY + 8));
+    if (o->full && (rc = full_pass(&b)) < 0)
+        goto fail;
+    ntx_index_finish(x);
+    if (regions_sorted(x))
+        x->flags |= NTX_IF_REGIONS_SORTED;
+    if (t->map)
+        ntx_trace_release(t, b.released, t->size - b.released);
+    *out = x;
+    return NTIDX_OK;
+fail:
+    ntidx_index_close(&x);
+    return rc;
+}

@@ -1,0 +1,102 @@
+/*
+ * The on-disk side index, byte for byte. docs/index-format.md is the
+ * authority; this header mirrors it. All integers are little-endian; entries
+ * are read with explicit loads (never by casting mapped bytes to structs).
+ *
+ *   [header: NTX_IDX_HEADER_SIZE bytes, its xxh3 in its last 8 bytes]
+ *   [sections, each 8-byte aligned, fixed-size entries]
+ *   [footer: "NTIDXEND"]
+ */
+#ifndef NTIDX_INDEX_FORMAT_H
+#define NTIDX_INDEX_FORMAT_H
+
+#include <stdint.h>
+
+#define NTX_IDX_MAGIC "NTIDX\0\r\n"   /* 8 bytes; \r\n catches text-mode mangling */
+#define NTX_IDX_FOOTER "NTIDXEND"
+#define NTX_IDX_MAJOR 1
+#define NTX_IDX_MINOR 0
+#define NTX_IDX_HEADER_SIZE 512
+#define NTX_IDX_MAX_SECTIONS 12
+#define NTX_IDX_HEAD_HASH_BYTES (1u << 20) /* identity: xxh3 of the trace's first MiB */
+
+/* Header field offsets. */
+enum {
+    NTX_IH_MAGIC = 0,            /* u8[8] */
+    NTX_IH_MAJOR = 8,            /* u16 */
+    NTX_IH_MINOR = 10,           /* u16 */
+    NTX_IH_HEADER_SIZE = 12,     /* u32 */
+    NTX_IH_FLAGS = 16,           /* u32 */
+    NTX_IH_SECTION_COUNT = 20,   /* u32 */
+    NTX_IH_TRACE_SIZE = 24,      /* u64: trace size when indexed */
+    NTX_IH_TRACE_MTIME = 32,     /* i64: trace mtime (ns) when indexed */
+    NTX_IH_HEAD_HASH = 40,       /* u64: xxh3 of the first min(size, 1 MiB) bytes */
+    NTX_IH_INDEXED_END = 48,     /* u64: end of the last complete block */
+    NTX_IH_LAST_BLOCK_OFF = 56,  /* u64: offset of the last indexed block */
+    NTX_IH_LAST_BLOCK_HASH = 64, /* u64: xxh3 of the last indexed block's bytes */
+    NTX_IH_FORMAT_VERSION = 72,  /* u32 */
+    NTX_IH_POINTER_SIZE = 76,    /* u32 */
+    NTX_IH_SYNC_TICKS = 80,      /* i64 */
+    NTX_IH_TICK_FREQ = 88,       /* i64 */
+    NTX_IH_FIRST_TS = 96,        /* u64: earliest event (UINT64_MAX: none) */
+    NTX_IH_LAST_TS = 104,        /* u64: latest event (0: none) */
+    NTX_IH_EVENTS = 112,         /* u64: event count, UINT64_MAX unless FULL */
+    NTX_IH_FIRST_BLOCK = 120,    /* u64: first block offset of the trace */
+    NTX_IH_DIRECTORY = 128,      /* section directory: NTX_IDX_MAX_SECTIONS x 32 bytes */
+    NTX_IH_HEADER_HASH = NTX_IDX_HEADER_SIZE - 8 /* u64: xxh3 of bytes [0, 504) */
+};
+
+/* Header flags. */
+#define NTX_IF_FULL 1u         /* per-block counts and type/thread filters present */
+#define NTX_IF_COMPLETE 2u     /* the trace's end-of-stream marker was indexed */
+#define NTX_IF_REGIONS_SORTED 4u /* region time ranges never go backwards: binary search is valid */
+#define NTX_IF_KNOWN 7u
+
+/* Directory entry: {u32 id, u32 entry_size, u64 offset, u64 count, u64 xxh3}. */
+#define NTX_IDX_DIRENT_SIZE 32
+enum { NTX_SEC_BLOCKS = 1, NTX_SEC_SEQPOINTS = 2, NTX_SEC_REGIONS = 3, NTX_SEC_DEFS = 4, NTX_SEC_FILTERS = 5 };
+
+/*
+ * BLOCKS (40 bytes): every block after the trace block, in file order.
+ *   0 u64 offset   8 u32 size   12 u8 kind   13 u8 flags   14 u16 reserved
+ *  16 u32 region  20 u32 events (UINT32_MAX: not counted)
+ *  24 u64 ts_min  32 u64 ts_max   (event blocks with NTX_BF_RANGE)
+ */
+#define NTX_BLOCK_ENTRY 40
+#define NTX_BF_RANGE 1u        /* ts_min/ts_max are valid */
+#define NTX_BF_DECODED 2u      /* the range came from decoding, not from the block header */
+#define NTX_BF_METADATA 4u     /* V3 event block holding metadata rows */
+#define NTX_BF_NO_EVENTS 8u    /* event block without events (V3 metadata-only) */
+#define NTX_BF_KNOWN 15u
+
+/* SEQPOINTS (24 bytes): 0 u64 offset  8 u64 timestamp  16 u32 flags  20 u32 block index. */
+#define NTX_SP_ENTRY 24
+
+/*
+ * REGIONS (48 bytes): the blocks between sequence points; a region ends
+ * with (and includes) its sequence point block, except an open last region.
+ *   0 u32 first_block  4 u32 end_block (exclusive)
+ *   8 u64 ts_min  16 u64 ts_max   (events of the region; min > max: no events)
+ *  24 u64 start_ts (the opening SP's timestamp, 0 for the first region)
+ *  32 u32 metadata_epoch  36 u32 thread_epoch  40 u32 flags  44 u32 reserved
+ */
+#define NTX_REGION_ENTRY 48
+#define NTX_RF_CLOSED 1u /* ends with a sequence point */
+
+/*
+ * DEFS (16 bytes): metadata, thread and remove-thread blocks (and V3 event
+ * blocks holding metadata), in file order, with the flush epochs they
+ * belong to. To read from block j of region k a reader first replays the
+ * metadata defs of k's metadata epoch and the thread defs of k's thread
+ * epoch that lie before j.
+ *   0 u32 block  4 u8 kind  5 u8[3] reserved  8 u32 metadata_epoch  12 u32 thread_epoch
+ */
+#define NTX_DEF_ENTRY 16
+
+/*
+ * FILTERS (--full, 64 bytes per block, parallel to BLOCKS): two 256-bit
+ * Bloom filters: event types (provider + event id) and threads.
+ */
+#define NTX_FILTER_ENTRY 64
+
+#endif

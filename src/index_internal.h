@@ -1,0 +1,103 @@
+/*
+ * The side index in memory. Sections are kept in their on-disk byte layout
+ * (index_format.h) whether the index was just built (owned buffers) or
+ * loaded (pointers into the mapped file), so one set of accessors serves
+ * both and loading needs no conversion pass.
+ */
+#ifndef NTIDX_INDEX_INTERNAL_H
+#define NTIDX_INDEX_INTERNAL_H
+
+#include <stdint.h>
+
+#include "cursor.h"
+#include "error.h"
+#include "index_format.h"
+#include "ntidx/index.h"
+#include "trace_internal.h"
+
+typedef struct ntx_bytes {
+    uint8_t *data;
+    uint64_t len, cap;
+} ntx_bytes;
+
+int ntx_bytes_reserve(ntx_bytes *b, uint64_t extra);
+void ntx_bytes_free(ntx_bytes *b);
+
+struct ntidx_index {
+    /* header facts */
+    uint32_t flags;
+    uint64_t trace_size;
+    int64_t trace_mtime_ns;
+    uint64_t head_hash;
+    uint64_t indexed_end;
+    uint64_t last_block_off;
+    uint64_t last_block_hash;
+    uint32_t format_version, pointer_size;
+    int64_t sync_ticks, tick_frequency;
+    uint64_t first_ts, last_ts, events;
+    uint64_t first_block;
+
+    /* sections (on-disk layout); strides are the recorded entry sizes (>= ours) */
+    const uint8_t *blocks, *sps, *regions, *defs, *filters;
+    uint64_t nblocks, nsps, nregions, ndefs;
+    uint32_t sb, ss, sr, sd, sf; /* strides of blocks, sps, regions, defs, filters */
+
+    /* storage: owned section buffers (built) or the mapping (loaded) */
+    ntx_bytes own[5];
+    void *map;
+    uint64_t map_len;
+    ntidx_index_info info;
+};
+
+/* Accessors: i must be < the section's count (callers check). */
+static inline uint64_t ntx_blk_offset(const ntidx_index *x, uint64_t i) { return ntx_load64(x->blocks + i * x->sb); }
+static inline uint32_t ntx_blk_size(const ntidx_index *x, uint64_t i) { return ntx_load32(x->blocks + i * x->sb + 8); }
+static inline uint8_t ntx_blk_kind(const ntidx_index *x, uint64_t i) { return x->blocks[i * x->sb + 12]; }
+static inline uint8_t ntx_blk_flags(const ntidx_index *x, uint64_t i) { return x->blocks[i * x->sb + 13]; }
+static inline uint32_t ntx_blk_region(const ntidx_index *x, uint64_t i) { return ntx_load32(x->blocks + i * x->sb + 16); }
+static inline uint32_t ntx_blk_events(const ntidx_index *x, uint64_t i) { return ntx_load32(x->blocks + i * x->sb + 20); }
+static inline uint64_t ntx_blk_ts_min(const ntidx_index *x, uint64_t i) { return ntx_load64(x->blocks + i * x->sb + 24); }
+static inline uint64_t ntx_blk_ts_max(const ntidx_index *x, uint64_t i) { return ntx_load64(x->blocks + i * x->sb + 32); }
+
+static inline uint64_t ntx_sp_offset(const ntidx_index *x, uint64_t i) { return ntx_load64(x->sps + i * x->ss); }
+static inline uint64_t ntx_sp_ts(const ntidx_index *x, uint64_t i) { return ntx_load64(x->sps + i * x->ss + 8); }
+static inline uint32_t ntx_sp_flags(const ntidx_index *x, uint64_t i) { return ntx_load32(x->sps + i * x->ss + 16); }
+static inline uint32_t ntx_sp_block(const ntidx_index *x, uint64_t i) { return ntx_load32(x->sps + i * x->ss + 20); }
+
+static inline uint32_t ntx_rg_first(const ntidx_index *x, uint64_t i) { return ntx_load32(x->regions + i * x->sr); }
+static inline uint32_t ntx_rg_end(const ntidx_index *x, uint64_t i) { return ntx_load32(x->regions + i * x->sr + 4); }
+static inline uint64_t ntx_rg_ts_min(const ntidx_index *x, uint64_t i) { return ntx_load64(x->regions + i * x->sr + 8); }
+static inline uint64_t ntx_rg_ts_max(const ntidx_index *x, uint64_t i) { return ntx_load64(x->regions + i * x->sr + 16); }
+static inline uint64_t ntx_rg_start_ts(const ntidx_index *x, uint64_t i) { return ntx_load64(x->regions + i * x->sr + 24); }
+static inline uint32_t ntx_rg_meta_epoch(const ntidx_index *x, uint64_t i) { return ntx_load32(x->regions + i * x->sr + 32); }
+static inline uint32_t ntx_rg_thread_epoch(const ntidx_index *x, uint64_t i) { return ntx_load32(x->regions + i * x->sr + 36); }
+static inline uint32_t ntx_rg_flags(const ntidx_index *x, uint64_t i) { return ntx_load32(x->regions + i * x->sr + 40); }
+
+static inline uint32_t ntx_def_block(const ntidx_index *x, uint64_t i) { return ntx_load32(x->defs + i * x->sd); }
+static inline uint8_t ntx_def_kind(const ntidx_index *x, uint64_t i) { return x->defs[i * x->sd + 4]; }
+static inline uint32_t ntx_def_meta_epoch(const ntidx_index *x, uint64_t i) { return ntx_load32(x->defs + i * x->sd + 8); }
+static inline uint32_t ntx_def_thread_epoch(const ntidx_index *x, uint64_t i) { return ntx_load32(x->defs + i * x->sd + 12); }
+
+/* Build by scanning t from its first block, or extend `from` (a valid prefix) with the blocks after it. */
+int ntx_index_build(ntidx_trace *t, const ntidx_index *from, const ntidx_index_options *o, ntidx_index **out, ntx_err *err);
+
+/* Bind section pointers to the owned buffers. */
+void ntx_index_finish(ntidx_index *x);
+/* Fill the public info from the header facts. */
+void ntx_index_fill_info(ntidx_index *x);
+
+/* Identity helpers. */
+uint64_t ntx_trace_head_hash(const ntidx_trace *t);
+uint64_t ntx_trace_range_hash(const ntidx_trace *t, uint64_t off, uint64_t len);
+
+/* Bloom filter keys of --full indexes. */
+uint64_t ntx_type_hash(const char *provider, uint32_t event_id);
+uint64_t ntx_thread_hash(uint64_t thread);
+static inline int ntx_bloom_may_contain(const uint8_t *filter, uint64_t h)
+{
+    uint64_t w = ntx_load64(filter + 8 * ((h >> 60) & 3));
+    uint64_t bits = (1ull << (h & 63)) | (1ull << ((h >> 6) & 63));
+    return (w & bits) == bits;
+}
+
+#endif

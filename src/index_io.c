@@ -1,0 +1,424 @@
+/*
+ * The side index on disk: serialization with an atomic replace, and a
+ * loader that trusts nothing (LMDB/babeltrace discipline): magic and version
+ * first, header and section checksums, every offset and count checked
+ * against the file before use, structure validated, then the trace's
+ * identity compared.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <xxhash.h>
+
+#include "index_internal.h"
+
+static void st16(uint8_t *p, uint16_t v) { memcpy(p, &v, 2); }
+static void st32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
+static void st64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
+
+static int say(char *err, size_t errlen, int code, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int say(char *err, size_t errlen, int code, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+/* ------------------------------------------------------------------ */
+/* Writing                                                             */
+/* ------------------------------------------------------------------ */
+
+typedef struct section_out {
+    uint32_t id, entry;
+    const uint8_t *data;
+    uint64_t count;
+} section_out;
+
+static int write_all(int fd, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    while (n) {
+        ssize_t w = write(fd, b, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        b += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static uint64_t align8(uint64_t v) { return (v + 7) & ~(uint64_t)7; }
+
+NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *err, size_t errlen)
+{
+    if (!x || !path)
+        return NTIDX_E_INVALID_ARG;
+    section_out sec[5] = {
+        {NTX_SEC_BLOCKS, x->sb, x->blocks, x->nblocks},
+        {NTX_SEC_SEQPOINTS, x->ss, x->sps, x->nsps},
+        {NTX_SEC_REGIONS, x->sr, x->regions, x->nregions},
+        {NTX_SEC_DEFS, x->sd, x->defs, x->ndefs},
+        {NTX_SEC_FILTERS, x->sf, x->filters, x->filters ? x->nblocks : 0},
+    };
+    int nsec = x->filters ? 5 : 4;
+    uint8_t h[NTX_IDX_HEADER_SIZE];
+    memset(h, 0, sizeof h);
+    memcpy(h + NTX_IH_MAGIC, NTX_IDX_MAGIC, 8);
+    st16(h + NTX_IH_MAJOR, NTX_IDX_MAJOR);
+    st16(h + NTX_IH_MINOR, NTX_IDX_MINOR);
+    st32(h + NTX_IH_HEADER_SIZE, NTX_IDX_HEADER_SIZE);
+    st32(h + NTX_IH_FLAGS, x->flags);
+    st32(h + NTX_IH_SECTION_COUNT, (uint32_t)nsec);
+    st64(h + NTX_IH_TRACE_SIZE, x->trace_size);
+    st64(h + NTX_IH_TRACE_MTIME, (uint64_t)x->trace_mtime_ns);
+    st64(h + NTX_IH_HEAD_HASH, x->head_hash);
+    st64(h + NTX_IH_INDEXED_END, x->indexed_end);
+    st64(h + NTX_IH_LAST_BLOCK_OFF, x->last_block_off);
+    st64(h + NTX_IH_LAST_BLOCK_HASH, x->last_block_hash);
+    st32(h + NTX_IH_FORMAT_VERSION, x->format_version);
+    st32(h + NTX_IH_POINTER_SIZE, x->pointer_size);
+    st64(h + NTX_IH_SYNC_TICKS, (uint64_t)x->sync_ticks);
+    st64(h + NTX_IH_TICK_FREQ, (uint64_t)x->tick_frequency);
+    st64(h + NTX_IH_FIRST_TS, x->first_ts);
+    st64(h + NTX_IH_LAST_TS, x->last_ts);
+    st64(h + NTX_IH_EVENTS, x->events);
+    st64(h + NTX_IH_FIRST_BLOCK, x->first_block);
+    uint64_t off = NTX_IDX_HEADER_SIZE;
+    for (int i = 0; i < nsec; i++) {
+        uint8_t *d = h + NTX_IH_DIRECTORY + i * NTX_IDX_DIRENT_SIZE;
+        uint64_t len = sec[i].count * sec[i].entry;
+        st32(d, sec[i].id);
+        st32(d + 4, sec[i].entry);
+        st64(d + 8, off);
+        st64(d + 16, sec[i].count);
+        st64(d + 24, XXH3_64bits(len ? sec[i].data : (const void *)"", (size_t)len));
+        off = align8(off + len);
+    }
+    st64(h + NTX_IH_HEADER_HASH, XXH3_64bits(h, NTX_IH_HEADER_HASH));
+
+    /* Temporary file in the same directory, so the rename is atomic. */
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 16);
+    if (!tmp)
+        return say(err, errlen, NTIDX_E_NOMEM, "out of memory");
+    snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(tmp);
+        return say(err, errlen, NTIDX_E_IO, "cannot create a temporary file beside %s: %s", path, strerror(e));
+    }
+    static const uint8_t zeros[8];
+    int bad = write_all(fd, h, sizeof h);
+    uint64_t pos = NTX_IDX_HEADER_SIZE;
+    for (int i = 0; i < nsec && !bad; i++) {
+        uint64_t len = sec[i].count * sec[i].entry;
+        if (len)
+            bad = write_all(fd, sec[i].data, (size_t)len);
+        pos += len;
+        if (!bad && align8(pos) != pos) {
+            bad = write_all(fd, zeros, (size_t)(align8(pos) - pos));
+            pos = align8(pos);
+        }
+    }
+    if (!bad)
+        bad = write_all(fd, NTX_IDX_FOOTER, 8);
+    if (!bad)
+        bad = fchmod(fd, 0644) != 0 || fsync(fd) != 0;
+    int e = errno;
+    if (close(fd) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    if (!bad && rename(tmp, path) != 0) {
+        bad = 1;
+        e = errno;
+    }
+    if (bad) {
+        unlink(tmp);
+        free(tmp);
+        return say(err, errlen, NTIDX_E_IO, "cannot write %s: %s", path, strerror(e));
+    }
+    free(tmp);
+    /* Make the rename itself durable. */
+    char *dcopy = strdup(path);
+    if (dcopy) {
+        int dfd = open(dirname(dcopy), O_RDONLY | O_DIRECTORY);
+        if (dfd >= 0) {
+            (void)fsync(dfd);
+            close(dfd);
+        }
+        free(dcopy);
+    }
+    return NTIDX_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Loading                                                             */
+/* ------------------------------------------------------------------ */
+
+static const uint32_t min_entry[6] = {0, NTX_BLOCK_ENTRY, NTX_SP_ENTRY, NTX_REGION_ENTRY, NTX_DEF_ENTRY,
+                                      NTX_FILTER_ENTRY};
+
+#define BAD(...) return say(err, errlen, NTIDX_E_INDEX_CORRUPT, __VA_ARGS__)
+
+/* Structure: everything a query will rely on, checked once here. */
+static int validate(const ntidx_index *x, uint64_t trace_first_block, char *err, size_t errlen)
+{
+    if (x->indexed_end > x->trace_size)
+        BAD("indexed end %llu is past the indexed trace size %llu", (unsigned long long)x->indexed_end,
+            (unsigned long long)x->trace_size);
+    if (x->first_block != trace_first_block)
+        BAD("first block offset %llu does not match the trace's (%llu)", (unsigned long long)x->first_block,
+            (unsigned long long)trace_first_block);
+    uint64_t prev_end = x->first_block;
+    uint32_t prev_region = 0;
+    for (uint64_t i = 0; i < x->nblocks; i++) {
+        uint64_t off = ntx_blk_offset(x, i), size = ntx_blk_size(x, i);
+        uint8_t kind = ntx_blk_kind(x, i), flags = ntx_blk_flags(x, i);
+        uint32_t region = ntx_blk_region(x, i);
+        if (off < prev_end)
+            BAD("block %llu at offset %llu overlaps the previous block", (unsigned long long)i, (unsigned long long)off);
+        if (size == 0 || size > x->indexed_end || off > x->indexed_end - size)
+            BAD("block %llu [%llu, +%llu) is outside the indexed trace", (unsigned long long)i, (unsigned long long)off,
+                (unsigned long long)size);
+        if ((kind > NTIDX_BLOCK_LABEL_LIST && kind != NTIDX_BLOCK_UNKNOWN) || kind == NTIDX_BLOCK_TRACE ||
+            kind == NTIDX_BLOCK_END_OF_STREAM)
+            BAD("block %llu has kind %u", (unsigned long long)i, kind);
+        if (flags & ~NTX_BF_KNOWN)
+            BAD("block %llu has unknown flags 0x%x", (unsigned long long)i, flags);
+        if (region >= x->nregions || region < prev_region)
+            BAD("block %llu names region %u out of order", (unsigned long long)i, region);
+        if ((flags & NTX_BF_RANGE) && ntx_blk_ts_min(x, i) > ntx_blk_ts_max(x, i))
+            BAD("block %llu time range is inverted", (unsigned long long)i);
+        if ((flags & (NTX_BF_RANGE | NTX_BF_METADATA | NTX_BF_NO_EVENTS | NTX_BF_DECODED)) &&
+            kind != NTIDX_BLOCK_EVENT)
+            BAD("block %llu is not an event block but has event flags", (unsigned long long)i);
+        prev_end = off + size;
+        prev_region = region;
+    }
+    int64_t prev_sp = -1;
+    for (uint64_t i = 0; i < x->nsps; i++) {
+        uint32_t b = ntx_sp_block(x, i);
+        if (b >= x->nblocks || (int64_t)b <= prev_sp || ntx_blk_kind(x, b) != NTIDX_BLOCK_SEQUENCE_POINT ||
+            ntx_blk_offset(x, b) != ntx_sp_offset(x, i))
+            BAD("sequence point %llu does not match block %u", (unsigned long long)i, b);
+        prev_sp = b;
+    }
+    uint32_t expect_first = 0;
+    for (uint64_t i = 0; i < x->nregions; i++) {
+        uint32_t f = ntx_rg_first(x, i), e = ntx_rg_end(x, i);
+        if (f != expect_first || e < f || e > x->nblocks)
+            BAD("region %llu [%u, %u) does not follow the previous one", (unsigned long long)i, f, e);
+        int closed = (ntx_rg_flags(x, i) & NTX_RF_CLOSED) != 0;
+        if (closed != (e > f && ntx_blk_kind(x, e - 1) == NTIDX_BLOCK_SEQUENCE_POINT))
+            BAD("region %llu closed flag disagrees with its last block", (unsigned long long)i);
+        if (!closed && i + 1 != x->nregions)
+            BAD("region %llu is open but not the last", (unsigned long long)i);
+        for (uint32_t b = f; b < e; b++)
+            if (ntx_blk_region(x, b) != i)
+                BAD("block %u is listed in region %llu but names region %u", b, (unsigned long long)i,
+                    ntx_blk_region(x, b));
+        if (i && (ntx_rg_meta_epoch(x, i) < ntx_rg_meta_epoch(x, i - 1) ||
+                  ntx_rg_thread_epoch(x, i) < ntx_rg_thread_epoch(x, i - 1)))
+            BAD("region %llu epochs go backwards", (unsigned long long)i);
+        expect_first = e;
+    }
+    if (expect_first != x->nblocks)
+        BAD("regions cover %u of %llu blocks", expect_first, (unsigned long long)x->nblocks);
+    int64_t prev_def = -1;
+    for (uint64_t i = 0; i < x->ndefs; i++) {
+        uint32_t b = ntx_def_block(x, i);
+        uint8_t k = ntx_def_kind(x, i);
+        if (b >= x->nblocks || (int64_t)b <= prev_def || ntx_blk_kind(x, b) != k)
+            BAD("definition %llu does not match block %u", (unsigned long long)i, b);
+        uint32_t r = ntx_blk_region(x, b);
+        if (ntx_def_meta_epoch(x, i) != ntx_rg_meta_epoch(x, r) || ntx_def_thread_epoch(x, i) != ntx_rg_thread_epoch(x, r))
+            BAD("definition %llu epochs disagree with its region %u", (unsigned long long)i, r);
+        prev_def = b;
+    }
+    return NTIDX_OK;
+}
+
+/* Compare the index's identity with the trace as it is now. */
+static int identity(const ntidx_index *x, const ntidx_trace *t, ntidx_index_state *state, char *err, size_t errlen)
+{
+    if (x->format_version != (uint32_t)t->info.format_version || x->pointer_size != t->info.pointer_size ||
+        x->sync_ticks != t->info.sync_ticks || x->tick_frequency != t->info.tick_frequency)
+        return say(err, errlen, NTIDX_E_INDEX_STALE, "the index describes a different trace (trace header differs)");
+    if (t->size < x->trace_size)
+        return say(err, errlen, NTIDX_E_INDEX_STALE, "the trace shrank from %llu to %llu bytes since it was indexed",
+                   (unsigned long long)x->trace_size, (unsigned long long)t->size);
+    uint64_t head = x->trace_size < NTX_IDX_HEAD_HASH_BYTES ? x->trace_size : NTX_IDX_HEAD_HASH_BYTES;
+    if (ntx_trace_range_hash(t, 0, head) != x->head_hash)
+        return say(err, errlen, NTIDX_E_INDEX_STALE, "the trace's first bytes changed since it was indexed");
+    if (x->nblocks &&
+        ntx_trace_range_hash(t, x->last_block_off, ntx_blk_size(x, x->nblocks - 1)) != x->last_block_hash)
+        return say(err, errlen, NTIDX_E_INDEX_STALE, "the trace's last indexed block (offset %llu) changed",
+                   (unsigned long long)x->last_block_off);
+    if (t->size == x->trace_size) {
+        if (t->mtime_ns != x->trace_mtime_ns && t->map)
+            return say(err, errlen, NTIDX_E_INDEX_STALE, "the trace was modified in place since it was indexed");
+        *state = NTIDX_INDEX_CURRENT;
+        return NTIDX_OK;
+    }
+    if (x->flags & NTX_IF_COMPLETE)
+        return say(err, errlen, NTIDX_E_INDEX_STALE,
+                   "the trace grew after its end-of-stream marker: it was rewritten since it was indexed");
+    *state = NTIDX_INDEX_GROWN;
+    return NTIDX_OK;
+}
+
+NTIDX_API int ntidx_index_load(ntidx_trace *t, const char *path, ntidx_index **out, ntidx_index_state *state,
+                               char *err, size_t errlen)
+{
+    if (!t || !path || !out)
+        return NTIDX_E_INVALID_ARG;
+    *out = NULL;
+    ntidx_index_state st_dummy;
+    if (!state)
+        state = &st_dummy;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return say(err, errlen, NTIDX_E_IO, "cannot open %s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return say(err, errlen, NTIDX_E_IO, "cannot stat %s: %s", path, strerror(e));
+    }
+    uint64_t len = (uint64_t)st.st_size;
+    if (len < NTX_IDX_HEADER_SIZE + 8) {
+        close(fd);
+        return say(err, errlen, NTIDX_E_INDEX_CORRUPT, "%s is %llu bytes, too short to be an index", path,
+                   (unsigned long long)len);
+    }
+    uint8_t *m = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED)
+        return say(err, errlen, NTIDX_E_IO, "cannot map %s: %s", path, strerror(errno));
+    ntidx_index *x = calloc(1, sizeof *x);
+    if (!x) {
+        munmap(m, (size_t)len);
+        return say(err, errlen, NTIDX_E_NOMEM, "out of memory");
+    }
+    x->map = m;
+    x->map_len = len;
+    int rc = NTIDX_E_INDEX_CORRUPT;
+#define FAIL(code, ...)                                                                                \
+    do {                                                                                               \
+        rc = say(err, errlen, code, __VA_ARGS__);                                                      \
+        goto fail;                                                                                     \
+    } while (0)
+    if (memcmp(m + NTX_IH_MAGIC, NTX_IDX_MAGIC, 8) != 0)
+        FAIL(NTIDX_E_INDEX_CORRUPT, "%s is not an ntidx index (bad magic)", path);
+    uint16_t major = ntx_load16(m + NTX_IH_MAJOR), minor = ntx_load16(m + NTX_IH_MINOR);
+    if (major > NTX_IDX_MAJOR)
+        FAIL(NTIDX_E_INDEX_VERSION, "%s is index format %u.%u, newer than this ntidx reads (%d.x)", path, major, minor,
+             NTX_IDX_MAJOR);
+    if (major < NTX_IDX_MAJOR)
+        FAIL(NTIDX_E_INDEX_CORRUPT, "%s has unknown index format %u.%u", path, major, minor);
+    uint32_t hsize = ntx_load32(m + NTX_IH_HEADER_SIZE);
+    if (hsize < NTX_IDX_HEADER_SIZE || hsize % 8 || hsize > len - 8)
+        FAIL(NTIDX_E_INDEX_CORRUPT, "%s: header size %u is invalid", path, hsize);
+    if (XXH3_64bits(m, hsize - 8) != ntx_load64(m + hsize - 8))
+        FAIL(NTIDX_E_INDEX_CORRUPT, "%s: header checksum mismatch", path);
+    if (memcmp(m + len - 8, NTX_IDX_FOOTER, 8) != 0)
+        FAIL(NTIDX_E_INDEX_CORRUPT, "%s: footer missing (the file was cut short)", path);
+    x->flags = ntx_load32(m + NTX_IH_FLAGS);
+    if ((x->flags & ~NTX_IF_KNOWN) && minor <= NTX_IDX_MINOR)
+        FAIL(NTIDX_E_INDEX_CORRUPT, "%s: unknown header flags 0x%x", path, x->flags);
+    x->trace_size = ntx_load64(m + NTX_IH_TRACE_SIZE);
+    x->trace_mtime_ns = (int64_t)ntx_load64(m + NTX_IH_TRACE_MTIME);
+    x->head_hash = ntx_load64(m + NTX_IH_HEAD_HASH);
+    x->indexed_end = ntx_load64(m + NTX_IH_INDEXED_END);
+    x->last_block_off = ntx_load64(m + NTX_IH_LAST_BLOCK_OFF);
+    x->last_block_hash = ntx_load64(m + NTX_IH_LAST_BLOCK_HASH);
+    x->format_version = ntx_load32(m + NTX_IH_FORMAT_VERSION);
+    x->pointer_size = ntx_load32(m + NTX_IH_POINTER_SIZE);
+    x->sync_ticks = (int64_t)ntx_load64(m + NTX_IH_SYNC_TICKS);
+    x->tick_frequency = (int64_t)ntx_load64(m + NTX_IH_TICK_FREQ);
+    x->first_ts = ntx_load64(m + NTX_IH_FIRST_TS);
+    x->last_ts = ntx_load64(m + NTX_IH_LAST_TS);
+    x->events = ntx_load64(m + NTX_IH_EVENTS);
+    x->first_block = ntx_load64(m + NTX_IH_FIRST_BLOCK);
+    uint32_t nsec = ntx_load32(m + NTX_IH_SECTION_COUNT);
+    if (nsec > (hsize - 8 - NTX_IH_DIRECTORY) / NTX_IDX_DIRENT_SIZE || nsec > NTX_IDX_MAX_SECTIONS)
+        FAIL(NTIDX_E_INDEX_CORRUPT, "%s: %u sections do not fit the header", path, nsec);
+    int seen[6] = {0};
+    uint64_t data_end = len - 8;
+    for (uint32_t i = 0; i < nsec; i++) {
+        const uint8_t *d = m + NTX_IH_DIRECTORY + i * NTX_IDX_DIRENT_SIZE;
+        uint32_t id = ntx_load32(d), entry = ntx_load32(d + 4);
+        uint64_t off = ntx_load64(d + 8), count = ntx_load64(d + 16), sum = ntx_load64(d + 24);
+        if (off < hsize || off % 8 || off > data_end || entry == 0 || count > (data_end - off) / entry)
+            FAIL(NTIDX_E_INDEX_CORRUPT, "%s: section %u (id %u) lies outside the file", path, i, id);
+        uint64_t bytes = count * entry;
+        if (XXH3_64bits(m + off, (size_t)bytes) != sum)
+            FAIL(NTIDX_E_INDEX_CORRUPT, "%s: section %u (id %u) checksum mismatch", path, i, id);
+        if (id == 0 || id > NTX_SEC_FILTERS)
+            continue; /* a later minor version's section: checked, then skipped */
+        if (seen[id]++)
+            FAIL(NTIDX_E_INDEX_CORRUPT, "%s: section id %u appears twice", path, id);
+        if (entry < min_entry[id])
+            FAIL(NTIDX_E_INDEX_CORRUPT, "%s: section id %u entries of %u bytes are smaller than %u", path, id, entry,
+                 min_entry[id]);
+        switch (id) {
+        case NTX_SEC_BLOCKS: x->blocks = m + off; x->nblocks = count; x->sb = entry; break;
+        case NTX_SEC_SEQPOINTS: x->sps = m + off; x->nsps = count; x->ss = entry; break;
+        case NTX_SEC_REGIONS: x->regions = m + off; x->nregions = count; x->sr = entry; break;
+        case NTX_SEC_DEFS: x->defs = m + off; x->ndefs = count; x->sd = entry; break;
+        case NTX_SEC_FILTERS: x->filters = m + off; x->sf = entry; break;
+        }
+        if (id == NTX_SEC_FILTERS && count != x->nblocks && seen[NTX_SEC_BLOCKS])
+            FAIL(NTIDX_E_INDEX_CORRUPT, "%s: filters cover %llu of %llu blocks", path, (unsigned long long)count,
+                 (unsigned long long)x->nblocks);
+    }
+    if (!seen[NTX_SEC_BLOCKS] || !seen[NTX_SEC_SEQPOINTS] || !seen[NTX_SEC_REGIONS] || !seen[NTX_SEC_DEFS])
+        FAIL(NTIDX_E_INDEX_CORRUPT, "%s: a required section is missing", path);
+    if (!!seen[NTX_SEC_FILTERS] != !!(x->flags & NTX_IF_FULL))
+        FAIL(NTIDX_E_INDEX_CORRUPT, "%s: full flag and filter section disagree", path);
+    if (x->filters) {
+        /* the filters' count was checked against blocks only if blocks came first */
+        const uint8_t *d = NULL;
+        for (uint32_t i = 0; i < nsec; i++)
+            if (ntx_load32(m + NTX_IH_DIRECTORY + i * NTX_IDX_DIRENT_SIZE) == NTX_SEC_FILTERS)
+                d = m + NTX_IH_DIRECTORY + i * NTX_IDX_DIRENT_SIZE;
+        if (!d || ntx_load64(d + 16) != x->nblocks)
+            FAIL(NTIDX_E_INDEX_CORRUPT, "%s: filters do not cover every block", path);
+    }
+    char why[400];
+    /* The table starts after the trace block. */
+    uint64_t first = t->info.first_block_offset;
+    ntidx_block tb;
+    ntx_err walk = {0};
+    if (ntx_next_block(t, &first, &tb, &walk) != 1)
+        FAIL(NTIDX_E_INDEX_STALE, "%s: the trace has no trace block now", path);
+    if ((rc = validate(x, first, why, sizeof why)) < 0)
+        FAIL(rc, "%s: %s", path, why);
+    if ((rc = identity(x, t, state, why, sizeof why)) < 0)
+        FAIL(rc, "%s: %s", path, why);
+    x->info.bytes = len;
+    ntx_index_fill_info(x);
+    *out = x;
+    return NTIDX_OK;
+fail:
+    ntidx_index_close(&x);
+    return rc;
+#undef FAIL
+}

@@ -1,0 +1,333 @@
+/*
+ * Time-window queries over the side index.
+ *
+ * Planning: find the regions whose events overlap [t0, t1) (binary search
+ * when the index says region ranges are sorted), and in each the event
+ * blocks that overlap. A region that does not follow the previous one is
+ * entered with a RESET and primed from the index: the metadata blocks of
+ * its metadata epoch and the thread blocks of its thread epoch that lie
+ * before its first needed block, then the region's own stack and label
+ * blocks before that point. From there every definition block and the
+ * closing sequence point are visited; event blocks outside the window are
+ * skipped. The reader then decodes the plan in file or time order and the
+ * query filters events by window, provider, event and thread.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "index_internal.h"
+#include "reader_internal.h"
+#include "reader_sort.h"
+
+struct ntidx_query {
+    ntidx_trace *t;
+    const ntidx_index *x;
+    ntidx_query_options o;
+    ntidx_reader *r;
+    ntx_plan_step *plan;
+    size_t plan_len, plan_cap;
+    ntidx_query_stats stats;
+    uint64_t emitted;
+    int done;
+    /* filter verdict cache per metadata definition */
+    uint64_t last_def;
+    int last_match;
+    char err[NTX_ERRMSG_MAX];
+};
+
+NTIDX_API void ntidx_query_options_defaults(ntidx_query_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->t0 = 0;
+    o->t1 = UINT64_MAX;
+    o->order = NTIDX_ORDER_TIME;
+}
+
+static int plan_push(ntidx_query *q, uint64_t offset, uint8_t op, uint8_t forget)
+{
+    if (q->plan_len == q->plan_cap) {
+        size_t n = q->plan_cap ? q->plan_cap * 2 : 256;
+        ntx_plan_step *np = realloc(q->plan, n * sizeof *np);
+        if (!np)
+            return -1;
+        q->plan = np;
+        q->plan_cap = n;
+    }
+    q->plan[q->plan_len++] = (ntx_plan_step){offset, op, forget};
+    return 0;
+}
+
+static int overlaps(uint64_t lo, uint64_t hi, uint64_t t0, uint64_t t1) { return lo <= hi && lo < t1 && hi >= t0; }
+
+/* Could block i hold an event the query wants? (Bloom filters of --full indexes prune by type and thread.) */
+static int block_wanted(const ntidx_query *q, uint64_t i)
+{
+    const ntidx_index *x = q->x;
+    uint8_t f = ntx_blk_flags(x, i);
+    if (f & NTX_BF_NO_EVENTS)
+        return 0;
+    if ((f & NTX_BF_RANGE) && !overlaps(ntx_blk_ts_min(x, i), ntx_blk_ts_max(x, i), q->o.t0, q->o.t1))
+        return 0;
+    if (x->filters) {
+        if (ntx_blk_events(x, i) == 0)
+            return 0;
+        const uint8_t *fl = x->filters + i * x->sf;
+        if (q->o.provider && q->o.has_event_id &&
+            !ntx_bloom_may_contain(fl, ntx_type_hash(q->o.provider, q->o.event_id)))
+            return 0;
+        if (q->o.has_thread && !ntx_bloom_may_contain(fl + 32, ntx_thread_hash(q->o.thread)))
+            return 0;
+    }
+    return 1;
+}
+
+/* First region whose events may reach t0 (regions sorted by time). */
+static uint64_t first_region(const ntidx_index *x, uint64_t t0)
+{
+    uint64_t lo = 0, hi = x->nregions;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2, m = mid;
+        while (m < hi && ntx_rg_ts_min(x, m) > ntx_rg_ts_max(x, m))
+            m++; /* empty regions carry no time: look at the next non-empty one */
+        if (m == hi) {
+            hi = mid;
+            continue;
+        }
+        if (ntx_rg_ts_max(x, m) < t0)
+            lo = m + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Prime a region entered by a jump: definitions of its epochs before block j, then its stacks and labels. */
+static int prime(ntidx_query *q, uint64_t region, uint64_t j)
+{
+    const ntidx_index *x = q->x;
+    uint32_t me = ntx_rg_meta_epoch(x, region), te = ntx_rg_thread_epoch(x, region);
+    if (plan_push(q, 0, NTX_OP_RESET, 1) < 0)
+        return -1;
+    /* DEFS are in block order and epochs never decrease: find the first def of either epoch. */
+    uint64_t lo = 0, hi = x->ndefs;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (ntx_def_meta_epoch(x, mid) < me && ntx_def_thread_epoch(x, mid) < te)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (uint64_t d = lo; d < x->ndefs && ntx_def_block(x, d) < j; d++) {
+        uint8_t k = ntx_def_kind(x, d);
+        int is_meta = k == NTIDX_BLOCK_METADATA || k == NTIDX_BLOCK_EVENT;
+        if ((is_meta && ntx_def_meta_epoch(x, d) == me) || (!is_meta && ntx_def_thread_epoch(x, d) == te))
+            if (plan_push(q, ntx_blk_offset(x, ntx_def_block(x, d)), NTX_OP_CONTEXT, 0) < 0)
+                return -1;
+    }
+    for (uint64_t b = ntx_rg_first(x, region); b < j; b++) {
+        uint8_t k = ntx_blk_kind(x, b);
+        if (k == NTIDX_BLOCK_STACK || k == NTIDX_BLOCK_LABEL_LIST)
+            if (plan_push(q, ntx_blk_offset(x, b), NTX_OP_CONTEXT, 0) < 0)
+                return -1;
+    }
+    return 0;
+}
+
+static int build_plan(ntidx_query *q)
+{
+    const ntidx_index *x = q->x;
+    uint64_t t0 = q->o.t0, t1 = q->o.t1;
+    if (t0 >= t1 || !x->nregions)
+        return 0;
+    int sorted = (x->flags & NTX_IF_REGIONS_SORTED) != 0;
+    uint64_t r = sorted ? first_region(x, t0) : 0;
+    int64_t prev = -2; /* the last region visited, to know whether the next one follows it */
+    for (; r < x->nregions; r++) {
+        uint64_t lo = ntx_rg_ts_min(x, r), hi = ntx_rg_ts_max(x, r);
+        if (lo <= hi && lo >= t1 && sorted)
+            break; /* every later region is later still */
+        if (!overlaps(lo, hi, t0, t1))
+            continue;
+        uint64_t first = ntx_rg_first(x, r), end = ntx_rg_end(x, r), j = end;
+        for (uint64_t b = first; b < end; b++)
+            if (ntx_blk_kind(x, b) == NTIDX_BLOCK_EVENT && block_wanted(q, b)) {
+                j = b;
+                break;
+            }
+        if (j == end)
+            continue;
+        q->stats.regions_visited++;
+        if ((int64_t)r == prev + 1) {
+            /* follows the last region: its definitions before j are all it needs */
+            for (uint64_t b = first; b < j; b++) {
+                uint8_t k = ntx_blk_kind(x, b);
+                if (k != NTIDX_BLOCK_EVENT && k != NTIDX_BLOCK_UNKNOWN) {
+                    if (plan_push(q, ntx_blk_offset(x, b), NTX_OP_BLOCK, 0) < 0)
+                        return -1;
+                } else if (k == NTIDX_BLOCK_EVENT && (ntx_blk_flags(x, b) & NTX_BF_METADATA)) {
+                    if (plan_push(q, ntx_blk_offset(x, b), NTX_OP_CONTEXT, 0) < 0)
+                        return -1;
+                }
+            }
+        } else if (prime(q, r, j) < 0) {
+            return -1;
+        }
+        int skipped = j > first;
+        for (uint64_t b = j; b < end; b++) {
+            uint8_t k = ntx_blk_kind(x, b);
+            if (k == NTIDX_BLOCK_UNKNOWN)
+                continue;
+            if (k == NTIDX_BLOCK_EVENT && !block_wanted(q, b)) {
+                if (ntx_blk_flags(x, b) & NTX_BF_METADATA) {
+                    if (plan_push(q, ntx_blk_offset(x, b), NTX_OP_CONTEXT, 1) < 0)
+                        return -1;
+                }
+                skipped = 1;
+                continue;
+            }
+            if (plan_push(q, ntx_blk_offset(x, b), NTX_OP_BLOCK, (uint8_t)skipped) < 0)
+                return -1;
+            skipped = 0;
+        }
+        prev = (int64_t)r;
+    }
+    return 0;
+}
+
+NTIDX_API int ntidx_query_open(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o)
+{
+    if (!out || !t || !x)
+        return NTIDX_E_INVALID_ARG;
+    *out = NULL;
+    ntidx_query *q = calloc(1, sizeof *q);
+    if (!q)
+        return NTIDX_E_NOMEM;
+    q->t = t;
+    q->x = x;
+    if (o)
+        q->o = *o;
+    else
+        ntidx_query_options_defaults(&q->o);
+    q->last_def = UINT64_MAX;
+    if (q->o.order != NTIDX_ORDER_FILE && q->o.order != NTIDX_ORDER_TIME) {
+        free(q);
+        return NTIDX_E_INVALID_ARG;
+    }
+    /* A query touches a few scattered blocks: read-ahead would only pull in bytes it never reads. */
+    ntx_trace_advise(t, 1);
+    ntidx_reader_options ro;
+    ntidx_reader_options_defaults(&ro);
+    ro.order = q->o.order;
+    int rc = ntidx_reader_open(&q->r, t, &ro);
+    if (rc == 0 && build_plan(q) < 0)
+        rc = NTIDX_E_NOMEM;
+    if (rc < 0) {
+        ntidx_query_close(&q);
+        return rc;
+    }
+    ntx_reader_set_plan(q->r, q->plan ? q->plan : (const ntx_plan_step *)"", q->plan_len);
+    *out = q;
+    return NTIDX_OK;
+}
+
+static int name_matches(const ntidx_metadata *m, const char *want)
+{
+    if (m->event_name && !strcmp(m->event_name, want))
+        return 1;
+    size_t pl = strlen(m->provider);
+    /* "Provider/Name" form */
+    return !strncmp(want, m->provider, pl) && want[pl] == '/' && m->event_name && !strcmp(want + pl + 1, m->event_name);
+}
+
+static int type_matches(ntidx_query *q, const ntidx_metadata *m)
+{
+    if (m->offset == q->last_def)
+        return q->last_match;
+    int ok = (!q->o.provider || !strcmp(q->o.provider, m->provider)) &&
+             (!q->o.has_event_id || m->event_id == q->o.event_id) &&
+             (!q->o.event_name || name_matches(m, q->o.event_name));
+    q->last_def = m->offset;
+    q->last_match = ok;
+    return ok;
+}
+
+NTIDX_API int ntidx_query_next(ntidx_query *q, const ntidx_event **ev)
+{
+    if (!q || !ev)
+        return NTIDX_E_INVALID_ARG;
+    if (q->done)
+        return 0;
+    for (;;) {
+        if (q->o.limit && q->emitted >= q->o.limit) {
+            q->done = 1;
+            return 0;
+        }
+        const ntidx_event *e;
+        int rc = ntidx_reader_next(q->r, &e);
+        const ntidx_reader_stats *rs = ntidx_reader_get_stats(q->r);
+        q->stats.bytes_read = rs->bytes_read;
+        q->stats.event_blocks_read = rs->blocks[NTIDX_BLOCK_EVENT];
+        q->stats.dropped_events = rs->dropped_events;
+        uint64_t nb = 0;
+        for (int k = 0; k < NTIDX_BLOCK_KIND_COUNT; k++)
+            nb += rs->blocks[k];
+        q->stats.blocks_read = nb;
+        if (rc <= 0) {
+            if (rc < 0)
+                snprintf(q->err, sizeof q->err, "%s", ntidx_reader_error(q->r));
+            q->done = 1;
+            return rc;
+        }
+        if (e->timestamp < q->o.t0 || e->timestamp >= q->o.t1) {
+            /* In time order over sorted regions, the first event past the window ends it. */
+            if (q->o.order == NTIDX_ORDER_TIME && e->timestamp >= q->o.t1 && (q->x->flags & NTX_IF_REGIONS_SORTED)) {
+                q->done = 1;
+                return 0;
+            }
+            continue;
+        }
+        if (!type_matches(q, e->metadata) || (q->o.has_thread && e->thread_id != q->o.thread))
+            continue;
+        q->emitted++;
+        *ev = e;
+        return 1;
+    }
+}
+
+NTIDX_API const char *ntidx_query_error(const ntidx_query *q) { return q ? q->err : ""; }
+NTIDX_API const ntidx_query_stats *ntidx_query_get_stats(const ntidx_query *q) { return q ? &q->stats : NULL; }
+
+NTIDX_API int ntidx_query_dropped(ntidx_query *q, const ntidx_dropped **list, size_t *count)
+{
+    if (!q)
+        return NTIDX_E_INVALID_ARG;
+    return ntidx_reader_dropped(q->r, list, count);
+}
+
+NTIDX_API void ntidx_query_close(ntidx_query **qp)
+{
+    if (!qp || !*qp)
+        return;
+    ntidx_query *q = *qp;
+    ntidx_reader_close(&q->r);
+    free(q->plan);
+    free(q);
+    *qp = NULL;
+}
+
+NTIDX_API int ntidx_seek(ntidx_trace *t, const ntidx_index *x, uint64_t ts, ntidx_query **holder,
+                         const ntidx_event **out)
+{
+    if (!holder || !out)
+        return NTIDX_E_INVALID_ARG;
+    ntidx_query_options o;
+    ntidx_query_options_defaults(&o);
+    o.t0 = ts;
+    o.order = NTIDX_ORDER_TIME;
+    o.limit = 1;
+    int rc = ntidx_query_open(holder, t, x, &o);
+    if (rc < 0)
+        return rc;
+    return ntidx_query_next(*holder, out);
+}
