@@ -10,6 +10,7 @@
 
 #include "buf.h"
 #include "cursor.h"
+#include "manifest.h"
 #include "metadata.h"
 #include "trace_internal.h"
 #include "utf.h"
@@ -18,6 +19,8 @@ typedef struct pctx {
     const uint8_t *payload; /* start of the payload: DataLoc positions count from here */
     uint32_t payload_size;
     int v6;
+    uint32_t ptr_size; /* NTX_TYPE_POINTER width: the trace's pointer size */
+    int manifest;      /* the layout comes from the runtime's manifest */
     ntidx_buf *out;
     int json;
     char *err;
@@ -46,7 +49,7 @@ static int perr(pctx *c, const ntidx_field *f, const uint8_t *at, const char *fm
 }
 
 /* Fixed encoded size of a type, or -1 when variable. */
-static long fixed_size(const ntidx_field *f, int v6, int depth)
+static long fixed_size(const ntidx_field *f, int v6, uint32_t ptr, int depth)
 {
     if (depth > NTX_MAX_FIELD_DEPTH)
         return -1;
@@ -59,14 +62,15 @@ static long fixed_size(const ntidx_field *f, int v6, int depth)
     case NTIDX_TYPE_INT64: case NTIDX_TYPE_UINT64: case NTIDX_TYPE_DOUBLE: return 8;
     case NTIDX_TYPE_DATETIME: return v6 ? 16 : 8; /* V6: SYSTEMTIME; before: FILETIME */
     case NTIDX_TYPE_DECIMAL: case NTIDX_TYPE_GUID: return 16;
+    case NTX_TYPE_POINTER: return ptr;
     case NTIDX_TYPE_FIXED_ARRAY: {
-        long e = f->element ? fixed_size(f->element, v6, depth + 1) : -1;
+        long e = f->element ? fixed_size(f->element, v6, ptr, depth + 1) : -1;
         return e < 0 ? -1 : e * (long)f->element_count;
     }
     case NTIDX_TYPE_OBJECT: {
         long sum = 0;
         for (uint32_t i = 0; i < f->field_count; i++) {
-            long s = fixed_size(&f->fields[i], v6, depth + 1);
+            long s = fixed_size(&f->fields[i], v6, ptr, depth + 1);
             if (s < 0)
                 return -1;
             sum += s;
@@ -144,15 +148,76 @@ static int put_key(pctx *c, const char *name, int first, int top)
     return 0;
 }
 
+static int decode_elements(pctx *c, const ntidx_field *f, const ntidx_field *el, uint64_t count, const uint8_t **pp,
+                           const uint8_t *end, int depth);
+
+/* The value of an integer field already decoded at p: a counted array's count. */
+static int count_value(const pctx *c, const ntidx_field *f, const uint8_t *p, uint64_t *v)
+{
+    int64_t s;
+    switch (f->type_code) {
+    case NTIDX_TYPE_BYTE: *v = *p; return 0;
+    case NTIDX_TYPE_UINT16: *v = ntx_load16(p); return 0;
+    case NTIDX_TYPE_UINT32: *v = ntx_load32(p); return 0;
+    case NTIDX_TYPE_UINT64: *v = ntx_load64(p); return 0;
+    case NTX_TYPE_POINTER: *v = c->ptr_size == 4 ? ntx_load32(p) : ntx_load64(p); return 0;
+    case NTIDX_TYPE_INT16: s = (int16_t)ntx_load16(p); break;
+    case NTIDX_TYPE_INT32: s = (int32_t)ntx_load32(p); break;
+    case NTIDX_TYPE_INT64: s = (int64_t)ntx_load64(p); break;
+    default: return -1;
+    }
+    if (s < 0)
+        return -1;
+    *v = (uint64_t)s;
+    return 0;
+}
+
+/*
+ * Runtimes before .NET 6 wrote nothing at all for a NULL string argument
+ * over EventPipe (not even the terminator; ExceptionThrown's message is the
+ * known case). A manifest string followed only by fixed-size fields is
+ * therefore absent when exactly those fields' bytes are left: a present
+ * string takes at least its 2-byte terminator.
+ */
+static int string_omitted(const pctx *c, const ntidx_field *rest, uint32_t n, uint64_t left)
+{
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        long s = fixed_size(&rest[i], c->v6, c->ptr_size, 0);
+        if (s < 0)
+            return 0;
+        sum += (uint64_t)s;
+    }
+    return sum == left;
+}
+
 static int decode_fields(pctx *c, const ntidx_field *fields, uint32_t n, const uint8_t **pp, const uint8_t *end,
                          int depth, int top)
 {
+    const uint8_t *starts[NTX_MAX_COUNT_REF]; /* where each field began: counted arrays read their count there */
     if (!top || c->json)
         PUT(ntx_buf_puts(c->out, "{"));
     for (uint32_t i = 0; i < n; i++) {
-        if (put_key(c, fields[i].name, i == 0, top) < 0)
+        const ntidx_field *f = &fields[i];
+        if (put_key(c, f->name, i == 0, top) < 0)
             return -1;
-        if (decode_value(c, &fields[i], pp, end, depth + 1) < 0)
+        if (i < NTX_MAX_COUNT_REF)
+            starts[i] = *pp;
+        if (f->type_code == NTX_TYPE_COUNTED_ARRAY) {
+            uint32_t k = f->element_count;
+            uint64_t count;
+            if (k >= i || k >= NTX_MAX_COUNT_REF || count_value(c, &fields[k], starts[k], &count) < 0)
+                return perr(c, f, *pp, "its count (field %llu) is not an earlier non-negative integer field", k, 0);
+            if (decode_elements(c, f, f->element, count, pp, end, depth + 1) < 0)
+                return -1;
+            continue;
+        }
+        if (top && c->manifest && f->type_code == NTIDX_TYPE_UTF16_STRING &&
+            string_omitted(c, fields + i + 1, n - i - 1, (uint64_t)(end - *pp))) {
+            PUT(ntx_buf_json_str(c->out, "", 0));
+            continue;
+        }
+        if (decode_value(c, f, pp, end, depth + 1) < 0)
             return -1;
     }
     if (!top || c->json)
@@ -193,7 +258,7 @@ static int decode_elements(pctx *c, const ntidx_field *f, const ntidx_field *el,
         return 0;
     }
     /* Every element takes at least one byte (or none for EMPTY): bound the loop by the bytes left. */
-    long es = fixed_size(el, c->v6, depth);
+    long es = fixed_size(el, c->v6, c->ptr_size, depth);
     if (es != 0 && count > (uint64_t)(end - *pp))
         return perr(c, f, *pp, "%llu elements cannot fit in the %llu bytes left", count, (unsigned long long)(end - *pp));
     if (es == 0 && count > 65536)
@@ -285,6 +350,20 @@ static int decode_value(pctx *c, const ntidx_field *f, const uint8_t **pp, const
         }
         break;
     case NTIDX_TYPE_GUID: NEED(16); if (put_guid(c, p) < 0) return -1; p += 16; break;
+    case NTX_TYPE_POINTER:
+        NEED(c->ptr_size);
+        PUT(ntx_buf_printf(c->out, "%llu", (unsigned long long)(c->ptr_size == 4 ? ntx_load32(p) : ntx_load64(p))));
+        p += c->ptr_size;
+        break;
+    case NTX_TYPE_ANSI_STRING: {
+        const uint8_t *z = memchr(p, 0, (size_t)(end - p));
+        if (!z)
+            return perr(c, f, p, "string has no terminator within the %llu bytes left", (unsigned long long)(end - p), 0);
+        PUT(ntx_buf_json_str(c->out, (const char *)p, (size_t)(z - p)));
+        p = z + 1;
+        break;
+    }
+    case NTX_TYPE_COUNTED_ARRAY: return perr(c, f, p, "counted array outside a field list", 0, 0);
     case NTIDX_TYPE_UTF16_STRING: {
         const uint8_t *s = p;
         uint64_t units = 0;
@@ -341,7 +420,7 @@ static int decode_value(pctx *c, const ntidx_field *f, const uint8_t **pp, const
         uint64_t start = f->type_code == NTIDX_TYPE_RELLOC ? (uint64_t)(p - c->payload) + pos : pos;
         if (start > c->payload_size || size > c->payload_size - start)
             return perr(c, f, p - 4, "location range [%llu, +%llu) lies outside the payload", start, size);
-        fs = f->element ? fixed_size(f->element, c->v6, depth) : -1;
+        fs = f->element ? fixed_size(f->element, c->v6, c->ptr_size, depth) : -1;
         if (fs <= 0)
             return perr(c, f, p - 4, "location element type is not fixed-size", 0, 0);
         if (size % (uint64_t)fs)
@@ -359,15 +438,18 @@ static int decode_value(pctx *c, const ntidx_field *f, const uint8_t **pp, const
 }
 
 static int format_fields(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out, char *err, size_t errlen,
-                         int json)
+                         int json, uint32_t *used)
 {
+    if (used)
+        *used = 0;
     if (!t || !ev || !out)
         return NTIDX_E_INVALID_ARG;
     if (err && errlen)
         err[0] = 0;
     size_t mark = out->len;
     const ntidx_metadata *m = ev->metadata;
-    pctx c = {ev->payload, ev->payload_size, t->gen == NTX_GEN_V6, out, json, err, errlen, 0};
+    pctx c = {ev->payload, ev->payload_size, t->gen == NTX_GEN_V6, t->info.pointer_size == 4 ? 4 : 8,
+              m && ntx_manifest_owns(m->fields), out, json, err, errlen, 0};
     const uint8_t *p = ev->payload, *end = ev->payload + ev->payload_size;
     int rc = 0;
     if (!m || !m->has_fields || m->field_count == 0)
@@ -385,19 +467,27 @@ static int format_fields(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf 
         }
         return NTIDX_E_PAYLOAD;
     }
+    if (used && m && m->has_fields && m->field_count)
+        *used = (uint32_t)(p - ev->payload);
     return NTIDX_OK;
+}
+
+int ntx_event_fields_decode(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out, int json, uint32_t *used,
+                            char *err, size_t errlen)
+{
+    return format_fields(t, ev, out, err, errlen, json, used);
 }
 
 NTIDX_API int ntidx_event_fields_json(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out, char *err,
                                       size_t errlen)
 {
-    return format_fields(t, ev, out, err, errlen, 1);
+    return format_fields(t, ev, out, err, errlen, 1, NULL);
 }
 
 NTIDX_API int ntidx_event_fields_text(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out, char *err,
                                       size_t errlen)
 {
-    return format_fields(t, ev, out, err, errlen, 0);
+    return format_fields(t, ev, out, err, errlen, 0, NULL);
 }
 
 NTIDX_API const char *ntidx_event_display_name(const ntidx_metadata *m, char *buf, size_t buflen)

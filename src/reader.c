@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "definitions.h"
+#include "manifest.h"
 #include "metadata.h"
 #include "reader_internal.h"
 #include "reader_sort.h"
@@ -92,6 +93,7 @@ static int seq_checkpoint(void *ctx, uint64_t thread, uint32_t seq)
 
 static int put_metadata(ntidx_reader *r, ntidx_metadata *m)
 {
+    ntx_manifest_fill(m); /* the runtime's events: name and layout from its manifest where the trace has none */
     if (ntx_idmap_put(&r->metadata, m->id, m) != 0)
         return ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory caching metadata");
     r->stats.metadata_rows++;

@@ -514,6 +514,27 @@ NTIDX_API int ntidx_event_fields_text(const ntidx_trace *t, const ntidx_event *e
  */
 NTIDX_API const char *ntidx_event_display_name(const ntidx_metadata *m, char *buf, size_t buflen);
 
+/**
+ * Whether a user-given event name (a command-line filter such as
+ * `--event GC/AllocationTick`) names this type of event. Accepted forms,
+ * compared ASCII case-insensitively:
+ *
+ *   "EventName"                 the event's name, any provider
+ *                               ("GC/AllocationTick", "Thread/Sample")
+ *   "Provider/EventName"        ("Microsoft-Windows-DotNETRuntime/GC/AllocationTick")
+ *   "EventID(N)"                the event id, named or not, any provider
+ *   "Provider/EventID(N)"       (what ntidx_event_display_name() shows for an
+ *                               event without a name)
+ *
+ * The .NET runtime's events carry no name in the trace; the reader fills
+ * it from the runtime's manifest as PerfView and TraceEvent name them
+ * ("Task/Opcode", see docs/runtime-events.md), so "GC/AllocationTick"
+ * matches them as it matches an EventSource event named in the trace.
+ *
+ * @return 1 when `name` names `m`, else 0 (also for NULL or "").
+ */
+NTIDX_API int ntidx_metadata_matches_name(const ntidx_metadata *m, const char *name);
+
 /* ------------------------------------------------------------------ */
 /* Statistics                                                          */
 /* ------------------------------------------------------------------ */
