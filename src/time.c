@@ -33,9 +33,13 @@ NTIDX_API int ntidx_ticks_to_unix_ns(const ntidx_trace *t, uint64_t ticks, int64
     base_ns = base_ns * 1000000000LL + (int64_t)s->millisecond * 1000000LL;
     int64_t d = (int64_t)(ticks - (uint64_t)t->info.sync_ticks);
     int64_t f = t->info.tick_frequency;
-    /* d * 1e9 / f without overflow for any realistic span: split whole seconds off. */
-    int64_t whole = d / f, rem = d % f;
-    *unix_ns = base_ns + whole * 1000000000LL + (int64_t)((__int128)rem * 1000000000LL / f);
+    /* d * 1e9 / f without overflow for any realistic span: split whole seconds off. Timestamps
+       are untrusted: a result outside the int64 nanosecond range (years ~1678-2262) is refused. */
+    int64_t whole = d / f, rem = d % f, ns;
+    if (__builtin_mul_overflow(whole, 1000000000LL, &ns) || __builtin_add_overflow(ns, base_ns, &ns) ||
+        __builtin_add_overflow(ns, (int64_t)((__int128)rem * 1000000000LL / f), &ns))
+        return NTIDX_E_CORRUPT;
+    *unix_ns = ns;
     return NTIDX_OK;
 }
 
