@@ -9,6 +9,7 @@
  * fixed (48 bytes). A NullReference tag where an object would start ends
  * the stream.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "cursor.h"
@@ -34,21 +35,33 @@ static ntidx_block_kind kind_of(const uint8_t *name, uint32_t len)
 
 static int is_begin(uint8_t tag) { return tag == FS_BEGIN_OBJECT || tag == FS_BEGIN_PRIVATE_OBJECT; }
 
-/* The reason a framing read failed: out of bytes means a truncated file, otherwise corruption. */
+/*
+ * The reason a framing read failed: bytes still in the file but not in the
+ * window mean "read more"; no bytes left mean a truncated file; otherwise
+ * the bytes are wrong.
+ */
 #define FS_FAIL(what)                                                                                  \
-    return c.err ? ntx_err_at(err, NTIDX_E_TRUNCATED, at, "file ends inside %s", what)                 \
-                 : ntx_err_at(err, NTIDX_E_CORRUPT, ntx_cur_off(&c) - 1, "bad %s", what)
+    do {                                                                                               \
+        if (!c.err)                                                                                    \
+            return ntx_err_at(err, NTIDX_E_CORRUPT, at + (uint64_t)(c.p - p) - 1, "bad %s", what);     \
+        if (have < left)                                                                               \
+            return NTX_NEED_MORE;                                                                      \
+        return ntx_err_at(err, NTIDX_E_TRUNCATED, at, "file ends inside %s", what);                    \
+    } while (0)
 
-int ntx_fastser_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out, ntx_err *err)
+int ntx_fastser_frame(const uint8_t *p, uint64_t have, uint64_t at, uint64_t file_size, uint64_t *pos,
+                      ntidx_block *out, uint64_t *unchecked_tag, ntx_err *err)
 {
-    uint64_t at = *pos;
-    if (at > t->size)
-        return ntx_err_at(err, NTIDX_E_CORRUPT, at, "block position is past the end of the file");
-    if (at == t->size)
+    uint64_t left = file_size - at;
+    if (have > left)
+        have = left;
+    *unchecked_tag = UINT64_MAX;
+    if (left == 0)
         return ntx_err_at(err, NTIDX_E_TRUNCATED, at, "file ends without an end-of-stream tag");
-    ntx_cur c;
-    ntx_cur_init(&c, t->data, at, t->size - at);
+    ntx_cur c = {.p = p, .end = p + have, .base = p, .err = 0};
     uint8_t tag = ntx_cur_u8(&c);
+    if (c.err)
+        FS_FAIL("an object tag");
     if (tag == FS_NULLREF) {
         *pos = at + 1;
         return 0;
@@ -64,49 +77,60 @@ int ntx_fastser_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out, ntx_
     (void)ntx_cur_u32(&c); /* minimum reader version */
     uint32_t namelen = ntx_cur_u32(&c);
     if (!c.err && namelen > FS_MAX_TYPE_NAME)
-        return ntx_err_at(err, NTIDX_E_CORRUPT, ntx_cur_off(&c) - 4, "object type name length %u is implausible", namelen);
+        return ntx_err_at(err, NTIDX_E_CORRUPT, at + (uint64_t)(c.p - p) - 4, "object type name length %u is implausible",
+                          namelen);
     const uint8_t *name = ntx_cur_bytes(&c, namelen);
     uint8_t tend = ntx_cur_u8(&c);
     if (c.err || tend != FS_END_OBJECT)
         FS_FAIL("an object's type header");
     ntidx_block_kind kind = kind_of(name, namelen);
     uint64_t payload_off, payload_size;
+    uint64_t here = at + (uint64_t)(c.p - p); /* file offset of the cursor */
     if (kind == NTIDX_BLOCK_TRACE) {
-        payload_off = ntx_cur_off(&c);
+        payload_off = here;
         payload_size = FS_TRACE_FIELDS_SIZE;
-        ntx_cur_skip(&c, FS_TRACE_FIELDS_SIZE);
-        if (c.err)
-            FS_FAIL("the trace object");
     } else {
         uint32_t bsize = ntx_cur_u32(&c);
         if (c.err)
             FS_FAIL("a block size");
         if (bsize > 0x7fffffffu)
-            return ntx_err_at(err, NTIDX_E_CORRUPT, ntx_cur_off(&c) - 4, "negative block size %d", (int32_t)bsize);
-        uint64_t pad = (4 - (ntx_cur_off(&c) & 3)) & 3; /* alignment is relative to the file start */
-        ntx_cur_skip(&c, pad);
-        payload_off = ntx_cur_off(&c);
+            return ntx_err_at(err, NTIDX_E_CORRUPT, here, "negative block size %d", (int32_t)bsize);
+        here += 4;
+        payload_off = here + ((4 - (here & 3)) & 3); /* alignment is relative to the file start */
         payload_size = bsize;
-        if (c.err || bsize > ntx_cur_left(&c))
-            return ntx_err_at(err, NTIDX_E_TRUNCATED, at, "block declares %u bytes but only %llu remain", bsize,
-                              (unsigned long long)(c.err ? 0 : ntx_cur_left(&c)));
-        ntx_cur_skip(&c, bsize);
     }
-    uint8_t end = ntx_cur_u8(&c);
-    if (c.err)
-        return ntx_err_at(err, NTIDX_E_TRUNCATED, at, "file ends before the object's end tag");
-    if (end != FS_END_OBJECT)
-        return ntx_err_at(err, NTIDX_E_CORRUPT, ntx_cur_off(&c) - 1,
-                          "expected the end-of-object tag (6) after the %.*s block, found %u", (int)namelen,
-                          (const char *)name, end);
+    /* The payload need not be in the window: only its end, checked against the file. */
+    uint64_t tag_off = payload_off + payload_size;
+    if (payload_off > file_size || payload_size > file_size - payload_off || tag_off >= file_size)
+        return ntx_err_at(err, NTIDX_E_TRUNCATED, at, "block declares %llu bytes but the file ends first",
+                          (unsigned long long)payload_size);
+    if (tag_off - at < have) {
+        uint8_t end = p[tag_off - at];
+        if (end != FS_END_OBJECT)
+            return ntx_err_at(err, NTIDX_E_CORRUPT, tag_off,
+                              "expected the end-of-object tag (6) after the %.*s block, found %u", (int)namelen,
+                              (const char *)name, end);
+    } else {
+        *unchecked_tag = tag_off; /* the caller checks it with its next read */
+    }
     out->offset = at;
-    out->size = ntx_cur_off(&c) - at;
+    out->size = tag_off + 1 - at;
     out->payload_offset = payload_off;
     out->payload_size = payload_size;
     out->kind = kind;
     out->raw_kind = version;
-    *pos = ntx_cur_off(&c);
+    *pos = tag_off + 1;
     return 1;
+}
+
+int ntx_fastser_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out, ntx_err *err)
+{
+    uint64_t at = *pos;
+    if (at > t->size)
+        return ntx_err_at(err, NTIDX_E_CORRUPT, at, "block position is past the end of the file");
+    uint64_t unchecked;
+    /* The whole rest of the file is in the window, so the end tag is always checked here. */
+    return ntx_fastser_frame(t->data + at, t->size - at, at, t->size, pos, out, &unchecked, err);
 }
 
 int ntx_parse_trace_object_fastser(ntidx_trace *t, const ntidx_block *b, ntx_err *err)

@@ -8,18 +8,18 @@
 #include "cursor.h"
 #include "trace_internal.h"
 
-int ntx_v6_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out, ntx_err *err)
+int ntx_v6_frame(const uint8_t *p, uint64_t have, uint64_t at, uint64_t file_size, uint64_t *pos, ntidx_block *out,
+                 ntx_err *err)
 {
-    uint64_t at = *pos;
-    if (at > t->size)
-        return ntx_err_at(err, NTIDX_E_CORRUPT, at, "block position is past the end of the file");
-    uint64_t left = t->size - at;
+    uint64_t left = file_size - at;
     if (left == 0)
         return ntx_err_at(err, NTIDX_E_TRUNCATED, at, "file ends without an end-of-stream block");
     if (left < 4)
         return ntx_err_at(err, NTIDX_E_TRUNCATED, at, "file ends inside a block header (%llu of 4 bytes)",
                           (unsigned long long)left);
-    uint32_t x = ntx_load32(t->data + at);
+    if (have < 4)
+        return NTX_NEED_MORE;
+    uint32_t x = ntx_load32(p);
     uint32_t size = x & 0xffffffu;
     uint32_t kind = x >> 24;
     if (kind == NTIDX_BLOCK_END_OF_STREAM) {
@@ -41,6 +41,14 @@ int ntx_v6_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out, ntx_err *
     out->kind = kind <= NTIDX_BLOCK_LABEL_LIST ? (ntidx_block_kind)kind : NTIDX_BLOCK_UNKNOWN;
     *pos = at + out->size;
     return 1;
+}
+
+int ntx_v6_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out, ntx_err *err)
+{
+    uint64_t at = *pos;
+    if (at > t->size)
+        return ntx_err_at(err, NTIDX_E_CORRUPT, at, "block position is past the end of the file");
+    return ntx_v6_frame(t->data + at, t->size - at, at, t->size, pos, out, err);
 }
 
 int ntx_parse_trace_block_v6(ntidx_trace *t, const ntidx_block *b, ntx_err *err)

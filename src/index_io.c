@@ -186,40 +186,7 @@ static int validate(const ntidx_index *x, uint64_t trace_first_block, char *err,
     if (x->first_block != trace_first_block)
         BAD("first block offset %llu does not match the trace's (%llu)", (unsigned long long)x->first_block,
             (unsigned long long)trace_first_block);
-    uint64_t prev_end = x->first_block;
-    uint32_t prev_region = 0;
-    for (uint64_t i = 0; i < x->nblocks; i++) {
-        uint64_t off = ntx_blk_offset(x, i), size = ntx_blk_size(x, i);
-        uint8_t kind = ntx_blk_kind(x, i), flags = ntx_blk_flags(x, i);
-        uint32_t region = ntx_blk_region(x, i);
-        if (off < prev_end)
-            BAD("block %llu at offset %llu overlaps the previous block", (unsigned long long)i, (unsigned long long)off);
-        if (size == 0 || size > x->indexed_end || off > x->indexed_end - size)
-            BAD("block %llu [%llu, +%llu) is outside the indexed trace", (unsigned long long)i, (unsigned long long)off,
-                (unsigned long long)size);
-        if ((kind > NTIDX_BLOCK_LABEL_LIST && kind != NTIDX_BLOCK_UNKNOWN) || kind == NTIDX_BLOCK_TRACE ||
-            kind == NTIDX_BLOCK_END_OF_STREAM)
-            BAD("block %llu has kind %u", (unsigned long long)i, kind);
-        if (flags & ~NTX_BF_KNOWN)
-            BAD("block %llu has unknown flags 0x%x", (unsigned long long)i, flags);
-        if (region >= x->nregions || region < prev_region)
-            BAD("block %llu names region %u out of order", (unsigned long long)i, region);
-        if ((flags & NTX_BF_RANGE) && ntx_blk_ts_min(x, i) > ntx_blk_ts_max(x, i))
-            BAD("block %llu time range is inverted", (unsigned long long)i);
-        if ((flags & (NTX_BF_RANGE | NTX_BF_METADATA | NTX_BF_NO_EVENTS | NTX_BF_DECODED)) &&
-            kind != NTIDX_BLOCK_EVENT)
-            BAD("block %llu is not an event block but has event flags", (unsigned long long)i);
-        prev_end = off + size;
-        prev_region = region;
-    }
-    int64_t prev_sp = -1;
-    for (uint64_t i = 0; i < x->nsps; i++) {
-        uint32_t b = ntx_sp_block(x, i);
-        if (b >= x->nblocks || (int64_t)b <= prev_sp || ntx_blk_kind(x, b) != NTIDX_BLOCK_SEQUENCE_POINT ||
-            ntx_blk_offset(x, b) != ntx_sp_offset(x, i))
-            BAD("sequence point %llu does not match block %u", (unsigned long long)i, b);
-        prev_sp = b;
-    }
+    /* Regions first (few): contiguous, covering every block, epochs never going back. */
     uint32_t expect_first = 0;
     for (uint64_t i = 0; i < x->nregions; i++) {
         uint32_t f = ntx_rg_first(x, i), e = ntx_rg_end(x, i);
@@ -230,10 +197,6 @@ static int validate(const ntidx_index *x, uint64_t trace_first_block, char *err,
             BAD("region %llu closed flag disagrees with its last block", (unsigned long long)i);
         if (!closed && i + 1 != x->nregions)
             BAD("region %llu is open but not the last", (unsigned long long)i);
-        for (uint32_t b = f; b < e; b++)
-            if (ntx_blk_region(x, b) != i)
-                BAD("block %u is listed in region %llu but names region %u", b, (unsigned long long)i,
-                    ntx_blk_region(x, b));
         if (i && (ntx_rg_meta_epoch(x, i) < ntx_rg_meta_epoch(x, i - 1) ||
                   ntx_rg_thread_epoch(x, i) < ntx_rg_thread_epoch(x, i - 1)))
             BAD("region %llu epochs go backwards", (unsigned long long)i);
@@ -241,6 +204,35 @@ static int validate(const ntidx_index *x, uint64_t trace_first_block, char *err,
     }
     if (expect_first != x->nblocks)
         BAD("regions cover %u of %llu blocks", expect_first, (unsigned long long)x->nblocks);
+    /* Blocks, in one pass: increasing, inside the indexed trace, in the region that lists them. */
+    uint64_t prev_end = x->first_block, r = 0;
+    const uint8_t *e = x->blocks;
+    for (uint64_t i = 0; i < x->nblocks; i++, e += x->sb) {
+        uint64_t off = ntx_load64(e), size = ntx_load32(e + 8);
+        uint8_t kind = e[12], flags = e[13];
+        while (r < x->nregions && i >= ntx_rg_end(x, r))
+            r++;
+        if (off < prev_end || size == 0 || size > x->indexed_end || off > x->indexed_end - size)
+            BAD("block %llu [%llu, +%llu) overlaps the previous block or lies outside the indexed trace",
+                (unsigned long long)i, (unsigned long long)off, (unsigned long long)size);
+        if ((kind > NTIDX_BLOCK_LABEL_LIST && kind != NTIDX_BLOCK_UNKNOWN) || kind == NTIDX_BLOCK_TRACE ||
+            kind == NTIDX_BLOCK_END_OF_STREAM || (flags & ~NTX_BF_KNOWN) || (flags && kind != NTIDX_BLOCK_EVENT))
+            BAD("block %llu has kind %u with flags 0x%x", (unsigned long long)i, kind, flags);
+        if (ntx_load32(e + 16) != r)
+            BAD("block %llu names region %u but lies in region %llu", (unsigned long long)i, ntx_load32(e + 16),
+                (unsigned long long)r);
+        if ((flags & NTX_BF_RANGE) && ntx_load64(e + 24) > ntx_load64(e + 32))
+            BAD("block %llu time range is inverted", (unsigned long long)i);
+        prev_end = off + size;
+    }
+    int64_t prev_sp = -1;
+    for (uint64_t i = 0; i < x->nsps; i++) {
+        uint32_t b = ntx_sp_block(x, i);
+        if (b >= x->nblocks || (int64_t)b <= prev_sp || ntx_blk_kind(x, b) != NTIDX_BLOCK_SEQUENCE_POINT ||
+            ntx_blk_offset(x, b) != ntx_sp_offset(x, i))
+            BAD("sequence point %llu does not match block %u", (unsigned long long)i, b);
+        prev_sp = b;
+    }
     int64_t prev_def = -1;
     for (uint64_t i = 0; i < x->ndefs; i++) {
         uint32_t b = ntx_def_block(x, i);

@@ -25,8 +25,11 @@ struct ntidx_query {
     const ntidx_index *x;
     ntidx_query_options o;
     ntidx_reader *r;
-    ntx_plan_step *plan;
+    ntx_plan_step *plan;   /* the steps of the region being read */
     size_t plan_len, plan_cap;
+    uint64_t next_region;  /* where planning goes on */
+    int64_t prev_region;   /* the last region planned, to know whether the next follows it */
+    int sorted, planned_all;
     ntidx_query_stats stats;
     uint64_t emitted;
     int done;
@@ -134,18 +137,17 @@ static int prime(ntidx_query *q, uint64_t region, uint64_t j)
     return 0;
 }
 
-static int build_plan(ntidx_query *q)
+/* Plan the next region that holds wanted events; 0 when none is left. */
+static int plan_next_region(ntidx_query *q)
 {
     const ntidx_index *x = q->x;
     uint64_t t0 = q->o.t0, t1 = q->o.t1;
-    if (t0 >= t1 || !x->nregions)
+    q->plan_len = 0;
+    if (q->planned_all)
         return 0;
-    int sorted = (x->flags & NTX_IF_REGIONS_SORTED) != 0;
-    uint64_t r = sorted ? first_region(x, t0) : 0;
-    int64_t prev = -2; /* the last region visited, to know whether the next one follows it */
-    for (; r < x->nregions; r++) {
+    for (uint64_t r = q->next_region; r < x->nregions; r++) {
         uint64_t lo = ntx_rg_ts_min(x, r), hi = ntx_rg_ts_max(x, r);
-        if (lo <= hi && lo >= t1 && sorted)
+        if (lo <= hi && lo >= t1 && q->sorted)
             break; /* every later region is later still */
         if (!overlaps(lo, hi, t0, t1))
             continue;
@@ -158,7 +160,7 @@ static int build_plan(ntidx_query *q)
         if (j == end)
             continue;
         q->stats.regions_visited++;
-        if ((int64_t)r == prev + 1) {
+        if ((int64_t)r == q->prev_region + 1) {
             /* follows the last region: its definitions before j are all it needs */
             for (uint64_t b = first; b < j; b++) {
                 uint8_t k = ntx_blk_kind(x, b);
@@ -190,9 +192,24 @@ static int build_plan(ntidx_query *q)
                 return -1;
             skipped = 0;
         }
-        prev = (int64_t)r;
+        q->prev_region = (int64_t)r;
+        q->next_region = r + 1;
+        return 1;
     }
+    q->planned_all = 1;
     return 0;
+}
+
+/* The reader ran out of steps: hand it the next region's. */
+static int refill(void *ctx, const ntx_plan_step **plan, size_t *len)
+{
+    ntidx_query *q = ctx;
+    int rc = plan_next_region(q);
+    if (rc < 0)
+        return NTIDX_E_NOMEM;
+    *plan = q->plan;
+    *len = q->plan_len;
+    return rc;
 }
 
 NTIDX_API int ntidx_query_open(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o)
@@ -220,13 +237,15 @@ NTIDX_API int ntidx_query_open(ntidx_query **out, ntidx_trace *t, const ntidx_in
     ntidx_reader_options_defaults(&ro);
     ro.order = q->o.order;
     int rc = ntidx_reader_open(&q->r, t, &ro);
-    if (rc == 0 && build_plan(q) < 0)
-        rc = NTIDX_E_NOMEM;
     if (rc < 0) {
         ntidx_query_close(&q);
         return rc;
     }
-    ntx_reader_set_plan(q->r, q->plan ? q->plan : (const ntx_plan_step *)"", q->plan_len);
+    q->sorted = (x->flags & NTX_IF_REGIONS_SORTED) != 0;
+    q->prev_region = -2;
+    q->planned_all = q->o.t0 >= q->o.t1 || !x->nregions;
+    q->next_region = q->sorted && !q->planned_all ? first_region(x, q->o.t0) : 0;
+    ntx_reader_set_plan(q->r, refill, q);
     *out = q;
     return NTIDX_OK;
 }

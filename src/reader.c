@@ -316,19 +316,27 @@ static void reset_caches(ntidx_reader *r)
     forget_sequences(r);
 }
 
-void ntx_reader_set_plan(ntidx_reader *r, const ntx_plan_step *plan, size_t len)
+void ntx_reader_set_plan(ntidx_reader *r, int (*refill)(void *, const ntx_plan_step **, size_t *), void *ctx)
 {
-    r->plan = plan;
-    r->plan_len = len;
+    static const ntx_plan_step none[1];
+    r->plan = none;
+    r->plan_len = 0;
     r->plan_pos = 0;
+    r->plan_refill = refill;
+    r->plan_ctx = ctx;
 }
 
 /* Next block of the plan; 0 at its end. */
 static int plan_next_block(ntidx_reader *r, ntidx_block *b, int defer_barriers)
 {
     for (;;) {
-        if (r->plan_pos >= r->plan_len)
-            return 0;
+        if (r->plan_pos >= r->plan_len) {
+            int rc = r->plan_refill ? r->plan_refill(r->plan_ctx, &r->plan, &r->plan_len) : 0;
+            if (rc <= 0)
+                return rc < 0 ? ntx_err_set(&r->err, rc, "out of memory planning the query") : 0;
+            r->plan_pos = 0;
+            continue;
+        }
         const ntx_plan_step *st = &r->plan[r->plan_pos++];
         if (st->forget_seq)
             forget_sequences(r);

@@ -3,7 +3,9 @@
  * read the trace block. The block walk is dispatched from here to the
  * framing of the trace's generation.
  */
+#include <fcntl.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,6 +151,7 @@ static ntidx_trace *new_trace(const char *name)
         return NULL;
     }
     ntx_arena_init(&t->arena);
+    t->fd = -1;
     return t;
 }
 
@@ -173,6 +176,7 @@ NTIDX_API int ntidx_trace_open(ntidx_trace **out, const char *path)
     t->map = m.base;
     t->map_len = (size_t)m.size;
     t->mtime_ns = m.mtime_ns;
+    t->fd = open(path, O_RDONLY | O_CLOEXEC); /* for pread() scans; the mapping does not need it */
     t->data = m.base;
     t->size = m.size;
     /* A full read is the common first use; queries re-advise for random access. */
@@ -220,6 +224,8 @@ NTIDX_API void ntidx_trace_close(ntidx_trace **tp)
         ntx_map m = {.base = t->map, .size = t->map_len};
         ntx_map_close(&m);
     }
+    if (t->fd >= 0)
+        close(t->fd);
     ntx_arena_free(&t->arena);
     free(t->name);
     free(t);

@@ -20,11 +20,26 @@ struct ntidx_trace {
     void *map;        /* mmap base, NULL for memory traces */
     size_t map_len;
     int64_t mtime_ns; /* identity for the side index (0 for memory traces) */
+    int fd;           /* kept open for pread() header scans; -1 for memory traces */
     enum ntx_gen gen;
     ntidx_trace_info info;
     ntx_arena arena;  /* key/value strings */
     ntx_err err;      /* last block-walk error */
 };
+
+/*
+ * Framing over a window of bytes: p holds `have` bytes of the file from
+ * offset `at`. Returns as ntidx_trace_next_block(), or NTX_NEED_MORE when
+ * the window is too short for the framing (the index scan reads headers
+ * with small pread()s). FastSerialization blocks end with a tag byte after
+ * their payload; when it lies outside the window its offset is returned in
+ * *unchecked_tag for the caller to check.
+ */
+#define NTX_NEED_MORE 2
+int ntx_v6_frame(const uint8_t *p, uint64_t have, uint64_t at, uint64_t file_size, uint64_t *pos, ntidx_block *out,
+                 ntx_err *err);
+int ntx_fastser_frame(const uint8_t *p, uint64_t have, uint64_t at, uint64_t file_size, uint64_t *pos,
+                      ntidx_block *out, uint64_t *unchecked_tag, ntx_err *err);
 
 /* Framing: read the block at *pos (see ntidx_trace_next_block). */
 int ntx_v6_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out, ntx_err *err);

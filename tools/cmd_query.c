@@ -17,7 +17,7 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: ntidx query TRACE --from T --to T [--provider P] [--event ID|NAME] [--thread TID]\n"
-               "                   [--order time|file] [--format text|jsonl|csv] [--limit N] [--index PATH]\n"
+               "                   [--order time|file] [--format text|jsonl|csv] [--limit N] [--index PATH] [--stats]\n"
                "T: ticks (integer), time since the trace start (1.5s, 250ms, 40us, 100ns), or ISO-8601 UTC (...Z)\n");
 }
 
@@ -26,8 +26,8 @@ int ntidx_cmd_query(int argc, char **argv)
     const char *from = NULL, *to = NULL, *event = NULL, *index_path = NULL, *thread = NULL, *limit = NULL;
     ntidx_query_options o;
     ntidx_query_options_defaults(&o);
-    int fmt = EVENT_TEXT;
-    static const struct option opts[] = {{"from", required_argument, 0, 'f'},  {"to", required_argument, 0, 't'},
+    int fmt = EVENT_TEXT, show_stats = 0;
+    static const struct option opts[] = {{"stats", no_argument, 0, 'S'}, {"from", required_argument, 0, 'f'},  {"to", required_argument, 0, 't'},
                                          {"provider", required_argument, 0, 'p'}, {"event", required_argument, 0, 'e'},
                                          {"thread", required_argument, 0, 'T'}, {"order", required_argument, 0, 'o'},
                                          {"format", required_argument, 0, 'F'}, {"limit", required_argument, 0, 'l'},
@@ -44,6 +44,7 @@ int ntidx_cmd_query(int argc, char **argv)
         case 'T': thread = optarg; break;
         case 'l': limit = optarg; break;
         case 'i': index_path = optarg; break;
+        case 'S': show_stats = 1; break;
         case 'o':
             if (!strcmp(optarg, "time"))
                 o.order = NTIDX_ORDER_TIME;
@@ -121,6 +122,12 @@ int ntidx_cmd_query(int argc, char **argv)
     if (rc < 0) {
         cli_error("%s: %s", path, rc == NTIDX_E_NOMEM ? "out of memory" : ntidx_query_error(q));
         goto out;
+    }
+    if (show_stats) {
+        const ntidx_query_stats *qs = ntidx_query_get_stats(q);
+        fprintf(stderr, "query: %" PRIu64 " regions, %" PRIu64 " blocks (%" PRIu64 " event blocks), %" PRIu64
+                        " bytes of the trace read\n",
+                qs->regions_visited, qs->blocks_read, qs->event_blocks_read, qs->bytes_read);
     }
     ret = CLI_OK;
 out:

@@ -1,0 +1,217 @@
+/*
+ * Side-index benchmark (prints figures, asserts nothing). On one trace held
+ * in the page cache, in one run:
+ *  - `cat TRACE > /dev/null` (the base of the ratios);
+ *  - `ntidx index`: wall time (ratio to cat) and peak resident memory;
+ *  - index size as a fraction of the trace;
+ *  - `ntidx query` of a 10 ms window at random positions: p50/p99 latency of
+ *    the whole process, and trace bytes touched (page faults beyond an empty
+ *    query's) against the bytes of the blocks the query read;
+ *  - `ntidx seek` at random times: p50/p99 latency of the whole process.
+ *
+ * usage: bench_index NTIDX TRACE [WINDOWS]
+ */
+#include <fcntl.h>
+#include <inttypes.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+typedef struct run {
+    double secs;
+    long maxrss_kb;
+    long minflt;
+    int status;
+} run;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Run argv with stdout to `out` (NULL: /dev/null) and stderr to /dev/null. */
+static run spawn(char *const argv[], const char *out)
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 2, out ? "/dev/null" : "/dev/null", O_WRONLY, 0);
+    run r = {0};
+    double t0 = now();
+    pid_t pid;
+    if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ) != 0) {
+        r.status = -1;
+        return r;
+    }
+    struct rusage ru;
+    wait4(pid, &r.status, 0, &ru);
+    r.secs = now() - t0;
+    r.maxrss_kb = ru.ru_maxrss;
+    r.minflt = ru.ru_minflt;
+    posix_spawn_file_actions_destroy(&fa);
+    return r;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double pct(double *v, int n, double p)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_d);
+    int i = (int)(p * (n - 1) + 0.5);
+    return v[i];
+}
+
+static uint64_t rnd(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Read two numbers from a `stats --json` line: first_ts, last_ts, tick_frequency. */
+static int trace_span(const char *ntidx, const char *trace, uint64_t *first, uint64_t *last, uint64_t *freq)
+{
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "'%s' info '%s' --json", ntidx, trace);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, p);
+    buf[n] = 0;
+    pclose(p);
+    char *a = strstr(buf, "\"first_ts\":"), *b = strstr(buf, "\"last_ts\":"), *c = strstr(buf, "\"tick_frequency\":");
+    if (!a || !b || !c)
+        return -1;
+    *first = strtoull(a + 11, NULL, 10);
+    *last = strtoull(b + 10, NULL, 10);
+    *freq = strtoull(c + 17, NULL, 10);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: bench_index NTIDX TRACE [WINDOWS]\n");
+        return 2;
+    }
+    char *ntidx = argv[1], *trace = argv[2];
+    int windows = argc > 3 ? atoi(argv[3]) : 100;
+    if (windows < 2)
+        windows = 2;
+    struct stat st;
+    if (stat(trace, &st) != 0) {
+        perror(trace);
+        return 1;
+    }
+    double size_gb = (double)st.st_size / 1e9;
+    char idx[4096], idx_tmp[4096];
+    snprintf(idx, sizeof idx, "%s.ntidx", trace);
+    snprintf(idx_tmp, sizeof idx_tmp, "%s.bench.ntidx", trace);
+
+    char *cat[] = {"cat", trace, NULL};
+    spawn(cat, NULL); /* into the page cache */
+    double tc[3], ti[3];
+    long rss = 0;
+    for (int i = 0; i < 3; i++) {
+        tc[i] = spawn(cat, NULL).secs;
+        unlink(idx_tmp);
+        char *ix[] = {ntidx, "index", trace, "-o", idx_tmp, NULL};
+        run r = spawn(ix, NULL);
+        if (r.status != 0) {
+            fprintf(stderr, "ntidx index failed\n");
+            return 1;
+        }
+        ti[i] = r.secs;
+        if (r.maxrss_kb > rss)
+            rss = r.maxrss_kb;
+    }
+    double cat_s = pct(tc, 3, 0.5), index_s = pct(ti, 3, 0.5);
+    struct stat is;
+    stat(idx_tmp, &is);
+    rename(idx_tmp, idx); /* the queries below use it */
+    printf("trace: %s, %.2f GB\n", trace, size_gb);
+    printf("cat > /dev/null:        %8.1f ms  (%.2f GB/s)\n", cat_s * 1e3, size_gb / cat_s);
+    printf("ntidx index:            %8.1f ms  = %.2f%% of cat (target <= 5%%)\n", index_s * 1e3, 100 * index_s / cat_s);
+    printf("index peak RSS:         %8.1f MB  (target <= 64 MB)\n", (double)rss / 1024);
+    printf("index size:             %8" PRIu64 " bytes = %.4f%% of the trace (target <= 0.1%%)\n",
+           (uint64_t)is.st_size, 100.0 * (double)is.st_size / (double)st.st_size);
+
+    uint64_t first, last, freq;
+    if (trace_span(ntidx, trace, &first, &last, &freq) < 0 || last <= first) {
+        fprintf(stderr, "cannot read the trace's time span\n");
+        return 1;
+    }
+    uint64_t w = freq / 100; /* 10 ms */
+    /* an empty window (before the trace) measures the process's own page faults */
+    char a0[32], a1[32];
+    snprintf(a0, sizeof a0, "%" PRIu64, first > 2 ? first - 2 : 0);
+    snprintf(a1, sizeof a1, "%" PRIu64, first > 1 ? first - 1 : 0);
+    char *q0[] = {ntidx, "query", trace, "--from", a0, "--to", a1, "--format", "jsonl", NULL};
+    long base_flt = spawn(q0, NULL).minflt;
+    double *lat = calloc((size_t)windows, sizeof *lat), *seek = calloc((size_t)windows, sizeof *seek);
+    double touched = 0, read_bytes = 0;
+    long events = 0;
+    uint64_t seed = 42;
+    for (int i = 0; i < windows; i++) {
+        uint64_t t0 = first + rnd(&seed) % (last - first - (last - first > w ? w : 0));
+        char f[32], t[32];
+        snprintf(f, sizeof f, "%" PRIu64, t0);
+        snprintf(t, sizeof t, "%" PRIu64, t0 + w);
+        char *q[] = {ntidx, "query", trace, "--from", f, "--to", t, "--format", "jsonl", NULL};
+        run r = spawn(q, "/tmp/bench_index.out");
+        lat[i] = r.secs;
+        touched += (double)(r.minflt - base_flt) * 4096;
+        /* the blocks it read, from a second identical run with --stats (not timed) */
+        char cmd[8192];
+        snprintf(cmd, sizeof cmd, "'%s' query '%s' --from %s --to %s --format jsonl --stats 2>&1 >/dev/null", ntidx,
+                 trace, f, t);
+        FILE *p = popen(cmd, "r");
+        char line[512] = "";
+        if (p && fgets(line, sizeof line, p)) {
+            char *b = strstr(line, "blocks");
+            char *e = b ? strstr(b, "), ") : NULL;
+            if (e)
+                read_bytes += strtod(e + 3, NULL);
+        }
+        if (p)
+            pclose(p);
+        FILE *o = fopen("/tmp/bench_index.out", "r");
+        int ch;
+        while (o && (ch = fgetc(o)) != EOF)
+            events += ch == '\n';
+        if (o)
+            fclose(o);
+        char at[32];
+        snprintf(at, sizeof at, "%" PRIu64, first + rnd(&seed) % (last - first));
+        char *s[] = {ntidx, "seek", trace, "--at", at, NULL};
+        seek[i] = spawn(s, NULL).secs;
+    }
+    printf("query 10 ms window:     p50 %.2f ms, p99 %.2f ms over %d random windows (target p50 < 5 ms), %.0f events "
+           "per window\n",
+           pct(lat, windows, 0.5) * 1e3, pct(lat, windows, 0.99) * 1e3, windows, (double)events / windows);
+    printf("  trace bytes touched:  %.0f KB per query (page faults beyond an empty query's) vs %.0f KB of blocks "
+           "read (window blocks + context)\n",
+           touched / windows / 1024, read_bytes / windows / 1024);
+    printf("seek:                   p50 %.2f ms, p99 %.2f ms (target p50 < 2 ms)\n", pct(seek, windows, 0.5) * 1e3,
+           pct(seek, windows, 0.99) * 1e3);
+    unlink("/tmp/bench_index.out");
+    free(lat);
+    free(seek);
+    return 0;
+}
