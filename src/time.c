@@ -30,7 +30,9 @@ NTIDX_API int ntidx_ticks_to_unix_ns(const ntidx_trace *t, uint64_t ticks, int64
         return NTIDX_E_CORRUPT;
     int64_t days = days_from_civil(s->year, (unsigned)s->month, (unsigned)s->day);
     int64_t base_ns = ((days * 24 + s->hour) * 60 + s->minute) * 60 + s->second;
-    base_ns = base_ns * 1000000000LL + (int64_t)s->millisecond * 1000000LL;
+    if (__builtin_mul_overflow(base_ns, 1000000000LL, &base_ns)) /* years 1601-32767 are not all representable */
+        return NTIDX_E_CORRUPT;
+    base_ns += (int64_t)s->millisecond * 1000000LL; /* cannot overflow: base_ns is a whole second */
     int64_t d = (int64_t)(ticks - (uint64_t)t->info.sync_ticks);
     int64_t f = t->info.tick_frequency;
     /* d * 1e9 / f without overflow for any realistic span: split whole seconds off. Timestamps
