@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <xxhash.h>
+#include "hash.h"
 
 #include "definitions.h"
 #include "event_header.h"
@@ -78,7 +78,7 @@ uint64_t ntx_trace_range_hash(const ntidx_trace *t, uint64_t off, uint64_t len)
 {
     if (off > t->size || len > t->size - off)
         return 0;
-    return XXH3_64bits(t->data + off, (size_t)len);
+    return ntx_xxh3(t->data + off, (size_t)len);
 }
 
 uint64_t ntx_trace_head_hash(const ntidx_trace *t)
@@ -326,10 +326,10 @@ static void bloom_add(uint8_t *filter, uint64_t h)
 
 uint64_t ntx_type_hash(const char *provider, uint32_t event_id)
 {
-    return XXH3_64bits_withSeed(provider, strlen(provider), event_id);
+    return ntx_xxh3_seed(provider, strlen(provider), event_id);
 }
 
-uint64_t ntx_thread_hash(uint64_t thread) { return XXH3_64bits(&thread, sizeof thread); }
+uint64_t ntx_thread_hash(uint64_t thread) { return ntx_xxh3(&thread, sizeof thread); }
 
 /* --full: count events and record their types and threads per block, with the reader. */
 static int full_pass(builder *b)

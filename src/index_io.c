@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <xxhash.h>
+#include "hash.h"
 
 #include "index_internal.h"
 
@@ -106,10 +106,10 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *er
         st32(d + 4, sec[i].entry);
         st64(d + 8, off);
         st64(d + 16, sec[i].count);
-        st64(d + 24, XXH3_64bits(len ? sec[i].data : (const void *)"", (size_t)len));
+        st64(d + 24, ntx_xxh3(len ? sec[i].data : (const void *)"", (size_t)len));
         off = align8(off + len);
     }
-    st64(h + NTX_IH_HEADER_HASH, XXH3_64bits(h, NTX_IH_HEADER_HASH));
+    st64(h + NTX_IH_HEADER_HASH, ntx_xxh3(h, NTX_IH_HEADER_HASH));
 
     /* Temporary file in the same directory, so the rename is atomic. */
     size_t plen = strlen(path);
@@ -328,7 +328,7 @@ NTIDX_API int ntidx_index_load(ntidx_trace *t, const char *path, ntidx_index **o
     uint32_t hsize = ntx_load32(m + NTX_IH_HEADER_SIZE);
     if (hsize < NTX_IDX_HEADER_SIZE || hsize % 8 || hsize > len - 8)
         FAIL(NTIDX_E_INDEX_CORRUPT, "%s: header size %u is invalid", path, hsize);
-    if (XXH3_64bits(m, hsize - 8) != ntx_load64(m + hsize - 8))
+    if (ntx_xxh3(m, hsize - 8) != ntx_load64(m + hsize - 8))
         FAIL(NTIDX_E_INDEX_CORRUPT, "%s: header checksum mismatch", path);
     if (memcmp(m + len - 8, NTX_IDX_FOOTER, 8) != 0)
         FAIL(NTIDX_E_INDEX_CORRUPT, "%s: footer missing (the file was cut short)", path);
@@ -361,7 +361,7 @@ NTIDX_API int ntidx_index_load(ntidx_trace *t, const char *path, ntidx_index **o
         if (off < hsize || off % 8 || off > data_end || entry == 0 || count > (data_end - off) / entry)
             FAIL(NTIDX_E_INDEX_CORRUPT, "%s: section %u (id %u) lies outside the file", path, i, id);
         uint64_t bytes = count * entry;
-        if (XXH3_64bits(m + off, (size_t)bytes) != sum)
+        if (ntx_xxh3(m + off, (size_t)bytes) != sum)
             FAIL(NTIDX_E_INDEX_CORRUPT, "%s: section %u (id %u) checksum mismatch", path, i, id);
         if (id == 0 || id > NTX_SEC_FILTERS)
             continue; /* a later minor version's section: checked, then skipped */
