@@ -312,12 +312,15 @@ static void test_v6_compressed_header_deltas(void **state)
     tb_u8(&p, 0x40);
     tb_varu(&p, 1);
     v6_block(&f, 2, p.d, p.len);
-    /* Block 2: the delta state starts from zero again. */
+    /* Block 2: the delta state starts from zero again. Flag 32 (RelatedActivityId before V6)
+       has no field in V6: nothing is read for it. */
     tb_reset(&p);
     eb_header(&p, 20, 1, 0, 0);
     tb_u8(&p, 0x01);
     tb_varu(&p, 1);
     tb_varu(&p, 500);
+    tb_u8(&p, 0x20);
+    tb_varu(&p, 1);
     v6_block(&f, 2, p.d, p.len);
     v6_end(&f);
 
@@ -330,6 +333,7 @@ static void test_v6_compressed_header_deltas(void **state)
         {2, 9 + 0xfffffff0u + 1, 1, 0xffffffffu, 1, 2, 2, 106 + (1ULL << 40), 0, 0},
         {2, 9 + 0xfffffff0u + 2, 1, 0xffffffffu, 1, 2, 2, 107 + (1ULL << 40), 0, 1},
         {1, 1, 0, 0, 0, 0, 0, 500, 0, 0},
+        {1, 2, 0, 0, 0, 0, 0, 501, 0, 0},
     };
     const int nwant = (int)(sizeof want / sizeof want[0]);
     ntidx_trace *t = open_ok(&f);

@@ -772,6 +772,80 @@ static void test_open_files(void **state)
     tb_free(&f);
 }
 
+/* Timestamps from the trace block's sync time: 2024-01-02T03:04:05.006Z at 1000 ticks. */
+static void test_time_conversions(void **state)
+{
+    (void)state;
+    tb f;
+    tb_init(&f);
+    v6_begin(&f); /* 10 MHz */
+    v6_end(&f);
+    ntidx_trace *t = open_ok(&f);
+    static const struct { uint64_t ticks; double secs; int64_t ns; const char *iso; } cases[] = {
+        {1000, 0.0, 1704164645006000000LL, "2024-01-02T03:04:05.006000000Z"},
+        {1015, 1.5e-6, 1704164645006001500LL, "2024-01-02T03:04:05.006001500Z"},
+        {500, -5e-5, 1704164645005950000LL, "2024-01-02T03:04:05.005950000Z"},
+        {1000 + 10000000ULL * 86400 * 366, 86400.0 * 366, 1704164645006000000LL + 86400LL * 366 * 1000000000LL,
+         "2025-01-02T03:04:05.006000000Z"},
+        {0, -1e-4, 1704164645005900000LL, "2024-01-02T03:04:05.005900000Z"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double s = ntidx_ticks_to_seconds(t, cases[i].ticks);
+        double tol = 1e-9 + (cases[i].secs < 0 ? -cases[i].secs : cases[i].secs) * 1e-12;
+        assert_true(s > cases[i].secs - tol && s < cases[i].secs + tol);
+        int64_t ns = 0;
+        assert_int_equal(ntidx_ticks_to_unix_ns(t, cases[i].ticks, &ns), NTIDX_OK);
+        assert_true(ns == cases[i].ns);
+        char iso[64];
+        assert_int_equal(ntidx_ticks_to_iso8601(t, cases[i].ticks, iso, sizeof iso), NTIDX_OK);
+        assert_string_equal(iso, cases[i].iso);
+    }
+    ntidx_trace_close(&t);
+
+    /* A hostile tick frequency of 1 with timestamps far from the sync time: the result does not fit
+       in 64-bit nanoseconds and must be refused, not overflow. */
+    tb_reset(&f);
+    v6_stream_header(&f, 6, 0);
+    v6_trace_block(&f, 8, 1, NULL, 0);
+    v6_end(&f);
+    t = open_ok(&f);
+    static const uint64_t far[] = {1ULL << 62, (1ULL << 63) + 1000, UINT64_MAX / 3};
+    for (size_t i = 0; i < sizeof far / sizeof far[0]; i++) {
+        int64_t ns = 0;
+        char iso[64];
+        assert_int_equal(ntidx_ticks_to_unix_ns(t, far[i], &ns), NTIDX_E_CORRUPT);
+        assert_int_equal(ntidx_ticks_to_iso8601(t, far[i], iso, sizeof iso), NTIDX_E_CORRUPT);
+    }
+    ntidx_trace_close(&t);
+
+    /* sync dates that are valid SYSTEMTIMEs but outside the int64 nanosecond range */
+    static const int16_t years[] = {1601, 1677, 2263, 9999, 32767};
+    for (size_t i = 0; i < sizeof years / sizeof years[0]; i++) {
+        tb_reset(&f);
+        v6_stream_header(&f, 6, 0);
+        v6_trace_block(&f, 8, 1000, NULL, 0);
+        v6_end(&f);
+        tb_put16(&f, 24, (uint16_t)years[i]);
+        t = open_ok(&f);
+        int64_t ns;
+        char iso[64];
+        assert_int_equal(ntidx_ticks_to_unix_ns(t, 1000, &ns), NTIDX_E_CORRUPT);
+        assert_int_equal(ntidx_ticks_to_iso8601(t, 1000, iso, sizeof iso), NTIDX_E_CORRUPT);
+        ntidx_trace_close(&t);
+    }
+    /* a sync time that is not a date */
+    tb_reset(&f);
+    v6_stream_header(&f, 6, 0);
+    v6_trace_block(&f, 8, 1000, NULL, 0);
+    v6_end(&f);
+    tb_put16(&f, 24 + 2, 13); /* month 13 */
+    t = open_ok(&f);
+    int64_t ns;
+    assert_int_equal(ntidx_ticks_to_unix_ns(t, 0, &ns), NTIDX_E_CORRUPT);
+    ntidx_trace_close(&t);
+    tb_free(&f);
+}
+
 static void test_invalid_arguments(void **state)
 {
     (void)state;
@@ -827,6 +901,7 @@ int main(void)
         cmocka_unit_test(test_netperf_detection),
         cmocka_unit_test(test_not_a_trace),
         cmocka_unit_test(test_open_files),
+        cmocka_unit_test(test_time_conversions),
         cmocka_unit_test(test_invalid_arguments),
     };
     return cmocka_run_group_tests_name("reader-framing", tests, NULL, NULL);

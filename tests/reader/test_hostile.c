@@ -162,6 +162,14 @@ static void check_event(const ntidx_trace *t, const ntidx_event *e, const uint8_
     ntidx_buf_free(&out);
     char name[128];
     (void)ntidx_event_display_name(e->metadata, name, sizeof name);
+    /* timestamps and sync times are untrusted too: conversions either work or say CORRUPT */
+    (void)ntidx_ticks_to_seconds(t, e->timestamp);
+    int64_t ns;
+    char iso[64];
+    rc = ntidx_ticks_to_unix_ns(t, e->timestamp, &ns);
+    assert_true(rc == NTIDX_OK || rc == NTIDX_E_CORRUPT);
+    rc = ntidx_ticks_to_iso8601(t, e->timestamp, iso, sizeof iso);
+    assert_true(rc == NTIDX_OK || rc == NTIDX_E_CORRUPT);
     if (e->label_list) {
         const uint8_t *p = e->label_list, *end = p + e->label_list_size;
         ntidx_label l;
