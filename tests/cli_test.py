@@ -243,6 +243,116 @@ class HandMadeV6(unittest.TestCase):
             self.assertEqual(s["threads"], [{"thread": 4242, "count": 3}])
 
 
+class IndexAndQuery(unittest.TestCase):
+    """The index commands' contract: names, flags, keys; answers equal a filtered dump."""
+
+    def setUp(self):
+        self.d = tempfile.TemporaryDirectory()
+        self.trace = os.path.join(self.d.name, "q.nettrace")
+        run("gen", "-o", self.trace, "--events", "40000", "--seed", "5")
+        self.events = dump(self.trace)
+        self.t_lo = min(e["ts"] for e in self.events)
+        self.t_hi = max(e["ts"] for e in self.events)
+
+    def tearDown(self):
+        self.d.cleanup()
+
+    def test_index_built_when_missing_and_reused(self):
+        p = run("query", self.trace, "--from", str(self.t_lo), "--to", str(self.t_lo + 1000), "--format", "jsonl")
+        self.assertIn("indexing", p.stderr)
+        self.assertTrue(os.path.exists(self.trace + ".ntidx"))
+        p = run("query", self.trace, "--from", str(self.t_lo), "--to", str(self.t_lo + 1000), "--format", "jsonl")
+        self.assertEqual(p.stderr, "")
+        info = json.loads(run("index", self.trace, "--json").stdout)
+        self.assertEqual(info["action"], "up to date")
+        for k in ("blocks", "regions", "bytes", "ratio", "sequence_points"):
+            self.assertIn(k, info)
+
+    def test_query_equals_filtered_dump(self):
+        s = json.loads(run("stats", self.trace, "--json").stdout)
+        freq, sync = s["tick_frequency"], s["sync_ticks"]
+        mid = (self.t_lo + self.t_hi) // 2
+        t0, t1 = mid, mid + freq // 20  # 50 ms
+        want = sorted((e for e in self.events if t0 <= e["ts"] < t1), key=lambda e: (e["ts"], e["offset"]))
+        got = [json.loads(l) for l in run("query", self.trace, "--from", str(t0), "--to", str(t1),
+                                          "--format", "jsonl").stdout.splitlines()]
+        self.assertEqual(got, want)
+        # the same window in seconds since the sync time, and in file order
+        got = [json.loads(l) for l in run("query", self.trace, "--from", f"{(t0 - sync) / freq:.7f}s",
+                                          "--to", f"{(t1 - sync) / freq:.7f}s", "--order", "file",
+                                          "--format", "jsonl").stdout.splitlines()]
+        self.assertEqual([e["offset"] for e in got], sorted(e["offset"] for e in want))
+        # filters
+        pick = want[len(want) // 2]
+        got = [json.loads(l) for l in run("query", self.trace, "--from", str(t0), "--to", str(t1),
+                                          "--provider", pick["provider"], "--event", str(pick["event_id"]),
+                                          "--thread", str(pick["thread"]), "--format", "jsonl").stdout.splitlines()]
+        self.assertEqual(got, [e for e in want if e["provider"] == pick["provider"]
+                               and e["event_id"] == pick["event_id"] and e["thread"] == pick["thread"]])
+        got = run("query", self.trace, "--from", str(t0), "--to", str(t1), "--event", pick["event_name"],
+                  "--limit", "3", "--format", "jsonl").stdout.splitlines()
+        self.assertEqual([json.loads(l) for l in got],
+                         [e for e in want if e["event_name"] == pick["event_name"]][:3])
+        csv_lines = run("query", self.trace, "--from", str(t0), "--to", str(t1), "--format", "csv").stdout.splitlines()
+        self.assertTrue(csv_lines[0].startswith("ts,time_s,provider,event_id,event_name"))
+        self.assertEqual(len(csv_lines) - 1, len(want))
+        # window stats: same keys as whole-trace stats, counts of the window
+        ws = json.loads(run("stats", self.trace, "--from", str(t0), "--to", str(t1), "--json").stdout)
+        for k in STATS_KEYS:
+            self.assertIn(k, ws)
+        self.assertEqual(ws["events"], len(want))
+        self.assertEqual((ws["first_ts"], ws["last_ts"]), (want[0]["ts"], want[-1]["ts"]))
+
+    def test_seek(self):
+        mid = (self.t_lo + self.t_hi) // 2
+        by_time = sorted(self.events, key=lambda e: (e["ts"], e["offset"]))
+        first = next(e for e in by_time if e["ts"] >= mid)
+        got = json.loads(run("seek", self.trace, "--at", str(mid), "--format", "jsonl").stdout)
+        self.assertEqual(got, first)
+        text = run("seek", self.trace, "--at", str(mid)).stdout
+        self.assertTrue(text.startswith(f"offset {first['offset']}:"))
+        p = run("seek", self.trace, "--at", str(self.t_hi + 1))
+        self.assertEqual(p.stdout, "")
+        self.assertIn("no event", p.stderr)
+
+    def test_iso_times(self):
+        info = json.loads(run("info", self.trace, "--json").stdout)
+        self.assertTrue(info["sync_time_utc"].endswith("Z"))
+        # the sync time itself, as ISO-8601, is the trace's sync ticks
+        got = run("seek", self.trace, "--at", info["sync_time_utc"], "--format", "jsonl").stdout
+        self.assertEqual(json.loads(got)["ts"], min(e["ts"] for e in self.events))
+        self.assertEqual(run("query", self.trace, "--from", "yesterday", check=False).returncode, 2)
+
+    def test_stale_index_rebuilt_and_said(self):
+        run("index", self.trace)
+        with open(self.trace, "r+b") as f:  # rewrite one byte in place, same size
+            f.seek(40)
+            b = f.read(1)
+            f.seek(40)
+            f.write(bytes([b[0] ^ 1]))
+        p = run("query", self.trace, "--from", str(self.t_lo), "--to", str(self.t_lo + 10), check=False)
+        self.assertIn("rebuilding the index", p.stderr)
+
+    def test_corrupt_index_rebuilt(self):
+        run("index", self.trace)
+        with open(self.trace + ".ntidx", "r+b") as f:
+            f.seek(600)
+            b = f.read(1)
+            f.seek(600)
+            f.write(bytes([b[0] ^ 0x10]))
+        p = run("query", self.trace, "--from", str(self.t_lo), "--to", str(self.t_lo + 10))
+        self.assertIn("checksum", p.stderr)
+        self.assertIn("rebuilding the index", p.stderr)
+
+    def test_unsavable_index_still_answers(self):
+        where = os.path.join(self.d.name, "no-such-directory", "q.ntidx")
+        p = run("query", self.trace, "--from", str(self.t_lo), "--to", str(self.t_hi + 1), "--limit", "2",
+                "--format", "jsonl", "--index", where)
+        self.assertIn("could not be saved", p.stderr)
+        self.assertEqual(len(p.stdout.splitlines()), 2)
+        self.assertFalse(os.path.exists(where))
+
+
 class Info(unittest.TestCase):
     def test_info_json(self):
         for path in traces():
