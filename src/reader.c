@@ -44,8 +44,9 @@ static ntx_seqstate *seqstate(ntidx_reader *r, uint64_t capture)
     s->capture = s->os_tid = capture;
     /* V6 threads start counting at 0 when defined (TraceEvent does the same): a
        first event numbered N means N-1 were dropped. Before V6 a thread's first
-       sighting is its baseline. */
-    s->seen = r->t->gen == NTX_GEN_V6;
+       sighting is its baseline, and so is it for a query, which enters the trace
+       in the middle of each thread's numbering. */
+    s->seen = r->t->gen == NTX_GEN_V6 && !r->plan_refill;
     return r->last_seq = s;
 }
 

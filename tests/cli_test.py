@@ -302,6 +302,8 @@ class IndexAndQuery(unittest.TestCase):
             self.assertIn(k, ws)
         self.assertEqual(ws["events"], len(want))
         self.assertEqual((ws["first_ts"], ws["last_ts"]), (want[0]["ts"], want[-1]["ts"]))
+        self.assertEqual(s["dropped_events"], 0)  # generated without drops:
+        self.assertEqual(ws["dropped_events"], 0)  # a window entered mid-trace must not invent any
 
     def test_seek(self):
         mid = (self.t_lo + self.t_hi) // 2

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job, end to end: set up, build, then on a trace (an embedded
-# default when no argument is given: a generated sample) print what it is,
-# its statistics, and the first events of a time window.
+# default when no argument is given: a generated sample) print what it is and
+# its statistics, index it, and query a time window through the index.
 #
 # usage: tools/demo.sh [TRACE]
 set -eu
@@ -23,11 +23,17 @@ echo "== ntidx info $trace"
 "$ntidx" info "$trace"
 echo
 echo "== ntidx stats $trace"
-"$ntidx" stats "$trace" | head -40
+"$ntidx" stats "$trace" | head -30
 echo
-# A time window: the events of the 10 ms after the trace's midpoint, in time order.
-read -r first last freq < <("$ntidx" stats "$trace" --json | python3 -c '
+echo "== ntidx index $trace"
+"$ntidx" index "$trace"
+echo
+# A time window: the 10 ms after the trace's midpoint, in time order, through the index.
+read -r first last freq < <("$ntidx" info "$trace" --json | python3 -c '
 import json, sys; s = json.load(sys.stdin); print(s["first_ts"], s["last_ts"], s["tick_frequency"])')
 from=$(( first + (last - first) / 2 )); to=$(( from + freq / 100 ))
-echo "== events in [$from, $to) ticks (10 ms from the middle), time order, first 20"
-"$ntidx" dump "$trace" --order time --format text | awk -v a="$from" -v b="$to" '$2 >= a && $2 < b' | head -20
+echo "== ntidx query $trace --from $from --to $to (10 ms from the middle; first 20 events)"
+"$ntidx" query "$trace" --from "$from" --to "$to" --stats | head -20
+echo
+echo "== ntidx stats $trace --from $from --to $to"
+"$ntidx" stats "$trace" --from "$from" --to "$to" | head -20
