@@ -26,6 +26,7 @@ typedef struct pctx {
     char *err;
     size_t errlen;
     int nomem;
+    uint64_t empty_elements; /* zero-size array elements decoded so far in this payload */
 } pctx;
 
 #define PUT(x)                                                                                         \
@@ -261,8 +262,13 @@ static int decode_elements(pctx *c, const ntidx_field *f, const ntidx_field *el,
     long es = fixed_size(el, c->v6, c->ptr_size, depth);
     if (es != 0 && count > (uint64_t)(end - *pp))
         return perr(c, f, *pp, "%llu elements cannot fit in the %llu bytes left", count, (unsigned long long)(end - *pp));
-    if (es == 0 && count > 65536)
-        return perr(c, f, *pp, "%llu empty elements", count, 0);
+    if (es == 0) {
+        /* Zero-size elements consume no input, so nothing else bounds them: count them per
+           payload, nesting included (fixed arrays of fixed arrays of empties multiply). */
+        c->empty_elements += count;
+        if (c->empty_elements > 65536)
+            return perr(c, f, *pp, "%llu empty elements", c->empty_elements, 0);
+    }
     PUT(ntx_buf_puts(c->out, "["));
     for (uint64_t i = 0; i < count; i++) {
         if (i)
@@ -449,7 +455,7 @@ static int format_fields(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf 
     size_t mark = out->len;
     const ntidx_metadata *m = ev->metadata;
     pctx c = {ev->payload, ev->payload_size, t->gen == NTX_GEN_V6, t->info.pointer_size == 4 ? 4 : 8,
-              m && ntx_manifest_owns(m->fields), out, json, err, errlen, 0};
+              m && ntx_manifest_owns(m->fields), out, json, err, errlen, 0, 0};
     const uint8_t *p = ev->payload, *end = ev->payload + ev->payload_size;
     int rc = 0;
     if (!m || !m->has_fields || m->field_count == 0)
