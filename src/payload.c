@@ -27,6 +27,7 @@ typedef struct pctx {
     size_t errlen;
     int nomem;
     uint64_t empty_elements; /* zero-size array elements decoded so far in this payload */
+    uint64_t loc_bytes;      /* bytes referenced by RelLoc/DataLoc fields so far in this payload */
 } pctx;
 
 #define PUT(x)                                                                                         \
@@ -426,6 +427,12 @@ static int decode_value(pctx *c, const ntidx_field *f, const uint8_t **pp, const
         uint64_t start = f->type_code == NTIDX_TYPE_RELLOC ? (uint64_t)(p - c->payload) + pos : pos;
         if (start > c->payload_size || size > c->payload_size - start)
             return perr(c, f, p - 4, "location range [%llu, +%llu) lies outside the payload", start, size);
+        /* Locations may overlap, so one region could be rendered once per location (an array of
+           them makes the output quadratic in the payload): bound the bytes they reference in all. */
+        c->loc_bytes += size;
+        if (c->loc_bytes > 4 * (uint64_t)c->payload_size)
+            return perr(c, f, p - 4, "locations reference %llu bytes, more than 4 times the %llu-byte payload",
+                        c->loc_bytes, c->payload_size);
         fs = f->element ? fixed_size(f->element, c->v6, c->ptr_size, depth) : -1;
         if (fs <= 0)
             return perr(c, f, p - 4, "location element type is not fixed-size", 0, 0);
@@ -455,7 +462,7 @@ static int format_fields(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf 
     size_t mark = out->len;
     const ntidx_metadata *m = ev->metadata;
     pctx c = {ev->payload, ev->payload_size, t->gen == NTX_GEN_V6, t->info.pointer_size == 4 ? 4 : 8,
-              m && ntx_manifest_owns(m->fields), out, json, err, errlen, 0, 0};
+              m && ntx_manifest_owns(m->fields), out, json, err, errlen, 0, 0, 0};
     const uint8_t *p = ev->payload, *end = ev->payload + ev->payload_size;
     int rc = 0;
     if (!m || !m->has_fields || m->field_count == 0)
