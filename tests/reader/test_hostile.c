@@ -792,9 +792,107 @@ static void test_huge_declared_counts(void **state)
         ntidx_reader_close(&r);
         ntidx_trace_close(&t);
     }
+    /* fixed arrays of fixed arrays of empty elements: 65535^2 values from a zero-byte payload */
+    tb_reset(&f);
+    tb_reset(&rows);
+    tb_reset(&fields);
+    v6_prelude(&f);
+    tb_u16(&fields, 1);
+    v6_field(&fields, "a", "\x16\x16\x00\xff\xff\xff\xff", 7, 0);
+    v6_metadata_row(&rows, 1, "P", 1, "E", &fields, NULL, 0);
+    v6_metadata_block(&f, &rows);
+    {
+        tb p;
+        tb_init(&p);
+        eb_header(&p, 20, 0, 0, 0);
+        ev6 ev = {.metadata_id = 1, .seq = 1, .thread = 1, .capture = 1, .ts = 1};
+        v6_event_row(&p, &ev);
+        v6_block(&f, 2, p.d, p.len);
+        tb_free(&p);
+    }
+    v6_end(&f);
+    {
+        ntidx_trace *t;
+        assert_int_equal(ntidx_trace_open_memory(&t, f.d, f.len, "empties"), NTIDX_OK);
+        ntidx_reader *r;
+        assert_int_equal(ntidx_reader_open(&r, t, NULL), NTIDX_OK);
+        const ntidx_event *ev;
+        assert_int_equal(ntidx_reader_next(r, &ev), 1);
+        ntidx_buf out = {0};
+        char err[256];
+        g_max_alloc = 0;
+        assert_int_equal(ntidx_event_fields_json(t, ev, &out, err, sizeof err), NTIDX_E_PAYLOAD);
+        assert_int_equal(ntidx_event_fields_text(t, ev, &out, err, sizeof err), NTIDX_E_PAYLOAD);
+        assert_true(g_max_alloc < (1u << 20));
+        ntidx_buf_free(&out);
+        ntidx_reader_close(&r);
+        ntidx_trace_close(&t);
+    }
     tb_free(&f);
     tb_free(&rows);
     tb_free(&fields);
+}
+
+/*
+ * Locations referencing the same bytes over and over: an Array of 20000
+ * DataLoc fields each pointing at the same 60000-byte region would render
+ * 1.2 billion numbers from a 140 KB payload. The formatter must refuse
+ * before the output outgrows the input by orders of magnitude.
+ */
+static void test_location_amplification(void **state)
+{
+    (void)state;
+    for (int rel = 0; rel < 2; rel++) {
+        enum { N = 20000, S = 60000 };
+        tb f, rows, fields, pl, p;
+        tb_init(&f);
+        tb_init(&rows);
+        tb_init(&fields);
+        tb_init(&pl);
+        tb_init(&p);
+        v6_prelude(&f);
+        tb_u16(&fields, 1);
+        v6_field(&fields, "a", rel ? "\x13\x18\x06" : "\x13\x19\x06", 3, 0); /* Array of RelLoc/DataLoc of Byte */
+        v6_metadata_row(&rows, 1, "P", 1, "E", &fields, NULL, 0);
+        v6_metadata_block(&f, &rows);
+        /* every location: position 0, size S (DataLoc: the payload's first S bytes; RelLoc: the S bytes
+           after the field, which the trailing S bytes keep inside the payload) */
+        tb_u16(&pl, N);
+        for (uint32_t i = 0; i < N; i++)
+            tb_u32(&pl, (uint32_t)S << 16);
+        for (int i = 0; i < S; i++)
+            tb_u8(&pl, (uint8_t)i);
+        eb_header(&p, 20, 0, 0, 0);
+        ev6 e = {.metadata_id = 1, .seq = 1, .thread = 1, .capture = 1, .ts = 1, .payload = pl.d,
+                 .payload_size = (uint32_t)pl.len};
+        v6_event_row(&p, &e);
+        v6_block(&f, 2, p.d, p.len);
+        v6_end(&f);
+        ntidx_trace *t;
+        assert_int_equal(ntidx_trace_open_memory(&t, f.d, f.len, "loc"), NTIDX_OK);
+        ntidx_reader *r;
+        assert_int_equal(ntidx_reader_open(&r, t, NULL), NTIDX_OK);
+        const ntidx_event *ev;
+        assert_int_equal(ntidx_reader_next(r, &ev), 1);
+        ntidx_buf out = {0};
+        char err[256];
+        g_max_alloc = 0;
+        int rc = ntidx_event_fields_json(t, ev, &out, err, sizeof err);
+        if (rc == NTIDX_OK && out.len > 64 * pl.len)
+            fail_msg("%s: %zu bytes of JSON from a %zu-byte payload", rel ? "RelLoc" : "DataLoc", out.len, pl.len);
+        assert_true(rc == NTIDX_OK || rc == NTIDX_E_PAYLOAD);
+        if (g_max_alloc > 64 * pl.len)
+            fail_msg("%s: an allocation of %zu bytes for a %zu-byte payload", rel ? "RelLoc" : "DataLoc", g_max_alloc,
+                     pl.len);
+        ntidx_buf_free(&out);
+        ntidx_reader_close(&r);
+        ntidx_trace_close(&t);
+        tb_free(&f);
+        tb_free(&rows);
+        tb_free(&fields);
+        tb_free(&pl);
+        tb_free(&p);
+    }
 }
 
 /* Nesting that would recurse once per level: refused at a fixed depth, whatever the size. */
@@ -929,6 +1027,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_huge_declared_counts),
         cmocka_unit_test(test_deep_nesting),
         cmocka_unit_test(test_extreme_ids),
+        cmocka_unit_test(test_location_amplification),
         cmocka_unit_test(test_truncation_every_offset),
         cmocka_unit_test(test_bit_flips_and_garbage),
     };

@@ -708,6 +708,8 @@ static const json_case V6_CASES[] = {
     {"boolean8 true", T(26), P(1), "true"},
     {"boolean8 2", T(26), P(2), "true"},
     {"object", T(1, 2, 0, 3, 0, 1, 'x', 9, 6, 0, 2, 'i', 'n', 1, 0, 0), P(1, 0, 0, 0), "{\"x\":1,\"in\":{}}"},
+    {"fixed array of 3 empties", T(22, 0, 3, 0), P(0), "[null,null,null]"},
+    {"fixed array of 2x2 empty objects", T(22, 22, 1, 0, 0, 2, 0, 2, 0), P(0), "[[{},{}],[{},{}]]"},
 };
 
 static void test_v6_payload_json_every_type(void **state)
@@ -919,6 +921,13 @@ static const json_case BAD_CASES[] = {
     {"unknown type code", T(99), P(1, 2, 3, 4), "unknown type"},
     {"type code 2", T(2), P(1, 2, 3, 4), "unknown type"},
     {"nested object cut", T(1, 1, 0, 3, 0, 1, 'x', 12), P(1, 2), "needs 8 bytes"},
+    {"overlapping locations", T(22, 25, 6, 5, 0),
+     P(0, 0, 20, 0, 0, 0, 20, 0, 0, 0, 20, 0, 0, 0, 20, 0, 0, 0, 20, 0, 1, 2, 3, 4), "locations reference"},
+    /* zero-size elements consume no payload: nesting them must not multiply the output */
+    {"fixed arrays of fixed arrays of empties", T(22, 22, 0, 0xff, 0xff, 0xff, 0xff), P(0), "empty elements"},
+    {"array of fixed arrays of empties", T(19, 22, 0, 0xff, 0xff), P(0xff, 0xff), "empty elements"},
+    {"fixed arrays of empty objects, 3 deep", T(22, 22, 22, 1, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff), P(0),
+     "empty elements"},
 };
 
 static void test_payload_errors(void **state)
