@@ -1,0 +1,178 @@
+/*
+ * The index on disk protects itself: every single-bit flip anywhere in a
+ * (small) index file is refused on load, with a message; a file cut short
+ * at any length is refused; an index never loads against another trace.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <ntidx/index.h>
+#include <ntidx/writer.h>
+
+static char dir[64];
+
+static void write_file(const char *path, const uint8_t *p, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(p, 1, n, f), n);
+    fclose(f);
+}
+
+static uint8_t *read_file(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    *n = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *p = malloc(*n);
+    assert_int_equal(fread(p, 1, *n, f), *n);
+    fclose(f);
+    return p;
+}
+
+static ntidx_trace *make_trace(const char *path, int version, int full_index, const char *ipath)
+{
+    ntidx_gen_options g;
+    ntidx_gen_options_defaults(&g);
+    g.format_version = version;
+    g.events = 3000;
+    g.seed = 7;
+    uint8_t *data;
+    size_t size;
+    assert_int_equal(ntidx_generate_memory(&g, &data, &size), NTIDX_OK);
+    write_file(path, data, size);
+    free(data);
+    ntidx_trace *t;
+    assert_int_equal(ntidx_trace_open(&t, path), NTIDX_OK);
+    ntidx_index_options o;
+    ntidx_index_options_defaults(&o);
+    o.full = full_index;
+    ntidx_index *x;
+    assert_int_equal(ntidx_index_build(t, &o, &x), NTIDX_OK);
+    char err[512];
+    assert_int_equal(ntidx_index_write(x, ipath, err, sizeof err), NTIDX_OK);
+    ntidx_index_close(&x);
+    return t;
+}
+
+static void sweep(int version, int full)
+{
+    char tpath[128], ipath[128], bad[128];
+    snprintf(tpath, sizeof tpath, "%s/t%d%d.nettrace", dir, version, full);
+    snprintf(ipath, sizeof ipath, "%s/t%d%d.ntidx", dir, version, full);
+    snprintf(bad, sizeof bad, "%s/bad.ntidx", dir);
+    ntidx_trace *t = make_trace(tpath, version, full, ipath);
+    size_t n;
+    uint8_t *good = read_file(ipath, &n);
+    assert_true(n < (1u << 16)); /* small enough to sweep every bit */
+    ntidx_index *x;
+    ntidx_index_state st;
+    char err[512];
+    assert_int_equal(ntidx_index_load(t, ipath, &x, &st, err, sizeof err), NTIDX_OK);
+    ntidx_index_close(&x);
+    uint8_t *buf = malloc(n);
+    size_t refused = 0;
+    for (size_t byte = 0; byte < n; byte++) {
+        for (int bit = 0; bit < 8; bit++) {
+            memcpy(buf, good, n);
+            buf[byte] ^= (uint8_t)(1u << bit);
+            write_file(bad, buf, n);
+            err[0] = 0;
+            int rc = ntidx_index_load(t, bad, &x, &st, err, sizeof err);
+            if (rc == NTIDX_OK)
+                fail_msg("V%d%s index: flipping bit %d of byte %zu was not detected", version, full ? " full" : "", bit,
+                         byte);
+            assert_null(x);
+            assert_true(rc == NTIDX_E_INDEX_CORRUPT || rc == NTIDX_E_INDEX_VERSION);
+            assert_true(strlen(err) > 0);
+            refused++;
+        }
+    }
+    assert_int_equal(refused, n * 8);
+    /* cut short at every length */
+    for (size_t len = 0; len < n; len++) {
+        write_file(bad, good, len);
+        assert_true(ntidx_index_load(t, bad, &x, &st, err, sizeof err) < 0);
+        assert_null(x);
+    }
+    free(buf);
+    free(good);
+    ntidx_trace_close(&t);
+    unlink(bad);
+    unlink(ipath);
+    unlink(tpath);
+}
+
+static void test_every_bit_flip_v6(void **state)
+{
+    (void)state;
+    sweep(6, 0);
+}
+
+static void test_every_bit_flip_v5_full(void **state)
+{
+    (void)state;
+    sweep(5, 1);
+}
+
+/* An index of one trace never answers for another, even one of the same size. */
+static void test_other_trace_refused(void **state)
+{
+    (void)state;
+    char a[128], b[128], ia[128];
+    snprintf(a, sizeof a, "%s/a.nettrace", dir);
+    snprintf(b, sizeof b, "%s/b.nettrace", dir);
+    snprintf(ia, sizeof ia, "%s/a.ntidx", dir);
+    ntidx_trace *ta = make_trace(a, 6, 0, ia);
+    ntidx_trace_close(&ta);
+    ntidx_gen_options g;
+    ntidx_gen_options_defaults(&g);
+    g.events = 3000;
+    g.seed = 8; /* same shape, other bytes */
+    uint8_t *data;
+    size_t size;
+    assert_int_equal(ntidx_generate_memory(&g, &data, &size), NTIDX_OK);
+    write_file(b, data, size);
+    free(data);
+    ntidx_trace *tb;
+    assert_int_equal(ntidx_trace_open(&tb, b), NTIDX_OK);
+    ntidx_index *x;
+    ntidx_index_state st;
+    char err[512];
+    int rc = ntidx_index_load(tb, ia, &x, &st, err, sizeof err);
+    assert_true(rc == NTIDX_E_INDEX_STALE || rc == NTIDX_E_INDEX_CORRUPT);
+    assert_null(x);
+    ntidx_trace_close(&tb);
+    unlink(a);
+    unlink(b);
+    unlink(ia);
+}
+
+int main(void)
+{
+    /* Tens of thousands of small files are written: keep them in memory when the system allows. */
+    snprintf(dir, sizeof dir, "/dev/shm/ntidx-integrity-XXXXXX");
+    if (!mkdtemp(dir)) {
+        snprintf(dir, sizeof dir, "/tmp/ntidx-integrity-XXXXXX");
+        if (!mkdtemp(dir))
+            return 1;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_bit_flip_v6),
+        cmocka_unit_test(test_every_bit_flip_v5_full),
+        cmocka_unit_test(test_other_trace_refused),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    rmdir(dir);
+    return rc;
+}
