@@ -26,6 +26,7 @@ typedef struct collector {
     stats_impl *st;
     ntx_idmap by_definition; /* metadata definition offset -> type index + 1 */
     ntx_idmap by_thread;     /* thread -> thread index + 1 */
+    ntx_idmap by_type;       /* hash of (provider, event id, version, name) -> type index + 1 */
     ntidx_type_stat *types;
     size_t ntypes, captypes;
     ntidx_thread_stat *threads;
@@ -38,16 +39,37 @@ static int same_type(const ntidx_type_stat *a, const ntidx_metadata *m)
            !strcmp(a->event_name, m->event_name ? m->event_name : "");
 }
 
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+    return (h ^ 0xff) * 0x100000001b3ULL; /* terminator: ("ab","c") and ("a","bc") differ */
+}
+
+static uint64_t type_hash(const ntidx_metadata *m)
+{
+    uint64_t h = fnv1a(0xcbf29ce484222325ULL, m->provider);
+    h = fnv1a(h, m->event_name ? m->event_name : "");
+    return ntx_idmap_hash(h ^ ((uint64_t)m->event_id << 32 | m->version));
+}
+
 /* Type index of a metadata definition; definitions of the same type share one. */
 static long type_of(collector *c, const ntidx_metadata *m)
 {
     void *v = ntx_idmap_get(&c->by_definition, m->offset);
     if (v)
         return (long)((uintptr_t)v - 1);
-    size_t i;
-    for (i = 0; i < c->ntypes; i++) /* new definitions are rare: a linear search is fine */
-        if (same_type(&c->types[i], m))
-            break;
+    /* A trace can define any number of types (a hostile one, millions): find the type by a hash
+       of its identity, with a linear search only when two types share a hash. */
+    uint64_t h = type_hash(m);
+    size_t i = c->ntypes;
+    v = ntx_idmap_get(&c->by_type, h);
+    if (v && same_type(&c->types[(uintptr_t)v - 1], m))
+        i = (uintptr_t)v - 1;
+    else if (v)
+        for (i = 0; i < c->ntypes; i++)
+            if (same_type(&c->types[i], m))
+                break;
     if (i == c->ntypes) {
         if (c->ntypes == c->captypes) {
             size_t n = c->captypes ? c->captypes * 2 : 64;
@@ -67,6 +89,8 @@ static long type_of(collector *c, const ntidx_metadata *m)
         s->event_id = m->event_id;
         s->version = m->version;
         s->first_ts = UINT64_MAX;
+        if (!v && ntx_idmap_put(&c->by_type, h, (void *)(uintptr_t)(i + 1)) != 0)
+            return -1;
     }
     if (ntx_idmap_put(&c->by_definition, m->offset, (void *)(uintptr_t)(i + 1)) != 0)
         return -1;
@@ -130,6 +154,7 @@ static void accum_init(accum *a, stats_impl *st)
     a->c.st = st;
     ntx_idmap_init(&a->c.by_definition);
     ntx_idmap_init(&a->c.by_thread);
+    ntx_idmap_init(&a->c.by_type);
     a->lo = UINT64_MAX;
     a->last_def = UINT64_MAX;
     a->last_type = a->last_thread = -1;
@@ -172,6 +197,7 @@ static void accum_discard(accum *a)
 {
     ntx_idmap_free(&a->c.by_definition);
     ntx_idmap_free(&a->c.by_thread);
+    ntx_idmap_free(&a->c.by_type);
     free(a->c.types);
     free(a->c.threads);
     stats_impl *st = a->c.st;
@@ -220,6 +246,7 @@ static int accum_finish(accum *a, ntidx_trace *t, int complete, const char *reas
     p->thread_count = c->nthreads;
     ntx_idmap_free(&c->by_definition);
     ntx_idmap_free(&c->by_thread);
+    ntx_idmap_free(&c->by_type);
     *out = p;
     return NTIDX_OK;
 }
