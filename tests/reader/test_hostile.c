@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -895,6 +896,76 @@ static void test_location_amplification(void **state)
     }
 }
 
+/*
+ * A trace defining 200000 event types, each used once, plus a second
+ * definition of one of them under another id: statistics must group by type
+ * in (near) linear time, not compare every new type with every known one.
+ */
+static void test_many_event_types(void **state)
+{
+    (void)state;
+    enum { TYPES = 200000 };
+    tb f, rows, p;
+    tb_init(&f);
+    tb_init(&rows);
+    tb_init(&p);
+    v6_prelude(&f);
+    char name[32];
+    for (uint32_t i = 1; i <= TYPES + 1; i++) {
+        /* id TYPES+1 repeats the identity of id 7 */
+        uint32_t ident = i == TYPES + 1 ? 7 : i;
+        snprintf(name, sizeof name, "E%u", ident);
+        v6_metadata_row(&rows, i, "Prov", ident, name, NULL, NULL, 0);
+        if (rows.len > 60000 || i == TYPES + 1) {
+            v6_metadata_block(&f, &rows);
+            tb_reset(&rows);
+        }
+    }
+    eb_header(&p, 20, 1, 0, 0);
+    for (uint32_t i = 1; i <= TYPES + 1; i++) {
+        tb_u8(&p, 0x07); /* metadata, capture group, thread */
+        tb_varu(&p, i);
+        tb_varu(&p, 0);
+        tb_varu(&p, 1);
+        tb_varu(&p, 0);
+        tb_varu(&p, 1);
+        tb_varu(&p, 1);
+        if (p.len > 60000 || i == TYPES + 1) {
+            v6_block(&f, 2, p.d, p.len);
+            tb_reset(&p);
+            eb_header(&p, 20, 1, 0, 0);
+        }
+    }
+    v6_end(&f);
+    ntidx_trace *t;
+    assert_int_equal(ntidx_trace_open_memory(&t, f.d, f.len, "types"), NTIDX_OK);
+    ntidx_stats *st = NULL;
+    char err[256];
+    clock_t c0 = clock();
+    assert_int_equal(ntidx_stats_compute(t, &st, err, sizeof err), NTIDX_OK);
+    double secs = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    if (secs > 30)
+        fail_msg("statistics over %d types took %.1f s", TYPES, secs);
+    assert_int_equal(st->events, TYPES + 1);
+    assert_int_equal(st->type_count, TYPES);
+    int found = 0;
+    for (size_t i = 0; i < st->type_count; i++) {
+        if (st->types[i].event_id == 7) {
+            assert_string_equal(st->types[i].event_name, "E7");
+            assert_int_equal(st->types[i].count, 2);
+            found = 1;
+        } else {
+            assert_int_equal(st->types[i].count, 1);
+        }
+    }
+    assert_true(found);
+    ntidx_stats_free(&st);
+    ntidx_trace_close(&t);
+    tb_free(&f);
+    tb_free(&rows);
+    tb_free(&p);
+}
+
 /* Nesting that would recurse once per level: refused at a fixed depth, whatever the size. */
 static void test_deep_nesting(void **state)
 {
@@ -1028,6 +1099,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_deep_nesting),
         cmocka_unit_test(test_extreme_ids),
         cmocka_unit_test(test_location_amplification),
+        cmocka_unit_test(test_many_event_types),
         cmocka_unit_test(test_truncation_every_offset),
         cmocka_unit_test(test_bit_flips_and_garbage),
     };
