@@ -30,6 +30,7 @@ struct ntidx_query {
     uint64_t next_region;  /* where planning goes on */
     int64_t prev_region;   /* the last region planned, to know whether the next follows it */
     int sorted, planned_all;
+    int64_t only_region;   /* >= 0: a work unit of exactly this region (parallel statistics) */
     ntidx_query_stats stats;
     uint64_t emitted;
     int done;
@@ -112,6 +113,11 @@ static int prime(ntidx_query *q, uint64_t region, uint64_t j)
     uint32_t me = ntx_rg_meta_epoch(x, region), te = ntx_rg_thread_epoch(x, region);
     if (plan_push(q, 0, NTX_OP_RESET, 1) < 0)
         return -1;
+    /* A work unit counts dropped events from the sequence point that opens its region, as a
+       reader coming from the start would have (the format lists every live thread there). */
+    if (q->only_region >= 0 && region > 0 && (ntx_rg_flags(x, region - 1) & NTX_RF_CLOSED) &&
+        plan_push(q, ntx_blk_offset(x, ntx_rg_end(x, region - 1) - 1), NTX_OP_BASELINE, 0) < 0)
+        return -1;
     /* DEFS are in block order and epochs never decrease: find the first def of either epoch. */
     uint64_t lo = 0, hi = x->ndefs;
     while (lo < hi) {
@@ -146,6 +152,8 @@ static int plan_next_region(ntidx_query *q)
     if (q->planned_all)
         return 0;
     for (uint64_t r = q->next_region; r < x->nregions; r++) {
+        if (q->only_region >= 0 && r != (uint64_t)q->only_region)
+            break;
         uint64_t lo = ntx_rg_ts_min(x, r), hi = ntx_rg_ts_max(x, r);
         if (lo <= hi && lo >= t1 && q->sorted)
             break; /* every later region is later still */
@@ -175,7 +183,11 @@ static int plan_next_region(ntidx_query *q)
         } else if (prime(q, r, j) < 0) {
             return -1;
         }
-        int skipped = j > first;
+        /* Sequence numbers only jump when event blocks were passed over, not stacks or labels. */
+        int skipped = 0;
+        for (uint64_t b = first; b < j; b++)
+            if (ntx_blk_kind(x, b) == NTIDX_BLOCK_EVENT && !(ntx_blk_flags(x, b) & NTX_BF_NO_EVENTS))
+                skipped = 1;
         for (uint64_t b = j; b < end; b++) {
             uint8_t k = ntx_blk_kind(x, b);
             if (k == NTIDX_BLOCK_UNKNOWN)
@@ -194,6 +206,8 @@ static int plan_next_region(ntidx_query *q)
         }
         q->prev_region = (int64_t)r;
         q->next_region = r + 1;
+        if (q->only_region >= 0)
+            q->planned_all = 1;
         return 1;
     }
     q->planned_all = 1;
@@ -212,7 +226,33 @@ static int refill(void *ctx, const ntx_plan_step **plan, size_t *len)
     return rc;
 }
 
+static int query_open(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o,
+                      int64_t only_region);
+
 NTIDX_API int ntidx_query_open(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o)
+{
+    return query_open(out, t, x, o, -1);
+}
+
+/* One region as a unit of work: primed on its own, whatever was read before. */
+int ntx_query_open_region(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o,
+                          uint64_t region)
+{
+    if (region >= x->nregions)
+        return NTIDX_E_INVALID_ARG;
+    return query_open(out, t, x, o, (int64_t)region);
+}
+
+uint64_t ntx_index_region_count(const ntidx_index *x) { return x->nregions; }
+
+/* Whether region r can hold events of [t0, t1). */
+int ntx_index_region_overlaps(const ntidx_index *x, uint64_t r, uint64_t t0, uint64_t t1)
+{
+    return overlaps(ntx_rg_ts_min(x, r), ntx_rg_ts_max(x, r), t0, t1);
+}
+
+static int query_open(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o,
+                      int64_t only_region)
 {
     if (!out || !t || !x)
         return NTIDX_E_INVALID_ARG;
@@ -243,8 +283,10 @@ NTIDX_API int ntidx_query_open(ntidx_query **out, ntidx_trace *t, const ntidx_in
     }
     q->sorted = (x->flags & NTX_IF_REGIONS_SORTED) != 0;
     q->prev_region = -2;
+    q->only_region = only_region;
     q->planned_all = q->o.t0 >= q->o.t1 || !x->nregions;
-    q->next_region = q->sorted && !q->planned_all ? first_region(x, q->o.t0) : 0;
+    q->next_region = only_region >= 0 ? (uint64_t)only_region
+                     : q->sorted && !q->planned_all ? first_region(x, q->o.t0) : 0;
     ntx_reader_set_plan(q->r, refill, q);
     *out = q;
     return NTIDX_OK;

@@ -303,6 +303,18 @@ static void forget_seq(void *ctx, uint64_t key, void *val)
 /* Blocks were skipped: the next event of each thread is a new baseline, not a gap. */
 static void forget_sequences(ntidx_reader *r) { ntx_idmap_each(&r->seqs, forget_seq, NULL); }
 
+/* A sequence point as a starting line: each listed thread had tried to log `seq` events so far. */
+static int seq_baseline(void *ctx, uint64_t thread, uint32_t seq)
+{
+    ntidx_reader *r = ctx;
+    ntx_seqstate *s = seqstate(r, thread);
+    if (!s)
+        return ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory tracking sequence numbers");
+    s->seen = 1;
+    s->last = seq;
+    return 0;
+}
+
 /* Drop every cache: the next blocks come from a region that does not follow the last one. */
 static void reset_caches(ntidx_reader *r)
 {
@@ -357,6 +369,12 @@ static int plan_next_block(ntidx_reader *r, ntidx_block *b, int defer_barriers)
             return ntx_err_at(&r->err, NTIDX_E_CORRUPT, st->offset,
                               "the index points at a block here but the trace has none (%s)",
                               walk.msg[0] ? walk.msg : "end of stream");
+        }
+        if (st->op == NTX_OP_BASELINE) {
+            ntx_seqpoint sp;
+            if ((rc = ntx_decode_sequence_point(r->t, b, &sp, seq_baseline, r, &r->err)) < 0)
+                return rc;
+            continue;
         }
         return st->op == NTX_OP_CONTEXT ? 3 : 1;
     }

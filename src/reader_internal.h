@@ -34,7 +34,8 @@ typedef struct ntx_stack_ref {
  * its metadata rows only); RESET drops every cache before a jump to a
  * region that does not follow the previous one.
  */
-enum { NTX_OP_BLOCK = 0, NTX_OP_CONTEXT = 1, NTX_OP_RESET = 2 };
+enum { NTX_OP_BLOCK = 0, NTX_OP_CONTEXT = 1, NTX_OP_RESET = 2,
+       NTX_OP_BASELINE = 3 /* a sequence point read only as each thread's starting sequence number */ };
 
 typedef struct ntx_plan_step {
     uint64_t offset;

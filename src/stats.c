@@ -8,35 +8,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "idmap.h"
-#include "ntidx/index.h"
-#include "ntidx/ntidx.h"
+#include "stats_internal.h"
 
-typedef struct stats_impl {
+struct ntx_stats_impl {
     ntidx_stats pub;
     ntx_arena arena;
     ntidx_type_stat *types;
     ntidx_thread_stat *threads;
     ntidx_dropped *dropped;
+    ntidx_bucket *histogram;
     char reason[600];
-} stats_impl;
+};
+typedef struct ntx_stats_impl stats_impl;
+typedef ntx_stats_accum collector;
 
-typedef struct collector {
-    stats_impl *st;
-    ntx_idmap by_definition; /* metadata definition offset -> type index + 1 */
-    ntx_idmap by_thread;     /* thread -> thread index + 1 */
-    ntx_idmap by_type;       /* hash of (provider, event id, version, name) -> type index + 1 */
-    ntidx_type_stat *types;
-    size_t ntypes, captypes;
-    ntidx_thread_stat *threads;
-    size_t nthreads, capthreads;
-} collector;
-
-static int same_type(const ntidx_type_stat *a, const ntidx_metadata *m)
+static int same_type(const ntidx_type_stat *a, const char *provider, uint32_t event_id, const char *name,
+                     uint32_t version)
 {
-    return a->event_id == m->event_id && a->version == m->version && !strcmp(a->provider, m->provider) &&
-           !strcmp(a->event_name, m->event_name ? m->event_name : "");
+    return a->event_id == event_id && a->version == version && !strcmp(a->provider, provider) &&
+           !strcmp(a->event_name, name);
 }
 
 static uint64_t fnv1a(uint64_t h, const char *s)
@@ -46,11 +36,50 @@ static uint64_t fnv1a(uint64_t h, const char *s)
     return (h ^ 0xff) * 0x100000001b3ULL; /* terminator: ("ab","c") and ("a","bc") differ */
 }
 
-static uint64_t type_hash(const ntidx_metadata *m)
+static uint64_t type_hash(const char *provider, uint32_t event_id, const char *name, uint32_t version)
 {
-    uint64_t h = fnv1a(0xcbf29ce484222325ULL, m->provider);
-    h = fnv1a(h, m->event_name ? m->event_name : "");
-    return ntx_idmap_hash(h ^ ((uint64_t)m->event_id << 32 | m->version));
+    uint64_t h = fnv1a(0xcbf29ce484222325ULL, provider);
+    h = fnv1a(h, name);
+    return ntx_idmap_hash(h ^ ((uint64_t)event_id << 32 | version));
+}
+
+/*
+ * Index of a type, added when new. A trace can define any number of types (a
+ * hostile one, millions): find the type by a hash of its identity, with a
+ * linear search only when two types share a hash.
+ */
+static long find_type(collector *c, const char *provider, uint32_t event_id, const char *name, uint32_t version)
+{
+    uint64_t h = type_hash(provider, event_id, name, version);
+    size_t i = c->ntypes;
+    void *v = ntx_idmap_get(&c->by_type, h);
+    if (v && same_type(&c->types[(uintptr_t)v - 1], provider, event_id, name, version))
+        return (long)((uintptr_t)v - 1);
+    if (v)
+        for (i = 0; i < c->ntypes; i++)
+            if (same_type(&c->types[i], provider, event_id, name, version))
+                return (long)i;
+    if (c->ntypes == c->captypes) {
+        size_t n = c->captypes ? c->captypes * 2 : 64;
+        ntidx_type_stat *nt = realloc(c->types, n * sizeof *nt);
+        if (!nt)
+            return -1;
+        c->types = nt;
+        c->captypes = n;
+    }
+    i = c->ntypes++;
+    ntidx_type_stat *s = &c->types[i];
+    memset(s, 0, sizeof *s);
+    s->provider = ntx_arena_strndup(&c->st->arena, provider, strlen(provider));
+    s->event_name = ntx_arena_strndup(&c->st->arena, name, strlen(name));
+    if (!s->provider || !s->event_name)
+        return -1;
+    s->event_id = event_id;
+    s->version = version;
+    s->first_ts = UINT64_MAX;
+    if (!v && ntx_idmap_put(&c->by_type, h, (void *)(uintptr_t)(i + 1)) != 0)
+        return -1;
+    return (long)i;
 }
 
 /* Type index of a metadata definition; definitions of the same type share one. */
@@ -59,42 +88,10 @@ static long type_of(collector *c, const ntidx_metadata *m)
     void *v = ntx_idmap_get(&c->by_definition, m->offset);
     if (v)
         return (long)((uintptr_t)v - 1);
-    /* A trace can define any number of types (a hostile one, millions): find the type by a hash
-       of its identity, with a linear search only when two types share a hash. */
-    uint64_t h = type_hash(m);
-    size_t i = c->ntypes;
-    v = ntx_idmap_get(&c->by_type, h);
-    if (v && same_type(&c->types[(uintptr_t)v - 1], m))
-        i = (uintptr_t)v - 1;
-    else if (v)
-        for (i = 0; i < c->ntypes; i++)
-            if (same_type(&c->types[i], m))
-                break;
-    if (i == c->ntypes) {
-        if (c->ntypes == c->captypes) {
-            size_t n = c->captypes ? c->captypes * 2 : 64;
-            ntidx_type_stat *nt = realloc(c->types, n * sizeof *nt);
-            if (!nt)
-                return -1;
-            c->types = nt;
-            c->captypes = n;
-        }
-        ntidx_type_stat *s = &c->types[c->ntypes++];
-        memset(s, 0, sizeof *s);
-        s->provider = ntx_arena_strndup(&c->st->arena, m->provider, strlen(m->provider));
-        const char *name = m->event_name ? m->event_name : "";
-        s->event_name = ntx_arena_strndup(&c->st->arena, name, strlen(name));
-        if (!s->provider || !s->event_name)
-            return -1;
-        s->event_id = m->event_id;
-        s->version = m->version;
-        s->first_ts = UINT64_MAX;
-        if (!v && ntx_idmap_put(&c->by_type, h, (void *)(uintptr_t)(i + 1)) != 0)
-            return -1;
-    }
-    if (ntx_idmap_put(&c->by_definition, m->offset, (void *)(uintptr_t)(i + 1)) != 0)
+    long i = find_type(c, m->provider, m->event_id, m->event_name ? m->event_name : "", m->version);
+    if (i < 0 || ntx_idmap_put(&c->by_definition, m->offset, (void *)(uintptr_t)(i + 1)) != 0)
         return -1;
-    return (long)i;
+    return i;
 }
 
 static ntidx_thread_stat *thread_of(collector *c, uint64_t thread)
@@ -137,32 +134,26 @@ static int cmp_thread(const void *a, const void *b)
     return x->thread < y->thread ? -1 : x->thread > y->thread;
 }
 
-/* Per-event accumulation, shared by the whole-trace scan and window queries. */
-typedef struct accum {
-    collector c;
-    uint64_t lo, hi, events, payload;
-    /* Runs of events share a definition and a thread: cache both. Definitions are
-       keyed by file offset, unique per definition, never by pointer (a flush frees
-       metadata and a new row may reuse the address). */
-    uint64_t last_def, last_tid;
-    long last_type, last_thread;
-} accum;
+static stats_impl *stats_new(void);
 
-static void accum_init(accum *a, stats_impl *st)
+int ntx_stats_accum_init(ntx_stats_accum *a)
 {
     memset(a, 0, sizeof *a);
-    a->c.st = st;
-    ntx_idmap_init(&a->c.by_definition);
-    ntx_idmap_init(&a->c.by_thread);
-    ntx_idmap_init(&a->c.by_type);
+    a->st = stats_new();
+    if (!a->st)
+        return NTIDX_E_NOMEM;
+    ntx_idmap_init(&a->by_definition);
+    ntx_idmap_init(&a->by_thread);
+    ntx_idmap_init(&a->by_type);
     a->lo = UINT64_MAX;
     a->last_def = UINT64_MAX;
     a->last_type = a->last_thread = -1;
+    return 0;
 }
 
-static int accum_add(accum *a, const ntidx_event *e)
+int ntx_stats_accum_add(ntx_stats_accum *a, const ntidx_event *e)
 {
-    collector *c = &a->c;
+    collector *c = a;
     long ti = a->last_type;
     if (e->metadata->offset != a->last_def) {
         ti = type_of(c, e->metadata);
@@ -193,25 +184,60 @@ static int accum_add(accum *a, const ntidx_event *e)
     return 0;
 }
 
-static void accum_discard(accum *a)
+int ntx_stats_accum_merge(ntx_stats_accum *dst, const ntx_stats_accum *src)
 {
-    ntx_idmap_free(&a->c.by_definition);
-    ntx_idmap_free(&a->c.by_thread);
-    ntx_idmap_free(&a->c.by_type);
-    free(a->c.types);
-    free(a->c.threads);
-    stats_impl *st = a->c.st;
-    ntx_arena_free(&st->arena);
-    free(st->dropped);
-    free(st);
+    for (size_t i = 0; i < src->ntypes; i++) {
+        const ntidx_type_stat *s = &src->types[i];
+        long k = find_type(dst, s->provider, s->event_id, s->event_name, s->version);
+        if (k < 0)
+            return NTIDX_E_NOMEM;
+        ntidx_type_stat *d = &dst->types[k];
+        d->count += s->count;
+        d->payload_bytes += s->payload_bytes;
+        if (s->first_ts < d->first_ts)
+            d->first_ts = s->first_ts;
+    }
+    for (size_t i = 0; i < src->nthreads; i++) {
+        ntidx_thread_stat *d = thread_of(dst, src->threads[i].thread);
+        if (!d)
+            return NTIDX_E_NOMEM;
+        d->count += src->threads[i].count;
+    }
+    dst->last_thread = -1; /* thread_of may have moved the array */
+    dst->last_type = -1;
+    dst->last_def = UINT64_MAX;
+    dst->events += src->events;
+    dst->payload += src->payload;
+    if (src->lo < dst->lo)
+        dst->lo = src->lo;
+    if (src->hi > dst->hi)
+        dst->hi = src->hi;
+    return 0;
+}
+
+void ntx_stats_accum_discard(ntx_stats_accum *a)
+{
+    ntx_idmap_free(&a->by_definition);
+    ntx_idmap_free(&a->by_thread);
+    ntx_idmap_free(&a->by_type);
+    free(a->types);
+    free(a->threads);
+    stats_impl *st = a->st;
+    if (st) {
+        ntx_arena_free(&st->arena);
+        free(st->dropped);
+        free(st->histogram);
+        free(st);
+    }
+    memset(a, 0, sizeof *a);
 }
 
 /* Hand the accumulated counts to the public struct (sorted). */
-static int accum_finish(accum *a, ntidx_trace *t, int complete, const char *reason, const ntidx_reader_stats *rs,
-                        const ntidx_dropped *dl, size_t dn, ntidx_stats **out)
+int ntx_stats_accum_finish(ntx_stats_accum *a, ntidx_trace *t, int complete, const char *reason,
+                           const ntidx_reader_stats *rs, const ntidx_dropped *dl, size_t dn, ntidx_stats **out)
 {
-    stats_impl *st = a->c.st;
-    collector *c = &a->c;
+    stats_impl *st = a->st;
+    collector *c = a;
     ntidx_stats *p = &st->pub;
     const ntidx_trace_info *in = ntidx_trace_get_info(t);
     p->format_version = in->format_version;
@@ -266,26 +292,25 @@ NTIDX_API int ntidx_stats_compute(ntidx_trace *t, ntidx_stats **out, char *err, 
     *out = NULL;
     if (err && errlen)
         err[0] = 0;
-    stats_impl *st = stats_new();
-    if (!st)
+    ntx_stats_accum a;
+    if (ntx_stats_accum_init(&a) < 0)
         return NTIDX_E_NOMEM;
-    accum a;
-    accum_init(&a, st);
     ntidx_reader *r = NULL;
     int rc = ntidx_reader_open(&r, t, NULL);
     const ntidx_event *e;
     while (rc == 0 && (rc = ntidx_reader_next(r, &e)) == 1)
-        rc = accum_add(&a, e);
+        rc = ntx_stats_accum_add(&a, e);
     const ntidx_dropped *dl = NULL;
     size_t dn = 0;
     if (rc == 0)
         rc = ntidx_reader_dropped(r, &dl, &dn);
     if (rc == 0)
-        rc = accum_finish(&a, t, ntidx_reader_complete(r), ntidx_reader_error(r), ntidx_reader_get_stats(r), dl, dn, out);
+        rc = ntx_stats_accum_finish(&a, t, ntidx_reader_complete(r), ntidx_reader_error(r), ntidx_reader_get_stats(r),
+                                    dl, dn, out);
     if (rc < 0) {
         if (err && errlen && r)
             snprintf(err, errlen, "%s", rc == NTIDX_E_NOMEM ? "out of memory" : ntidx_reader_error(r));
-        accum_discard(&a);
+        ntx_stats_accum_discard(&a);
     }
     ntidx_reader_close(&r);
     return rc;
@@ -294,50 +319,12 @@ NTIDX_API int ntidx_stats_compute(ntidx_trace *t, ntidx_stats **out, char *err, 
 NTIDX_API int ntidx_stats_window(ntidx_trace *t, const ntidx_index *x, uint64_t t0, uint64_t t1, ntidx_stats **out,
                                  char *err, size_t errlen)
 {
-    if (!t || !x || !out)
-        return NTIDX_E_INVALID_ARG;
-    *out = NULL;
-    if (err && errlen)
-        err[0] = 0;
-    stats_impl *st = stats_new();
-    if (!st)
-        return NTIDX_E_NOMEM;
-    accum a;
-    accum_init(&a, st);
-    ntidx_query_options o;
-    ntidx_query_options_defaults(&o);
+    ntidx_stats_options o;
+    ntidx_stats_options_defaults(&o);
     o.t0 = t0;
     o.t1 = t1;
-    o.order = NTIDX_ORDER_FILE; /* counting needs no sorting */
-    ntidx_query *q = NULL;
-    int rc = ntidx_query_open(&q, t, x, &o);
-    const ntidx_event *e;
-    while (rc == 0 && (rc = ntidx_query_next(q, &e)) == 1)
-        rc = accum_add(&a, e);
-    const ntidx_dropped *dl = NULL;
-    size_t dn = 0;
-    if (rc == 0)
-        rc = ntidx_query_dropped(q, &dl, &dn);
-    if (rc == 0) {
-        ntidx_reader_stats rs = {0};
-        const ntidx_query_stats *qs = ntidx_query_get_stats(q);
-        rs.events = a.events;
-        rs.dropped_events = qs->dropped_events;
-        rs.bytes_read = qs->bytes_read;
-        rs.blocks[NTIDX_BLOCK_EVENT] = qs->event_blocks_read;
-        /* the window is complete when the index saw the trace's end or the window ends before the indexed part */
-        const ntidx_index_info *ii = ntidx_index_get_info(x);
-        int complete = ii->complete || (ii->last_ts >= t1 && ii->first_ts <= ii->last_ts);
-        rc = accum_finish(&a, t, complete, "the window reaches past the indexed part of an incomplete trace", &rs, dl,
-                          dn, out);
-    }
-    if (rc < 0) {
-        if (err && errlen && q)
-            snprintf(err, errlen, "%s", rc == NTIDX_E_NOMEM ? "out of memory" : ntidx_query_error(q));
-        accum_discard(&a);
-    }
-    ntidx_query_close(&q);
-    return rc;
+    o.threads = 1;
+    return ntidx_stats_indexed(t, x, &o, out, err, errlen);
 }
 
 NTIDX_API void ntidx_stats_free(ntidx_stats **sp)
@@ -349,6 +336,64 @@ NTIDX_API void ntidx_stats_free(ntidx_stats **sp)
     free(st->types);
     free(st->threads);
     free(st->dropped);
+    free(st->histogram);
     free(st);
     *sp = NULL;
+}
+
+int ntx_stats_set_histogram(ntidx_stats *s, uint64_t start, uint64_t width, const uint64_t *counts, size_t n)
+{
+    stats_impl *st = (stats_impl *)s; /* pub is the first member */
+    st->histogram = calloc(n ? n : 1, sizeof *st->histogram);
+    if (!st->histogram)
+        return NTIDX_E_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        st->histogram[i] = (ntidx_bucket){start + i * width, start + (i + 1) * width, counts[i]};
+    s->histogram = st->histogram;
+    s->bucket_count = n;
+    return 0;
+}
+
+void ntx_drop_map_init(ntx_drop_map *m)
+{
+    memset(m, 0, sizeof *m);
+    ntx_idmap_init(&m->index);
+}
+
+int ntx_drop_map_add(ntx_drop_map *m, const ntidx_dropped *d)
+{
+    void *v = ntx_idmap_get(&m->index, d->capture_thread);
+    if (v) {
+        m->v[(uintptr_t)v - 1].dropped += d->dropped;
+        return 0;
+    }
+    if (m->n == m->cap) {
+        size_t nc = m->cap ? m->cap * 2 : 16;
+        ntidx_dropped *nv = realloc(m->v, nc * sizeof *nv);
+        if (!nv)
+            return NTIDX_E_NOMEM;
+        m->v = nv;
+        m->cap = nc;
+    }
+    m->v[m->n++] = *d;
+    return ntx_idmap_put(&m->index, d->capture_thread, (void *)(uintptr_t)m->n) == 0 ? 0 : NTIDX_E_NOMEM;
+}
+
+static int cmp_drop(const void *a, const void *b)
+{
+    const ntidx_dropped *x = a, *y = b;
+    return x->capture_thread < y->capture_thread ? -1 : x->capture_thread > y->capture_thread;
+}
+
+void ntx_drop_map_sort(ntx_drop_map *m)
+{
+    if (m->n)
+        qsort(m->v, m->n, sizeof *m->v, cmp_drop);
+}
+
+void ntx_drop_map_free(ntx_drop_map *m)
+{
+    free(m->v);
+    ntx_idmap_free(&m->index);
+    memset(m, 0, sizeof *m);
 }

@@ -15,6 +15,7 @@ int ntidx_cmd_gen(int argc, char **argv);
 int ntidx_cmd_index(int argc, char **argv);
 int ntidx_cmd_query(int argc, char **argv);
 int ntidx_cmd_seek(int argc, char **argv);
+int ntidx_cmd_top(int argc, char **argv);
 
 /* Exit codes: 0 success, 1 the input could not be read, 2 usage error. */
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };

@@ -13,7 +13,11 @@
 
 #include "cli.h"
 
-static void usage(FILE *f) { fprintf(f, "usage: ntidx stats TRACE [--from T] [--to T] [--json] [--index PATH]\n"); }
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: ntidx stats TRACE [--from T] [--to T] [--json] [--threads N] [--buckets N | --bucket DURATION]\n"
+               "                   [--index PATH | --no-index]\n");
+}
 
 static void print_json(const char *path, const ntidx_stats *s)
 {
@@ -56,6 +60,10 @@ static void print_json(const char *path, const ntidx_stats *s)
     for (size_t i = 0; i < s->dropped_count; i++)
         printf("%s{\"capture_thread\":%" PRIu64 ",\"thread\":%" PRIu64 ",\"dropped\":%" PRIu64 "}", i ? "," : "",
                s->dropped[i].capture_thread, s->dropped[i].capture_thread_id, s->dropped[i].dropped);
+    printf("],\"histogram\":[");
+    for (size_t i = 0; i < s->bucket_count; i++)
+        printf("%s{\"start_ts\":%" PRIu64 ",\"end_ts\":%" PRIu64 ",\"events\":%" PRIu64 "}", i ? "," : "",
+               s->histogram[i].start_ts, s->histogram[i].end_ts, s->histogram[i].events);
     printf("],\"blocks\":{");
     for (int k = 1; k < NTIDX_BLOCK_KIND_COUNT; k++)
         printf("%s\"%s\":%" PRIu64, k > 1 ? "," : "", ntidx_block_kind_name(k), s->reader.blocks[k]);
@@ -106,15 +114,31 @@ static void print_text(const char *path, const ntidx_stats *s)
     printf("\n%12s  %s\n", "count", "thread");
     for (size_t i = 0; i < s->thread_count; i++)
         printf("%12" PRIu64 "  %" PRIu64 "\n", s->threads[i].count, s->threads[i].thread);
+    if (s->bucket_count) {
+        printf("\n%12s  %s\n", "events", "bucket (seconds since the trace start)");
+        uint64_t max = 1;
+        for (size_t i = 0; i < s->bucket_count; i++)
+            max = s->histogram[i].events > max ? s->histogram[i].events : max;
+        for (size_t i = 0; i < s->bucket_count; i++) {
+            const ntidx_bucket *b = &s->histogram[i];
+            printf("%12" PRIu64 "  %.6f .. %.6f  ", b->events, (double)((int64_t)(b->start_ts - (uint64_t)s->sync_ticks)) / (double)s->tick_frequency,
+                   (double)((int64_t)(b->end_ts - (uint64_t)s->sync_ticks)) / (double)s->tick_frequency);
+            for (uint64_t k = 0; k < b->events * 40 / max; k++)
+                putchar('#');
+            putchar('\n');
+        }
+    }
 }
 
 int ntidx_cmd_stats(int argc, char **argv)
 {
-    int json = 0;
-    const char *from = NULL, *to = NULL, *index_path = NULL;
-    static const struct option opts[] = {{"json", no_argument, 0, 'j'},     {"from", required_argument, 0, 'f'},
-                                         {"to", required_argument, 0, 't'}, {"index", required_argument, 0, 'i'},
-                                         {"help", no_argument, 0, 'h'},     {0, 0, 0, 0}};
+    int json = 0, no_index = 0;
+    const char *from = NULL, *to = NULL, *index_path = NULL, *threads = NULL, *buckets = NULL, *bucket = NULL;
+    static const struct option opts[] = {{"json", no_argument, 0, 'j'},        {"from", required_argument, 0, 'f'},
+                                         {"to", required_argument, 0, 't'},    {"index", required_argument, 0, 'i'},
+                                         {"no-index", no_argument, 0, 'N'},    {"threads", required_argument, 0, 'T'},
+                                         {"buckets", required_argument, 0, 'b'}, {"bucket", required_argument, 0, 'B'},
+                                         {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
@@ -126,6 +150,14 @@ int ntidx_cmd_stats(int argc, char **argv)
             to = optarg;
         else if (c == 'i')
             index_path = optarg;
+        else if (c == 'N')
+            no_index = 1;
+        else if (c == 'T')
+            threads = optarg;
+        else if (c == 'b')
+            buckets = optarg;
+        else if (c == 'B')
+            bucket = optarg;
         else if (c == 'h') {
             usage(stdout);
             return CLI_OK;
@@ -145,22 +177,51 @@ int ntidx_cmd_stats(int argc, char **argv)
     ntidx_stats *s;
     char err[600] = "";
     int rc;
-    if (from || to) {
-        /* A window: through the side index, reading only the blocks that overlap it. */
-        uint64_t t0 = 0, t1 = UINT64_MAX;
-        ntidx_index *x = NULL;
-        if ((from && cli_parse_time(t, from, &t0) < 0) || (to && cli_parse_time(t, to, &t1) < 0)) {
+    ntidx_stats_options so;
+    ntidx_stats_options_defaults(&so);
+    uint64_t v;
+    if ((threads && (cli_parse_u64(threads, &v, 0) < 0 || v > 64 || !(so.threads = (unsigned)v))) ||
+        (buckets && (cli_parse_u64(buckets, &so.buckets, 0) < 0 || !so.buckets))) {
+        usage(stderr);
+        ntidx_trace_close(&t);
+        return CLI_USAGE;
+    }
+    if ((from && cli_parse_time(t, from, &so.t0) < 0) || (to && cli_parse_time(t, to, &so.t1) < 0)) {
+        ntidx_trace_close(&t);
+        return CLI_USAGE;
+    }
+    if (bucket) {
+        /* a duration: ticks, or a number with a unit, measured from the sync time */
+        uint64_t at;
+        if (cli_parse_time(t, bucket, &at) < 0) {
             ntidx_trace_close(&t);
             return CLI_USAGE;
         }
+        int64_t sync = ntidx_trace_get_info(t)->sync_ticks;
+        uint64_t all_digits = strspn(bucket, "0123456789") == strlen(bucket);
+        so.bucket_ticks = all_digits ? at : at - (uint64_t)sync;
+        if (!so.bucket_ticks) {
+            cli_error("bucket width '%s' is zero ticks", bucket);
+            ntidx_trace_close(&t);
+            return CLI_USAGE;
+        }
+    }
+    if (no_index) {
+        if (from || to || buckets || bucket || threads) {
+            cli_error("--no-index reads the whole trace in one pass: it takes no window, histogram or threads");
+            ntidx_trace_close(&t);
+            return CLI_USAGE;
+        }
+        rc = ntidx_stats_compute(t, &s, err, sizeof err);
+    } else {
+        /* Through the side index: regions decoded in parallel, only those the window needs. */
+        ntidx_index *x = NULL;
         if (cli_index(t, path, index_path, 0, &x) < 0) {
             ntidx_trace_close(&t);
             return CLI_FAIL;
         }
-        rc = ntidx_stats_window(t, x, t0, t1, &s, err, sizeof err);
+        rc = ntidx_stats_indexed(t, x, &so, &s, err, sizeof err);
         ntidx_index_close(&x);
-    } else {
-        rc = ntidx_stats_compute(t, &s, err, sizeof err);
     }
     if (rc < 0) {
         cli_error("%s: %s", path, err[0] ? err : ntidx_strerror(rc));

@@ -190,6 +190,28 @@ NTIDX_API void ntidx_query_close(ntidx_query **q);
 NTIDX_API int ntidx_seek(ntidx_trace *t, const ntidx_index *x, uint64_t ts, ntidx_query **holder,
                          const ntidx_event **out);
 
+typedef struct ntidx_stats_options {
+    uint64_t t0, t1;        /**< window [t0, t1) (default: everything) */
+    unsigned threads;       /**< workers (0: one per online core) */
+    uint64_t buckets;       /**< event-rate histogram over the window with this many buckets (0: none) */
+    uint64_t bucket_ticks;  /**< or buckets of this width in ticks (takes precedence) */
+} ntidx_stats_options;
+
+NTIDX_API void ntidx_stats_options_defaults(ntidx_stats_options *o);
+
+/**
+ * Statistics of a window (or the whole trace) through the index, decoding
+ * independent sequence-point regions in parallel: each worker primes the
+ * regions it takes from the index, so the result does not depend on how
+ * regions were shared out, and is the same for any number of threads.
+ * Dropped events are counted per region from the sequence point that opens
+ * it (which lists every thread that may log), as a reader from the start
+ * of the trace would count them.
+ * @return NTIDX_OK; NTIDX_E_NOMEM; a reader error (message in `err`).
+ */
+NTIDX_API int ntidx_stats_indexed(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_options *o,
+                                  ntidx_stats **out, char *err, size_t errlen);
+
 /**
  * Statistics of a window (same shape as ntidx_stats_compute(); dropped
  * events are those visible inside the visited blocks).

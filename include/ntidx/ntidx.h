@@ -573,7 +573,15 @@ typedef struct ntidx_stats {
     const ntidx_dropped *dropped;     /**< per capture thread, sorted */
     ntidx_reader_stats reader;        /**< block counts and the like */
     const char *incomplete_reason;    /**< why the read stopped early, "" if complete */
+    /* event-rate histogram (ntidx_stats_indexed() with buckets): */
+    size_t bucket_count;
+    const struct ntidx_bucket *histogram;
 } ntidx_stats;
+
+/** One histogram bucket: events with start_ts <= ts < end_ts. */
+typedef struct ntidx_bucket {
+    uint64_t start_ts, end_ts, events;
+} ntidx_bucket;
 
 /**
  * Statistics of the whole trace by a full decode (every event header, its

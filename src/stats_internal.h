@@ -1,0 +1,53 @@
+/*
+ * Accumulating statistics event by event, shared by the whole-trace scan,
+ * window queries and the parallel region workers (which merge their
+ * accumulators at the end).
+ */
+#ifndef NTIDX_STATS_INTERNAL_H
+#define NTIDX_STATS_INTERNAL_H
+
+#include "arena.h"
+#include "idmap.h"
+#include "ntidx/index.h"
+#include "ntidx/ntidx.h"
+
+typedef struct ntx_stats_impl ntx_stats_impl;
+
+typedef struct ntx_stats_accum {
+    ntx_stats_impl *st;
+    ntx_idmap by_definition; /* metadata definition offset -> type index + 1 */
+    ntx_idmap by_thread;     /* thread -> thread index + 1 */
+    ntx_idmap by_type;       /* hash of (provider, event id, version, name) -> type index + 1 */
+    ntidx_type_stat *types;
+    size_t ntypes, captypes;
+    ntidx_thread_stat *threads;
+    size_t nthreads, capthreads;
+    uint64_t lo, hi, events, payload;
+    /* Runs of events share a definition and a thread: cache both. */
+    uint64_t last_def, last_tid;
+    long last_type, last_thread;
+} ntx_stats_accum;
+
+int ntx_stats_accum_init(ntx_stats_accum *a);
+int ntx_stats_accum_add(ntx_stats_accum *a, const ntidx_event *e);
+/* dst += src (src is left as it was: discard it afterwards). */
+int ntx_stats_accum_merge(ntx_stats_accum *dst, const ntx_stats_accum *src);
+/* Hand over to a public ntidx_stats (the accumulator must not be discarded after success). */
+int ntx_stats_accum_finish(ntx_stats_accum *a, ntidx_trace *t, int complete, const char *reason,
+                           const ntidx_reader_stats *rs, const ntidx_dropped *dl, size_t dn, ntidx_stats **out);
+void ntx_stats_accum_discard(ntx_stats_accum *a);
+int ntx_stats_set_histogram(ntidx_stats *s, uint64_t start, uint64_t width, const uint64_t *counts, size_t n);
+
+/* Dropped events per capture thread, summed over work units. */
+typedef struct ntx_drop_map {
+    ntidx_dropped *v;
+    size_t n, cap;
+    ntx_idmap index; /* capture thread -> position + 1 */
+} ntx_drop_map;
+
+void ntx_drop_map_init(ntx_drop_map *m);
+int ntx_drop_map_add(ntx_drop_map *m, const ntidx_dropped *d);
+void ntx_drop_map_sort(ntx_drop_map *m);
+void ntx_drop_map_free(ntx_drop_map *m);
+
+#endif

@@ -1,0 +1,221 @@
+/*
+ * Statistics through the index, in parallel over sequence-point regions.
+ *
+ * A region plus the context the index says it needs is an independent unit
+ * of work (docs/architecture.md). Workers take regions from a shared
+ * counter, read each through a one-region query and add its events to
+ * their own totals; the totals are then merged. Every quantity is a sum or
+ * a minimum, so the result does not depend on which worker read what: it is
+ * the same, byte for byte, for any number of threads.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "stats_internal.h"
+
+NTIDX_API void ntidx_stats_options_defaults(ntidx_stats_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->t1 = UINT64_MAX;
+}
+
+int ntx_query_open_region(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o,
+                          uint64_t region);
+uint64_t ntx_index_region_count(const ntidx_index *x);
+int ntx_index_region_overlaps(const ntidx_index *x, uint64_t r, uint64_t t0, uint64_t t1);
+
+#define MAX_BUCKETS (1u << 22)
+#define MAX_THREADS 64
+
+typedef struct shared {
+    ntidx_trace *t;
+    const ntidx_index *x;
+    const ntidx_stats_options *o;
+    uint64_t *regions;      /* the regions that overlap the window */
+    size_t nregions;
+    atomic_size_t next;
+    uint64_t hist_start, hist_width;
+    size_t nbuckets;
+    atomic_int failed;
+} shared;
+
+typedef struct worker {
+    shared *sh;
+    ntx_stats_accum a;
+    uint64_t *hist;
+    ntx_drop_map drops;
+    ntidx_reader_stats rs;
+    int rc;
+    char err[NTX_ERRMSG_MAX];
+    pthread_t tid;
+} worker;
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    shared *sh = w->sh;
+    ntidx_query_options qo;
+    ntidx_query_options_defaults(&qo);
+    qo.t0 = sh->o->t0;
+    qo.t1 = sh->o->t1;
+    qo.order = NTIDX_ORDER_FILE; /* counting needs no sorting */
+    for (;;) {
+        if (atomic_load(&sh->failed))
+            break;
+        size_t i = atomic_fetch_add(&sh->next, 1);
+        if (i >= sh->nregions)
+            break;
+        ntidx_query *q = NULL;
+        int rc = ntx_query_open_region(&q, sh->t, sh->x, &qo, sh->regions[i]);
+        const ntidx_event *e;
+        while (rc == 0 && (rc = ntidx_query_next(q, &e)) == 1) {
+            rc = ntx_stats_accum_add(&w->a, e);
+            if (rc == 0 && w->hist) {
+                uint64_t b = (e->timestamp - sh->hist_start) / sh->hist_width;
+                w->hist[b < sh->nbuckets ? b : sh->nbuckets - 1]++;
+            }
+        }
+        if (rc == 0) {
+            const ntidx_dropped *dl;
+            size_t dn;
+            rc = ntidx_query_dropped(q, &dl, &dn);
+            for (size_t k = 0; rc == 0 && k < dn; k++)
+                rc = ntx_drop_map_add(&w->drops, &dl[k]);
+            const ntidx_query_stats *qs = ntidx_query_get_stats(q);
+            w->rs.bytes_read += qs->bytes_read;
+            w->rs.blocks[NTIDX_BLOCK_EVENT] += qs->event_blocks_read;
+            w->rs.dropped_events += qs->dropped_events;
+        }
+        if (rc < 0) {
+            snprintf(w->err, sizeof w->err, "%s", q ? ntidx_query_error(q) : ntidx_strerror(rc));
+            if (!w->err[0])
+                snprintf(w->err, sizeof w->err, "%s", ntidx_strerror(rc));
+            w->rc = rc;
+            atomic_store(&sh->failed, 1);
+        }
+        ntidx_query_close(&q);
+    }
+    return NULL;
+}
+
+NTIDX_API int ntidx_stats_indexed(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_options *o,
+                                  ntidx_stats **out, char *err, size_t errlen)
+{
+    if (!t || !x || !out)
+        return NTIDX_E_INVALID_ARG;
+    *out = NULL;
+    if (err && errlen)
+        err[0] = 0;
+    ntidx_stats_options def;
+    if (!o) {
+        ntidx_stats_options_defaults(&def);
+        o = &def;
+    }
+    const ntidx_index_info *ii = ntidx_index_get_info(x);
+    shared sh = {.t = t, .x = x, .o = o};
+    uint64_t nr = ntx_index_region_count(x);
+    sh.regions = malloc((size_t)(nr ? nr : 1) * sizeof *sh.regions);
+    if (!sh.regions)
+        return NTIDX_E_NOMEM;
+    for (uint64_t r = 0; r < nr; r++)
+        if (ntx_index_region_overlaps(x, r, o->t0, o->t1))
+            sh.regions[sh.nregions++] = r;
+    /* Histogram span: the window, clipped to the trace's events. */
+    if (o->buckets || o->bucket_ticks) {
+        uint64_t lo = o->t0 > ii->first_ts ? o->t0 : ii->first_ts;
+        uint64_t hi = o->t1 != UINT64_MAX ? o->t1 : (ii->last_ts == UINT64_MAX ? ii->last_ts : ii->last_ts + 1);
+        if (ii->first_ts > ii->last_ts || hi <= lo)
+            hi = lo + 1;
+        uint64_t span = hi - lo;
+        sh.hist_start = lo;
+        sh.hist_width = o->bucket_ticks ? o->bucket_ticks : (span + o->buckets - 1) / o->buckets;
+        if (!sh.hist_width)
+            sh.hist_width = 1;
+        uint64_t nb = (span + sh.hist_width - 1) / sh.hist_width;
+        if (nb > MAX_BUCKETS) {
+            free(sh.regions);
+            if (err && errlen)
+                snprintf(err, errlen, "%llu histogram buckets is too many (at most %u)", (unsigned long long)nb,
+                         MAX_BUCKETS);
+            return NTIDX_E_INVALID_ARG;
+        }
+        sh.nbuckets = (size_t)(nb ? nb : 1);
+    }
+    unsigned nthreads = o->threads;
+    if (!nthreads) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        nthreads = c > 0 ? (unsigned)c : 1;
+    }
+    if (nthreads > MAX_THREADS)
+        nthreads = MAX_THREADS;
+    if (nthreads > sh.nregions)
+        nthreads = sh.nregions ? (unsigned)sh.nregions : 1;
+    worker *ws = calloc(nthreads, sizeof *ws);
+    int rc = ws ? 0 : NTIDX_E_NOMEM;
+    for (unsigned i = 0; rc == 0 && i < nthreads; i++) {
+        ws[i].sh = &sh;
+        if ((rc = ntx_stats_accum_init(&ws[i].a)) < 0)
+            break;
+        ntx_drop_map_init(&ws[i].drops);
+        if (sh.nbuckets && !(ws[i].hist = calloc(sh.nbuckets, sizeof *ws[i].hist)))
+            rc = NTIDX_E_NOMEM;
+    }
+    /* Worker 0 runs on this thread: one thread means no thread at all. */
+    unsigned started = 0;
+    for (unsigned i = 1; rc == 0 && i < nthreads; i++, started++)
+        if (pthread_create(&ws[i].tid, NULL, work, &ws[i]) != 0)
+            break;
+    if (rc == 0)
+        work(&ws[0]);
+    for (unsigned i = 1; i <= started; i++)
+        pthread_join(ws[i].tid, NULL);
+    for (unsigned i = 0; rc == 0 && i < nthreads; i++)
+        if (ws[i].rc < 0) {
+            rc = ws[i].rc;
+            if (err && errlen)
+                snprintf(err, errlen, "%s", ws[i].err);
+        }
+    /* Merge into worker 0, in worker order (the sums do not care). */
+    for (unsigned i = 1; rc == 0 && i < nthreads; i++) {
+        rc = ntx_stats_accum_merge(&ws[0].a, &ws[i].a);
+        for (size_t k = 0; rc == 0 && k < ws[i].drops.n; k++)
+            rc = ntx_drop_map_add(&ws[0].drops, &ws[i].drops.v[k]);
+        for (size_t b = 0; b < sh.nbuckets; b++)
+            ws[0].hist[b] += ws[i].hist[b];
+        ws[0].rs.bytes_read += ws[i].rs.bytes_read;
+        ws[0].rs.blocks[NTIDX_BLOCK_EVENT] += ws[i].rs.blocks[NTIDX_BLOCK_EVENT];
+    }
+    if (rc == 0) {
+        worker *w = &ws[0];
+        ntx_drop_map_sort(&w->drops);
+        uint64_t dropped = 0;
+        for (size_t k = 0; k < w->drops.n; k++)
+            dropped += w->drops.v[k].dropped;
+        w->rs.dropped_events = dropped;
+        w->rs.events = w->a.events;
+        int complete = ii->complete || (ii->last_ts >= o->t1 && ii->first_ts <= ii->last_ts);
+        char reason[200];
+        snprintf(reason, sizeof reason,
+                 "offset %llu (0x%llx): the trace's complete blocks end here, without an end-of-stream marker",
+                 (unsigned long long)ii->indexed_end, (unsigned long long)ii->indexed_end);
+        rc = ntx_stats_accum_finish(&w->a, t, complete, reason, &w->rs, w->drops.v, w->drops.n, out);
+        if (rc == 0 && sh.nbuckets)
+            rc = ntx_stats_set_histogram(*out, sh.hist_start, sh.hist_width, w->hist, sh.nbuckets);
+        if (rc < 0 && *out)
+            ntidx_stats_free(out);
+    }
+    for (unsigned i = 0; ws && i < nthreads; i++) {
+        if (rc < 0 || i > 0)
+            ntx_stats_accum_discard(&ws[i].a);
+        free(ws[i].hist);
+        ntx_drop_map_free(&ws[i].drops);
+    }
+    free(ws);
+    free(sh.regions);
+    return rc;
+}
