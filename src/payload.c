@@ -50,7 +50,10 @@ static int perr(pctx *c, const ntidx_field *f, const uint8_t *at, const char *fm
     return -1;
 }
 
-/* Fixed encoded size of a type, or -1 when variable. */
+/* Sizes past this cannot occur in a payload (32-bit sizes); nested counts saturate here. */
+#define FIXED_SIZE_CAP (1L << 40)
+
+/* Fixed encoded size of a type (at most FIXED_SIZE_CAP), or -1 when variable. */
 static long fixed_size(const ntidx_field *f, int v6, uint32_t ptr, int depth)
 {
     if (depth > NTX_MAX_FIELD_DEPTH)
@@ -67,7 +70,10 @@ static long fixed_size(const ntidx_field *f, int v6, uint32_t ptr, int depth)
     case NTX_TYPE_POINTER: return ptr;
     case NTIDX_TYPE_FIXED_ARRAY: {
         long e = f->element ? fixed_size(f->element, v6, ptr, depth + 1) : -1;
-        return e < 0 ? -1 : e * (long)f->element_count;
+        if (e < 0)
+            return -1;
+        /* counts multiply with nesting (65535^5 overflows a long): saturate */
+        return f->element_count && e > FIXED_SIZE_CAP / f->element_count ? FIXED_SIZE_CAP : e * (long)f->element_count;
     }
     case NTIDX_TYPE_OBJECT: {
         long sum = 0;
@@ -75,7 +81,7 @@ static long fixed_size(const ntidx_field *f, int v6, uint32_t ptr, int depth)
             long s = fixed_size(&f->fields[i], v6, ptr, depth + 1);
             if (s < 0)
                 return -1;
-            sum += s;
+            sum = s > FIXED_SIZE_CAP - sum ? FIXED_SIZE_CAP : sum + s;
         }
         return sum;
     }
