@@ -625,7 +625,7 @@ static void v6_one_field_trace(tb *f, const void *type, size_t tlen, const void 
 
 typedef struct json_case {
     const char *what;
-    uint8_t type[24];
+    uint8_t type[40];
     size_t tlen;
     uint8_t payload[48];
     size_t plen;
@@ -709,6 +709,11 @@ static const json_case V6_CASES[] = {
     {"boolean8 2", T(26), P(2), "true"},
     {"object", T(1, 2, 0, 3, 0, 1, 'x', 9, 6, 0, 2, 'i', 'n', 1, 0, 0), P(1, 0, 0, 0), "{\"x\":1,\"in\":{}}"},
     {"fixed array of 3 empties", T(22, 0, 3, 0), P(0), "[null,null,null]"},
+    /* element sizes that do not fit a long (65535^4 + 65535^2): an empty location holds none of them */
+    {"relloc of an object of huge fixed arrays",
+     T(24, 1, 2, 0, 15, 0, 1, 'a', 22, 22, 22, 22, 6, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 9, 0, 1, 'b', 22,
+       22, 6, 0xff, 0xff, 0xff, 0xff),
+     P(0, 0, 0, 0), "[]"},
     {"fixed array of 2x2 empty objects", T(22, 22, 1, 0, 0, 2, 0, 2, 0), P(0), "[[{},{}],[{},{}]]"},
 };
 
@@ -923,6 +928,12 @@ static const json_case BAD_CASES[] = {
     {"nested object cut", T(1, 1, 0, 3, 0, 1, 'x', 12), P(1, 2), "needs 8 bytes"},
     {"overlapping locations", T(22, 25, 6, 5, 0),
      P(0, 0, 20, 0, 0, 0, 20, 0, 0, 0, 20, 0, 0, 0, 20, 0, 0, 0, 20, 0, 1, 2, 3, 4), "locations reference"},
+    /* element sizes multiply with nesting: 65535^5 bytes must not overflow the size computation */
+    {"fixed arrays nested 5 deep", T(22, 22, 22, 22, 22, 6, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff),
+     P(1, 2, 3), "cannot fit"},
+    {"relloc of fixed arrays nested 5 deep",
+     T(24, 22, 22, 22, 22, 22, 6, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff), P(0, 0, 1, 0, 7),
+     "not a multiple"},
     /* zero-size elements consume no payload: nesting them must not multiply the output */
     {"fixed arrays of fixed arrays of empties", T(22, 22, 0, 0xff, 0xff, 0xff, 0xff), P(0), "empty elements"},
     {"array of fixed arrays of empties", T(19, 22, 0, 0xff, 0xff), P(0xff, 0xff), "empty elements"},
