@@ -347,6 +347,8 @@ static int full_pass(builder *b)
         st32(blocks + i * NTX_BLOCK_ENTRY + 20, 0);
     uint64_t bi = 0, events = 0;
     const ntidx_event *e;
+    /* Runs of events share a type and a thread: hash each once per run. */
+    uint64_t last_def = UINT64_MAX, type_h = 0, last_tid = 0, thread_h = ntx_thread_hash(0);
     while ((rc = ntidx_reader_next(r, &e)) == 1) {
         while (bi + 1 < nblocks && ntx_load64(blocks + (bi + 1) * NTX_BLOCK_ENTRY) <= e->offset)
             bi++;
@@ -354,10 +356,25 @@ static int full_pass(builder *b)
             break; /* the trace grew while we read: stay consistent with the scan */
         uint8_t *be = blocks + bi * NTX_BLOCK_ENTRY;
         st32(be + 20, ntx_load32(be + 20) + 1);
+        if (e->metadata->offset != last_def) {
+            last_def = e->metadata->offset;
+            type_h = ntx_type_hash(e->metadata->provider, e->metadata->event_id);
+        }
+        if (e->thread_id != last_tid) {
+            last_tid = e->thread_id;
+            thread_h = ntx_thread_hash(last_tid);
+        }
         uint8_t *f = x->own[B_FILTERS].data + bi * NTX_FILTER_ENTRY;
-        bloom_add(f, ntx_type_hash(e->metadata->provider, e->metadata->event_id));
-        bloom_add(f + 32, ntx_thread_hash(e->thread_id));
+        bloom_add(f, type_h);
+        bloom_add(f + 32, thread_h);
         events++;
+        if (b->o->progress && e->offset >= b->next_progress) {
+            if (b->o->progress(b->o->progress_ctx, e->offset, b->t->size)) {
+                ntidx_reader_close(&r);
+                return ntx_err_set(b->err, NTIDX_E_INVALID_ARG, "cancelled");
+            }
+            b->next_progress = e->offset + PROGRESS_EVERY;
+        }
         release_passed(b, e->offset);
     }
     if (rc < 0) {
@@ -491,6 +508,7 @@ int ntx_index_build(ntidx_trace *t, const ntidx_index *from, const ntidx_index_o
         goto fail;
     if (nblocks)
         x->last_block_hash = ntx_trace_range_hash(t, x->last_block_off, ntx_load32(x->own[B_BLOCKS].data + (nblocks - 1) * NTX_BLOCK_ENTRY + 8));
+    b.next_progress = 0;
     if (o->full && (rc = full_pass(&b)) < 0)
         goto fail;
     ntx_index_finish(x);

@@ -182,6 +182,8 @@ int cli_progress(void *ctx, uint64_t done, uint64_t total)
     return 0;
 }
 
+void cli_progress_label(const char *what) { progress.what = what; }
+
 void cli_progress_end(void)
 {
     if (progress.shown)

@@ -64,6 +64,7 @@ int ntidx_cmd_index(int argc, char **argv)
     ntidx_index_options_defaults(&o);
     o.full = full;
     o.progress = cli_progress;
+    cli_progress_label("ntidx: indexing");
     o.notice = notice;
     o.notice_ctx = (void *)path;
     ntidx_index *x = NULL;

@@ -7,6 +7,9 @@ for pkg in gcc clang meson ninja-build pkg-config libxxhash-dev libcmocka-dev py
 done
 # libFuzzer and the sanitizer runtimes ship with clang's runtime package.
 dpkg -s libclang-rt-14-dev >/dev/null 2>&1 || dpkg -s libclang-rt-dev >/dev/null 2>&1 || need+=(libclang-rt-dev)
+# node and npm: the export test validates speedscope files with npm packages (tests/export/schema).
+command -v node >/dev/null 2>&1 || need+=(nodejs)
+command -v npm >/dev/null 2>&1 || need+=(npm)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}" >&2
   SUDO=""
@@ -14,3 +17,5 @@ if [ ${#need[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
+# The speedscope schema and ajv, as tests/export/schema/package-lock.json pins them (npm ci).
+"$(dirname "$0")/../tests/export/schema/install.sh"

@@ -1,0 +1,81 @@
+/*
+ * ntidx export: the writers of the formats other tools read (Chrome Trace
+ * Event JSON, speedscope), and the small helpers they share. Thin over the
+ * public API: events come from an ntidx_query, names and fields from the
+ * reader.
+ */
+#ifndef NTIDX_TOOLS_EXPORT_H
+#define NTIDX_TOOLS_EXPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <ntidx/index.h>
+#include <ntidx/ntidx.h>
+
+/* What the command asked for: the trace, its index, the query and where to write. */
+typedef struct export_job {
+    const char *trace_path;
+    ntidx_trace *trace;
+    const ntidx_index *index;
+    ntidx_query_options query;   /* window and filters, as the user gave them */
+    int has_filter;              /* --provider or --event was given */
+    FILE *out;
+} export_job;
+
+/*
+ * Chrome Trace Event JSON (Object Format): one instant event per event of the
+ * query, "M" metadata events naming the process and the V6 threads that have
+ * names. `ts` is in microseconds since the trace's sync time.
+ * Returns 0, or -1 with a message printed (ntidx: ...).
+ */
+int export_chrome(export_job *job, uint64_t *events_written);
+
+/*
+ * speedscope JSON: one "sampled" profile per thread of the stacks of the
+ * sample profiler's Thread/Sample events in the window (or of the events the
+ * --provider/--event filter selects), frames named from the method-load and
+ * rundown events of the whole trace. Returns 0, or -1 with a message printed.
+ */
+int export_speedscope(export_job *job, uint64_t *events_written);
+
+/* ------------------------------------------------------------------ */
+/* Helpers (export_json.c)                                             */
+/* ------------------------------------------------------------------ */
+
+/* A JSON string literal of UTF-8 bytes: invalid sequences become U+FFFD, so the output is always valid JSON. */
+void export_json_str(FILE *f, const char *s, size_t n);
+
+/* Ticks to microseconds since the trace's sync time (negative before it), exact to the tick in long double. */
+long double export_ticks_to_us(const ntidx_trace_info *in, uint64_t ticks);
+
+/*
+ * The value of a top-level member of a JSON object (the output of
+ * ntidx_event_fields_json()): *val and *vlen span its text (a string keeps its
+ * quotes). Returns 1 found, 0 not found or not an object.
+ */
+int export_json_member(const char *json, size_t len, const char *key, const char **val, size_t *vlen);
+
+/* The member as an unsigned integer (a JSON number without sign, fraction or exponent). Returns 1 or 0. */
+int export_json_member_u64(const char *json, size_t len, const char *key, uint64_t *out);
+
+/*
+ * The member as a string, unescaped to UTF-8 into `out` (reset first,
+ * NUL-terminated). Returns 1, 0 when absent or not a string, NTIDX_E_NOMEM.
+ */
+int export_json_member_str(const char *json, size_t len, const char *key, ntidx_buf *out);
+
+/* Append bytes to a buffer (NUL-terminated after). Returns 0 or NTIDX_E_NOMEM. */
+int export_buf_put(ntidx_buf *b, const char *s, size_t n);
+
+/* The event's name without its provider: the metadata's name, else "EventID(N)". */
+const char *export_event_name(const ntidx_metadata *m, char *buf, size_t buflen);
+
+/*
+ * The process name the trace gives: a V6 "ProcessName" key, else the first
+ * word of the command line of the EventPipe's ProcessInfo event when `cmdline`
+ * (from the events the caller saw) is not NULL. Written to `buf`; "" when none.
+ */
+void export_process_name(const ntidx_trace_info *in, const char *cmdline, char *buf, size_t buflen);
+
+#endif

@@ -1,0 +1,710 @@
+/*
+ * ntidx export --format speedscope: the sampled stacks of a window as a
+ * speedscope file (https://www.speedscope.app/file-format-schema.json).
+ *
+ *   {"$schema":"https://www.speedscope.app/file-format-schema.json",
+ *    "exporter":"ntidx 0.1.0","name":"trace.nettrace","activeProfileIndex":0,
+ *    "shared":{"frames":[{"name":"System.Private.CoreLib!System.Threading.Thread.Sleep(int32)",
+ *                         "file":"/path/System.Private.CoreLib.dll"},{"name":"0x7f3a10002a40"},...]},
+ *    "profiles":[{"type":"sampled","name":"Thread 1464011","unit":"milliseconds",
+ *                 "startValue":0.2,"endValue":10471.8,"samples":[[0,5,7],...],"weights":[1,...]},...]}
+ *
+ * Samples: by default the sample profiler's events (provider
+ * Microsoft-DotNETCore-SampleProfiler, event id 0, `Thread/Sample`); with
+ * --provider or --event, the stacks of the events those select instead
+ * (allocation ticks, exceptions...). Events without a stack are skipped.
+ * One "sampled" profile per thread (OS thread id), ordered by thread id;
+ * activeProfileIndex is the thread with the most samples. A sample's stack
+ * (ntidx_event.stack: pointer-size instruction pointers, leaf first) is
+ * written root first, as speedscope wants.
+ *
+ * Units: for the sample profiler "milliseconds": each sample weighs the
+ * sampling interval (the trace's ExpectedCPUSamplingRate, in nanoseconds;
+ * 1 ms, the runtime's default, when the trace gives none), startValue and
+ * endValue are the thread's first sample and its last sample plus one
+ * interval, in milliseconds since the trace's sync time. For other events
+ * "none": each sample weighs 1 and the values run from 0 to the count.
+ *
+ * Frames: an instruction pointer inside a method the runtime reported is
+ * named "module!Namespace.Method(args)" (module: the file name of its
+ * module's IL path, without extension, when the module events name it), with
+ * `file` the module's path; any other is its address in hex. Methods come
+ * from the method-load events and the rundown of the WHOLE trace (one file-
+ * order pass: the rundown sits at the end, after the window), that is from
+ * every event with id 143 or 144 of Microsoft-Windows-DotNETRuntime
+ * (Method/LoadVerbose, Method/UnloadVerbose) and
+ * Microsoft-Windows-DotNETRuntimeRundown (Method/DCStartVerbose,
+ * Method/DCStopVerbose) with MethodStartAddress, MethodSize and MethodName;
+ * modules from ids 152-154 of the same providers (the loader's module load,
+ * unload and rundown events) with ModuleID and ModuleILPath (with a --full index, one query per such
+ * type instead: its block filters skip the rest). Frames above the leaf are return addresses
+ * and are looked up one byte before (a call may be a method's last
+ * instruction); one frame per method, so samples in the same method merge.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export.h"
+
+#define SAMPLER_PROVIDER "Microsoft-DotNETCore-SampleProfiler"
+#define RUNTIME_PROVIDER "Microsoft-Windows-DotNETRuntime"
+#define RUNDOWN_PROVIDER "Microsoft-Windows-DotNETRuntimeRundown"
+
+/* ------------------------------------------------------------------ */
+/* A u64 -> u32 hash map (open addressing, power-of-two capacity)      */
+/* ------------------------------------------------------------------ */
+
+typedef struct u64map {
+    uint64_t *keys;
+    uint32_t *vals; /* UINT32_MAX: empty */
+    size_t cap, count;
+} u64map;
+
+static size_t hash64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    return (size_t)(x ^ (x >> 33));
+}
+
+static int u64map_grow(u64map *m)
+{
+    size_t cap = m->cap ? m->cap * 2 : 256;
+    uint64_t *k = malloc(cap * sizeof *k);
+    uint32_t *v = malloc(cap * sizeof *v);
+    if (!k || !v) {
+        free(k);
+        free(v);
+        return NTIDX_E_NOMEM;
+    }
+    for (size_t i = 0; i < cap; i++)
+        v[i] = UINT32_MAX;
+    for (size_t i = 0; i < m->cap; i++) {
+        if (m->vals[i] == UINT32_MAX)
+            continue;
+        size_t j = hash64(m->keys[i]) & (cap - 1);
+        while (v[j] != UINT32_MAX)
+            j = (j + 1) & (cap - 1);
+        k[j] = m->keys[i];
+        v[j] = m->vals[i];
+    }
+    free(m->keys);
+    free(m->vals);
+    m->keys = k;
+    m->vals = v;
+    m->cap = cap;
+    return 0;
+}
+
+/* The slot of `key`: *found says whether it holds the key; else it is where the key goes. */
+static uint32_t *u64map_slot(u64map *m, uint64_t key, int *found)
+{
+    if ((m->count + 1) * 2 > m->cap && u64map_grow(m) < 0)
+        return NULL;
+    size_t j = hash64(key) & (m->cap - 1);
+    while (m->vals[j] != UINT32_MAX) {
+        if (m->keys[j] == key) {
+            *found = 1;
+            return &m->vals[j];
+        }
+        j = (j + 1) & (m->cap - 1);
+    }
+    *found = 0;
+    m->keys[j] = key;
+    return &m->vals[j];
+}
+
+static void u64map_free(u64map *m)
+{
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+/* Growable arrays. */
+#define VEC(T)                                                                                                         \
+    struct {                                                                                                           \
+        T *v;                                                                                                          \
+        size_t n, cap;                                                                                                 \
+    }
+#define VEC_PUSH(vec, x, fail)                                                                                         \
+    do {                                                                                                               \
+        if ((vec).n == (vec).cap) {                                                                                    \
+            size_t c_ = (vec).cap ? (vec).cap * 2 : 64;                                                                \
+            void *p_ = realloc((vec).v, c_ * sizeof *(vec).v);                                                         \
+            if (!p_)                                                                                                   \
+                goto fail;                                                                                             \
+            (vec).v = p_;                                                                                              \
+            (vec).cap = c_;                                                                                            \
+        }                                                                                                              \
+        (vec).v[(vec).n++] = (x);                                                                                      \
+    } while (0)
+
+/* ------------------------------------------------------------------ */
+/* Methods and modules of the whole trace                              */
+/* ------------------------------------------------------------------ */
+
+typedef struct method {
+    uint64_t start, size, module_id;
+    char *name; /* Namespace.Method(args) */
+} method;
+
+typedef struct module {
+    uint64_t id;
+    char *path;
+} module;
+
+typedef struct frame {
+    char *name;
+    const char *file; /* a module's path (owned by the module table) or NULL */
+} frame;
+
+typedef struct profile {
+    uint64_t tid, pid;
+    char *thread_name;
+    uint64_t first_ts, last_ts;
+    VEC(uint32_t) samples; /* stack ids */
+} profile;
+
+typedef struct ss {
+    export_job *job;
+    const ntidx_trace_info *info;
+    VEC(method) methods;
+    VEC(module) modules;
+    VEC(frame) frames;
+    u64map ip_frames;     /* unresolved address -> frame */
+    u64map method_frames; /* method index -> frame */
+    /* Interned stacks: frame indices root first, in one pool. */
+    VEC(uint32_t) pool;
+    VEC(uint64_t) stack_at; /* stack id -> its first frame in the pool */
+    VEC(uint32_t) stack_len;
+    u64map stack_by_hash; /* chained through stack_next */
+    VEC(uint32_t) stack_next;
+    VEC(profile) profiles;
+    u64map profile_by_tid;
+    VEC(uint32_t) scratch;
+    ntidx_buf fields, s1, s2, s3;
+    uint64_t no_stack, resolved_frames, total_frames;
+} ss;
+
+static int is_runtime(const char *p) { return !strcmp(p, RUNTIME_PROVIDER) || !strcmp(p, RUNDOWN_PROVIDER); }
+
+static char *dupn(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = 0;
+    }
+    return d;
+}
+
+/* Record one method or module event (is_method_or_module()). 0, or NTIDX_E_NOMEM. */
+static int note_runtime_event(ss *s, const ntidx_event *e)
+{
+    const ntidx_metadata *m = e->metadata;
+    int is_module = m->event_id >= 152 && m->event_id <= 154;
+    char err[200];
+    s->fields.len = 0;
+    int rc = ntidx_event_fields_json(s->job->trace, e, &s->fields, err, sizeof err);
+    if (rc == NTIDX_E_NOMEM)
+        return rc;
+    if (rc < 0)
+        return 0; /* undecodable: no name from it */
+    const char *j = s->fields.data;
+    size_t jl = s->fields.len;
+    if (is_module) {
+        uint64_t id;
+        if (!export_json_member_u64(j, jl, "ModuleID", &id))
+            return 0;
+        int r = export_json_member_str(j, jl, "ModuleILPath", &s->s1);
+        if (r < 0)
+            return r;
+        if (!r || !s->s1.data[0])
+            return 0;
+        module md = {id, dupn(s->s1.data, s->s1.len)};
+        if (!md.path)
+            return NTIDX_E_NOMEM;
+        VEC_PUSH(s->modules, md, nomem_module);
+        return 0;
+    nomem_module:
+        free(md.path);
+        return NTIDX_E_NOMEM;
+    }
+    uint64_t start, size, module_id = 0;
+    if (!export_json_member_u64(j, jl, "MethodStartAddress", &start) ||
+        !export_json_member_u64(j, jl, "MethodSize", &size) || size == 0 || start + size < start)
+        return 0;
+    export_json_member_u64(j, jl, "ModuleID", &module_id);
+    int r1 = export_json_member_str(j, jl, "MethodNamespace", &s->s1);
+    int r2 = export_json_member_str(j, jl, "MethodName", &s->s2);
+    int r3 = export_json_member_str(j, jl, "MethodSignature", &s->s3);
+    if (r1 < 0 || r2 < 0 || r3 < 0)
+        return NTIDX_E_NOMEM;
+    if (r2 <= 0 || !s->s2.data[0])
+        return 0;
+    /* Namespace.Name(args): the signature is "ret  (args)"; keep the parenthesised part. */
+    const char *args = r3 > 0 ? strchr(s->s3.data, '(') : NULL;
+    size_t n = s->s1.len + 1 + s->s2.len + (args ? strlen(args) : 0) + 1;
+    char *name = malloc(n);
+    if (!name)
+        return NTIDX_E_NOMEM;
+    snprintf(name, n, "%s%s%s%s", r1 > 0 ? s->s1.data : "", r1 > 0 && s->s1.data[0] ? "." : "", s->s2.data,
+             args ? args : "");
+    method md = {start, size, module_id, name};
+    VEC_PUSH(s->methods, md, nomem_method);
+    return 0;
+nomem_method:
+    free(name);
+    return NTIDX_E_NOMEM;
+}
+
+static int cmp_method(const void *a, const void *b)
+{
+    const method *x = a, *y = b;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return x->size < y->size ? -1 : x->size > y->size;
+}
+
+static int cmp_module(const void *a, const void *b)
+{
+    const module *x = a, *y = b;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static const uint32_t method_event_ids[] = {143, 144, 152, 153, 154};
+
+/* Is this one of the events note_runtime_event() reads? */
+static int is_method_or_module(const ntidx_metadata *m)
+{
+    for (size_t i = 0; i < sizeof method_event_ids / sizeof method_event_ids[0]; i++)
+        if (m->event_id == method_event_ids[i])
+            return is_runtime(m->provider);
+    return 0;
+}
+
+/*
+ * The methods and modules of the whole trace. With a --full index, one query
+ * per (provider, event id): the index's per-block type filters skip the blocks
+ * without any. Else one pass of the reader in file order.
+ * 0, or -1 with a message printed.
+ */
+static int load_methods(ss *s)
+{
+    int rc;
+    const ntidx_event *e;
+    if (ntidx_index_get_info(s->job->index)->full) {
+        static const char *const providers[] = {RUNTIME_PROVIDER, RUNDOWN_PROVIDER};
+        for (size_t p = 0; p < 2; p++) {
+            for (size_t i = 0; i < sizeof method_event_ids / sizeof method_event_ids[0]; i++) {
+                ntidx_query_options o;
+                ntidx_query_options_defaults(&o);
+                o.order = NTIDX_ORDER_FILE;
+                o.provider = providers[p];
+                o.has_event_id = 1;
+                o.event_id = method_event_ids[i];
+                ntidx_query *q;
+                if ((rc = ntidx_query_open(&q, s->job->trace, s->job->index, &o)) < 0) {
+                    fprintf(stderr, "ntidx: %s: %s\n", s->job->trace_path, ntidx_strerror(rc));
+                    return -1;
+                }
+                while ((rc = ntidx_query_next(q, &e)) == 1)
+                    if ((rc = note_runtime_event(s, e)) < 0)
+                        break;
+                if (rc < 0)
+                    fprintf(stderr, "ntidx: %s: %s\n", s->job->trace_path,
+                            rc == NTIDX_E_NOMEM ? "out of memory" : ntidx_query_error(q));
+                ntidx_query_close(&q);
+                if (rc < 0)
+                    return -1;
+            }
+        }
+    } else {
+        ntidx_reader_options o;
+        ntidx_reader_options_defaults(&o);
+        ntidx_reader *r;
+        if ((rc = ntidx_reader_open(&r, s->job->trace, &o)) < 0) {
+            fprintf(stderr, "ntidx: %s: %s\n", s->job->trace_path, ntidx_strerror(rc));
+            return -1;
+        }
+        while ((rc = ntidx_reader_next(r, &e)) == 1)
+            if (is_method_or_module(e->metadata) && (rc = note_runtime_event(s, e)) < 0)
+                break;
+        if (rc < 0)
+            fprintf(stderr, "ntidx: %s: %s\n", s->job->trace_path,
+                    rc == NTIDX_E_NOMEM ? "out of memory" : ntidx_reader_error(r));
+        ntidx_reader_close(&r);
+        if (rc < 0)
+            return -1;
+    }
+    /* Sorted by start; the same code reported twice (load, then rundown) is kept once. */
+    qsort(s->methods.v, s->methods.n, sizeof *s->methods.v, cmp_method);
+    size_t w = 0;
+    for (size_t i = 0; i < s->methods.n; i++) {
+        if (w && s->methods.v[w - 1].start == s->methods.v[i].start && s->methods.v[w - 1].size == s->methods.v[i].size &&
+            !strcmp(s->methods.v[w - 1].name, s->methods.v[i].name)) {
+            free(s->methods.v[i].name);
+            continue;
+        }
+        s->methods.v[w++] = s->methods.v[i];
+    }
+    s->methods.n = w;
+    qsort(s->modules.v, s->modules.n, sizeof *s->modules.v, cmp_module);
+    return 0;
+}
+
+/* The method containing `ip`, or -1. Overlaps (code reused after an unload) pick the latest start. */
+static long find_method(const ss *s, uint64_t ip)
+{
+    size_t lo = 0, hi = s->methods.n;
+    while (lo < hi) { /* first method with start > ip */
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->methods.v[mid].start <= ip)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo, k = 0; i > 0 && k < 16; i--, k++) {
+        const method *m = &s->methods.v[i - 1];
+        if (ip - m->start < m->size)
+            return (long)(i - 1);
+    }
+    return -1;
+}
+
+static const module *find_module(const ss *s, uint64_t id)
+{
+    size_t lo = 0, hi = s->modules.n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->modules.v[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->modules.n && s->modules.v[lo].id == id ? &s->modules.v[lo] : NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Frames, stacks and profiles                                         */
+/* ------------------------------------------------------------------ */
+
+/* The frame of an instruction pointer; UINT32_MAX when out of memory. */
+static uint32_t frame_of(ss *s, uint64_t ip, int leaf)
+{
+    long mi = find_method(s, leaf || ip == 0 ? ip : ip - 1);
+    s->total_frames++;
+    int found;
+    uint32_t *slot = mi >= 0 ? u64map_slot(&s->method_frames, (uint64_t)mi, &found) : u64map_slot(&s->ip_frames, ip, &found);
+    if (!slot)
+        return UINT32_MAX;
+    if (mi >= 0)
+        s->resolved_frames++;
+    if (found)
+        return *slot;
+    frame fr = {NULL, NULL};
+    if (mi >= 0) {
+        const method *m = &s->methods.v[mi];
+        const module *md = m->module_id ? find_module(s, m->module_id) : NULL;
+        if (md) {
+            /* module!name, the module being its file name without directory or extension (as PerfView shows it). */
+            const char *base = md->path;
+            for (const char *p = md->path; *p; p++)
+                if (*p == '/' || *p == '\\')
+                    base = p + 1;
+            size_t bl = strlen(base);
+            const char *dot = strrchr(base, '.');
+            if (dot && dot != base)
+                bl = (size_t)(dot - base);
+            size_t n = bl + 1 + strlen(m->name) + 1;
+            fr.name = malloc(n);
+            if (fr.name)
+                snprintf(fr.name, n, "%.*s!%s", (int)bl, base, m->name);
+            fr.file = md->path;
+        } else {
+            fr.name = dupn(m->name, strlen(m->name));
+        }
+    } else {
+        fr.name = malloc(24);
+        if (fr.name)
+            snprintf(fr.name, 24, "0x%" PRIx64, ip);
+    }
+    if (!fr.name)
+        goto nomem;
+    VEC_PUSH(s->frames, fr, nomem);
+    *slot = (uint32_t)(s->frames.n - 1);
+    if (mi >= 0)
+        s->method_frames.count++;
+    else
+        s->ip_frames.count++;
+    return *slot;
+nomem:
+    free(fr.name);
+    /* The slot holds a key without a value: mark it empty again (no tombstones needed: nothing was probed past it). */
+    *slot = UINT32_MAX;
+    return UINT32_MAX;
+}
+
+static uint64_t hash_frames(const uint32_t *f, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull ^ n;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ f[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* Intern the stack in s->scratch (root first): its id, or UINT32_MAX when out of memory. */
+static uint32_t intern_stack(ss *s)
+{
+    const uint32_t *f = s->scratch.v;
+    size_t n = s->scratch.n;
+    uint64_t h = hash_frames(f, n);
+    int found;
+    uint32_t *slot = u64map_slot(&s->stack_by_hash, h, &found);
+    if (!slot)
+        return UINT32_MAX;
+    if (found) {
+        for (uint32_t id = *slot; id != UINT32_MAX; id = s->stack_next.v[id])
+            if (s->stack_len.v[id] == n && (n == 0 || !memcmp(s->pool.v + s->stack_at.v[id], f, n * sizeof *f)))
+                return id;
+    }
+    uint32_t id = (uint32_t)s->stack_at.n;
+    uint32_t chain = found ? *slot : UINT32_MAX;
+    VEC_PUSH(s->stack_at, (uint64_t)s->pool.n, nomem);
+    VEC_PUSH(s->stack_len, (uint32_t)n, nomem);
+    VEC_PUSH(s->stack_next, chain, nomem);
+    for (size_t i = 0; i < n; i++)
+        VEC_PUSH(s->pool, f[i], nomem);
+    if (!found)
+        s->stack_by_hash.count++;
+    *slot = id;
+    return id;
+nomem:
+    if (!found)
+        *slot = UINT32_MAX;
+    return UINT32_MAX;
+}
+
+static int add_sample(ss *s, const ntidx_event *e)
+{
+    uint32_t ps = s->info->pointer_size;
+    size_t depth = e->stack ? e->stack_size / ps : 0;
+    if (!depth) {
+        s->no_stack++;
+        return 0;
+    }
+    s->scratch.n = 0;
+    for (size_t i = depth; i-- > 0;) { /* leaf first in the trace: root first here */
+        const uint8_t *p = e->stack + i * ps;
+        uint64_t ip = 0;
+        for (uint32_t b = 0; b < ps; b++)
+            ip |= (uint64_t)p[b] << (8 * b);
+        uint32_t fi = frame_of(s, ip, i == 0);
+        if (fi == UINT32_MAX)
+            return NTIDX_E_NOMEM;
+        VEC_PUSH(s->scratch, fi, nomem);
+    }
+    uint32_t sid = intern_stack(s);
+    if (sid == UINT32_MAX)
+        return NTIDX_E_NOMEM;
+    int found;
+    uint32_t *slot = u64map_slot(&s->profile_by_tid, e->thread_id, &found);
+    if (!slot)
+        return NTIDX_E_NOMEM;
+    if (!found) {
+        profile p = {0};
+        p.tid = e->thread_id;
+        p.pid = e->thread && e->thread->has_os_process_id ? e->thread->os_process_id : s->info->process_id;
+        p.first_ts = e->timestamp;
+        VEC_PUSH(s->profiles, p, nomem_slot);
+        *slot = (uint32_t)(s->profiles.n - 1);
+        s->profile_by_tid.count++;
+    }
+    profile *p = &s->profiles.v[*slot];
+    if (!p->thread_name && e->thread && e->thread->name && e->thread->name[0]) {
+        p->thread_name = dupn(e->thread->name, strlen(e->thread->name));
+        if (!p->thread_name)
+            return NTIDX_E_NOMEM;
+    }
+    p->last_ts = e->timestamp;
+    VEC_PUSH(p->samples, sid, nomem);
+    return 0;
+nomem_slot:
+    *slot = UINT32_MAX;
+nomem:
+    return NTIDX_E_NOMEM;
+}
+
+static int cmp_profile(const void *a, const void *b)
+{
+    const profile *x = a, *y = b;
+    return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/* A number with enough digits for nanoseconds in milliseconds, trailing zeros trimmed. */
+static const char *format_number(char *buf, size_t len, long double v)
+{
+    snprintf(buf, len, "%.6Lf", v);
+    char *dot = strchr(buf, '.');
+    if (dot) {
+        char *end = buf + strlen(buf);
+        while (end > dot + 1 && end[-1] == '0')
+            *--end = 0;
+        if (end == dot + 1)
+            *dot = 0;
+    }
+    return buf;
+}
+
+static void write_file(ss *s, int sampler, long double weight)
+{
+    FILE *f = s->job->out;
+    const char *base = s->job->trace_path;
+    for (const char *p = base; *p; p++)
+        if (*p == '/')
+            base = p + 1;
+    qsort(s->profiles.v, s->profiles.n, sizeof *s->profiles.v, cmp_profile);
+    size_t active = 0;
+    for (size_t i = 1; i < s->profiles.n; i++)
+        if (s->profiles.v[i].samples.n > s->profiles.v[active].samples.n)
+            active = i;
+    fprintf(f, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"exporter\":\"ntidx %s\",\"name\":",
+            ntidx_version());
+    export_json_str(f, base, strlen(base));
+    fprintf(f, ",\"activeProfileIndex\":%zu,\n\"shared\":{\"frames\":[", active);
+    for (size_t i = 0; i < s->frames.n; i++) {
+        fputs(i ? ",\n{\"name\":" : "\n{\"name\":", f);
+        export_json_str(f, s->frames.v[i].name, strlen(s->frames.v[i].name));
+        if (s->frames.v[i].file) {
+            fputs(",\"file\":", f);
+            export_json_str(f, s->frames.v[i].file, strlen(s->frames.v[i].file));
+        }
+        fputc('}', f);
+    }
+    fputs("]},\n\"profiles\":[", f);
+    const ntidx_trace_info *in = s->info;
+    for (size_t i = 0; i < s->profiles.n; i++) {
+        const profile *p = &s->profiles.v[i];
+        char name[400];
+        if (p->thread_name)
+            snprintf(name, sizeof name, "%s (thread %" PRIu64 ")", p->thread_name, p->tid);
+        else
+            snprintf(name, sizeof name, "Thread %" PRIu64, p->tid);
+        fputs(i ? ",\n{\"type\":\"sampled\",\"name\":" : "\n{\"type\":\"sampled\",\"name\":", f);
+        export_json_str(f, name, strlen(name));
+        long double start = 0, end = (long double)p->samples.n;
+        if (sampler) {
+            start = export_ticks_to_us(in, p->first_ts) / 1000.0L;
+            end = export_ticks_to_us(in, p->last_ts) / 1000.0L + weight;
+        }
+        char nb[64];
+        fprintf(f, ",\"unit\":\"%s\",\"startValue\":%s", sampler ? "milliseconds" : "none",
+                format_number(nb, sizeof nb, start));
+        fprintf(f, ",\"endValue\":%s", format_number(nb, sizeof nb, end));
+        fputs(",\n\"samples\":[", f);
+        for (size_t k = 0; k < p->samples.n; k++) {
+            uint32_t sid = p->samples.v[k];
+            const uint32_t *fr = s->pool.v + s->stack_at.v[sid];
+            fputs(k ? ",[" : "[", f);
+            for (uint32_t d = 0; d < s->stack_len.v[sid]; d++)
+                fprintf(f, d ? ",%u" : "%u", fr[d]);
+            fputc(']', f);
+        }
+        fputs("],\n\"weights\":[", f);
+        char w[64];
+        format_number(w, sizeof w, weight);
+        for (size_t k = 0; k < p->samples.n; k++) {
+            if (k)
+                fputc(',', f);
+            fputs(w, f);
+        }
+        fputs("]}", f);
+    }
+    fputs("\n]}\n", f);
+}
+
+static void ss_free(ss *s)
+{
+    for (size_t i = 0; i < s->methods.n; i++)
+        free(s->methods.v[i].name);
+    for (size_t i = 0; i < s->modules.n; i++)
+        free(s->modules.v[i].path);
+    for (size_t i = 0; i < s->frames.n; i++)
+        free(s->frames.v[i].name);
+    for (size_t i = 0; i < s->profiles.n; i++) {
+        free(s->profiles.v[i].thread_name);
+        free(s->profiles.v[i].samples.v);
+    }
+    free(s->methods.v);
+    free(s->modules.v);
+    free(s->frames.v);
+    free(s->profiles.v);
+    free(s->pool.v);
+    free(s->stack_at.v);
+    free(s->stack_len.v);
+    free(s->stack_next.v);
+    free(s->scratch.v);
+    u64map_free(&s->ip_frames);
+    u64map_free(&s->method_frames);
+    u64map_free(&s->stack_by_hash);
+    u64map_free(&s->profile_by_tid);
+    ntidx_buf_free(&s->fields);
+    ntidx_buf_free(&s->s1);
+    ntidx_buf_free(&s->s2);
+    ntidx_buf_free(&s->s3);
+}
+
+int export_speedscope(export_job *job, uint64_t *events_written)
+{
+    ss s;
+    memset(&s, 0, sizeof s);
+    s.job = job;
+    s.info = ntidx_trace_get_info(job->trace);
+    int ret = -1, rc;
+    ntidx_query *q = NULL;
+    if (load_methods(&s) < 0)
+        goto out;
+
+    ntidx_query_options o = job->query;
+    int sampler = !job->has_filter;
+    if (sampler) {
+        o.provider = SAMPLER_PROVIDER;
+        o.has_event_id = 1;
+        o.event_id = 0;
+        o.event_name = NULL;
+    }
+    rc = ntidx_query_open(&q, job->trace, job->index, &o);
+    if (rc < 0) {
+        fprintf(stderr, "ntidx: %s: %s\n", job->trace_path, ntidx_strerror(rc));
+        goto out;
+    }
+    const ntidx_event *e;
+    uint64_t n = 0;
+    while ((rc = ntidx_query_next(q, &e)) == 1) {
+        if ((rc = add_sample(&s, e)) < 0)
+            break;
+        n++;
+    }
+    if (rc < 0) {
+        fprintf(stderr, "ntidx: %s: %s\n", job->trace_path, rc == NTIDX_E_NOMEM ? "out of memory" : ntidx_query_error(q));
+        goto out;
+    }
+    long double weight = 1;
+    if (sampler && s.info->expected_cpu_sampling_rate)
+        weight = (long double)s.info->expected_cpu_sampling_rate / 1e6L; /* ns -> ms */
+    write_file(&s, sampler, weight);
+    fprintf(stderr,
+            "ntidx: speedscope: %" PRIu64 " samples on %zu threads (%" PRIu64 " without a stack, skipped); %zu methods "
+            "known; %" PRIu64 " of %" PRIu64 " frames named\n",
+            n - s.no_stack, s.profiles.n, s.no_stack, s.methods.n, s.resolved_frames, s.total_frames);
+    *events_written = n - s.no_stack;
+    ret = 0;
+out:
+    ntidx_query_close(&q);
+    ss_free(&s);
+    return ret;
+}
