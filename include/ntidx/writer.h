@@ -96,6 +96,48 @@ NTIDX_API int ntidx_writer_add_stack(ntidx_writer *w, uint32_t id, const uint8_t
 /** Define V6 label list `id` (>= 1) with n labels (n >= 1). */
 NTIDX_API int ntidx_writer_add_label_list(ntidx_writer *w, uint32_t id, const ntidx_label *labels, size_t n);
 
+/* ---- Definitions and blocks copied from another trace (ntidx_slice) ---- */
+
+/**
+ * Define a metadata row from its encoded bytes, copied unchanged (no
+ * re-encoding: tags, field layouts and ids stay exactly as the source wrote
+ * them).
+ *  - V5 writer: `data` is a V3-V5 metadata payload (the event-blob form:
+ *    int MetadataId, UTF-16 provider, event id, name, keywords, version,
+ *    level, field list, V5 tags); the writer wraps it in a metadata row as
+ *    ntidx_writer_add_metadata() does.
+ *  - V6 writer: `data` is a whole V6 metadata row, its uint16 Size
+ *    included (size == 2 + Size).
+ * @return NTIDX_OK, NTIDX_E_INVALID_ARG (sizes do not match), NTIDX_E_NOMEM.
+ */
+NTIDX_API int ntidx_writer_add_metadata_raw(ntidx_writer *w, const uint8_t *data, size_t size);
+
+/** Define a V6 thread from a whole encoded thread row, its uint16 RowSize included (size == 2 + RowSize). */
+NTIDX_API int ntidx_writer_add_thread_raw(ntidx_writer *w, const uint8_t *row, size_t size);
+
+/**
+ * Define V6 label list `id` (>= 1) from its encoded labels, as a label-list
+ * block stores them and ntidx_event.label_list points at them (the last
+ * label's kind has its high bit set).
+ */
+NTIDX_API int ntidx_writer_add_label_list_raw(ntidx_writer *w, uint32_t id, const uint8_t *labels,
+                                              size_t size);
+
+/**
+ * Write every pending block, then one block of `kind` whose content (what
+ * ntidx_block.payload_offset/payload_size delimit in the source trace) is
+ * `payload`, copied byte for byte. The writer supplies the framing of its
+ * own version: V6 the size/kind header; V5 the FastSerialization object
+ * with its BlockSize and the zero padding to a 4-byte FILE offset
+ * recomputed for the block's new position, then EndObject. The source
+ * block must be of the writer's generation (V4/V5 content for a V5 writer,
+ * V6 for V6); V5 accepts event, metadata, stack and sequence-point blocks.
+ * The caller defines, before it, everything the block references.
+ * @return NTIDX_OK, NTIDX_E_INVALID_ARG, or a write error.
+ */
+NTIDX_API int ntidx_writer_add_raw_block(ntidx_writer *w, ntidx_block_kind kind, const uint8_t *payload,
+                                         size_t size);
+
 /**
  * Append an event. Uses metadata_id, sequence_number, thread_index,
  * capture_thread_index, processor_number, stack_id, timestamp, is_sorted,

@@ -267,25 +267,13 @@ static int usable(const ntidx_writer *w)
 
 /* ---- definitions ---- */
 
-NTIDX_API int ntidx_writer_add_metadata(ntidx_writer *w, const ntidx_metadata *m)
+/*
+ * Append one metadata definition already encoded in `s` (V6: a whole row,
+ * Size included; V5: the metadata payload) to the pending metadata block.
+ */
+static int put_metadata_encoded(ntidx_writer *w, const ntidx_wbuf *s)
 {
-    int rc = usable(w);
-    if (rc)
-        return rc;
-    if (!m)
-        return NTIDX_E_INVALID_ARG;
-    ntidx_wbuf *s = &w->scratch;
-    s->len = 0;
-    if (w->v6) {
-        rc = ntidx_w_v6_metadata_row(s, m);
-    } else {
-        rc = ntidx_w_v5_metadata_payload(s, m);
-        if (!rc && s->len > INT32_MAX)
-            rc = NTIDX_E_INVALID_ARG;
-    }
-    if (rc)
-        return rc == NTIDX_E_NOMEM ? ntidx_w_fail(w, rc) : rc;
-
+    int rc;
     size_t row_max = s->len + NTIDX_W_V5_UNCOMPRESSED_HDR + 3;
     if (w->meta_count && w->meta.len + row_max > NTIDX_W_DEF_BLOCK_LIMIT &&
         (rc = flush_metadata(w)))
@@ -323,6 +311,49 @@ NTIDX_API int ntidx_writer_add_metadata(ntidx_writer *w, const ntidx_metadata *m
         return ntidx_w_fail(w, w->meta.err);
     w->meta_count++;
     return NTIDX_OK;
+}
+
+NTIDX_API int ntidx_writer_add_metadata(ntidx_writer *w, const ntidx_metadata *m)
+{
+    int rc = usable(w);
+    if (rc)
+        return rc;
+    if (!m)
+        return NTIDX_E_INVALID_ARG;
+    ntidx_wbuf *s = &w->scratch;
+    s->len = 0;
+    if (w->v6) {
+        rc = ntidx_w_v6_metadata_row(s, m);
+    } else {
+        rc = ntidx_w_v5_metadata_payload(s, m);
+        if (!rc && s->len > INT32_MAX)
+            rc = NTIDX_E_INVALID_ARG;
+    }
+    if (rc)
+        return rc == NTIDX_E_NOMEM ? ntidx_w_fail(w, rc) : rc;
+    return put_metadata_encoded(w, s);
+}
+
+NTIDX_API int ntidx_writer_add_metadata_raw(ntidx_writer *w, const uint8_t *data, size_t size)
+{
+    int rc = usable(w);
+    if (rc)
+        return rc;
+    if (!data)
+        return NTIDX_E_INVALID_ARG;
+    if (w->v6) {
+        /* uint16 Size, then Size bytes holding at least the id. */
+        if (size < 3 || size - 2 != (size_t)(data[0] | (data[1] << 8)))
+            return NTIDX_E_INVALID_ARG;
+    } else if (size < 4 || size > INT32_MAX - 256) {
+        return NTIDX_E_INVALID_ARG; /* at least the MetadataId */
+    }
+    ntidx_wbuf *s = &w->scratch;
+    s->len = 0;
+    ntidx_wbuf_put(s, data, size);
+    if (s->err)
+        return ntidx_w_fail(w, s->err);
+    return put_metadata_encoded(w, s);
 }
 
 NTIDX_API int ntidx_writer_add_thread(ntidx_writer *w, const ntidx_thread *th)
@@ -392,6 +423,45 @@ NTIDX_API int ntidx_writer_add_label_list(ntidx_writer *w, uint32_t id, const nt
     if (!w->label_count)
         w->label_first = id;
     ntidx_wbuf_put(&w->labels, s->p, s->len);
+    if (w->labels.err)
+        return ntidx_w_fail(w, w->labels.err);
+    w->label_count++;
+    return NTIDX_OK;
+}
+
+NTIDX_API int ntidx_writer_add_thread_raw(ntidx_writer *w, const uint8_t *row, size_t size)
+{
+    int rc = usable(w);
+    if (rc)
+        return rc;
+    if (!w->v6 || !row || size < 3 || size - 2 != (size_t)(row[0] | (row[1] << 8)))
+        return NTIDX_E_INVALID_ARG;
+    if (w->thread_count && w->threads.len + size > NTIDX_W_DEF_BLOCK_LIMIT &&
+        (rc = flush_threads(w)))
+        return rc;
+    ntidx_wbuf_put(&w->threads, row, size);
+    if (w->threads.err)
+        return ntidx_w_fail(w, w->threads.err);
+    w->thread_count++;
+    return NTIDX_OK;
+}
+
+NTIDX_API int ntidx_writer_add_label_list_raw(ntidx_writer *w, uint32_t id, const uint8_t *labels,
+                                              size_t size)
+{
+    int rc = usable(w);
+    if (rc)
+        return rc;
+    if (!w->v6 || id == 0 || size == 0 || !labels || size > NTIDX_W_V6_MAX_BLOCK)
+        return NTIDX_E_INVALID_ARG;
+    if (w->label_count && (id != w->label_first + w->label_count ||
+                           w->labels.len + size > NTIDX_W_DEF_BLOCK_LIMIT) &&
+        (rc = flush_id_block(w, NTIDX_BLOCK_LABEL_LIST, &w->labels, &w->label_first,
+                             &w->label_count)))
+        return rc;
+    if (!w->label_count)
+        w->label_first = id;
+    ntidx_wbuf_put(&w->labels, labels, size);
     if (w->labels.err)
         return ntidx_w_fail(w, w->labels.err);
     w->label_count++;
@@ -516,6 +586,38 @@ NTIDX_API int ntidx_writer_remove_threads(ntidx_writer *w, const ntidx_thread_se
         return rc;
     rc = ntidx_w_v6_remove_threads(w, t, n);
     return rc ? ntidx_w_fail(w, rc) : 0;
+}
+
+NTIDX_API int ntidx_writer_add_raw_block(ntidx_writer *w, ntidx_block_kind kind,
+                                         const uint8_t *payload, size_t size)
+{
+    int rc = usable(w);
+    if (rc)
+        return rc;
+    if (size && !payload)
+        return NTIDX_E_INVALID_ARG;
+    if (kind == NTIDX_BLOCK_END_OF_STREAM || kind == NTIDX_BLOCK_TRACE ||
+        kind >= NTIDX_BLOCK_KIND_COUNT)
+        return NTIDX_E_INVALID_ARG;
+    if (!w->v6 && kind != NTIDX_BLOCK_EVENT && kind != NTIDX_BLOCK_METADATA &&
+        kind != NTIDX_BLOCK_STACK && kind != NTIDX_BLOCK_SEQUENCE_POINT)
+        return NTIDX_E_INVALID_ARG; /* no V5 object for it */
+    if ((w->v6 && size > NTIDX_W_V6_MAX_BLOCK) || size > INT32_MAX)
+        return NTIDX_E_INVALID_ARG;
+    if ((rc = flush_pending(w)))
+        return rc;
+    rc = write_block(w, kind, NULL, 0, payload, size);
+    if (rc)
+        return rc;
+    /* Later V5 metadata rows are stamped with the latest event time. */
+    if (kind == NTIDX_BLOCK_EVENT && size >= NTIDX_W_EVENT_BLOCK_HEADER) {
+        uint64_t max_ts = 0;
+        for (int i = 0; i < 8; i++)
+            max_ts |= (uint64_t)payload[12 + i] << (8 * i);
+        if (max_ts > w->last_ts)
+            w->last_ts = max_ts;
+    }
+    return NTIDX_OK;
 }
 
 NTIDX_API int ntidx_writer_flush(ntidx_writer *w)
