@@ -15,6 +15,7 @@ int ntidx_cmd_gen(int argc, char **argv);
 int ntidx_cmd_index(int argc, char **argv);
 int ntidx_cmd_query(int argc, char **argv);
 int ntidx_cmd_seek(int argc, char **argv);
+int ntidx_cmd_export(int argc, char **argv);
 int ntidx_cmd_slice(int argc, char **argv);
 int ntidx_cmd_top(int argc, char **argv);
 
@@ -46,6 +47,7 @@ int cli_index(ntidx_trace *t, const char *trace_path, const char *index_path, in
 /* Progress on stderr when it is a terminal and the work takes more than a moment. */
 int cli_progress(void *ctx, uint64_t done, uint64_t total);
 void cli_progress_end(void);
+void cli_progress_label(const char *what);
 
 /* A large stdout buffer: dumps print millions of lines. */
 void cli_fast_stdout(void);

@@ -16,6 +16,7 @@ static const struct {
     {"index", ntidx_cmd_index, "build or refresh the side index (TRACE.ntidx)"},
     {"query", ntidx_cmd_query, "the events of a time window, filtered, through the index"},
     {"seek", ntidx_cmd_seek, "the first event at or after a time"},
+    {"export", ntidx_cmd_export, "a window as Chrome trace JSON, speedscope, CSV or JSONL for other tools"},
     {"slice", ntidx_cmd_slice, "write a time window (filtered) as a new trace"},
     {"top", ntidx_cmd_top, "the busiest event types, threads or providers of a window"},
 };
