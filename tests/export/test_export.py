@@ -147,6 +147,25 @@ class Chrome(unittest.TestCase):
                 doc, events, meta = self.check(trace)
                 self.assertFalse([m for m in meta if m["name"] == "thread_name"], "no thread names before V6")
 
+    def test_ts_against_dump(self):
+        # The unit check the other way round: `ntidx dump` (no index, no query) ticks to microseconds.
+        trace = real(REAL)
+        info = WORK.info(trace)
+        dumped = [json.loads(line) for line in run("dump", trace, "--format", "jsonl", "--order", "time").stdout.splitlines()]
+        doc = load(WORK.export(trace, "chrome", name="dump-check.json"))
+        events = [e for e in doc["traceEvents"] if e["ph"] != "M"]
+        self.assertEqual(len(events), len(dumped))
+        for i in (0, 1, 2, len(dumped) // 2, len(dumped) - 1):
+            d = dumped[i]
+            self.assertAlmostEqual(events[i]["ts"], (d["ts"] - info["sync_ticks"]) / info["tick_frequency"] * 1e6,
+                                   delta=0.001)
+            self.assertEqual((events[i]["name"], events[i]["tid"]), (d["event_name"], d["thread"]))
+        # 1 s after the sync time is 1,000,000 us: the first event at or after --from 1s
+        win = load(WORK.export(trace, "chrome", "--from", "1s", name="from1s.json"))
+        first = next(e for e in win["traceEvents"] if e["ph"] != "M")
+        self.assertGreaterEqual(first["ts"], 1e6)
+        self.assertLess(first["ts"], 1e6 + 10000)
+
     def test_window_and_filters(self):
         trace = real(REAL)
         for window in (("--from", "1s", "--to", "2500ms"), ("--from", "10.4s"), ("--to", "3ms"),
