@@ -23,13 +23,13 @@
  */
 enum {
     /* Unsigned integer of the trace's pointer size (4 or 8 bytes). */
-    NTX_TYPE_POINTER = 0x80,
+    NTX_TYPE_POINTER = NTIDX_TYPE_POINTER,
     /* `element` repeated N times, N being the value of the earlier sibling
      * field whose index in the same field list is `element_count` (manifest
      * count="Field" and win:Binary length="Field"). */
-    NTX_TYPE_COUNTED_ARRAY = 0x81,
+    NTX_TYPE_COUNTED_ARRAY = NTIDX_TYPE_COUNTED_ARRAY,
     /* NUL-terminated 8-bit string (win:AnsiString). */
-    NTX_TYPE_ANSI_STRING = 0x82
+    NTX_TYPE_ANSI_STRING = NTIDX_TYPE_ANSI_STRING
 };
 
 /* A counted array may refer to one of the first NTX_MAX_COUNT_REF fields of its list. */

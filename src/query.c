@@ -292,22 +292,13 @@ static int query_open(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, c
     return NTIDX_OK;
 }
 
-static int name_matches(const ntidx_metadata *m, const char *want)
-{
-    if (m->event_name && !strcmp(m->event_name, want))
-        return 1;
-    size_t pl = strlen(m->provider);
-    /* "Provider/Name" form */
-    return !strncmp(want, m->provider, pl) && want[pl] == '/' && m->event_name && !strcmp(want + pl + 1, m->event_name);
-}
-
 static int type_matches(ntidx_query *q, const ntidx_metadata *m)
 {
     if (m->offset == q->last_def)
         return q->last_match;
     int ok = (!q->o.provider || !strcmp(q->o.provider, m->provider)) &&
              (!q->o.has_event_id || m->event_id == q->o.event_id) &&
-             (!q->o.event_name || name_matches(m, q->o.event_name));
+             (!q->o.event_name || ntidx_metadata_matches_name(m, q->o.event_name));
     q->last_def = m->offset;
     q->last_match = ok;
     return ok;

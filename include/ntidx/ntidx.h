@@ -286,7 +286,13 @@ typedef enum ntidx_type_code {
     NTIDX_TYPE_UTF8_CODE_UNIT = 23,
     NTIDX_TYPE_RELLOC = 24,
     NTIDX_TYPE_DATALOC = 25,
-    NTIDX_TYPE_BOOLEAN8 = 26
+    NTIDX_TYPE_BOOLEAN8 = 26,
+    /* Layouts ntidx fills from the .NET runtime's manifest (docs/runtime-events.md) use three
+       codes of its own, above the EventPipe range: */
+    NTIDX_TYPE_POINTER = 0x80,       /**< unsigned integer of the trace's pointer size */
+    NTIDX_TYPE_COUNTED_ARRAY = 0x81, /**< `element` repeated N times, N the value of the earlier
+                                          sibling field whose index is `element_count` */
+    NTIDX_TYPE_ANSI_STRING = 0x82    /**< NUL-terminated 8-bit string */
 } ntidx_type_code;
 
 /** One payload field (a tree: objects have fields, arrays an element type). */
