@@ -153,6 +153,8 @@ typedef struct slicer {
 
     ntidx_thread_seq *list;
     size_t list_len, list_cap;
+    struct sl_need *need; /* stacks or label lists a block needs */
+    size_t needcap;
 } slicer;
 
 /* Record an error (the first one wins) and return its code. */
@@ -190,7 +192,8 @@ static uint64_t block_at(const ntidx_index *x, uint64_t off)
     return lo;
 }
 
-static int read_block(slicer *s, uint64_t i, ntidx_block *b)
+/* Read block i; `count`: add it to the bytes the slicer read besides the query. */
+static int read_block_counted(slicer *s, uint64_t i, ntidx_block *b, int count)
 {
     uint64_t pos = ntx_blk_offset(s->x, i);
     ntx_err walk = {0};
@@ -202,9 +205,12 @@ static int read_block(slicer *s, uint64_t i, ntidx_block *b)
                        walk.msg[0] ? walk.msg : "end of stream");
         return s->err.code;
     }
-    s->own_bytes += b->size;
+    if (count)
+        s->own_bytes += b->size;
     return 0;
 }
+
+static int read_block(slicer *s, uint64_t i, ntidx_block *b) { return read_block_counted(s, i, b, 1); }
 
 /* Rows of an event block, or -1 when it cannot be decoded (then it is not copied). */
 static int64_t count_rows(slicer *s, const ntidx_block *b)
@@ -520,7 +526,7 @@ static int need_ref(slicer *s, sl_map *m, uint32_t id, const uint8_t *p, uint32_
     return 0;
 }
 
-/* Everything event `ev` references, written unless the output holds it already. */
+/* Metadata and V6 threads of event `ev`, written unless the output holds them already. */
 static int define_for(slicer *s, sl_event *ev)
 {
     ntidx_event *e = &ev->e;
@@ -534,14 +540,57 @@ static int define_for(slicer *s, sl_event *ev)
         if (e->capture_thread_index != e->thread_index &&
             (rc = need_thread(s, e->capture_thread_index, e->offset)) < 0)
             return rc;
-        if (e->label_list_id &&
-            (rc = need_ref(s, &s->label_out, e->label_list_id, e->label_list, e->label_list_size, 1)) < 0)
+    }
+    return s->v3 ? v3_stack_id(s, e) : 0;
+}
+
+typedef struct sl_need {
+    uint32_t id, size;
+    const uint8_t *p;
+} sl_need;
+
+static int cmp_need(const void *a, const void *b)
+{
+    const sl_need *x = a, *y = b;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/*
+ * The stacks (label lists) the gathered events reference, in id order: a
+ * stack block holds consecutive ids, so defining them sorted lets runs of
+ * ids share a block instead of one block per stack.
+ */
+static int define_refs(slicer *s, int label)
+{
+    sl_map *m = label ? &s->label_out : &s->stack_out;
+    size_t n = 0;
+    for (size_t i = 0; i < s->nev; i++) {
+        const ntidx_event *e = &s->evs[i].e;
+        uint32_t id = label ? e->label_list_id : e->stack_id;
+        if (!id)
+            continue;
+        const uint8_t *p = label ? e->label_list : e->stack;
+        uint32_t size = label ? e->label_list_size : e->stack_size;
+        const sl_ref *r = ntx_idmap_get(&m->m, id);
+        if (r && r->p == p && r->size == size)
+            continue;
+        if (n == s->needcap) {
+            size_t cap = s->needcap ? s->needcap * 2 : 256;
+            sl_need *np = realloc(s->need, cap * sizeof *np);
+            if (!np)
+                return nomem(s);
+            s->need = np;
+            s->needcap = cap;
+        }
+        s->need[n++] = (sl_need){id, size, p};
+    }
+    if (n > 1)
+        qsort(s->need, n, sizeof *s->need, cmp_need);
+    for (size_t i = 0; i < n; i++) {
+        int rc = need_ref(s, m, s->need[i].id, s->need[i].p, s->need[i].size, label);
+        if (rc < 0)
             return rc;
     }
-    if (s->v3)
-        return v3_stack_id(s, e);
-    if (e->stack_id && (rc = need_ref(s, &s->stack_out, e->stack_id, e->stack, e->stack_size, 0)) < 0)
-        return rc;
     return 0;
 }
 
@@ -577,10 +626,15 @@ static int flush_block(slicer *s)
     for (size_t i = 0; i < s->nev; i++)
         if ((rc = define_for(s, &s->evs[i])) < 0)
             return rc;
+    if (!s->v3 && (rc = define_refs(s, 0)) < 0)
+        return rc;
+    if (s->v6 && (rc = define_refs(s, 1)) < 0)
+        return rc;
     ntidx_block b;
     int copied = 0;
     if (may_copy(s, s->block)) {
-        if ((rc = read_block(s, s->block, &b)) < 0)
+        /* the query read this block already: its events came from it */
+        if ((rc = read_block_counted(s, s->block, &b, 0)) < 0)
             return rc;
         if (b.kind == NTIDX_BLOCK_EVENT && count_rows(s, &b) == (int64_t)s->nev) {
             rc = ntidx_writer_add_raw_block(s->w, NTIDX_BLOCK_EVENT, s->t->data + b.payload_offset,
@@ -745,6 +799,7 @@ static void slicer_free(slicer *s)
         map_free(maps[i]);
     free(s->evs);
     free(s->list);
+    free(s->need);
 }
 
 /* Run the slice into s->w (opened by the caller). */

@@ -70,8 +70,8 @@ typedef struct ntidx_slice_stats {
     uint64_t metadata, threads, stacks, label_lists, thread_removals; /**< definitions written */
     uint64_t query_bytes_read; /**< bytes of trace blocks the query decoded (ntidx_query_stats.bytes_read) */
     uint64_t bytes_read;       /**< query_bytes_read plus the blocks the slice itself decoded to find
-                                    definitions, sequence points and whole blocks (a block read by both
-                                    counts twice: an upper bound of the trace bytes touched) */
+                                    definitions and sequence points (some of which the query may have
+                                    read too: an upper bound of the trace bytes touched) */
     uint64_t bytes_written;    /**< size of the output */
 } ntidx_slice_stats;
 
