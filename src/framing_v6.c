@@ -56,18 +56,7 @@ int ntx_parse_trace_block_v6(ntidx_trace *t, const ntidx_block *b, ntx_err *err)
     ntx_cur c;
     ntx_cur_init(&c, t->data, b->payload_offset, b->payload_size);
     ntidx_trace_info *in = &t->info;
-    ntidx_systime *s = &in->sync_time_utc;
-    s->year = (int16_t)ntx_cur_u16(&c);
-    s->month = (int16_t)ntx_cur_u16(&c);
-    s->day_of_week = (int16_t)ntx_cur_u16(&c);
-    s->day = (int16_t)ntx_cur_u16(&c);
-    s->hour = (int16_t)ntx_cur_u16(&c);
-    s->minute = (int16_t)ntx_cur_u16(&c);
-    s->second = (int16_t)ntx_cur_u16(&c);
-    s->millisecond = (int16_t)ntx_cur_u16(&c);
-    in->sync_ticks = (int64_t)ntx_cur_u64(&c);
-    in->tick_frequency = (int64_t)ntx_cur_u64(&c);
-    in->pointer_size = ntx_cur_u32(&c);
+    ntx_read_sync_head(&c, in);
     uint32_t kvcount = ntx_cur_u32(&c);
     if (c.err)
         return ntx_err_at(err, NTIDX_E_CORRUPT, b->offset, "trace block is %llu bytes, too short for its fixed fields",

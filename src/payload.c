@@ -109,7 +109,7 @@ static int put_double(pctx *c, double d)
     return 0;
 }
 
-/* Civil date from a day count since 1601-01-01 (FILETIME epoch) via the Unix epoch. */
+/* A FILETIME (100 ns units since 1601-01-01) as ISO-8601 UTC. */
 static int put_filetime(pctx *c, int64_t ft)
 {
     /* 100 ns units since 1601; 11644473600 s between 1601 and 1970. */
@@ -124,16 +124,9 @@ static int put_filetime(pctx *c, int64_t ft)
         sod += 86400;
         days--;
     }
-    /* civil_from_days */
-    int64_t z = days + 719468;
-    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    unsigned doe = (unsigned)(z - era * 146097);
-    unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    unsigned mp = (5 * doy + 2) / 153;
-    unsigned d = doy - (153 * mp + 2) / 5 + 1;
-    unsigned m = mp < 10 ? mp + 3 : mp - 9;
-    int64_t y = (int64_t)yoe + era * 400 + (m <= 2);
+    int64_t y;
+    unsigned m, d;
+    ntx_civil_from_days(days, &y, &m, &d);
     PUT(ntx_buf_printf(c->out, "\"%04lld-%02u-%02uT%02d:%02d:%02d.%07lldZ\"", (long long)y, m, d, (int)(sod / 3600),
                        (int)(sod / 60 % 60), (int)(sod % 60), (long long)frac));
     return 0;

@@ -1,6 +1,8 @@
 /* Timestamps: raw ticks -> seconds since the sync time, Unix time, ISO-8601. */
 #include <stdio.h>
 
+#include "cursor.h"
+
 #include "trace_internal.h"
 
 NTIDX_API double ntidx_ticks_to_seconds(const ntidx_trace *t, uint64_t ticks)
@@ -11,7 +13,7 @@ NTIDX_API double ntidx_ticks_to_seconds(const ntidx_trace *t, uint64_t ticks)
 }
 
 /* Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm). */
-static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+int64_t ntx_days_from_civil(int64_t y, unsigned m, unsigned d)
 {
     y -= m <= 2;
     const int64_t era = (y >= 0 ? y : y - 399) / 400;
@@ -28,7 +30,7 @@ NTIDX_API int ntidx_ticks_to_unix_ns(const ntidx_trace *t, uint64_t ticks, int64
         s->minute > 59 || s->second < 0 || s->second > 60 || s->millisecond < 0 || s->millisecond > 999 ||
         s->year < 1601)
         return NTIDX_E_CORRUPT;
-    int64_t days = days_from_civil(s->year, (unsigned)s->month, (unsigned)s->day);
+    int64_t days = ntx_days_from_civil(s->year, (unsigned)s->month, (unsigned)s->day);
     int64_t base_ns = ((days * 24 + s->hour) * 60 + s->minute) * 60 + s->second;
     if (__builtin_mul_overflow(base_ns, 1000000000LL, &base_ns)) /* years 1601-32767 are not all representable */
         return NTIDX_E_CORRUPT;
@@ -45,7 +47,7 @@ NTIDX_API int ntidx_ticks_to_unix_ns(const ntidx_trace *t, uint64_t ticks, int64
     return NTIDX_OK;
 }
 
-static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
+void ntx_civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
 {
     z += 719468;
     const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
@@ -76,8 +78,49 @@ NTIDX_API int ntidx_ticks_to_iso8601(const ntidx_trace *t, uint64_t ticks, char 
     }
     int64_t y;
     unsigned m, d;
-    civil_from_days(days, &y, &m, &d);
+    ntx_civil_from_days(days, &y, &m, &d);
     snprintf(buf, buflen, "%04lld-%02u-%02uT%02d:%02d:%02d.%09lldZ", (long long)y, m, d, (int)(sod / 3600),
              (int)(sod / 60 % 60), (int)(sod % 60), (long long)frac);
+    return NTIDX_OK;
+}
+
+void ntx_read_sync_head(ntx_cur *c, ntidx_trace_info *in)
+{
+    ntidx_systime *s = &in->sync_time_utc;
+    s->year = (int16_t)ntx_cur_u16(c);
+    s->month = (int16_t)ntx_cur_u16(c);
+    s->day_of_week = (int16_t)ntx_cur_u16(c);
+    s->day = (int16_t)ntx_cur_u16(c);
+    s->hour = (int16_t)ntx_cur_u16(c);
+    s->minute = (int16_t)ntx_cur_u16(c);
+    s->second = (int16_t)ntx_cur_u16(c);
+    s->millisecond = (int16_t)ntx_cur_u16(c);
+    in->sync_ticks = (int64_t)ntx_cur_u64(c);
+    in->tick_frequency = (int64_t)ntx_cur_u64(c);
+    in->pointer_size = ntx_cur_u32(c);
+}
+
+NTIDX_API int ntidx_iso8601_to_ticks(const ntidx_trace *t, const char *iso, uint64_t *ticks)
+{
+    int y, mo, d, h, mi;
+    double sec;
+    char tail, extra;
+    if (!t || !iso || !ticks)
+        return NTIDX_E_INVALID_ARG;
+    int n = sscanf(iso, "%d-%d-%dT%d:%d:%lf%c%c", &y, &mo, &d, &h, &mi, &sec, &tail, &extra);
+    if (n != 7 || (tail != 'Z' && tail != 'z') || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 ||
+        mi < 0 || mi > 59 || !(sec >= 0 && sec < 61))
+        return NTIDX_E_INVALID_ARG;
+    int64_t sync_ns;
+    int rc = ntidx_ticks_to_unix_ns(t, (uint64_t)t->info.sync_ticks, &sync_ns);
+    if (rc < 0)
+        return rc;
+    int64_t whole = (int64_t)sec;
+    long double frac = (long double)sec - (long double)whole;
+    int64_t ns = (((ntx_days_from_civil(y, (unsigned)mo, (unsigned)d) * 24 + h) * 60 + mi) * 60 + whole) * 1000000000LL +
+                 (int64_t)(frac * 1e9L + 0.5L);
+    long double v = (long double)t->info.sync_ticks +
+                    (long double)(ns - sync_ns) * (long double)t->info.tick_frequency / 1e9L;
+    *ticks = v <= 0 ? 0 : v >= 18446744073709551615.0L ? UINT64_MAX : (uint64_t)(v + 0.5L);
     return NTIDX_OK;
 }

@@ -45,6 +45,14 @@ int ntx_fastser_frame(const uint8_t *p, uint64_t have, uint64_t at, uint64_t fil
 int ntx_v6_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out, ntx_err *err);
 int ntx_fastser_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out, ntx_err *err);
 
+/* The trace block's common head: SyncTimeUTC (8 x int16), SyncTimeTicks, TickFrequency, PointerSize. */
+struct ntx_cur;
+void ntx_read_sync_head(struct ntx_cur *c, ntidx_trace_info *in);
+
+/* Proleptic Gregorian calendar <-> days since 1970-01-01. */
+int64_t ntx_days_from_civil(int64_t y, unsigned m, unsigned d);
+void ntx_civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d);
+
 /* Open-time parsing of the trace block into t->info. */
 int ntx_parse_trace_block_v6(ntidx_trace *t, const ntidx_block *b, ntx_err *err);
 int ntx_parse_trace_object_fastser(ntidx_trace *t, const ntidx_block *b, ntx_err *err);

@@ -91,17 +91,6 @@ static int all_digits(const char *s)
     return 1;
 }
 
-/* Days since 1970-01-01 of a proleptic Gregorian date. */
-static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
-{
-    y -= m <= 2;
-    const int64_t era = (y >= 0 ? y : y - 399) / 400;
-    const unsigned yoe = (unsigned)(y - era * 400);
-    const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + (int64_t)doe - 719468;
-}
-
 int cli_parse_time(const ntidx_trace *t, const char *s, uint64_t *ticks)
 {
     const ntidx_trace_info *in = ntidx_trace_get_info(t);
@@ -109,27 +98,12 @@ int cli_parse_time(const ntidx_trace *t, const char *s, uint64_t *ticks)
         return cli_parse_u64(s, ticks, 0);
     size_t n = strlen(s);
     if (n > 1 && (s[n - 1] == 'Z' || s[n - 1] == 'z') && strchr(s, 'T')) {
-        int y, mo, d, h, mi;
-        double sec;
-        char tail;
-        if (sscanf(s, "%d-%d-%dT%d:%d:%lf%c", &y, &mo, &d, &h, &mi, &sec, &tail) != 7 || mo < 1 || mo > 12 || d < 1 ||
-            d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec >= 61) {
+        int rc = ntidx_iso8601_to_ticks(t, s, ticks);
+        if (rc == NTIDX_E_INVALID_ARG)
             cli_error("bad ISO-8601 time '%s' (expected e.g. 2026-01-01T00:00:01.5Z)", s);
-            return -1;
-        }
-        int64_t whole = (int64_t)sec;
-        long double frac = (long double)sec - (long double)whole;
-        int64_t ns = (((days_from_civil(y, (unsigned)mo, (unsigned)d) * 24 + h) * 60 + mi) * 60 + whole) * 1000000000LL +
-                     (int64_t)(frac * 1e9L + 0.5L);
-        int64_t sync_ns;
-        if (ntidx_ticks_to_unix_ns(t, (uint64_t)in->sync_ticks, &sync_ns) < 0) {
+        else if (rc < 0)
             cli_error("the trace's sync time is not a valid date: use ticks or a relative time");
-            return -1;
-        }
-        long double dt = (long double)(ns - sync_ns) * (long double)in->tick_frequency / 1e9L;
-        long double v = (long double)in->sync_ticks + dt;
-        *ticks = v <= 0 ? 0 : (uint64_t)(v + 0.5L);
-        return 0;
+        return rc < 0 ? -1 : 0;
     }
     char *end;
     long double v = strtold(s, &end);

@@ -184,6 +184,14 @@ NTIDX_API double ntidx_ticks_to_seconds(const ntidx_trace *t, uint64_t ticks);
  */
 NTIDX_API int ntidx_ticks_to_unix_ns(const ntidx_trace *t, uint64_t ticks, int64_t *unix_ns);
 
+/**
+ * The ticks of an ISO-8601 UTC time ("2021-03-04T05:06:07.5Z"), from the trace
+ * block's SyncTimeUTC and SyncTimeTicks (times before the trace give 0).
+ * @return NTIDX_OK; NTIDX_E_INVALID_ARG when `iso` is not such a time;
+ *         NTIDX_E_CORRUPT when the trace's sync time is not a valid date.
+ */
+NTIDX_API int ntidx_iso8601_to_ticks(const ntidx_trace *t, const char *iso, uint64_t *ticks);
+
 /** Format `ticks` as ISO-8601 UTC ("2021-03-04T05:06:07.123456789Z") into buf. */
 NTIDX_API int ntidx_ticks_to_iso8601(const ntidx_trace *t, uint64_t ticks, char *buf, size_t buflen);
 
