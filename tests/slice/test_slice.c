@@ -793,6 +793,162 @@ static void test_empty(void **state)
     }
 }
 
+
+/* A trace cut short (a writer still running): the slice holds its complete blocks' events and ends properly. */
+static void test_incomplete(void **state)
+{
+    (void)state;
+    totals tot = {0};
+    for (int v = 5; v <= 6; v++) {
+        ntidx_gen_options g;
+        ntidx_gen_options_defaults(&g);
+        g.format_version = v;
+        g.events = 15000;
+        g.finish = 0;
+        g.drop_rate = 0.01;
+        uint8_t *data;
+        size_t size;
+        assert_int_equal(ntidx_generate_memory(&g, &data, &size), NTIDX_OK);
+        ntidx_trace *t;
+        assert_int_equal(ntidx_trace_open_memory(&t, data, size * 7 / 10, "cut"), NTIDX_OK);
+        check_trace(t, 4, &tot);
+        ntidx_trace_close(&t);
+        free(data);
+    }
+    assert_true(tot.events > 0);
+}
+
+/*
+ * ntidx_writer_add_raw_block() on its own: V5 event blocks (compressed and
+ * uncompressed rows) copied to new offsets of every residue mod 4 (the
+ * FastSerialization padding before the content must be recomputed) read
+ * back as the same events.
+ */
+static void test_raw_block_alignment(void **state)
+{
+    (void)state;
+    for (int compressed = 0; compressed < 2; compressed++) {
+        ntidx_gen_options g;
+        ntidx_gen_options_defaults(&g);
+        g.format_version = 5;
+        g.events = 3000;
+        g.compressed_headers = compressed;
+        uint8_t *data;
+        size_t size;
+        assert_int_equal(ntidx_generate_memory(&g, &data, &size), NTIDX_OK);
+        ntidx_trace *in;
+        assert_int_equal(ntidx_trace_open_memory(&in, data, size, "v5"), NTIDX_OK);
+        /* the first metadata, stack and event blocks */
+        ntidx_block meta = {0}, stack = {0}, ev = {0}, b;
+        uint64_t pos = in->info.first_block_offset;
+        while (ntidx_trace_next_block(in, &pos, &b) == 1) {
+            if (b.kind == NTIDX_BLOCK_METADATA && !meta.size)
+                meta = b;
+            if (b.kind == NTIDX_BLOCK_STACK && !stack.size)
+                stack = b;
+            if (b.kind == NTIDX_BLOCK_EVENT) {
+                ev = b;
+                break;
+            }
+        }
+        assert_true(meta.size && stack.size && ev.size);
+        unsigned residues = 0;
+        for (int shift = 0; shift < 4; shift++) {
+            ntidx_writer_options wo;
+            ntidx_writer_options_defaults(&wo);
+            wo.format_version = 5;
+            wo.compressed_headers = 1; /* rows of any length: the copied block lands at any offset mod 4 */
+            wo.sync_ticks = in->info.sync_ticks;
+            wo.tick_frequency = in->info.tick_frequency;
+            ntidx_writer *w;
+            assert_int_equal(ntidx_writer_open_memory(&w, &wo), NTIDX_OK);
+            assert_int_equal(ntidx_writer_add_raw_block(w, NTIDX_BLOCK_STACK, in->data + stack.payload_offset,
+                                                        (size_t)stack.payload_size),
+                             0);
+            /* every metadata row of the first block, raw */
+            ntx_hdr_block hb;
+            ntx_err err = {0};
+            assert_int_equal(ntx_hdr_block_init(&hb, in, &meta, &err), 0);
+            ntx_hdr h;
+            while (ntx_hdr_next(&hb, &h, &err) == 1)
+                assert_int_equal(ntidx_writer_add_metadata_raw(w, in->data + h.payload_off, h.payload_size), 0);
+            /* one more row, with an unknown tag of `shift` bytes: what follows moves by `shift` */
+            uint8_t row[64], *p = row;
+            static const uint8_t fixed[] = {0x60, 0xEA, 0, 0, /* MetadataId 60000 */
+                                            'P', 0, 0, 0,     /* provider "P" */
+                                            0, 0, 0, 0,       /* event id */
+                                            0, 0,             /* name "" */
+                                            0, 0, 0, 0, 0, 0, 0, 0, /* keywords */
+                                            0, 0, 0, 0, 0, 0, 0, 0, /* version, level */
+                                            0, 0, 0, 0};      /* no fields */
+            memcpy(p, fixed, sizeof fixed);
+            p += sizeof fixed;
+            *p++ = (uint8_t)shift, *p++ = 0, *p++ = 0, *p++ = 0, *p++ = 9; /* tag: size, kind 9 (unknown) */
+            memset(p, 0xAB, (size_t)shift);
+            p += shift;
+            assert_int_equal(ntidx_writer_add_metadata_raw(w, row, (size_t)(p - row)), 0);
+            assert_int_equal(ntidx_writer_add_raw_block(w, NTIDX_BLOCK_EVENT, in->data + ev.payload_offset,
+                                                        (size_t)ev.payload_size),
+                             0);
+            assert_int_equal(ntidx_writer_finish(w), 0);
+            size_t osize;
+            const uint8_t *odata = ntidx_writer_memory(w, &osize);
+            ntidx_trace *out;
+            assert_int_equal(ntidx_trace_open_memory(&out, odata, osize, "raw"), NTIDX_OK);
+            uint64_t opos = out->info.first_block_offset;
+            while (ntidx_trace_next_block(out, &opos, &b) == 1)
+                if (b.kind == NTIDX_BLOCK_EVENT) {
+                    residues |= 1u << (b.offset & 3);
+                    assert_int_equal(b.payload_offset & 3, 0);
+                }
+            /* the input's events of that block, then the output's: the same */
+            ntidx_reader *ri, *ro;
+            assert_int_equal(ntidx_reader_open(&ri, in, NULL), NTIDX_OK);
+            assert_int_equal(ntidx_reader_open(&ro, out, NULL), NTIDX_OK);
+            const ntidx_event *a, *e;
+            ntidx_buf x = {0}, y = {0};
+            uint64_t n = 0, fe = 0;
+            while (ntidx_reader_next(ri, &a) == 1 && a->offset < ev.offset + ev.size) {
+                if (a->offset < ev.offset)
+                    continue;
+                assert_int_equal(ntidx_reader_next(ro, &e), 1);
+                same_event(in, a, out, e, 0, &x, &y, &fe);
+                n++;
+            }
+            assert_int_equal(ntidx_reader_next(ro, &e), 0);
+            assert_int_equal(ntidx_reader_complete(ro), 1);
+            assert_true(n > 0);
+            ntidx_buf_free(&x);
+            ntidx_buf_free(&y);
+            ntidx_reader_close(&ri);
+            ntidx_reader_close(&ro);
+            ntidx_trace_close(&out);
+            ntidx_writer_close(&w);
+        }
+        assert_int_equal(residues, 15); /* the event block started at every offset mod 4 */
+        ntidx_trace_close(&in);
+        free(data);
+    }
+    /* wrong sizes are refused */
+    ntidx_writer *w;
+    ntidx_writer_options wo;
+    ntidx_writer_options_defaults(&wo);
+    assert_int_equal(ntidx_writer_open_memory(&w, &wo), NTIDX_OK); /* V6 */
+    static const uint8_t row[4] = {3, 0, 1, 0};
+    assert_int_equal(ntidx_writer_add_metadata_raw(w, row, 4), NTIDX_E_INVALID_ARG); /* Size 3 but 2 bytes follow */
+    assert_int_equal(ntidx_writer_add_thread_raw(w, row, 3), NTIDX_E_INVALID_ARG);
+    assert_int_equal(ntidx_writer_add_label_list_raw(w, 0, row, 1), NTIDX_E_INVALID_ARG); /* id 0 */
+    assert_int_equal(ntidx_writer_add_raw_block(w, NTIDX_BLOCK_TRACE, row, 4), NTIDX_E_INVALID_ARG);
+    assert_int_equal(ntidx_writer_add_raw_block(w, NTIDX_BLOCK_END_OF_STREAM, row, 4), NTIDX_E_INVALID_ARG);
+    ntidx_writer_close(&w);
+    wo.format_version = 5;
+    assert_int_equal(ntidx_writer_open_memory(&w, &wo), NTIDX_OK);
+    assert_int_equal(ntidx_writer_add_thread_raw(w, row, 4), NTIDX_E_INVALID_ARG); /* no threads in V5 */
+    assert_int_equal(ntidx_writer_add_raw_block(w, NTIDX_BLOCK_THREAD, row, 4), NTIDX_E_INVALID_ARG);
+    assert_int_equal(ntidx_writer_add_metadata_raw(w, row, 2), NTIDX_E_INVALID_ARG); /* shorter than an id */
+    ntidx_writer_close(&w);
+}
+
 int main(int argc, char **argv)
 {
     traces_dir = argc > 1 ? argv[1] : "../shared/traces";
@@ -803,6 +959,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_real_traces),
         cmocka_unit_test(test_file_output),
         cmocka_unit_test(test_empty),
+        cmocka_unit_test(test_incomplete),
+        cmocka_unit_test(test_raw_block_alignment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
