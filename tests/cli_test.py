@@ -197,11 +197,11 @@ def u32(v): return v.to_bytes(4, "little")
 def u64(v): return v.to_bytes(8, "little")
 
 
-def v6_trace_with_bad_relloc():
+def v6_trace_with_bad_relloc(month=1):
     """A V6 trace written from the spec by hand: one event type with a UInt32
     field and a RelLoc array of UInt16; three events, the second's RelLoc
     range points past its payload."""
-    trace = b"".join(u16(x) for x in (2026, 1, 4, 1, 0, 0, 0, 0)) + u64(1000) + u64(10_000_000) + u32(8) + u32(0)
+    trace = b"".join(u16(x) for x in (2026, month, 4, 1, 0, 0, 0, 0)) + u64(1000) + u64(10_000_000) + u32(8) + u32(0)
     f_count = v6str("Count") + bytes([10])  # UInt32
     f_arr = v6str("Values") + bytes([24, 8])  # RelLoc of UInt16
     fields = u16(2) + u16(len(f_count)) + f_count + u16(len(f_arr)) + f_arr
@@ -228,6 +228,15 @@ def v6_trace_with_bad_relloc():
 
 
 class HandMadeV6(unittest.TestCase):
+    def test_invalid_sync_date_is_said_not_printed_as_garbage(self):
+        with tempfile.NamedTemporaryFile(suffix=".nettrace") as f:
+            f.write(v6_trace_with_bad_relloc(month=13))
+            f.flush()
+            info = json.loads(run("info", f.name, "--json").stdout)
+            self.assertIsNone(info["sync_time_utc"])
+            self.assertIn("not a valid date", run("info", f.name).stdout)
+            self.assertEqual(json.loads(run("stats", f.name, "--json", "--no-index").stdout)["events"], 3)
+
     def test_payload_errors_listed_and_counted(self):
         with tempfile.NamedTemporaryFile(suffix=".nettrace") as f:
             f.write(v6_trace_with_bad_relloc())

@@ -77,15 +77,16 @@ int ntidx_cmd_info(int argc, char **argv)
         end = pos;
     int have_events = first_ts != UINT64_MAX;
     char iso[64] = "";
-    ntidx_ticks_to_iso8601(t, (uint64_t)in->sync_ticks, iso, sizeof iso);
+    int have_sync_date = ntidx_ticks_to_iso8601(t, (uint64_t)in->sync_ticks, iso, sizeof iso) == NTIDX_OK;
     if (json) {
         printf("{\"file\":");
         cli_json_str(stdout, path);
         printf(",\"format_version\":%d,\"minor_version\":%u,\"trace_object_version\":%u,\"size\":%" PRIu64
                ",\"complete\":%s,\"indexed_end\":%" PRIu64 ",\"pointer_size\":%u,\"tick_frequency\":%" PRId64
-               ",\"sync_ticks\":%" PRId64 ",\"sync_time_utc\":\"%s\",\"process_id\":%u,\"number_of_processors\":%u",
+               ",\"sync_ticks\":%" PRId64 ",\"sync_time_utc\":%s%s%s,\"process_id\":%u,\"number_of_processors\":%u",
                in->format_version, in->minor_version, in->trace_object_version, in->file_size,
-               complete ? "true" : "false", end, in->pointer_size, in->tick_frequency, in->sync_ticks, iso,
+               complete ? "true" : "false", end, in->pointer_size, in->tick_frequency, in->sync_ticks,
+               have_sync_date ? "\"" : "", have_sync_date ? iso : "null", have_sync_date ? "\"" : "",
                in->process_id, in->number_of_processors);
         printf(",\"blocks\":{");
         for (int k = 1; k < NTIDX_BLOCK_KIND_COUNT; k++)
@@ -121,7 +122,7 @@ int ntidx_cmd_info(int argc, char **argv)
             printf("                  %s\n", note);
         printf("pointer size:     %u\n", in->pointer_size);
         printf("tick frequency:   %" PRId64 " Hz\n", in->tick_frequency);
-        printf("sync time:        %s (%" PRId64 " ticks)\n", iso, in->sync_ticks);
+        printf("sync time:        %s (%" PRId64 " ticks)\n", have_sync_date ? iso : "(not a valid date)", in->sync_ticks);
         if (in->process_id)
             printf("process id:       %u\n", in->process_id);
         for (size_t i = 0; i < in->keyvalue_count; i++)
@@ -133,9 +134,11 @@ int ntidx_cmd_info(int argc, char **argv)
         if (unknown)
             printf("  %-16s%" PRIu64 "\n", "unknown", unknown);
         if (have_events) {
-            char a[64] = "", z[64] = "";
-            ntidx_ticks_to_iso8601(t, first_ts, a, sizeof a);
-            ntidx_ticks_to_iso8601(t, last_ts, z, sizeof z);
+            char a[64] = "(not a valid date)", z[64] = "(not a valid date)";
+            if (ntidx_ticks_to_iso8601(t, first_ts, a, sizeof a) < 0)
+                snprintf(a, sizeof a, "(not a valid date)");
+            if (ntidx_ticks_to_iso8601(t, last_ts, z, sizeof z) < 0)
+                snprintf(z, sizeof z, "(not a valid date)");
             printf("first event:      %" PRIu64 " ticks, %.6f s, %s\n", first_ts, ntidx_ticks_to_seconds(t, first_ts), a);
             printf("last event:       %" PRIu64 " ticks, %.6f s, %s\n", last_ts, ntidx_ticks_to_seconds(t, last_ts), z);
             printf("duration:         %.6f s\n", (double)(last_ts - first_ts) / (double)in->tick_frequency);

@@ -180,7 +180,8 @@ NTIDX_API double ntidx_ticks_to_seconds(const ntidx_trace *t, uint64_t ticks);
 /**
  * Convert a timestamp to UTC as nanoseconds since the Unix epoch, from the
  * trace block's SyncTimeUTC and SyncTimeTicks.
- * @return NTIDX_OK or NTIDX_E_CORRUPT if the sync time is not a valid date.
+ * @return NTIDX_OK; NTIDX_E_CORRUPT if the sync time is not a valid date or
+ *         the instant does not fit 64-bit nanoseconds (years ~1678-2262).
  */
 NTIDX_API int ntidx_ticks_to_unix_ns(const ntidx_trace *t, uint64_t ticks, int64_t *unix_ns);
 
