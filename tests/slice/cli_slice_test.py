@@ -53,7 +53,7 @@ class Slice(unittest.TestCase):
         ]
         for name, flags in specs:
             path = os.path.join(cls.tmp.name, name)
-            run("gen", "-o", path, "--events", "10000", "--seed", "7", "-q", *flags)
+            run("gen", "-o", path, "--events", "6000", "--seed", "7", "-q", *flags)
             cls.gen.append(path)
 
     @classmethod
@@ -89,11 +89,12 @@ class Slice(unittest.TestCase):
         os.unlink(os.path.join(self.tmp.name, "out.ntidx"))
         return len(d)
 
-    def windows(self, trace, n, rnd):
+    def windows(self, trace, n, rnd, whole=True):
         info = self.info(trace)
         first, last = info.get("first_ts"), info.get("last_ts")
-        sample = events(run("dump", trace, "--format", "jsonl").stdout)
-        yield ["--from", "0", "--to", str(2**63)], []
+        sample = events(run("dump", trace, "--format", "jsonl").stdout)[:5000]
+        if whole:  # (the C test slices every real trace whole)
+            yield ["--from", "0", "--to", str(2**63)], []
         for _ in range(n):
             a, b = sorted(rnd.randint(first - 10, last + 10) for _ in range(2))
             window = ["--from", str(a), "--to", str(b)]
@@ -121,7 +122,7 @@ class Slice(unittest.TestCase):
             if f.endswith(".ntidx"):
                 continue
             trace = os.path.join(TRACES, f)
-            for window, filters in self.windows(trace, 2, rnd):
+            for window, filters in self.windows(trace, 2, rnd, whole=False):
                 self.check(trace, window, filters)
 
     def test_usage(self):
