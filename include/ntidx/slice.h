@@ -34,7 +34,9 @@
  * written with the V5 writer (Trace object version 4, like the runtime), so
  * a V4 input, whose metadata has no V5 tags, reads as V4 again; for a V5
  * input the first metadata row carrying V5 tags is defined first (even when
- * no written event uses it: one small row) so that readers detect V5 again.
+ * no written event uses it: one small row) so that readers detect V5 again
+ * (a trace that is V5 only by its Trace object version, without any tagged
+ * row among its first metadata blocks, comes out as V4).
  * V3 (NetPerf) input is written as NetTrace with V4 metadata (it then reads
  * as V4); its inline stacks go to stack blocks under ids 1, 2, ... given in
  * order of first use (identical stacks share an id), so `stack_id` differs
