@@ -15,9 +15,9 @@ NTIDX_API void ntidx_index_options_defaults(ntidx_index_options *o) { memset(o, 
 static uint64_t serialized_size(const ntidx_index *x)
 {
     uint64_t n = NTX_IDX_HEADER_SIZE + 8;
-    uint64_t s[5] = {x->nblocks * x->sb, x->nsps * x->ss, x->nregions * x->sr, x->ndefs * x->sd,
-                     x->filters ? x->nblocks * x->sf : 0};
-    for (int i = 0; i < 5; i++)
+    uint64_t s[6] = {x->nblocks * x->sb, x->nsps * x->ss, x->nregions * x->sr, x->ndefs * x->sd,
+                     x->filters ? x->nblocks * x->sf : 0, NTX_TRACE_STAT_ENTRY};
+    for (int i = 0; i < 6; i++)
         n += (s[i] + 7) & ~(uint64_t)7;
     return n;
 }

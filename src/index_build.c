@@ -436,6 +436,8 @@ int ntx_index_build(ntidx_trace *t, const ntidx_index *from, const ntidx_index_o
     const ntidx_trace_info *in = &t->info;
     x->trace_size = t->size;
     x->trace_mtime_ns = t->mtime_ns;
+    x->trace_ctime_ns = t->ctime_ns;
+    x->has_trace_stat = 1;
     x->head_hash = ntx_trace_head_hash(t);
     x->format_version = (uint32_t)in->format_version;
     x->pointer_size = in->pointer_size;
@@ -449,16 +451,20 @@ int ntx_index_build(ntidx_trace *t, const ntidx_index *from, const ntidx_index_o
     if (from) {
         /* Resume: copy the prefix, reopen its last region if no sequence point closed it. */
         const uint8_t *src[4] = {from->blocks, from->sps, from->regions, from->defs};
-        uint64_t len[4] = {from->nblocks * NTX_BLOCK_ENTRY, from->nsps * NTX_SP_ENTRY,
-                           from->nregions * NTX_REGION_ENTRY, from->ndefs * NTX_DEF_ENTRY};
+        uint64_t count[4] = {from->nblocks, from->nsps, from->nregions, from->ndefs};
+        uint32_t stride[4] = {from->sb, from->ss, from->sr, from->sd};
+        static const uint32_t entry[4] = {NTX_BLOCK_ENTRY, NTX_SP_ENTRY, NTX_REGION_ENTRY, NTX_DEF_ENTRY};
         for (int s = 0; s < 4; s++) {
-            uint8_t *p = len[s] ? bytes_append(&x->own[s], len[s]) : NULL;
-            if (len[s] && !p) {
+            uint64_t len = count[s] * entry[s];
+            uint8_t *p = len ? bytes_append(&x->own[s], len) : NULL;
+            if (len && !p) {
                 rc = nomem(&b);
                 goto fail;
             }
-            if (len[s])
-                memcpy(p, src[s], (size_t)len[s]);
+            /* A loaded index steps by its recorded entry size: a later minor version's entries are
+               longer, and only the bytes this version knows are kept. */
+            for (uint64_t i = 0; i < count[s]; i++)
+                memcpy(p + i * entry[s], src[s] + i * stride[s], entry[s]);
         }
         x->first_block = from->first_block;
         x->first_ts = from->first_ts;

@@ -15,7 +15,7 @@
 #define NTX_IDX_MAGIC "NTIDX\0\r\n"   /* 8 bytes; \r\n catches text-mode mangling */
 #define NTX_IDX_FOOTER "NTIDXEND"
 #define NTX_IDX_MAJOR 1
-#define NTX_IDX_MINOR 0
+#define NTX_IDX_MINOR 1
 #define NTX_IDX_HEADER_SIZE 512
 #define NTX_IDX_MAX_SECTIONS 12
 #define NTX_IDX_HEAD_HASH_BYTES (1u << 20) /* identity: xxh3 of the trace's first MiB */
@@ -54,7 +54,14 @@ enum {
 
 /* Directory entry: {u32 id, u32 entry_size, u64 offset, u64 count, u64 xxh3}. */
 #define NTX_IDX_DIRENT_SIZE 32
-enum { NTX_SEC_BLOCKS = 1, NTX_SEC_SEQPOINTS = 2, NTX_SEC_REGIONS = 3, NTX_SEC_DEFS = 4, NTX_SEC_FILTERS = 5 };
+enum {
+    NTX_SEC_BLOCKS = 1,
+    NTX_SEC_SEQPOINTS = 2,
+    NTX_SEC_REGIONS = 3,
+    NTX_SEC_DEFS = 4,
+    NTX_SEC_FILTERS = 5,
+    NTX_SEC_TRACE_STAT = 6 /* 1.1 */
+};
 
 /*
  * BLOCKS (40 bytes): every block after the trace block, in file order.
@@ -98,5 +105,13 @@ enum { NTX_SEC_BLOCKS = 1, NTX_SEC_SEQPOINTS = 2, NTX_SEC_REGIONS = 3, NTX_SEC_D
  * Bloom filters: event types (provider + event id) and threads.
  */
 #define NTX_FILTER_ENTRY 64
+
+/*
+ * TRACE_STAT (1.1, one 8-byte entry): 0 i64 the trace's status change time
+ * (st_ctim, ns) when indexed. Any write to the trace moves it and, unlike
+ * the modification time, nothing can set it back: a trace rewritten in place
+ * with its size and mtime kept is told from an unchanged one.
+ */
+#define NTX_TRACE_STAT_ENTRY 8
 
 #endif

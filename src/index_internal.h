@@ -28,6 +28,8 @@ struct ntidx_index {
     uint32_t flags;
     uint64_t trace_size;
     int64_t trace_mtime_ns;
+    int64_t trace_ctime_ns; /* TRACE_STAT section (1.1); has_trace_stat is 0 for a loaded 1.0 index */
+    int has_trace_stat;
     uint64_t head_hash;
     uint64_t indexed_end;
     uint64_t last_block_off;

@@ -5,6 +5,7 @@
  * against the file before use, structure validated, then the trace's
  * identity compared.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -64,18 +66,60 @@ static int write_all(int fd, const void *p, size_t n)
 
 static uint64_t align8(uint64_t v) { return (v + 7) & ~(uint64_t)7; }
 
+/*
+ * Remove the temporaries that writers killed before their rename left beside
+ * `path` (PATH.tmp.XXXXXX). A live writer holds an flock() on its temporary
+ * until it has renamed it, so only a file nobody holds a lock on is removed,
+ * and only if the name still refers to the file that was locked.
+ */
+static void remove_stale_temporaries(const char *path)
+{
+    char *dcopy = strdup(path), *bcopy = strdup(path);
+    DIR *d = NULL;
+    if (!dcopy || !bcopy)
+        goto out;
+    const char *base = basename(bcopy);
+    size_t blen = strlen(base);
+    d = opendir(dirname(dcopy));
+    if (!d)
+        goto out;
+    int dfd = dirfd(d);
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        const char *n = de->d_name;
+        if (strlen(n) != blen + 5 + 6 || strncmp(n, base, blen) != 0 || strncmp(n + blen, ".tmp.", 5) != 0)
+            continue;
+        int fd = openat(dfd, n, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        struct stat a, b;
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0 && fstat(fd, &a) == 0 && S_ISREG(a.st_mode) && a.st_nlink > 0 &&
+            fstatat(dfd, n, &b, AT_SYMLINK_NOFOLLOW) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+            (void)unlinkat(dfd, n, 0);
+        close(fd);
+    }
+out:
+    if (d)
+        closedir(d);
+    free(dcopy);
+    free(bcopy);
+}
+
 NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *err, size_t errlen)
 {
     if (!x || !path)
         return NTIDX_E_INVALID_ARG;
-    section_out sec[5] = {
+    uint8_t stat[NTX_TRACE_STAT_ENTRY];
+    st64(stat, (uint64_t)x->trace_ctime_ns);
+    section_out sec[6] = {
         {NTX_SEC_BLOCKS, x->sb, x->blocks, x->nblocks},
         {NTX_SEC_SEQPOINTS, x->ss, x->sps, x->nsps},
         {NTX_SEC_REGIONS, x->sr, x->regions, x->nregions},
         {NTX_SEC_DEFS, x->sd, x->defs, x->ndefs},
+        {NTX_SEC_TRACE_STAT, NTX_TRACE_STAT_ENTRY, stat, 1},
         {NTX_SEC_FILTERS, x->sf, x->filters, x->filters ? x->nblocks : 0},
     };
-    int nsec = x->filters ? 5 : 4;
+    int nsec = x->filters ? 6 : 5;
     uint8_t h[NTX_IDX_HEADER_SIZE];
     memset(h, 0, sizeof h);
     memcpy(h + NTX_IH_MAGIC, NTX_IDX_MAGIC, 8);
@@ -111,13 +155,26 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *er
     }
     st64(h + NTX_IH_HEADER_HASH, ntx_xxh3(h, NTX_IH_HEADER_HASH));
 
-    /* Temporary file in the same directory, so the rename is atomic. */
+    /* Temporary file in the same directory, so the rename is atomic. It is locked for as long
+       as its name exists: remove_stale_temporaries() removes only unlocked ones. */
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 16);
     if (!tmp)
         return say(err, errlen, NTIDX_E_NOMEM, "out of memory");
-    snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
+    int fd = -1;
+    for (int attempt = 0; attempt < 16; attempt++) {
+        snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
+        fd = mkstemp(tmp);
+        if (fd < 0)
+            break;
+        struct stat st;
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0 && fstat(fd, &st) == 0 && st.st_nlink > 0)
+            break;
+        /* Another writer's clean-up took it between mkstemp() and flock(): that writer removes the name. */
+        close(fd);
+        fd = -1;
+        errno = EEXIST;
+    }
     if (fd < 0) {
         int e = errno;
         free(tmp);
@@ -141,20 +198,23 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *er
     if (!bad)
         bad = fchmod(fd, 0644) != 0 || fsync(fd) != 0;
     int e = errno;
-    if (close(fd) != 0 && !bad) {
-        bad = 1;
-        e = errno;
-    }
+    /* Renamed while still locked (the data is on disk: fsync succeeded), then closed. */
     if (!bad && rename(tmp, path) != 0) {
         bad = 1;
         e = errno;
     }
-    if (bad) {
+    if (bad)
         unlink(tmp);
+    if (close(fd) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    if (bad) {
         free(tmp);
         return say(err, errlen, NTIDX_E_IO, "cannot write %s: %s", path, strerror(e));
     }
     free(tmp);
+    remove_stale_temporaries(path);
     /* Make the rename itself durable. */
     char *dcopy = strdup(path);
     if (dcopy) {
@@ -172,8 +232,8 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *er
 /* Loading                                                             */
 /* ------------------------------------------------------------------ */
 
-static const uint32_t min_entry[6] = {0, NTX_BLOCK_ENTRY, NTX_SP_ENTRY, NTX_REGION_ENTRY, NTX_DEF_ENTRY,
-                                      NTX_FILTER_ENTRY};
+static const uint32_t min_entry[7] = {0,           NTX_BLOCK_ENTRY,  NTX_SP_ENTRY,        NTX_REGION_ENTRY,
+                                      NTX_DEF_ENTRY, NTX_FILTER_ENTRY, NTX_TRACE_STAT_ENTRY};
 
 #define BAD(...) return say(err, errlen, NTIDX_E_INDEX_CORRUPT, __VA_ARGS__)
 
@@ -266,6 +326,13 @@ static int identity(const ntidx_index *x, const ntidx_trace *t, ntidx_index_stat
     if (t->size == x->trace_size) {
         if (t->mtime_ns != x->trace_mtime_ns && t->map)
             return say(err, errlen, NTIDX_E_INDEX_STALE, "the trace was modified in place since it was indexed");
+        /* Size and mtime can both be kept by a rewrite (touch -d, cp --preserve): the change time cannot. */
+        if (!x->has_trace_stat && t->map)
+            return say(err, errlen, NTIDX_E_INDEX_STALE,
+                       "the index (format 1.0) does not record the trace's change time: cannot tell a rewrite");
+        if (t->ctime_ns != x->trace_ctime_ns && t->map)
+            return say(err, errlen, NTIDX_E_INDEX_STALE,
+                       "the trace's change time moved since it was indexed (rewritten in place, or its inode changed)");
         *state = NTIDX_INDEX_CURRENT;
         return NTIDX_OK;
     }
@@ -276,42 +343,30 @@ static int identity(const ntidx_index *x, const ntidx_trace *t, ntidx_index_stat
     return NTIDX_OK;
 }
 
-NTIDX_API int ntidx_index_load(ntidx_trace *t, const char *path, ntidx_index **out, ntidx_index_state *state,
-                               char *err, size_t errlen)
+/*
+ * Validate `len` bytes at `m` (a mapping of `path`, or the caller's memory)
+ * as an index of `t`. On success *out owns nothing of `m`'s storage unless
+ * `own_map` (then it unmaps it on close).
+ */
+static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len, int own_map, ntidx_index **out,
+                      ntidx_index_state *state, char *err, size_t errlen)
 {
-    if (!t || !path || !out)
-        return NTIDX_E_INVALID_ARG;
-    *out = NULL;
-    ntidx_index_state st_dummy;
-    if (!state)
-        state = &st_dummy;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return say(err, errlen, NTIDX_E_IO, "cannot open %s: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
-        return say(err, errlen, NTIDX_E_IO, "cannot stat %s: %s", path, strerror(e));
-    }
-    uint64_t len = (uint64_t)st.st_size;
     if (len < NTX_IDX_HEADER_SIZE + 8) {
-        close(fd);
+        if (own_map)
+            munmap(m, (size_t)len);
         return say(err, errlen, NTIDX_E_INDEX_CORRUPT, "%s is %llu bytes, too short to be an index", path,
                    (unsigned long long)len);
     }
-    /* The whole index is read (checksums, validation): populate it in one go rather than fault by fault. */
-    uint8_t *m = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-    close(fd);
-    if (m == MAP_FAILED)
-        return say(err, errlen, NTIDX_E_IO, "cannot map %s: %s", path, strerror(errno));
     ntidx_index *x = calloc(1, sizeof *x);
     if (!x) {
-        munmap(m, (size_t)len);
+        if (own_map)
+            munmap(m, (size_t)len);
         return say(err, errlen, NTIDX_E_NOMEM, "out of memory");
     }
-    x->map = m;
-    x->map_len = len;
+    if (own_map) {
+        x->map = m;
+        x->map_len = len;
+    }
     int rc = NTIDX_E_INDEX_CORRUPT;
 #define FAIL(code, ...)                                                                                \
     do {                                                                                               \
@@ -353,7 +408,7 @@ NTIDX_API int ntidx_index_load(ntidx_trace *t, const char *path, ntidx_index **o
     uint32_t nsec = ntx_load32(m + NTX_IH_SECTION_COUNT);
     if (nsec > (hsize - 8 - NTX_IH_DIRECTORY) / NTX_IDX_DIRENT_SIZE || nsec > NTX_IDX_MAX_SECTIONS)
         FAIL(NTIDX_E_INDEX_CORRUPT, "%s: %u sections do not fit the header", path, nsec);
-    int seen[6] = {0};
+    int seen[7] = {0};
     uint64_t data_end = len - 8;
     for (uint32_t i = 0; i < nsec; i++) {
         const uint8_t *d = m + NTX_IH_DIRECTORY + i * NTX_IDX_DIRENT_SIZE;
@@ -364,7 +419,7 @@ NTIDX_API int ntidx_index_load(ntidx_trace *t, const char *path, ntidx_index **o
         uint64_t bytes = count * entry;
         if (ntx_xxh3(m + off, (size_t)bytes) != sum)
             FAIL(NTIDX_E_INDEX_CORRUPT, "%s: section %u (id %u) checksum mismatch", path, i, id);
-        if (id == 0 || id > NTX_SEC_FILTERS)
+        if (id == 0 || id > NTX_SEC_TRACE_STAT)
             continue; /* a later minor version's section: checked, then skipped */
         if (seen[id]++)
             FAIL(NTIDX_E_INDEX_CORRUPT, "%s: section id %u appears twice", path, id);
@@ -377,6 +432,13 @@ NTIDX_API int ntidx_index_load(ntidx_trace *t, const char *path, ntidx_index **o
         case NTX_SEC_REGIONS: x->regions = m + off; x->nregions = count; x->sr = entry; break;
         case NTX_SEC_DEFS: x->defs = m + off; x->ndefs = count; x->sd = entry; break;
         case NTX_SEC_FILTERS: x->filters = m + off; x->sf = entry; break;
+        case NTX_SEC_TRACE_STAT:
+            if (count != 1)
+                FAIL(NTIDX_E_INDEX_CORRUPT, "%s: the trace stat section has %llu entries", path,
+                     (unsigned long long)count);
+            x->trace_ctime_ns = (int64_t)ntx_load64(m + off);
+            x->has_trace_stat = 1;
+            break;
         }
         if (id == NTX_SEC_FILTERS && count != x->nblocks && seen[NTX_SEC_BLOCKS])
             FAIL(NTIDX_E_INDEX_CORRUPT, "%s: filters cover %llu of %llu blocks", path, (unsigned long long)count,
@@ -414,4 +476,47 @@ fail:
     ntidx_index_close(&x);
     return rc;
 #undef FAIL
+}
+
+NTIDX_API int ntidx_index_load(ntidx_trace *t, const char *path, ntidx_index **out, ntidx_index_state *state,
+                               char *err, size_t errlen)
+{
+    if (!t || !path || !out)
+        return NTIDX_E_INVALID_ARG;
+    *out = NULL;
+    ntidx_index_state st_dummy;
+    if (!state)
+        state = &st_dummy;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return say(err, errlen, NTIDX_E_IO, "cannot open %s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return say(err, errlen, NTIDX_E_IO, "cannot stat %s: %s", path, strerror(e));
+    }
+    uint64_t len = (uint64_t)st.st_size;
+    if (len < NTX_IDX_HEADER_SIZE + 8) {
+        close(fd);
+        return say(err, errlen, NTIDX_E_INDEX_CORRUPT, "%s is %llu bytes, too short to be an index", path,
+                   (unsigned long long)len);
+    }
+    /* The whole index is read (checksums, validation): populate it in one go rather than fault by fault. */
+    uint8_t *m = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED)
+        return say(err, errlen, NTIDX_E_IO, "cannot map %s: %s", path, strerror(errno));
+    return load_bytes(t, path, m, len, 1, out, state, err, errlen);
+}
+
+NTIDX_API int ntidx_index_load_memory(ntidx_trace *t, const void *data, size_t size, const char *name,
+                                      ntidx_index **out, ntidx_index_state *state, char *err, size_t errlen)
+{
+    if (!t || (!data && size) || !out)
+        return NTIDX_E_INVALID_ARG;
+    *out = NULL;
+    ntidx_index_state st_dummy;
+    return load_bytes(t, name ? name : "(memory)", (uint8_t *)(uintptr_t)data, size, 0, out,
+                      state ? state : &st_dummy, err, errlen);
 }

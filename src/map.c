@@ -27,6 +27,7 @@ int ntx_map_open(ntx_map *m, const char *path, ntx_err *err)
     }
     m->size = (uint64_t)st.st_size;
     m->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+    m->ctime_ns = (int64_t)st.st_ctim.tv_sec * 1000000000LL + st.st_ctim.tv_nsec;
     if (m->size > 0) {
         if (m->size > (uint64_t)SIZE_MAX) {
             close(fd);

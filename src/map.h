@@ -11,6 +11,7 @@ typedef struct ntx_map {
     void *base;      /* NULL for an empty file */
     uint64_t size;
     int64_t mtime_ns;
+    int64_t ctime_ns; /* status change time: moves on every write, cannot be set back */
 } ntx_map;
 
 int ntx_map_open(ntx_map *m, const char *path, ntx_err *err);

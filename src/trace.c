@@ -176,6 +176,7 @@ NTIDX_API int ntidx_trace_open(ntidx_trace **out, const char *path)
     t->map = m.base;
     t->map_len = (size_t)m.size;
     t->mtime_ns = m.mtime_ns;
+    t->ctime_ns = m.ctime_ns;
     t->fd = open(path, O_RDONLY | O_CLOEXEC); /* for pread() scans; the mapping does not need it */
     t->data = m.base;
     t->size = m.size;

@@ -20,6 +20,7 @@ struct ntidx_trace {
     void *map;        /* mmap base, NULL for memory traces */
     size_t map_len;
     int64_t mtime_ns; /* identity for the side index (0 for memory traces) */
+    int64_t ctime_ns; /* same: status change time (0 for memory traces) */
     int fd;           /* kept open for pread() header scans; -1 for memory traces */
     enum ntx_gen gen;
     ntidx_trace_info info;

@@ -11,8 +11,8 @@
  * The on-disk format is documented byte by byte in docs/index-format.md. It
  * is written atomically (temporary file, fsync, rename), carries xxh3
  * checksums of its header and sections and the identity of its trace (size,
- * mtime, xxh3 of the first MiB and of the last indexed block), and is
- * validated when loaded.
+ * mtime, change time, xxh3 of the first MiB and of the last indexed block),
+ * and is validated when loaded.
  */
 #ifndef NTIDX_INDEX_H
 #define NTIDX_INDEX_H
@@ -72,9 +72,11 @@ NTIDX_API const ntidx_index_info *ntidx_index_get_info(const ntidx_index *x);
 NTIDX_API int ntidx_index_build(ntidx_trace *t, const ntidx_index_options *o, ntidx_index **out);
 
 /**
- * Write atomically to `path`: a temporary file beside it, fsync, rename,
- * fsync of the directory. An interrupted write leaves the old index or
- * none, never a broken one.
+ * Write atomically to `path`: a temporary file beside it (`path`.tmp.XXXXXX,
+ * flock()ed until renamed), fsync, rename, fsync of the directory. An
+ * interrupted write leaves the old index or none, never a broken one; a
+ * killed writer leaves its temporary file, which the next successful write
+ * of `path` removes (with any other that no live writer holds locked).
  * @return NTIDX_OK, NTIDX_E_IO (errno in the message from ntidx_trace_error() is not used:
  *         see `err`), NTIDX_E_NOMEM.
  */
@@ -98,6 +100,15 @@ typedef enum ntidx_index_state {
  */
 NTIDX_API int ntidx_index_load(ntidx_trace *t, const char *path, ntidx_index **out, ntidx_index_state *state,
                                char *err, size_t errlen);
+
+/**
+ * Same as ntidx_index_load() over the `size` bytes of an index file held in
+ * memory (tests, fuzzing, an index kept elsewhere than in a file). Every
+ * check is the same; `name` is used in messages only (NULL: "(memory)").
+ * @note The bytes are not copied: they must outlive the returned index.
+ */
+NTIDX_API int ntidx_index_load_memory(ntidx_trace *t, const void *data, size_t size, const char *name,
+                                      ntidx_index **out, ntidx_index_state *state, char *err, size_t errlen);
 
 /**
  * Index the blocks a grown trace added after `old` (a loaded GROWN index)
