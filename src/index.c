@@ -101,7 +101,9 @@ NTIDX_API int ntidx_index_open(ntidx_trace *t, const char *path, const ntidx_ind
     ntidx_index_state state;
     ntidx_index *x = NULL;
     char lerr[512] = "";
-    int rc = ntidx_index_load(t, path, &x, &state, lerr, sizeof lerr);
+    ntidx_index_verify vm = o && o->verify >= 0 && o->verify <= NTIDX_VERIFY_ON_USE ? (ntidx_index_verify)o->verify : NTIDX_VERIFY_AUTO;
+    int rc = ntidx_index_load_ex(t, path, vm, &x, &state, lerr,
+                                 sizeof lerr);
     int want_full = o && o->full;
     if (rc == NTIDX_OK && want_full && !(x->flags & NTX_IF_FULL)) {
         /* a plain index where a full one is asked for: rebuild with counts */
@@ -158,6 +160,8 @@ NTIDX_API void ntidx_index_close(ntidx_index **xp)
     ntidx_index *x = *xp;
     for (int i = 0; i < 5; i++)
         ntx_bytes_free(&x->own[i]);
+    free(x->region_ok);
+    free(x->name);
     if (x->map)
         munmap(x->map, (size_t)x->map_len);
     free(x);

@@ -429,6 +429,10 @@ int ntx_index_build(ntidx_trace *t, const ntidx_index *from, const ntidx_index_o
         ntidx_index_options_defaults(&def);
         o = &def;
     }
+    /* A lazily checked index is checked whole before its entries are copied. */
+    int crc = from ? ntx_index_need_all(from, err) : 0;
+    if (crc < 0)
+        return crc;
     ntidx_index *x = calloc(1, sizeof *x);
     if (!x)
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory building the index");

@@ -15,7 +15,7 @@
 #define NTX_IDX_MAGIC "NTIDX\0\r\n"   /* 8 bytes; \r\n catches text-mode mangling */
 #define NTX_IDX_FOOTER "NTIDXEND"
 #define NTX_IDX_MAJOR 1
-#define NTX_IDX_MINOR 1
+#define NTX_IDX_MINOR 2
 #define NTX_IDX_HEADER_SIZE 512
 #define NTX_IDX_MAX_SECTIONS 12
 #define NTX_IDX_HEAD_HASH_BYTES (1u << 20) /* identity: xxh3 of the trace's first MiB */
@@ -60,7 +60,8 @@ enum {
     NTX_SEC_REGIONS = 3,
     NTX_SEC_DEFS = 4,
     NTX_SEC_FILTERS = 5,
-    NTX_SEC_TRACE_STAT = 6 /* 1.1 */
+    NTX_SEC_TRACE_STAT = 6, /* 1.1 */
+    NTX_SEC_REGION_SUMS = 7 /* 1.2 */
 };
 
 /*
@@ -113,5 +114,17 @@ enum {
  * with its size and mtime kept is told from an unchanged one.
  */
 #define NTX_TRACE_STAT_ENTRY 8
+
+/*
+ * REGION_SUMS (1.2, one 16-byte entry per region): 0 u64 xxh3 of the
+ * region's BLOCKS entries (bytes [first * stride, end * stride) of the
+ * section), 8 u64 xxh3 of its FILTERS entries (0 without FULL). A large
+ * index is then checked region by region when a query first needs the
+ * region, not all at load: loading costs O(regions), not O(blocks).
+ */
+#define NTX_REGION_SUM_ENTRY 16
+
+/* BLOCKS sections up to this size are checked whole at load even when REGION_SUMS allows lazy checks. */
+#define NTX_IDX_EAGER_BLOCK_BYTES (256u << 10)
 
 #endif

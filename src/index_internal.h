@@ -7,6 +7,7 @@
 #ifndef NTIDX_INDEX_INTERNAL_H
 #define NTIDX_INDEX_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cursor.h"
@@ -44,6 +45,21 @@ struct ntidx_index {
     uint64_t nblocks, nsps, nregions, ndefs;
     uint32_t sb, ss, sr, sd, sf; /* strides of blocks, sps, regions, defs, filters */
 
+    /*
+     * Lazy checking (a loaded 1.2 index whose BLOCKS are large): the entries of
+     * BLOCKS and FILTERS are checked region by region, against REGION_SUMS and
+     * for structure, the first time something needs the region
+     * (ntx_index_need_region). region_ok is NULL when everything was checked
+     * (built indexes, small or older indexes); else one byte per region, 0
+     * unchecked, 1 good, 2 bad, read and written atomically (parallel
+     * statistics check regions from several threads; a check is pure, so two
+     * threads doing the same one is harmless).
+     */
+    const uint8_t *region_sums;
+    uint32_t srs; /* stride of region_sums */
+    uint8_t *region_ok;
+    char *name; /* the index's path, for messages of lazy checks */
+
     /* storage: owned section buffers (built) or the mapping (loaded) */
     ntx_bytes own[5];
     void *map;
@@ -79,6 +95,30 @@ static inline uint32_t ntx_def_block(const ntidx_index *x, uint64_t i) { return 
 static inline uint8_t ntx_def_kind(const ntidx_index *x, uint64_t i) { return x->defs[i * x->sd + 4]; }
 static inline uint32_t ntx_def_meta_epoch(const ntidx_index *x, uint64_t i) { return ntx_load32(x->defs + i * x->sd + 8); }
 static inline uint32_t ntx_def_thread_epoch(const ntidx_index *x, uint64_t i) { return ntx_load32(x->defs + i * x->sd + 12); }
+
+/*
+ * Make sure the BLOCKS (and FILTERS) entries of region r, and the last entry
+ * of region r - 1, have been checked before they are used. 0, or
+ * NTIDX_E_INDEX_CORRUPT with a message in `err` naming the index and region.
+ */
+int ntx_index_check_region(const ntidx_index *x, uint64_t r, ntx_err *err);
+/* The checks themselves (index_check.c): the small tables at load, and one region's blocks. */
+int ntx_index_check_tables(const ntidx_index *x, uint64_t trace_first_block, char *why, size_t n);
+int ntx_index_check_region_now(const ntidx_index *x, uint64_t r, char *why, size_t n);
+static inline int ntx_index_need_region(const ntidx_index *x, uint64_t r, ntx_err *err)
+{
+    if (!x->region_ok || __atomic_load_n(&x->region_ok[r], __ATOMIC_ACQUIRE) == 1)
+        return 0;
+    return ntx_index_check_region(x, r, err);
+}
+/* The region that holds block b (b < nblocks; regions are checked at load to cover every block). */
+uint64_t ntx_index_region_of(const ntidx_index *x, uint64_t b);
+static inline int ntx_index_need_block(const ntidx_index *x, uint64_t b, ntx_err *err)
+{
+    return x->region_ok ? ntx_index_need_region(x, ntx_index_region_of(x, b), err) : 0;
+}
+/* Every region (slices, extending an index, writing it). */
+int ntx_index_need_all(const ntidx_index *x, ntx_err *err);
 
 /* Build by scanning t from its first block, or extend `from` (a valid prefix) with the blocks after it. */
 int ntx_index_build(ntidx_trace *t, const ntidx_index *from, const ntidx_index_options *o, ntidx_index **out, ntx_err *err);

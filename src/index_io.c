@@ -109,17 +109,34 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *er
 {
     if (!x || !path)
         return NTIDX_E_INVALID_ARG;
+    /* A lazily checked index is checked whole before it is copied anywhere. */
+    ntx_err cerr = {0};
+    if (ntx_index_need_all(x, &cerr) < 0)
+        return say(err, errlen, cerr.code, "%s", cerr.msg);
     uint8_t stat[NTX_TRACE_STAT_ENTRY];
     st64(stat, (uint64_t)x->trace_ctime_ns);
-    section_out sec[6] = {
+    /* One checksum per region over its block (and filter) entries: loads of large indexes check
+       regions on first use (index_check.c). */
+    uint8_t *sums = malloc(x->nregions ? (size_t)x->nregions * NTX_REGION_SUM_ENTRY : 1);
+    if (!sums)
+        return say(err, errlen, NTIDX_E_NOMEM, "out of memory");
+    for (uint64_t r = 0; r < x->nregions; r++) {
+        uint64_t f = ntx_rg_first(x, r), e = ntx_rg_end(x, r);
+        st64(sums + r * NTX_REGION_SUM_ENTRY, ntx_xxh3(x->blocks ? x->blocks + f * x->sb : (const uint8_t *)"",
+                                                        (size_t)((e - f) * x->sb)));
+        st64(sums + r * NTX_REGION_SUM_ENTRY + 8,
+             x->filters ? ntx_xxh3(x->filters + f * x->sf, (size_t)((e - f) * x->sf)) : 0);
+    }
+    section_out sec[7] = {
         {NTX_SEC_BLOCKS, x->sb, x->blocks, x->nblocks},
         {NTX_SEC_SEQPOINTS, x->ss, x->sps, x->nsps},
         {NTX_SEC_REGIONS, x->sr, x->regions, x->nregions},
         {NTX_SEC_DEFS, x->sd, x->defs, x->ndefs},
         {NTX_SEC_TRACE_STAT, NTX_TRACE_STAT_ENTRY, stat, 1},
+        {NTX_SEC_REGION_SUMS, NTX_REGION_SUM_ENTRY, sums, x->nregions},
         {NTX_SEC_FILTERS, x->sf, x->filters, x->filters ? x->nblocks : 0},
     };
-    int nsec = x->filters ? 6 : 5;
+    int nsec = x->filters ? 7 : 6;
     uint8_t h[NTX_IDX_HEADER_SIZE];
     memset(h, 0, sizeof h);
     memcpy(h + NTX_IH_MAGIC, NTX_IDX_MAGIC, 8);
@@ -159,8 +176,10 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *er
        as its name exists: remove_stale_temporaries() removes only unlocked ones. */
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 16);
-    if (!tmp)
+    if (!tmp) {
+        free(sums);
         return say(err, errlen, NTIDX_E_NOMEM, "out of memory");
+    }
     int fd = -1;
     for (int attempt = 0; attempt < 16; attempt++) {
         snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
@@ -178,6 +197,7 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *er
     if (fd < 0) {
         int e = errno;
         free(tmp);
+        free(sums);
         return say(err, errlen, NTIDX_E_IO, "cannot create a temporary file beside %s: %s", path, strerror(e));
     }
     static const uint8_t zeros[8];
@@ -209,6 +229,7 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *er
         bad = 1;
         e = errno;
     }
+    free(sums);
     if (bad) {
         free(tmp);
         return say(err, errlen, NTIDX_E_IO, "cannot write %s: %s", path, strerror(e));
@@ -232,80 +253,16 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *er
 /* Loading                                                             */
 /* ------------------------------------------------------------------ */
 
-static const uint32_t min_entry[7] = {0,           NTX_BLOCK_ENTRY,  NTX_SP_ENTRY,        NTX_REGION_ENTRY,
-                                      NTX_DEF_ENTRY, NTX_FILTER_ENTRY, NTX_TRACE_STAT_ENTRY};
+static const uint32_t min_entry[8] = {0,
+                                      NTX_BLOCK_ENTRY,
+                                      NTX_SP_ENTRY,
+                                      NTX_REGION_ENTRY,
+                                      NTX_DEF_ENTRY,
+                                      NTX_FILTER_ENTRY,
+                                      NTX_TRACE_STAT_ENTRY,
+                                      NTX_REGION_SUM_ENTRY};
 
 #define BAD(...) return say(err, errlen, NTIDX_E_INDEX_CORRUPT, __VA_ARGS__)
-
-/* Structure: everything a query will rely on, checked once here. */
-static int validate(const ntidx_index *x, uint64_t trace_first_block, char *err, size_t errlen)
-{
-    if (x->indexed_end > x->trace_size)
-        BAD("indexed end %llu is past the indexed trace size %llu", (unsigned long long)x->indexed_end,
-            (unsigned long long)x->trace_size);
-    if (x->first_block != trace_first_block)
-        BAD("first block offset %llu does not match the trace's (%llu)", (unsigned long long)x->first_block,
-            (unsigned long long)trace_first_block);
-    /* Regions first (few): contiguous, covering every block, epochs never going back. */
-    uint32_t expect_first = 0;
-    for (uint64_t i = 0; i < x->nregions; i++) {
-        uint32_t f = ntx_rg_first(x, i), e = ntx_rg_end(x, i);
-        if (f != expect_first || e < f || e > x->nblocks)
-            BAD("region %llu [%u, %u) does not follow the previous one", (unsigned long long)i, f, e);
-        int closed = (ntx_rg_flags(x, i) & NTX_RF_CLOSED) != 0;
-        if (closed != (e > f && ntx_blk_kind(x, e - 1) == NTIDX_BLOCK_SEQUENCE_POINT))
-            BAD("region %llu closed flag disagrees with its last block", (unsigned long long)i);
-        if (!closed && i + 1 != x->nregions)
-            BAD("region %llu is open but not the last", (unsigned long long)i);
-        if (i && (ntx_rg_meta_epoch(x, i) < ntx_rg_meta_epoch(x, i - 1) ||
-                  ntx_rg_thread_epoch(x, i) < ntx_rg_thread_epoch(x, i - 1)))
-            BAD("region %llu epochs go backwards", (unsigned long long)i);
-        expect_first = e;
-    }
-    if (expect_first != x->nblocks)
-        BAD("regions cover %u of %llu blocks", expect_first, (unsigned long long)x->nblocks);
-    /* Blocks, in one pass: increasing, inside the indexed trace, in the region that lists them. */
-    uint64_t prev_end = x->first_block, r = 0;
-    const uint8_t *e = x->blocks;
-    for (uint64_t i = 0; i < x->nblocks; i++, e += x->sb) {
-        uint64_t off = ntx_load64(e), size = ntx_load32(e + 8);
-        uint8_t kind = e[12], flags = e[13];
-        while (r < x->nregions && i >= ntx_rg_end(x, r))
-            r++;
-        if (off < prev_end || size == 0 || size > x->indexed_end || off > x->indexed_end - size)
-            BAD("block %llu [%llu, +%llu) overlaps the previous block or lies outside the indexed trace",
-                (unsigned long long)i, (unsigned long long)off, (unsigned long long)size);
-        if ((kind > NTIDX_BLOCK_LABEL_LIST && kind != NTIDX_BLOCK_UNKNOWN) || kind == NTIDX_BLOCK_TRACE ||
-            kind == NTIDX_BLOCK_END_OF_STREAM || (flags & ~NTX_BF_KNOWN) || (flags && kind != NTIDX_BLOCK_EVENT))
-            BAD("block %llu has kind %u with flags 0x%x", (unsigned long long)i, kind, flags);
-        if (ntx_load32(e + 16) != r)
-            BAD("block %llu names region %u but lies in region %llu", (unsigned long long)i, ntx_load32(e + 16),
-                (unsigned long long)r);
-        if ((flags & NTX_BF_RANGE) && ntx_load64(e + 24) > ntx_load64(e + 32))
-            BAD("block %llu time range is inverted", (unsigned long long)i);
-        prev_end = off + size;
-    }
-    int64_t prev_sp = -1;
-    for (uint64_t i = 0; i < x->nsps; i++) {
-        uint32_t b = ntx_sp_block(x, i);
-        if (b >= x->nblocks || (int64_t)b <= prev_sp || ntx_blk_kind(x, b) != NTIDX_BLOCK_SEQUENCE_POINT ||
-            ntx_blk_offset(x, b) != ntx_sp_offset(x, i))
-            BAD("sequence point %llu does not match block %u", (unsigned long long)i, b);
-        prev_sp = b;
-    }
-    int64_t prev_def = -1;
-    for (uint64_t i = 0; i < x->ndefs; i++) {
-        uint32_t b = ntx_def_block(x, i);
-        uint8_t k = ntx_def_kind(x, i);
-        if (b >= x->nblocks || (int64_t)b <= prev_def || ntx_blk_kind(x, b) != k)
-            BAD("definition %llu does not match block %u", (unsigned long long)i, b);
-        uint32_t r = ntx_blk_region(x, b);
-        if (ntx_def_meta_epoch(x, i) != ntx_rg_meta_epoch(x, r) || ntx_def_thread_epoch(x, i) != ntx_rg_thread_epoch(x, r))
-            BAD("definition %llu epochs disagree with its region %u", (unsigned long long)i, r);
-        prev_def = b;
-    }
-    return NTIDX_OK;
-}
 
 /* Compare the index's identity with the trace as it is now. */
 static int identity(const ntidx_index *x, const ntidx_trace *t, ntidx_index_state *state, char *err, size_t errlen)
@@ -348,8 +305,8 @@ static int identity(const ntidx_index *x, const ntidx_trace *t, ntidx_index_stat
  * as an index of `t`. On success *out owns nothing of `m`'s storage unless
  * `own_map` (then it unmaps it on close).
  */
-static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len, int own_map, ntidx_index **out,
-                      ntidx_index_state *state, char *err, size_t errlen)
+static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len, int own_map,
+                      ntidx_index_verify verify, ntidx_index **out, ntidx_index_state *state, char *err, size_t errlen)
 {
     if (len < NTX_IDX_HEADER_SIZE + 8) {
         if (own_map)
@@ -408,7 +365,28 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
     uint32_t nsec = ntx_load32(m + NTX_IH_SECTION_COUNT);
     if (nsec > (hsize - 8 - NTX_IH_DIRECTORY) / NTX_IDX_DIRENT_SIZE || nsec > NTX_IDX_MAX_SECTIONS)
         FAIL(NTIDX_E_INDEX_CORRUPT, "%s: %u sections do not fit the header", path, nsec);
-    int seen[7] = {0};
+    /* Lazy checking: with per-region checksums and a large block table (or when asked), BLOCKS and
+       FILTERS are hashed region by region on first use instead of whole here (index_check.c). */
+    int lazy = 0;
+    uint64_t sums_count = 0;
+    if (verify != NTIDX_VERIFY_ALL) {
+        int has_sums = 0;
+        uint64_t block_bytes = 0;
+        for (uint32_t i = 0; i < nsec; i++) {
+            const uint8_t *d = m + NTX_IH_DIRECTORY + i * NTX_IDX_DIRENT_SIZE;
+            uint32_t id = ntx_load32(d);
+            has_sums |= id == NTX_SEC_REGION_SUMS;
+            if (id == NTX_SEC_BLOCKS)
+                block_bytes = ntx_load64(d + 16) * ntx_load32(d + 4);
+        }
+        lazy = has_sums && (verify == NTIDX_VERIFY_ON_USE || block_bytes > NTX_IDX_EAGER_BLOCK_BYTES);
+    }
+#ifdef MADV_POPULATE_READ
+    /* Read whole: map it all in one call rather than fault by fault (lazily: only what is touched). */
+    if (own_map && !lazy)
+        (void)madvise(m, (size_t)len, MADV_POPULATE_READ);
+#endif
+    int seen[8] = {0};
     uint64_t data_end = len - 8;
     for (uint32_t i = 0; i < nsec; i++) {
         const uint8_t *d = m + NTX_IH_DIRECTORY + i * NTX_IDX_DIRENT_SIZE;
@@ -417,9 +395,10 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
         if (off < hsize || off % 8 || off > data_end || entry == 0 || count > (data_end - off) / entry)
             FAIL(NTIDX_E_INDEX_CORRUPT, "%s: section %u (id %u) lies outside the file", path, i, id);
         uint64_t bytes = count * entry;
-        if (ntx_xxh3(m + off, (size_t)bytes) != sum)
+        int later = lazy && (id == NTX_SEC_BLOCKS || id == NTX_SEC_FILTERS);
+        if (!later && ntx_xxh3(m + off, (size_t)bytes) != sum)
             FAIL(NTIDX_E_INDEX_CORRUPT, "%s: section %u (id %u) checksum mismatch", path, i, id);
-        if (id == 0 || id > NTX_SEC_TRACE_STAT)
+        if (id == 0 || id > NTX_SEC_REGION_SUMS)
             continue; /* a later minor version's section: checked, then skipped */
         if (seen[id]++)
             FAIL(NTIDX_E_INDEX_CORRUPT, "%s: section id %u appears twice", path, id);
@@ -439,6 +418,13 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
             x->trace_ctime_ns = (int64_t)ntx_load64(m + off);
             x->has_trace_stat = 1;
             break;
+        case NTX_SEC_REGION_SUMS:
+            if (lazy) {
+                x->region_sums = m + off;
+                x->srs = entry;
+                sums_count = count;
+            }
+            break;
         }
         if (id == NTX_SEC_FILTERS && count != x->nblocks && seen[NTX_SEC_BLOCKS])
             FAIL(NTIDX_E_INDEX_CORRUPT, "%s: filters cover %llu of %llu blocks", path, (unsigned long long)count,
@@ -448,6 +434,9 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
         FAIL(NTIDX_E_INDEX_CORRUPT, "%s: a required section is missing", path);
     if (!!seen[NTX_SEC_FILTERS] != !!(x->flags & NTX_IF_FULL))
         FAIL(NTIDX_E_INDEX_CORRUPT, "%s: full flag and filter section disagree", path);
+    if (lazy && sums_count != x->nregions)
+        FAIL(NTIDX_E_INDEX_CORRUPT, "%s: %llu region checksums for %llu regions", path,
+             (unsigned long long)sums_count, (unsigned long long)x->nregions);
     if (x->filters) {
         /* the filters' count was checked against blocks only if blocks came first */
         const uint8_t *d = NULL;
@@ -464,8 +453,23 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
     ntx_err walk = {0};
     if (ntx_next_block(t, &first, &tb, &walk) != 1)
         FAIL(NTIDX_E_INDEX_STALE, "%s: the trace has no trace block now", path);
-    if ((rc = validate(x, first, why, sizeof why)) < 0)
+    if ((rc = ntx_index_check_tables(x, first, why, sizeof why)) < 0)
         FAIL(rc, "%s: %s", path, why);
+    if (lazy && x->nregions) {
+        /* Later checks are per region on first use; the identity check below reads the last block. */
+        x->name = strdup(path);
+        x->region_ok = calloc((size_t)x->nregions, 1);
+        if (!x->name || !x->region_ok)
+            FAIL(NTIDX_E_NOMEM, "out of memory");
+        uint64_t last = x->nregions - 1;
+        if ((rc = ntx_index_check_region_now(x, last, why, sizeof why)) < 0)
+            FAIL(rc, "%s: %s", path, why);
+        x->region_ok[last] = 1;
+    } else {
+        for (uint64_t r = 0; r < x->nregions; r++)
+            if ((rc = ntx_index_check_region_now(x, r, why, sizeof why)) < 0)
+                FAIL(rc, "%s: %s", path, why);
+    }
     if ((rc = identity(x, t, state, why, sizeof why)) < 0)
         FAIL(rc, "%s: %s", path, why);
     x->info.bytes = len;
@@ -481,7 +485,13 @@ fail:
 NTIDX_API int ntidx_index_load(ntidx_trace *t, const char *path, ntidx_index **out, ntidx_index_state *state,
                                char *err, size_t errlen)
 {
-    if (!t || !path || !out)
+    return ntidx_index_load_ex(t, path, NTIDX_VERIFY_AUTO, out, state, err, errlen);
+}
+
+NTIDX_API int ntidx_index_load_ex(ntidx_trace *t, const char *path, ntidx_index_verify verify, ntidx_index **out,
+                                  ntidx_index_state *state, char *err, size_t errlen)
+{
+    if (!t || !path || !out || (unsigned)verify > NTIDX_VERIFY_ON_USE)
         return NTIDX_E_INVALID_ARG;
     *out = NULL;
     ntidx_index_state st_dummy;
@@ -502,12 +512,11 @@ NTIDX_API int ntidx_index_load(ntidx_trace *t, const char *path, ntidx_index **o
         return say(err, errlen, NTIDX_E_INDEX_CORRUPT, "%s is %llu bytes, too short to be an index", path,
                    (unsigned long long)len);
     }
-    /* The whole index is read (checksums, validation): populate it in one go rather than fault by fault. */
-    uint8_t *m = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    uint8_t *m = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
     if (m == MAP_FAILED)
         return say(err, errlen, NTIDX_E_IO, "cannot map %s: %s", path, strerror(errno));
-    return load_bytes(t, path, m, len, 1, out, state, err, errlen);
+    return load_bytes(t, path, m, len, 1, verify, out, state, err, errlen);
 }
 
 NTIDX_API int ntidx_index_load_memory(ntidx_trace *t, const void *data, size_t size, const char *name,
@@ -517,6 +526,15 @@ NTIDX_API int ntidx_index_load_memory(ntidx_trace *t, const void *data, size_t s
         return NTIDX_E_INVALID_ARG;
     *out = NULL;
     ntidx_index_state st_dummy;
-    return load_bytes(t, name ? name : "(memory)", (uint8_t *)(uintptr_t)data, size, 0, out,
+    return load_bytes(t, name ? name : "(memory)", (uint8_t *)(uintptr_t)data, size, 0, NTIDX_VERIFY_AUTO, out,
                       state ? state : &st_dummy, err, errlen);
+}
+
+NTIDX_API int ntidx_index_verify_all(const ntidx_index *x, char *err, size_t errlen)
+{
+    if (!x)
+        return NTIDX_E_INVALID_ARG;
+    ntx_err e = {0};
+    int rc = ntx_index_need_all(x, &e);
+    return rc < 0 ? say(err, errlen, rc, "%s", e.msg) : NTIDX_OK;
 }

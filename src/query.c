@@ -62,6 +62,8 @@ static int plan_push(ntidx_query *q, uint64_t offset, uint8_t op, uint8_t forget
     return 0;
 }
 
+static int nomem(ntx_err *err) { return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory planning the query"); }
+
 static int overlaps(uint64_t lo, uint64_t hi, uint64_t t0, uint64_t t1) { return lo <= hi && lo < t1 && hi >= t0; }
 
 /* Could block i hold an event the query wants? (Bloom filters of --full indexes prune by type and thread.) */
@@ -107,17 +109,21 @@ static uint64_t first_region(const ntidx_index *x, uint64_t t0)
 }
 
 /* Prime a region entered by a jump: definitions of its epochs before block j, then its stacks and labels. */
-static int prime(ntidx_query *q, uint64_t region, uint64_t j)
+static int prime(ntidx_query *q, uint64_t region, uint64_t j, ntx_err *err)
 {
     const ntidx_index *x = q->x;
     uint32_t me = ntx_rg_meta_epoch(x, region), te = ntx_rg_thread_epoch(x, region);
     if (plan_push(q, 0, NTX_OP_RESET, 1) < 0)
-        return -1;
+        return nomem(err);
     /* A work unit counts dropped events from the sequence point that opens its region, as a
        reader coming from the start would have (the format lists every live thread there). */
-    if (q->only_region >= 0 && region > 0 && (ntx_rg_flags(x, region - 1) & NTX_RF_CLOSED) &&
-        plan_push(q, ntx_blk_offset(x, ntx_rg_end(x, region - 1) - 1), NTX_OP_BASELINE, 0) < 0)
-        return -1;
+    if (q->only_region >= 0 && region > 0 && (ntx_rg_flags(x, region - 1) & NTX_RF_CLOSED)) {
+        int rc = ntx_index_need_region(x, region - 1, err);
+        if (rc < 0)
+            return rc;
+        if (plan_push(q, ntx_blk_offset(x, ntx_rg_end(x, region - 1) - 1), NTX_OP_BASELINE, 0) < 0)
+            return nomem(err);
+    }
     /* DEFS are in block order and epochs never decrease: find the first def of either epoch. */
     uint64_t lo = 0, hi = x->ndefs;
     while (lo < hi) {
@@ -130,21 +136,25 @@ static int prime(ntidx_query *q, uint64_t region, uint64_t j)
     for (uint64_t d = lo; d < x->ndefs && ntx_def_block(x, d) < j; d++) {
         uint8_t k = ntx_def_kind(x, d);
         int is_meta = k == NTIDX_BLOCK_METADATA || k == NTIDX_BLOCK_EVENT;
-        if ((is_meta && ntx_def_meta_epoch(x, d) == me) || (!is_meta && ntx_def_thread_epoch(x, d) == te))
+        if ((is_meta && ntx_def_meta_epoch(x, d) == me) || (!is_meta && ntx_def_thread_epoch(x, d) == te)) {
+            int rc = ntx_index_need_block(x, ntx_def_block(x, d), err);
+            if (rc < 0)
+                return rc;
             if (plan_push(q, ntx_blk_offset(x, ntx_def_block(x, d)), NTX_OP_CONTEXT, 0) < 0)
-                return -1;
+                return nomem(err);
+        }
     }
     for (uint64_t b = ntx_rg_first(x, region); b < j; b++) {
         uint8_t k = ntx_blk_kind(x, b);
         if (k == NTIDX_BLOCK_STACK || k == NTIDX_BLOCK_LABEL_LIST)
             if (plan_push(q, ntx_blk_offset(x, b), NTX_OP_CONTEXT, 0) < 0)
-                return -1;
+                return nomem(err);
     }
     return 0;
 }
 
-/* Plan the next region that holds wanted events; 0 when none is left. */
-static int plan_next_region(ntidx_query *q)
+/* Plan the next region that holds wanted events; 0 when none is left, < 0 with `err` set. */
+static int plan_next_region(ntidx_query *q, ntx_err *err)
 {
     const ntidx_index *x = q->x;
     uint64_t t0 = q->o.t0, t1 = q->o.t1;
@@ -159,6 +169,10 @@ static int plan_next_region(ntidx_query *q)
             break; /* every later region is later still */
         if (!overlaps(lo, hi, t0, t1))
             continue;
+        /* A lazily checked index: this region's block entries are checked before they are trusted. */
+        int crc = ntx_index_need_region(x, r, err);
+        if (crc < 0)
+            return crc;
         uint64_t first = ntx_rg_first(x, r), end = ntx_rg_end(x, r), j = end;
         for (uint64_t b = first; b < end; b++)
             if (ntx_blk_kind(x, b) == NTIDX_BLOCK_EVENT && block_wanted(q, b)) {
@@ -174,14 +188,16 @@ static int plan_next_region(ntidx_query *q)
                 uint8_t k = ntx_blk_kind(x, b);
                 if (k != NTIDX_BLOCK_EVENT && k != NTIDX_BLOCK_UNKNOWN) {
                     if (plan_push(q, ntx_blk_offset(x, b), NTX_OP_BLOCK, 0) < 0)
-                        return -1;
+                        return nomem(err);
                 } else if (k == NTIDX_BLOCK_EVENT && (ntx_blk_flags(x, b) & NTX_BF_METADATA)) {
                     if (plan_push(q, ntx_blk_offset(x, b), NTX_OP_CONTEXT, 0) < 0)
-                        return -1;
+                        return nomem(err);
                 }
             }
-        } else if (prime(q, r, j) < 0) {
-            return -1;
+        } else {
+            int prc = prime(q, r, j, err);
+            if (prc < 0)
+                return prc;
         }
         /* Sequence numbers only jump when event blocks were passed over, not stacks or labels. */
         int skipped = 0;
@@ -195,13 +211,13 @@ static int plan_next_region(ntidx_query *q)
             if (k == NTIDX_BLOCK_EVENT && !block_wanted(q, b)) {
                 if (ntx_blk_flags(x, b) & NTX_BF_METADATA) {
                     if (plan_push(q, ntx_blk_offset(x, b), NTX_OP_CONTEXT, 1) < 0)
-                        return -1;
+                        return nomem(err);
                 }
                 skipped = 1;
                 continue;
             }
             if (plan_push(q, ntx_blk_offset(x, b), NTX_OP_BLOCK, (uint8_t)skipped) < 0)
-                return -1;
+                return nomem(err);
             skipped = 0;
         }
         q->prev_region = (int64_t)r;
@@ -215,12 +231,12 @@ static int plan_next_region(ntidx_query *q)
 }
 
 /* The reader ran out of steps: hand it the next region's. */
-static int refill(void *ctx, const ntx_plan_step **plan, size_t *len)
+static int refill(void *ctx, const ntx_plan_step **plan, size_t *len, ntx_err *err)
 {
     ntidx_query *q = ctx;
-    int rc = plan_next_region(q);
+    int rc = plan_next_region(q, err);
     if (rc < 0)
-        return NTIDX_E_NOMEM;
+        return rc;
     *plan = q->plan;
     *len = q->plan_len;
     return rc;

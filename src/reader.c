@@ -329,7 +329,8 @@ static void reset_caches(ntidx_reader *r)
     forget_sequences(r);
 }
 
-void ntx_reader_set_plan(ntidx_reader *r, int (*refill)(void *, const ntx_plan_step **, size_t *), void *ctx)
+void ntx_reader_set_plan(ntidx_reader *r, int (*refill)(void *, const ntx_plan_step **, size_t *, ntx_err *),
+                         void *ctx)
 {
     static const ntx_plan_step none[1];
     r->plan = none;
@@ -344,9 +345,9 @@ static int plan_next_block(ntidx_reader *r, ntidx_block *b, int defer_barriers)
 {
     for (;;) {
         if (r->plan_pos >= r->plan_len) {
-            int rc = r->plan_refill ? r->plan_refill(r->plan_ctx, &r->plan, &r->plan_len) : 0;
+            int rc = r->plan_refill ? r->plan_refill(r->plan_ctx, &r->plan, &r->plan_len, &r->err) : 0;
             if (rc <= 0)
-                return rc < 0 ? ntx_err_set(&r->err, rc, "out of memory planning the query") : 0;
+                return rc < 0 ? ntx_err_set(&r->err, rc, "cannot plan the query") : 0;
             r->plan_pos = 0;
             continue;
         }

@@ -66,7 +66,7 @@ struct ntidx_reader {
     const ntx_plan_step *plan; /* NULL: walk the whole file */
     size_t plan_len, plan_pos;
     /* Called when the plan runs out: appends the next region's steps (returns 1) or ends it (0, <0 error). */
-    int (*plan_refill)(void *ctx, const ntx_plan_step **plan, size_t *len);
+    int (*plan_refill)(void *ctx, const ntx_plan_step **plan, size_t *len, ntx_err *err); /* sets err when < 0 */
     void *plan_ctx;
     int pending_reset;
     ntx_hdr_block hb;

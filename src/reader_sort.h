@@ -7,6 +7,7 @@ int ntx_reader_file_next(ntidx_reader *r, ntidx_event *e, int defer_barriers);
 int ntx_reader_apply_barrier(ntidx_reader *r);
 int ntx_reader_time_next(ntidx_reader *r, const ntidx_event **ev);
 void ntx_sort_free(ntidx_reader *r);
-void ntx_reader_set_plan(ntidx_reader *r, int (*refill)(void *, const ntx_plan_step **, size_t *), void *ctx);
+void ntx_reader_set_plan(ntidx_reader *r, int (*refill)(void *, const ntx_plan_step **, size_t *, ntx_err *),
+                         void *ctx);
 
 #endif

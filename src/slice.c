@@ -873,6 +873,15 @@ NTIDX_API int ntidx_slice(ntidx_trace *t, const ntidx_index *x, const ntidx_quer
         err[0] = 0;
     if (!t || !x || !out_path)
         return NTIDX_E_INVALID_ARG;
+    /* A slice looks blocks up by offset across the whole table: a lazily checked index is checked whole
+       first, before anything is written. */
+    ntx_err ce = {0};
+    int crc = ntx_index_need_all(x, &ce);
+    if (crc < 0) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s", ce.msg);
+        return crc;
+    }
     slicer s;
     int rc = slicer_init(&s, t, x, q, o);
     /* Truncating the input would pull the pages out from under its mapping. */

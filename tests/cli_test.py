@@ -20,8 +20,9 @@ DUMP_KEYS = ["ts", "provider", "event_id", "event_name", "thread", "capture_thre
              "stack_id", "offset"]
 
 
-def run(*args, check=True):
-    p = subprocess.run([NTIDX, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def run(*args, check=True, env=None):
+    p = subprocess.run([NTIDX, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       env=None if env is None else {**os.environ, **env})
     if check and p.returncode != 0:
         raise AssertionError(f"ntidx {' '.join(args)} exited {p.returncode}: {p.stderr}")
     return p
@@ -362,6 +363,53 @@ class IndexAndQuery(unittest.TestCase):
         p = run("query", self.trace, "--from", str(self.t_lo), "--to", str(self.t_lo + 10))
         self.assertIn("checksum", p.stderr)
         self.assertIn("rebuilding the index", p.stderr)
+
+    def corrupt_block_entry(self, fraction, every=False):
+        """Flip a bit in the BLOCKS entry `fraction` of the way through the index (or in every entry)."""
+        path = self.trace + ".ntidx"
+        with open(path, "r+b") as f:
+            head = f.read(512)
+            nsec = int.from_bytes(head[20:24], "little")
+            for i in range(nsec):
+                d = head[128 + 32 * i:160 + 32 * i]
+                if int.from_bytes(d[0:4], "little") == 1:  # BLOCKS
+                    entry = int.from_bytes(d[4:8], "little")
+                    off = int.from_bytes(d[8:16], "little")
+                    count = int.from_bytes(d[16:24], "little")
+            for i in range(count) if every else [int(count * fraction)]:
+                f.seek(off + i * entry + 24)  # the block's earliest timestamp
+                b = f.read(1)
+                f.seek(off + i * entry + 24)
+                f.write(bytes([b[0] ^ 0x04]))
+
+    def test_block_entry_corruption_found_on_use_and_recovered(self):
+        """Large indexes are checked region by region on first use (NTIDX_INDEX_VERIFY=on-use forces it on this
+        small one): a corrupt entry found mid-output is rebuilt around, and the output goes on exactly."""
+        on_use = {"NTIDX_INDEX_VERIFY": "on-use"}
+        run("index", self.trace)
+        want_stats = run("stats", self.trace, "--json").stdout
+        by_time = sorted(self.events, key=lambda e: (e["ts"], e["offset"]))
+        self.corrupt_block_entry(0.6)
+        p = run("query", self.trace, "--order", "file", "--format", "jsonl", env=on_use)
+        self.assertEqual([json.loads(l) for l in p.stdout.splitlines()], self.events)
+        self.assertIn("checksum", p.stderr)
+        self.assertIn("rebuilding the index", p.stderr)
+        self.assertEqual(json.loads(run("index", self.trace, "--json").stdout)["action"], "up to date")
+        # the same for seek and statistics
+        at = by_time[int(len(by_time) * 0.8)]["ts"]
+        self.corrupt_block_entry(0, every=True)  # whichever region the seek needs
+        p = run("seek", self.trace, "--at", str(at), "--format", "jsonl", env=on_use)
+        self.assertEqual(json.loads(p.stdout), next(e for e in by_time if e["ts"] >= at))
+        self.assertIn("rebuilding the index", p.stderr)
+        self.corrupt_block_entry(0.3)
+        p = run("stats", self.trace, "--json", env=on_use)
+        self.assertEqual(p.stdout, want_stats)
+        self.assertIn("rebuilding the index", p.stderr)
+        # without the variable, `ntidx index` checks it whole and rebuilds it
+        self.corrupt_block_entry(0.5)
+        p = run("index", self.trace, "--json")
+        self.assertEqual(json.loads(p.stdout)["action"], "rebuilt")
+        self.assertIn("checksum", p.stderr)
 
     def test_unsavable_index_still_answers(self):
         where = os.path.join(self.d.name, "no-such-directory", "q.ntidx")

@@ -113,6 +113,112 @@ static void sweep(int version, int full)
     unlink(tpath);
 }
 
+/* Offsets of every event a whole-trace file-order query returns (-1 on any error, with its code in *rc). */
+static size_t query_all(ntidx_trace *t, const ntidx_index *x, uint64_t *out, size_t cap, int *rc)
+{
+    ntidx_query_options o;
+    ntidx_query_options_defaults(&o);
+    o.order = NTIDX_ORDER_FILE;
+    ntidx_query *q;
+    *rc = ntidx_query_open(&q, t, x, &o);
+    if (*rc < 0)
+        return 0;
+    const ntidx_event *e;
+    size_t n = 0;
+    while ((*rc = ntidx_query_next(q, &e)) == 1)
+        if (n < cap)
+            out[n++] = e->offset;
+    if (*rc < 0)
+        assert_true(strlen(ntidx_query_error(q)) > 0);
+    ntidx_query_close(&q);
+    return n;
+}
+
+/*
+ * The same sweep with checks deferred to first use (what large indexes get):
+ * every flip is caught, either at load or by ntidx_index_verify_all(); and a
+ * query over an index whose flip was left for later either fails with
+ * NTIDX_E_INDEX_CORRUPT or, when the flip lies in regions it never needed,
+ * returns exactly the events of the intact index.
+ */
+static void sweep_lazy(int version, int full)
+{
+    char tpath[128], ipath[128], bad[128];
+    snprintf(tpath, sizeof tpath, "%s/l%d%d.nettrace", dir, version, full);
+    snprintf(ipath, sizeof ipath, "%s/l%d%d.ntidx", dir, version, full);
+    snprintf(bad, sizeof bad, "%s/lbad.ntidx", dir);
+    ntidx_trace *t = make_trace(tpath, version, full, ipath);
+    size_t n;
+    uint8_t *good = read_file(ipath, &n);
+    ntidx_index *x;
+    ntidx_index_state st;
+    char err[512];
+    assert_int_equal(ntidx_index_load_ex(t, ipath, NTIDX_VERIFY_ON_USE, &x, &st, err, sizeof err), NTIDX_OK);
+    assert_true(ntidx_index_get_info(x)->regions > 1);
+    enum { CAP = 1 << 16 };
+    uint64_t *ref = malloc(CAP * sizeof *ref), *got = malloc(CAP * sizeof *got);
+    int rc;
+    size_t nref = query_all(t, x, ref, CAP, &rc);
+    assert_int_equal(rc, 0);
+    assert_true(nref > 0 && nref < CAP);
+    assert_int_equal(ntidx_index_verify_all(x, err, sizeof err), NTIDX_OK);
+    ntidx_index_close(&x);
+    uint8_t *buf = malloc(n);
+    size_t at_load = 0, deferred = 0, queries_failed = 0, queries_equal = 0;
+    for (size_t byte = 0; byte < n; byte++) {
+        for (int bit = 0; bit < 8; bit++) {
+            memcpy(buf, good, n);
+            buf[byte] ^= (uint8_t)(1u << bit);
+            write_file(bad, buf, n);
+            err[0] = 0;
+            rc = ntidx_index_load_ex(t, bad, NTIDX_VERIFY_ON_USE, &x, &st, err, sizeof err);
+            if (rc < 0) {
+                assert_null(x);
+                assert_true(rc == NTIDX_E_INDEX_CORRUPT || rc == NTIDX_E_INDEX_VERSION);
+                at_load++;
+                continue;
+            }
+            deferred++;
+            if (deferred % 7 == 0) { /* a sample: each query reads the whole trace */
+                size_t ngot = query_all(t, x, got, CAP, &rc);
+                if (rc < 0) {
+                    assert_int_equal(rc, NTIDX_E_INDEX_CORRUPT);
+                    queries_failed++;
+                } else {
+                    assert_int_equal(ngot, nref);
+                    assert_memory_equal(got, ref, nref * sizeof *ref);
+                    queries_equal++;
+                }
+            }
+            err[0] = 0;
+            if (ntidx_index_verify_all(x, err, sizeof err) == NTIDX_OK)
+                fail_msg("V%d%s index checked on use: flipping bit %d of byte %zu was not detected", version,
+                         full ? " full" : "", bit, byte);
+            assert_true(strstr(err, "region") != NULL);
+            ntidx_index_close(&x);
+        }
+    }
+    print_message("V%d%s: %zu flips caught at load, %zu on use; sampled queries: %zu refused, %zu unaffected\n",
+                  version, full ? " full" : "", at_load, deferred, queries_failed, queries_equal);
+    /* Flips in the block (and filter) tables are left for later, and sampled queries catch them. */
+    assert_true(at_load > 0 && deferred > 0 && queries_failed > 0);
+    free(buf);
+    free(good);
+    free(ref);
+    free(got);
+    ntidx_trace_close(&t);
+    unlink(bad);
+    unlink(ipath);
+    unlink(tpath);
+}
+
+static void test_every_bit_flip_checked_on_use(void **state)
+{
+    (void)state;
+    sweep_lazy(6, 0);
+    sweep_lazy(5, 1);
+}
+
 static void test_every_bit_flip_v6(void **state)
 {
     (void)state;
@@ -170,6 +276,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_bit_flip_v6),
         cmocka_unit_test(test_every_bit_flip_v5_full),
+        cmocka_unit_test(test_every_bit_flip_checked_on_use),
         cmocka_unit_test(test_other_trace_refused),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

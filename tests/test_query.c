@@ -161,6 +161,17 @@ static void check_trace(ntidx_trace *t, int windows)
         assert_int_equal(ntidx_index_build(t, &io, &x), NTIDX_OK);
         if (full)
             assert_int_equal(ntidx_index_get_info(x)->events, s.n);
+        /* The same index written and loaded back with its regions checked on first use (what large
+           indexes get): each window goes to one of the two at random. */
+        char ipath[] = "/tmp/ntidx-query-XXXXXX", err[512];
+        int fd = mkstemp(ipath);
+        assert_true(fd >= 0);
+        close(fd);
+        assert_int_equal(ntidx_index_write(x, ipath, err, sizeof err), NTIDX_OK);
+        ntidx_index *loaded;
+        ntidx_index_state st;
+        assert_int_equal(ntidx_index_load_ex(t, ipath, NTIDX_VERIFY_ON_USE, &loaded, &st, err, sizeof err), NTIDX_OK);
+        unlink(ipath);
         size_t compared = 0;
         for (int w = 0; w < windows; w++) {
             ntidx_query_options o;
@@ -194,7 +205,7 @@ static void check_trace(ntidx_trace *t, int windows)
             }
             if (next_rand() % 8 == 0)
                 o.limit = 1 + next_rand() % 20;
-            compared += check_query(t, x, &s, by_time, &o);
+            compared += check_query(t, next_rand() % 2 ? loaded : x, &s, by_time, &o);
         }
         assert_true(compared > 0 || s.n == 0);
         /* seek: the first event at or after T in time order */
@@ -202,7 +213,7 @@ static void check_trace(ntidx_trace *t, int windows)
             uint64_t T = k == 0 ? 0 : k == 1 ? hi + 1 : rand_ts(&s, lo, hi);
             ntidx_query *h = NULL;
             const ntidx_event *e;
-            int rc = ntidx_seek(t, x, T, &h, &e);
+            int rc = ntidx_seek(t, k % 2 ? loaded : x, T, &h, &e);
             size_t i = 0;
             while (i < s.n && by_time[i].ts < T)
                 i++;
@@ -214,6 +225,7 @@ static void check_trace(ntidx_trace *t, int windows)
             }
             ntidx_query_close(&h);
         }
+        ntidx_index_close(&loaded);
         ntidx_index_close(&x);
     }
     free(by_time);
@@ -317,7 +329,8 @@ static void test_write_load_identity(void **state)
     fwrite(data + cut, 1, size - cut, f);
     fclose(f);
     assert_int_equal(ntidx_trace_open(&t, tpath), NTIDX_OK);
-    assert_int_equal(ntidx_index_load(t, ipath, &y, &st, err, sizeof err), NTIDX_OK);
+    /* checked on first use: extending it checks it whole first */
+    assert_int_equal(ntidx_index_load_ex(t, ipath, NTIDX_VERIFY_ON_USE, &y, &st, err, sizeof err), NTIDX_OK);
     assert_int_equal(st, NTIDX_INDEX_GROWN);
     ntidx_index *z, *fresh;
     assert_int_equal(ntidx_index_extend(t, y, NULL, &z), NTIDX_OK);

@@ -176,11 +176,23 @@ static void notice(void *ctx, int action, const char *why)
     }
 }
 
+int cli_verify_mode(void)
+{
+    /* NTIDX_INDEX_VERIFY=all|on-use|auto: how much of an index is checked when it is loaded. */
+    const char *v = getenv("NTIDX_INDEX_VERIFY");
+    if (v && !strcmp(v, "all"))
+        return NTIDX_VERIFY_ALL;
+    if (v && !strcmp(v, "on-use"))
+        return NTIDX_VERIFY_ON_USE;
+    return NTIDX_VERIFY_AUTO;
+}
+
 int cli_index(ntidx_trace *t, const char *trace_path, const char *index_path, int full, ntidx_index **out)
 {
     ntidx_index_options o;
     ntidx_index_options_defaults(&o);
     o.full = full;
+    o.verify = cli_verify_mode();
     o.progress = cli_progress;
     o.notice = notice;
     o.notice_ctx = (void *)trace_path;
@@ -198,3 +210,43 @@ int cli_index(ntidx_trace *t, const char *trace_path, const char *index_path, in
                 save_err);
     return 0;
 }
+
+int cli_index_recover(ntidx_trace *t, const char *trace_path, const char *index_path, ntidx_index **xp,
+                      const char *why)
+{
+    /* Large indexes are checked region by region as queries need them (ntidx_index_load_ex): one that
+       fails there is rebuilt here, checked whole on the way. */
+    fprintf(stderr, "ntidx: %s\n", why);
+    ntidx_index_close(xp);
+    ntidx_index_options o;
+    ntidx_index_options_defaults(&o);
+    o.verify = NTIDX_VERIFY_ALL;
+    o.progress = cli_progress;
+    o.notice = notice;
+    o.notice_ctx = (void *)trace_path;
+    progress.what = "ntidx: indexing";
+    ntidx_index_action act;
+    char rwhy[600], save_err[600];
+    int rc = ntidx_index_open(t, index_path, &o, xp, &act, rwhy, sizeof rwhy, save_err, sizeof save_err);
+    cli_progress_end();
+    if (rc < 0) {
+        cli_error("%s: cannot index: %s", trace_path, ntidx_trace_error(t)[0] ? ntidx_trace_error(t) : ntidx_strerror(rc));
+        return rc;
+    }
+    if (save_err[0])
+        fprintf(stderr, "ntidx: warning: the index could not be saved (%s); it was used for this command only\n",
+                save_err);
+    return 0;
+}
+
+int cli_index_verified(ntidx_trace *t, const char *trace_path, const char *index_path, ntidx_index **out)
+{
+    int rc = cli_index(t, trace_path, index_path, 0, out);
+    if (rc < 0)
+        return rc;
+    char err[600];
+    if (ntidx_index_verify_all(*out, err, sizeof err) < 0)
+        return cli_index_recover(t, trace_path, index_path, out, err);
+    return 0;
+}
+

@@ -41,8 +41,20 @@ void cli_json_str(FILE *f, const char *s);
 int cli_parse_time(const ntidx_trace *t, const char *s, uint64_t *ticks);
 
 struct ntidx_index;
+/* How much of an index is checked at load: NTIDX_INDEX_VERIFY=all|on-use|auto (default auto). */
+int cli_verify_mode(void);
 /* The trace's index (default TRACE.ntidx or `path`), built/rebuilt/extended as needed, saying so on stderr. */
 int cli_index(ntidx_trace *t, const char *trace_path, const char *index_path, int full, struct ntidx_index **out);
+
+/*
+ * After an operation over `*xp` failed with NTIDX_E_INDEX_CORRUPT (a region
+ * of a large index failed the check it gets on first use): say `why` on
+ * stderr, close *xp, and rebuild it (saving it) into *xp. The caller retries.
+ */
+int cli_index_recover(ntidx_trace *t, const char *trace_path, const char *index_path, struct ntidx_index **xp,
+                      const char *why);
+/* cli_index(), then every region checked now (rebuilt if one fails): for commands that read most of it. */
+int cli_index_verified(ntidx_trace *t, const char *trace_path, const char *index_path, struct ntidx_index **out);
 
 /* Progress on stderr when it is a terminal and the work takes more than a moment. */
 int cli_progress(void *ctx, uint64_t done, uint64_t total);

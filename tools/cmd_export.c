@@ -212,7 +212,8 @@ int ntidx_cmd_export(int argc, char **argv)
         ret = CLI_USAGE;
         goto out;
     }
-    if (cli_index(job.trace, job.trace_path, index_path, 0, &x) < 0)
+    /* Exports read on through several passes: the index is checked whole first (rebuilt if it fails). */
+    if (cli_index_verified(job.trace, job.trace_path, index_path, &x) < 0)
         goto out;
     job.index = x;
     cli_fast_stdout();

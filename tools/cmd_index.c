@@ -63,6 +63,7 @@ int ntidx_cmd_index(int argc, char **argv)
     ntidx_index_options o;
     ntidx_index_options_defaults(&o);
     o.full = full;
+    o.verify = NTIDX_VERIFY_ALL; /* `ntidx index` vouches for the whole index it leaves */
     o.progress = cli_progress;
     cli_progress_label("ntidx: indexing");
     o.notice = notice;

@@ -12,6 +12,7 @@
 #include <ntidx/index.h>
 
 #include "cli.h"
+#include "cli_query.h"
 #include "event_print.h"
 
 static void usage(FILE *f)
@@ -89,24 +90,22 @@ int ntidx_cmd_query(int argc, char **argv)
         return CLI_FAIL;
     int ret = CLI_FAIL;
     ntidx_index *x = NULL;
-    ntidx_query *q = NULL;
+    cli_query cq = {0};
     if ((from && cli_parse_time(t, from, &o.t0) < 0) || (to && cli_parse_time(t, to, &o.t1) < 0)) {
         ret = CLI_USAGE;
         goto out;
     }
     if (cli_index(t, path, index_path, 0, &x) < 0)
         goto out;
-    int rc = ntidx_query_open(&q, t, x, &o);
-    if (rc < 0) {
-        cli_error("%s: %s", path, ntidx_strerror(rc));
+    int rc = cli_query_open(&cq, t, path, index_path, &x, &o);
+    if (rc < 0)
         goto out;
-    }
     cli_fast_stdout();
     event_print_header((enum event_format)fmt);
     ntidx_buf b = {0};
     const ntidx_event *e;
     uint64_t field_errors = 0;
-    while ((rc = ntidx_query_next(q, &e)) == 1) {
+    while ((rc = cli_query_next(&cq, &e)) == 1) {
         int prc = event_print(t, e, (enum event_format)fmt, &b);
         if (prc == NTIDX_E_NOMEM) {
             rc = prc;
@@ -120,18 +119,18 @@ int ntidx_cmd_query(int argc, char **argv)
         fprintf(stderr, "ntidx: %s: warning: %" PRIu64 " events have payloads that do not match their metadata\n", path,
                 field_errors);
     if (rc < 0) {
-        cli_error("%s: %s", path, rc == NTIDX_E_NOMEM ? "out of memory" : ntidx_query_error(q));
+        cli_error("%s: %s", path, rc == NTIDX_E_NOMEM ? "out of memory" : cli_query_error(&cq));
         goto out;
     }
     if (show_stats) {
-        const ntidx_query_stats *qs = ntidx_query_get_stats(q);
+        const ntidx_query_stats *qs = cli_query_stats(&cq);
         fprintf(stderr, "query: %" PRIu64 " regions, %" PRIu64 " blocks (%" PRIu64 " event blocks), %" PRIu64
                         " bytes of the trace read\n",
                 qs->regions_visited, qs->blocks_read, qs->event_blocks_read, qs->bytes_read);
     }
     ret = CLI_OK;
 out:
-    ntidx_query_close(&q);
+    cli_query_close(&cq);
     ntidx_index_close(&x);
     ntidx_trace_close(&t);
     return ret;

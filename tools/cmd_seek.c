@@ -56,6 +56,15 @@ int ntidx_cmd_seek(int argc, char **argv)
         goto out;
     const ntidx_event *e;
     int rc = ntidx_seek(t, x, ts, &q, &e);
+    if (rc == NTIDX_E_INDEX_CORRUPT) {
+        /* A region failed the check it gets on first use: rebuild the index and seek again. */
+        char why[700];
+        snprintf(why, sizeof why, "%s: %s", path, ntidx_query_error(q));
+        ntidx_query_close(&q);
+        if (cli_index_recover(t, path, index_path, &x, why) < 0)
+            goto out;
+        rc = ntidx_seek(t, x, ts, &q, &e);
+    }
     if (rc < 0) {
         cli_error("%s: %s", path, q ? ntidx_query_error(q) : ntidx_strerror(rc));
         goto out;

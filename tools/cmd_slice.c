@@ -87,6 +87,8 @@ int ntidx_cmd_slice(int argc, char **argv)
     ntidx_slice_stats st;
     char err[600];
     int rc = ntidx_slice(t, x, &o, &so, out, &st, err, sizeof err);
+    if (rc == NTIDX_E_INDEX_CORRUPT && cli_index_recover(t, path, index_path, &x, err) == 0)
+        rc = ntidx_slice(t, x, &o, &so, out, &st, err, sizeof err); /* the index is checked before anything is written */
     if (rc < 0) {
         cli_error("%s: %s", path, err[0] ? err : ntidx_strerror(rc));
         ret = rc == NTIDX_E_INVALID_ARG ? CLI_USAGE : CLI_FAIL;

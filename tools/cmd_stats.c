@@ -221,6 +221,8 @@ int ntidx_cmd_stats(int argc, char **argv)
             return CLI_FAIL;
         }
         rc = ntidx_stats_indexed(t, x, &so, &s, err, sizeof err);
+        if (rc == NTIDX_E_INDEX_CORRUPT && cli_index_recover(t, path, index_path, &x, err) == 0)
+            rc = ntidx_stats_indexed(t, x, &so, &s, err, sizeof err); /* over the rebuilt index */
         ntidx_index_close(&x);
     }
     if (rc < 0) {

@@ -81,6 +81,8 @@ int ntidx_cmd_top(int argc, char **argv)
     ntidx_stats *s = NULL;
     char err[600] = "";
     int rc = ntidx_stats_indexed(t, x, &so, &s, err, sizeof err);
+    if (rc == NTIDX_E_INDEX_CORRUPT && cli_index_recover(t, path, index_path, &x, err) == 0)
+        rc = ntidx_stats_indexed(t, x, &so, &s, err, sizeof err); /* over the rebuilt index */
     ntidx_index_close(&x);
     if (rc < 0) {
         cli_error("%s: %s", path, err[0] ? err : ntidx_strerror(rc));

@@ -35,6 +35,18 @@ typedef struct ntidx_index ntidx_index;
 /** Progress of a long operation: `done` of `total` bytes of trace. Return nonzero to cancel. */
 typedef int (*ntidx_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
+/** How much of an index ntidx_index_load_ex() checks before it returns. */
+typedef enum ntidx_index_verify {
+    /** Everything when the block table is small (up to 256 KiB); otherwise the header, the small tables and
+        the last region at load, and the block (and filter) entries of every other region, against their
+        per-region checksums, the first time a query, a seek, statistics or a slice needs that region. A
+        region that fails makes that call return NTIDX_E_INDEX_CORRUPT. Loading a 10 GB trace's index then
+        costs microseconds, not a millisecond. Indexes older than format 1.2 are always checked whole. */
+    NTIDX_VERIFY_AUTO = 0,
+    NTIDX_VERIFY_ALL = 1,    /**< everything at load, whatever the size */
+    NTIDX_VERIFY_ON_USE = 2  /**< region by region on first use, whatever the size (1.2 indexes) */
+} ntidx_index_verify;
+
 typedef struct ntidx_index_options {
     int full;                   /**< also count events and record types/threads per block */
     ntidx_progress_fn progress; /**< optional */
@@ -43,6 +55,10 @@ typedef struct ntidx_index_options {
         (`action`: an ntidx_index_action; `why`: the reason, e.g. what was stale). */
     void (*notice)(void *ctx, int action, const char *why);
     void *notice_ctx;
+    /** ntidx_index_open(): how much of a loaded index is checked at load, an ntidx_index_verify
+        (default NTIDX_VERIFY_AUTO: a large index region by region when a query first needs the region, see
+        ntidx_index_load_ex(); `ntidx index` asks for NTIDX_VERIFY_ALL). */
+    int verify;
 } ntidx_index_options;
 
 NTIDX_API void ntidx_index_options_defaults(ntidx_index_options *o);
@@ -91,7 +107,10 @@ typedef enum ntidx_index_state {
 /**
  * Load and validate `path` against trace `t`: magic, version, header and
  * section checksums, structure (offsets increasing and inside the trace,
- * ranges ordered, counts consistent), and the trace's identity.
+ * ranges ordered, counts consistent), and the trace's identity. A large
+ * index's block entries are checked per region on first use
+ * (NTIDX_VERIFY_AUTO, see ntidx_index_load_ex()): queries, seeks, statistics
+ * and slices over it can then return NTIDX_E_INDEX_CORRUPT.
  * @param state  receives CURRENT or GROWN (a grown trace can be extended
  *               with ntidx_index_extend()).
  * @return NTIDX_OK; NTIDX_E_IO (cannot read); NTIDX_E_INDEX_CORRUPT;
@@ -100,6 +119,20 @@ typedef enum ntidx_index_state {
  */
 NTIDX_API int ntidx_index_load(ntidx_trace *t, const char *path, ntidx_index **out, ntidx_index_state *state,
                                char *err, size_t errlen);
+
+/**
+ * ntidx_index_load() with a choice of how much is checked at load.
+ * ntidx_index_load() is this with NTIDX_VERIFY_AUTO.
+ */
+NTIDX_API int ntidx_index_load_ex(ntidx_trace *t, const char *path, ntidx_index_verify verify, ntidx_index **out,
+                                  ntidx_index_state *state, char *err, size_t errlen);
+
+/**
+ * Check every entry of `x` that a lazily checked load left for later.
+ * @return NTIDX_OK (also for built indexes and indexes checked whole at load), or
+ *         NTIDX_E_INDEX_CORRUPT with the index, the region and the problem in `err`.
+ */
+NTIDX_API int ntidx_index_verify_all(const ntidx_index *x, char *err, size_t errlen);
 
 /**
  * Same as ntidx_index_load() over the `size` bytes of an index file held in
