@@ -14,10 +14,20 @@ NTIDX_API void ntidx_index_options_defaults(ntidx_index_options *o) { memset(o, 
 /* The serialized size, as ntidx_index_write() lays it out. */
 static uint64_t serialized_size(const ntidx_index *x)
 {
-    uint64_t n = NTX_IDX_HEADER_SIZE + 8;
-    uint64_t s[6] = {x->nblocks * x->sb, x->nsps * x->ss, x->nregions * x->sr, x->ndefs * x->sd,
-                     x->filters ? x->nblocks * x->sf : 0, NTX_TRACE_STAT_ENTRY};
-    for (int i = 0; i < 6; i++)
+    uint64_t n = (x->rstats ? NTX_IDX_HEADER_SIZE + 8 : NTX_IDX_HEADER_SIZE) + 8; /* 12 sections: 520 bytes */
+    uint64_t s[12] = {x->nblocks * x->sb,
+                      x->nsps * x->ss,
+                      x->nregions * x->sr,
+                      x->ndefs * x->sd,
+                      x->filters ? x->nblocks * x->sf : 0,
+                      NTX_TRACE_STAT_ENTRY,
+                      x->nregions * NTX_REGION_SUM_ENTRY,
+                      x->rstats ? x->nregions * x->srst : 0,
+                      x->ntcounts * x->stc,
+                      x->nthcounts * x->sthc,
+                      x->ndcounts * x->sdc,
+                      x->strings_len};
+    for (int i = 0; i < 12; i++)
         n += (s[i] + 7) & ~(uint64_t)7;
     return n;
 }
@@ -158,7 +168,7 @@ NTIDX_API void ntidx_index_close(ntidx_index **xp)
     if (!xp || !*xp)
         return;
     ntidx_index *x = *xp;
-    for (int i = 0; i < 5; i++)
+    for (size_t i = 0; i < sizeof x->own / sizeof x->own[0]; i++)
         ntx_bytes_free(&x->own[i]);
     free(x->region_ok);
     free(x->name);

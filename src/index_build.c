@@ -19,6 +19,7 @@
 #include "event_header.h"
 #include "index_internal.h"
 #include "map.h"
+#include "stats_internal.h"
 
 #define RELEASE_EVERY (64ull << 20)
 #define PROGRESS_EVERY (16ull << 20)
@@ -44,7 +45,7 @@ void ntx_bytes_free(ntx_bytes *b)
     memset(b, 0, sizeof *b);
 }
 
-static uint8_t *bytes_append(ntx_bytes *b, uint64_t n)
+uint8_t *ntx_bytes_append(ntx_bytes *b, uint64_t n)
 {
     if (ntx_bytes_reserve(b, n) != 0)
         return NULL;
@@ -54,10 +55,18 @@ static uint8_t *bytes_append(ntx_bytes *b, uint64_t n)
     return p;
 }
 
+#define bytes_append ntx_bytes_append
+
 static void st32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 static void st64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
 
-enum { B_BLOCKS, B_SPS, B_REGIONS, B_DEFS, B_FILTERS };
+enum {
+    B_BLOCKS = NTX_OWN_BLOCKS,
+    B_SPS = NTX_OWN_SPS,
+    B_REGIONS = NTX_OWN_REGIONS,
+    B_DEFS = NTX_OWN_DEFS,
+    B_FILTERS = NTX_OWN_FILTERS
+};
 
 typedef struct builder {
     ntidx_trace *t;
@@ -524,6 +533,9 @@ int ntx_index_build(ntidx_trace *t, const ntidx_index *from, const ntidx_index_o
     ntx_index_finish(x);
     if (regions_sorted(x))
         x->flags |= NTX_IF_REGIONS_SORTED;
+    /* --full: each region's statistics, read through the index just built (index_summary.c). */
+    if (o->full && (rc = ntx_index_summarize(t, x, o, err)) < 0)
+        goto fail;
     if (t->map)
         ntx_trace_release(t, b.released, t->size - b.released);
     *out = x;

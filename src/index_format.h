@@ -16,7 +16,7 @@
 #define NTX_IDX_FOOTER "NTIDXEND"
 #define NTX_IDX_MAJOR 1
 #define NTX_IDX_MINOR 2
-#define NTX_IDX_HEADER_SIZE 512
+#define NTX_IDX_HEADER_SIZE 512 /* the least; more when the directory needs it (12 sections: 520) */
 #define NTX_IDX_MAX_SECTIONS 12
 #define NTX_IDX_HEAD_HASH_BYTES (1u << 20) /* identity: xxh3 of the trace's first MiB */
 
@@ -61,7 +61,13 @@ enum {
     NTX_SEC_DEFS = 4,
     NTX_SEC_FILTERS = 5,
     NTX_SEC_TRACE_STAT = 6, /* 1.1 */
-    NTX_SEC_REGION_SUMS = 7 /* 1.2 */
+    NTX_SEC_REGION_SUMS = 7, /* 1.2 */
+    /* 1.2, FULL only, all five or none: each region's statistics */
+    NTX_SEC_REGION_STATS = 8,
+    NTX_SEC_TYPE_COUNTS = 9,
+    NTX_SEC_THREAD_COUNTS = 10,
+    NTX_SEC_DROP_COUNTS = 11,
+    NTX_SEC_STRINGS = 12
 };
 
 /*
@@ -123,6 +129,29 @@ enum {
  * region, not all at load: loading costs O(regions), not O(blocks).
  */
 #define NTX_REGION_SUM_ENTRY 16
+
+/*
+ * Region statistics (1.2, FULL): what a statistics worker computes for each
+ * region read whole, so that statistics over a window skip the event blocks
+ * of the regions that lie wholly inside it.
+ * REGION_STATS (64 bytes, one per region): 0 u64 first TYPE_COUNTS entry,
+ * 8 u32 type entries, 12 u32 thread entries, 16 u64 first THREAD_COUNTS
+ * entry, 24 u64 first DROP_COUNTS entry, 32 u32 drop entries, 36 u32 event
+ * blocks read, 40 u64 events, 48 u64 earliest event ts (UINT64_MAX: none),
+ * 56 u64 latest event ts. Entries are contiguous, region after region.
+ * TYPE_COUNTS (48): 0 u64 provider (STRINGS offset), 8 u64 event name
+ * (STRINGS offset), 16 u32 event id, 20 u32 version, 24 u64 count, 32 u64
+ * first ts, 40 u64 payload bytes.
+ * THREAD_COUNTS (16): 0 u64 thread, 8 u64 count.
+ * DROP_COUNTS (24): 0 u64 capture thread, 8 u64 its OS thread id, 16 u64
+ * dropped events.
+ * STRINGS (1): NUL-terminated UTF-8 strings; the section ends with a NUL.
+ */
+#define NTX_RSTAT_ENTRY 64
+#define NTX_TCOUNT_ENTRY 48
+#define NTX_THCOUNT_ENTRY 16
+#define NTX_DCOUNT_ENTRY 24
+#define NTX_STRING_ENTRY 1
 
 /* BLOCKS sections up to this size are checked whole at load even when REGION_SUMS allows lazy checks. */
 #define NTX_IDX_EAGER_BLOCK_BYTES (256u << 10)

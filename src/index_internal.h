@@ -60,8 +60,13 @@ struct ntidx_index {
     uint8_t *region_ok;
     char *name; /* the index's path, for messages of lazy checks */
 
+    /* --full region statistics (index_summary.c); rstats is NULL without them */
+    const uint8_t *rstats, *tcounts, *thcounts, *dcounts, *strings;
+    uint64_t ntcounts, nthcounts, ndcounts, strings_len;
+    uint32_t srst, stc, sthc, sdc; /* strides */
+
     /* storage: owned section buffers (built) or the mapping (loaded) */
-    ntx_bytes own[5];
+    ntx_bytes own[10];
     void *map;
     uint64_t map_len;
     ntidx_index_info info;
@@ -122,6 +127,13 @@ int ntx_index_need_all(const ntidx_index *x, ntx_err *err);
 
 /* Build by scanning t from its first block, or extend `from` (a valid prefix) with the blocks after it. */
 int ntx_index_build(ntidx_trace *t, const ntidx_index *from, const ntidx_index_options *o, ntidx_index **out, ntx_err *err);
+
+/* The owned buffers of a built index (own[]). */
+enum { NTX_OWN_BLOCKS, NTX_OWN_SPS, NTX_OWN_REGIONS, NTX_OWN_DEFS, NTX_OWN_FILTERS, NTX_OWN_RSTATS, NTX_OWN_TCOUNTS,
+       NTX_OWN_THCOUNTS, NTX_OWN_DCOUNTS, NTX_OWN_STRINGS };
+uint8_t *ntx_bytes_append(ntx_bytes *b, uint64_t n);
+/* The region statistics sections of a loaded index, checked (index_summary.c); why: the problem. */
+int ntx_index_check_summaries(const ntidx_index *x, char *why, size_t n);
 
 /* Bind section pointers to the owned buffers. */
 void ntx_index_finish(ntidx_index *x);

@@ -127,7 +127,7 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *er
         st64(sums + r * NTX_REGION_SUM_ENTRY + 8,
              x->filters ? ntx_xxh3(x->filters + f * x->sf, (size_t)((e - f) * x->sf)) : 0);
     }
-    section_out sec[7] = {
+    section_out sec[12] = {
         {NTX_SEC_BLOCKS, x->sb, x->blocks, x->nblocks},
         {NTX_SEC_SEQPOINTS, x->ss, x->sps, x->nsps},
         {NTX_SEC_REGIONS, x->sr, x->regions, x->nregions},
@@ -135,14 +135,24 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *er
         {NTX_SEC_TRACE_STAT, NTX_TRACE_STAT_ENTRY, stat, 1},
         {NTX_SEC_REGION_SUMS, NTX_REGION_SUM_ENTRY, sums, x->nregions},
         {NTX_SEC_FILTERS, x->sf, x->filters, x->filters ? x->nblocks : 0},
+        {NTX_SEC_REGION_STATS, x->srst, x->rstats, x->rstats ? x->nregions : 0},
+        {NTX_SEC_TYPE_COUNTS, x->stc, x->tcounts, x->ntcounts},
+        {NTX_SEC_THREAD_COUNTS, x->sthc, x->thcounts, x->nthcounts},
+        {NTX_SEC_DROP_COUNTS, x->sdc, x->dcounts, x->ndcounts},
+        {NTX_SEC_STRINGS, NTX_STRING_ENTRY, x->strings, x->strings_len},
     };
-    int nsec = x->filters ? 7 : 6;
-    uint8_t h[NTX_IDX_HEADER_SIZE];
+    int nsec = x->rstats ? 12 : x->filters ? 7 : 6;
+    /* The directory and the header's own checksum must fit: 512 bytes hold 11 entries, a --full index
+       with region statistics has 12 (header_size is recorded; every reader takes it from there). */
+    uint32_t hsize = NTX_IDX_HEADER_SIZE;
+    while (hsize < NTX_IH_DIRECTORY + (uint32_t)nsec * NTX_IDX_DIRENT_SIZE + 8)
+        hsize += 8;
+    uint8_t h[NTX_IDX_HEADER_SIZE + 64];
     memset(h, 0, sizeof h);
     memcpy(h + NTX_IH_MAGIC, NTX_IDX_MAGIC, 8);
     st16(h + NTX_IH_MAJOR, NTX_IDX_MAJOR);
     st16(h + NTX_IH_MINOR, NTX_IDX_MINOR);
-    st32(h + NTX_IH_HEADER_SIZE, NTX_IDX_HEADER_SIZE);
+    st32(h + NTX_IH_HEADER_SIZE, hsize);
     st32(h + NTX_IH_FLAGS, x->flags);
     st32(h + NTX_IH_SECTION_COUNT, (uint32_t)nsec);
     st64(h + NTX_IH_TRACE_SIZE, x->trace_size);
@@ -159,7 +169,7 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *er
     st64(h + NTX_IH_LAST_TS, x->last_ts);
     st64(h + NTX_IH_EVENTS, x->events);
     st64(h + NTX_IH_FIRST_BLOCK, x->first_block);
-    uint64_t off = NTX_IDX_HEADER_SIZE;
+    uint64_t off = hsize;
     for (int i = 0; i < nsec; i++) {
         uint8_t *d = h + NTX_IH_DIRECTORY + i * NTX_IDX_DIRENT_SIZE;
         uint64_t len = sec[i].count * sec[i].entry;
@@ -170,7 +180,7 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *er
         st64(d + 24, ntx_xxh3(len ? sec[i].data : (const void *)"", (size_t)len));
         off = align8(off + len);
     }
-    st64(h + NTX_IH_HEADER_HASH, ntx_xxh3(h, NTX_IH_HEADER_HASH));
+    st64(h + hsize - 8, ntx_xxh3(h, hsize - 8));
 
     /* Temporary file in the same directory, so the rename is atomic. It is locked for as long
        as its name exists: remove_stale_temporaries() removes only unlocked ones. */
@@ -201,8 +211,8 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *er
         return say(err, errlen, NTIDX_E_IO, "cannot create a temporary file beside %s: %s", path, strerror(e));
     }
     static const uint8_t zeros[8];
-    int bad = write_all(fd, h, sizeof h);
-    uint64_t pos = NTX_IDX_HEADER_SIZE;
+    int bad = write_all(fd, h, hsize);
+    uint64_t pos = hsize;
     for (int i = 0; i < nsec && !bad; i++) {
         uint64_t len = sec[i].count * sec[i].entry;
         if (len)
@@ -253,14 +263,19 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *er
 /* Loading                                                             */
 /* ------------------------------------------------------------------ */
 
-static const uint32_t min_entry[8] = {0,
+static const uint32_t min_entry[13] = {0,
                                       NTX_BLOCK_ENTRY,
                                       NTX_SP_ENTRY,
                                       NTX_REGION_ENTRY,
                                       NTX_DEF_ENTRY,
                                       NTX_FILTER_ENTRY,
                                       NTX_TRACE_STAT_ENTRY,
-                                      NTX_REGION_SUM_ENTRY};
+                                      NTX_REGION_SUM_ENTRY,
+                                      NTX_RSTAT_ENTRY,
+                                      NTX_TCOUNT_ENTRY,
+                                      NTX_THCOUNT_ENTRY,
+                                      NTX_DCOUNT_ENTRY,
+                                      NTX_STRING_ENTRY};
 
 #define BAD(...) return say(err, errlen, NTIDX_E_INDEX_CORRUPT, __VA_ARGS__)
 
@@ -368,7 +383,7 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
     /* Lazy checking: with per-region checksums and a large block table (or when asked), BLOCKS and
        FILTERS are hashed region by region on first use instead of whole here (index_check.c). */
     int lazy = 0;
-    uint64_t sums_count = 0;
+    uint64_t sums_count = 0, rstats_count = 0;
     if (verify != NTIDX_VERIFY_ALL) {
         int has_sums = 0;
         uint64_t block_bytes = 0;
@@ -386,7 +401,7 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
     if (own_map && !lazy)
         (void)madvise(m, (size_t)len, MADV_POPULATE_READ);
 #endif
-    int seen[8] = {0};
+    int seen[13] = {0};
     uint64_t data_end = len - 8;
     for (uint32_t i = 0; i < nsec; i++) {
         const uint8_t *d = m + NTX_IH_DIRECTORY + i * NTX_IDX_DIRENT_SIZE;
@@ -398,7 +413,7 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
         int later = lazy && (id == NTX_SEC_BLOCKS || id == NTX_SEC_FILTERS);
         if (!later && ntx_xxh3(m + off, (size_t)bytes) != sum)
             FAIL(NTIDX_E_INDEX_CORRUPT, "%s: section %u (id %u) checksum mismatch", path, i, id);
-        if (id == 0 || id > NTX_SEC_REGION_SUMS)
+        if (id == 0 || id > NTX_SEC_STRINGS)
             continue; /* a later minor version's section: checked, then skipped */
         if (seen[id]++)
             FAIL(NTIDX_E_INDEX_CORRUPT, "%s: section id %u appears twice", path, id);
@@ -418,6 +433,11 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
             x->trace_ctime_ns = (int64_t)ntx_load64(m + off);
             x->has_trace_stat = 1;
             break;
+        case NTX_SEC_REGION_STATS: x->rstats = m + off; x->srst = entry; rstats_count = count; break;
+        case NTX_SEC_TYPE_COUNTS: x->tcounts = m + off; x->ntcounts = count; x->stc = entry; break;
+        case NTX_SEC_THREAD_COUNTS: x->thcounts = m + off; x->nthcounts = count; x->sthc = entry; break;
+        case NTX_SEC_DROP_COUNTS: x->dcounts = m + off; x->ndcounts = count; x->sdc = entry; break;
+        case NTX_SEC_STRINGS: x->strings = m + off; x->strings_len = count; break;
         case NTX_SEC_REGION_SUMS:
             if (lazy) {
                 x->region_sums = m + off;
@@ -434,6 +454,13 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
         FAIL(NTIDX_E_INDEX_CORRUPT, "%s: a required section is missing", path);
     if (!!seen[NTX_SEC_FILTERS] != !!(x->flags & NTX_IF_FULL))
         FAIL(NTIDX_E_INDEX_CORRUPT, "%s: full flag and filter section disagree", path);
+    int nstat = seen[NTX_SEC_REGION_STATS] + seen[NTX_SEC_TYPE_COUNTS] + seen[NTX_SEC_THREAD_COUNTS] +
+                seen[NTX_SEC_DROP_COUNTS] + seen[NTX_SEC_STRINGS];
+    if (nstat != 0 && (nstat != 5 || !(x->flags & NTX_IF_FULL)))
+        FAIL(NTIDX_E_INDEX_CORRUPT, "%s: region statistics sections are incomplete or without FULL", path);
+    if (nstat && rstats_count != x->nregions)
+        FAIL(NTIDX_E_INDEX_CORRUPT, "%s: %llu region statistics for %llu regions", path,
+             (unsigned long long)rstats_count, (unsigned long long)x->nregions);
     if (lazy && sums_count != x->nregions)
         FAIL(NTIDX_E_INDEX_CORRUPT, "%s: %llu region checksums for %llu regions", path,
              (unsigned long long)sums_count, (unsigned long long)x->nregions);
@@ -453,7 +480,8 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
     ntx_err walk = {0};
     if (ntx_next_block(t, &first, &tb, &walk) != 1)
         FAIL(NTIDX_E_INDEX_STALE, "%s: the trace has no trace block now", path);
-    if ((rc = ntx_index_check_tables(x, first, why, sizeof why)) < 0)
+    if ((rc = ntx_index_check_tables(x, first, why, sizeof why)) < 0 ||
+        (rc = ntx_index_check_summaries(x, why, sizeof why)) < 0)
         FAIL(rc, "%s: %s", path, why);
     if (lazy && x->nregions) {
         /* Later checks are per region on first use; the identity check below reads the last block. */

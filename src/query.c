@@ -267,6 +267,13 @@ int ntx_index_region_overlaps(const ntidx_index *x, uint64_t r, uint64_t t0, uin
     return overlaps(ntx_rg_ts_min(x, r), ntx_rg_ts_max(x, r), t0, t1);
 }
 
+/* Whether every event of region r lies in [t0, t1) (a region without events: no). */
+int ntx_index_region_inside(const ntidx_index *x, uint64_t r, uint64_t t0, uint64_t t1)
+{
+    uint64_t lo = ntx_rg_ts_min(x, r), hi = ntx_rg_ts_max(x, r);
+    return lo <= hi && lo >= t0 && hi < t1;
+}
+
 static int query_open(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o,
                       int64_t only_region)
 {

@@ -7,6 +7,7 @@
 #define NTIDX_STATS_INTERNAL_H
 
 #include "arena.h"
+#include "error.h"
 #include "idmap.h"
 #include "ntidx/index.h"
 #include "ntidx/ntidx.h"
@@ -49,5 +50,24 @@ void ntx_drop_map_init(ntx_drop_map *m);
 int ntx_drop_map_add(ntx_drop_map *m, const ntidx_dropped *d);
 void ntx_drop_map_sort(ntx_drop_map *m);
 void ntx_drop_map_free(ntx_drop_map *m);
+
+/* An event-rate histogram being filled: counts[n] buckets of `width` ticks from `start`. */
+typedef struct ntx_hist {
+    uint64_t *counts;
+    uint64_t start, width;
+    size_t n;
+} ntx_hist;
+
+/* One sequence-point region's statistics over [t0, t1) (stats_parallel.c): what a worker adds per region. */
+int ntx_region_stats(ntidx_trace *t, const ntidx_index *x, uint64_t region, uint64_t t0, uint64_t t1,
+                     ntx_stats_accum *a, ntx_drop_map *drops, const ntx_hist *h, ntidx_reader_stats *rs, char *err,
+                     size_t errlen);
+
+/* --full indexes: region r's stored statistics added to `a`, `drops` and `rs` (index_summary.c). */
+int ntx_index_has_summaries(const ntidx_index *x);
+int ntx_index_summary_merge(const ntidx_index *x, uint64_t r, ntx_stats_accum *a, ntx_drop_map *drops,
+                            ntidx_reader_stats *rs);
+/* Compute and attach them to a just built --full index. */
+int ntx_index_summarize(ntidx_trace *t, ntidx_index *x, const ntidx_index_options *o, ntx_err *err);
 
 #endif

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "index_internal.h"
 #include "stats_internal.h"
 
 NTIDX_API void ntidx_stats_options_defaults(ntidx_stats_options *o)
@@ -28,6 +29,7 @@ int ntx_query_open_region(ntidx_query **out, ntidx_trace *t, const ntidx_index *
                           uint64_t region);
 uint64_t ntx_index_region_count(const ntidx_index *x);
 int ntx_index_region_overlaps(const ntidx_index *x, uint64_t r, uint64_t t0, uint64_t t1);
+int ntx_index_region_inside(const ntidx_index *x, uint64_t r, uint64_t t0, uint64_t t1);
 
 #define MAX_BUCKETS (1u << 22)
 #define MAX_THREADS 64
@@ -55,50 +57,69 @@ typedef struct worker {
     pthread_t tid;
 } worker;
 
+/*
+ * One region as a unit of work: its events in [t0, t1) added to `a` (and to
+ * `hist` when given), its dropped events to `drops`, the event blocks and
+ * bytes it read to `rs`. What a worker does per region, and what --full
+ * indexes store per region (index_summary.c) so that later statistics can
+ * skip the region's blocks.
+ */
+int ntx_region_stats(ntidx_trace *t, const ntidx_index *x, uint64_t region, uint64_t t0, uint64_t t1,
+                     ntx_stats_accum *a, ntx_drop_map *drops, const ntx_hist *h, ntidx_reader_stats *rs, char *err,
+                     size_t errlen)
+{
+    ntidx_query_options qo;
+    ntidx_query_options_defaults(&qo);
+    qo.t0 = t0;
+    qo.t1 = t1;
+    qo.order = NTIDX_ORDER_FILE; /* counting needs no sorting */
+    ntidx_query *q = NULL;
+    int rc = ntx_query_open_region(&q, t, x, &qo, region);
+    const ntidx_event *e;
+    while (rc == 0 && (rc = ntidx_query_next(q, &e)) == 1) {
+        rc = ntx_stats_accum_add(a, e);
+        if (rc == 0 && h && h->counts) {
+            uint64_t b = (e->timestamp - h->start) / h->width;
+            h->counts[b < h->n ? b : h->n - 1]++;
+        }
+    }
+    if (rc == 0) {
+        const ntidx_dropped *dl;
+        size_t dn;
+        rc = ntidx_query_dropped(q, &dl, &dn);
+        for (size_t k = 0; rc == 0 && k < dn; k++)
+            rc = ntx_drop_map_add(drops, &dl[k]);
+        const ntidx_query_stats *qs = ntidx_query_get_stats(q);
+        rs->bytes_read += qs->bytes_read;
+        rs->blocks[NTIDX_BLOCK_EVENT] += qs->event_blocks_read;
+        rs->dropped_events += qs->dropped_events;
+    }
+    if (rc < 0 && err && errlen) {
+        snprintf(err, errlen, "%s", q ? ntidx_query_error(q) : ntidx_strerror(rc));
+        if (!err[0])
+            snprintf(err, errlen, "%s", ntidx_strerror(rc));
+    }
+    ntidx_query_close(&q);
+    return rc < 0 ? rc : 0;
+}
+
 static void *work(void *arg)
 {
     worker *w = arg;
     shared *sh = w->sh;
-    ntidx_query_options qo;
-    ntidx_query_options_defaults(&qo);
-    qo.t0 = sh->o->t0;
-    qo.t1 = sh->o->t1;
-    qo.order = NTIDX_ORDER_FILE; /* counting needs no sorting */
+    ntx_hist h = {w->hist, sh->hist_start, sh->hist_width, sh->nbuckets};
     for (;;) {
         if (atomic_load(&sh->failed))
             break;
         size_t i = atomic_fetch_add(&sh->next, 1);
         if (i >= sh->nregions)
             break;
-        ntidx_query *q = NULL;
-        int rc = ntx_query_open_region(&q, sh->t, sh->x, &qo, sh->regions[i]);
-        const ntidx_event *e;
-        while (rc == 0 && (rc = ntidx_query_next(q, &e)) == 1) {
-            rc = ntx_stats_accum_add(&w->a, e);
-            if (rc == 0 && w->hist) {
-                uint64_t b = (e->timestamp - sh->hist_start) / sh->hist_width;
-                w->hist[b < sh->nbuckets ? b : sh->nbuckets - 1]++;
-            }
-        }
-        if (rc == 0) {
-            const ntidx_dropped *dl;
-            size_t dn;
-            rc = ntidx_query_dropped(q, &dl, &dn);
-            for (size_t k = 0; rc == 0 && k < dn; k++)
-                rc = ntx_drop_map_add(&w->drops, &dl[k]);
-            const ntidx_query_stats *qs = ntidx_query_get_stats(q);
-            w->rs.bytes_read += qs->bytes_read;
-            w->rs.blocks[NTIDX_BLOCK_EVENT] += qs->event_blocks_read;
-            w->rs.dropped_events += qs->dropped_events;
-        }
+        int rc = ntx_region_stats(sh->t, sh->x, sh->regions[i], sh->o->t0, sh->o->t1, &w->a, &w->drops, &h, &w->rs,
+                                  w->err, sizeof w->err);
         if (rc < 0) {
-            snprintf(w->err, sizeof w->err, "%s", q ? ntidx_query_error(q) : ntidx_strerror(rc));
-            if (!w->err[0])
-                snprintf(w->err, sizeof w->err, "%s", ntidx_strerror(rc));
             w->rc = rc;
             atomic_store(&sh->failed, 1);
         }
-        ntidx_query_close(&q);
     }
     return NULL;
 }
@@ -122,9 +143,24 @@ NTIDX_API int ntidx_stats_indexed(ntidx_trace *t, const ntidx_index *x, const nt
     sh.regions = malloc((size_t)(nr ? nr : 1) * sizeof *sh.regions);
     if (!sh.regions)
         return NTIDX_E_NOMEM;
-    for (uint64_t r = 0; r < nr; r++)
-        if (ntx_index_region_overlaps(x, r, o->t0, o->t1))
+    /* A --full index holds each region's statistics: regions wholly inside the window are taken from it
+       (unless a histogram wants every timestamp), the others are decoded. Either way the numbers are
+       the ones a worker computes for the region, so the result is the same byte for byte. */
+    int use_summaries = ntx_index_has_summaries(x) && !o->buckets && !o->bucket_ticks;
+    uint64_t *inside = use_summaries ? malloc((size_t)(nr ? nr : 1) * sizeof *inside) : NULL;
+    size_t ninside = 0;
+    if (use_summaries && !inside) {
+        free(sh.regions);
+        return NTIDX_E_NOMEM;
+    }
+    for (uint64_t r = 0; r < nr; r++) {
+        if (!ntx_index_region_overlaps(x, r, o->t0, o->t1))
+            continue;
+        if (use_summaries && ntx_index_region_inside(x, r, o->t0, o->t1))
+            inside[ninside++] = r;
+        else
             sh.regions[sh.nregions++] = r;
+    }
     /* Histogram span: the window, clipped to the trace's events. */
     if (o->buckets || o->bucket_ticks) {
         uint64_t lo = o->t0 > ii->first_ts ? o->t0 : ii->first_ts;
@@ -180,6 +216,17 @@ NTIDX_API int ntidx_stats_indexed(ntidx_trace *t, const ntidx_index *x, const nt
             if (err && errlen)
                 snprintf(err, errlen, "%s", ws[i].err);
         }
+    /* The regions the index answers for. */
+    for (size_t i = 0; rc == 0 && i < ninside; i++) {
+        /* a lazily checked index: the region's entries are checked like a query's would be */
+        ntx_err ce = {0};
+        if ((rc = ntx_index_need_region(x, inside[i], &ce)) < 0) {
+            if (err && errlen)
+                snprintf(err, errlen, "%s", ce.msg);
+            break;
+        }
+        rc = ntx_index_summary_merge(x, inside[i], &ws[0].a, &ws[0].drops, &ws[0].rs);
+    }
     /* Merge into worker 0, in worker order (the sums do not care). */
     for (unsigned i = 1; rc == 0 && i < nthreads; i++) {
         rc = ntx_stats_accum_merge(&ws[0].a, &ws[i].a);
@@ -206,6 +253,8 @@ NTIDX_API int ntidx_stats_indexed(ntidx_trace *t, const ntidx_index *x, const nt
         rc = ntx_stats_accum_finish(&w->a, t, complete, reason, &w->rs, w->drops.v, w->drops.n, out);
         if (rc == 0 && sh.nbuckets)
             rc = ntx_stats_set_histogram(*out, sh.hist_start, sh.hist_width, w->hist, sh.nbuckets);
+        if (rc == 0)
+            (*out)->regions_from_index = ninside;
         if (rc < 0 && *out)
             ntidx_stats_free(out);
     }
@@ -217,5 +266,6 @@ NTIDX_API int ntidx_stats_indexed(ntidx_trace *t, const ntidx_index *x, const nt
     }
     free(ws);
     free(sh.regions);
+    free(inside);
     return rc;
 }

@@ -411,6 +411,23 @@ class IndexAndQuery(unittest.TestCase):
         self.assertEqual(json.loads(p.stdout)["action"], "rebuilt")
         self.assertIn("checksum", p.stderr)
 
+    def test_full_index_answers_counts(self):
+        """With a --full index, stats and top take the regions wholly inside the window from the index's
+        stored counts: the same numbers, without reading those regions' event blocks."""
+        plain = json.loads(run("stats", self.trace, "--json").stdout)
+        top = run("top", self.trace, "--by", "thread", "--json").stdout
+        self.assertEqual(plain["regions_from_index"], 0)
+        run("index", "--full", self.trace)
+        full = json.loads(run("stats", self.trace, "--json").stdout)
+        self.assertGreater(full["regions_from_index"], 0)
+        self.assertEqual({k: v for k, v in full.items() if k != "regions_from_index"},
+                         {k: v for k, v in plain.items() if k != "regions_from_index"})
+        self.assertEqual(run("top", self.trace, "--by", "thread", "--json").stdout, top)
+        # a histogram needs every timestamp: decoded, same numbers
+        h = json.loads(run("stats", self.trace, "--json", "--buckets", "5").stdout)
+        self.assertEqual(h["regions_from_index"], 0)
+        self.assertEqual(sum(b["events"] for b in h["histogram"]), plain["events"])
+
     def test_unsavable_index_still_answers(self):
         where = os.path.join(self.d.name, "no-such-directory", "q.ntidx")
         p = run("query", self.trace, "--from", str(self.t_lo), "--to", str(self.t_hi + 1), "--limit", "2",

@@ -145,6 +145,8 @@ static uint64_t rand_ts(const scan *s, uint64_t lo, uint64_t hi)
     }
 }
 
+static void check_stats_from_index(ntidx_trace *t, int windows);
+
 static void check_trace(ntidx_trace *t, int windows)
 {
     scan s;
@@ -230,6 +232,97 @@ static void check_trace(ntidx_trace *t, int windows)
     }
     free(by_time);
     free_scan(&s);
+    check_stats_from_index(t, windows / 4 + 2);
+}
+
+/* Two statistics results are the same, field for field (not regions_from_index). */
+static void assert_same_stats(const ntidx_stats *a, const ntidx_stats *b)
+{
+    assert_int_equal(a->events, b->events);
+    assert_int_equal(a->first_ts, b->first_ts);
+    assert_int_equal(a->last_ts, b->last_ts);
+    assert_int_equal(a->payload_bytes, b->payload_bytes);
+    assert_int_equal(a->dropped_events, b->dropped_events);
+    assert_int_equal(a->complete, b->complete);
+    assert_int_equal(a->reader.blocks[NTIDX_BLOCK_EVENT], b->reader.blocks[NTIDX_BLOCK_EVENT]);
+    assert_int_equal(a->type_count, b->type_count);
+    for (size_t i = 0; i < a->type_count; i++) {
+        const ntidx_type_stat *x = &a->types[i], *y = &b->types[i];
+        assert_string_equal(x->provider, y->provider);
+        assert_string_equal(x->event_name, y->event_name);
+        assert_int_equal(x->event_id, y->event_id);
+        assert_int_equal(x->version, y->version);
+        assert_int_equal(x->count, y->count);
+        assert_int_equal(x->first_ts, y->first_ts);
+        assert_int_equal(x->payload_bytes, y->payload_bytes);
+    }
+    assert_int_equal(a->thread_count, b->thread_count);
+    for (size_t i = 0; i < a->thread_count; i++) {
+        assert_int_equal(a->threads[i].thread, b->threads[i].thread);
+        assert_int_equal(a->threads[i].count, b->threads[i].count);
+    }
+    assert_int_equal(a->dropped_count, b->dropped_count);
+    for (size_t i = 0; i < a->dropped_count; i++) {
+        assert_int_equal(a->dropped[i].capture_thread, b->dropped[i].capture_thread);
+        assert_int_equal(a->dropped[i].capture_thread_id, b->dropped[i].capture_thread_id);
+        assert_int_equal(a->dropped[i].dropped, b->dropped[i].dropped);
+    }
+}
+
+/*
+ * A --full index answers the statistics of the regions wholly inside a window
+ * from the counts it stores: the result equals decoding every region (plain
+ * index), for random windows, built or loaded back, on one or two threads.
+ */
+static void check_stats_from_index(ntidx_trace *t, int windows)
+{
+    ntidx_index *plain, *full, *loaded;
+    ntidx_index_options io;
+    ntidx_index_options_defaults(&io);
+    assert_int_equal(ntidx_index_build(t, &io, &plain), NTIDX_OK);
+    io.full = 1;
+    assert_int_equal(ntidx_index_build(t, &io, &full), NTIDX_OK);
+    char ipath[] = "/tmp/ntidx-stats-XXXXXX", err[512];
+    int fd = mkstemp(ipath);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(ntidx_index_write(full, ipath, err, sizeof err), NTIDX_OK);
+    ntidx_index_state st;
+    assert_int_equal(ntidx_index_load_ex(t, ipath, NTIDX_VERIFY_ON_USE, &loaded, &st, err, sizeof err), NTIDX_OK);
+    unlink(ipath);
+    const ntidx_index_info *ii = ntidx_index_get_info(plain);
+    uint64_t lo = ii->first_ts, hi = ii->last_ts, from_index = 0;
+    for (int w = 0; w < windows; w++) {
+        ntidx_stats_options o;
+        ntidx_stats_options_defaults(&o);
+        if (w > 0 && lo <= hi) {
+            uint64_t a = lo + next_rand() % (hi - lo + 1), b = lo + next_rand() % (hi - lo + 1);
+            o.t0 = a < b ? a : b;
+            o.t1 = (a < b ? b : a) + 1;
+        }
+        ntidx_stats *ref, *got;
+        o.threads = 1;
+        assert_int_equal(ntidx_stats_indexed(t, plain, &o, &ref, err, sizeof err), NTIDX_OK);
+        assert_int_equal(ref->regions_from_index, 0);
+        o.threads = 1 + (unsigned)(w % 2);
+        assert_int_equal(ntidx_stats_indexed(t, w % 3 ? loaded : full, &o, &got, err, sizeof err), NTIDX_OK);
+        assert_same_stats(ref, got);
+        if (w == 0 && ref->events)
+            assert_true(got->regions_from_index > 0); /* the whole trace: every region with events */
+        from_index += got->regions_from_index;
+        ntidx_stats_free(&got);
+        /* a histogram needs timestamps: nothing from the index */
+        o.buckets = 7;
+        assert_int_equal(ntidx_stats_indexed(t, full, &o, &got, err, sizeof err), NTIDX_OK);
+        assert_int_equal(got->regions_from_index, 0);
+        assert_int_equal(got->events, ref->events);
+        ntidx_stats_free(&got);
+        ntidx_stats_free(&ref);
+    }
+    assert_true(from_index > 0 || lo > hi);
+    ntidx_index_close(&loaded);
+    ntidx_index_close(&full);
+    ntidx_index_close(&plain);
 }
 
 static void test_generated(void **state)

@@ -67,7 +67,7 @@ static void print_json(const char *path, const ntidx_stats *s)
     printf("],\"blocks\":{");
     for (int k = 1; k < NTIDX_BLOCK_KIND_COUNT; k++)
         printf("%s\"%s\":%" PRIu64, k > 1 ? "," : "", ntidx_block_kind_name(k), s->reader.blocks[k]);
-    printf("}");
+    printf("},\"regions_from_index\":%" PRIu64, s->regions_from_index);
     if (!s->complete) {
         printf(",\"incomplete_reason\":");
         cli_json_str(stdout, s->incomplete_reason);

@@ -591,6 +591,9 @@ typedef struct ntidx_stats {
     /* event-rate histogram (ntidx_stats_indexed() with buckets): */
     size_t bucket_count;
     const struct ntidx_bucket *histogram;
+    /** ntidx_stats_indexed() over a --full index: regions wholly inside the window whose counts came from
+        the index, their event blocks not read (0 otherwise; never with a histogram, which needs timestamps). */
+    uint64_t regions_from_index;
 } ntidx_stats;
 
 /** One histogram bucket: events with start_ts <= ts < end_ts. */
