@@ -104,6 +104,63 @@ static int trace_span(const char *ntidx, const char *trace, uint64_t *first, uin
     return 0;
 }
 
+/*
+ * The floor of a header scan: one 96-byte pread() at every block offset the
+ * index lists (BLOCKS, docs/index-format.md), with nothing else done. The
+ * chain of block sizes makes these reads sequential: no scan can do fewer.
+ */
+static double pread_floor(const char *trace, const char *index_path, uint64_t *nblocks)
+{
+    FILE *f = fopen(index_path, "rb");
+    unsigned char h[512];
+    *nblocks = 0;
+    if (!f || fread(h, 1, sizeof h, f) != sizeof h) {
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    uint32_t nsec;
+    memcpy(&nsec, h + 20, 4);
+    uint64_t off = 0, count = 0;
+    uint32_t entry = 0;
+    for (uint32_t i = 0; i < nsec && i < 11; i++) {
+        uint32_t id;
+        memcpy(&id, h + 128 + 32 * i, 4);
+        if (id == 1) {
+            memcpy(&entry, h + 128 + 32 * i + 4, 4);
+            memcpy(&off, h + 128 + 32 * i + 8, 8);
+            memcpy(&count, h + 128 + 32 * i + 16, 8);
+        }
+    }
+    uint64_t *offs = count && entry >= 8 ? malloc(count * sizeof *offs) : NULL;
+    unsigned char *e = entry ? malloc(entry) : NULL;
+    for (uint64_t i = 0; offs && e && i < count; i++) {
+        if (fseek(f, (long)(off + i * entry), SEEK_SET) != 0 || fread(e, 1, entry, f) != entry)
+            count = i;
+        else
+            memcpy(&offs[i], e, 8);
+    }
+    fclose(f);
+    free(e);
+    int fd = open(trace, O_RDONLY);
+    double best = -1;
+    for (int rep = 0; offs && fd >= 0 && rep < 3; rep++) {
+        char buf[96];
+        double t0 = now();
+        for (uint64_t i = 0; i < count; i++)
+            if (pread(fd, buf, sizeof buf, (off_t)offs[i]) < 0)
+                break;
+        double t = now() - t0;
+        if (best < 0 || t < best)
+            best = t;
+    }
+    if (fd >= 0)
+        close(fd);
+    free(offs);
+    *nblocks = count;
+    return best;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -148,6 +205,12 @@ int main(int argc, char **argv)
     printf("trace: %s, %.2f GB\n", trace, size_gb);
     printf("cat > /dev/null:        %8.1f ms  (%.2f GB/s)\n", cat_s * 1e3, size_gb / cat_s);
     printf("ntidx index:            %8.1f ms  = %.2f%% of cat (target <= 5%%)\n", index_s * 1e3, 100 * index_s / cat_s);
+    uint64_t nblocks;
+    double floor_s = pread_floor(trace, idx, &nblocks);
+    if (floor_s >= 0)
+        printf("  floor (one 96-byte pread per block, %" PRIu64 " blocks, best of 3): %.1f ms = %.2f%% of cat, "
+               "%.2f us per block\n",
+               nblocks, floor_s * 1e3, 100 * floor_s / cat_s, nblocks ? floor_s * 1e6 / (double)nblocks : 0.0);
     printf("index peak RSS:         %8.1f MB  (target <= 64 MB)\n", (double)rss / 1024);
     printf("index size:             %8" PRIu64 " bytes = %.4f%% of the trace (target <= 0.1%%)\n",
            (uint64_t)is.st_size, 100.0 * (double)is.st_size / (double)st.st_size);
