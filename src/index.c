@@ -171,6 +171,7 @@ NTIDX_API void ntidx_index_close(ntidx_index **xp)
     for (size_t i = 0; i < sizeof x->own / sizeof x->own[0]; i++)
         ntx_bytes_free(&x->own[i]);
     free(x->region_ok);
+    free(x->strings_copy);
     free(x->name);
     if (x->map)
         munmap(x->map, (size_t)x->map_len);

@@ -64,6 +64,7 @@ struct ntidx_index {
     const uint8_t *rstats, *tcounts, *thcounts, *dcounts, *strings;
     uint64_t ntcounts, nthcounts, ndcounts, strings_len;
     uint32_t srst, stc, sthc, sdc; /* strides */
+    uint8_t *strings_copy;         /* STRINGS compacted when its entries are longer than a byte */
 
     /* storage: owned section buffers (built) or the mapping (loaded) */
     ntx_bytes own[10];

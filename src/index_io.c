@@ -437,7 +437,21 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
         case NTX_SEC_TYPE_COUNTS: x->tcounts = m + off; x->ntcounts = count; x->stc = entry; break;
         case NTX_SEC_THREAD_COUNTS: x->thcounts = m + off; x->nthcounts = count; x->sthc = entry; break;
         case NTX_SEC_DROP_COUNTS: x->dcounts = m + off; x->ndcounts = count; x->sdc = entry; break;
-        case NTX_SEC_STRINGS: x->strings = m + off; x->strings_len = count; break;
+        case NTX_SEC_STRINGS:
+            x->strings = m + off;
+            x->strings_len = count;
+            if (entry > 1) {
+                /* A later minor version's longer entries: the first byte of each is the pool's byte. */
+                uint8_t *pool = malloc(count ? (size_t)count : 1);
+                if (!pool)
+                    FAIL(NTIDX_E_NOMEM, "out of memory");
+                for (uint64_t k = 0; k < count; k++)
+                    pool[k] = m[off + k * entry];
+                free(x->strings_copy);
+                x->strings_copy = pool;
+                x->strings = pool;
+            }
+            break;
         case NTX_SEC_REGION_SUMS:
             if (lazy) {
                 x->region_sums = m + off;
