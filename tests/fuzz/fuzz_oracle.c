@@ -518,7 +518,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     full_scan(t, &s);
     ev *by_time = malloc((s.n + 1) * sizeof *by_time);
     FUZZ_CHECK(by_time != NULL, "malloc");
-    memcpy(by_time, s.e, s.n * sizeof *by_time);
+    if (s.n) /* s.e is NULL without events */
+        memcpy(by_time, s.e, s.n * sizeof *by_time);
     qsort(by_time, s.n, sizeof *by_time, cmp_time);
     for (int full = 0; full < 2; full++) {
         ntidx_index_options io;
