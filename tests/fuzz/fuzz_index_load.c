@@ -20,9 +20,20 @@
  *
  * ntidx_index_load_memory() must refuse the bytes with a message or accept
  * them; an accepted index (CURRENT, or GROWN: then extended) must answer
- * queries, seeks and window statistics without a crash or a read outside
- * the trace. The answers of an index forged with repaired checksums are not
- * compared with anything: an index that validates is trusted.
+ * queries, seeks and window statistics (decoded, and from a --full index's
+ * region statistics) without a crash or a read outside the trace. The
+ * answers of an index forged with repaired checksums are not compared with
+ * anything: an index that validates is trusted.
+ *
+ * Every input is also loaded from a file with NTIDX_VERIFY_ON_USE (block and
+ * filter entries checked region by region when first needed, what large
+ * indexes get): it must refuse with a message or load, and its queries,
+ * seeks and statistics must then work or fail with a message, whatever the
+ * unchecked regions hold. When both loads accept the bytes and its
+ * REGION_SUMS are right (repair mode recomputes them), the lazily checked
+ * index must pass ntidx_index_verify_all() and answer every query and seek
+ * as the eager one does; when the lazily checked index passes
+ * ntidx_index_verify_all(), the eager load must accept it too.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -73,6 +84,78 @@ static uint32_t ld32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v;
 static uint64_t ld64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
 static void st64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
 
+/* A section's entries when the directory entry at d describes bytes inside the file, else NULL. */
+static uint8_t *section_at(uint8_t *m, size_t len, const uint8_t *d, uint32_t *entry, uint64_t *count)
+{
+    *entry = ld32(d + 4);
+    uint64_t off = ld64(d + 8);
+    *count = ld64(d + 16);
+    if (!*entry || off > len - 8 || *count > (len - 8 - off) / *entry)
+        return NULL;
+    return m + off;
+}
+
+/* The directory entry of section `id` (the first one), or NULL. */
+static uint8_t *find_section(uint8_t *m, uint32_t hsize, uint32_t id)
+{
+    uint32_t nsec = ld32(m + 20);
+    for (uint32_t i = 0; i < nsec && i < 12; i++) {
+        uint8_t *d = m + 128 + 32 * (size_t)i;
+        if (d + 32 > m + hsize - 8)
+            break;
+        if (ld32(d) == id)
+            return d;
+    }
+    return NULL;
+}
+
+/*
+ * REGION_SUMS (id 7) as the writer computes them from REGIONS (3), BLOCKS (1) and FILTERS (5).
+ * With `fix`, write them; else say whether they are all right (1) or not (0). Sums of regions
+ * whose block range lies outside the tables are left as they are (and are not right).
+ */
+static int region_sums(uint8_t *m, size_t len, uint32_t hsize, int fix)
+{
+    uint8_t *ds = find_section(m, hsize, 7), *dr = find_section(m, hsize, 3), *db = find_section(m, hsize, 1),
+            *df = find_section(m, hsize, 5);
+    if (!ds || !dr || !db)
+        return 0;
+    uint32_t se, re, be, fe = 0;
+    uint64_t sc, rc, bc, fc = 0;
+    uint8_t *sums = section_at(m, len, ds, &se, &sc), *regions = section_at(m, len, dr, &re, &rc),
+            *blocks = section_at(m, len, db, &be, &bc), *filters = df ? section_at(m, len, df, &fe, &fc) : NULL;
+    if (!sums || !regions || !blocks || se < 16 || re < 8 || (df && !filters) || sc != rc)
+        return 0;
+    int ok = 1;
+    for (uint64_t r = 0; r < rc; r++) {
+        uint64_t f = ld32(regions + r * re), e = ld32(regions + r * re + 4);
+        if (f > e || e > bc || (filters && e > fc)) {
+            ok = 0;
+            continue;
+        }
+        uint64_t bs = XXH3_64bits(blocks + f * be, (size_t)((e - f) * be));
+        uint64_t fs = filters ? XXH3_64bits(filters + f * fe, (size_t)((e - f) * fe)) : 0;
+        if (fix) {
+            st64(sums + r * se, bs);
+            st64(sums + r * se + 8, fs);
+        } else if (ld64(sums + r * se) != bs || (filters && ld64(sums + r * se + 8) != fs)) {
+            ok = 0;
+        }
+    }
+    return ok;
+}
+
+/* 1 when the index has REGION_SUMS and they are right for its regions, blocks and filters. */
+static int region_sums_right(uint8_t *m, size_t len)
+{
+    if (len < 520)
+        return 0;
+    uint32_t hsize = ld32(m + 12);
+    if (hsize < 512 || hsize % 8 || hsize > len - 8)
+        return 0;
+    return region_sums(m, len, hsize, 0);
+}
+
 /* Make the checksums and the footer right for whatever the bytes say (docs/index-format.md). */
 static void repair(uint8_t *m, size_t len)
 {
@@ -82,6 +165,7 @@ static void repair(uint8_t *m, size_t len)
     uint32_t hsize = ld32(m + 12);
     if (hsize < 512 || hsize % 8 || hsize > len - 8)
         return;
+    (void)region_sums(m, len, hsize, 1); /* before the directory's checksum of their section */
     uint32_t nsec = ld32(m + 20);
     for (uint32_t i = 0; i < nsec && i < 12; i++) {
         uint8_t *d = m + 128 + 32 * (size_t)i;
@@ -296,6 +380,57 @@ static void exercise(ntidx_trace *t, const ntidx_index *x, fuzz_src *src)
     if (ntidx_stats_indexed(t, x, &so, &s, err, sizeof err) < 0)
         FUZZ_CHECK(err[0], "indexed stats error without a message");
     ntidx_stats_free(&s);
+    /* without a histogram a --full index answers the regions inside the window from its statistics */
+    so.buckets = 0;
+    so.threads = 1 + (fuzz_u8(src) & 1);
+    if (fuzz_u8(src) & 1) {
+        so.t0 = lo + fuzz_bytes_le(src, 4) % (hi - lo + 1);
+        so.t1 = so.t0 + fuzz_bytes_le(src, 4) % (hi - lo + 2);
+    }
+    if (ntidx_stats_indexed(t, x, &so, &s, err, sizeof err) < 0)
+        FUZZ_CHECK(err[0], "indexed stats error without a message");
+    else
+        FUZZ_CHECK(s->events >= s->thread_count && s->events >= s->type_count, "stats: %llu events of %zu types",
+                   (unsigned long long)s->events, s->type_count);
+    ntidx_stats_free(&s);
+}
+
+/* The same bytes loaded from a file, checked region by region on first use. */
+static void lazily(ntidx_trace *t, uint8_t *m, size_t n, int eager_rc, const ntidx_index *x, ntidx_index_state st,
+                   fuzz_src *src)
+{
+    char path[64], err[600] = "";
+    fuzz_temp_file(m, n, path);
+    ntidx_index *y = NULL;
+    ntidx_index_state yst = (ntidx_index_state)-1;
+    int rc = ntidx_index_load_ex(t, path, NTIDX_VERIFY_ON_USE, &y, &yst, err, sizeof err);
+    unlink(path);
+    if (rc < 0) {
+        FUZZ_CHECK(y == NULL, "failed lazy load returned an index");
+        FUZZ_CHECK(rc == NTIDX_E_INDEX_CORRUPT || rc == NTIDX_E_INDEX_STALE || rc == NTIDX_E_INDEX_VERSION,
+                   "lazy load returned %d", rc);
+        FUZZ_CHECK(err[0], "lazy load error %d without a message", rc);
+        FUZZ_CHECK(eager_rc < 0 || !region_sums_right(m, n), "an index that loads whole does not load lazily: %s",
+                   err);
+        return;
+    }
+    FUZZ_CHECK(yst == NTIDX_INDEX_CURRENT || yst == NTIDX_INDEX_GROWN, "lazy state %d", (int)yst);
+    if (eager_rc == NTIDX_OK && region_sums_right(m, n)) {
+        FUZZ_CHECK(yst == st, "lazy state %d, eager %d", (int)yst, (int)st);
+        FUZZ_CHECK(ntidx_index_verify_all(y, err, sizeof err) == NTIDX_OK,
+                   "an index that loads whole fails a region check: %s", err);
+        same_answers(t, x, y, src);
+    } else {
+        exercise(t, y, src);
+        err[0] = 0;
+        rc = ntidx_index_verify_all(y, err, sizeof err);
+        FUZZ_CHECK(rc == NTIDX_OK || (rc == NTIDX_E_INDEX_CORRUPT && err[0]), "verify_all %d", rc);
+        FUZZ_CHECK(rc < 0 || eager_rc == NTIDX_OK, "an index that passes every region check does not load whole (%d)",
+                   eager_rc);
+        if (rc == NTIDX_OK) /* everything checked now: queries may not fail */
+            exercise(t, y, src);
+    }
+    ntidx_index_close(&y);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -337,8 +472,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 FUZZ_CHECK(y == NULL, "failed extend returned an index");
             }
         }
-        ntidx_index_close(&x);
     }
+    lazily(t, m, n, rc, x, st, &src);
+    ntidx_index_close(&x);
     free(m);
     return 0;
 }

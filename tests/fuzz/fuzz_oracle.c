@@ -17,8 +17,12 @@
  * the events of a full file-order scan that fall in the window and pass the
  * filters, in file order or in (timestamp, offset) order, and seek must find
  * the first event at or after its time. An index of a prefix of the trace
- * extended to the whole must equal one built from scratch. Any difference
- * aborts.
+ * extended to the whole must equal one built from scratch. The --full index
+ * written and loaded back with its regions checked on first use
+ * (NTIDX_VERIFY_ON_USE) must answer the same. Window statistics through the
+ * plain index must count the scan's events, and through the --full index
+ * (which takes whole regions from the statistics it stores) must equal
+ * those of the plain index field for field. Any difference aborts.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -474,6 +478,106 @@ static void check_windows(ntidx_trace *t, const ntidx_index *x, const scan *s, c
     }
 }
 
+/* Two statistics results are the same, field for field (not regions_from_index). */
+static void same_stats(const ntidx_stats *a, const ntidx_stats *b, const char *what)
+{
+    FUZZ_CHECK(a->events == b->events && a->first_ts == b->first_ts && a->last_ts == b->last_ts &&
+                   a->payload_bytes == b->payload_bytes && a->dropped_events == b->dropped_events &&
+                   a->complete == b->complete &&
+                   a->reader.blocks[NTIDX_BLOCK_EVENT] == b->reader.blocks[NTIDX_BLOCK_EVENT] &&
+                   a->type_count == b->type_count && a->thread_count == b->thread_count &&
+                   a->dropped_count == b->dropped_count,
+               "%s: events %llu/%llu ts %llu-%llu/%llu-%llu payload %llu/%llu dropped %llu/%llu complete %d/%d "
+               "event blocks %llu/%llu types %zu/%zu threads %zu/%zu capture threads %zu/%zu",
+               what, (unsigned long long)a->events, (unsigned long long)b->events, (unsigned long long)a->first_ts,
+               (unsigned long long)a->last_ts, (unsigned long long)b->first_ts, (unsigned long long)b->last_ts,
+               (unsigned long long)a->payload_bytes, (unsigned long long)b->payload_bytes,
+               (unsigned long long)a->dropped_events, (unsigned long long)b->dropped_events, a->complete, b->complete,
+               (unsigned long long)a->reader.blocks[NTIDX_BLOCK_EVENT],
+               (unsigned long long)b->reader.blocks[NTIDX_BLOCK_EVENT], a->type_count, b->type_count,
+               a->thread_count, b->thread_count, a->dropped_count, b->dropped_count);
+    for (size_t i = 0; i < a->type_count; i++) {
+        const ntidx_type_stat *x = &a->types[i], *y = &b->types[i];
+        FUZZ_CHECK(!strcmp(x->provider, y->provider) && !strcmp(x->event_name, y->event_name) &&
+                       x->event_id == y->event_id && x->version == y->version && x->count == y->count &&
+                       x->first_ts == y->first_ts && x->payload_bytes == y->payload_bytes,
+                   "%s: type %zu: %s/%s id %u v%u count %llu first %llu bytes %llu, vs %s/%s id %u v%u count %llu "
+                   "first %llu bytes %llu",
+                   what, i, x->provider, x->event_name, x->event_id, x->version, (unsigned long long)x->count,
+                   (unsigned long long)x->first_ts, (unsigned long long)x->payload_bytes, y->provider, y->event_name,
+                   y->event_id, y->version, (unsigned long long)y->count, (unsigned long long)y->first_ts,
+                   (unsigned long long)y->payload_bytes);
+    }
+    for (size_t i = 0; i < a->thread_count; i++)
+        FUZZ_CHECK(a->threads[i].thread == b->threads[i].thread && a->threads[i].count == b->threads[i].count,
+                   "%s: thread %zu: %llu x %llu vs %llu x %llu", what, i, (unsigned long long)a->threads[i].thread,
+                   (unsigned long long)a->threads[i].count, (unsigned long long)b->threads[i].thread,
+                   (unsigned long long)b->threads[i].count);
+    for (size_t i = 0; i < a->dropped_count; i++)
+        FUZZ_CHECK(a->dropped[i].capture_thread == b->dropped[i].capture_thread &&
+                       a->dropped[i].capture_thread_id == b->dropped[i].capture_thread_id &&
+                       a->dropped[i].dropped == b->dropped[i].dropped,
+                   "%s: capture thread %zu: %llu (%llu) dropped %llu vs %llu (%llu) dropped %llu", what, i,
+                   (unsigned long long)a->dropped[i].capture_thread,
+                   (unsigned long long)a->dropped[i].capture_thread_id, (unsigned long long)a->dropped[i].dropped,
+                   (unsigned long long)b->dropped[i].capture_thread,
+                   (unsigned long long)b->dropped[i].capture_thread_id, (unsigned long long)b->dropped[i].dropped);
+}
+
+/*
+ * Statistics of windows: through the plain index (every region decoded) they count exactly the
+ * scan's events in the window, per type and per thread; through the --full index (built, or loaded
+ * and checked on first use), which answers the regions inside the window from the statistics it
+ * stores, on one or two threads, they are the same field for field.
+ */
+static void check_stats(ntidx_trace *t, const ntidx_index *plain, const ntidx_index *full, const ntidx_index *lazy,
+                        const scan *s, const ev *by_time, fuzz_src *src)
+{
+    uint64_t lo = s->n ? by_time[0].ts : 0, hi = s->n ? by_time[s->n - 1].ts : 0;
+    char err[600];
+    for (int w = 0; w < 3; w++) {
+        ntidx_stats_options o;
+        ntidx_stats_options_defaults(&o);
+        if (w) {
+            uint64_t a = pick_ts(src, s, lo, hi), b = pick_ts(src, s, lo, hi);
+            o.t0 = a < b ? a : b;
+            o.t1 = a < b ? b : a;
+        }
+        o.threads = 1;
+        ntidx_stats *ref = NULL, *got = NULL;
+        int rc = ntidx_stats_indexed(t, plain, &o, &ref, err, sizeof err);
+        FUZZ_CHECK(rc == NTIDX_OK, "window stats [%llu,%llu), plain index: %d %s", (unsigned long long)o.t0,
+                   (unsigned long long)o.t1, rc, err);
+        FUZZ_CHECK(ref->regions_from_index == 0, "a plain index gave region statistics");
+        uint64_t n = 0, per_thread = 0;
+        for (size_t i = 0; i < s->n; i++)
+            if (s->e[i].ts >= o.t0 && s->e[i].ts < o.t1) {
+                n++;
+                per_thread += s->e[i].thread == s->e[0].thread;
+            }
+        FUZZ_CHECK(ref->events == n, "window stats [%llu,%llu) count %llu events, the scan %llu",
+                   (unsigned long long)o.t0, (unsigned long long)o.t1, (unsigned long long)ref->events,
+                   (unsigned long long)n);
+        if (per_thread) {
+            uint64_t c = 0;
+            for (size_t i = 0; i < ref->thread_count; i++)
+                if (ref->threads[i].thread == s->e[0].thread)
+                    c = ref->threads[i].count;
+            FUZZ_CHECK(c == per_thread, "window stats [%llu,%llu): thread %llu has %llu events, the scan %llu",
+                       (unsigned long long)o.t0, (unsigned long long)o.t1, (unsigned long long)s->e[0].thread,
+                       (unsigned long long)c, (unsigned long long)per_thread);
+        }
+        o.threads = 1 + (fuzz_u8(src) & 1);
+        const ntidx_index *x = (w & 1) ? lazy : full;
+        rc = ntidx_stats_indexed(t, x, &o, &got, err, sizeof err);
+        FUZZ_CHECK(rc == NTIDX_OK, "window stats [%llu,%llu), %s index: %d %s", (unsigned long long)o.t0,
+                   (unsigned long long)o.t1, (w & 1) ? "lazily checked" : "full", rc, err);
+        same_stats(ref, got, (w & 1) ? "stats through a lazily checked --full index" : "stats through a --full index");
+        ntidx_stats_free(&got);
+        ntidx_stats_free(&ref);
+    }
+}
+
 static void same_info(const ntidx_index_info *a, const ntidx_index_info *b)
 {
     FUZZ_CHECK(a->full == b->full && a->complete == b->complete && a->trace_size == b->trace_size &&
@@ -521,6 +625,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (s.n) /* s.e is NULL without events */
         memcpy(by_time, s.e, s.n * sizeof *by_time);
     qsort(by_time, s.n, sizeof *by_time, cmp_time);
+    ntidx_index *built[2] = {NULL, NULL};
     for (int full = 0; full < 2; full++) {
         ntidx_index_options io;
         ntidx_index_options_defaults(&io);
@@ -550,8 +655,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             ntidx_index_close(&xp);
             ntidx_trace_close(&tp);
         }
-        ntidx_index_close(&x);
+        built[full] = x;
     }
+    /* The --full index written and loaded back, its regions checked when first needed (large indexes).
+       Not yet for a trace without blocks: ntidx_index_write() leaves out the FILTERS section of such a
+       --full index, which then does not load ("full flag and filter section disagree"); the fix in
+       src/index_io.c is pending, and removes this condition. */
+    ntidx_index *lazy = NULL;
+    if (ntidx_index_get_info(built[1])->blocks > 0) {
+        char path[64], err[600] = "";
+        fuzz_temp_file("", 0, path);
+        FUZZ_CHECK(ntidx_index_write(built[1], path, err, sizeof err) == NTIDX_OK, "index write: %s", err);
+        ntidx_index_state st;
+        int rc = ntidx_index_load_ex(t, path, NTIDX_VERIFY_ON_USE, &lazy, &st, err, sizeof err);
+        unlink(path);
+        FUZZ_CHECK(rc == NTIDX_OK && st == NTIDX_INDEX_CURRENT, "the written index does not load back: %d %s", rc,
+                   err);
+        check_windows(t, lazy, &s, by_time, &src, "lazily checked index");
+    }
+    check_stats(t, built[0], built[1], lazy ? lazy : built[1], &s, by_time, &src);
+    ntidx_index_close(&lazy);
+    ntidx_index_close(&built[1]);
+    ntidx_index_close(&built[0]);
     free(by_time);
     free_scan(&s);
     ntidx_trace_close(&t);

@@ -10,7 +10,8 @@
  * every event lies inside its block's time range (the index trusts block
  * headers) a full-window query through the index returns as many events as
  * the plain read did, in file order, and in time order too when no event
- * broke the writer's IsSorted promise.
+ * broke the writer's IsSorted promise; and so do whole-trace statistics
+ * through the index (from the region statistics of a --full index).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -205,6 +206,21 @@ static void through_index(ntidx_trace *t, int full, const uint8_t *d, size_t n, 
     }
     const ntidx_index_info *info = ntidx_index_get_info(x);
     FUZZ_CHECK(info->indexed_end <= n, "indexed end past the input");
+    {
+        /* whole-trace statistics through the index (a --full one answers from its region statistics) */
+        ntidx_stats_options so;
+        ntidx_stats_options_defaults(&so);
+        so.threads = 1;
+        ntidx_stats *s = NULL;
+        char err[400] = "";
+        int src = ntidx_stats_indexed(t, x, &so, &s, err, sizeof err);
+        if (src < 0)
+            FUZZ_CHECK(err[0], "indexed stats error %d without a message", src);
+        else if (read_rc == 0 && ranges_ok && sorted_ok)
+            FUZZ_CHECK(s->events == below_max, "whole-trace stats through the index (full %d) count %llu events, the read %llu",
+                       full, (unsigned long long)s->events, (unsigned long long)below_max);
+        ntidx_stats_free(&s);
+    }
     for (int order = 0; order < 2; order++) {
         ntidx_query_options o;
         ntidx_query_options_defaults(&o);

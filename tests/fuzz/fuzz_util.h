@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define FUZZ_CHECK(cond, ...)                                                                                  \
     do {                                                                                                       \
@@ -64,5 +65,31 @@ static inline uint64_t fuzz_bytes_le(fuzz_src *s, int k)
 }
 
 static inline int fuzz_exhausted(const fuzz_src *s) { return s->i >= s->n; }
+
+/*
+ * Write `n` bytes to a new temporary file (in /dev/shm when there is one) and
+ * return its path in `path` (at least 64 bytes), for the APIs that take a
+ * path (ntidx_index_load_ex()). The caller unlinks it. Aborts when it cannot.
+ */
+static inline void fuzz_temp_file(const void *p, size_t n, char *path)
+{
+    strcpy(path, access("/dev/shm", W_OK) == 0 ? "/dev/shm/ntidx-fuzz-XXXXXX" : "/tmp/ntidx-fuzz-XXXXXX");
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        perror("mkstemp");
+        abort();
+    }
+    const char *b = p;
+    while (n) {
+        ssize_t w = write(fd, b, n);
+        if (w <= 0) {
+            perror("write");
+            abort();
+        }
+        b += w;
+        n -= (size_t)w;
+    }
+    close(fd);
+}
 
 #endif
