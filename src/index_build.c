@@ -47,7 +47,8 @@ void ntx_bytes_free(ntx_bytes *b)
 
 uint8_t *ntx_bytes_append(ntx_bytes *b, uint64_t n)
 {
-    if (ntx_bytes_reserve(b, n) != 0)
+    /* at least a byte: an empty buffer has no storage, and NULL + 0 (or memset(NULL, 0, 0)) is undefined */
+    if (ntx_bytes_reserve(b, n ? n : 1) != 0)
         return NULL;
     uint8_t *p = b->data + b->len;
     memset(p, 0, (size_t)n);

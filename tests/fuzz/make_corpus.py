@@ -150,6 +150,8 @@ def main():
     if a.regressions and os.path.isdir(a.regressions):
         paths.append(a.regressions)
     env = dict(os.environ, NTIDX_FUZZ_REQUIRE_LOAD="1")
+    # In a sanitizer build an UndefinedBehaviorSanitizer report fails the replay (by default it is only printed).
+    env.setdefault("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1")
     sys.stdout.flush()
     return subprocess.run([a.replay] + paths, env=env).returncode
 
