@@ -115,6 +115,9 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *er
         return say(err, errlen, cerr.code, "%s", cerr.msg);
     uint8_t stat[NTX_TRACE_STAT_ENTRY];
     st64(stat, (uint64_t)x->trace_ctime_ns);
+    /* FILTERS is present exactly when FULL, also with no block (a trace with nothing after its trace
+       block: the builder then has no filter storage, x->filters is NULL): the loader requires it. */
+    int full = (x->flags & NTX_IF_FULL) != 0;
     /* One checksum per region over its block (and filter) entries: loads of large indexes check
        regions on first use (index_check.c). */
     uint8_t *sums = malloc(x->nregions ? (size_t)x->nregions * NTX_REGION_SUM_ENTRY : 1);
@@ -134,14 +137,14 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *er
         {NTX_SEC_DEFS, x->sd, x->defs, x->ndefs},
         {NTX_SEC_TRACE_STAT, NTX_TRACE_STAT_ENTRY, stat, 1},
         {NTX_SEC_REGION_SUMS, NTX_REGION_SUM_ENTRY, sums, x->nregions},
-        {NTX_SEC_FILTERS, x->sf, x->filters, x->filters ? x->nblocks : 0},
+        {NTX_SEC_FILTERS, x->sf, x->filters, full ? x->nblocks : 0},
         {NTX_SEC_REGION_STATS, x->srst, x->rstats, x->rstats ? x->nregions : 0},
         {NTX_SEC_TYPE_COUNTS, x->stc, x->tcounts, x->ntcounts},
         {NTX_SEC_THREAD_COUNTS, x->sthc, x->thcounts, x->nthcounts},
         {NTX_SEC_DROP_COUNTS, x->sdc, x->dcounts, x->ndcounts},
         {NTX_SEC_STRINGS, NTX_STRING_ENTRY, x->strings, x->strings_len},
     };
-    int nsec = x->rstats ? 12 : x->filters ? 7 : 6;
+    int nsec = x->rstats ? 12 : full ? 7 : 6;
     /* The directory and the header's own checksum must fit: 512 bytes hold 11 entries, a --full index
        with region statistics has 12 (header_size is recorded; every reader takes it from there). */
     uint32_t hsize = NTX_IDX_HEADER_SIZE;
