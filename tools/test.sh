@@ -5,6 +5,9 @@ set -u
 cd "$(dirname "$0")/.."
 ./tools/setup-deps.sh || { echo "0 passed, 1 failed"; exit 1; }
 
+# An UndefinedBehaviorSanitizer report fails the test that triggers it (by default it is only printed).
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+
 passed=0
 failed=0
 run_suite() { # build-dir, extra meson args...
