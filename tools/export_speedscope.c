@@ -342,7 +342,8 @@ static int load_methods(ss *s)
             return -1;
     }
     /* Sorted by start; the same code reported twice (load, then rundown) is kept once. */
-    qsort(s->methods.v, s->methods.n, sizeof *s->methods.v, cmp_method);
+    if (s->methods.n > 1) /* qsort(NULL, 0, ...) is undefined */
+        qsort(s->methods.v, s->methods.n, sizeof *s->methods.v, cmp_method);
     size_t w = 0;
     for (size_t i = 0; i < s->methods.n; i++) {
         if (w && s->methods.v[w - 1].start == s->methods.v[i].start && s->methods.v[w - 1].size == s->methods.v[i].size &&
@@ -353,7 +354,8 @@ static int load_methods(ss *s)
         s->methods.v[w++] = s->methods.v[i];
     }
     s->methods.n = w;
-    qsort(s->modules.v, s->modules.n, sizeof *s->modules.v, cmp_module);
+    if (s->modules.n > 1) /* qsort(NULL, 0, ...) is undefined */
+        qsort(s->modules.v, s->modules.n, sizeof *s->modules.v, cmp_module);
     return 0;
 }
 
@@ -567,7 +569,8 @@ static void write_file(ss *s, int sampler, long double weight)
     for (const char *p = base; *p; p++)
         if (*p == '/')
             base = p + 1;
-    qsort(s->profiles.v, s->profiles.n, sizeof *s->profiles.v, cmp_profile);
+    if (s->profiles.n > 1) /* qsort(NULL, 0, ...) is undefined */
+        qsort(s->profiles.v, s->profiles.n, sizeof *s->profiles.v, cmp_profile);
     size_t active = 0;
     for (size_t i = 1; i < s->profiles.n; i++)
         if (s->profiles.v[i].samples.n > s->profiles.v[active].samples.n)
