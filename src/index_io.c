@@ -16,6 +16,7 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hash.h"
@@ -282,6 +283,21 @@ static const uint32_t min_entry[13] = {0,
 
 #define BAD(...) return say(err, errlen, NTIDX_E_INDEX_CORRUPT, __VA_ARGS__)
 
+/* Whether the file grows past `size` within a few milliseconds (an append in flight). */
+static int size_grows(int fd, uint64_t size)
+{
+    for (int i = 0; fd >= 0 && i < 5; i++) {
+        struct stat st;
+        if (fstat(fd, &st) != 0)
+            return 0;
+        if ((uint64_t)st.st_size > size)
+            return 1;
+        struct timespec ms = {0, 2000000};
+        nanosleep(&ms, NULL);
+    }
+    return 0;
+}
+
 /* Compare the index's identity with the trace as it is now. */
 static int identity(const ntidx_index *x, const ntidx_trace *t, ntidx_index_state *state, char *err, size_t errlen)
 {
@@ -299,6 +315,13 @@ static int identity(const ntidx_index *x, const ntidx_trace *t, ntidx_index_stat
         return say(err, errlen, NTIDX_E_INDEX_STALE, "the trace's last indexed block (offset %llu) changed",
                    (unsigned long long)x->last_block_off);
     if (t->size == x->trace_size) {
+        /* A write appending to the trace moves its times before its size: seen in between, an append
+           looks like a rewrite in place. A trace still being written that is seen to grow is GROWN. */
+        if ((t->mtime_ns != x->trace_mtime_ns || (x->has_trace_stat && t->ctime_ns != x->trace_ctime_ns)) && t->map &&
+            !(x->flags & NTX_IF_COMPLETE) && size_grows(t->fd, x->trace_size)) {
+            *state = NTIDX_INDEX_GROWN;
+            return NTIDX_OK;
+        }
         if (t->mtime_ns != x->trace_mtime_ns && t->map)
             return say(err, errlen, NTIDX_E_INDEX_STALE, "the trace was modified in place since it was indexed");
         /* Size and mtime can both be kept by a rewrite (touch -d, cp --preserve): the change time cannot. */

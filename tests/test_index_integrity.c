@@ -10,6 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -264,6 +268,66 @@ static void test_other_trace_refused(void **state)
     unlink(ia);
 }
 
+/*
+ * A write that appends to a trace moves its times before its size: a load
+ * that falls in between must not take the append for a rewrite in place.
+ * The times are moved here by hand, and another process appends a moment
+ * later: GROWN. Without the append: STALE.
+ */
+static void test_append_in_flight_is_growth(void **state)
+{
+    (void)state;
+    char tpath[128], ipath[128];
+    snprintf(tpath, sizeof tpath, "%s/grow.nettrace", dir);
+    snprintf(ipath, sizeof ipath, "%s/grow.ntidx", dir);
+    ntidx_gen_options g;
+    ntidx_gen_options_defaults(&g);
+    g.events = 3000;
+    g.seed = 9;
+    g.finish = 0; /* no end-of-stream marker: a writer may go on */
+    uint8_t *data;
+    size_t size;
+    assert_int_equal(ntidx_generate_memory(&g, &data, &size), NTIDX_OK);
+    size_t cut = size * 2 / 3;
+    for (int append = 1; append >= 0; append--) {
+        write_file(tpath, data, cut);
+        ntidx_trace *t;
+        assert_int_equal(ntidx_trace_open(&t, tpath), NTIDX_OK);
+        ntidx_index *x;
+        assert_int_equal(ntidx_index_build(t, NULL, &x), NTIDX_OK);
+        char err[512];
+        assert_int_equal(ntidx_index_write(x, ipath, err, sizeof err), NTIDX_OK);
+        ntidx_index_close(&x);
+        ntidx_trace_close(&t);
+        struct timespec later[2] = {{0, UTIME_NOW}, {0, UTIME_NOW}};
+        usleep(2000);
+        assert_int_equal(utimensat(AT_FDCWD, tpath, later, 0), 0); /* the times move, the size not yet */
+        assert_int_equal(ntidx_trace_open(&t, tpath), NTIDX_OK);
+        pid_t pid = append ? fork() : 0;
+        if (append && pid == 0) {
+            usleep(3000);
+            FILE *f = fopen(tpath, "ab");
+            fwrite(data + cut, 1, size - cut, f);
+            fclose(f);
+            _exit(0);
+        }
+        ntidx_index_state st;
+        int rc = ntidx_index_load(t, ipath, &x, &st, err, sizeof err);
+        if (append) {
+            waitpid(pid, NULL, 0);
+            assert_int_equal(rc, NTIDX_OK);
+            assert_int_equal(st, NTIDX_INDEX_GROWN);
+            ntidx_index_close(&x);
+        } else {
+            assert_int_equal(rc, NTIDX_E_INDEX_STALE);
+        }
+        ntidx_trace_close(&t);
+    }
+    free(data);
+    unlink(tpath);
+    unlink(ipath);
+}
+
 int main(void)
 {
     /* Tens of thousands of small files are written: keep them in memory when the system allows. */
@@ -278,6 +342,7 @@ int main(void)
         cmocka_unit_test(test_every_bit_flip_v5_full),
         cmocka_unit_test(test_every_bit_flip_checked_on_use),
         cmocka_unit_test(test_other_trace_refused),
+        cmocka_unit_test(test_append_in_flight_is_growth),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     rmdir(dir);
