@@ -364,7 +364,15 @@ int ntx_drop_map_add(ntx_drop_map *m, const ntidx_dropped *d)
 {
     void *v = ntx_idmap_get(&m->index, d->capture_thread);
     if (v) {
-        m->v[(uintptr_t)v - 1].dropped += d->dropped;
+        ntidx_dropped *e = &m->v[(uintptr_t)v - 1];
+        e->dropped += d->dropped;
+        /* Regions are merged in any order (as workers take them, stored region statistics after the
+           decoded ones), so the OS thread id must not depend on it. A region that counted drops of a
+           thread without seeing its events knows only its index (capture_thread_id == capture_thread):
+           a known id wins over that; of two known ones (an index reused), the smaller. */
+        uint64_t have = e->capture_thread_id, got = d->capture_thread_id, unknown = d->capture_thread;
+        if (have == unknown || (got != unknown && got < have))
+            e->capture_thread_id = got;
         return 0;
     }
     if (m->n == m->cap) {
