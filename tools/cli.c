@@ -187,12 +187,14 @@ int cli_verify_mode(void)
     return NTIDX_VERIFY_AUTO;
 }
 
-int cli_index(ntidx_trace *t, const char *trace_path, const char *index_path, int full, ntidx_index **out)
+/* ntidx_index_open() with the commands' notices and progress bar; errors and warnings said on stderr. */
+static int open_index(ntidx_trace *t, const char *trace_path, const char *index_path, int full, int verify,
+                      ntidx_index **out)
 {
     ntidx_index_options o;
     ntidx_index_options_defaults(&o);
     o.full = full;
-    o.verify = cli_verify_mode();
+    o.verify = verify;
     o.progress = cli_progress;
     o.notice = notice;
     o.notice_ctx = (void *)trace_path;
@@ -211,6 +213,11 @@ int cli_index(ntidx_trace *t, const char *trace_path, const char *index_path, in
     return 0;
 }
 
+int cli_index(ntidx_trace *t, const char *trace_path, const char *index_path, int full, ntidx_index **out)
+{
+    return open_index(t, trace_path, index_path, full, cli_verify_mode(), out);
+}
+
 int cli_index_recover(ntidx_trace *t, const char *trace_path, const char *index_path, ntidx_index **xp,
                       const char *why)
 {
@@ -218,25 +225,7 @@ int cli_index_recover(ntidx_trace *t, const char *trace_path, const char *index_
        fails there is rebuilt here, checked whole on the way. */
     fprintf(stderr, "ntidx: %s\n", why);
     ntidx_index_close(xp);
-    ntidx_index_options o;
-    ntidx_index_options_defaults(&o);
-    o.verify = NTIDX_VERIFY_ALL;
-    o.progress = cli_progress;
-    o.notice = notice;
-    o.notice_ctx = (void *)trace_path;
-    progress.what = "ntidx: indexing";
-    ntidx_index_action act;
-    char rwhy[600], save_err[600];
-    int rc = ntidx_index_open(t, index_path, &o, xp, &act, rwhy, sizeof rwhy, save_err, sizeof save_err);
-    cli_progress_end();
-    if (rc < 0) {
-        cli_error("%s: cannot index: %s", trace_path, ntidx_trace_error(t)[0] ? ntidx_trace_error(t) : ntidx_strerror(rc));
-        return rc;
-    }
-    if (save_err[0])
-        fprintf(stderr, "ntidx: warning: the index could not be saved (%s); it was used for this command only\n",
-                save_err);
-    return 0;
+    return open_index(t, trace_path, index_path, 0, NTIDX_VERIFY_ALL, xp);
 }
 
 int cli_index_verified(ntidx_trace *t, const char *trace_path, const char *index_path, ntidx_index **out)
