@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate src/manifest_tables.c from the .NET runtime's event manifest.
+"""Generate src/decode/manifest_tables.c from the .NET runtime's event manifest.
 
 The runtime's own providers (Microsoft-Windows-DotNETRuntime, -Rundown,
 -Private, -Stress) write EventPipe metadata with an empty event name and,
@@ -10,8 +10,8 @@ tables: one row per (provider, event id, version) with the event's name as
 PerfView/TraceEvent show it and its payload layout as an ntidx_field list.
 
 usage:
-    gen_manifest_tables.py MANIFEST -o src/manifest_tables.c   write the tables
-    gen_manifest_tables.py MANIFEST --check src/manifest_tables.c
+    gen_manifest_tables.py MANIFEST -o src/decode/manifest_tables.c   write the tables
+    gen_manifest_tables.py MANIFEST --check src/decode/manifest_tables.c
         exit 0 when regenerating gives the file byte for byte, 1 otherwise
 
 Python 3 standard library only (xml.etree). The output is deterministic: no
@@ -119,7 +119,7 @@ SCALARS = {
 INTEGRAL = {'NTIDX_TYPE_BYTE', 'NTIDX_TYPE_UINT16', 'NTIDX_TYPE_UINT32', 'NTIDX_TYPE_UINT64',
             'NTIDX_TYPE_INT16', 'NTIDX_TYPE_INT32', 'NTIDX_TYPE_INT64', 'NTX_TYPE_POINTER'}
 
-MAX_COUNT_REF = 64  # must match NTX_MAX_COUNT_REF in src/manifest.h
+MAX_COUNT_REF = 64  # must match NTX_MAX_COUNT_REF in src/decode/manifest.h
 
 
 class GenError(Exception):
@@ -341,7 +341,7 @@ def generate(manifest_path):
     w(' *')
     w(' * Regenerate from the repository root with')
     w(' *     python3 tools/gen_manifest_tables.py ../shared/manifests/ClrEtwAll.man \\')
-    w(' *         -o src/manifest_tables.c')
+    w(' *         -o src/decode/manifest_tables.c')
     w(' * The test manifest-tables-current fails when this file and the generator')
     w(' * disagree. Naming rule and layout mapping: docs/runtime-events.md.')
     w(' */')

@@ -6,7 +6,7 @@
  *
  * Regenerate from the repository root with
  *     python3 tools/gen_manifest_tables.py ../shared/manifests/ClrEtwAll.man \
- *         -o src/manifest_tables.c
+ *         -o src/decode/manifest_tables.c
  * The test manifest-tables-current fails when this file and the generator
  * disagree. Naming rule and layout mapping: docs/runtime-events.md.
  */
