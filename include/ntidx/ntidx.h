@@ -498,10 +498,21 @@ NTIDX_API int ntidx_reader_dropped(ntidx_reader *r, const ntidx_dropped **list, 
 /* Payload decoding                                                    */
 /* ------------------------------------------------------------------ */
 
-/** A growable byte buffer the formatters append to. */
+/**
+ * A growable byte buffer: the formatters append to it, and it is the one
+ * buffer the library uses inside too. Start from `ntidx_buf b = {0};` and
+ * free with ntidx_buf_free(). `data` is NUL-terminated after every append
+ * (text), `bytes` is the same storage seen as bytes; `err` is 0, or
+ * NTIDX_E_NOMEM once an append could not grow the buffer (sticky until
+ * ntidx_buf_free(); the appends after it do nothing).
+ */
 typedef struct ntidx_buf {
-    char *data;
+    union {
+        char *data;
+        uint8_t *bytes;
+    };
     size_t len, cap;
+    int err;
 } ntidx_buf;
 
 NTIDX_API void ntidx_buf_free(ntidx_buf *b);

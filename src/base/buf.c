@@ -12,37 +12,30 @@ NTIDX_API void ntidx_buf_free(ntidx_buf *b)
     free(b->data);
     b->data = NULL;
     b->len = b->cap = 0;
+    b->err = 0;
 }
 
-int ntx_buf_reserve(ntidx_buf *b, size_t extra)
+int ntx_buf_grow(ntidx_buf *b, size_t n)
 {
-    if (b->cap - b->len > extra)
-        return 0;
-    size_t ncap = b->cap ? b->cap : 256;
-    while (ncap - b->len <= extra) {
-        if (ncap > SIZE_MAX / 2)
-            return -1;
-        ncap *= 2;
+    if (b->err)
+        return b->err;
+    if (n > SIZE_MAX / 2 - b->len - 1) {
+        b->err = NTIDX_E_NOMEM;
+        return b->err;
     }
-    char *nd = realloc(b->data, ncap);
-    if (!nd)
-        return -1;
-    b->data = nd;
-    b->cap = ncap;
+    size_t need = b->len + n + 1; /* and the NUL */
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < need)
+        cap *= 2;
+    char *p = realloc(b->data, cap);
+    if (!p) {
+        b->err = NTIDX_E_NOMEM;
+        return b->err;
+    }
+    b->data = p;
+    b->cap = cap;
     return 0;
 }
-
-int ntx_buf_put(ntidx_buf *b, const void *p, size_t n)
-{
-    if (ntx_buf_reserve(b, n) != 0)
-        return -1;
-    memcpy(b->data + b->len, p, n);
-    b->len += n;
-    b->data[b->len] = 0;
-    return 0;
-}
-
-int ntx_buf_puts(ntidx_buf *b, const char *s) { return ntx_buf_put(b, s, strlen(s)); }
 
 int ntx_buf_printf(ntidx_buf *b, const char *fmt, ...)
 {
@@ -52,11 +45,11 @@ int ntx_buf_printf(ntidx_buf *b, const char *fmt, ...)
     int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
     if (n < 0)
-        return -1;
+        return b->err ? b->err : (b->err = NTIDX_E_NOMEM);
     if ((size_t)n < sizeof tmp)
         return ntx_buf_put(b, tmp, (size_t)n);
     if (ntx_buf_reserve(b, (size_t)n + 1) != 0)
-        return -1;
+        return b->err;
     va_start(ap, fmt);
     vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
     va_end(ap);
@@ -64,8 +57,7 @@ int ntx_buf_printf(ntidx_buf *b, const char *fmt, ...)
     return 0;
 }
 
-/* Length of a valid UTF-8 sequence at s (n bytes available), or 0. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
+size_t ntx_utf8_seq_len(const unsigned char *s, size_t n)
 {
     unsigned char c = s[0];
     size_t len;
@@ -101,7 +93,7 @@ int ntx_buf_json_str(ntidx_buf *b, const char *str, size_t n)
 {
     const unsigned char *s = (const unsigned char *)str;
     if (ntx_buf_reserve(b, n + 2) != 0)
-        return -1;
+        return b->err;
     b->data[b->len++] = '"';
     size_t i = 0;
     while (i < n) {
@@ -116,7 +108,7 @@ int ntx_buf_json_str(ntidx_buf *b, const char *str, size_t n)
             rc = c < 14 && named[c] ? ntx_buf_puts(b, named[c]) : ntx_buf_printf(b, "\\u%04x", c);
             i++;
         } else {
-            size_t len = utf8_seq(s + i, n - i);
+            size_t len = ntx_utf8_seq_len(s + i, n - i);
             if (len == 0) {
                 rc = ntx_buf_puts(b, "\xef\xbf\xbd");
                 i++;
@@ -126,7 +118,7 @@ int ntx_buf_json_str(ntidx_buf *b, const char *str, size_t n)
             }
         }
         if (rc != 0)
-            return -1;
+            return rc;
     }
     return ntx_buf_put(b, "\"", 1);
 }

@@ -1,18 +1,131 @@
-/* Appending to an ntidx_buf (the formatters' output). */
-#ifndef NTIDX_BUF_H
-#define NTIDX_BUF_H
+/*
+ * The library's one growable byte buffer (ntidx_buf, public so that the
+ * formatters can append to a caller's buffer): text for the formatters,
+ * pending blocks for the writer, index sections for the index builder.
+ *
+ * Errors are sticky (dav1d's getbits idea applied to output): an append that
+ * cannot grow the buffer sets `err` and every later append is a no-op, so an
+ * encoder can write a whole row with unchecked appends and test `err` once.
+ * The functions that return an int return that error (0 or NTIDX_E_NOMEM),
+ * for callers that check at once. The bytes are always followed by a NUL
+ * (not counted in `len`), so text is ready for printf.
+ */
+#ifndef NTX_BASE_BUF_H
+#define NTX_BASE_BUF_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
+#include "le.h"
 #include "ntidx/ntidx.h"
 
-/* 0 or -1 when out of memory (the buffer then stays as it was). */
-int ntx_buf_reserve(ntidx_buf *b, size_t extra);
-int ntx_buf_put(ntidx_buf *b, const void *p, size_t n);
-int ntx_buf_puts(ntidx_buf *b, const char *s);
+/* Slow path of ntx_buf_reserve(): grow so that n more bytes (and the NUL) fit. */
+int ntx_buf_grow(ntidx_buf *b, size_t n);
+
+/* Room for n more bytes. 0 or NTIDX_E_NOMEM (also kept in b->err). */
+static inline int ntx_buf_reserve(ntidx_buf *b, size_t n)
+{
+    if (b->err)
+        return b->err;
+    if (b->cap > b->len && n < b->cap - b->len)
+        return 0;
+    return ntx_buf_grow(b, n);
+}
+
+/* n bytes appended and zeroed: where to write them, or NULL when out of memory. */
+static inline uint8_t *ntx_buf_append(ntidx_buf *b, size_t n)
+{
+    if (ntx_buf_reserve(b, n))
+        return NULL;
+    uint8_t *p = b->bytes + b->len;
+    memset(p, 0, n + 1);
+    b->len += n;
+    return p;
+}
+
+static inline int ntx_buf_put(ntidx_buf *b, const void *d, size_t n)
+{
+    if (ntx_buf_reserve(b, n))
+        return b->err;
+    if (n)
+        memcpy(b->bytes + b->len, d, n);
+    b->len += n;
+    b->bytes[b->len] = 0;
+    return 0;
+}
+
+static inline int ntx_buf_puts(ntidx_buf *b, const char *s) { return ntx_buf_put(b, s, strlen(s)); }
+static inline int ntx_buf_zero(ntidx_buf *b, size_t n) { return ntx_buf_append(b, n) ? 0 : b->err; }
+static inline int ntx_buf_u8(ntidx_buf *b, uint8_t v) { return ntx_buf_put(b, &v, 1); }
+
+static inline int ntx_buf_u16(ntidx_buf *b, uint16_t v)
+{
+    uint8_t t[2];
+    ntx_store16(t, v);
+    return ntx_buf_put(b, t, 2);
+}
+
+static inline int ntx_buf_u32(ntidx_buf *b, uint32_t v)
+{
+    uint8_t t[4];
+    ntx_store32(t, v);
+    return ntx_buf_put(b, t, 4);
+}
+
+static inline int ntx_buf_u64(ntidx_buf *b, uint64_t v)
+{
+    uint8_t t[8];
+    ntx_store64(t, v);
+    return ntx_buf_put(b, t, 8);
+}
+
+/* LEB128: 7 bits per byte, high bit set on every byte but the last. */
+static inline int ntx_buf_varuint(ntidx_buf *b, uint64_t v)
+{
+    uint8_t t[10];
+    size_t n = 0;
+    while (v >= 0x80) {
+        t[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    t[n++] = (uint8_t)v;
+    return ntx_buf_put(b, t, n);
+}
+
+/* Overwrite bytes already written (size fields known only after their content). */
+static inline void ntx_buf_patch_u16(ntidx_buf *b, size_t at, uint16_t v)
+{
+    if (!b->err)
+        ntx_store16(b->bytes + at, v);
+}
+
+static inline void ntx_buf_patch_u32(ntidx_buf *b, size_t at, uint32_t v)
+{
+    if (!b->err)
+        ntx_store32(b->bytes + at, v);
+}
+
+/* Forget the contents, keep the storage (and a sticky error). */
+static inline void ntx_buf_reset(ntidx_buf *b)
+{
+    b->len = 0;
+    if (b->data)
+        b->data[0] = 0;
+}
+
 int ntx_buf_printf(ntidx_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* JSON string literal with quotes; invalid UTF-8 bytes become U+FFFD. */
+
+/*
+ * A JSON string literal with its quotes: the one JSON escaper of the library
+ * and its tools. Policy for bytes that are not valid UTF-8 (the shortest
+ * form, no surrogates, at most U+10FFFF): each such byte becomes U+FFFD, so
+ * the output is always valid JSON and valid UTF-8. '"' and '\\' are escaped,
+ * control characters as \b \t \n \f \r or \u00XX, DEL as \u007f.
+ */
 int ntx_buf_json_str(ntidx_buf *b, const char *s, size_t n);
+
+/* Length of the valid UTF-8 sequence at s (n bytes available), or 0 when it is not one. */
+size_t ntx_utf8_seq_len(const unsigned char *s, size_t n);
 
 #endif

@@ -1,6 +1,6 @@
 #include "utf.h"
 
-#include "cursor.h"
+#include "le.h"
 
 static size_t put_cp(char *d, uint32_t cp)
 {

@@ -380,38 +380,3 @@ int ntx_metadata_parse_v6_row(ntx_arena *a, ntx_cur *c, ntidx_metadata **out, nt
 /* ------------------------------------------------------------------ */
 /* V4 or V5?                                                           */
 /* ------------------------------------------------------------------ */
-
-/*
- * The runtime writes Trace object version 4 in both: only V5's metadata tags
- * tell them apart. Look at the metadata rows of the first few metadata
- * blocks; any error just means "no evidence of V5".
- */
-int ntx_fastser_detect_v5(ntidx_trace *t, uint64_t pos)
-{
-    ntx_err err = {0};
-    ntidx_block b;
-    int seen = 0;
-    for (int i = 0; i < 64 && seen < 4; i++) {
-        if (ntx_next_block(t, &pos, &b, &err) != 1)
-            return 0;
-        if (b.kind != NTIDX_BLOCK_METADATA)
-            continue;
-        seen++;
-        ntx_arena a;
-        ntx_arena_init(&a);
-        ntx_hdr_block hb;
-        int v5 = 0;
-        if (ntx_hdr_block_init(&hb, t, &b, &err) == 0) {
-            ntx_hdr h;
-            while (!v5 && ntx_hdr_next(&hb, &h, &err) == 1) {
-                ntidx_metadata *m;
-                if (ntx_metadata_parse_blob(&a, t->data, h.payload_off, h.payload_size, &m, &v5, &err) < 0)
-                    break;
-            }
-        }
-        ntx_arena_free(&a);
-        if (v5)
-            return 1;
-    }
-    return 0;
-}

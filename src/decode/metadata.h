@@ -24,8 +24,5 @@ int ntx_metadata_parse_blob(ntx_arena *a, const uint8_t *base, uint64_t off, uin
 /* Parse one V6 metadata row at the cursor (uint16 Size + row). */
 int ntx_metadata_parse_v6_row(ntx_arena *a, ntx_cur *c, ntidx_metadata **out, ntx_err *err);
 
-struct ntidx_trace;
-/* V4 and V5 share a header: look at the first metadata blocks for V5 tags. */
-int ntx_fastser_detect_v5(struct ntidx_trace *t, uint64_t first_pos);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "calendar.h"
 #include "cursor.h"
 #include "manifest.h"
 #include "metadata.h"

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "le.h"
+
 typedef struct ntx_cur {
     const uint8_t *p;    /* next byte */
     const uint8_t *end;  /* one past the last readable byte */
@@ -59,14 +61,6 @@ static inline uint8_t ntx_cur_u8(ntx_cur *c)
     }
     return *c->p++;
 }
-
-static inline uint16_t ntx_load16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
-static inline uint32_t ntx_load32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
-static inline uint64_t ntx_load64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
-
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "ntidx assumes a little-endian host; add byte swaps to ntx_load*"
-#endif
 
 static inline uint16_t ntx_cur_u16(ntx_cur *c)
 {

@@ -1,6 +1,7 @@
 /* Timestamps: raw ticks -> seconds since the sync time, Unix time, ISO-8601. */
 #include <stdio.h>
 
+#include "calendar.h"
 #include "cursor.h"
 
 #include "trace_internal.h"
@@ -10,17 +11,6 @@ NTIDX_API double ntidx_ticks_to_seconds(const ntidx_trace *t, uint64_t ticks)
     /* Subtract in integers first: doubles lose precision on large tick counts. */
     int64_t d = (int64_t)(ticks - (uint64_t)t->info.sync_ticks);
     return (double)d / (double)t->info.tick_frequency;
-}
-
-/* Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm). */
-int64_t ntx_days_from_civil(int64_t y, unsigned m, unsigned d)
-{
-    y -= m <= 2;
-    const int64_t era = (y >= 0 ? y : y - 399) / 400;
-    const unsigned yoe = (unsigned)(y - era * 400);
-    const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + (int64_t)doe - 719468;
 }
 
 NTIDX_API int ntidx_ticks_to_unix_ns(const ntidx_trace *t, uint64_t ticks, int64_t *unix_ns)
@@ -45,19 +35,6 @@ NTIDX_API int ntidx_ticks_to_unix_ns(const ntidx_trace *t, uint64_t ticks, int64
         return NTIDX_E_CORRUPT;
     *unix_ns = ns;
     return NTIDX_OK;
-}
-
-void ntx_civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
-{
-    z += 719468;
-    const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    const unsigned doe = (unsigned)(z - era * 146097);
-    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    const unsigned mp = (5 * doy + 2) / 153;
-    *d = doy - (153 * mp + 2) / 5 + 1;
-    *m = mp < 10 ? mp + 3 : mp - 9;
-    *y = (int64_t)yoe + era * 400 + (*m <= 2);
 }
 
 NTIDX_API int ntidx_ticks_to_iso8601(const ntidx_trace *t, uint64_t ticks, char *buf, size_t buflen)

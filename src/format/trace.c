@@ -1,7 +1,9 @@
 /*
  * Opening a trace: map it, recognise its generation from the first bytes,
  * read the trace block. The block walk is dispatched from here to the
- * framing of the trace's generation.
+ * framing of the trace's generation. Telling V4 from V5 needs the metadata
+ * decoder, a layer up: the public ntidx_trace_open() lives there
+ * (src/decode/trace_open.c) and calls ntx_trace_open_file() below first.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,12 +13,7 @@
 
 #include "cursor.h"
 #include "map.h"
-#include "metadata.h"
 #include "trace_internal.h"
-
-static _Thread_local char g_open_error[NTX_ERRMSG_MAX + 1024];
-
-NTIDX_API const char *ntidx_last_open_error(void) { return g_open_error; }
 
 static const char NETTRACE_MAGIC[8] = {'N', 'e', 't', 't', 'r', 'a', 'c', 'e'};
 static const char FASTSER_SIG[20] = {'!', 'F', 'a', 's', 't', 'S', 'e', 'r', 'i', 'a',
@@ -120,7 +117,8 @@ static int read_trace_block(ntidx_trace *t, ntx_err *err)
         return ntx_err_at(err, NTIDX_E_CORRUPT, b.payload_offset, "pointer size %u is neither 4 nor 8",
                           in->pointer_size);
     if (t->gen == NTX_GEN_FASTSER)
-        in->format_version = in->trace_object_version >= 5 || ntx_fastser_detect_v5(t, pos) ? 5 : 4;
+        in->format_version = in->trace_object_version >= 5 ? 5 : 4; /* the decode layer may still say 5 */
+    t->after_trace_block = pos;
     return NTIDX_OK;
 }
 
@@ -131,11 +129,9 @@ static int finish_open(ntidx_trace *t, ntidx_trace **out, ntx_err *err)
     if (rc == NTIDX_OK)
         rc = read_trace_block(t, err);
     if (rc < 0) {
-        snprintf(g_open_error, sizeof g_open_error, "%s: %s", t->name, err->msg);
         ntidx_trace_close(&t);
         return rc;
     }
-    g_open_error[0] = 0;
     *out = t;
     return NTIDX_OK;
 }
@@ -155,21 +151,15 @@ static ntidx_trace *new_trace(const char *name)
     return t;
 }
 
-NTIDX_API int ntidx_trace_open(ntidx_trace **out, const char *path)
+int ntx_trace_open_file(ntidx_trace **out, const char *path, ntx_err *err)
 {
-    if (!out || !path)
-        return NTIDX_E_INVALID_ARG;
     *out = NULL;
     ntidx_trace *t = new_trace(path);
-    if (!t) {
-        snprintf(g_open_error, sizeof g_open_error, "%s: out of memory", path);
-        return NTIDX_E_NOMEM;
-    }
-    ntx_err err = {0};
+    if (!t)
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     ntx_map m;
-    int rc = ntx_map_open(&m, path, &err);
+    int rc = ntx_map_open(&m, path, err);
     if (rc < 0) {
-        snprintf(g_open_error, sizeof g_open_error, "%s: %s", path, err.msg);
         ntidx_trace_close(&t);
         return rc;
     }
@@ -182,22 +172,19 @@ NTIDX_API int ntidx_trace_open(ntidx_trace **out, const char *path)
     t->size = m.size;
     /* A full read is the common first use; queries re-advise for random access. */
     ntx_map_advise(&m, 0, m.size, NTX_ADVISE_SEQUENTIAL);
-    return finish_open(t, out, &err);
+    return finish_open(t, out, err);
 }
 
-NTIDX_API int ntidx_trace_open_memory(ntidx_trace **out, const void *data, size_t size, const char *name)
+int ntx_trace_open_bytes(ntidx_trace **out, const void *data, size_t size, const char *name, ntx_err *err)
 {
-    if (!out || (!data && size))
-        return NTIDX_E_INVALID_ARG;
     *out = NULL;
     ntidx_trace *t = new_trace(name);
     if (!t)
-        return NTIDX_E_NOMEM;
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     static const uint8_t empty[1];
     t->data = data ? data : empty;
     t->size = size;
-    ntx_err err = {0};
-    return finish_open(t, out, &err);
+    return finish_open(t, out, err);
 }
 
 void ntx_trace_release(ntidx_trace *t, uint64_t off, uint64_t len)

@@ -24,6 +24,7 @@ struct ntidx_trace {
     int fd;           /* kept open for pread() header scans; -1 for memory traces */
     enum ntx_gen gen;
     ntidx_trace_info info;
+    uint64_t after_trace_block; /* the first block after the trace block (the V4/V5 probe starts there) */
     ntx_arena arena;  /* key/value strings */
     ntx_err err;      /* last block-walk error */
 };
@@ -50,10 +51,6 @@ int ntx_fastser_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out, ntx_
 struct ntx_cur;
 void ntx_read_sync_head(struct ntx_cur *c, ntidx_trace_info *in);
 
-/* Proleptic Gregorian calendar <-> days since 1970-01-01. */
-int64_t ntx_days_from_civil(int64_t y, unsigned m, unsigned d);
-void ntx_civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d);
-
 /* Open-time parsing of the trace block into t->info. */
 int ntx_parse_trace_block_v6(ntidx_trace *t, const ntidx_block *b, ntx_err *err);
 int ntx_parse_trace_object_fastser(ntidx_trace *t, const ntidx_block *b, ntx_err *err);
@@ -62,6 +59,15 @@ int ntx_parse_trace_object_fastser(ntidx_trace *t, const ntidx_block *b, ntx_err
 void ntx_trace_release(ntidx_trace *t, uint64_t off, uint64_t len);
 /* Access pattern for the whole mapping: 0 sequential, 1 random. */
 void ntx_trace_advise(ntidx_trace *t, int random);
+
+/*
+ * Map `path` (or take `size` bytes at `data`, not copied) and read its stream
+ * header and trace block; format_version is 4 for every V4/V5 trace whose
+ * Trace object says 4: ntidx_trace_open() (src/decode) then looks for V5
+ * metadata tags. On failure *out is NULL and err says why.
+ */
+int ntx_trace_open_file(ntidx_trace **out, const char *path, ntx_err *err);
+int ntx_trace_open_bytes(ntidx_trace **out, const void *data, size_t size, const char *name, ntx_err *err);
 
 /* Dispatch by generation, with the error recorded into *err. */
 int ntx_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out, ntx_err *err);

@@ -1,12 +1,15 @@
 /*
- * Index lifecycle: build, extend, load-or-build (what every command that
- * needs an index calls), close.
+ * The index handle: its public facts, the default path, the filters' hash
+ * keys, close. Building it with --full, extending it and the load-or-build
+ * lifecycle live above the queries (src/ops/index_open.c), since --full
+ * indexes store statistics computed by them.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
+#include "hash.h"
 #include "index_internal.h"
 
 NTIDX_API void ntidx_index_options_defaults(ntidx_index_options *o) { memset(o, 0, sizeof *o); }
@@ -52,32 +55,6 @@ void ntx_index_fill_info(ntidx_index *x)
 
 NTIDX_API const ntidx_index_info *ntidx_index_get_info(const ntidx_index *x) { return x ? &x->info : NULL; }
 
-NTIDX_API int ntidx_index_build(ntidx_trace *t, const ntidx_index_options *o, ntidx_index **out)
-{
-    if (!t || !out)
-        return NTIDX_E_INVALID_ARG;
-    *out = NULL;
-    ntx_err_clear(&t->err);
-    int rc = ntx_index_build(t, NULL, o, out, &t->err);
-    if (rc == 0)
-        ntx_index_fill_info(*out);
-    return rc;
-}
-
-NTIDX_API int ntidx_index_extend(ntidx_trace *t, const ntidx_index *old, const ntidx_index_options *o,
-                                 ntidx_index **out)
-{
-    if (!t || !old || !out)
-        return NTIDX_E_INVALID_ARG;
-    *out = NULL;
-    ntx_err_clear(&t->err);
-    /* A --full index needs its counts for every block: extending it rescans for them. */
-    int rc = ntx_index_build(t, old, o, out, &t->err);
-    if (rc == 0)
-        ntx_index_fill_info(*out);
-    return rc;
-}
-
 NTIDX_API char *ntidx_index_default_path(const char *trace_path)
 {
     if (!trace_path)
@@ -89,87 +66,13 @@ NTIDX_API char *ntidx_index_default_path(const char *trace_path)
     return p;
 }
 
-NTIDX_API int ntidx_index_open(ntidx_trace *t, const char *path, const ntidx_index_options *o, ntidx_index **out,
-                               ntidx_index_action *action, char *why, size_t whylen, char *save_err,
-                               size_t save_errlen)
-{
-    if (!t || !out)
-        return NTIDX_E_INVALID_ARG;
-    *out = NULL;
-    if (why && whylen)
-        why[0] = 0;
-    if (save_err && save_errlen)
-        save_err[0] = 0;
-    char *own = NULL;
-    if (!path) {
-        own = ntidx_index_default_path(t->name);
-        if (!own)
-            return NTIDX_E_NOMEM;
-        path = own;
-    }
-    ntidx_index_action act;
-    ntidx_index_state state;
-    ntidx_index *x = NULL;
-    char lerr[512] = "";
-    ntidx_index_verify vm = o && o->verify >= 0 && o->verify <= NTIDX_VERIFY_ON_USE ? (ntidx_index_verify)o->verify : NTIDX_VERIFY_AUTO;
-    int rc = ntidx_index_load_ex(t, path, vm, &x, &state, lerr,
-                                 sizeof lerr);
-    int want_full = o && o->full;
-    if (rc == NTIDX_OK && want_full && !(x->flags & NTX_IF_FULL)) {
-        /* a plain index where a full one is asked for: rebuild with counts */
-        ntidx_index_close(&x);
-        rc = NTIDX_E_INDEX_STALE;
-        snprintf(lerr, sizeof lerr, "%s has no per-block counts (built without --full)", path);
-    }
-    if (rc == NTIDX_OK && state == NTIDX_INDEX_CURRENT) {
-        act = NTIDX_INDEX_LOADED;
-    } else if (rc == NTIDX_OK && state == NTIDX_INDEX_GROWN) {
-        ntidx_index *nx = NULL;
-        ntidx_index_options eo;
-        if (o)
-            eo = *o;
-        else
-            ntidx_index_options_defaults(&eo);
-        eo.full = (x->flags & NTX_IF_FULL) != 0;
-        if (eo.notice)
-            eo.notice(eo.notice_ctx, NTIDX_INDEX_EXTENDED, "the trace grew since it was indexed");
-        rc = ntidx_index_extend(t, x, &eo, &nx);
-        ntidx_index_close(&x);
-        if (rc < 0)
-            goto done;
-        x = nx;
-        act = NTIDX_INDEX_EXTENDED;
-    } else {
-        if (rc == NTIDX_E_IO && why && whylen)
-            snprintf(why, whylen, "no index yet");
-        else if (why && whylen)
-            snprintf(why, whylen, "%s", lerr);
-        act = rc == NTIDX_E_IO ? NTIDX_INDEX_BUILT : NTIDX_INDEX_REBUILT;
-        if (o && o->notice)
-            o->notice(o->notice_ctx, act, rc == NTIDX_E_IO ? "no index yet" : lerr);
-        if ((rc = ntidx_index_build(t, o, &x)) < 0)
-            goto done;
-    }
-    if (act != NTIDX_INDEX_LOADED) {
-        int wrc = ntidx_index_write(x, path, save_err, save_errlen);
-        (void)wrc; /* an index that cannot be saved still answers this query */
-    }
-    *out = x;
-    if (action)
-        *action = act;
-    rc = NTIDX_OK;
-done:
-    free(own);
-    return rc;
-}
-
 NTIDX_API void ntidx_index_close(ntidx_index **xp)
 {
     if (!xp || !*xp)
         return;
     ntidx_index *x = *xp;
     for (size_t i = 0; i < sizeof x->own / sizeof x->own[0]; i++)
-        ntx_bytes_free(&x->own[i]);
+        ntidx_buf_free(&x->own[i]);
     free(x->region_ok);
     free(x->strings_copy);
     free(x->name);
@@ -178,3 +81,11 @@ NTIDX_API void ntidx_index_close(ntidx_index **xp)
     free(x);
     *xp = NULL;
 }
+
+/* Bloom filter keys of --full indexes: an event type (provider + event id), a thread. */
+uint64_t ntx_type_hash(const char *provider, uint32_t event_id)
+{
+    return ntx_xxh3_seed(provider, strlen(provider), event_id);
+}
+
+uint64_t ntx_thread_hash(uint64_t thread) { return ntx_xxh3(&thread, sizeof thread); }

@@ -214,3 +214,37 @@ int ntx_index_need_all(const ntidx_index *x, ntx_err *err)
     }
     return 0;
 }
+
+/* The region statistics sections of a --full index (checked whole at load). */
+#define BAD(...)                                                                                        \
+    do {                                                                                                \
+        snprintf(why, n, __VA_ARGS__);                                                                  \
+        return NTIDX_E_INDEX_CORRUPT;                                                                   \
+    } while (0)
+
+int ntx_index_check_summaries(const ntidx_index *x, char *why, size_t n)
+{
+    if (!x->rstats)
+        return NTIDX_OK;
+    if (!x->strings_len || x->strings[x->strings_len - 1] != 0)
+        BAD("the string section does not end with a NUL");
+    uint64_t nt = 0, nth = 0, nd = 0;
+    for (uint64_t r = 0; r < x->nregions; r++) {
+        const uint8_t *e = x->rstats + r * x->srst;
+        if (ntx_load64(e) != nt || ntx_load64(e + 16) != nth || ntx_load64(e + 24) != nd)
+            BAD("region %llu statistics do not follow the previous region's", (unsigned long long)r);
+        nt += ntx_load32(e + 8);
+        nth += ntx_load32(e + 12);
+        nd += ntx_load32(e + 32);
+    }
+    if (nt != x->ntcounts || nth != x->nthcounts || nd != x->ndcounts)
+        BAD("region statistics list %llu/%llu/%llu entries, the sections hold %llu/%llu/%llu",
+            (unsigned long long)nt, (unsigned long long)nth, (unsigned long long)nd,
+            (unsigned long long)x->ntcounts, (unsigned long long)x->nthcounts, (unsigned long long)x->ndcounts);
+    for (uint64_t i = 0; i < x->ntcounts; i++) {
+        const uint8_t *p = x->tcounts + i * x->stc;
+        if (ntx_load64(p) >= x->strings_len || ntx_load64(p + 8) >= x->strings_len)
+            BAD("type count %llu names a string past the string section", (unsigned long long)i);
+    }
+    return NTIDX_OK;
+}

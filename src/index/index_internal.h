@@ -10,19 +10,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buf.h"
 #include "cursor.h"
 #include "error.h"
 #include "index_format.h"
 #include "ntidx/index.h"
 #include "trace_internal.h"
-
-typedef struct ntx_bytes {
-    uint8_t *data;
-    uint64_t len, cap;
-} ntx_bytes;
-
-int ntx_bytes_reserve(ntx_bytes *b, uint64_t extra);
-void ntx_bytes_free(ntx_bytes *b);
 
 struct ntidx_index {
     /* header facts */
@@ -67,7 +60,7 @@ struct ntidx_index {
     uint8_t *strings_copy;         /* STRINGS compacted when its entries are longer than a byte */
 
     /* storage: owned section buffers (built) or the mapping (loaded) */
-    ntx_bytes own[10];
+    ntidx_buf own[10];
     void *map;
     uint64_t map_len;
     ntidx_index_info info;
@@ -126,13 +119,18 @@ static inline int ntx_index_need_block(const ntidx_index *x, uint64_t b, ntx_err
 /* Every region (slices, extending an index, writing it). */
 int ntx_index_need_all(const ntidx_index *x, ntx_err *err);
 
-/* Build by scanning t from its first block, or extend `from` (a valid prefix) with the blocks after it. */
-int ntx_index_build(ntidx_trace *t, const ntidx_index *from, const ntidx_index_options *o, ntidx_index **out, ntx_err *err);
+/*
+ * The plain index: scan t from its first block, or extend `from` (a valid
+ * prefix) with the blocks after it. o->full only changes the kernel advice
+ * (a --full build reads every block afterwards); the --full sections are
+ * added above (src/ops/index_full.c).
+ */
+int ntx_index_scan(ntidx_trace *t, const ntidx_index *from, const ntidx_index_options *o, ntidx_index **out,
+                   ntx_err *err);
 
 /* The owned buffers of a built index (own[]). */
 enum { NTX_OWN_BLOCKS, NTX_OWN_SPS, NTX_OWN_REGIONS, NTX_OWN_DEFS, NTX_OWN_FILTERS, NTX_OWN_RSTATS, NTX_OWN_TCOUNTS,
        NTX_OWN_THCOUNTS, NTX_OWN_DCOUNTS, NTX_OWN_STRINGS };
-uint8_t *ntx_bytes_append(ntx_bytes *b, uint64_t n);
 /* The region statistics sections of a loaded index, checked (index_summary.c); why: the problem. */
 int ntx_index_check_summaries(const ntidx_index *x, char *why, size_t n);
 
@@ -148,11 +146,37 @@ uint64_t ntx_trace_range_hash(const ntidx_trace *t, uint64_t off, uint64_t len);
 /* Bloom filter keys of --full indexes. */
 uint64_t ntx_type_hash(const char *provider, uint32_t event_id);
 uint64_t ntx_thread_hash(uint64_t thread);
+/* 256 bits: the top bits of the hash pick the 64-bit word, two bits set in it. */
 static inline int ntx_bloom_may_contain(const uint8_t *filter, uint64_t h)
 {
     uint64_t w = ntx_load64(filter + 8 * ((h >> 60) & 3));
     uint64_t bits = (1ull << (h & 63)) | (1ull << ((h >> 6) & 63));
     return (w & bits) == bits;
+}
+static inline void ntx_bloom_add(uint8_t *filter, uint64_t h)
+{
+    uint8_t *w = filter + 8 * ((h >> 60) & 3);
+    ntx_store64(w, ntx_load64(w) | (1ull << (h & 63)) | (1ull << ((h >> 6) & 63)));
+}
+
+/* --full region statistics present (REGION_STATS and the sections it points into). */
+static inline int ntx_index_has_summaries(const ntidx_index *x) { return x->rstats != NULL; }
+
+/* Regions and windows. */
+static inline int ntx_ranges_overlap(uint64_t lo, uint64_t hi, uint64_t t0, uint64_t t1)
+{
+    return lo <= hi && lo < t1 && hi >= t0;
+}
+/* Whether region r can hold events of [t0, t1). */
+static inline int ntx_index_region_overlaps(const ntidx_index *x, uint64_t r, uint64_t t0, uint64_t t1)
+{
+    return ntx_ranges_overlap(ntx_rg_ts_min(x, r), ntx_rg_ts_max(x, r), t0, t1);
+}
+/* Whether every event of region r lies in [t0, t1) (a region without events: no). */
+static inline int ntx_index_region_inside(const ntidx_index *x, uint64_t r, uint64_t t0, uint64_t t1)
+{
+    uint64_t lo = ntx_rg_ts_min(x, r), hi = ntx_rg_ts_max(x, r);
+    return lo <= hi && lo >= t0 && hi < t1;
 }
 
 #endif

@@ -23,9 +23,6 @@
 
 #include "index_internal.h"
 
-static void st16(uint8_t *p, uint16_t v) { memcpy(p, &v, 2); }
-static void st32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
-static void st64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
 
 static int say(char *err, size_t errlen, int code, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static int say(char *err, size_t errlen, int code, const char *fmt, ...)
@@ -115,7 +112,7 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *er
     if (ntx_index_need_all(x, &cerr) < 0)
         return say(err, errlen, cerr.code, "%s", cerr.msg);
     uint8_t stat[NTX_TRACE_STAT_ENTRY];
-    st64(stat, (uint64_t)x->trace_ctime_ns);
+    ntx_store64(stat, (uint64_t)x->trace_ctime_ns);
     /* FILTERS is present exactly when FULL, also with no block (a trace with nothing after its trace
        block: the builder then has no filter storage, x->filters is NULL): the loader requires it. */
     int full = (x->flags & NTX_IF_FULL) != 0;
@@ -126,9 +123,9 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *er
         return say(err, errlen, NTIDX_E_NOMEM, "out of memory");
     for (uint64_t r = 0; r < x->nregions; r++) {
         uint64_t f = ntx_rg_first(x, r), e = ntx_rg_end(x, r);
-        st64(sums + r * NTX_REGION_SUM_ENTRY, ntx_xxh3(x->blocks ? x->blocks + f * x->sb : (const uint8_t *)"",
+        ntx_store64(sums + r * NTX_REGION_SUM_ENTRY, ntx_xxh3(x->blocks ? x->blocks + f * x->sb : (const uint8_t *)"",
                                                         (size_t)((e - f) * x->sb)));
-        st64(sums + r * NTX_REGION_SUM_ENTRY + 8,
+        ntx_store64(sums + r * NTX_REGION_SUM_ENTRY + 8,
              x->filters ? ntx_xxh3(x->filters + f * x->sf, (size_t)((e - f) * x->sf)) : 0);
     }
     section_out sec[12] = {
@@ -154,37 +151,37 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *er
     uint8_t h[NTX_IDX_HEADER_SIZE + 64];
     memset(h, 0, sizeof h);
     memcpy(h + NTX_IH_MAGIC, NTX_IDX_MAGIC, 8);
-    st16(h + NTX_IH_MAJOR, NTX_IDX_MAJOR);
-    st16(h + NTX_IH_MINOR, NTX_IDX_MINOR);
-    st32(h + NTX_IH_HEADER_SIZE, hsize);
-    st32(h + NTX_IH_FLAGS, x->flags);
-    st32(h + NTX_IH_SECTION_COUNT, (uint32_t)nsec);
-    st64(h + NTX_IH_TRACE_SIZE, x->trace_size);
-    st64(h + NTX_IH_TRACE_MTIME, (uint64_t)x->trace_mtime_ns);
-    st64(h + NTX_IH_HEAD_HASH, x->head_hash);
-    st64(h + NTX_IH_INDEXED_END, x->indexed_end);
-    st64(h + NTX_IH_LAST_BLOCK_OFF, x->last_block_off);
-    st64(h + NTX_IH_LAST_BLOCK_HASH, x->last_block_hash);
-    st32(h + NTX_IH_FORMAT_VERSION, x->format_version);
-    st32(h + NTX_IH_POINTER_SIZE, x->pointer_size);
-    st64(h + NTX_IH_SYNC_TICKS, (uint64_t)x->sync_ticks);
-    st64(h + NTX_IH_TICK_FREQ, (uint64_t)x->tick_frequency);
-    st64(h + NTX_IH_FIRST_TS, x->first_ts);
-    st64(h + NTX_IH_LAST_TS, x->last_ts);
-    st64(h + NTX_IH_EVENTS, x->events);
-    st64(h + NTX_IH_FIRST_BLOCK, x->first_block);
+    ntx_store16(h + NTX_IH_MAJOR, NTX_IDX_MAJOR);
+    ntx_store16(h + NTX_IH_MINOR, NTX_IDX_MINOR);
+    ntx_store32(h + NTX_IH_HEADER_SIZE, hsize);
+    ntx_store32(h + NTX_IH_FLAGS, x->flags);
+    ntx_store32(h + NTX_IH_SECTION_COUNT, (uint32_t)nsec);
+    ntx_store64(h + NTX_IH_TRACE_SIZE, x->trace_size);
+    ntx_store64(h + NTX_IH_TRACE_MTIME, (uint64_t)x->trace_mtime_ns);
+    ntx_store64(h + NTX_IH_HEAD_HASH, x->head_hash);
+    ntx_store64(h + NTX_IH_INDEXED_END, x->indexed_end);
+    ntx_store64(h + NTX_IH_LAST_BLOCK_OFF, x->last_block_off);
+    ntx_store64(h + NTX_IH_LAST_BLOCK_HASH, x->last_block_hash);
+    ntx_store32(h + NTX_IH_FORMAT_VERSION, x->format_version);
+    ntx_store32(h + NTX_IH_POINTER_SIZE, x->pointer_size);
+    ntx_store64(h + NTX_IH_SYNC_TICKS, (uint64_t)x->sync_ticks);
+    ntx_store64(h + NTX_IH_TICK_FREQ, (uint64_t)x->tick_frequency);
+    ntx_store64(h + NTX_IH_FIRST_TS, x->first_ts);
+    ntx_store64(h + NTX_IH_LAST_TS, x->last_ts);
+    ntx_store64(h + NTX_IH_EVENTS, x->events);
+    ntx_store64(h + NTX_IH_FIRST_BLOCK, x->first_block);
     uint64_t off = hsize;
     for (int i = 0; i < nsec; i++) {
         uint8_t *d = h + NTX_IH_DIRECTORY + i * NTX_IDX_DIRENT_SIZE;
         uint64_t len = sec[i].count * sec[i].entry;
-        st32(d, sec[i].id);
-        st32(d + 4, sec[i].entry);
-        st64(d + 8, off);
-        st64(d + 16, sec[i].count);
-        st64(d + 24, ntx_xxh3(len ? sec[i].data : (const void *)"", (size_t)len));
+        ntx_store32(d, sec[i].id);
+        ntx_store32(d + 4, sec[i].entry);
+        ntx_store64(d + 8, off);
+        ntx_store64(d + 16, sec[i].count);
+        ntx_store64(d + 24, ntx_xxh3(len ? sec[i].data : (const void *)"", (size_t)len));
         off = align8(off + len);
     }
-    st64(h + hsize - 8, ntx_xxh3(h, hsize - 8));
+    ntx_store64(h + hsize - 8, ntx_xxh3(h, hsize - 8));
 
     /* Temporary file in the same directory, so the rename is atomic. It is locked for as long
        as its name exists: remove_stale_temporaries() removes only unlocked ones. */

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "index_internal.h"
+#include "query_internal.h"
 #include "reader_internal.h"
 #include "reader_sort.h"
 
@@ -64,8 +65,6 @@ static int plan_push(ntidx_query *q, uint64_t offset, uint8_t op, uint8_t forget
 
 static int nomem(ntx_err *err) { return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory planning the query"); }
 
-static int overlaps(uint64_t lo, uint64_t hi, uint64_t t0, uint64_t t1) { return lo <= hi && lo < t1 && hi >= t0; }
-
 /* Could block i hold an event the query wants? (Bloom filters of --full indexes prune by type and thread.) */
 static int block_wanted(const ntidx_query *q, uint64_t i)
 {
@@ -73,7 +72,7 @@ static int block_wanted(const ntidx_query *q, uint64_t i)
     uint8_t f = ntx_blk_flags(x, i);
     if (f & NTX_BF_NO_EVENTS)
         return 0;
-    if ((f & NTX_BF_RANGE) && !overlaps(ntx_blk_ts_min(x, i), ntx_blk_ts_max(x, i), q->o.t0, q->o.t1))
+    if ((f & NTX_BF_RANGE) && !ntx_ranges_overlap(ntx_blk_ts_min(x, i), ntx_blk_ts_max(x, i), q->o.t0, q->o.t1))
         return 0;
     if (x->filters) {
         if (ntx_blk_events(x, i) == 0)
@@ -167,7 +166,7 @@ static int plan_next_region(ntidx_query *q, ntx_err *err)
         uint64_t lo = ntx_rg_ts_min(x, r), hi = ntx_rg_ts_max(x, r);
         if (lo <= hi && lo >= t1 && q->sorted)
             break; /* every later region is later still */
-        if (!overlaps(lo, hi, t0, t1))
+        if (!ntx_ranges_overlap(lo, hi, t0, t1))
             continue;
         /* A lazily checked index: this region's block entries are checked before they are trusted. */
         int crc = ntx_index_need_region(x, r, err);
@@ -250,28 +249,12 @@ NTIDX_API int ntidx_query_open(ntidx_query **out, ntidx_trace *t, const ntidx_in
     return query_open(out, t, x, o, -1);
 }
 
-/* One region as a unit of work: primed on its own, whatever was read before. */
 int ntx_query_open_region(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o,
                           uint64_t region)
 {
     if (region >= x->nregions)
         return NTIDX_E_INVALID_ARG;
     return query_open(out, t, x, o, (int64_t)region);
-}
-
-uint64_t ntx_index_region_count(const ntidx_index *x) { return x->nregions; }
-
-/* Whether region r can hold events of [t0, t1). */
-int ntx_index_region_overlaps(const ntidx_index *x, uint64_t r, uint64_t t0, uint64_t t1)
-{
-    return overlaps(ntx_rg_ts_min(x, r), ntx_rg_ts_max(x, r), t0, t1);
-}
-
-/* Whether every event of region r lies in [t0, t1) (a region without events: no). */
-int ntx_index_region_inside(const ntidx_index *x, uint64_t r, uint64_t t0, uint64_t t1)
-{
-    uint64_t lo = ntx_rg_ts_min(x, r), hi = ntx_rg_ts_max(x, r);
-    return lo <= hi && lo >= t0 && hi < t1;
 }
 
 static int query_open(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o,

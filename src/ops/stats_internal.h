@@ -64,10 +64,13 @@ int ntx_region_stats(ntidx_trace *t, const ntidx_index *x, uint64_t region, uint
                      size_t errlen);
 
 /* --full indexes: region r's stored statistics added to `a`, `drops` and `rs` (index_summary.c). */
-int ntx_index_has_summaries(const ntidx_index *x);
 int ntx_index_summary_merge(const ntidx_index *x, uint64_t r, ntx_stats_accum *a, ntx_drop_map *drops,
                             ntidx_reader_stats *rs);
-/* Compute and attach them to a just built --full index. */
-int ntx_index_summarize(ntidx_trace *t, ntidx_index *x, const ntidx_index_options *o, ntx_err *err);
+/*
+ * Build an index (or extend `from`, a valid prefix) as ntidx_index_build() does: the plain scan of the
+ * index core and, with o->full, per-block counts and filters and each region's statistics (index_full.c).
+ */
+int ntx_index_build_full(ntidx_trace *t, const ntidx_index *from, const ntidx_index_options *o, ntidx_index **out,
+                         ntx_err *err);
 
 #endif

@@ -17,6 +17,7 @@
 
 #include "error.h"
 #include "index_internal.h"
+#include "query_internal.h"
 #include "stats_internal.h"
 
 NTIDX_API void ntidx_stats_options_defaults(ntidx_stats_options *o)
@@ -24,12 +25,6 @@ NTIDX_API void ntidx_stats_options_defaults(ntidx_stats_options *o)
     memset(o, 0, sizeof *o);
     o->t1 = UINT64_MAX;
 }
-
-int ntx_query_open_region(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o,
-                          uint64_t region);
-uint64_t ntx_index_region_count(const ntidx_index *x);
-int ntx_index_region_overlaps(const ntidx_index *x, uint64_t r, uint64_t t0, uint64_t t1);
-int ntx_index_region_inside(const ntidx_index *x, uint64_t r, uint64_t t0, uint64_t t1);
 
 #define MAX_BUCKETS (1u << 22)
 #define MAX_THREADS 64
@@ -139,7 +134,7 @@ NTIDX_API int ntidx_stats_indexed(ntidx_trace *t, const ntidx_index *x, const nt
     }
     const ntidx_index_info *ii = ntidx_index_get_info(x);
     shared sh = {.t = t, .x = x, .o = o};
-    uint64_t nr = ntx_index_region_count(x);
+    uint64_t nr = x->nregions;
     sh.regions = malloc((size_t)(nr ? nr : 1) * sizeof *sh.regions);
     if (!sh.regions)
         return NTIDX_E_NOMEM;

@@ -68,27 +68,27 @@ size_t ntidx_w_utf16z_size(const char *s)
     return 2 * (units + 1);
 }
 
-void ntidx_w_put_utf16z(ntidx_wbuf *b, const char *s)
+void ntidx_w_put_utf16z(ntidx_buf *b, const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     while (*p) {
         uint32_t c = utf8_next(&p);
         if (c >= 0x10000) {
             c -= 0x10000;
-            ntidx_wbuf_u16(b, (uint16_t)(0xD800 | (c >> 10)));
-            ntidx_wbuf_u16(b, (uint16_t)(0xDC00 | (c & 0x3FF)));
+            ntx_buf_u16(b, (uint16_t)(0xD800 | (c >> 10)));
+            ntx_buf_u16(b, (uint16_t)(0xDC00 | (c & 0x3FF)));
         } else {
-            ntidx_wbuf_u16(b, (uint16_t)c);
+            ntx_buf_u16(b, (uint16_t)c);
         }
     }
-    ntidx_wbuf_u16(b, 0);
+    ntx_buf_u16(b, 0);
 }
 
-void ntidx_w_put_str6(ntidx_wbuf *b, const char *s)
+void ntidx_w_put_str6(ntidx_buf *b, const char *s)
 {
     size_t n = s ? strlen(s) : 0;
-    ntidx_wbuf_varuint(b, n);
-    ntidx_wbuf_put(b, s, n);
+    ntx_buf_varuint(b, n);
+    ntx_buf_put(b, s, n);
 }
 
 /* Fields shared by the V5 and V6 compressed forms, in stream order up to StackId. */
@@ -168,34 +168,34 @@ size_t ntidx_w_hdr_v5_uncompressed(uint8_t *out, const ntidx_w_hdr *cur, int is_
                                    uint32_t padding)
 {
     uint8_t *p = out;
-    p = ntidx_w_le32(p, (uint32_t)(NTIDX_W_V5_UNCOMPRESSED_HDR - 4) + cur->payload_size + padding);
-    p = ntidx_w_le32(p, (cur->metadata_id & 0x7FFFFFFFu) | (is_sorted ? 0 : NTIDX_W_NOT_SORTED_BIT));
-    p = ntidx_w_le32(p, cur->sequence_number);
-    p = ntidx_w_le64(p, cur->thread);
-    p = ntidx_w_le64(p, cur->capture_thread);
-    p = ntidx_w_le32(p, cur->processor_number);
-    p = ntidx_w_le32(p, cur->stack_id);
-    p = ntidx_w_le64(p, cur->timestamp);
+    p = ntx_store32(p, (uint32_t)(NTIDX_W_V5_UNCOMPRESSED_HDR - 4) + cur->payload_size + padding);
+    p = ntx_store32(p, (cur->metadata_id & 0x7FFFFFFFu) | (is_sorted ? 0 : NTIDX_W_NOT_SORTED_BIT));
+    p = ntx_store32(p, cur->sequence_number);
+    p = ntx_store64(p, cur->thread);
+    p = ntx_store64(p, cur->capture_thread);
+    p = ntx_store32(p, cur->processor_number);
+    p = ntx_store32(p, cur->stack_id);
+    p = ntx_store64(p, cur->timestamp);
     memcpy(p, cur->activity_id, 16);
     p += 16;
     memcpy(p, cur->related_activity_id, 16);
     p += 16;
-    p = ntidx_w_le32(p, cur->payload_size);
+    p = ntx_store32(p, cur->payload_size);
     return (size_t)(p - out);
 }
 
 size_t ntidx_w_hdr_v6_uncompressed(uint8_t *out, const ntidx_w_hdr *cur, int is_sorted)
 {
     uint8_t *p = out;
-    p = ntidx_w_le32(p, (uint32_t)(NTIDX_W_V6_UNCOMPRESSED_HDR - 4) + cur->payload_size);
-    p = ntidx_w_le32(p, (cur->metadata_id & 0x7FFFFFFFu) | (is_sorted ? 0 : NTIDX_W_NOT_SORTED_BIT));
-    p = ntidx_w_le32(p, cur->sequence_number);
-    p = ntidx_w_le64(p, cur->thread);
-    p = ntidx_w_le64(p, cur->capture_thread);
-    p = ntidx_w_le32(p, cur->processor_number);
-    p = ntidx_w_le32(p, cur->stack_id);
-    p = ntidx_w_le64(p, cur->timestamp);
-    p = ntidx_w_le32(p, cur->label_list_id);
-    p = ntidx_w_le32(p, cur->payload_size);
+    p = ntx_store32(p, (uint32_t)(NTIDX_W_V6_UNCOMPRESSED_HDR - 4) + cur->payload_size);
+    p = ntx_store32(p, (cur->metadata_id & 0x7FFFFFFFu) | (is_sorted ? 0 : NTIDX_W_NOT_SORTED_BIT));
+    p = ntx_store32(p, cur->sequence_number);
+    p = ntx_store64(p, cur->thread);
+    p = ntx_store64(p, cur->capture_thread);
+    p = ntx_store32(p, cur->processor_number);
+    p = ntx_store32(p, cur->stack_id);
+    p = ntx_store64(p, cur->timestamp);
+    p = ntx_store32(p, cur->label_list_id);
+    p = ntx_store32(p, cur->payload_size);
     return (size_t)(p - out);
 }

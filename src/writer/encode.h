@@ -14,30 +14,7 @@
 
 #include "buf.h"
 
-/* ---- little-endian stores into raw memory; return the next free byte ---- */
-
-static inline uint8_t *ntidx_w_le16(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    return p + 2;
-}
-
-static inline uint8_t *ntidx_w_le32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-    return p + 4;
-}
-
-static inline uint8_t *ntidx_w_le64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-    return p + 8;
-}
+/* Little-endian stores come from base/le.h (ntx_store16/32/64, via buf.h). */
 
 /* LEB128 (the format's "varuint"): at most 10 bytes for 64 bits. */
 static inline uint8_t *ntidx_w_varuint(uint8_t *p, uint64_t v)
@@ -71,13 +48,13 @@ static inline uint32_t ntidx_w_pad4(uint64_t offset)
  * string form. Invalid UTF-8 becomes U+FFFD; code points above U+FFFF become
  * surrogate pairs.
  */
-void ntidx_w_put_utf16z(ntidx_wbuf *b, const char *s);
+void ntidx_w_put_utf16z(ntidx_buf *b, const char *s);
 
 /** Bytes ntidx_w_put_utf16z() appends for `s`, terminator included. */
 size_t ntidx_w_utf16z_size(const char *s);
 
 /** Append a V6 string: varuint32 byte length + UTF-8 bytes (NULL = ""). */
-void ntidx_w_put_str6(ntidx_wbuf *b, const char *s);
+void ntidx_w_put_str6(ntidx_buf *b, const char *s);
 
 /* ---- event-row headers ---- */
 

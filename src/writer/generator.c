@@ -177,7 +177,7 @@ static int build_stacks(gen *g)
         g->stack_off[i] = (uint32_t)off;
         for (uint32_t d = 0; d < depth[i]; d++) {
             uint64_t ip = bases[(i + d) % 3] + ((uint64_t)ntidx_w_rng_below(&g->rng, 1u << 20));
-            ntidx_w_le64(g->stack_bytes + off, ip);
+            ntx_store64(g->stack_bytes + off, ip);
             off += 8;
         }
     }
@@ -361,7 +361,7 @@ static void emit(gen *g, gthread *t, uint64_t ts, int sorted)
     ev.stack_id = ((x >> 31) & 3) == 0 ? 0 : 1 + (uint32_t)((x >> 33) % GEN_STACKS);
     ev.timestamp = ts;
     ev.is_sorted = sorted;
-    ev.payload = s->pool.p + s->variant_offset[v];
+    ev.payload = s->pool.bytes + s->variant_offset[v];
     ev.payload_size = (uint32_t)(s->variant_offset[v + 1] - s->variant_offset[v]);
     uint8_t related[16];
     if (g->v6) {

@@ -73,7 +73,7 @@ typedef struct ntidx_w_gen_type {
 typedef struct ntidx_w_gen_schema {
     const ntidx_w_gen_type *types;
     uint32_t count;
-    ntidx_wbuf pool;        /* payload bytes of every variant */
+    ntidx_buf pool;        /* payload bytes of every variant */
     size_t *variant_offset; /* count * VARIANTS + 1 offsets into pool */
     double mean_payload;    /* weighted mean payload size, for planning */
     uint8_t pick[NTIDX_W_GEN_PICKS]; /* type index per slot, by weight */
@@ -105,7 +105,7 @@ int ntidx_w_generate(const char *path, const ntidx_gen_options *o, uint8_t **dat
                      ntidx_w_gen_stats *stats);
 
 /** Encode one random payload for `fields` (exposed for tests through the generator only). */
-int ntidx_w_gen_payload(ntidx_wbuf *b, const ntidx_field *fields, uint32_t n, int v6,
+int ntidx_w_gen_payload(ntidx_buf *b, const ntidx_field *fields, uint32_t n, int v6,
                         ntidx_w_rng *rng);
 
 #endif /* NTIDX_WRITER_GENERATOR_INTERNAL_H */

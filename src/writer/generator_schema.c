@@ -220,7 +220,7 @@ typedef struct loc_fixup {
 } loc_fixup;
 
 typedef struct payload_ctx {
-    ntidx_wbuf *b;
+    ntidx_buf *b;
     size_t start; /* payload start in b: DataLoc positions count from here */
     int v6;
     ntidx_w_rng *rng;
@@ -252,47 +252,47 @@ static void put_elements(payload_ctx *c, const ntidx_field *el, uint32_t n, int 
 
 static void put_value(payload_ctx *c, const ntidx_field *f, int depth)
 {
-    ntidx_wbuf *b = c->b;
+    ntidx_buf *b = c->b;
     ntidx_w_rng *r = c->rng;
     uint64_t x = ntidx_w_rng_next(r);
     switch (f->type_code) {
-    case NTIDX_TYPE_BOOLEAN32: ntidx_wbuf_u32(b, (uint32_t)(x & 1)); break;
-    case NTIDX_TYPE_BOOLEAN8: ntidx_wbuf_u8(b, (uint8_t)(x & 1)); break;
+    case NTIDX_TYPE_BOOLEAN32: ntx_buf_u32(b, (uint32_t)(x & 1)); break;
+    case NTIDX_TYPE_BOOLEAN8: ntx_buf_u8(b, (uint8_t)(x & 1)); break;
     case NTIDX_TYPE_UTF16_CODE_UNIT: {
         static const uint16_t chars[] = {'A', 'z', '7', ' ', 0xE9, 0x4E2D, 0x3042, 0x20AC};
-        ntidx_wbuf_u16(b, chars[x % N(chars)]);
+        ntx_buf_u16(b, chars[x % N(chars)]);
         break;
     }
-    case NTIDX_TYPE_UTF8_CODE_UNIT: ntidx_wbuf_u8(b, (uint8_t)(' ' + x % 95)); break;
+    case NTIDX_TYPE_UTF8_CODE_UNIT: ntx_buf_u8(b, (uint8_t)(' ' + x % 95)); break;
     case NTIDX_TYPE_SBYTE:
-    case NTIDX_TYPE_BYTE: ntidx_wbuf_u8(b, (uint8_t)x); break;
+    case NTIDX_TYPE_BYTE: ntx_buf_u8(b, (uint8_t)x); break;
     case NTIDX_TYPE_INT16:
-    case NTIDX_TYPE_UINT16: ntidx_wbuf_u16(b, (uint16_t)(x >> (x & 15))); break;
+    case NTIDX_TYPE_UINT16: ntx_buf_u16(b, (uint16_t)(x >> (x & 15))); break;
     case NTIDX_TYPE_INT32:
-    case NTIDX_TYPE_UINT32: ntidx_wbuf_u32(b, (uint32_t)(x >> (x & 31))); break;
+    case NTIDX_TYPE_UINT32: ntx_buf_u32(b, (uint32_t)(x >> (x & 31))); break;
     case NTIDX_TYPE_INT64:
-    case NTIDX_TYPE_UINT64: ntidx_wbuf_u64(b, x >> (x & 63)); break;
+    case NTIDX_TYPE_UINT64: ntx_buf_u64(b, x >> (x & 63)); break;
     case NTIDX_TYPE_SINGLE: {
         /* Exactly representable values: text and JSON output stay stable. */
         float v = (float)((int32_t)(x % 2000001) - 1000000) / 64.0f;
         uint32_t u;
         memcpy(&u, &v, 4);
-        ntidx_wbuf_u32(b, u);
+        ntx_buf_u32(b, u);
         break;
     }
     case NTIDX_TYPE_DOUBLE: {
         double v = (double)((int64_t)(x % 2000000001) - 1000000000) / 1024.0;
         uint64_t u;
         memcpy(&u, &v, 8);
-        ntidx_wbuf_u64(b, u);
+        ntx_buf_u64(b, u);
         break;
     }
     case NTIDX_TYPE_DECIMAL: {
         /* System.Decimal: flags (scale in bits 16-23, sign in bit 31), hi32, lo64. */
         uint32_t flags = (uint32_t)((x & 7) << 16) | (uint32_t)((x >> 3) & 1) << 31;
-        ntidx_wbuf_u32(b, flags);
-        ntidx_wbuf_u32(b, 0);
-        ntidx_wbuf_u64(b, (x >> 8) % 1000000000000ull);
+        ntx_buf_u32(b, flags);
+        ntx_buf_u32(b, 0);
+        ntx_buf_u64(b, (x >> 8) % 1000000000000ull);
         break;
     }
     case NTIDX_TYPE_DATETIME:
@@ -303,10 +303,10 @@ static void put_value(payload_ctx *c, const ntidx_field *f, int depth)
                                   (int16_t)((x >> 8) % 24), (int16_t)((x >> 16) % 60),
                                   (int16_t)((x >> 24) % 60), (int16_t)((x >> 32) % 1000)};
             for (int i = 0; i < 8; i++)
-                ntidx_wbuf_u16(b, (uint16_t)t[i]);
+                ntx_buf_u16(b, (uint16_t)t[i]);
         } else {
             /* V5 payloads carry DateTime as a FILETIME, as the runtime writes it. */
-            ntidx_wbuf_u64(b, FILETIME_2026 + (x % (31ull * 86400 * 1000)) * 10000);
+            ntx_buf_u64(b, FILETIME_2026 + (x % (31ull * 86400 * 1000)) * 10000);
         }
         break;
     case NTIDX_TYPE_GUID: {
@@ -314,19 +314,19 @@ static void put_value(payload_ctx *c, const ntidx_field *f, int depth)
         uint64_t y = ntidx_w_rng_next(r);
         memcpy(g, &x, 8);
         memcpy(g + 8, &y, 8);
-        ntidx_wbuf_put(b, g, 16);
+        ntx_buf_put(b, g, 16);
         break;
     }
     case NTIDX_TYPE_UTF16_STRING: put_string(c); break;
     case NTIDX_TYPE_VARINT: {
         int64_t v = (int64_t)(varied(r) >> 1); /* 0 .. INT64_MAX */
-        ntidx_wbuf_varuint(b, ntidx_w_zigzag((x & 1) ? -v - 1 : v));
+        ntx_buf_varuint(b, ntidx_w_zigzag((x & 1) ? -v - 1 : v));
         break;
     }
-    case NTIDX_TYPE_VARUINT: ntidx_wbuf_varuint(b, varied(r)); break;
+    case NTIDX_TYPE_VARUINT: ntx_buf_varuint(b, varied(r)); break;
     case NTIDX_TYPE_ARRAY: {
         uint16_t n = (uint16_t)(x % 6);
-        ntidx_wbuf_u16(b, n);
+        ntx_buf_u16(b, n);
         put_elements(c, f->element, n, depth);
         break;
     }
@@ -340,7 +340,7 @@ static void put_value(payload_ctx *c, const ntidx_field *f, int depth)
             c->locs[c->nlocs].count = (uint32_t)(x % 6);
             c->nlocs++;
         }
-        ntidx_wbuf_u32(b, 0);
+        ntx_buf_u32(b, 0);
         break;
     case NTIDX_TYPE_OBJECT:
         for (uint32_t i = 0; i < f->field_count; i++)
@@ -350,7 +350,7 @@ static void put_value(payload_ctx *c, const ntidx_field *f, int depth)
     }
 }
 
-int ntidx_w_gen_payload(ntidx_wbuf *b, const ntidx_field *fields, uint32_t n, int v6,
+int ntidx_w_gen_payload(ntidx_buf *b, const ntidx_field *fields, uint32_t n, int v6,
                         ntidx_w_rng *rng)
 {
     payload_ctx c;
@@ -369,7 +369,7 @@ int ntidx_w_gen_payload(ntidx_wbuf *b, const ntidx_field *fields, uint32_t n, in
         uint32_t pos = c.locs[i].f->type_code == NTIDX_TYPE_RELLOC
                            ? (uint32_t)(data - (c.locs[i].at + 4))
                            : (uint32_t)(data - c.start);
-        ntidx_wbuf_patch_u32(b, c.locs[i].at, (uint32_t)(size << 16) | (pos & 0xFFFF));
+        ntx_buf_patch_u32(b, c.locs[i].at, (uint32_t)(size << 16) | (pos & 0xFFFF));
     }
     return b->err;
 }
@@ -411,7 +411,7 @@ int ntidx_w_gen_schema_init(ntidx_w_gen_schema *s, int format_version, ntidx_w_r
 
 void ntidx_w_gen_schema_free(ntidx_w_gen_schema *s)
 {
-    ntidx_wbuf_free(&s->pool);
+    ntidx_buf_free(&s->pool);
     free(s->variant_offset);
     s->variant_offset = NULL;
 }

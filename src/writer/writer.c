@@ -64,12 +64,12 @@ static void reset_metadata_block(ntidx_writer *w)
 
 static void free_buffers(ntidx_writer *w)
 {
-    ntidx_wbuf_free(&w->ev);
-    ntidx_wbuf_free(&w->meta);
-    ntidx_wbuf_free(&w->stacks);
-    ntidx_wbuf_free(&w->threads);
-    ntidx_wbuf_free(&w->labels);
-    ntidx_wbuf_free(&w->scratch);
+    ntidx_buf_free(&w->ev);
+    ntidx_buf_free(&w->meta);
+    ntidx_buf_free(&w->stacks);
+    ntidx_buf_free(&w->threads);
+    ntidx_buf_free(&w->labels);
+    ntidx_buf_free(&w->scratch);
 }
 
 static int writer_open(ntidx_writer **out, const char *path, const ntidx_writer_options *o)
@@ -103,7 +103,7 @@ static int writer_open(ntidx_writer **out, const char *path, const ntidx_writer_
         return rc;
     }
     /* The event block never outgrows the limit, so reserve it once. */
-    rc = ntidx_wbuf_reserve(&w->ev, o->max_event_block_bytes);
+    rc = ntx_buf_reserve(&w->ev, o->max_event_block_bytes);
     if (!rc)
         rc = w->v6 ? ntidx_w_v6_begin(w) : ntidx_w_v5_begin(w);
     /* The caller's key/value pairs are written now and not kept. */
@@ -177,10 +177,10 @@ static int write_block(ntidx_writer *w, ntidx_block_kind kind, const uint8_t *he
 /* Event and V5 metadata blocks share this 20-byte header. */
 static void event_block_header(uint8_t *h, int compressed, uint64_t min_ts, uint64_t max_ts)
 {
-    ntidx_w_le16(h, NTIDX_W_EVENT_BLOCK_HEADER);
-    ntidx_w_le16(h + 2, compressed ? 1 : 0);
-    ntidx_w_le64(h + 4, min_ts);
-    ntidx_w_le64(h + 12, max_ts);
+    ntx_store16(h, NTIDX_W_EVENT_BLOCK_HEADER);
+    ntx_store16(h + 2, compressed ? 1 : 0);
+    ntx_store64(h + 4, min_ts);
+    ntx_store64(h + 12, max_ts);
 }
 
 static int flush_metadata(ntidx_writer *w)
@@ -190,26 +190,26 @@ static int flush_metadata(ntidx_writer *w)
     int rc;
     if (w->v6) {
         uint8_t h[2] = {0, 0}; /* HeaderSize 0: no extra header bytes */
-        rc = write_block(w, NTIDX_BLOCK_METADATA, h, 2, w->meta.p, w->meta.len);
+        rc = write_block(w, NTIDX_BLOCK_METADATA, h, 2, w->meta.bytes, w->meta.len);
     } else {
         uint8_t h[NTIDX_W_EVENT_BLOCK_HEADER];
         event_block_header(h, w->o.compressed_headers, w->meta_min_ts, w->meta_max_ts);
-        rc = write_block(w, NTIDX_BLOCK_METADATA, h, sizeof(h), w->meta.p, w->meta.len);
+        rc = write_block(w, NTIDX_BLOCK_METADATA, h, sizeof(h), w->meta.bytes, w->meta.len);
     }
     reset_metadata_block(w);
     return rc;
 }
 
 /* Stack and label-list blocks: uint32 FirstId, uint32 Count, entries. */
-static int flush_id_block(ntidx_writer *w, ntidx_block_kind kind, ntidx_wbuf *b,
+static int flush_id_block(ntidx_writer *w, ntidx_block_kind kind, ntidx_buf *b,
                           uint32_t *first, uint32_t *count)
 {
     if (!*count)
         return 0;
     uint8_t h[8];
-    ntidx_w_le32(h, *first);
-    ntidx_w_le32(h + 4, *count);
-    int rc = write_block(w, kind, h, 8, b->p, b->len);
+    ntx_store32(h, *first);
+    ntx_store32(h + 4, *count);
+    int rc = write_block(w, kind, h, 8, b->bytes, b->len);
     b->len = 0;
     *count = 0;
     return rc;
@@ -219,7 +219,7 @@ static int flush_threads(ntidx_writer *w)
 {
     if (!w->thread_count)
         return 0;
-    int rc = write_block(w, NTIDX_BLOCK_THREAD, NULL, 0, w->threads.p, w->threads.len);
+    int rc = write_block(w, NTIDX_BLOCK_THREAD, NULL, 0, w->threads.bytes, w->threads.len);
     w->threads.len = 0;
     w->thread_count = 0;
     return rc;
@@ -244,7 +244,7 @@ static int flush_events(ntidx_writer *w)
         return 0;
     uint8_t h[NTIDX_W_EVENT_BLOCK_HEADER];
     event_block_header(h, w->o.compressed_headers, w->ev_min_ts, w->ev_max_ts);
-    int rc = write_block(w, NTIDX_BLOCK_EVENT, h, sizeof(h), w->ev.p, w->ev.len);
+    int rc = write_block(w, NTIDX_BLOCK_EVENT, h, sizeof(h), w->ev.bytes, w->ev.len);
     reset_event_block(w);
     return rc;
 }
@@ -271,7 +271,7 @@ static int usable(const ntidx_writer *w)
  * Append one metadata definition already encoded in `s` (V6: a whole row,
  * Size included; V5: the metadata payload) to the pending metadata block.
  */
-static int put_metadata_encoded(ntidx_writer *w, const ntidx_wbuf *s)
+static int put_metadata_encoded(ntidx_writer *w, const ntidx_buf *s)
 {
     int rc;
     size_t row_max = s->len + NTIDX_W_V5_UNCOMPRESSED_HDR + 3;
@@ -279,7 +279,7 @@ static int put_metadata_encoded(ntidx_writer *w, const ntidx_wbuf *s)
         (rc = flush_metadata(w)))
         return rc;
     if (w->v6) {
-        ntidx_wbuf_put(&w->meta, s->p, s->len);
+        ntx_buf_put(&w->meta, s->bytes, s->len);
     } else {
         /* A V5 metadata row is an event blob with MetadataId 0, sequence 0,
          * thread 0, stamped with the latest event time. */
@@ -299,9 +299,9 @@ static int put_metadata_encoded(ntidx_writer *w, const ntidx_wbuf *s)
             /* Marked sorted so that the MetadataId word is a plain 0. */
             hn = ntidx_w_hdr_v5_uncompressed(hb, &h, 1, pad);
         }
-        ntidx_wbuf_put(&w->meta, hb, hn);
-        ntidx_wbuf_put(&w->meta, s->p, s->len);
-        ntidx_wbuf_zero(&w->meta, pad);
+        ntx_buf_put(&w->meta, hb, hn);
+        ntx_buf_put(&w->meta, s->bytes, s->len);
+        ntx_buf_zero(&w->meta, pad);
         if (h.timestamp < w->meta_min_ts)
             w->meta_min_ts = h.timestamp;
         if (h.timestamp > w->meta_max_ts)
@@ -320,7 +320,7 @@ NTIDX_API int ntidx_writer_add_metadata(ntidx_writer *w, const ntidx_metadata *m
         return rc;
     if (!m)
         return NTIDX_E_INVALID_ARG;
-    ntidx_wbuf *s = &w->scratch;
+    ntidx_buf *s = &w->scratch;
     s->len = 0;
     if (w->v6) {
         rc = ntidx_w_v6_metadata_row(s, m);
@@ -348,9 +348,9 @@ NTIDX_API int ntidx_writer_add_metadata_raw(ntidx_writer *w, const uint8_t *data
     } else if (size < 4 || size > INT32_MAX - 256) {
         return NTIDX_E_INVALID_ARG; /* at least the MetadataId */
     }
-    ntidx_wbuf *s = &w->scratch;
+    ntidx_buf *s = &w->scratch;
     s->len = 0;
-    ntidx_wbuf_put(s, data, size);
+    ntx_buf_put(s, data, size);
     if (s->err)
         return ntidx_w_fail(w, s->err);
     return put_metadata_encoded(w, s);
@@ -363,7 +363,7 @@ NTIDX_API int ntidx_writer_add_thread(ntidx_writer *w, const ntidx_thread *th)
         return rc;
     if (!th || !w->v6)
         return NTIDX_E_INVALID_ARG;
-    ntidx_wbuf *s = &w->scratch;
+    ntidx_buf *s = &w->scratch;
     s->len = 0;
     rc = ntidx_w_v6_thread_row(s, th);
     if (rc)
@@ -371,7 +371,7 @@ NTIDX_API int ntidx_writer_add_thread(ntidx_writer *w, const ntidx_thread *th)
     if (w->thread_count && w->threads.len + s->len > NTIDX_W_DEF_BLOCK_LIMIT &&
         (rc = flush_threads(w)))
         return rc;
-    ntidx_wbuf_put(&w->threads, s->p, s->len);
+    ntx_buf_put(&w->threads, s->bytes, s->len);
     if (w->threads.err)
         return ntidx_w_fail(w, w->threads.err);
     w->thread_count++;
@@ -394,8 +394,8 @@ NTIDX_API int ntidx_writer_add_stack(ntidx_writer *w, uint32_t id, const uint8_t
         return rc;
     if (!w->stack_count)
         w->stack_first = id;
-    ntidx_wbuf_u32(&w->stacks, size);
-    ntidx_wbuf_put(&w->stacks, ips, size);
+    ntx_buf_u32(&w->stacks, size);
+    ntx_buf_put(&w->stacks, ips, size);
     if (w->stacks.err)
         return ntidx_w_fail(w, w->stacks.err);
     w->stack_count++;
@@ -410,7 +410,7 @@ NTIDX_API int ntidx_writer_add_label_list(ntidx_writer *w, uint32_t id, const nt
         return rc;
     if (!w->v6 || id == 0 || n == 0 || !labels)
         return NTIDX_E_INVALID_ARG;
-    ntidx_wbuf *s = &w->scratch;
+    ntidx_buf *s = &w->scratch;
     s->len = 0;
     rc = ntidx_w_v6_label_list(s, labels, n);
     if (rc)
@@ -422,7 +422,7 @@ NTIDX_API int ntidx_writer_add_label_list(ntidx_writer *w, uint32_t id, const nt
         return rc;
     if (!w->label_count)
         w->label_first = id;
-    ntidx_wbuf_put(&w->labels, s->p, s->len);
+    ntx_buf_put(&w->labels, s->bytes, s->len);
     if (w->labels.err)
         return ntidx_w_fail(w, w->labels.err);
     w->label_count++;
@@ -439,7 +439,7 @@ NTIDX_API int ntidx_writer_add_thread_raw(ntidx_writer *w, const uint8_t *row, s
     if (w->thread_count && w->threads.len + size > NTIDX_W_DEF_BLOCK_LIMIT &&
         (rc = flush_threads(w)))
         return rc;
-    ntidx_wbuf_put(&w->threads, row, size);
+    ntx_buf_put(&w->threads, row, size);
     if (w->threads.err)
         return ntidx_w_fail(w, w->threads.err);
     w->thread_count++;
@@ -461,7 +461,7 @@ NTIDX_API int ntidx_writer_add_label_list_raw(ntidx_writer *w, uint32_t id, cons
         return rc;
     if (!w->label_count)
         w->label_first = id;
-    ntidx_wbuf_put(&w->labels, labels, size);
+    ntx_buf_put(&w->labels, labels, size);
     if (w->labels.err)
         return ntidx_w_fail(w, w->labels.err);
     w->label_count++;
@@ -475,7 +475,7 @@ static const uint8_t zero_guid[16];
 /* Encode one event row at the end of the pending block; returns its size. */
 static size_t encode_event(ntidx_writer *w, const ntidx_w_hdr *h, const ntidx_event *ev)
 {
-    uint8_t *p = w->ev.p + w->ev.len;
+    uint8_t *p = w->ev.bytes + w->ev.len;
     size_t hn;
     uint32_t pad = 0;
     if (w->o.compressed_headers) {
@@ -509,7 +509,7 @@ NTIDX_API int ntidx_writer_add_event(ntidx_writer *w, const ntidx_event *ev)
         return NTIDX_E_INVALID_ARG;
     if (!w->v6 && ev->payload_size > INT32_MAX - 256)
         return NTIDX_E_INVALID_ARG;
-    if (ntidx_wbuf_reserve(&w->ev, row_max))
+    if (ntx_buf_reserve(&w->ev, row_max))
         return ntidx_w_fail(w, w->ev.err);
 
     ntidx_w_hdr h;

@@ -34,28 +34,28 @@ struct ntidx_writer {
     ntidx_w_sink sink;
 
     /* Pending event block. */
-    ntidx_wbuf ev;
+    ntidx_buf ev;
     size_t ev_count;
     ntidx_w_hdr ev_prev; /* previous header for compression, zeroed per block */
     uint64_t ev_min_ts, ev_max_ts;
 
     /* Pending metadata block (V5: event-blob rows with their own header state). */
-    ntidx_wbuf meta;
+    ntidx_buf meta;
     size_t meta_count;
     ntidx_w_hdr meta_prev;
     uint64_t meta_min_ts, meta_max_ts;
 
     /* Pending stack block: consecutive ids from stack_first. */
-    ntidx_wbuf stacks;
+    ntidx_buf stacks;
     uint32_t stack_first, stack_count;
 
     /* Pending V6 thread block and label-list block. */
-    ntidx_wbuf threads;
+    ntidx_buf threads;
     size_t thread_count;
-    ntidx_wbuf labels;
+    ntidx_buf labels;
     uint32_t label_first, label_count;
 
-    ntidx_wbuf scratch; /* V5 metadata payloads, SP and remove-thread bodies */
+    ntidx_buf scratch; /* V5 metadata payloads, SP and remove-thread bodies */
     uint64_t last_ts;   /* latest event timestamp: V5 metadata rows are stamped with it */
 };
 
@@ -73,7 +73,7 @@ int ntidx_w_v5_begin(ntidx_writer *w);
 int ntidx_w_v5_block(ntidx_writer *w, ntidx_block_kind kind, const uint8_t *head, size_t hlen,
                      const uint8_t *body, size_t blen);
 /** Encode the V5 metadata payload of `m` into `b` (the part after the row header). */
-int ntidx_w_v5_metadata_payload(ntidx_wbuf *b, const ntidx_metadata *m);
+int ntidx_w_v5_metadata_payload(ntidx_buf *b, const ntidx_metadata *m);
 int ntidx_w_v5_sequence_point(ntidx_writer *w, uint64_t ts, const ntidx_thread_seq *t, size_t n);
 int ntidx_w_v5_end(ntidx_writer *w);
 
@@ -82,11 +82,11 @@ int ntidx_w_v6_begin(ntidx_writer *w);
 int ntidx_w_v6_block(ntidx_writer *w, ntidx_block_kind kind, const uint8_t *head, size_t hlen,
                      const uint8_t *body, size_t blen);
 /** Append one V6 metadata row (Size-prefixed) to `b`. */
-int ntidx_w_v6_metadata_row(ntidx_wbuf *b, const ntidx_metadata *m);
+int ntidx_w_v6_metadata_row(ntidx_buf *b, const ntidx_metadata *m);
 /** Append one V6 thread row (RowSize-prefixed) to `b`. */
-int ntidx_w_v6_thread_row(ntidx_wbuf *b, const ntidx_thread *th);
+int ntidx_w_v6_thread_row(ntidx_buf *b, const ntidx_thread *th);
 /** Append one V6 label list (the last label's kind has its high bit set) to `b`. */
-int ntidx_w_v6_label_list(ntidx_wbuf *b, const ntidx_label *l, size_t n);
+int ntidx_w_v6_label_list(ntidx_buf *b, const ntidx_label *l, size_t n);
 int ntidx_w_v6_sequence_point(ntidx_writer *w, uint64_t ts, uint32_t flags,
                               const ntidx_thread_seq *t, size_t n);
 int ntidx_w_v6_remove_threads(ntidx_writer *w, const ntidx_thread_seq *t, size_t n);

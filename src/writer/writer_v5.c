@@ -27,46 +27,46 @@ enum {
 enum { TAG_OPCODE = 1, TAG_V2PARAMS = 2 };
 
 /* Append a FastSerialization type object: 5 1 version minReader len name 6. */
-static void put_type(ntidx_wbuf *b, const char *name, int32_t version, int32_t min_version)
+static void put_type(ntidx_buf *b, const char *name, int32_t version, int32_t min_version)
 {
     size_t n = strlen(name);
-    ntidx_wbuf_u8(b, FS_BEGIN_PRIVATE_OBJECT);
-    ntidx_wbuf_u8(b, FS_NULL_REFERENCE);
-    ntidx_wbuf_u32(b, (uint32_t)version);
-    ntidx_wbuf_u32(b, (uint32_t)min_version);
-    ntidx_wbuf_u32(b, (uint32_t)n);
-    ntidx_wbuf_put(b, name, n);
-    ntidx_wbuf_u8(b, FS_END_OBJECT);
+    ntx_buf_u8(b, FS_BEGIN_PRIVATE_OBJECT);
+    ntx_buf_u8(b, FS_NULL_REFERENCE);
+    ntx_buf_u32(b, (uint32_t)version);
+    ntx_buf_u32(b, (uint32_t)min_version);
+    ntx_buf_u32(b, (uint32_t)n);
+    ntx_buf_put(b, name, n);
+    ntx_buf_u8(b, FS_END_OBJECT);
 }
 
-static void put_systime(ntidx_wbuf *b, const ntidx_systime *t)
+static void put_systime(ntidx_buf *b, const ntidx_systime *t)
 {
     const int16_t v[8] = {t->year, t->month, t->day_of_week, t->day,
                           t->hour, t->minute, t->second, t->millisecond};
     for (int i = 0; i < 8; i++)
-        ntidx_wbuf_u16(b, (uint16_t)v[i]);
+        ntx_buf_u16(b, (uint16_t)v[i]);
 }
 
 int ntidx_w_v5_begin(ntidx_writer *w)
 {
-    ntidx_wbuf *b = &w->scratch;
+    ntidx_buf *b = &w->scratch;
     b->len = 0;
-    ntidx_wbuf_put(b, "Nettrace", 8);
-    ntidx_wbuf_u32(b, 20);
-    ntidx_wbuf_put(b, "!FastSerialization.1", 20);
-    ntidx_wbuf_u8(b, FS_BEGIN_PRIVATE_OBJECT);
+    ntx_buf_put(b, "Nettrace", 8);
+    ntx_buf_u32(b, 20);
+    ntx_buf_put(b, "!FastSerialization.1", 20);
+    ntx_buf_u8(b, FS_BEGIN_PRIVATE_OBJECT);
     put_type(b, "Trace", TRACE_OBJECT_VERSION, TRACE_OBJECT_VERSION);
     put_systime(b, &w->o.sync_time_utc);
-    ntidx_wbuf_u64(b, (uint64_t)w->o.sync_ticks);
-    ntidx_wbuf_u64(b, (uint64_t)w->o.tick_frequency);
-    ntidx_wbuf_u32(b, w->o.pointer_size);
-    ntidx_wbuf_u32(b, w->o.process_id);
-    ntidx_wbuf_u32(b, w->o.number_of_processors);
-    ntidx_wbuf_u32(b, w->o.expected_cpu_sampling_rate);
-    ntidx_wbuf_u8(b, FS_END_OBJECT);
+    ntx_buf_u64(b, (uint64_t)w->o.sync_ticks);
+    ntx_buf_u64(b, (uint64_t)w->o.tick_frequency);
+    ntx_buf_u32(b, w->o.pointer_size);
+    ntx_buf_u32(b, w->o.process_id);
+    ntx_buf_u32(b, w->o.number_of_processors);
+    ntx_buf_u32(b, w->o.expected_cpu_sampling_rate);
+    ntx_buf_u8(b, FS_END_OBJECT);
     if (b->err)
         return b->err;
-    return ntidx_w_sink_write(&w->sink, b->p, b->len);
+    return ntidx_w_sink_write(&w->sink, b->bytes, b->len);
 }
 
 static const char *object_name(ntidx_block_kind kind)
@@ -100,13 +100,13 @@ int ntidx_w_v5_block(ntidx_writer *w, ntidx_block_kind kind, const uint8_t *head
     *p++ = FS_BEGIN_PRIVATE_OBJECT;
     *p++ = FS_BEGIN_PRIVATE_OBJECT;
     *p++ = FS_NULL_REFERENCE;
-    p = ntidx_w_le32(p, BLOCK_OBJECT_VERSION);
-    p = ntidx_w_le32(p, BLOCK_OBJECT_VERSION);
-    p = ntidx_w_le32(p, (uint32_t)nlen);
+    p = ntx_store32(p, BLOCK_OBJECT_VERSION);
+    p = ntx_store32(p, BLOCK_OBJECT_VERSION);
+    p = ntx_store32(p, (uint32_t)nlen);
     memcpy(p, name, nlen);
     p += nlen;
     *p++ = FS_END_OBJECT;
-    p = ntidx_w_le32(p, (uint32_t)(hlen + blen));
+    p = ntx_store32(p, (uint32_t)(hlen + blen));
     /* The padding aligns the block content to the FILE offset, not to the object. */
     uint32_t pad = ntidx_w_pad4(ntidx_w_sink_offset(&w->sink) + (uint64_t)(p - fr));
     memset(p, 0, pad);
@@ -132,30 +132,30 @@ static int needs_v2(const ntidx_field *f)
     return f->type_code > NTIDX_TYPE_UTF16_STRING;
 }
 
-static void put_fields_v1(ntidx_wbuf *b, const ntidx_field *f, uint32_t n);
+static void put_fields_v1(ntidx_buf *b, const ntidx_field *f, uint32_t n);
 
 /* V1 field: int TypeCode, [Object: nested field list], UTF-16 name. */
-static void put_field_v1(ntidx_wbuf *b, const ntidx_field *f)
+static void put_field_v1(ntidx_buf *b, const ntidx_field *f)
 {
-    ntidx_wbuf_u32(b, f->type_code);
+    ntx_buf_u32(b, f->type_code);
     if (f->type_code == NTIDX_TYPE_OBJECT)
         put_fields_v1(b, f->fields, f->field_count);
     ntidx_w_put_utf16z(b, f->name);
 }
 
-static void put_fields_v1(ntidx_wbuf *b, const ntidx_field *f, uint32_t n)
+static void put_fields_v1(ntidx_buf *b, const ntidx_field *f, uint32_t n)
 {
-    ntidx_wbuf_u32(b, n);
+    ntx_buf_u32(b, n);
     for (uint32_t i = 0; i < n; i++)
         put_field_v1(b, &f[i]);
 }
 
-static void put_fields_v2(ntidx_wbuf *b, const ntidx_field *f, uint32_t n);
+static void put_fields_v2(ntidx_buf *b, const ntidx_field *f, uint32_t n);
 
 /* V2 type: int TypeCode, then the array's element type or the object's field list. */
-static void put_type_v2(ntidx_wbuf *b, const ntidx_field *f)
+static void put_type_v2(ntidx_buf *b, const ntidx_field *f)
 {
-    ntidx_wbuf_u32(b, f->type_code);
+    ntx_buf_u32(b, f->type_code);
     if (f->type_code == NTIDX_TYPE_ARRAY && f->element)
         put_type_v2(b, f->element);
     else if (f->type_code == NTIDX_TYPE_OBJECT)
@@ -174,33 +174,33 @@ static void put_type_v2(ntidx_wbuf *b, const ntidx_field *f)
  * The alternative layout of nettrace-format-v4-v5.txt (no Size, name last)
  * would be: put_type_v2(b, f); ntidx_w_put_utf16z(b, f->name);
  */
-static void put_field_v2(ntidx_wbuf *b, const ntidx_field *f)
+static void put_field_v2(ntidx_buf *b, const ntidx_field *f)
 {
     size_t at = b->len;
-    ntidx_wbuf_u32(b, 0); /* Size, patched below */
+    ntx_buf_u32(b, 0); /* Size, patched below */
     ntidx_w_put_utf16z(b, f->name);
     put_type_v2(b, f);
-    ntidx_wbuf_patch_u32(b, at, (uint32_t)(b->len - at));
+    ntx_buf_patch_u32(b, at, (uint32_t)(b->len - at));
 }
 
-static void put_fields_v2(ntidx_wbuf *b, const ntidx_field *f, uint32_t n)
+static void put_fields_v2(ntidx_buf *b, const ntidx_field *f, uint32_t n)
 {
-    ntidx_wbuf_u32(b, n);
+    ntx_buf_u32(b, n);
     for (uint32_t i = 0; i < n; i++)
         put_field_v2(b, &f[i]);
 }
 
-int ntidx_w_v5_metadata_payload(ntidx_wbuf *b, const ntidx_metadata *m)
+int ntidx_w_v5_metadata_payload(ntidx_buf *b, const ntidx_metadata *m)
 {
     if (m->opcode > 255 || (m->has_fields && m->field_count && !m->fields))
         return NTIDX_E_INVALID_ARG;
-    ntidx_wbuf_u32(b, m->id);
+    ntx_buf_u32(b, m->id);
     ntidx_w_put_utf16z(b, m->provider);
-    ntidx_wbuf_u32(b, m->event_id);
+    ntx_buf_u32(b, m->event_id);
     ntidx_w_put_utf16z(b, m->event_name);
-    ntidx_wbuf_u64(b, m->keywords);
-    ntidx_wbuf_u32(b, m->version);
-    ntidx_wbuf_u32(b, m->level);
+    ntx_buf_u64(b, m->keywords);
+    ntx_buf_u32(b, m->version);
+    ntx_buf_u32(b, m->level);
 
     int v2 = 0;
     if (m->has_fields)
@@ -211,36 +211,36 @@ int ntidx_w_v5_metadata_payload(ntidx_wbuf *b, const ntidx_metadata *m)
     if (m->has_fields && !v2)
         put_fields_v1(b, m->fields, m->field_count);
     else
-        ntidx_wbuf_u32(b, 0);
+        ntx_buf_u32(b, 0);
 
     if (m->opcode >= 0) {
-        ntidx_wbuf_u32(b, 1); /* TagPayloadBytes, the kind byte not included */
-        ntidx_wbuf_u8(b, TAG_OPCODE);
-        ntidx_wbuf_u8(b, (uint8_t)m->opcode);
+        ntx_buf_u32(b, 1); /* TagPayloadBytes, the kind byte not included */
+        ntx_buf_u8(b, TAG_OPCODE);
+        ntx_buf_u8(b, (uint8_t)m->opcode);
     }
     if (v2) {
         size_t at = b->len;
-        ntidx_wbuf_u32(b, 0);
-        ntidx_wbuf_u8(b, TAG_V2PARAMS);
+        ntx_buf_u32(b, 0);
+        ntx_buf_u8(b, TAG_V2PARAMS);
         put_fields_v2(b, m->fields, m->field_count);
-        ntidx_wbuf_patch_u32(b, at, (uint32_t)(b->len - at - 5));
+        ntx_buf_patch_u32(b, at, (uint32_t)(b->len - at - 5));
     }
     return b->err;
 }
 
 int ntidx_w_v5_sequence_point(ntidx_writer *w, uint64_t ts, const ntidx_thread_seq *t, size_t n)
 {
-    ntidx_wbuf *b = &w->scratch;
+    ntidx_buf *b = &w->scratch;
     b->len = 0;
-    ntidx_wbuf_u64(b, ts);
-    ntidx_wbuf_u32(b, (uint32_t)n);
+    ntx_buf_u64(b, ts);
+    ntx_buf_u32(b, (uint32_t)n);
     for (size_t i = 0; i < n; i++) {
-        ntidx_wbuf_u64(b, t[i].thread);
-        ntidx_wbuf_u32(b, t[i].sequence_number);
+        ntx_buf_u64(b, t[i].thread);
+        ntx_buf_u32(b, t[i].sequence_number);
     }
     if (b->err)
         return b->err;
-    return ntidx_w_v5_block(w, NTIDX_BLOCK_SEQUENCE_POINT, NULL, 0, b->p, b->len);
+    return ntidx_w_v5_block(w, NTIDX_BLOCK_SEQUENCE_POINT, NULL, 0, b->bytes, b->len);
 }
 
 int ntidx_w_v5_end(ntidx_writer *w)

@@ -13,6 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The entry points: libFuzzer's, and the replay driver's optional summary (replay_main.c). */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int fuzz_replay_summary(void);
+
 #define FUZZ_CHECK(cond, ...)                                                                                  \
     do {                                                                                                       \
         if (!(cond)) {                                                                                         \

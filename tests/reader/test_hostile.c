@@ -51,6 +51,11 @@ static void note_alloc(size_t n)
         g_max_alloc = n;
 }
 
+/* The wrappers -Wl,--wrap puts in place of malloc, calloc and realloc (tests/reader/meson.build). */
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t n, size_t m);
+void *__wrap_realloc(void *p, size_t n);
+
 void *__wrap_malloc(size_t n)
 {
     note_alloc(n);

@@ -51,12 +51,12 @@ static void test_varuint(void **state)
     assert_int_equal(ntidx_w_varuint_len(UINT64_MAX), 10);
 
     /* The buffer form writes the same bytes. */
-    ntidx_wbuf wb = {0};
-    ntidx_wbuf_varuint(&wb, 300);
-    ntidx_wbuf_varuint(&wb, UINT32_MAX);
+    ntidx_buf wb = {0};
+    ntx_buf_varuint(&wb, 300);
+    ntx_buf_varuint(&wb, UINT32_MAX);
     assert_int_equal(wb.err, 0);
-    EXPECT(wb.p, wb.len, 0xAC, 0x02, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F);
-    ntidx_wbuf_free(&wb);
+    EXPECT(wb.bytes, wb.len, 0xAC, 0x02, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F);
+    ntidx_buf_free(&wb);
 }
 
 static void test_zigzag(void **state)
@@ -78,9 +78,9 @@ static void test_le_and_pad(void **state)
 {
     (void)state;
     uint8_t b[16];
-    uint8_t *p = ntidx_w_le16(b, 0x1234);
-    p = ntidx_w_le32(p, 0xA1B2C3D4u);
-    p = ntidx_w_le64(p, 0x0102030405060708ull);
+    uint8_t *p = ntx_store16(b, 0x1234);
+    p = ntx_store32(p, 0xA1B2C3D4u);
+    p = ntx_store64(p, 0x0102030405060708ull);
     EXPECT(b, (size_t)(p - b), 0x34, 0x12, 0xD4, 0xC3, 0xB2, 0xA1, 0x08, 0x07, 0x06, 0x05, 0x04,
            0x03, 0x02, 0x01);
     /* V5 padding is relative to the absolute file offset, past 4 GiB too. */
@@ -96,46 +96,46 @@ static void test_le_and_pad(void **state)
 static void test_strings(void **state)
 {
     (void)state;
-    ntidx_wbuf b = {0};
+    ntidx_buf b = {0};
     ntidx_w_put_utf16z(&b, "Ab");
-    EXPECT(b.p, b.len, 'A', 0, 'b', 0, 0, 0);
+    EXPECT(b.bytes, b.len, 'A', 0, 'b', 0, 0, 0);
     b.len = 0;
     ntidx_w_put_utf16z(&b, NULL);
-    EXPECT(b.p, b.len, 0, 0);
+    EXPECT(b.bytes, b.len, 0, 0);
     b.len = 0;
     ntidx_w_put_utf16z(&b, "\xC3\xA9\xE4\xB8\xAD"); /* é 中 */
-    EXPECT(b.p, b.len, 0xE9, 0x00, 0x2D, 0x4E, 0, 0);
+    EXPECT(b.bytes, b.len, 0xE9, 0x00, 0x2D, 0x4E, 0, 0);
     b.len = 0;
     ntidx_w_put_utf16z(&b, "\xF0\x9F\x9A\x80"); /* U+1F680: surrogate pair D83D DE80 */
-    EXPECT(b.p, b.len, 0x3D, 0xD8, 0x80, 0xDE, 0, 0);
+    EXPECT(b.bytes, b.len, 0x3D, 0xD8, 0x80, 0xDE, 0, 0);
     assert_int_equal(ntidx_w_utf16z_size("\xF0\x9F\x9A\x80"), 6);
     b.len = 0;
     /* Invalid UTF-8 (a stray continuation, a truncated lead) becomes U+FFFD. */
     ntidx_w_put_utf16z(&b, "\x80x\xE4\xB8");
-    EXPECT(b.p, b.len, 0xFD, 0xFF, 'x', 0, 0xFD, 0xFF, 0xFD, 0xFF, 0, 0);
+    EXPECT(b.bytes, b.len, 0xFD, 0xFF, 'x', 0, 0xFD, 0xFF, 0xFD, 0xFF, 0, 0);
     assert_int_equal(ntidx_w_utf16z_size("\x80x\xE4\xB8"), 10);
     b.len = 0;
     ntidx_w_put_str6(&b, "abc");
     ntidx_w_put_str6(&b, NULL);
-    EXPECT(b.p, b.len, 3, 'a', 'b', 'c', 0);
-    ntidx_wbuf_free(&b);
+    EXPECT(b.bytes, b.len, 3, 'a', 'b', 'c', 0);
+    ntidx_buf_free(&b);
 }
 
 static void test_wbuf_patch_and_growth(void **state)
 {
     (void)state;
-    ntidx_wbuf b = {0};
-    ntidx_wbuf_u16(&b, 0);
-    ntidx_wbuf_u32(&b, 0);
-    ntidx_wbuf_patch_u16(&b, 0, 0xBEEF);
-    ntidx_wbuf_patch_u32(&b, 2, 0x01020304);
-    EXPECT(b.p, b.len, 0xEF, 0xBE, 0x04, 0x03, 0x02, 0x01);
+    ntidx_buf b = {0};
+    ntx_buf_u16(&b, 0);
+    ntx_buf_u32(&b, 0);
+    ntx_buf_patch_u16(&b, 0, 0xBEEF);
+    ntx_buf_patch_u32(&b, 2, 0x01020304);
+    EXPECT(b.bytes, b.len, 0xEF, 0xBE, 0x04, 0x03, 0x02, 0x01);
     for (int i = 0; i < 100000; i++)
-        ntidx_wbuf_u8(&b, (uint8_t)i);
+        ntx_buf_u8(&b, (uint8_t)i);
     assert_int_equal(b.err, 0);
     assert_int_equal(b.len, 100006);
-    assert_int_equal(b.p[100005], (uint8_t)99999);
-    ntidx_wbuf_free(&b);
+    assert_int_equal(b.bytes[100005], (uint8_t)99999);
+    ntidx_buf_free(&b);
 }
 
 /* The first event of an EventBlock written by the .NET 5 runtime

@@ -6,8 +6,10 @@
  * none), the block's event headers are decoded. Metadata, thread and
  * sequence-point blocks are read; everything else is only framed. Mapped
  * ranges already passed are released so memory stays flat whatever the
- * trace size. `--full` adds a second pass with the reader that counts
- * events and records event types and threads per block.
+ * trace size. This is the index core's own scan: it needs the framing and
+ * the decoders of event-block headers and sequence points, nothing above.
+ * `--full` (per-block counts and filters, region statistics) is added by the
+ * index lifecycle above the queries (src/ops/index_full.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,47 +21,9 @@
 #include "event_header.h"
 #include "index_internal.h"
 #include "map.h"
-#include "stats_internal.h"
 
 #define RELEASE_EVERY (64ull << 20)
 #define PROGRESS_EVERY (16ull << 20)
-
-int ntx_bytes_reserve(ntx_bytes *b, uint64_t extra)
-{
-    if (b->cap - b->len >= extra)
-        return 0;
-    uint64_t ncap = b->cap ? b->cap : 4096;
-    while (ncap - b->len < extra)
-        ncap *= 2;
-    uint8_t *nd = realloc(b->data, (size_t)ncap);
-    if (!nd)
-        return -1;
-    b->data = nd;
-    b->cap = ncap;
-    return 0;
-}
-
-void ntx_bytes_free(ntx_bytes *b)
-{
-    free(b->data);
-    memset(b, 0, sizeof *b);
-}
-
-uint8_t *ntx_bytes_append(ntx_bytes *b, uint64_t n)
-{
-    /* at least a byte: an empty buffer has no storage, and NULL + 0 (or memset(NULL, 0, 0)) is undefined */
-    if (ntx_bytes_reserve(b, n ? n : 1) != 0)
-        return NULL;
-    uint8_t *p = b->data + b->len;
-    memset(p, 0, (size_t)n);
-    b->len += n;
-    return p;
-}
-
-#define bytes_append ntx_bytes_append
-
-static void st32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
-static void st64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
 
 enum {
     B_BLOCKS = NTX_OWN_BLOCKS,
@@ -100,29 +64,29 @@ static int nomem(builder *b) { return ntx_err_set(b->err, NTIDX_E_NOMEM, "out of
 
 static int add_def(builder *b, uint32_t block, uint8_t kind)
 {
-    uint8_t *p = bytes_append(&b->x->own[B_DEFS], NTX_DEF_ENTRY);
+    uint8_t *p = ntx_buf_append(&b->x->own[B_DEFS], NTX_DEF_ENTRY);
     if (!p)
         return nomem(b);
-    st32(p, block);
+    ntx_store32(p, block);
     p[4] = kind;
-    st32(p + 8, b->meta_epoch);
-    st32(p + 12, b->thread_epoch);
+    ntx_store32(p + 8, b->meta_epoch);
+    ntx_store32(p + 12, b->thread_epoch);
     return 0;
 }
 
 static int close_region(builder *b, uint32_t end_block, int closed)
 {
-    uint8_t *p = bytes_append(&b->x->own[B_REGIONS], NTX_REGION_ENTRY);
+    uint8_t *p = ntx_buf_append(&b->x->own[B_REGIONS], NTX_REGION_ENTRY);
     if (!p)
         return nomem(b);
-    st32(p, b->region_first);
-    st32(p + 4, end_block);
-    st64(p + 8, b->region_min);
-    st64(p + 16, b->region_max);
-    st64(p + 24, b->region_start_ts);
-    st32(p + 32, b->meta_epoch);
-    st32(p + 36, b->thread_epoch);
-    st32(p + 40, closed ? NTX_RF_CLOSED : 0);
+    ntx_store32(p, b->region_first);
+    ntx_store32(p + 4, end_block);
+    ntx_store64(p + 8, b->region_min);
+    ntx_store64(p + 16, b->region_max);
+    ntx_store64(p + 24, b->region_start_ts);
+    ntx_store32(p + 32, b->meta_epoch);
+    ntx_store32(p + 36, b->thread_epoch);
+    ntx_store32(p + 40, closed ? NTX_RF_CLOSED : 0);
     return 0;
 }
 
@@ -287,30 +251,30 @@ static int scan(builder *b, uint64_t pos)
             if ((rc = add_def(b, (uint32_t)index, (uint8_t)blk.kind)) < 0)
                 return rc;
         }
-        uint8_t *p = bytes_append(&x->own[B_BLOCKS], NTX_BLOCK_ENTRY);
+        uint8_t *p = ntx_buf_append(&x->own[B_BLOCKS], NTX_BLOCK_ENTRY);
         if (!p)
             return nomem(b);
-        st64(p, blk.offset);
-        st32(p + 8, (uint32_t)blk.size);
+        ntx_store64(p, blk.offset);
+        ntx_store32(p + 8, (uint32_t)blk.size);
         p[12] = (uint8_t)blk.kind;
         p[13] = flags;
-        st32(p + 16, (uint32_t)(x->own[B_REGIONS].len / NTX_REGION_ENTRY));
-        st32(p + 20, UINT32_MAX);
-        st64(p + 24, lo);
-        st64(p + 32, hi);
+        ntx_store32(p + 16, (uint32_t)(x->own[B_REGIONS].len / NTX_REGION_ENTRY));
+        ntx_store32(p + 20, UINT32_MAX);
+        ntx_store64(p + 24, lo);
+        ntx_store64(p + 32, hi);
         x->last_block_off = blk.offset;
         x->indexed_end = pos;
         if (blk.kind == NTIDX_BLOCK_SEQUENCE_POINT) {
             ntx_seqpoint sp;
             if ((rc = ntx_decode_sequence_point(t, &blk, &sp, NULL, NULL, b->err)) < 0)
                 return rc;
-            uint8_t *s = bytes_append(&x->own[B_SPS], NTX_SP_ENTRY);
+            uint8_t *s = ntx_buf_append(&x->own[B_SPS], NTX_SP_ENTRY);
             if (!s)
                 return nomem(b);
-            st64(s, blk.offset);
-            st64(s + 8, sp.timestamp);
-            st32(s + 16, sp.flags);
-            st32(s + 20, (uint32_t)index);
+            ntx_store64(s, blk.offset);
+            ntx_store64(s + 8, sp.timestamp);
+            ntx_store32(s + 16, sp.flags);
+            ntx_store32(s + 20, (uint32_t)index);
             if ((rc = close_region(b, (uint32_t)index + 1, 1)) < 0)
                 return rc;
             /* Flushes take effect after the sequence point: the next region starts a new epoch. */
@@ -326,89 +290,17 @@ static int scan(builder *b, uint64_t pos)
     }
 }
 
-static void bloom_add(uint8_t *filter, uint64_t h)
-{
-    /* 256 bits: the top bits pick the 64-bit word, two bits set in it. */
-    uint8_t *w = filter + 8 * ((h >> 60) & 3);
-    uint64_t v = ntx_load64(w) | (1ull << (h & 63)) | (1ull << ((h >> 6) & 63));
-    memcpy(w, &v, 8);
-}
-
-uint64_t ntx_type_hash(const char *provider, uint32_t event_id)
-{
-    return ntx_xxh3_seed(provider, strlen(provider), event_id);
-}
-
-uint64_t ntx_thread_hash(uint64_t thread) { return ntx_xxh3(&thread, sizeof thread); }
-
-/* --full: count events and record their types and threads per block, with the reader. */
-static int full_pass(builder *b)
-{
-    ntidx_index *x = b->x;
-    uint64_t nblocks = x->own[B_BLOCKS].len / NTX_BLOCK_ENTRY;
-    if (!bytes_append(&x->own[B_FILTERS], nblocks * NTX_FILTER_ENTRY) && nblocks)
-        return nomem(b);
-    ntidx_reader *r;
-    int rc = ntidx_reader_open(&r, b->t, NULL);
-    if (rc < 0)
-        return nomem(b);
-    uint8_t *blocks = x->own[B_BLOCKS].data;
-    for (uint64_t i = 0; i < nblocks; i++)
-        st32(blocks + i * NTX_BLOCK_ENTRY + 20, 0);
-    uint64_t bi = 0, events = 0;
-    const ntidx_event *e;
-    /* Runs of events share a type and a thread: hash each once per run. */
-    uint64_t last_def = UINT64_MAX, type_h = 0, last_tid = 0, thread_h = ntx_thread_hash(0);
-    while ((rc = ntidx_reader_next(r, &e)) == 1) {
-        while (bi + 1 < nblocks && ntx_load64(blocks + (bi + 1) * NTX_BLOCK_ENTRY) <= e->offset)
-            bi++;
-        if (e->offset >= x->indexed_end)
-            break; /* the trace grew while we read: stay consistent with the scan */
-        uint8_t *be = blocks + bi * NTX_BLOCK_ENTRY;
-        st32(be + 20, ntx_load32(be + 20) + 1);
-        if (e->metadata->offset != last_def) {
-            last_def = e->metadata->offset;
-            type_h = ntx_type_hash(e->metadata->provider, e->metadata->event_id);
-        }
-        if (e->thread_id != last_tid) {
-            last_tid = e->thread_id;
-            thread_h = ntx_thread_hash(last_tid);
-        }
-        uint8_t *f = x->own[B_FILTERS].data + bi * NTX_FILTER_ENTRY;
-        bloom_add(f, type_h);
-        bloom_add(f + 32, thread_h);
-        events++;
-        if (b->o->progress && e->offset >= b->next_progress) {
-            if (b->o->progress(b->o->progress_ctx, e->offset, b->t->size)) {
-                ntidx_reader_close(&r);
-                return ntx_err_set(b->err, NTIDX_E_INVALID_ARG, "cancelled");
-            }
-            b->next_progress = e->offset + PROGRESS_EVERY;
-        }
-        release_passed(b, e->offset);
-    }
-    if (rc < 0) {
-        ntx_err_set(b->err, rc, "%s", ntidx_reader_error(r));
-        ntidx_reader_close(&r);
-        return rc;
-    }
-    ntidx_reader_close(&r);
-    x->events = events;
-    x->flags |= NTX_IF_FULL;
-    return 0;
-}
-
 void ntx_index_finish(ntidx_index *x)
 {
-    x->blocks = x->own[B_BLOCKS].data;
+    x->blocks = x->own[B_BLOCKS].bytes;
     x->nblocks = x->own[B_BLOCKS].len / NTX_BLOCK_ENTRY;
-    x->sps = x->own[B_SPS].data;
+    x->sps = x->own[B_SPS].bytes;
     x->nsps = x->own[B_SPS].len / NTX_SP_ENTRY;
-    x->regions = x->own[B_REGIONS].data;
+    x->regions = x->own[B_REGIONS].bytes;
     x->nregions = x->own[B_REGIONS].len / NTX_REGION_ENTRY;
-    x->defs = x->own[B_DEFS].data;
+    x->defs = x->own[B_DEFS].bytes;
     x->ndefs = x->own[B_DEFS].len / NTX_DEF_ENTRY;
-    x->filters = x->own[B_FILTERS].len ? x->own[B_FILTERS].data : NULL;
+    x->filters = x->own[B_FILTERS].len ? x->own[B_FILTERS].bytes : NULL;
     x->sb = NTX_BLOCK_ENTRY;
     x->ss = NTX_SP_ENTRY;
     x->sr = NTX_REGION_ENTRY;
@@ -431,8 +323,8 @@ static int regions_sorted(const ntidx_index *x)
     return 1;
 }
 
-int ntx_index_build(ntidx_trace *t, const ntidx_index *from, const ntidx_index_options *o, ntidx_index **out,
-                    ntx_err *err)
+int ntx_index_scan(ntidx_trace *t, const ntidx_index *from, const ntidx_index_options *o, ntidx_index **out,
+                   ntx_err *err)
 {
     ntidx_index_options def;
     if (!o) {
@@ -470,7 +362,7 @@ int ntx_index_build(ntidx_trace *t, const ntidx_index *from, const ntidx_index_o
         static const uint32_t entry[4] = {NTX_BLOCK_ENTRY, NTX_SP_ENTRY, NTX_REGION_ENTRY, NTX_DEF_ENTRY};
         for (int s = 0; s < 4; s++) {
             uint64_t len = count[s] * entry[s];
-            uint8_t *p = len ? bytes_append(&x->own[s], len) : NULL;
+            uint8_t *p = len ? ntx_buf_append(&x->own[s], len) : NULL;
             if (len && !p) {
                 rc = nomem(&b);
                 goto fail;
@@ -515,7 +407,7 @@ int ntx_index_build(ntidx_trace *t, const ntidx_index *from, const ntidx_index_o
         }
         x->first_block = pos;
     }
-    /* Header-only scans jump from block to block: no read-ahead. V3 and --full read everything. */
+    /* Header-only scans jump from block to block: no read-ahead. V3 and --full builds read everything. */
     if (t->map)
         ntx_trace_advise(t, t->gen == NTX_GEN_NETPERF || o->full ? 0 : 1);
     b.pending_tag = UINT64_MAX;
@@ -527,17 +419,11 @@ int ntx_index_build(ntidx_trace *t, const ntidx_index *from, const ntidx_index_o
     if (b.region_first < nblocks && (rc = close_region(&b, (uint32_t)nblocks, 0)) < 0)
         goto fail;
     if (nblocks)
-        x->last_block_hash = ntx_trace_range_hash(t, x->last_block_off, ntx_load32(x->own[B_BLOCKS].data + (nblocks - 1) * NTX_BLOCK_ENTRY + 8));
-    b.next_progress = 0;
-    if (o->full && (rc = full_pass(&b)) < 0)
-        goto fail;
+        x->last_block_hash = ntx_trace_range_hash(t, x->last_block_off, ntx_load32(x->own[B_BLOCKS].bytes + (nblocks - 1) * NTX_BLOCK_ENTRY + 8));
     ntx_index_finish(x);
     if (regions_sorted(x))
         x->flags |= NTX_IF_REGIONS_SORTED;
-    /* --full: each region's statistics, read through the index just built (index_summary.c). */
-    if (o->full && (rc = ntx_index_summarize(t, x, o, err)) < 0)
-        goto fail;
-    if (t->map)
+    if (t->map && !o->full) /* a --full build reads the trace again: it releases what it passed itself */
         ntx_trace_release(t, b.released, t->size - b.released);
     *out = x;
     return NTIDX_OK;

@@ -1,6 +1,11 @@
 /*
- * Region statistics in --full indexes.
+ * --full indexes: what a plain index (src/index/index_scan.c) does not hold.
  *
+ * Per block: the number of events and Bloom filters of their types and
+ * threads, counted by one pass of the reader (FILTERS and the BLOCKS events
+ * field), so queries filtered by type or thread skip blocks.
+ *
+ * Per region: its statistics.
  * A statistics worker reads one sequence-point region at a time and adds
  * its events to counts per type and per thread, a time span, dropped events
  * per capture thread and the event blocks it read (stats_parallel.c). A
@@ -21,16 +26,16 @@
 
 #include "hash.h"
 #include "index_internal.h"
+#include "reader_internal.h"
 #include "stats_internal.h"
 
-static void st32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
-static void st64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
+#define RELEASE_EVERY (64ull << 20)
+#define PROGRESS_EVERY (16ull << 20)
 
-int ntx_index_has_summaries(const ntidx_index *x) { return x->rstats != NULL; }
 
 /* Strings stored once: offset of `s` in STRINGS, added when new. */
 typedef struct interner {
-    ntx_bytes *pool;
+    ntidx_buf *pool;
     ntx_idmap at; /* xxh3 of the string -> offset + 1 (a collision falls back to appending) */
 } interner;
 
@@ -41,12 +46,12 @@ static int intern(interner *in, const char *s, uint64_t *off)
     void *v = ntx_idmap_get(&in->at, h);
     if (v) {
         uint64_t o = (uintptr_t)v - 1;
-        if (o + n < in->pool->len && !memcmp(in->pool->data + o, s, n + 1)) {
+        if (o + n < in->pool->len && !memcmp(in->pool->bytes + o, s, n + 1)) {
             *off = o;
             return 0;
         }
     }
-    uint8_t *p = ntx_bytes_append(in->pool, n + 1);
+    uint8_t *p = ntx_buf_append(in->pool, n + 1);
     if (!p)
         return NTIDX_E_NOMEM;
     memcpy(p, s, n + 1);
@@ -58,25 +63,25 @@ static int intern(interner *in, const char *s, uint64_t *off)
 
 static void bind(ntidx_index *x)
 {
-    ntx_bytes *o = x->own;
-    x->rstats = o[NTX_OWN_RSTATS].data;
+    ntidx_buf *o = x->own;
+    x->rstats = o[NTX_OWN_RSTATS].bytes;
     x->srst = NTX_RSTAT_ENTRY;
-    x->tcounts = o[NTX_OWN_TCOUNTS].data;
+    x->tcounts = o[NTX_OWN_TCOUNTS].bytes;
     x->ntcounts = o[NTX_OWN_TCOUNTS].len / NTX_TCOUNT_ENTRY;
     x->stc = NTX_TCOUNT_ENTRY;
-    x->thcounts = o[NTX_OWN_THCOUNTS].data;
+    x->thcounts = o[NTX_OWN_THCOUNTS].bytes;
     x->nthcounts = o[NTX_OWN_THCOUNTS].len / NTX_THCOUNT_ENTRY;
     x->sthc = NTX_THCOUNT_ENTRY;
-    x->dcounts = o[NTX_OWN_DCOUNTS].data;
+    x->dcounts = o[NTX_OWN_DCOUNTS].bytes;
     x->ndcounts = o[NTX_OWN_DCOUNTS].len / NTX_DCOUNT_ENTRY;
     x->sdc = NTX_DCOUNT_ENTRY;
-    x->strings = o[NTX_OWN_STRINGS].data;
+    x->strings = o[NTX_OWN_STRINGS].bytes;
     x->strings_len = o[NTX_OWN_STRINGS].len;
 }
 
-int ntx_index_summarize(ntidx_trace *t, ntidx_index *x, const ntidx_index_options *o, ntx_err *err)
+static int summarize(ntidx_trace *t, ntidx_index *x, const ntidx_index_options *o, ntx_err *err)
 {
-    ntx_bytes *own = x->own;
+    ntidx_buf *own = x->own;
     interner in = {&own[NTX_OWN_STRINGS], {0}};
     ntx_idmap_init(&in.at);
     int rc = 0;
@@ -98,55 +103,55 @@ int ntx_index_summarize(ntidx_trace *t, ntidx_index *x, const ntidx_index_option
         rc = ntx_region_stats(t, x, r, 0, UINT64_MAX, &a, &d, NULL, &rs, why, sizeof why);
         if (rc < 0)
             rc = ntx_err_set(err, rc, "statistics of region %llu: %s", (unsigned long long)r, why);
-        uint8_t *e = rc ? NULL : ntx_bytes_append(&own[NTX_OWN_RSTATS], NTX_RSTAT_ENTRY);
+        uint8_t *e = rc ? NULL : ntx_buf_append(&own[NTX_OWN_RSTATS], NTX_RSTAT_ENTRY);
         if (!rc && !e)
             rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
         if (!rc) {
-            st64(e, own[NTX_OWN_TCOUNTS].len / NTX_TCOUNT_ENTRY);
-            st32(e + 8, (uint32_t)a.ntypes);
-            st32(e + 12, (uint32_t)a.nthreads);
-            st64(e + 16, own[NTX_OWN_THCOUNTS].len / NTX_THCOUNT_ENTRY);
-            st64(e + 24, own[NTX_OWN_DCOUNTS].len / NTX_DCOUNT_ENTRY);
-            st32(e + 32, (uint32_t)d.n);
-            st32(e + 36, (uint32_t)rs.blocks[NTIDX_BLOCK_EVENT]);
-            st64(e + 40, a.events);
-            st64(e + 48, a.lo);
-            st64(e + 56, a.hi);
+            ntx_store64(e, own[NTX_OWN_TCOUNTS].len / NTX_TCOUNT_ENTRY);
+            ntx_store32(e + 8, (uint32_t)a.ntypes);
+            ntx_store32(e + 12, (uint32_t)a.nthreads);
+            ntx_store64(e + 16, own[NTX_OWN_THCOUNTS].len / NTX_THCOUNT_ENTRY);
+            ntx_store64(e + 24, own[NTX_OWN_DCOUNTS].len / NTX_DCOUNT_ENTRY);
+            ntx_store32(e + 32, (uint32_t)d.n);
+            ntx_store32(e + 36, (uint32_t)rs.blocks[NTIDX_BLOCK_EVENT]);
+            ntx_store64(e + 40, a.events);
+            ntx_store64(e + 48, a.lo);
+            ntx_store64(e + 56, a.hi);
         }
         for (size_t i = 0; rc == 0 && i < a.ntypes; i++) {
             const ntidx_type_stat *ts = &a.types[i];
             uint64_t po, no;
-            uint8_t *p = ntx_bytes_append(&own[NTX_OWN_TCOUNTS], NTX_TCOUNT_ENTRY);
+            uint8_t *p = ntx_buf_append(&own[NTX_OWN_TCOUNTS], NTX_TCOUNT_ENTRY);
             if (!p || intern(&in, ts->provider, &po) < 0 || intern(&in, ts->event_name, &no) < 0) {
                 rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
                 break;
             }
-            st64(p, po);
-            st64(p + 8, no);
-            st32(p + 16, ts->event_id);
-            st32(p + 20, ts->version);
-            st64(p + 24, ts->count);
-            st64(p + 32, ts->first_ts);
-            st64(p + 40, ts->payload_bytes);
+            ntx_store64(p, po);
+            ntx_store64(p + 8, no);
+            ntx_store32(p + 16, ts->event_id);
+            ntx_store32(p + 20, ts->version);
+            ntx_store64(p + 24, ts->count);
+            ntx_store64(p + 32, ts->first_ts);
+            ntx_store64(p + 40, ts->payload_bytes);
         }
         for (size_t i = 0; rc == 0 && i < a.nthreads; i++) {
-            uint8_t *p = ntx_bytes_append(&own[NTX_OWN_THCOUNTS], NTX_THCOUNT_ENTRY);
+            uint8_t *p = ntx_buf_append(&own[NTX_OWN_THCOUNTS], NTX_THCOUNT_ENTRY);
             if (!p) {
                 rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
                 break;
             }
-            st64(p, a.threads[i].thread);
-            st64(p + 8, a.threads[i].count);
+            ntx_store64(p, a.threads[i].thread);
+            ntx_store64(p + 8, a.threads[i].count);
         }
         for (size_t i = 0; rc == 0 && i < d.n; i++) {
-            uint8_t *p = ntx_bytes_append(&own[NTX_OWN_DCOUNTS], NTX_DCOUNT_ENTRY);
+            uint8_t *p = ntx_buf_append(&own[NTX_OWN_DCOUNTS], NTX_DCOUNT_ENTRY);
             if (!p) {
                 rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
                 break;
             }
-            st64(p, d.v[i].capture_thread);
-            st64(p + 8, d.v[i].capture_thread_id);
-            st64(p + 16, d.v[i].dropped);
+            ntx_store64(p, d.v[i].capture_thread);
+            ntx_store64(p + 8, d.v[i].capture_thread_id);
+            ntx_store64(p + 16, d.v[i].dropped);
         }
         ntx_stats_accum_discard(&a);
         ntx_drop_map_free(&d);
@@ -157,12 +162,92 @@ int ntx_index_summarize(ntidx_trace *t, ntidx_index *x, const ntidx_index_option
     ntx_idmap_free(&in.at);
     /* NULs up to a multiple of 8: no padding after the section that no checksum would cover. */
     while (rc == 0 && own[NTX_OWN_STRINGS].len % 8)
-        if (!ntx_bytes_append(&own[NTX_OWN_STRINGS], 1))
+        if (!ntx_buf_append(&own[NTX_OWN_STRINGS], 1))
             rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     if (rc < 0)
         return rc;
     bind(x);
     return 0;
+}
+
+/* Per-block counts and filters, with the reader: one file-order pass over the blocks the scan indexed. */
+static int count_blocks(ntidx_trace *t, ntidx_index *x, const ntidx_index_options *o, ntx_err *err)
+{
+    uint64_t nblocks = x->own[NTX_OWN_BLOCKS].len / NTX_BLOCK_ENTRY;
+    if (!ntx_buf_append(&x->own[NTX_OWN_FILTERS], nblocks * NTX_FILTER_ENTRY))
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory building the index");
+    ntidx_reader *r;
+    int rc = ntidx_reader_open(&r, t, NULL);
+    if (rc < 0)
+        return ntx_err_set(err, rc, "out of memory building the index");
+    uint8_t *blocks = x->own[NTX_OWN_BLOCKS].bytes;
+    for (uint64_t i = 0; i < nblocks; i++)
+        ntx_store32(blocks + i * NTX_BLOCK_ENTRY + 20, 0);
+    uint64_t bi = 0, events = 0, next_progress = 0, released = 0;
+    const ntidx_event *e;
+    /* Runs of events share a type and a thread: hash each once per run. */
+    uint64_t last_def = UINT64_MAX, type_h = 0, last_tid = 0, thread_h = ntx_thread_hash(0);
+    while ((rc = ntidx_reader_next(r, &e)) == 1) {
+        while (bi + 1 < nblocks && ntx_load64(blocks + (bi + 1) * NTX_BLOCK_ENTRY) <= e->offset)
+            bi++;
+        if (e->offset >= x->indexed_end)
+            break; /* the trace grew while we read: stay consistent with the scan */
+        uint8_t *be = blocks + bi * NTX_BLOCK_ENTRY;
+        ntx_store32(be + 20, ntx_load32(be + 20) + 1);
+        if (e->metadata->offset != last_def) {
+            last_def = e->metadata->offset;
+            type_h = ntx_type_hash(e->metadata->provider, e->metadata->event_id);
+        }
+        if (e->thread_id != last_tid) {
+            last_tid = e->thread_id;
+            thread_h = ntx_thread_hash(last_tid);
+        }
+        uint8_t *f = x->own[NTX_OWN_FILTERS].bytes + bi * NTX_FILTER_ENTRY;
+        ntx_bloom_add(f, type_h);
+        ntx_bloom_add(f + 32, thread_h);
+        events++;
+        if (o->progress && e->offset >= next_progress) {
+            if (o->progress(o->progress_ctx, e->offset, t->size)) {
+                ntidx_reader_close(&r);
+                return ntx_err_set(err, NTIDX_E_INVALID_ARG, "cancelled");
+            }
+            next_progress = e->offset + PROGRESS_EVERY;
+        }
+        /* Memory stays flat whatever the trace size: give back the mapped ranges already passed. */
+        if (e->offset - released >= RELEASE_EVERY) {
+            ntx_trace_release(t, released, e->offset - released);
+            released = e->offset;
+        }
+    }
+    if (rc < 0) {
+        ntx_err_set(err, rc, "%s", ntidx_reader_error(r));
+        ntidx_reader_close(&r);
+        return rc;
+    }
+    ntidx_reader_close(&r);
+    if (t->map)
+        ntx_trace_release(t, released, t->size - released);
+    x->events = events;
+    x->flags |= NTX_IF_FULL;
+    ntx_index_finish(x); /* binds FILTERS */
+    return 0;
+}
+
+int ntx_index_build_full(ntidx_trace *t, const ntidx_index *from, const ntidx_index_options *o, ntidx_index **out,
+                         ntx_err *err)
+{
+    ntidx_index_options def;
+    if (!o) {
+        ntidx_index_options_defaults(&def);
+        o = &def;
+    }
+    int rc = ntx_index_scan(t, from, o, out, err);
+    if (rc < 0 || !o->full)
+        return rc;
+    /* --full: counts per block, then each region's statistics read through the index just built. */
+    if ((rc = count_blocks(t, *out, o, err)) < 0 || (rc = summarize(t, *out, o, err)) < 0)
+        ntidx_index_close(out);
+    return rc;
 }
 
 int ntx_index_summary_merge(const ntidx_index *x, uint64_t r, ntx_stats_accum *a, ntx_drop_map *drops,
@@ -211,37 +296,4 @@ int ntx_index_summary_merge(const ntidx_index *x, uint64_t r, ntx_stats_accum *a
     free(v.types);
     free(v.threads);
     return rc;
-}
-
-#define BAD(...)                                                                                        \
-    do {                                                                                                \
-        snprintf(why, n, __VA_ARGS__);                                                                  \
-        return NTIDX_E_INDEX_CORRUPT;                                                                   \
-    } while (0)
-
-int ntx_index_check_summaries(const ntidx_index *x, char *why, size_t n)
-{
-    if (!x->rstats)
-        return NTIDX_OK;
-    if (!x->strings_len || x->strings[x->strings_len - 1] != 0)
-        BAD("the string section does not end with a NUL");
-    uint64_t nt = 0, nth = 0, nd = 0;
-    for (uint64_t r = 0; r < x->nregions; r++) {
-        const uint8_t *e = x->rstats + r * x->srst;
-        if (ntx_load64(e) != nt || ntx_load64(e + 16) != nth || ntx_load64(e + 24) != nd)
-            BAD("region %llu statistics do not follow the previous region's", (unsigned long long)r);
-        nt += ntx_load32(e + 8);
-        nth += ntx_load32(e + 12);
-        nd += ntx_load32(e + 32);
-    }
-    if (nt != x->ntcounts || nth != x->nthcounts || nd != x->ndcounts)
-        BAD("region statistics list %llu/%llu/%llu entries, the sections hold %llu/%llu/%llu",
-            (unsigned long long)nt, (unsigned long long)nth, (unsigned long long)nd,
-            (unsigned long long)x->ntcounts, (unsigned long long)x->nthcounts, (unsigned long long)x->ndcounts);
-    for (uint64_t i = 0; i < x->ntcounts; i++) {
-        const uint8_t *p = x->tcounts + i * x->stc;
-        if (ntx_load64(p) >= x->strings_len || ntx_load64(p + 8) >= x->strings_len)
-            BAD("type count %llu names a string past the string section", (unsigned long long)i);
-    }
-    return NTIDX_OK;
 }

@@ -1,0 +1,85 @@
+/*
+ * Opening a trace, for clients: the format layer maps it and reads its
+ * header and trace block (src/format/trace.c); V4 and V5 share that header,
+ * so this layer, which has the metadata decoder, tells them apart.
+ */
+#include <stdio.h>
+
+#include "event_header.h"
+#include "metadata.h"
+#include "trace_internal.h"
+
+/*
+ * The runtime writes Trace object version 4 in both: only V5's metadata tags
+ * tell them apart. Look at the metadata rows of the first few metadata
+ * blocks; any error just means "no evidence of V5".
+ */
+static int has_v5_tags(ntidx_trace *t, uint64_t pos)
+{
+    ntx_err err = {0};
+    ntidx_block b;
+    int seen = 0;
+    for (int i = 0; i < 64 && seen < 4; i++) {
+        if (ntx_next_block(t, &pos, &b, &err) != 1)
+            return 0;
+        if (b.kind != NTIDX_BLOCK_METADATA)
+            continue;
+        seen++;
+        ntx_arena a;
+        ntx_arena_init(&a);
+        ntx_hdr_block hb;
+        int v5 = 0;
+        if (ntx_hdr_block_init(&hb, t, &b, &err) == 0) {
+            ntx_hdr h;
+            while (!v5 && ntx_hdr_next(&hb, &h, &err) == 1) {
+                ntidx_metadata *m;
+                if (ntx_metadata_parse_blob(&a, t->data, h.payload_off, h.payload_size, &m, &v5, &err) < 0)
+                    break;
+            }
+        }
+        ntx_arena_free(&a);
+        if (v5)
+            return 1;
+    }
+    return 0;
+}
+
+static _Thread_local char g_open_error[NTX_ERRMSG_MAX + 1024];
+
+NTIDX_API const char *ntidx_last_open_error(void) { return g_open_error; }
+
+static int opened(int rc, ntidx_trace *t, const char *name, const ntx_err *err, ntidx_trace **out)
+{
+    if (rc < 0) {
+        snprintf(g_open_error, sizeof g_open_error, "%s: %s", name, err->msg);
+        return rc;
+    }
+    ntidx_trace_info *in = &t->info;
+    if (t->gen == NTX_GEN_FASTSER && in->format_version == 4 && has_v5_tags(t, t->after_trace_block))
+        in->format_version = 5;
+    g_open_error[0] = 0;
+    *out = t;
+    return NTIDX_OK;
+}
+
+NTIDX_API int ntidx_trace_open(ntidx_trace **out, const char *path)
+{
+    if (!out || !path)
+        return NTIDX_E_INVALID_ARG;
+    *out = NULL;
+    ntx_err err = {0};
+    ntidx_trace *t;
+    int rc = ntx_trace_open_file(&t, path, &err);
+    return opened(rc, t, path, &err, out);
+}
+
+NTIDX_API int ntidx_trace_open_memory(ntidx_trace **out, const void *data, size_t size, const char *name)
+{
+    if (!out || (!data && size))
+        return NTIDX_E_INVALID_ARG;
+    *out = NULL;
+    ntx_err err = {0};
+    ntidx_trace *t;
+    int rc = ntx_trace_open_bytes(&t, data, size, name, &err);
+    return opened(rc, t, name ? name : "<memory>", &err, out);
+}

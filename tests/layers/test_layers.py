@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""The layers refuse a backwards call (docs/architecture.md), shown on purpose.
+
+usage: test_layers.py CC SRC_DIR BUILD_DIR NM
+
+1. An include upwards does not compile: a file compiled with the index
+   layer's include path cannot include the reader's header.
+2. A call upwards does not pass the build's layer check: an index-layer object
+   that calls ntidx_query_open (ops) is refused by src/check_layers.py, which
+   names the object, the symbol and the layer defining it; the same object
+   without the call passes (the control).
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+cc, src, build, nm = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    print(('ok   ' if cond else 'FAIL ') + what)
+    failures += not cond
+
+
+index_inc = ['-I' + os.path.join(src, 'include')] + ['-I' + os.path.join(src, 'src', d)
+                                                     for d in ('index', 'decode', 'format', 'base')]
+with tempfile.TemporaryDirectory() as tmp:
+    # 1. the include path
+    up = os.path.join(tmp, 'include_up.c')
+    with open(up, 'w') as f:
+        f.write('#include "index_internal.h"\n#include "reader_internal.h"\nint probe;\n')
+    r = subprocess.run([cc, '-std=c11', '-D_GNU_SOURCE', '-c', up, '-o', os.path.join(tmp, 'up.o')] + index_inc,
+                       capture_output=True, text=True)
+    check(r.returncode != 0 and 'reader_internal.h' in r.stderr,
+          'index cannot include reader_internal.h: ' + (r.stderr.strip().splitlines() or ['compiled!'])[-1])
+    down = os.path.join(tmp, 'include_down.c')
+    with open(down, 'w') as f:
+        f.write('#include "index_internal.h"\nint probe;\n')
+    r = subprocess.run([cc, '-std=c11', '-D_GNU_SOURCE', '-c', down, '-o', os.path.join(tmp, 'down.o')] + index_inc,
+                       capture_output=True, text=True)
+    check(r.returncode == 0, 'index can include its own index_internal.h ' + r.stderr.strip())
+
+    # 2. the layer check on an index object that calls upwards, and on one that does not
+    layers = {name: os.path.join(build, 'src', name, 'libntx_%s.a' % name)
+              for name in ('base', 'format', 'decode', 'reader', 'index', 'writer', 'ops')}
+    for calls_up in (True, False):
+        probe = os.path.join(tmp, 'probe.c')
+        with open(probe, 'w') as f:
+            f.write('#include "index_internal.h"\n'
+                    'int ntx_probe(ntidx_trace *t, const ntidx_index *x);\n'
+                    'int ntx_probe(ntidx_trace *t, const ntidx_index *x)\n{\n')
+            if calls_up:
+                f.write('    ntidx_query *q;\n    return ntidx_query_open(&q, t, x, NULL);\n}\n')
+            else:
+                f.write('    return ntidx_index_get_info(x) && t ? 0 : 1;\n}\n')
+        obj, arch = os.path.join(tmp, 'probe.o'), os.path.join(tmp, 'libprobe.a')
+        subprocess.run([cc, '-std=c11', '-D_GNU_SOURCE', '-c', probe, '-o', obj] + index_inc, check=True)
+        if os.path.exists(arch):
+            os.remove(arch)
+        subprocess.run(['ar', 'rcs', arch, obj], check=True)
+        specs = ['base=%s:' % layers['base'], 'format=%s:base' % layers['format'],
+                 'decode=%s:format,base' % layers['decode'], 'index=%s:decode,format,base' % arch,
+                 'ops=%s:index,decode,format,base' % layers['ops']]
+        r = subprocess.run([sys.executable, os.path.join(src, 'src', 'check_layers.py'), nm,
+                            os.path.join(tmp, 'stamp')] + specs, capture_output=True, text=True)
+        if calls_up:
+            check(r.returncode == 1 and 'index/probe.o uses ntidx_query_open, which layer ops defines' in r.stderr,
+                  'a call from index to ops is refused: ' + r.stderr.strip().splitlines()[-1] if r.stderr else
+                  'a call from index to ops is refused (it was not)')
+        else:
+            check(r.returncode == 0, 'an index object calling only its own layer passes ' + r.stderr.strip())
+
+print('%d failed' % failures)
+sys.exit(1 if failures else 0)
