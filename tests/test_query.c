@@ -20,6 +20,17 @@
 #include <ntidx/index.h>
 #include <ntidx/writer.h>
 
+/* A seek: the first event at or after ts, a query with the seek option (recovery off: errors are the point). */
+static int seek_at(ntidx_trace *t, const ntidx_index *x, uint64_t ts, ntidx_query **h, const ntidx_event **e)
+{
+    ntidx_query_options o;
+    ntidx_query_options_seek(&o, ts);
+    o.recover = 0;
+    int rc = ntidx_query_open(t, x, &o, h);
+    return rc < 0 ? rc : ntidx_query_next(*h, e);
+}
+
+
 static const char *traces_dir;
 
 typedef struct ev {
@@ -59,7 +70,7 @@ static void full_scan(ntidx_trace *t, scan *s)
 {
     memset(s, 0, sizeof *s);
     ntidx_reader *r;
-    assert_int_equal(ntidx_reader_open(&r, t, NULL), NTIDX_OK);
+    assert_int_equal(ntidx_reader_open(t, NULL, &r), NTIDX_OK);
     size_t cap = 0;
     const ntidx_event *e;
     int rc;
@@ -104,7 +115,7 @@ static size_t check_query(ntidx_trace *t, const ntidx_index *x, const scan *s, c
 {
     const ev *src = o->order == NTIDX_ORDER_TIME ? by_time : s->e;
     ntidx_query *q;
-    assert_int_equal(ntidx_query_open(&q, t, x, o), NTIDX_OK);
+    assert_int_equal(ntidx_query_open(t, x, o, &q), NTIDX_OK);
     size_t k = 0, got = 0;
     const ntidx_event *e;
     int rc;
@@ -123,7 +134,7 @@ static size_t check_query(ntidx_trace *t, const ntidx_index *x, const scan *s, c
         got++;
     }
     if (rc != 0)
-        fail_msg("%s: %s", ntidx_trace_name(t), ntidx_query_error(q));
+        fail_msg("%s: %s", ntidx_trace_name(t), ntidx_last_error());
     if (!o->limit || got < o->limit) {
         while (k < s->n && !passes(&src[k], o))
             k++;
@@ -165,14 +176,14 @@ static void check_trace(ntidx_trace *t, int windows)
             assert_int_equal(ntidx_index_get_info(x)->events, s.n);
         /* The same index written and loaded back with its regions checked on first use (what large
            indexes get): each window goes to one of the two at random. */
-        char ipath[] = "/tmp/ntidx-query-XXXXXX", err[512];
+        char ipath[] = "/tmp/ntidx-query-XXXXXX";
         int fd = mkstemp(ipath);
         assert_true(fd >= 0);
         close(fd);
-        assert_int_equal(ntidx_index_write(x, ipath, err, sizeof err), NTIDX_OK);
+        assert_int_equal(ntidx_index_write(x, ipath), NTIDX_OK);
         ntidx_index *loaded;
         ntidx_index_state st;
-        assert_int_equal(ntidx_index_load_ex(t, ipath, NTIDX_VERIFY_ON_USE, &loaded, &st, err, sizeof err), NTIDX_OK);
+        assert_int_equal(ntidx_index_load(t, ipath, NTIDX_VERIFY_ON_USE, &loaded, &st), NTIDX_OK);
         unlink(ipath);
         size_t compared = 0;
         for (int w = 0; w < windows; w++) {
@@ -215,7 +226,7 @@ static void check_trace(ntidx_trace *t, int windows)
             uint64_t T = k == 0 ? 0 : k == 1 ? hi + 1 : rand_ts(&s, lo, hi);
             ntidx_query *h = NULL;
             const ntidx_event *e;
-            int rc = ntidx_seek(t, k % 2 ? loaded : x, T, &h, &e);
+            int rc = seek_at(t, k % 2 ? loaded : x, T, &h, &e);
             size_t i = 0;
             while (i < s.n && by_time[i].ts < T)
                 i++;
@@ -282,13 +293,13 @@ static void check_stats_from_index(ntidx_trace *t, int windows)
     assert_int_equal(ntidx_index_build(t, &io, &plain), NTIDX_OK);
     io.full = 1;
     assert_int_equal(ntidx_index_build(t, &io, &full), NTIDX_OK);
-    char ipath[] = "/tmp/ntidx-stats-XXXXXX", err[512];
+    char ipath[] = "/tmp/ntidx-stats-XXXXXX";
     int fd = mkstemp(ipath);
     assert_true(fd >= 0);
     close(fd);
-    assert_int_equal(ntidx_index_write(full, ipath, err, sizeof err), NTIDX_OK);
+    assert_int_equal(ntidx_index_write(full, ipath), NTIDX_OK);
     ntidx_index_state st;
-    assert_int_equal(ntidx_index_load_ex(t, ipath, NTIDX_VERIFY_ON_USE, &loaded, &st, err, sizeof err), NTIDX_OK);
+    assert_int_equal(ntidx_index_load(t, ipath, NTIDX_VERIFY_ON_USE, &loaded, &st), NTIDX_OK);
     unlink(ipath);
     const ntidx_index_info *ii = ntidx_index_get_info(plain);
     uint64_t lo = ii->first_ts, hi = ii->last_ts, from_index = 0;
@@ -302,10 +313,10 @@ static void check_stats_from_index(ntidx_trace *t, int windows)
         }
         ntidx_stats *ref, *got;
         o.threads = 1;
-        assert_int_equal(ntidx_stats_indexed(t, plain, &o, &ref, err, sizeof err), NTIDX_OK);
+        assert_int_equal(ntidx_stats_indexed(t, plain, &o, &ref), NTIDX_OK);
         assert_int_equal(ref->regions_from_index, 0);
         o.threads = 1 + (unsigned)(w % 2);
-        assert_int_equal(ntidx_stats_indexed(t, w % 3 ? loaded : full, &o, &got, err, sizeof err), NTIDX_OK);
+        assert_int_equal(ntidx_stats_indexed(t, w % 3 ? loaded : full, &o, &got), NTIDX_OK);
         assert_same_stats(ref, got);
         if (w == 0 && ref->events)
             assert_true(got->regions_from_index > 0); /* the whole trace: every region with events */
@@ -313,7 +324,7 @@ static void check_stats_from_index(ntidx_trace *t, int windows)
         ntidx_stats_free(&got);
         /* a histogram needs timestamps: nothing from the index */
         o.buckets = 7;
-        assert_int_equal(ntidx_stats_indexed(t, full, &o, &got, err, sizeof err), NTIDX_OK);
+        assert_int_equal(ntidx_stats_indexed(t, full, &o, &got), NTIDX_OK);
         assert_int_equal(got->regions_from_index, 0);
         assert_int_equal(got->events, ref->events);
         ntidx_stats_free(&got);
@@ -353,7 +364,7 @@ static void test_generated(void **state)
             ntidx_trace *t;
             char name[64];
             snprintf(name, sizeof name, "gen-v%d-variant%d", v, variant);
-            assert_int_equal(ntidx_trace_open_memory(&t, data, size, name), NTIDX_OK);
+            assert_int_equal(ntidx_trace_open_memory(data, size, name, &t), NTIDX_OK);
             check_trace(t, 120);
             ntidx_trace_close(&t);
             free(data);
@@ -372,8 +383,8 @@ static void test_real_traces(void **state)
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", traces_dir, files[i]);
         ntidx_trace *t;
-        if (ntidx_trace_open(&t, path) != NTIDX_OK)
-            fail_msg("%s", ntidx_last_open_error());
+        if (ntidx_trace_open(path, &t) != NTIDX_OK)
+            fail_msg("%s", ntidx_last_error());
         check_trace(t, 150);
         ntidx_trace_close(&t);
     }
@@ -402,15 +413,14 @@ static void test_write_load_identity(void **state)
     fwrite(data, 1, cut, f);
     fclose(f);
     ntidx_trace *t;
-    assert_int_equal(ntidx_trace_open(&t, tpath), NTIDX_OK);
+    assert_int_equal(ntidx_trace_open(tpath, &t), NTIDX_OK);
     ntidx_index *x;
     assert_int_equal(ntidx_index_build(t, NULL, &x), NTIDX_OK);
     assert_false(ntidx_index_get_info(x)->complete);
-    char err[512];
-    assert_int_equal(ntidx_index_write(x, ipath, err, sizeof err), NTIDX_OK);
+    assert_int_equal(ntidx_index_write(x, ipath), NTIDX_OK);
     ntidx_index *y;
     ntidx_index_state st;
-    assert_int_equal(ntidx_index_load(t, ipath, &y, &st, err, sizeof err), NTIDX_OK);
+    assert_int_equal(ntidx_index_load(t, ipath, NTIDX_VERIFY_AUTO, &y, &st), NTIDX_OK);
     assert_int_equal(st, NTIDX_INDEX_CURRENT);
     assert_int_equal(ntidx_index_get_info(y)->blocks, ntidx_index_get_info(x)->blocks);
     check_trace(t, 40);
@@ -421,9 +431,9 @@ static void test_write_load_identity(void **state)
     f = fopen(tpath, "ab");
     fwrite(data + cut, 1, size - cut, f);
     fclose(f);
-    assert_int_equal(ntidx_trace_open(&t, tpath), NTIDX_OK);
+    assert_int_equal(ntidx_trace_open(tpath, &t), NTIDX_OK);
     /* checked on first use: extending it checks it whole first */
-    assert_int_equal(ntidx_index_load_ex(t, ipath, NTIDX_VERIFY_ON_USE, &y, &st, err, sizeof err), NTIDX_OK);
+    assert_int_equal(ntidx_index_load(t, ipath, NTIDX_VERIFY_ON_USE, &y, &st), NTIDX_OK);
     assert_int_equal(st, NTIDX_INDEX_GROWN);
     ntidx_index *z, *fresh;
     assert_int_equal(ntidx_index_extend(t, y, NULL, &z), NTIDX_OK);
@@ -431,8 +441,8 @@ static void test_write_load_identity(void **state)
     char p1[300], p2[300];
     snprintf(p1, sizeof p1, "%s/ext.ntidx", dir);
     snprintf(p2, sizeof p2, "%s/fresh.ntidx", dir);
-    assert_int_equal(ntidx_index_write(z, p1, err, sizeof err), NTIDX_OK);
-    assert_int_equal(ntidx_index_write(fresh, p2, err, sizeof err), NTIDX_OK);
+    assert_int_equal(ntidx_index_write(z, p1), NTIDX_OK);
+    assert_int_equal(ntidx_index_write(fresh, p2), NTIDX_OK);
     /* byte for byte the same file */
     FILE *a = fopen(p1, "rb"), *b = fopen(p2, "rb");
     int ca, cb;
@@ -455,8 +465,8 @@ static void test_write_load_identity(void **state)
     fseek(f, 100, SEEK_SET);
     fputc(data[100] ^ 0x55, f);
     fclose(f);
-    assert_int_equal(ntidx_trace_open(&t, tpath), NTIDX_OK);
-    assert_int_equal(ntidx_index_load(t, ipath, &y, &st, err, sizeof err), NTIDX_E_INDEX_STALE);
+    assert_int_equal(ntidx_trace_open(tpath, &t), NTIDX_OK);
+    assert_int_equal(ntidx_index_load(t, ipath, NTIDX_VERIFY_AUTO, &y, &st), NTIDX_E_INDEX_STALE);
     assert_null(y);
     ntidx_trace_close(&t);
     free(data);

@@ -1,13 +1,380 @@
+/* The command line of the ntidx subcommands: one option table, one parser, one preamble (cli.h). */
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <ntidx/index.h>
+/* ------------------------------------------------------------------ */
+/* The shared options                                                  */
+/* ------------------------------------------------------------------ */
+
+typedef struct shared_option {
+    unsigned group;
+    cli_option o;
+} shared_option;
+
+static const shared_option shared[] = {
+    {CLI_WINDOW, {"from", 0, "T", "start of the window (default: the trace's first event)"}},
+    {CLI_WINDOW, {"to", 0, "T", "end of the window, not included (default: after the last event)"}},
+    {CLI_AT, {"at", 0, "T", "the time to seek to: the first event at or after it"}},
+    {CLI_FILTER, {"provider", 0, "P", "only events of this provider (its exact name)"}},
+    {CLI_FILTER, {"event", 0, "ID|NAME", "only events with this id, or this name (GC/AllocationTick, Provider/Name)"}},
+    {CLI_FILTER, {"thread", 0, "TID", "only events of this thread (OS thread id where the trace gives one)"}},
+    {CLI_ORDER, {"order", 0, "time|file", NULL /* the command's default */}},
+    {CLI_FORMAT, {"format", 0, "F", NULL /* the command's formats */}},
+    {CLI_LIMIT, {"limit", 0, "N", "stop after N events"}},
+    {CLI_OUTPUT, {"output", 'o', "OUT", "the file to write"}},
+    {CLI_THREADS, {"threads", 0, "N", "worker threads (default: one per core, at most 64)"}},
+    {CLI_JSON, {"json", 0, NULL, "JSON for scripts instead of text"}},
+    {CLI_INDEX, {"index", 0, "PATH", "the side index to use (default TRACE.ntidx): built, rebuilt or extended as needed"}},
+    {CLI_NO_INDEX, {"no-index", 0, NULL, "read the whole trace in one pass, without an index"}},
+};
+#define NSHARED (sizeof shared / sizeof shared[0])
+
+/* getopt_long values: shared options from 256, the command's own from 512. */
+enum { VAL_SHARED = 256, VAL_OWN = 512, VAL_HELP = 1000 };
+
+static const char TIME_HELP[] =
+    "T: raw ticks (an integer), a time since the trace's sync time with a unit (1.5s, 250ms, 40us, 100ns;\n"
+    "   the origin of PerfView's MSec column), or an ISO-8601 UTC time ending in Z\n";
+
+static int takes(const cli_command *cmd, unsigned group) { return (cmd->groups & group) != 0; }
+
+static int own_count(const cli_command *cmd)
+{
+    int n = 0;
+    while (cmd->options && cmd->options[n].name)
+        n++;
+    return n;
+}
+
+/* An option as the usage shows it: "--name ARG", "-o, --output OUT", or "-n N" for one-letter names. */
+static void print_option(FILE *f, const cli_option *o, const char *help)
+{
+    char left[64];
+    if (o->short_name && strlen(o->name) == 1)
+        snprintf(left, sizeof left, "-%c%s%s", o->short_name, o->arg ? " " : "", o->arg ? o->arg : "");
+    else if (o->short_name)
+        snprintf(left, sizeof left, "-%c, --%s%s%s", o->short_name, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+    else
+        snprintf(left, sizeof left, "    --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+    fprintf(f, "  %-26s %s\n", left, help ? help : "");
+}
+
+void cli_usage(const cli_command *cmd, FILE *f)
+{
+    fprintf(f, "usage: ntidx %s%s", cmd->name, takes(cmd, CLI_TRACE) ? " TRACE" : "");
+    for (size_t i = 0; i < NSHARED; i++) {
+        const cli_option *o = &shared[i].o;
+        if (!takes(cmd, shared[i].group))
+            continue;
+        int required = shared[i].group == CLI_AT || (shared[i].group == CLI_OUTPUT && cmd->output_required) ||
+                       (shared[i].group == CLI_FORMAT && cmd->format_required);
+        const char *arg = shared[i].group == CLI_FORMAT ? cmd->formats : o->arg;
+        fprintf(f, " %s--%s%s%s%s", required ? "" : "[", o->name, arg ? " " : "", arg ? arg : "", required ? "" : "]");
+    }
+    for (int i = 0; i < own_count(cmd); i++) {
+        const cli_option *o = &cmd->options[i];
+        fprintf(f, " [%s%s%s%s]", strlen(o->name) == 1 ? "-" : "--", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+    }
+    fprintf(f, "\n\n%s\n\noptions:\n", cmd->summary);
+    for (size_t i = 0; i < NSHARED; i++) {
+        if (!takes(cmd, shared[i].group))
+            continue;
+        if (shared[i].group == CLI_FORMAT) {
+            char help[160];
+            const char *comma = strchr(cmd->formats, '|');
+            if (cmd->format_required)
+                snprintf(help, sizeof help, "output format: %s", cmd->formats);
+            else
+                snprintf(help, sizeof help, "output format: %s (default %.*s)", cmd->formats,
+                         (int)(comma ? (size_t)(comma - cmd->formats) : strlen(cmd->formats)), cmd->formats);
+            print_option(f, &shared[i].o, help);
+        } else if (shared[i].group == CLI_ORDER) {
+            print_option(f, &shared[i].o, cmd->file_order ? "the order of the file (default) or time order"
+                                                          : "time order (default) or the order of the file");
+        } else {
+            print_option(f, &shared[i].o, shared[i].o.help);
+        }
+    }
+    for (int i = 0; i < own_count(cmd); i++)
+        print_option(f, &cmd->options[i], cmd->options[i].help);
+    print_option(f, &(cli_option){"help", 'h', NULL, NULL}, "this text");
+    if (takes(cmd, CLI_WINDOW) || takes(cmd, CLI_AT))
+        fprintf(f, "\n%s", TIME_HELP);
+    if (cmd->notes)
+        fprintf(f, "\n%s", cmd->notes);
+    fprintf(f, "\nExit status: 0 success, 1 the input could not be read, 2 a usage error. See ntidx-%s(1).\n",
+            cmd->name);
+}
+
+int cli_bad_usage(const cli_command *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "ntidx %s: ", cmd->name);
+    vfprintf(stderr, fmt, ap);
+    fputs("\n\n", stderr);
+    va_end(ap);
+    cli_usage(cmd, stderr);
+    return CLI_USAGE;
+}
+
+const char *cli_opt(const cli_ctx *c, const char *name)
+{
+    for (int i = 0; i < own_count(c->cmd) && i < 32; i++)
+        if (!strcmp(c->cmd->options[i].name, name))
+            return c->given[i];
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Parsing and the preamble                                            */
+/* ------------------------------------------------------------------ */
+
+static int in_list(const char *list, const char *s)
+{
+    size_t n = strlen(s);
+    for (const char *p = list; *p;) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (len == n && !strncmp(p, s, n))
+            return 1;
+        p += len + (bar != NULL);
+    }
+    return 0;
+}
+
+static void notice_index(void *ctx, int action, const char *why) { cli_index_notice(ctx, action, why); }
+
+static int verify_mode(void)
+{
+    /* NTIDX_INDEX_VERIFY=all|on-use|auto: how much of an index is checked when it is loaded. */
+    const char *v = getenv("NTIDX_INDEX_VERIFY");
+    if (v && !strcmp(v, "all"))
+        return NTIDX_VERIFY_ALL;
+    if (v && !strcmp(v, "on-use"))
+        return NTIDX_VERIFY_ON_USE;
+    return NTIDX_VERIFY_AUTO;
+}
+
+/* The trace's index with the commands' notices and progress bar. */
+static int open_index(cli_ctx *c, int verify)
+{
+    ntidx_index_options o;
+    ntidx_index_options_defaults(&o);
+    o.verify = verify;
+    o.progress = cli_progress;
+    o.notice = notice_index;
+    o.notice_ctx = (void *)c->trace_path;
+    cli_progress_label("ntidx: indexing");
+    int rc = ntidx_index_open(c->trace, c->index_path, &o, &c->index, NULL);
+    cli_progress_end();
+    if (rc < 0)
+        cli_error("%s: cannot index: %s", c->trace_path, ntidx_last_error_info()->what);
+    return rc;
+}
+
+int cli_index_verified(cli_ctx *c)
+{
+    if (ntidx_index_verify_all(c->index) == NTIDX_OK)
+        return 0;
+    /* A large index is checked region by region as it is used: one that fails is rebuilt, checked whole. */
+    fprintf(stderr, "ntidx: %s\n", ntidx_last_error());
+    ntidx_index_close(&c->index);
+    return open_index(c, NTIDX_VERIFY_ALL);
+}
+
+int cli_begin(const cli_command *cmd, int argc, char **argv, cli_ctx *c)
+{
+    memset(c, 0, sizeof *c);
+    c->cmd = cmd;
+    ntidx_query_options_defaults(&c->query);
+    if (cmd->file_order)
+        c->query.order = NTIDX_ORDER_FILE;
+    if (cmd->formats)
+        c->format = cmd->formats; /* the first of the list, cut below */
+    struct option longs[NSHARED + 40];
+    char shorts[64] = "h"; /* getopt permutes: TRACE may come before or after the options */
+    size_t n = 0;
+    for (size_t i = 0; i < NSHARED; i++) {
+        if (!takes(cmd, shared[i].group))
+            continue;
+        const cli_option *o = &shared[i].o;
+        longs[n++] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL, VAL_SHARED + (int)i};
+        if (o->short_name) {
+            size_t l = strlen(shorts);
+            shorts[l] = o->short_name;
+            shorts[l + 1] = o->arg ? ':' : 0;
+            shorts[l + 2] = 0;
+        }
+    }
+    int nown = own_count(cmd);
+    for (int i = 0; i < nown && i < 32; i++) {
+        const cli_option *o = &cmd->options[i];
+        longs[n++] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL, VAL_OWN + i};
+        if (o->short_name) {
+            size_t l = strlen(shorts);
+            shorts[l] = o->short_name;
+            shorts[l + 1] = o->arg ? ':' : 0;
+            shorts[l + 2] = 0;
+        }
+    }
+    longs[n++] = (struct option){"help", no_argument, NULL, VAL_HELP};
+    longs[n] = (struct option){0, 0, 0, 0};
+    const char *value[NSHARED] = {0};
+    int ch;
+    optind = 1;
+    opterr = 1;
+    while ((ch = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+        if (ch == 'h' || ch == VAL_HELP) {
+            cli_usage(cmd, stdout);
+            return CLI_OK;
+        }
+        int found = 0;
+        for (size_t i = 0; i < NSHARED && !found; i++)
+            if (ch == VAL_SHARED + (int)i || (shared[i].o.short_name && ch == shared[i].o.short_name &&
+                                              takes(cmd, shared[i].group))) {
+                value[i] = shared[i].o.arg ? optarg : "";
+                found = 1;
+            }
+        for (int i = 0; i < nown && !found; i++)
+            if (ch == VAL_OWN + i || (cmd->options[i].short_name && ch == cmd->options[i].short_name)) {
+                c->given[i] = cmd->options[i].arg ? optarg : "";
+                found = 1;
+            }
+        if (!found) { /* getopt said what was wrong */
+            fputc('\n', stderr);
+            cli_usage(cmd, stderr);
+            return CLI_USAGE;
+        }
+    }
+    int npos = argc - optind;
+    if (npos != (takes(cmd, CLI_TRACE) ? 1 : 0))
+        return cli_bad_usage(cmd, npos ? "one trace, please (%d arguments given)" : "no trace given", npos);
+    if (takes(cmd, CLI_TRACE))
+        c->trace_path = argv[optind];
+
+    /* what needs no trace */
+    const char *from = NULL, *to = NULL, *at = NULL, *provider = NULL, *event = NULL, *thread = NULL;
+    for (size_t i = 0; i < NSHARED; i++) {
+        const char *nm = shared[i].o.name, *v = value[i];
+        if (!v)
+            continue;
+        if (!strcmp(nm, "from"))
+            from = v;
+        else if (!strcmp(nm, "to"))
+            to = v;
+        else if (!strcmp(nm, "at"))
+            at = v;
+        else if (!strcmp(nm, "provider"))
+            provider = v;
+        else if (!strcmp(nm, "event"))
+            event = v;
+        else if (!strcmp(nm, "thread"))
+            thread = v;
+        else if (!strcmp(nm, "index"))
+            c->index_path = v;
+        else if (!strcmp(nm, "no-index"))
+            c->no_index = 1;
+        else if (!strcmp(nm, "json"))
+            c->json = 1;
+        else if (!strcmp(nm, "output"))
+            c->output = v;
+        else if (!strcmp(nm, "order")) {
+            if (!strcmp(v, "time"))
+                c->query.order = NTIDX_ORDER_TIME;
+            else if (!strcmp(v, "file"))
+                c->query.order = NTIDX_ORDER_FILE;
+            else
+                return cli_bad_usage(cmd, "--order %s: time or file", v);
+        } else if (!strcmp(nm, "format")) {
+            if (!in_list(cmd->formats, v))
+                return cli_bad_usage(cmd, "unknown format '%s' (%s)", v, cmd->formats);
+            c->format = v;
+        } else if (!strcmp(nm, "limit")) {
+            if (cli_parse_u64(v, &c->query.limit, 0) < 0)
+                return cli_bad_usage(cmd, "--limit %s: not a count", v);
+        } else if (!strcmp(nm, "threads")) {
+            uint64_t k;
+            if (cli_parse_u64(v, &k, 0) < 0 || !k || k > 64)
+                return cli_bad_usage(cmd, "--threads %s: a count from 1 to 64", v);
+            c->threads = (unsigned)k;
+        }
+    }
+    if (takes(cmd, CLI_FORMAT) && cmd->format_required && c->format == cmd->formats)
+        return cli_bad_usage(cmd, "--format is required (%s)", cmd->formats);
+    if (takes(cmd, CLI_AT) && !at)
+        return cli_bad_usage(cmd, "--at T is required");
+    if (c->format == cmd->formats && cmd->formats) {
+        /* the default: the first format of the list */
+        static char first[32];
+        const char *bar = strchr(cmd->formats, '|');
+        snprintf(first, sizeof first, "%.*s", (int)(bar ? (size_t)(bar - cmd->formats) : strlen(cmd->formats)),
+                 cmd->formats);
+        c->format = first;
+    }
+    if (takes(cmd, CLI_OUTPUT) && cmd->output_required && (!c->output || !*c->output))
+        return cli_bad_usage(cmd, "-o OUT is required");
+    if (thread) {
+        if (cli_parse_u64(thread, &c->query.thread, 0) < 0)
+            return cli_bad_usage(cmd, "--thread %s: not a thread id", thread);
+        c->query.has_thread = 1;
+    }
+    if (event) {
+        uint64_t id;
+        if (cli_parse_u64(event, &id, 0) == 0 && id <= UINT32_MAX) {
+            c->query.has_event_id = 1;
+            c->query.event_id = (uint32_t)id;
+        } else {
+            c->query.event_name = event;
+        }
+    }
+    c->query.provider = provider;
+    c->has_filter = provider || event || thread;
+    c->has_window = from || to;
+    if (c->no_index && c->index_path)
+        return cli_bad_usage(cmd, "--index and --no-index together");
+    if (!takes(cmd, CLI_TRACE))
+        return CLI_GO_ON;
+
+    /* the trace, the times, the index */
+    if (ntidx_trace_open(c->trace_path, &c->trace) < 0) {
+        cli_library_error();
+        return CLI_FAIL;
+    }
+    if ((from && ntidx_parse_time(c->trace, from, &c->query.t0) < 0) ||
+        (to && ntidx_parse_time(c->trace, to, &c->query.t1) < 0) ||
+        (at && ntidx_parse_time(c->trace, at, &c->query.t0) < 0)) {
+        cli_error("%s", ntidx_last_error_info()->what);
+        return cli_end(c, CLI_USAGE);
+    }
+    if (at)
+        c->query.seek = 1;
+    if (takes(cmd, CLI_INDEX) && !c->no_index) {
+        if (open_index(c, verify_mode()) < 0)
+            return cli_end(c, CLI_FAIL);
+        if (takes(cmd, CLI_VERIFY) && cli_index_verified(c) < 0)
+            return cli_end(c, CLI_FAIL);
+    }
+    return CLI_GO_ON;
+}
+
+int cli_end(cli_ctx *c, int exit_code)
+{
+    ntidx_index_close(&c->index);
+    ntidx_trace_close(&c->trace);
+    return exit_code;
+}
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                             */
+/* ------------------------------------------------------------------ */
 
 void cli_error(const char *fmt, ...)
 {
@@ -19,15 +386,7 @@ void cli_error(const char *fmt, ...)
     va_end(ap);
 }
 
-int cli_open_trace(const char *path, ntidx_trace **t)
-{
-    int rc = ntidx_trace_open(t, path);
-    if (rc < 0) {
-        const char *m = ntidx_last_open_error();
-        cli_error("%s", m && *m ? m : ntidx_strerror(rc));
-    }
-    return rc;
-}
+void cli_library_error(void) { cli_error("%s", ntidx_last_error()); }
 
 int cli_parse_u64(const char *s, uint64_t *v, int suffixes)
 {
@@ -61,18 +420,13 @@ int cli_parse_u64(const char *s, uint64_t *v, int suffixes)
 
 void cli_json_str(FILE *f, const char *s)
 {
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (*p == '"' || *p == '\\') {
-            fputc('\\', f);
-            fputc(*p, f);
-        } else if (*p < 0x20) {
-            fprintf(f, "\\u%04x", *p);
-        } else {
-            fputc(*p, f);
-        }
+    static ntidx_buf b; /* reused: the commands print many strings */
+    b.len = 0;
+    if (ntidx_buf_append_json_string(&b, s ? s : "", s ? strlen(s) : 0) < 0) {
+        fputs("\"\"", f);
+        return;
     }
-    fputc('"', f);
+    fwrite(b.data, 1, b.len, f);
 }
 
 void cli_fast_stdout(void)
@@ -80,49 +434,6 @@ void cli_fast_stdout(void)
     static char buf[1 << 20];
     setvbuf(stdout, buf, _IOFBF, sizeof buf);
 }
-
-static int all_digits(const char *s)
-{
-    if (!*s)
-        return 0;
-    for (; *s; s++)
-        if (*s < '0' || *s > '9')
-            return 0;
-    return 1;
-}
-
-int cli_parse_time(const ntidx_trace *t, const char *s, uint64_t *ticks)
-{
-    const ntidx_trace_info *in = ntidx_trace_get_info(t);
-    if (all_digits(s))
-        return cli_parse_u64(s, ticks, 0);
-    size_t n = strlen(s);
-    if (n > 1 && (s[n - 1] == 'Z' || s[n - 1] == 'z') && strchr(s, 'T')) {
-        int rc = ntidx_iso8601_to_ticks(t, s, ticks);
-        if (rc == NTIDX_E_INVALID_ARG)
-            cli_error("bad ISO-8601 time '%s' (expected e.g. 2026-01-01T00:00:01.5Z)", s);
-        else if (rc < 0)
-            cli_error("the trace's sync time is not a valid date: use ticks or a relative time");
-        return rc < 0 ? -1 : 0;
-    }
-    char *end;
-    long double v = strtold(s, &end);
-    static const struct { const char *unit; long double per_s; } units[] = {
-        {"s", 1}, {"ms", 1e3L}, {"us", 1e6L}, {"ns", 1e9L}};
-    for (size_t i = 0; end != s && i < sizeof units / sizeof units[0]; i++) {
-        if (strcmp(end, units[i].unit))
-            continue;
-        long double tk = (long double)in->sync_ticks + v * (long double)in->tick_frequency / units[i].per_s;
-        *ticks = tk <= 0 ? 0 : (uint64_t)(tk + 0.5L);
-        return 0;
-    }
-    cli_error("bad time '%s': use ticks (an integer), a time since the trace start with a unit "
-              "(1.5s, 250ms, 40us, 100ns) or an ISO-8601 UTC time ending in Z",
-              s);
-    return -1;
-}
-
-/* ------------------------------------------------------------------ */
 
 static struct {
     int active, shown;
@@ -165,77 +476,16 @@ void cli_progress_end(void)
     memset(&progress, 0, sizeof progress);
 }
 
-static void notice(void *ctx, int action, const char *why)
+void cli_index_notice(void *ctx, int action, const char *why)
 {
     const char *trace = ctx;
     switch (action) {
     case NTIDX_INDEX_BUILT: fprintf(stderr, "ntidx: indexing %s (%s)\n", trace, why); break;
     case NTIDX_INDEX_REBUILT: fprintf(stderr, "ntidx: rebuilding the index of %s: %s\n", trace, why); break;
     case NTIDX_INDEX_EXTENDED: fprintf(stderr, "ntidx: %s grew: indexing the new blocks\n", trace); break;
+    case NTIDX_INDEX_NOT_SAVED:
+        fprintf(stderr, "ntidx: warning: the index could not be saved (%s); it was used for this command only\n", why);
+        break;
     default: break;
     }
 }
-
-int cli_verify_mode(void)
-{
-    /* NTIDX_INDEX_VERIFY=all|on-use|auto: how much of an index is checked when it is loaded. */
-    const char *v = getenv("NTIDX_INDEX_VERIFY");
-    if (v && !strcmp(v, "all"))
-        return NTIDX_VERIFY_ALL;
-    if (v && !strcmp(v, "on-use"))
-        return NTIDX_VERIFY_ON_USE;
-    return NTIDX_VERIFY_AUTO;
-}
-
-/* ntidx_index_open() with the commands' notices and progress bar; errors and warnings said on stderr. */
-static int open_index(ntidx_trace *t, const char *trace_path, const char *index_path, int full, int verify,
-                      ntidx_index **out)
-{
-    ntidx_index_options o;
-    ntidx_index_options_defaults(&o);
-    o.full = full;
-    o.verify = verify;
-    o.progress = cli_progress;
-    o.notice = notice;
-    o.notice_ctx = (void *)trace_path;
-    progress.what = "ntidx: indexing";
-    ntidx_index_action act;
-    char why[600], save_err[600];
-    int rc = ntidx_index_open(t, index_path, &o, out, &act, why, sizeof why, save_err, sizeof save_err);
-    cli_progress_end();
-    if (rc < 0) {
-        cli_error("%s: cannot index: %s", trace_path, ntidx_trace_error(t)[0] ? ntidx_trace_error(t) : ntidx_strerror(rc));
-        return rc;
-    }
-    if (save_err[0])
-        fprintf(stderr, "ntidx: warning: the index could not be saved (%s); it was used for this command only\n",
-                save_err);
-    return 0;
-}
-
-int cli_index(ntidx_trace *t, const char *trace_path, const char *index_path, int full, ntidx_index **out)
-{
-    return open_index(t, trace_path, index_path, full, cli_verify_mode(), out);
-}
-
-int cli_index_recover(ntidx_trace *t, const char *trace_path, const char *index_path, ntidx_index **xp,
-                      const char *why)
-{
-    /* Large indexes are checked region by region as queries need them (ntidx_index_load_ex): one that
-       fails there is rebuilt here, checked whole on the way. */
-    fprintf(stderr, "ntidx: %s\n", why);
-    ntidx_index_close(xp);
-    return open_index(t, trace_path, index_path, 0, NTIDX_VERIFY_ALL, xp);
-}
-
-int cli_index_verified(ntidx_trace *t, const char *trace_path, const char *index_path, ntidx_index **out)
-{
-    int rc = cli_index(t, trace_path, index_path, 0, out);
-    if (rc < 0)
-        return rc;
-    char err[600];
-    if (ntidx_index_verify_all(*out, err, sizeof err) < 0)
-        return cli_index_recover(t, trace_path, index_path, out, err);
-    return 0;
-}
-

@@ -1,13 +1,127 @@
-/* Shared helpers of the ntidx subcommands (argument parsing, errors, JSON output). */
+/*
+ * The command line of the ntidx subcommands: one option table, one preamble.
+ *
+ * Every subcommand describes itself once (a cli_command: its name, what it
+ * does, which groups of shared options it takes, its own options), and
+ * cli_begin() does what every one of them used to do by hand: parse argv
+ * with one parser (dav1d's tools/dav1d_cli_parse.c is the model), print the
+ * usage (generated from the table) on --help with exit 0 or on a mistake
+ * with exit 2, open the trace, turn the window, the seek time and the filters
+ * into query options, and open the index (built, rebuilt or extended as
+ * needed, said on stderr). Subcommands keep only their own work.
+ */
 #ifndef NTIDX_TOOLS_CLI_H
 #define NTIDX_TOOLS_CLI_H
 
 #include <stdint.h>
 #include <stdio.h>
 
+#include <ntidx/index.h>
 #include <ntidx/ntidx.h>
 
-/* Subcommands: argv[0] is the subcommand's name. Return the process exit code. */
+/* Exit codes: 0 success, 1 the input could not be read, 2 usage error. */
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2, CLI_GO_ON = -1 /* cli_begin(): run the command */ };
+
+/* Groups of shared options a command takes. */
+enum {
+    CLI_TRACE = 1u << 0,   /* TRACE, the one positional argument, opened by cli_begin() */
+    CLI_WINDOW = 1u << 1,  /* --from T --to T */
+    CLI_FILTER = 1u << 2,  /* --provider P --event ID|NAME --thread TID */
+    CLI_INDEX = 1u << 3,   /* --index PATH, and the index opened by cli_begin() */
+    CLI_NO_INDEX = 1u << 4,/* --no-index (with CLI_INDEX: the index is opened only without it) */
+    CLI_JSON = 1u << 5,    /* --json */
+    CLI_FORMAT = 1u << 6,  /* --format F, F among the command's `formats` */
+    CLI_ORDER = 1u << 7,   /* --order time|file */
+    CLI_OUTPUT = 1u << 8,  /* -o, --output OUT (required when the command says so) */
+    CLI_THREADS = 1u << 9, /* --threads N (1-64) */
+    CLI_AT = 1u << 10,     /* --at T (required) */
+    CLI_LIMIT = 1u << 11,  /* --limit N */
+    CLI_VERIFY = 1u << 12  /* the index is checked whole after it is opened (commands that read most of it) */
+};
+
+/* A command's own option. */
+typedef struct cli_option {
+    const char *name;     /* long name without "--" */
+    char short_name;      /* or 0 */
+    const char *arg;      /* the argument's name in the usage ("N"); NULL for a flag */
+    const char *help;     /* one line */
+} cli_option;
+
+typedef struct cli_command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;      /* one line, for `ntidx --help` */
+    unsigned groups;          /* CLI_* */
+    const char *formats;      /* CLI_FORMAT: "text|jsonl|csv"; the first is the default */
+    int output_required;      /* CLI_OUTPUT */
+    int format_required;      /* CLI_FORMAT: no default format */
+    const cli_option *options;/* its own, ended by {NULL} */
+    const char *notes;        /* more lines for --help (may be NULL) */
+    int file_order;           /* CLI_ORDER: the default is the file's order (else time order) */
+} cli_command;
+
+/* What cli_begin() parsed and opened. */
+typedef struct cli_ctx {
+    const cli_command *cmd;
+    const char *trace_path;
+    ntidx_trace *trace;
+    ntidx_index *index;       /* CLI_INDEX (unless --no-index) */
+    const char *index_path;   /* --index, or NULL: TRACE.ntidx */
+    int no_index, json, has_window, has_filter;
+    const char *format;       /* CLI_FORMAT: one of cmd->formats */
+    const char *output;       /* CLI_OUTPUT */
+    unsigned threads;         /* CLI_THREADS: 0 = every core */
+    ntidx_query_options query;/* the window, the filters, --order, --limit, --at (a seek) */
+    const char *given[32];    /* the command's own options, by position in cmd->options: value, "" (flag), NULL */
+} cli_ctx;
+
+/*
+ * Parse argv (argv[0] is the command's name) and open what the command's
+ * groups ask for. Returns CLI_GO_ON to run the command, else the exit code to
+ * return (help printed: CLI_OK; usage error: CLI_USAGE; the trace or the
+ * index could not be opened: CLI_FAIL, the reason said on stderr).
+ */
+int cli_begin(const cli_command *cmd, int argc, char **argv, cli_ctx *c);
+/* Close what cli_begin() opened; returns `exit_code`. */
+int cli_end(cli_ctx *c, int exit_code);
+
+/* The value of the command's own option `name` ("" for a flag), or NULL when not given. */
+const char *cli_opt(const cli_ctx *c, const char *name);
+/* The usage of the command (also what --help prints), to stdout or stderr. */
+void cli_usage(const cli_command *cmd, FILE *f);
+
+/* The commands (main.c's table), for `ntidx --help`. */
+extern const cli_command *const cli_commands[];
+extern const size_t cli_command_count;
+
+/* "ntidx: " + message on stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The last failed library call's message (ntidx_last_error()) on stderr. */
+void cli_library_error(void);
+/* A usage mistake: say it, print the usage on stderr, and return CLI_USAGE. */
+int cli_bad_usage(const cli_command *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Unsigned integer with an optional K/M/G/T (binary) suffix when `suffixes`. 0 or -1. */
+int cli_parse_u64(const char *s, uint64_t *v, int suffixes);
+
+/* Write a JSON string literal, escaped by the library's one policy (invalid UTF-8 becomes U+FFFD). */
+void cli_json_str(FILE *f, const char *s);
+
+/* The index of the trace again after an index error: checked whole (commands that read most of it). */
+int cli_index_verified(cli_ctx *c);
+
+/* Progress on stderr when it is a terminal and the work takes more than a moment. */
+int cli_progress(void *ctx, uint64_t done, uint64_t total);
+void cli_progress_end(void);
+void cli_progress_label(const char *what);
+
+/* What the index maintenance did, on stderr (an ntidx_index_options notice callback; ctx: the trace's path). */
+void cli_index_notice(void *ctx, int action, const char *why);
+
+/* A large stdout buffer: dumps print millions of lines. */
+void cli_fast_stdout(void);
+
+/* The subcommands. */
 int ntidx_cmd_info(int argc, char **argv);
 int ntidx_cmd_stats(int argc, char **argv);
 int ntidx_cmd_dump(int argc, char **argv);
@@ -19,49 +133,7 @@ int ntidx_cmd_export(int argc, char **argv);
 int ntidx_cmd_slice(int argc, char **argv);
 int ntidx_cmd_top(int argc, char **argv);
 
-/* Exit codes: 0 success, 1 the input could not be read, 2 usage error. */
-enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
-
-void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* Open a trace, printing "ntidx: PATH: reason" on failure. */
-int cli_open_trace(const char *path, ntidx_trace **t);
-
-/* Unsigned integer with an optional K/M/G (binary) suffix when `suffixes`. */
-int cli_parse_u64(const char *s, uint64_t *v, int suffixes);
-
-/* Write a JSON string literal (UTF-8 passed through, control characters escaped). */
-void cli_json_str(FILE *f, const char *s);
-
-/*
- * A time on the command line: raw ticks (a plain integer), a time since the
- * trace's sync time with a unit ("1.5s", "250ms", "40us", "100ns"), or an
- * ISO-8601 UTC time ending in Z. Returns 0, or -1 with a message printed.
- */
-int cli_parse_time(const ntidx_trace *t, const char *s, uint64_t *ticks);
-
-struct ntidx_index;
-/* How much of an index is checked at load: NTIDX_INDEX_VERIFY=all|on-use|auto (default auto). */
-int cli_verify_mode(void);
-/* The trace's index (default TRACE.ntidx or `path`), built/rebuilt/extended as needed, saying so on stderr. */
-int cli_index(ntidx_trace *t, const char *trace_path, const char *index_path, int full, struct ntidx_index **out);
-
-/*
- * After an operation over `*xp` failed with NTIDX_E_INDEX_CORRUPT (a region
- * of a large index failed the check it gets on first use): say `why` on
- * stderr, close *xp, and rebuild it (saving it) into *xp. The caller retries.
- */
-int cli_index_recover(ntidx_trace *t, const char *trace_path, const char *index_path, struct ntidx_index **xp,
-                      const char *why);
-/* cli_index(), then every region checked now (rebuilt if one fails): for commands that read most of it. */
-int cli_index_verified(ntidx_trace *t, const char *trace_path, const char *index_path, struct ntidx_index **out);
-
-/* Progress on stderr when it is a terminal and the work takes more than a moment. */
-int cli_progress(void *ctx, uint64_t done, uint64_t total);
-void cli_progress_end(void);
-void cli_progress_label(const char *what);
-
-/* A large stdout buffer: dumps print millions of lines. */
-void cli_fast_stdout(void);
+extern const cli_command cli_cmd_info, cli_cmd_stats, cli_cmd_dump, cli_cmd_gen, cli_cmd_index, cli_cmd_query,
+    cli_cmd_seek, cli_cmd_export, cli_cmd_slice, cli_cmd_top;
 
 #endif

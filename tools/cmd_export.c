@@ -12,7 +12,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,15 +26,18 @@
 
 enum { FMT_CHROME, FMT_SPEEDSCOPE, FMT_CSV, FMT_JSONL };
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: ntidx export TRACE [--from T] [--to T] --format chrome|speedscope|csv|jsonl -o OUT\n"
-               "                    [--provider P] [--event ID|NAME] [--thread TID] [--index PATH]\n"
-               "T: ticks (integer), time since the trace start (1.5s, 250ms, 40us, 100ns), or ISO-8601 UTC (...Z)\n"
-               "chrome: Chrome Trace Event JSON (Perfetto UI, chrome://tracing); speedscope: the sample profiler's\n"
-               "stacks (or those of the events --provider/--event select) per thread; csv, jsonl: as ntidx query.\n"
-               "OUT '-' is stdout.\n");
-}
+const cli_command cli_cmd_export = {
+    .name = "export",
+    .run = ntidx_cmd_export,
+    .summary = "a window as Chrome trace JSON, speedscope, CSV or JSONL for other tools",
+    .groups = CLI_TRACE | CLI_WINDOW | CLI_FILTER | CLI_FORMAT | CLI_OUTPUT | CLI_INDEX | CLI_VERIFY,
+    .formats = "chrome|speedscope|csv|jsonl",
+    .format_required = 1,
+    .output_required = 1,
+    .notes = "chrome: Chrome Trace Event JSON (Perfetto UI, chrome://tracing); speedscope: the sample profiler's\n"
+             "stacks (or those of the events --provider/--event select) per thread; csv, jsonl: as ntidx query.\n"
+             "OUT '-' is stdout. The index is checked whole first (exports read it in several passes).\n",
+};
 
 /* Where the output goes: stdout (fd 1) is pointed at it, so every writer prints to stdout. */
 typedef struct output {
@@ -113,30 +115,23 @@ static int output_close(output *o, int ok)
 static int export_rows(export_job *job, enum event_format fmt, uint64_t *written)
 {
     ntidx_query *q;
-    int rc = ntidx_query_open(&q, job->trace, job->index, &job->query);
-    if (rc < 0) {
-        cli_error("%s: %s", job->trace_path, ntidx_strerror(rc));
+    if (ntidx_query_open(job->trace, job->index, &job->query, &q) < 0) {
+        cli_library_error();
         return -1;
     }
     event_print_header(fmt);
-    ntidx_buf b = {0};
+    event_printer p = {0};
     const ntidx_event *e;
-    uint64_t n = 0, field_errors = 0;
+    uint64_t n = 0;
+    int rc;
     while ((rc = ntidx_query_next(q, &e)) == 1) {
-        int prc = event_print(job->trace, e, fmt, &b);
-        if (prc == NTIDX_E_NOMEM) {
-            rc = prc;
+        if ((rc = event_print(&p, job->trace, e, fmt)) == NTIDX_E_NOMEM)
             break;
-        }
-        field_errors += prc != NTIDX_OK;
         n++;
     }
-    ntidx_buf_free(&b);
-    if (field_errors)
-        fprintf(stderr, "ntidx: %s: warning: %" PRIu64 " events have payloads that do not match their metadata\n",
-                job->trace_path, field_errors);
+    event_print_done(&p, job->trace_path);
     if (rc < 0)
-        cli_error("%s: %s", job->trace_path, rc == NTIDX_E_NOMEM ? "out of memory" : ntidx_query_error(q));
+        cli_library_error();
     ntidx_query_close(&q);
     *written = n;
     return rc < 0 ? -1 : 0;
@@ -144,99 +139,37 @@ static int export_rows(export_job *job, enum event_format fmt, uint64_t *written
 
 int ntidx_cmd_export(int argc, char **argv)
 {
-    const char *from = NULL, *to = NULL, *event = NULL, *index_path = NULL, *thread = NULL, *out_path = NULL,
-               *format = NULL;
+    cli_ctx c;
+    int rc = cli_begin(&cli_cmd_export, argc, argv, &c);
+    if (rc != CLI_GO_ON)
+        return rc;
+    int fmt = !strcmp(c.format, "chrome") ? FMT_CHROME : !strcmp(c.format, "speedscope") ? FMT_SPEEDSCOPE
+              : !strcmp(c.format, "csv") ? FMT_CSV : FMT_JSONL;
     export_job job;
     memset(&job, 0, sizeof job);
-    ntidx_query_options_defaults(&job.query);
-    static const struct option opts[] = {{"from", required_argument, 0, 'f'},     {"to", required_argument, 0, 't'},
-                                         {"format", required_argument, 0, 'F'},   {"output", required_argument, 0, 'o'},
-                                         {"provider", required_argument, 0, 'p'}, {"event", required_argument, 0, 'e'},
-                                         {"thread", required_argument, 0, 'T'},   {"index", required_argument, 0, 'i'},
-                                         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-        switch (c) {
-        case 'f': from = optarg; break;
-        case 't': to = optarg; break;
-        case 'F': format = optarg; break;
-        case 'o': out_path = optarg; break;
-        case 'p': job.query.provider = optarg; break;
-        case 'e': event = optarg; break;
-        case 'T': thread = optarg; break;
-        case 'i': index_path = optarg; break;
-        case 'h': usage(stdout); return CLI_OK;
-        default: usage(stderr); return CLI_USAGE;
-        }
-    }
-    if (optind != argc - 1 || !format || !out_path || !*out_path) {
-        usage(stderr);
-        return CLI_USAGE;
-    }
-    int fmt;
-    if (!strcmp(format, "chrome"))
-        fmt = FMT_CHROME;
-    else if (!strcmp(format, "speedscope"))
-        fmt = FMT_SPEEDSCOPE;
-    else if (!strcmp(format, "csv"))
-        fmt = FMT_CSV;
-    else if (!strcmp(format, "jsonl"))
-        fmt = FMT_JSONL;
-    else {
-        cli_error("unknown format '%s' (chrome, speedscope, csv or jsonl)", format);
-        return CLI_USAGE;
-    }
-    if (thread && cli_parse_u64(thread, &job.query.thread, 0) < 0) {
-        usage(stderr);
-        return CLI_USAGE;
-    }
-    job.query.has_thread = thread != NULL;
-    if (event) {
-        uint64_t id;
-        if (cli_parse_u64(event, &id, 0) == 0 && id <= UINT32_MAX) {
-            job.query.has_event_id = 1;
-            job.query.event_id = (uint32_t)id;
-        } else {
-            job.query.event_name = event;
-        }
-    }
-    job.has_filter = event != NULL || job.query.provider != NULL;
-    job.trace_path = argv[optind];
-    if (cli_open_trace(job.trace_path, &job.trace) < 0)
-        return CLI_FAIL;
-    int ret = CLI_FAIL;
-    ntidx_index *x = NULL;
-    if ((from && cli_parse_time(job.trace, from, &job.query.t0) < 0) ||
-        (to && cli_parse_time(job.trace, to, &job.query.t1) < 0)) {
-        ret = CLI_USAGE;
-        goto out;
-    }
-    /* Exports read on through several passes: the index is checked whole first (rebuilt if it fails). */
-    if (cli_index_verified(job.trace, job.trace_path, index_path, &x) < 0)
-        goto out;
-    job.index = x;
+    job.trace_path = c.trace_path;
+    job.trace = c.trace;
+    job.index = c.index;
+    job.query = c.query;
+    job.has_filter = c.query.event_name || c.query.has_event_id || c.query.provider;
     cli_fast_stdout();
     output o;
-    if (output_open(&o, out_path) < 0)
-        goto out;
+    if (output_open(&o, c.output) < 0)
+        return cli_end(&c, CLI_FAIL);
     job.out = stdout;
     uint64_t n = 0;
-    int rc;
     switch (fmt) {
     case FMT_CHROME: rc = export_chrome(&job, &n); break;
     case FMT_SPEEDSCOPE: rc = export_speedscope(&job, &n); break;
     case FMT_CSV: rc = export_rows(&job, EVENT_CSV, &n); break;
     default: rc = export_rows(&job, EVENT_JSONL, &n); break;
     }
+    int ret = CLI_FAIL;
     if (output_close(&o, rc == 0) == 0) {
-        if (strcmp(out_path, "-"))
+        if (strcmp(c.output, "-"))
             fprintf(stderr, "ntidx: %" PRIu64 " %s written to %s\n", n, fmt == FMT_SPEEDSCOPE ? "samples" : "events",
-                    out_path);
+                    c.output);
         ret = CLI_OK;
     }
-out:
-    ntidx_index_close(&x);
-    ntidx_trace_close(&job.trace);
-    return ret;
+    return cli_end(&c, ret);
 }

@@ -9,37 +9,31 @@
 
 #include "cli.h"
 
-static void gen_usage(FILE *f)
-{
-    fprintf(f,
-            "usage: ntidx gen -o OUT [options]\n"
-            "\n"
-            "Write a synthetic trace: several threads whose events interleave out of\n"
-            "order, sequence points, stacks, label lists (V6) and typed payloads of\n"
-            "every field type. Same options and seed, same bytes.\n"
-            "\n"
-            "options:\n"
-            "  -o, --output OUT              file to write (created or truncated)\n"
-            "  --format-version 5|6          NetTrace V5 or V6 (default 6)\n"
-            "  --size N[K|M|G]               stop once the trace reaches N bytes\n"
-            "  --events N                    stop after N events (default 100000)\n"
-            "  --seed S                      PRNG seed (default 0)\n"
-            "  --threads N                   capture threads (default 8)\n"
-            "  --drop-rate F                 fraction of events dropped, 0 <= F < 1\n"
-            "  --metadata-flush-every N      V6: every Nth sequence point flushes metadata\n"
-            "  --thread-flush-every N        V6: every Nth sequence point flushes threads\n"
-            "  --remove-threads              V6: retire threads with RemoveThread blocks\n"
-            "  --uncompressed                uncompressed event headers\n"
-            "  --no-finish                   leave out the end-of-stream marker\n"
-            "  -q, --quiet                   print nothing on success\n");
-}
+static const cli_option options[] = {
+    {"format-version", 0, "5|6", "NetTrace V5 or V6 (default 6)"},
+    {"size", 0, "N[K|M|G]", "stop once the trace reaches N bytes"},
+    {"events", 0, "N", "stop after N events (default 100000)"},
+    {"seed", 0, "S", "PRNG seed (default 0)"},
+    {"threads", 0, "N", "capture threads (default 8, at most 4096)"},
+    {"drop-rate", 0, "F", "fraction of events dropped, 0 <= F < 1"},
+    {"metadata-flush-every", 0, "N", "V6: every Nth sequence point flushes metadata"},
+    {"thread-flush-every", 0, "N", "V6: every Nth sequence point flushes threads"},
+    {"remove-threads", 0, NULL, "V6: retire threads with RemoveThread blocks"},
+    {"uncompressed", 0, NULL, "uncompressed event headers"},
+    {"no-finish", 0, NULL, "leave out the end-of-stream marker"},
+    {"quiet", 'q', NULL, "print nothing on success"},
+    {NULL, 0, NULL, NULL}};
 
-static int bad_value(const char *opt, const char *val)
-{
-    cli_error("gen: invalid value '%s' for %s", val ? val : "", opt);
-    gen_usage(stderr);
-    return CLI_USAGE;
-}
+const cli_command cli_cmd_gen = {
+    .name = "gen",
+    .run = ntidx_cmd_gen,
+    .summary = "write a deterministic synthetic trace (V5 or V6)",
+    .groups = CLI_OUTPUT,
+    .output_required = 1,
+    .options = options,
+    .notes = "Several threads whose events interleave out of order, sequence points, stacks, label lists (V6)\n"
+             "and typed payloads of every field type. Same options and seed, same bytes.\n",
+};
 
 static int parse_u32(const char *s, uint32_t *v)
 {
@@ -59,127 +53,53 @@ static double now_seconds(void)
 
 int ntidx_cmd_gen(int argc, char **argv)
 {
+    cli_ctx c;
+    int rc = cli_begin(&cli_cmd_gen, argc, argv, &c);
+    if (rc != CLI_GO_ON)
+        return rc;
     ntidx_gen_options o;
     ntidx_gen_options_defaults(&o);
-    const char *out = NULL;
-    int have_size = 0, have_events = 0, quiet = 0;
-
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            gen_usage(stdout);
-            return CLI_OK;
-        }
-        /* Flags without a value. */
-        if (!strcmp(a, "--remove-threads")) {
-            o.remove_threads = 1;
-            continue;
-        }
-        if (!strcmp(a, "--uncompressed")) {
-            o.compressed_headers = 0;
-            continue;
-        }
-        if (!strcmp(a, "--no-finish")) {
-            o.finish = 0;
-            continue;
-        }
-        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            quiet = 1;
-            continue;
-        }
-        /* Options with a value: "--opt VALUE" or "--opt=VALUE". */
-        char name[64];
-        const char *val = NULL;
-        const char *eq = strchr(a, '=');
-        if (a[0] == '-' && a[1] == '-' && eq && (size_t)(eq - a) < sizeof(name)) {
-            memcpy(name, a, (size_t)(eq - a));
-            name[eq - a] = 0;
-            val = eq + 1;
-        } else {
-            snprintf(name, sizeof(name), "%s", a);
-        }
-        static const char *const with_value[] = {
-            "-o", "--output", "--format-version", "--size", "--events", "--seed", "--threads",
-            "--drop-rate", "--metadata-flush-every", "--thread-flush-every"};
-        int known = 0;
-        for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++)
-            known |= !strcmp(name, with_value[k]);
-        if (!known) {
-            cli_error("gen: unknown option '%s'", a);
-            gen_usage(stderr);
-            return CLI_USAGE;
-        }
-        if (!val) {
-            if (i + 1 >= argc) {
-                cli_error("gen: %s needs a value", name);
-                gen_usage(stderr);
-                return CLI_USAGE;
-            }
-            val = argv[++i];
-        }
-
-        if (!strcmp(name, "-o") || !strcmp(name, "--output")) {
-            if (!*val)
-                return bad_value(name, val);
-            out = val;
-        } else if (!strcmp(name, "--format-version")) {
-            if (strcmp(val, "5") && strcmp(val, "6"))
-                return bad_value(name, val);
-            o.format_version = val[0] - '0';
-        } else if (!strcmp(name, "--size")) {
-            if (cli_parse_u64(val, &o.target_bytes, 1) != 0 || o.target_bytes == 0)
-                return bad_value(name, val);
-            have_size = 1;
-        } else if (!strcmp(name, "--events")) {
-            if (cli_parse_u64(val, &o.events, 0) != 0 || o.events == 0)
-                return bad_value(name, val);
-            have_events = 1;
-        } else if (!strcmp(name, "--seed")) {
-            if (cli_parse_u64(val, &o.seed, 0) != 0)
-                return bad_value(name, val);
-        } else if (!strcmp(name, "--threads")) {
-            if (parse_u32(val, &o.threads) != 0 || o.threads == 0 || o.threads > 4096)
-                return bad_value(name, val);
-        } else if (!strcmp(name, "--drop-rate")) {
-            char *end;
-            errno = 0;
-            o.drop_rate = strtod(val, &end);
-            if (errno || end == val || *end || !(o.drop_rate >= 0.0 && o.drop_rate < 1.0))
-                return bad_value(name, val);
-        } else if (!strcmp(name, "--metadata-flush-every")) {
-            if (parse_u32(val, &o.metadata_flush_every) != 0)
-                return bad_value(name, val);
-        } else if (!strcmp(name, "--thread-flush-every")) {
-            if (parse_u32(val, &o.thread_flush_every) != 0)
-                return bad_value(name, val);
-        }
+    const char *out = c.output, *v;
+    int quiet = cli_opt(&c, "quiet") != NULL;
+#define BAD(name) return cli_bad_usage(c.cmd, "invalid value '%s' for --%s", v, name)
+    if ((v = cli_opt(&c, "format-version"))) {
+        if (strcmp(v, "5") && strcmp(v, "6"))
+            BAD("format-version");
+        o.format_version = v[0] - '0';
     }
-
-    if (!out) {
-        cli_error("gen: no output file (-o OUT)");
-        gen_usage(stderr);
-        return CLI_USAGE;
+    if ((v = cli_opt(&c, "size")) && (cli_parse_u64(v, &o.target_bytes, 1) != 0 || o.target_bytes == 0))
+        BAD("size");
+    if ((v = cli_opt(&c, "events")) && (cli_parse_u64(v, &o.events, 0) != 0 || o.events == 0))
+        BAD("events");
+    if ((v = cli_opt(&c, "seed")) && cli_parse_u64(v, &o.seed, 0) != 0)
+        BAD("seed");
+    if ((v = cli_opt(&c, "threads")) && (parse_u32(v, &o.threads) != 0 || o.threads == 0 || o.threads > 4096))
+        BAD("threads");
+    if ((v = cli_opt(&c, "drop-rate"))) {
+        char *end;
+        errno = 0;
+        o.drop_rate = strtod(v, &end);
+        if (errno || end == v || *end || !(o.drop_rate >= 0.0 && o.drop_rate < 1.0))
+            BAD("drop-rate");
     }
-    if (have_size && have_events) {
-        cli_error("gen: --size and --events cannot be used together");
-        gen_usage(stderr);
-        return CLI_USAGE;
-    }
-    if (o.format_version == 5 &&
-        (o.metadata_flush_every || o.thread_flush_every || o.remove_threads)) {
-        cli_error("gen: flushes and --remove-threads need --format-version 6");
-        gen_usage(stderr);
-        return CLI_USAGE;
-    }
+    if ((v = cli_opt(&c, "metadata-flush-every")) && parse_u32(v, &o.metadata_flush_every) != 0)
+        BAD("metadata-flush-every");
+    if ((v = cli_opt(&c, "thread-flush-every")) && parse_u32(v, &o.thread_flush_every) != 0)
+        BAD("thread-flush-every");
+#undef BAD
+    o.remove_threads = cli_opt(&c, "remove-threads") != NULL;
+    if (cli_opt(&c, "uncompressed"))
+        o.compressed_headers = 0;
+    if (cli_opt(&c, "no-finish"))
+        o.finish = 0;
+    if (cli_opt(&c, "size") && cli_opt(&c, "events"))
+        return cli_bad_usage(c.cmd, "--size and --events cannot be used together");
+    if (o.format_version == 5 && (o.metadata_flush_every || o.thread_flush_every || o.remove_threads))
+        return cli_bad_usage(c.cmd, "flushes and --remove-threads need --format-version 6");
 
     double t0 = now_seconds();
-    errno = 0;
-    int rc = ntidx_generate_file(out, &o);
-    if (rc != NTIDX_OK) {
-        if ((rc == NTIDX_E_IO || rc == NTIDX_E_WRITE) && errno)
-            cli_error("%s: %s: %s", out, ntidx_strerror(rc), strerror(errno));
-        else
-            cli_error("%s: %s", out, ntidx_strerror(rc));
+    if (ntidx_generate_file(out, &o) != NTIDX_OK) {
+        cli_library_error();
         return CLI_FAIL;
     }
     double secs = now_seconds() - t0;

@@ -2,7 +2,6 @@
  * ntidx index TRACE [-o INDEX] [--full] [--json]: build (or refresh) the
  * side index, written atomically to TRACE.ntidx by default.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <inttypes.h>
 #include <string.h>
@@ -12,7 +11,19 @@
 
 #include "cli.h"
 
-static void usage(FILE *f) { fprintf(f, "usage: ntidx index TRACE [-o INDEX] [--full] [--json]\n"); }
+static const cli_option options[] = {
+    {"full", 0, NULL, "also count events and record types and threads per block, and each region's statistics"},
+    {NULL, 0, NULL, NULL}};
+
+const cli_command cli_cmd_index = {
+    .name = "index",
+    .run = ntidx_cmd_index,
+    .summary = "build or refresh the side index (TRACE.ntidx)",
+    .groups = CLI_TRACE | CLI_OUTPUT | CLI_JSON,
+    .options = options,
+    .notes = "-o INDEX writes the index there instead of TRACE.ntidx. The index is checked whole: a corrupt\n"
+             "or stale one is rebuilt, a grown trace's extended.\n",
+};
 
 static double now_s(void)
 {
@@ -21,48 +32,33 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static int not_saved; /* the notice said the index could not be saved: `ntidx index` fails then */
+
 static void notice(void *ctx, int action, const char *why)
 {
     if (action == NTIDX_INDEX_REBUILT)
         fprintf(stderr, "ntidx: rebuilding the index of %s: %s\n", (const char *)ctx, why);
     else if (action == NTIDX_INDEX_EXTENDED)
         fprintf(stderr, "ntidx: %s grew: indexing the new blocks\n", (const char *)ctx);
+    else if (action == NTIDX_INDEX_NOT_SAVED) {
+        cli_error("%s", why);
+        not_saved = 1;
+    }
 }
 
 int ntidx_cmd_index(int argc, char **argv)
 {
-    const char *out_path = NULL;
-    int full = 0, json = 0;
-    static const struct option opts[] = {{"output", required_argument, 0, 'o'},
-                                         {"full", no_argument, 0, 'F'},
-                                         {"json", no_argument, 0, 'j'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'o': out_path = optarg; break;
-        case 'F': full = 1; break;
-        case 'j': json = 1; break;
-        case 'h': usage(stdout); return CLI_OK;
-        default: usage(stderr); return CLI_USAGE;
-        }
-    }
-    if (optind != argc - 1) {
-        usage(stderr);
-        return CLI_USAGE;
-    }
-    const char *path = argv[optind];
-    ntidx_trace *t;
-    if (cli_open_trace(path, &t) < 0)
-        return CLI_FAIL;
-    char *def = out_path ? NULL : ntidx_index_default_path(path);
-    const char *ipath = out_path ? out_path : def;
+    cli_ctx c;
+    int rc = cli_begin(&cli_cmd_index, argc, argv, &c);
+    if (rc != CLI_GO_ON)
+        return rc;
+    const char *path = c.trace_path;
+    char *def = c.output ? NULL : ntidx_index_default_path(path);
+    const char *ipath = c.output ? c.output : def;
     double t0 = now_s();
     ntidx_index_options o;
     ntidx_index_options_defaults(&o);
-    o.full = full;
+    o.full = cli_opt(&c, "full") != NULL;
     o.verify = NTIDX_VERIFY_ALL; /* `ntidx index` vouches for the whole index it leaves */
     o.progress = cli_progress;
     cli_progress_label("ntidx: indexing");
@@ -70,23 +66,21 @@ int ntidx_cmd_index(int argc, char **argv)
     o.notice_ctx = (void *)path;
     ntidx_index *x = NULL;
     ntidx_index_action act;
-    char why[600], save_err[600];
-    int rc = ntidx_index_open(t, ipath, &o, &x, &act, why, sizeof why, save_err, sizeof save_err);
+    rc = ntidx_index_open(c.trace, ipath, &o, &x, &act);
     cli_progress_end();
     double secs = now_s() - t0;
     int ret = CLI_OK;
     if (rc < 0) {
-        cli_error("%s: cannot index: %s", path, ntidx_trace_error(t)[0] ? ntidx_trace_error(t) : ntidx_strerror(rc));
+        cli_error("%s: cannot index: %s", path, ntidx_last_error_info()->what);
         ret = CLI_FAIL;
-    } else if (save_err[0]) {
-        cli_error("%s", save_err);
+    } else if (not_saved) {
         ret = CLI_FAIL;
     } else {
         const ntidx_index_info *i = ntidx_index_get_info(x);
         static const char *acts[] = {"up to date", "built", "rebuilt", "extended"};
         const char *a = acts[act];
-        uint64_t tsize = ntidx_trace_get_info(t)->file_size;
-        if (json) {
+        uint64_t tsize = ntidx_trace_get_info(c.trace)->file_size;
+        if (c.json) {
             printf("{\"index\":");
             cli_json_str(stdout, ipath);
             printf(",\"action\":\"%s\",\"seconds\":%.6f,\"bytes\":%" PRIu64 ",\"trace_bytes\":%" PRIu64
@@ -111,6 +105,5 @@ int ntidx_cmd_index(int argc, char **argv)
     }
     ntidx_index_close(&x);
     free(def);
-    ntidx_trace_close(&t);
-    return ret;
+    return cli_end(&c, ret);
 }

@@ -3,39 +3,27 @@
  * over block headers (event blocks are decoded only where their header
  * time range is missing or untrustworthy).
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <string.h>
 
 #include "cli.h"
 
-static void usage(FILE *f) { fprintf(f, "usage: ntidx info TRACE [--json]\n"); }
+const cli_command cli_cmd_info = {
+    .name = "info",
+    .run = ntidx_cmd_info,
+    .summary = "format version, size, completeness, block counts, time span",
+    .groups = CLI_TRACE | CLI_JSON,
+};
 
 int ntidx_cmd_info(int argc, char **argv)
 {
-    int json = 0;
-    static const struct option opts[] = {{"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-        if (c == 'j')
-            json = 1;
-        else if (c == 'h') {
-            usage(stdout);
-            return CLI_OK;
-        } else {
-            usage(stderr);
-            return CLI_USAGE;
-        }
-    }
-    if (optind != argc - 1) {
-        usage(stderr);
-        return CLI_USAGE;
-    }
-    const char *path = argv[optind];
-    ntidx_trace *t;
-    if (cli_open_trace(path, &t) < 0)
-        return CLI_FAIL;
+    cli_ctx c;
+    int rc0 = cli_begin(&cli_cmd_info, argc, argv, &c);
+    if (rc0 != CLI_GO_ON)
+        return rc0;
+    ntidx_trace *t = c.trace;
+    const char *path = c.trace_path;
+    int json = c.json;
     const ntidx_trace_info *in = ntidx_trace_get_info(t);
     uint64_t counts[NTIDX_BLOCK_KIND_COUNT] = {0}, unknown = 0, blocks = 0;
     uint64_t first_ts = UINT64_MAX, last_ts = 0, end = in->first_block_offset;
@@ -55,7 +43,7 @@ int ntidx_cmd_info(int argc, char **argv)
         uint64_t lo, hi;
         int r = ntidx_event_block_time_range(t, &b, &lo, &hi, NULL);
         if (r < 0) {
-            cli_error("%s: %s", path, ntidx_trace_error(t));
+            cli_library_error();
             ret = CLI_FAIL;
             break;
         }
@@ -67,10 +55,10 @@ int ntidx_cmd_info(int argc, char **argv)
         }
     }
     int complete = rc == 0;
-    if (rc == NTIDX_E_TRUNCATED)
-        snprintf(note, sizeof note, "%s", ntidx_trace_error(t));
+    if (rc == NTIDX_E_TRUNCATED) /* not an error: the trace ends early, and here is where and why */
+        snprintf(note, sizeof note, "%s", ntidx_last_error_info()->detail);
     else if (rc < 0) {
-        cli_error("%s: %s", path, ntidx_trace_error(t));
+        cli_library_error();
         ret = CLI_FAIL;
     }
     if (complete)
@@ -146,6 +134,5 @@ int ntidx_cmd_info(int argc, char **argv)
             printf("events:           none\n");
         }
     }
-    ntidx_trace_close(&t);
-    return ret;
+    return cli_end(&c, ret);
 }

@@ -4,7 +4,6 @@
  * format_version, complete, events, first_ts, last_ts, sync_ticks,
  * tick_frequency, providers, types, threads, dropped_events.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,12 +11,6 @@
 #include <ntidx/index.h>
 
 #include "cli.h"
-
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: ntidx stats TRACE [--from T] [--to T] [--json] [--threads N] [--buckets N | --bucket DURATION]\n"
-               "                   [--index PATH | --no-index]\n");
-}
 
 static void print_json(const char *path, const ntidx_stats *s)
 {
@@ -115,7 +108,7 @@ static void print_text(const char *path, const ntidx_stats *s)
     for (size_t i = 0; i < s->thread_count; i++)
         printf("%12" PRIu64 "  %" PRIu64 "\n", s->threads[i].count, s->threads[i].thread);
     if (s->bucket_count) {
-        printf("\n%12s  %s\n", "events", "bucket (seconds since the trace start)");
+        printf("\n%12s  %s\n", "events", "bucket (seconds since the sync time)");
         uint64_t max = 1;
         for (size_t i = 0; i < s->bucket_count; i++)
             max = s->histogram[i].events > max ? s->histogram[i].events : max;
@@ -130,113 +123,68 @@ static void print_text(const char *path, const ntidx_stats *s)
     }
 }
 
+static const cli_option options[] = {
+    {"buckets", 0, "N", "an event-rate histogram of the window in N buckets"},
+    {"bucket", 0, "DURATION", "or in buckets of this width (ticks, or 10ms, 1s...)"},
+    {NULL, 0, NULL, NULL}};
+
+const cli_command cli_cmd_stats = {
+    .name = "stats",
+    .run = ntidx_cmd_stats,
+    .summary = "event counts per provider, type and thread; dropped events",
+    .groups = CLI_TRACE | CLI_WINDOW | CLI_JSON | CLI_THREADS | CLI_INDEX | CLI_NO_INDEX,
+    .options = options,
+};
+
 int ntidx_cmd_stats(int argc, char **argv)
 {
-    int json = 0, no_index = 0;
-    const char *from = NULL, *to = NULL, *index_path = NULL, *threads = NULL, *buckets = NULL, *bucket = NULL;
-    static const struct option opts[] = {{"json", no_argument, 0, 'j'},        {"from", required_argument, 0, 'f'},
-                                         {"to", required_argument, 0, 't'},    {"index", required_argument, 0, 'i'},
-                                         {"no-index", no_argument, 0, 'N'},    {"threads", required_argument, 0, 'T'},
-                                         {"buckets", required_argument, 0, 'b'}, {"bucket", required_argument, 0, 'B'},
-                                         {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-        if (c == 'j')
-            json = 1;
-        else if (c == 'f')
-            from = optarg;
-        else if (c == 't')
-            to = optarg;
-        else if (c == 'i')
-            index_path = optarg;
-        else if (c == 'N')
-            no_index = 1;
-        else if (c == 'T')
-            threads = optarg;
-        else if (c == 'b')
-            buckets = optarg;
-        else if (c == 'B')
-            bucket = optarg;
-        else if (c == 'h') {
-            usage(stdout);
-            return CLI_OK;
-        } else {
-            usage(stderr);
-            return CLI_USAGE;
-        }
-    }
-    if (optind != argc - 1) {
-        usage(stderr);
-        return CLI_USAGE;
-    }
-    const char *path = argv[optind];
-    ntidx_trace *t;
-    if (cli_open_trace(path, &t) < 0)
-        return CLI_FAIL;
-    ntidx_stats *s;
-    char err[600] = "";
-    int rc;
+    cli_ctx c;
+    int rc = cli_begin(&cli_cmd_stats, argc, argv, &c);
+    if (rc != CLI_GO_ON)
+        return rc;
+    const char *buckets = cli_opt(&c, "buckets"), *bucket = cli_opt(&c, "bucket");
     ntidx_stats_options so;
     ntidx_stats_options_defaults(&so);
-    uint64_t v;
-    if ((threads && (cli_parse_u64(threads, &v, 0) < 0 || v > 64 || !(so.threads = (unsigned)v))) ||
-        (buckets && (cli_parse_u64(buckets, &so.buckets, 0) < 0 || !so.buckets))) {
-        usage(stderr);
-        ntidx_trace_close(&t);
-        return CLI_USAGE;
-    }
-    if ((from && cli_parse_time(t, from, &so.t0) < 0) || (to && cli_parse_time(t, to, &so.t1) < 0)) {
-        ntidx_trace_close(&t);
-        return CLI_USAGE;
-    }
+    so.t0 = c.query.t0;
+    so.t1 = c.query.t1;
+    so.threads = c.threads;
+    if (buckets && (cli_parse_u64(buckets, &so.buckets, 0) < 0 || !so.buckets))
+        return cli_end(&c, cli_bad_usage(c.cmd, "--buckets %s: a count", buckets));
     if (bucket) {
         /* a duration: ticks, or a number with a unit, measured from the sync time */
         uint64_t at;
-        if (cli_parse_time(t, bucket, &at) < 0) {
-            ntidx_trace_close(&t);
-            return CLI_USAGE;
+        if (ntidx_parse_time(c.trace, bucket, &at) < 0) {
+            cli_error("%s", ntidx_last_error_info()->what);
+            return cli_end(&c, CLI_USAGE);
         }
-        int64_t sync = ntidx_trace_get_info(t)->sync_ticks;
-        uint64_t all_digits = strspn(bucket, "0123456789") == strlen(bucket);
+        int64_t sync = ntidx_trace_get_info(c.trace)->sync_ticks;
+        int all_digits = strspn(bucket, "0123456789") == strlen(bucket);
         so.bucket_ticks = all_digits ? at : at - (uint64_t)sync;
         if (!so.bucket_ticks) {
             cli_error("bucket width '%s' is zero ticks", bucket);
-            ntidx_trace_close(&t);
-            return CLI_USAGE;
+            return cli_end(&c, CLI_USAGE);
         }
     }
-    if (no_index) {
-        if (from || to || buckets || bucket || threads) {
-            cli_error("--no-index reads the whole trace in one pass: it takes no window, histogram or threads");
-            ntidx_trace_close(&t);
-            return CLI_USAGE;
-        }
-        rc = ntidx_stats_compute(t, &s, err, sizeof err);
+    ntidx_stats *s;
+    if (c.no_index) {
+        if (c.has_window || buckets || bucket || c.threads)
+            return cli_end(&c, cli_bad_usage(c.cmd, "--no-index reads the whole trace in one pass: "
+                                                    "it takes no window, histogram or threads"));
+        rc = ntidx_stats_compute(c.trace, &s);
     } else {
         /* Through the side index: regions decoded in parallel, only those the window needs. */
-        ntidx_index *x = NULL;
-        if (cli_index(t, path, index_path, 0, &x) < 0) {
-            ntidx_trace_close(&t);
-            return CLI_FAIL;
-        }
-        rc = ntidx_stats_indexed(t, x, &so, &s, err, sizeof err);
-        if (rc == NTIDX_E_INDEX_CORRUPT && cli_index_recover(t, path, index_path, &x, err) == 0)
-            rc = ntidx_stats_indexed(t, x, &so, &s, err, sizeof err); /* over the rebuilt index */
-        ntidx_index_close(&x);
+        rc = ntidx_stats_indexed(c.trace, c.index, &so, &s);
     }
     if (rc < 0) {
-        cli_error("%s: %s", path, err[0] ? err : ntidx_strerror(rc));
-        ntidx_trace_close(&t);
-        return CLI_FAIL;
+        cli_library_error();
+        return cli_end(&c, CLI_FAIL);
     }
-    if (json)
-        print_json(path, s);
+    if (c.json)
+        print_json(c.trace_path, s);
     else
-        print_text(path, s);
+        print_text(c.trace_path, s);
     if (!s->complete)
-        fprintf(stderr, "ntidx: %s: warning: trace is incomplete: %s\n", path, s->incomplete_reason);
+        fprintf(stderr, "ntidx: %s: warning: trace is incomplete: %s\n", c.trace_path, s->incomplete_reason);
     ntidx_stats_free(&s);
-    ntidx_trace_close(&t);
-    return CLI_OK;
+    return cli_end(&c, CLI_OK);
 }

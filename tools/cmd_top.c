@@ -4,7 +4,6 @@
  * The busiest event types, threads or providers of a window, as a table for
  * people or JSON for scripts.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,12 +11,6 @@
 #include <ntidx/index.h>
 
 #include "cli.h"
-
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: ntidx top TRACE [--from T] [--to T] [--by type|thread|provider] [-n N] [--json] [--threads N]\n"
-               "                 [--index PATH]\n");
-}
 
 typedef struct item {
     char name[512];
@@ -32,70 +25,48 @@ static int by_count(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
+static const cli_option options[] = {
+    {"by", 0, "type|thread|provider", "what to rank (default type)"},
+    {"n", 'n', "N", "how many (default 10)"},
+    {NULL, 0, NULL, NULL}};
+
+const cli_command cli_cmd_top = {
+    .name = "top",
+    .run = ntidx_cmd_top,
+    .summary = "the busiest event types, threads or providers of a window",
+    .groups = CLI_TRACE | CLI_WINDOW | CLI_JSON | CLI_THREADS | CLI_INDEX,
+    .options = options,
+};
+
 int ntidx_cmd_top(int argc, char **argv)
 {
-    const char *from = NULL, *to = NULL, *index_path = NULL, *by = "type", *n_arg = NULL, *threads = NULL;
-    int json = 0;
-    static const struct option opts[] = {{"from", required_argument, 0, 'f'}, {"to", required_argument, 0, 't'},
-                                         {"by", required_argument, 0, 'b'},   {"json", no_argument, 0, 'j'},
-                                         {"threads", required_argument, 0, 'T'}, {"index", required_argument, 0, 'i'},
-                                         {"help", no_argument, 0, 'h'},       {0, 0, 0, 0}};
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'f': from = optarg; break;
-        case 't': to = optarg; break;
-        case 'b': by = optarg; break;
-        case 'n': n_arg = optarg; break;
-        case 'j': json = 1; break;
-        case 'T': threads = optarg; break;
-        case 'i': index_path = optarg; break;
-        case 'h': usage(stdout); return CLI_OK;
-        default: usage(stderr); return CLI_USAGE;
-        }
-    }
-    uint64_t n = 10, nthreads = 0;
-    if (optind != argc - 1 || (strcmp(by, "type") && strcmp(by, "thread") && strcmp(by, "provider")) ||
-        (n_arg && (cli_parse_u64(n_arg, &n, 0) < 0 || !n)) ||
-        (threads && (cli_parse_u64(threads, &nthreads, 0) < 0 || !nthreads || nthreads > 64))) {
-        usage(stderr);
-        return CLI_USAGE;
-    }
-    const char *path = argv[optind];
-    ntidx_trace *t;
-    if (cli_open_trace(path, &t) < 0)
-        return CLI_FAIL;
+    cli_ctx c;
+    int rc = cli_begin(&cli_cmd_top, argc, argv, &c);
+    if (rc != CLI_GO_ON)
+        return rc;
+    const char *by = cli_opt(&c, "by") ? cli_opt(&c, "by") : "type", *n_arg = cli_opt(&c, "n");
+    uint64_t n = 10;
+    if (strcmp(by, "type") && strcmp(by, "thread") && strcmp(by, "provider"))
+        return cli_end(&c, cli_bad_usage(c.cmd, "--by %s: type, thread or provider", by));
+    if (n_arg && (cli_parse_u64(n_arg, &n, 0) < 0 || !n))
+        return cli_end(&c, cli_bad_usage(c.cmd, "-n %s: a count", n_arg));
+    int json = c.json;
     ntidx_stats_options so;
     ntidx_stats_options_defaults(&so);
-    so.threads = (unsigned)nthreads;
-    if ((from && cli_parse_time(t, from, &so.t0) < 0) || (to && cli_parse_time(t, to, &so.t1) < 0)) {
-        ntidx_trace_close(&t);
-        return CLI_USAGE;
-    }
-    ntidx_index *x = NULL;
-    if (cli_index(t, path, index_path, 0, &x) < 0) {
-        ntidx_trace_close(&t);
-        return CLI_FAIL;
-    }
+    so.threads = c.threads;
+    so.t0 = c.query.t0;
+    so.t1 = c.query.t1;
     ntidx_stats *s = NULL;
-    char err[600] = "";
-    int rc = ntidx_stats_indexed(t, x, &so, &s, err, sizeof err);
-    if (rc == NTIDX_E_INDEX_CORRUPT && cli_index_recover(t, path, index_path, &x, err) == 0)
-        rc = ntidx_stats_indexed(t, x, &so, &s, err, sizeof err); /* over the rebuilt index */
-    ntidx_index_close(&x);
-    if (rc < 0) {
-        cli_error("%s: %s", path, err[0] ? err : ntidx_strerror(rc));
-        ntidx_trace_close(&t);
-        return CLI_FAIL;
+    if (ntidx_stats_indexed(c.trace, c.index, &so, &s) < 0) {
+        cli_library_error();
+        return cli_end(&c, CLI_FAIL);
     }
     size_t cap = s->type_count + s->thread_count + 1, k = 0;
     item *it = calloc(cap, sizeof *it);
     if (!it) {
         cli_error("out of memory");
         ntidx_stats_free(&s);
-        ntidx_trace_close(&t);
-        return CLI_FAIL;
+        return cli_end(&c, CLI_FAIL);
     }
     if (!strcmp(by, "thread")) {
         for (size_t i = 0; i < s->thread_count; i++, k++) {
@@ -142,6 +113,5 @@ int ntidx_cmd_top(int argc, char **argv)
     }
     free(it);
     ntidx_stats_free(&s);
-    ntidx_trace_close(&t);
-    return CLI_OK;
+    return cli_end(&c, CLI_OK);
 }

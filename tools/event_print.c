@@ -6,15 +6,9 @@
 
 #include "cli.h"
 
-int event_format_parse(const char *s, int allow_csv)
+enum event_format event_format_parse(const char *s)
 {
-    if (!strcmp(s, "text"))
-        return EVENT_TEXT;
-    if (!strcmp(s, "jsonl"))
-        return EVENT_JSONL;
-    if (allow_csv && !strcmp(s, "csv"))
-        return EVENT_CSV;
-    return -1;
+    return !strcmp(s, "jsonl") ? EVENT_JSONL : !strcmp(s, "csv") ? EVENT_CSV : EVENT_TEXT;
 }
 
 void event_print_header(enum event_format f)
@@ -35,15 +29,17 @@ static void csv_cell(const char *s, size_t n)
     putchar('"');
 }
 
-int event_print(const ntidx_trace *t, const ntidx_event *e, enum event_format f, ntidx_buf *b)
+int event_print(event_printer *p, const ntidx_trace *t, const ntidx_event *e, enum event_format f)
 {
     const ntidx_metadata *m = e->metadata;
-    char err[300];
+    ntidx_buf *b = &p->fields;
     b->len = 0;
-    int rc = f == EVENT_TEXT ? ntidx_event_fields_text(t, e, b, err, sizeof err)
-                             : ntidx_event_fields_json(t, e, b, err, sizeof err);
+    int rc = f == EVENT_TEXT ? ntidx_event_fields_text(t, e, b) : ntidx_event_fields_json(t, e, b);
     if (rc == NTIDX_E_NOMEM)
-        return rc;
+        return rc; /* said by the library: ntidx_last_error() */
+    /* A payload that does not fit its metadata is listed with the reason, not its fields. */
+    const char *err = rc == NTIDX_OK ? "" : ntidx_last_error_info()->what;
+    p->field_errors += rc != NTIDX_OK;
     if (f == EVENT_JSONL) {
         printf("{\"ts\":%" PRIu64 ",\"provider\":", e->timestamp);
         cli_json_str(stdout, m->provider);
@@ -93,4 +89,13 @@ int event_print(const ntidx_trace *t, const ntidx_event *e, enum event_format f,
         putchar('\n');
     }
     return rc;
+}
+
+void event_print_done(event_printer *p, const char *trace_path)
+{
+    ntidx_buf_free(&p->fields);
+    if (p->field_errors)
+        fprintf(stderr, "ntidx: %s: warning: %" PRIu64 " events have payloads that do not match their metadata "
+                        "(listed with field_error)\n",
+                trace_path, p->field_errors);
 }

@@ -1,15 +1,26 @@
-/* One event as a line of text, JSON or CSV (dump, query and seek print the same shapes). */
+/* One event as a line of text, JSON or CSV (dump, query, seek and export print the same shapes). */
 #ifndef NTIDX_TOOLS_EVENT_PRINT_H
 #define NTIDX_TOOLS_EVENT_PRINT_H
+
+#include <stdint.h>
 
 #include <ntidx/ntidx.h>
 
 enum event_format { EVENT_TEXT, EVENT_JSONL, EVENT_CSV };
 
-/* Parse "text", "jsonl" or "csv" (csv only when allow_csv); -1 when unknown. */
-int event_format_parse(const char *s, int allow_csv);
+/* "text", "jsonl" or "csv" (a format cli_begin() accepted). */
+enum event_format event_format_parse(const char *s);
 void event_print_header(enum event_format f);
-/* Print one event; returns NTIDX_OK, NTIDX_E_PAYLOAD (printed with field_error) or NTIDX_E_NOMEM. */
-int event_print(const ntidx_trace *t, const ntidx_event *e, enum event_format f, ntidx_buf *scratch);
+
+/* What a command prints events with: scratch space, and the count of payloads that did not fit. */
+typedef struct event_printer {
+    ntidx_buf fields;
+    uint64_t field_errors;
+} event_printer;
+
+/* Print one event; returns NTIDX_OK, NTIDX_E_PAYLOAD (printed with field_error) or NTIDX_E_NOMEM (said). */
+int event_print(event_printer *p, const ntidx_trace *t, const ntidx_event *e, enum event_format f);
+/* Free the scratch and warn about payloads that did not fit. */
+void event_print_done(event_printer *p, const char *trace_path);
 
 #endif

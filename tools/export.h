@@ -40,33 +40,11 @@ int export_chrome(export_job *job, uint64_t *events_written);
 int export_speedscope(export_job *job, uint64_t *events_written);
 
 /* ------------------------------------------------------------------ */
-/* Helpers (export_json.c)                                             */
+/* Helpers (export_util.c)                                             */
 /* ------------------------------------------------------------------ */
-
-/* A JSON string literal of UTF-8 bytes: invalid sequences become U+FFFD, so the output is always valid JSON. */
-void export_json_str(FILE *f, const char *s, size_t n);
 
 /* Ticks to microseconds since the trace's sync time (negative before it), exact to the tick in long double. */
 long double export_ticks_to_us(const ntidx_trace_info *in, uint64_t ticks);
-
-/*
- * The value of a top-level member of a JSON object (the output of
- * ntidx_event_fields_json()): *val and *vlen span its text (a string keeps its
- * quotes). Returns 1 found, 0 not found or not an object.
- */
-int export_json_member(const char *json, size_t len, const char *key, const char **val, size_t *vlen);
-
-/* The member as an unsigned integer (a JSON number without sign, fraction or exponent). Returns 1 or 0. */
-int export_json_member_u64(const char *json, size_t len, const char *key, uint64_t *out);
-
-/*
- * The member as a string, unescaped to UTF-8 into `out` (reset first,
- * NUL-terminated). Returns 1, 0 when absent or not a string, NTIDX_E_NOMEM.
- */
-int export_json_member_str(const char *json, size_t len, const char *key, ntidx_buf *out);
-
-/* Append bytes to a buffer (NUL-terminated after). Returns 0 or NTIDX_E_NOMEM. */
-int export_buf_put(ntidx_buf *b, const char *s, size_t n);
 
 /* The event's name without its provider: the metadata's name, else "EventID(N)". */
 const char *export_event_name(const ntidx_metadata *m, char *buf, size_t buflen);

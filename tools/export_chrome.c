@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "export.h"
 
 #define EVENTPIPE_PROVIDER "Microsoft-DotNETCore-EventPipe"
@@ -88,7 +89,7 @@ static void write_metadata(FILE *f, int *first, const char *what, uint64_t pid, 
     *first = 0;
     fprintf(f, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%" PRIu64 ",\"tid\":%" PRIu64 ",\"args\":{\"name\":", what, pid,
             tid);
-    export_json_str(f, name, strlen(name));
+    cli_json_str(f, name);
     fputs("}}", f);
 }
 
@@ -98,16 +99,16 @@ static int is_process_info(const ntidx_metadata *m)
 }
 
 /* The CommandLine of a ProcessInfo event into `cmd` (1), 0 when it has none, <0 out of memory. */
-static int process_info_cmdline(const ntidx_trace *t, const ntidx_event *e, ntidx_buf *fields, ntidx_buf *cmd)
+static int process_info_cmdline(const ntidx_trace *t, const ntidx_event *e, ntidx_values *v, ntidx_buf *cmd)
 {
-    char err[200];
-    fields->len = 0;
-    int rc = ntidx_event_fields_json(t, e, fields, err, sizeof err);
+    int rc = ntidx_values_decode(v, t, e);
     if (rc == NTIDX_E_NOMEM)
         return rc;
-    if (rc < 0)
+    const ntidx_value *c = rc == NTIDX_OK ? ntidx_values_find(v, "CommandLine") : NULL;
+    if (!c || c->kind != NTIDX_VALUE_STRING)
         return 0;
-    return export_json_member_str(fields->data, fields->len, "CommandLine", cmd);
+    cmd->len = 0;
+    return ntidx_buf_append(cmd, c->str, c->len) < 0 ? NTIDX_E_NOMEM : 1;
 }
 
 /*
@@ -116,7 +117,7 @@ static int process_info_cmdline(const ntidx_trace *t, const ntidx_event *e, ntid
  * of the trace, where the rundown writes it, in steps growing fourfold from
  * 1/4096 of the time span up to 1/16 (a trace without one costs 1/16 of a scan).
  */
-static int find_process_info(export_job *job, ntidx_buf *fields, ntidx_buf *cmd)
+static int find_process_info(export_job *job, ntidx_values *fields, ntidx_buf *cmd)
 {
     const ntidx_index_info *xi = ntidx_index_get_info(job->index);
     if (xi->first_ts > xi->last_ts)
@@ -147,7 +148,7 @@ static int find_process_info(export_job *job, ntidx_buf *fields, ntidx_buf *cmd)
             read_from = o.t0;
         }
         ntidx_query *q;
-        if (ntidx_query_open(&q, job->trace, job->index, &o) < 0)
+        if (ntidx_query_open(job->trace, job->index, &o, &q) < 0)
             return 0; /* a name is a nicety: no error */
         const ntidx_event *e;
         int rc = 0;
@@ -166,16 +167,22 @@ int export_chrome(export_job *job, uint64_t *events_written)
     const ntidx_trace_info *in = ntidx_trace_get_info(t);
     FILE *f = job->out;
     ntidx_query *q = NULL;
-    int rc = ntidx_query_open(&q, t, job->index, &job->query);
+    int rc = ntidx_query_open(t, job->index, &job->query, &q);
     if (rc < 0) {
-        fprintf(stderr, "ntidx: %s: %s\n", job->trace_path, ntidx_strerror(rc));
+        cli_library_error();
         return -1;
     }
-    ntidx_buf fields = {0}, cmd = {0}, scratch = {0};
+    ntidx_buf fields = {0}, cmd = {0};
+    ntidx_values *scratch = NULL;
+    if (ntidx_values_new(&scratch) < 0) {
+        cli_library_error();
+        ntidx_query_close(&q);
+        return -1;
+    }
     named_set named = {0};
     int first = 1, have_cmd = 0, ret = -1;
     uint64_t n = 0, field_errors = 0;
-    char namebuf[64], err[300];
+    char namebuf[64];
     const ntidx_event *e;
 
     fputs("{\"traceEvents\":[", f);
@@ -192,7 +199,7 @@ int export_chrome(export_job *job, uint64_t *events_written)
                 write_metadata(f, &first, "thread_name", pid, e->thread_id, e->thread->name);
         }
         if (!have_cmd && is_process_info(m)) {
-            int c = process_info_cmdline(t, e, &scratch, &cmd);
+            int c = process_info_cmdline(t, e, scratch, &cmd);
             if (c < 0) {
                 rc = c;
                 break;
@@ -200,7 +207,7 @@ int export_chrome(export_job *job, uint64_t *events_written)
             have_cmd = c;
         }
         fields.len = 0;
-        int frc = ntidx_event_fields_json(t, e, &fields, err, sizeof err);
+        int frc = ntidx_event_fields_json(t, e, &fields);
         if (frc == NTIDX_E_NOMEM) {
             rc = frc;
             break;
@@ -209,15 +216,15 @@ int export_chrome(export_job *job, uint64_t *events_written)
         first = 0;
         const char *name = export_event_name(m, namebuf, sizeof namebuf);
         fputs("{\"name\":", f);
-        export_json_str(f, name, strlen(name));
+        cli_json_str(f, name);
         fputs(",\"cat\":", f);
-        export_json_str(f, m->provider, strlen(m->provider));
+        cli_json_str(f, m->provider);
         fprintf(f, ",\"ph\":\"i\",\"s\":\"t\",\"pid\":%" PRIu64 ",\"tid\":%" PRIu64 ",\"ts\":%.3Lf,\"args\":", pid,
                 e->thread_id, export_ticks_to_us(in, e->timestamp));
         if (frc < 0) {
             field_errors++;
             fputs("{\"field_error\":", f);
-            export_json_str(f, err, strlen(err));
+            cli_json_str(f, ntidx_last_error_info()->what);
             if (e->stack_id)
                 fprintf(f, ",\"stack_id\":%u", e->stack_id);
             fputc('}', f);
@@ -233,12 +240,11 @@ int export_chrome(export_job *job, uint64_t *events_written)
         n++;
     }
     if (rc < 0) {
-        fprintf(stderr, "ntidx: %s: %s\n", job->trace_path,
-                rc == NTIDX_E_NOMEM ? "out of memory" : ntidx_query_error(q));
+        cli_library_error();
         goto out;
     }
     if (!have_cmd) {
-        int c = find_process_info(job, &scratch, &cmd);
+        int c = find_process_info(job, scratch, &cmd);
         if (c < 0) {
             fprintf(stderr, "ntidx: out of memory\n");
             goto out;
@@ -253,7 +259,7 @@ int export_chrome(export_job *job, uint64_t *events_written)
     char sync[64] = "";
     ntidx_ticks_to_iso8601(t, (uint64_t)in->sync_ticks, sync, sizeof sync);
     fprintf(f, "\n],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":{\"exporter\":\"ntidx %s\",\"trace\":", ntidx_version());
-    export_json_str(f, job->trace_path, strlen(job->trace_path));
+    cli_json_str(f, job->trace_path);
     fprintf(f,
             ",\"format_version\":%d,\"process_id\":%u,\"pointer_size\":%u,\"sync_time_utc\":\"%s\",\"sync_ticks\":%" PRId64
             ",\"tick_frequency\":%" PRId64 ",\"from_ticks\":%" PRIu64 ",\"to_ticks\":%" PRIu64 ",\"ts_unit\":\"us since "
@@ -269,7 +275,7 @@ out:
     free(named.keys);
     ntidx_buf_free(&fields);
     ntidx_buf_free(&cmd);
-    ntidx_buf_free(&scratch);
+    ntidx_values_free(&scratch);
     ntidx_query_close(&q);
     return ret;
 }

@@ -28,23 +28,19 @@
  * Frames: an instruction pointer inside a method the runtime reported is
  * named "module!Namespace.Method(args)" (module: the file name of its
  * module's IL path, without extension, when the module events name it), with
- * `file` the module's path; any other is its address in hex. Methods come
- * from the method-load events and the rundown of the WHOLE trace (one file-
- * order pass: the rundown sits at the end, after the window), that is from
- * every event with id 143 or 144 of Microsoft-Windows-DotNETRuntime
- * (Method/LoadVerbose, Method/UnloadVerbose) and
- * Microsoft-Windows-DotNETRuntimeRundown (Method/DCStartVerbose,
- * Method/DCStopVerbose) with MethodStartAddress, MethodSize and MethodName;
- * modules from ids 152-154 of the same providers (the loader's module load,
- * unload and rundown events) with ModuleID and ModuleILPath (with a --full index, one query per such
- * type instead: its block filters skip the rest). Frames above the leaf are return addresses
- * and are looked up one byte before (a call may be a method's last
- * instruction); one frame per method, so samples in the same method merge.
+ * `file` the module's path; any other is its address in hex. The library's
+ * symbolizer (include/ntidx/symbols.h) names them from the method and module
+ * events of the WHOLE trace. Frames above the leaf are return addresses
+ * (looked up one byte before); one frame per method, so samples in the same
+ * method merge.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <ntidx/symbols.h>
+
+#include "cli.h"
 #include "export.h"
 
 #define SAMPLER_PROVIDER "Microsoft-DotNETCore-SampleProfiler"
@@ -144,18 +140,8 @@ static void u64map_free(u64map *m)
     } while (0)
 
 /* ------------------------------------------------------------------ */
-/* Methods and modules of the whole trace                              */
+/* Frames, stacks and profiles                                         */
 /* ------------------------------------------------------------------ */
-
-typedef struct method {
-    uint64_t start, size, module_id;
-    char *name; /* Namespace.Method(args) */
-} method;
-
-typedef struct module {
-    uint64_t id;
-    char *path;
-} module;
 
 typedef struct frame {
     char *name;
@@ -172,11 +158,10 @@ typedef struct profile {
 typedef struct ss {
     export_job *job;
     const ntidx_trace_info *info;
-    VEC(method) methods;
-    VEC(module) modules;
+    ntidx_symbolizer *symbols;
     VEC(frame) frames;
     u64map ip_frames;     /* unresolved address -> frame */
-    u64map method_frames; /* method index -> frame */
+    u64map method_frames; /* the symbolizer's method index -> frame */
     /* Interned stacks: frame indices root first, in one pool. */
     VEC(uint32_t) pool;
     VEC(uint64_t) stack_at; /* stack id -> its first frame in the pool */
@@ -186,11 +171,8 @@ typedef struct ss {
     VEC(profile) profiles;
     u64map profile_by_tid;
     VEC(uint32_t) scratch;
-    ntidx_buf fields, s1, s2, s3;
     uint64_t no_stack, resolved_frames, total_frames;
 } ss;
-
-static int is_runtime(const char *p) { return !strcmp(p, RUNTIME_PROVIDER) || !strcmp(p, RUNDOWN_PROVIDER); }
 
 static char *dupn(const char *s, size_t n)
 {
@@ -202,203 +184,11 @@ static char *dupn(const char *s, size_t n)
     return d;
 }
 
-/* Record one method or module event (is_method_or_module()). 0, or NTIDX_E_NOMEM. */
-static int note_runtime_event(ss *s, const ntidx_event *e)
-{
-    const ntidx_metadata *m = e->metadata;
-    int is_module = m->event_id >= 152 && m->event_id <= 154;
-    char err[200];
-    s->fields.len = 0;
-    int rc = ntidx_event_fields_json(s->job->trace, e, &s->fields, err, sizeof err);
-    if (rc == NTIDX_E_NOMEM)
-        return rc;
-    if (rc < 0)
-        return 0; /* undecodable: no name from it */
-    const char *j = s->fields.data;
-    size_t jl = s->fields.len;
-    if (is_module) {
-        uint64_t id;
-        if (!export_json_member_u64(j, jl, "ModuleID", &id))
-            return 0;
-        int r = export_json_member_str(j, jl, "ModuleILPath", &s->s1);
-        if (r < 0)
-            return r;
-        if (!r || !s->s1.data[0])
-            return 0;
-        module md = {id, dupn(s->s1.data, s->s1.len)};
-        if (!md.path)
-            return NTIDX_E_NOMEM;
-        VEC_PUSH(s->modules, md, nomem_module);
-        return 0;
-    nomem_module:
-        free(md.path);
-        return NTIDX_E_NOMEM;
-    }
-    uint64_t start, size, module_id = 0;
-    if (!export_json_member_u64(j, jl, "MethodStartAddress", &start) ||
-        !export_json_member_u64(j, jl, "MethodSize", &size) || size == 0 || start + size < start)
-        return 0;
-    export_json_member_u64(j, jl, "ModuleID", &module_id);
-    int r1 = export_json_member_str(j, jl, "MethodNamespace", &s->s1);
-    int r2 = export_json_member_str(j, jl, "MethodName", &s->s2);
-    int r3 = export_json_member_str(j, jl, "MethodSignature", &s->s3);
-    if (r1 < 0 || r2 < 0 || r3 < 0)
-        return NTIDX_E_NOMEM;
-    if (r2 <= 0 || !s->s2.data[0])
-        return 0;
-    /* Namespace.Name(args): the signature is "ret  (args)"; keep the parenthesised part. */
-    const char *args = r3 > 0 ? strchr(s->s3.data, '(') : NULL;
-    size_t n = s->s1.len + 1 + s->s2.len + (args ? strlen(args) : 0) + 1;
-    char *name = malloc(n);
-    if (!name)
-        return NTIDX_E_NOMEM;
-    snprintf(name, n, "%s%s%s%s", r1 > 0 ? s->s1.data : "", r1 > 0 && s->s1.data[0] ? "." : "", s->s2.data,
-             args ? args : "");
-    method md = {start, size, module_id, name};
-    VEC_PUSH(s->methods, md, nomem_method);
-    return 0;
-nomem_method:
-    free(name);
-    return NTIDX_E_NOMEM;
-}
-
-static int cmp_method(const void *a, const void *b)
-{
-    const method *x = a, *y = b;
-    if (x->start != y->start)
-        return x->start < y->start ? -1 : 1;
-    return x->size < y->size ? -1 : x->size > y->size;
-}
-
-static int cmp_module(const void *a, const void *b)
-{
-    const module *x = a, *y = b;
-    return x->id < y->id ? -1 : x->id > y->id;
-}
-
-static const uint32_t method_event_ids[] = {143, 144, 152, 153, 154};
-
-/* Is this one of the events note_runtime_event() reads? */
-static int is_method_or_module(const ntidx_metadata *m)
-{
-    for (size_t i = 0; i < sizeof method_event_ids / sizeof method_event_ids[0]; i++)
-        if (m->event_id == method_event_ids[i])
-            return is_runtime(m->provider);
-    return 0;
-}
-
-/*
- * The methods and modules of the whole trace. With a --full index, one query
- * per (provider, event id): the index's per-block type filters skip the blocks
- * without any. Else one pass of the reader in file order.
- * 0, or -1 with a message printed.
- */
-static int load_methods(ss *s)
-{
-    int rc;
-    const ntidx_event *e;
-    if (ntidx_index_get_info(s->job->index)->full) {
-        static const char *const providers[] = {RUNTIME_PROVIDER, RUNDOWN_PROVIDER};
-        for (size_t p = 0; p < 2; p++) {
-            for (size_t i = 0; i < sizeof method_event_ids / sizeof method_event_ids[0]; i++) {
-                ntidx_query_options o;
-                ntidx_query_options_defaults(&o);
-                o.order = NTIDX_ORDER_FILE;
-                o.provider = providers[p];
-                o.has_event_id = 1;
-                o.event_id = method_event_ids[i];
-                ntidx_query *q;
-                if ((rc = ntidx_query_open(&q, s->job->trace, s->job->index, &o)) < 0) {
-                    fprintf(stderr, "ntidx: %s: %s\n", s->job->trace_path, ntidx_strerror(rc));
-                    return -1;
-                }
-                while ((rc = ntidx_query_next(q, &e)) == 1)
-                    if ((rc = note_runtime_event(s, e)) < 0)
-                        break;
-                if (rc < 0)
-                    fprintf(stderr, "ntidx: %s: %s\n", s->job->trace_path,
-                            rc == NTIDX_E_NOMEM ? "out of memory" : ntidx_query_error(q));
-                ntidx_query_close(&q);
-                if (rc < 0)
-                    return -1;
-            }
-        }
-    } else {
-        ntidx_reader_options o;
-        ntidx_reader_options_defaults(&o);
-        ntidx_reader *r;
-        if ((rc = ntidx_reader_open(&r, s->job->trace, &o)) < 0) {
-            fprintf(stderr, "ntidx: %s: %s\n", s->job->trace_path, ntidx_strerror(rc));
-            return -1;
-        }
-        while ((rc = ntidx_reader_next(r, &e)) == 1)
-            if (is_method_or_module(e->metadata) && (rc = note_runtime_event(s, e)) < 0)
-                break;
-        if (rc < 0)
-            fprintf(stderr, "ntidx: %s: %s\n", s->job->trace_path,
-                    rc == NTIDX_E_NOMEM ? "out of memory" : ntidx_reader_error(r));
-        ntidx_reader_close(&r);
-        if (rc < 0)
-            return -1;
-    }
-    /* Sorted by start; the same code reported twice (load, then rundown) is kept once. */
-    if (s->methods.n > 1) /* qsort(NULL, 0, ...) is undefined */
-        qsort(s->methods.v, s->methods.n, sizeof *s->methods.v, cmp_method);
-    size_t w = 0;
-    for (size_t i = 0; i < s->methods.n; i++) {
-        if (w && s->methods.v[w - 1].start == s->methods.v[i].start && s->methods.v[w - 1].size == s->methods.v[i].size &&
-            !strcmp(s->methods.v[w - 1].name, s->methods.v[i].name)) {
-            free(s->methods.v[i].name);
-            continue;
-        }
-        s->methods.v[w++] = s->methods.v[i];
-    }
-    s->methods.n = w;
-    if (s->modules.n > 1) /* qsort(NULL, 0, ...) is undefined */
-        qsort(s->modules.v, s->modules.n, sizeof *s->modules.v, cmp_module);
-    return 0;
-}
-
-/* The method containing `ip`, or -1. Overlaps (code reused after an unload) pick the latest start. */
-static long find_method(const ss *s, uint64_t ip)
-{
-    size_t lo = 0, hi = s->methods.n;
-    while (lo < hi) { /* first method with start > ip */
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->methods.v[mid].start <= ip)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    for (size_t i = lo, k = 0; i > 0 && k < 16; i--, k++) {
-        const method *m = &s->methods.v[i - 1];
-        if (ip - m->start < m->size)
-            return (long)(i - 1);
-    }
-    return -1;
-}
-
-static const module *find_module(const ss *s, uint64_t id)
-{
-    size_t lo = 0, hi = s->modules.n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->modules.v[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < s->modules.n && s->modules.v[lo].id == id ? &s->modules.v[lo] : NULL;
-}
-
-/* ------------------------------------------------------------------ */
-/* Frames, stacks and profiles                                         */
-/* ------------------------------------------------------------------ */
-
 /* The frame of an instruction pointer; UINT32_MAX when out of memory. */
 static uint32_t frame_of(ss *s, uint64_t ip, int leaf)
 {
-    long mi = find_method(s, leaf || ip == 0 ? ip : ip - 1);
+    ntidx_symbol sym;
+    long mi = ntidx_symbolizer_lookup(s->symbols, ip, !leaf, &sym) ? (long)sym.method_index : -1;
     s->total_frames++;
     int found;
     uint32_t *slot = mi >= 0 ? u64map_slot(&s->method_frames, (uint64_t)mi, &found) : u64map_slot(&s->ip_frames, ip, &found);
@@ -410,25 +200,15 @@ static uint32_t frame_of(ss *s, uint64_t ip, int leaf)
         return *slot;
     frame fr = {NULL, NULL};
     if (mi >= 0) {
-        const method *m = &s->methods.v[mi];
-        const module *md = m->module_id ? find_module(s, m->module_id) : NULL;
-        if (md) {
-            /* module!name, the module being its file name without directory or extension (as PerfView shows it). */
-            const char *base = md->path;
-            for (const char *p = md->path; *p; p++)
-                if (*p == '/' || *p == '\\')
-                    base = p + 1;
-            size_t bl = strlen(base);
-            const char *dot = strrchr(base, '.');
-            if (dot && dot != base)
-                bl = (size_t)(dot - base);
-            size_t n = bl + 1 + strlen(m->name) + 1;
+        if (sym.module) {
+            /* module!name, as PerfView shows it */
+            size_t n = strlen(sym.module) + 1 + strlen(sym.method) + 1;
             fr.name = malloc(n);
             if (fr.name)
-                snprintf(fr.name, n, "%.*s!%s", (int)bl, base, m->name);
-            fr.file = md->path;
+                snprintf(fr.name, n, "%s!%s", sym.module, sym.method);
+            fr.file = sym.module_path;
         } else {
-            fr.name = dupn(m->name, strlen(m->name));
+            fr.name = dupn(sym.method, strlen(sym.method));
         }
     } else {
         fr.name = malloc(24);
@@ -577,14 +357,14 @@ static void write_file(ss *s, int sampler, long double weight)
             active = i;
     fprintf(f, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"exporter\":\"ntidx %s\",\"name\":",
             ntidx_version());
-    export_json_str(f, base, strlen(base));
+    cli_json_str(f, base);
     fprintf(f, ",\"activeProfileIndex\":%zu,\n\"shared\":{\"frames\":[", active);
     for (size_t i = 0; i < s->frames.n; i++) {
         fputs(i ? ",\n{\"name\":" : "\n{\"name\":", f);
-        export_json_str(f, s->frames.v[i].name, strlen(s->frames.v[i].name));
+        cli_json_str(f, s->frames.v[i].name);
         if (s->frames.v[i].file) {
             fputs(",\"file\":", f);
-            export_json_str(f, s->frames.v[i].file, strlen(s->frames.v[i].file));
+            cli_json_str(f, s->frames.v[i].file);
         }
         fputc('}', f);
     }
@@ -598,7 +378,7 @@ static void write_file(ss *s, int sampler, long double weight)
         else
             snprintf(name, sizeof name, "Thread %" PRIu64, p->tid);
         fputs(i ? ",\n{\"type\":\"sampled\",\"name\":" : "\n{\"type\":\"sampled\",\"name\":", f);
-        export_json_str(f, name, strlen(name));
+        cli_json_str(f, name);
         long double start = 0, end = (long double)p->samples.n;
         if (sampler) {
             start = export_ticks_to_us(in, p->first_ts) / 1000.0L;
@@ -632,18 +412,13 @@ static void write_file(ss *s, int sampler, long double weight)
 
 static void ss_free(ss *s)
 {
-    for (size_t i = 0; i < s->methods.n; i++)
-        free(s->methods.v[i].name);
-    for (size_t i = 0; i < s->modules.n; i++)
-        free(s->modules.v[i].path);
+    ntidx_symbolizer_close(&s->symbols);
     for (size_t i = 0; i < s->frames.n; i++)
         free(s->frames.v[i].name);
     for (size_t i = 0; i < s->profiles.n; i++) {
         free(s->profiles.v[i].thread_name);
         free(s->profiles.v[i].samples.v);
     }
-    free(s->methods.v);
-    free(s->modules.v);
     free(s->frames.v);
     free(s->profiles.v);
     free(s->pool.v);
@@ -655,10 +430,6 @@ static void ss_free(ss *s)
     u64map_free(&s->method_frames);
     u64map_free(&s->stack_by_hash);
     u64map_free(&s->profile_by_tid);
-    ntidx_buf_free(&s->fields);
-    ntidx_buf_free(&s->s1);
-    ntidx_buf_free(&s->s2);
-    ntidx_buf_free(&s->s3);
 }
 
 int export_speedscope(export_job *job, uint64_t *events_written)
@@ -669,8 +440,10 @@ int export_speedscope(export_job *job, uint64_t *events_written)
     s.info = ntidx_trace_get_info(job->trace);
     int ret = -1, rc;
     ntidx_query *q = NULL;
-    if (load_methods(&s) < 0)
+    if (ntidx_symbolizer_open(job->trace, job->index, &s.symbols) < 0) {
+        cli_library_error();
         goto out;
+    }
 
     ntidx_query_options o = job->query;
     int sampler = !job->has_filter;
@@ -680,9 +453,9 @@ int export_speedscope(export_job *job, uint64_t *events_written)
         o.event_id = 0;
         o.event_name = NULL;
     }
-    rc = ntidx_query_open(&q, job->trace, job->index, &o);
+    rc = ntidx_query_open(job->trace, job->index, &o, &q);
     if (rc < 0) {
-        fprintf(stderr, "ntidx: %s: %s\n", job->trace_path, ntidx_strerror(rc));
+        cli_library_error();
         goto out;
     }
     const ntidx_event *e;
@@ -693,7 +466,10 @@ int export_speedscope(export_job *job, uint64_t *events_written)
         n++;
     }
     if (rc < 0) {
-        fprintf(stderr, "ntidx: %s: %s\n", job->trace_path, rc == NTIDX_E_NOMEM ? "out of memory" : ntidx_query_error(q));
+        if (rc == NTIDX_E_NOMEM)
+            cli_error("%s: out of memory", job->trace_path);
+        else
+            cli_library_error();
         goto out;
     }
     long double weight = 1;
@@ -703,7 +479,8 @@ int export_speedscope(export_job *job, uint64_t *events_written)
     fprintf(stderr,
             "ntidx: speedscope: %" PRIu64 " samples on %zu threads (%" PRIu64 " without a stack, skipped); %zu methods "
             "known; %" PRIu64 " of %" PRIu64 " frames named\n",
-            n - s.no_stack, s.profiles.n, s.no_stack, s.methods.n, s.resolved_frames, s.total_frames);
+            n - s.no_stack, s.profiles.n, s.no_stack, (size_t)ntidx_symbolizer_method_count(s.symbols),
+            s.resolved_frames, s.total_frames);
     *events_written = n - s.no_stack;
     ret = 0;
 out:

@@ -1,32 +1,20 @@
-/* The ntidx command: one subcommand per file, all thin over the public API. */
+/* The ntidx command: one subcommand per file, all thin over the public API; the command line is cli.c's. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 
-static const struct {
-    const char *name;
-    int (*run)(int, char **);
-    const char *summary;
-} commands[] = {
-    {"info", ntidx_cmd_info, "format version, size, completeness, block counts, time span"},
-    {"stats", ntidx_cmd_stats, "event counts per provider, type and thread; dropped events"},
-    {"dump", ntidx_cmd_dump, "every event, one per line (text or jsonl), file or time order"},
-    {"gen", ntidx_cmd_gen, "write a deterministic synthetic trace (V5 or V6)"},
-    {"index", ntidx_cmd_index, "build or refresh the side index (TRACE.ntidx)"},
-    {"query", ntidx_cmd_query, "the events of a time window, filtered, through the index"},
-    {"seek", ntidx_cmd_seek, "the first event at or after a time"},
-    {"export", ntidx_cmd_export, "a window as Chrome trace JSON, speedscope, CSV or JSONL for other tools"},
-    {"slice", ntidx_cmd_slice, "write a time window (filtered) as a new trace"},
-    {"top", ntidx_cmd_top, "the busiest event types, threads or providers of a window"},
-};
+const cli_command *const cli_commands[] = {&cli_cmd_info,  &cli_cmd_stats, &cli_cmd_dump,   &cli_cmd_gen,
+                                           &cli_cmd_index, &cli_cmd_query, &cli_cmd_seek,   &cli_cmd_export,
+                                           &cli_cmd_slice, &cli_cmd_top};
+const size_t cli_command_count = sizeof cli_commands / sizeof cli_commands[0];
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: ntidx COMMAND [ARGS]\n\ncommands:\n");
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "\n'ntidx COMMAND --help' describes a command.\n");
+    fprintf(f, "usage: ntidx COMMAND [ARGS]\n       ntidx --version\n\ncommands:\n");
+    for (size_t i = 0; i < cli_command_count; i++)
+        fprintf(f, "  %-8s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
+    fprintf(f, "\n'ntidx COMMAND --help' describes a command; ntidx(1) is the manual.\n");
 }
 
 int main(int argc, char **argv)
@@ -39,13 +27,13 @@ int main(int argc, char **argv)
         usage(stdout);
         return CLI_OK;
     }
-    if (!strcmp(argv[1], "--version")) {
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
         printf("ntidx %s\n", ntidx_version());
         return CLI_OK;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name))
-            return commands[i].run(argc - 1, argv + 1);
+    for (size_t i = 0; i < cli_command_count; i++)
+        if (!strcmp(argv[1], cli_commands[i]->name))
+            return cli_commands[i]->run(argc - 1, argv + 1);
     cli_error("unknown command '%s'", argv[1]);
     usage(stderr);
     return CLI_USAGE;

@@ -23,19 +23,12 @@
 extern "C" {
 #endif
 
-/** Index errors (continuing ntidx_error; stable values). */
-enum {
-    NTIDX_E_INDEX_CORRUPT = -12, /**< bad magic, checksum, or structure: the file is not a usable index */
-    NTIDX_E_INDEX_STALE = -13,   /**< the trace changed in place since it was indexed */
-    NTIDX_E_INDEX_VERSION = -14  /**< written by a newer ntidx (major version) */
-};
-
 typedef struct ntidx_index ntidx_index;
 
 /** Progress of a long operation: `done` of `total` bytes of trace. Return nonzero to cancel. */
 typedef int (*ntidx_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
-/** How much of an index ntidx_index_load_ex() checks before it returns. */
+/** How much of an index ntidx_index_load() checks before it returns. */
 typedef enum ntidx_index_verify {
     /** Everything when the block table is small (up to 256 KiB); otherwise the header, the small tables and
         the last region at load, and the block (and filter) entries of every other region, against their
@@ -48,17 +41,21 @@ typedef enum ntidx_index_verify {
 } ntidx_index_verify;
 
 typedef struct ntidx_index_options {
-    int full;                   /**< also count events and record types/threads per block */
-    ntidx_progress_fn progress; /**< optional */
+    int full;                   /**< also count events and record types/threads per block, and each region's statistics */
+    ntidx_progress_fn progress; /**< optional; returning nonzero cancels with NTIDX_E_CANCELLED */
     void *progress_ctx;
-    /** Optional: ntidx_index_open() calls it before it builds, rebuilds or extends
-        (`action`: an ntidx_index_action; `why`: the reason, e.g. what was stale). */
+    /** Optional: what the index maintenance decided and why, as it happens: ntidx_index_open() before it
+        builds, rebuilds or extends (`why`: e.g. what was stale) and when it could not save the result
+        (NTIDX_INDEX_NOT_SAVED, `why`: the reason); a query, seek, statistics or slice with `recover` when
+        it rebuilds a corrupt index (NTIDX_INDEX_REBUILT). `action` is an ntidx_index_action. The index
+        keeps these options for its later recoveries. */
     void (*notice)(void *ctx, int action, const char *why);
     void *notice_ctx;
-    /** ntidx_index_open(): how much of a loaded index is checked at load, an ntidx_index_verify
-        (default NTIDX_VERIFY_AUTO: a large index region by region when a query first needs the region, see
-        ntidx_index_load_ex(); `ntidx index` asks for NTIDX_VERIFY_ALL). */
+    /** How much of a loaded index is checked at load, an ntidx_index_verify (default NTIDX_VERIFY_AUTO: a
+        large index region by region when a query first needs the region; `ntidx index` asks for
+        NTIDX_VERIFY_ALL). */
     int verify;
+    uint64_t reserved[8];       /**< zero (see Conventions in ntidx.h) */
 } ntidx_index_options;
 
 NTIDX_API void ntidx_index_options_defaults(ntidx_index_options *o);
@@ -81,11 +78,10 @@ NTIDX_API const ntidx_index_info *ntidx_index_get_info(const ntidx_index *x);
  * Build an index in memory by scanning the trace once. Event blocks are
  * decoded only where their header time range is missing or untrustworthy
  * (always for V3, which has none); with o->full every event block is.
- * @return NTIDX_OK; NTIDX_E_CORRUPT etc. as the reader (message in
- *         ntidx_trace_error()); NTIDX_E_NOMEM; NTIDX_E_INVALID_ARG when
- *         cancelled by the progress callback.
+ * @return NTIDX_OK; NTIDX_E_CORRUPT etc. as the reader; NTIDX_E_NOMEM;
+ *         NTIDX_E_CANCELLED by the progress callback.
  */
-NTIDX_API int ntidx_index_build(ntidx_trace *t, const ntidx_index_options *o, ntidx_index **out);
+NTIDX_NODISCARD NTIDX_API int ntidx_index_build(ntidx_trace *t, const ntidx_index_options *o, ntidx_index **out);
 
 /**
  * Write atomically to `path`: a temporary file beside it (`path`.tmp.XXXXXX,
@@ -93,10 +89,11 @@ NTIDX_API int ntidx_index_build(ntidx_trace *t, const ntidx_index_options *o, nt
  * interrupted write leaves the old index or none, never a broken one; a
  * killed writer leaves its temporary file, which the next successful write
  * of `path` removes (with any other that no live writer holds locked).
- * @return NTIDX_OK, NTIDX_E_IO (errno in the message from ntidx_trace_error() is not used:
- *         see `err`), NTIDX_E_NOMEM.
+ * @return NTIDX_OK, NTIDX_E_IO (the message names the file and errno's text),
+ *         NTIDX_E_NOMEM, NTIDX_E_INDEX_CORRUPT (a lazily checked index whose
+ *         unchecked regions fail their check: it is not written).
  */
-NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *err, size_t errlen);
+NTIDX_NODISCARD NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path);
 
 /** Load outcomes besides errors. */
 typedef enum ntidx_index_state {
@@ -106,33 +103,27 @@ typedef enum ntidx_index_state {
 
 /**
  * Load and validate `path` against trace `t`: magic, version, header and
- * section checksums, structure (offsets increasing and inside the trace,
- * ranges ordered, counts consistent), and the trace's identity. A large
- * index's block entries are checked per region on first use
- * (NTIDX_VERIFY_AUTO, see ntidx_index_load_ex()): queries, seeks, statistics
- * and slices over it can then return NTIDX_E_INDEX_CORRUPT.
+ * section checksums, reserved fields, structure (offsets increasing and
+ * inside the trace, ranges ordered, counts consistent), and the trace's
+ * identity. How much of a large index is checked at load is `verify`
+ * (NTIDX_VERIFY_AUTO: its block entries per region on first use; queries,
+ * seeks, statistics and slices over it can then return
+ * NTIDX_E_INDEX_CORRUPT, or recover with their `recover` option).
  * @param state  receives CURRENT or GROWN (a grown trace can be extended
  *               with ntidx_index_extend()).
  * @return NTIDX_OK; NTIDX_E_IO (cannot read); NTIDX_E_INDEX_CORRUPT;
  *         NTIDX_E_INDEX_VERSION; NTIDX_E_INDEX_STALE (the trace changed
- *         in place: rebuild). The reason is written to `err`.
+ *         in place: rebuild).
  */
-NTIDX_API int ntidx_index_load(ntidx_trace *t, const char *path, ntidx_index **out, ntidx_index_state *state,
-                               char *err, size_t errlen);
-
-/**
- * ntidx_index_load() with a choice of how much is checked at load.
- * ntidx_index_load() is this with NTIDX_VERIFY_AUTO.
- */
-NTIDX_API int ntidx_index_load_ex(ntidx_trace *t, const char *path, ntidx_index_verify verify, ntidx_index **out,
-                                  ntidx_index_state *state, char *err, size_t errlen);
+NTIDX_NODISCARD NTIDX_API int ntidx_index_load(ntidx_trace *t, const char *path, ntidx_index_verify verify,
+                                               ntidx_index **out, ntidx_index_state *state);
 
 /**
  * Check every entry of `x` that a lazily checked load left for later.
  * @return NTIDX_OK (also for built indexes and indexes checked whole at load), or
- *         NTIDX_E_INDEX_CORRUPT with the index, the region and the problem in `err`.
+ *         NTIDX_E_INDEX_CORRUPT naming the index, the region and the problem.
  */
-NTIDX_API int ntidx_index_verify_all(const ntidx_index *x, char *err, size_t errlen);
+NTIDX_NODISCARD NTIDX_API int ntidx_index_verify_all(const ntidx_index *x);
 
 /**
  * Same as ntidx_index_load() over the `size` bytes of an index file held in
@@ -140,33 +131,38 @@ NTIDX_API int ntidx_index_verify_all(const ntidx_index *x, char *err, size_t err
  * check is the same; `name` is used in messages only (NULL: "(memory)").
  * @note The bytes are not copied: they must outlive the returned index.
  */
-NTIDX_API int ntidx_index_load_memory(ntidx_trace *t, const void *data, size_t size, const char *name,
-                                      ntidx_index **out, ntidx_index_state *state, char *err, size_t errlen);
+NTIDX_NODISCARD NTIDX_API int ntidx_index_load_memory(ntidx_trace *t, const void *data, size_t size,
+                                                      const char *name, ntidx_index_verify verify,
+                                                      ntidx_index **out, ntidx_index_state *state);
 
 /**
  * Index the blocks a grown trace added after `old` (a loaded GROWN index)
  * and return the combined index. Only the new bytes are scanned.
  */
-NTIDX_API int ntidx_index_extend(ntidx_trace *t, const ntidx_index *old, const ntidx_index_options *o,
-                                 ntidx_index **out);
+NTIDX_NODISCARD NTIDX_API int ntidx_index_extend(ntidx_trace *t, const ntidx_index *old,
+                                                 const ntidx_index_options *o, ntidx_index **out);
 
 /** What ntidx_index_open() did. */
 typedef enum ntidx_index_action {
     NTIDX_INDEX_LOADED = 0,   /**< a valid index was used as is */
     NTIDX_INDEX_BUILT = 1,    /**< there was none: built and saved */
     NTIDX_INDEX_REBUILT = 2,  /**< it was stale or corrupt: rebuilt and saved */
-    NTIDX_INDEX_EXTENDED = 3  /**< the trace grew: new blocks indexed and saved */
+    NTIDX_INDEX_EXTENDED = 3, /**< the trace grew: new blocks indexed and saved */
+    NTIDX_INDEX_NOT_SAVED = 4 /**< (notices only) what was built could not be saved: it is used as is */
 } ntidx_index_action;
 
 /**
  * Use the index at `path` (NULL: TRACE.ntidx), building, rebuilding or
- * extending it as needed, and saving the result. When the index cannot be
- * saved (read-only directory) the built index is still returned and
- * `save_err` says why. `why` receives the reason a rebuild was needed.
+ * extending it as needed, and saving the result; the notice callback of
+ * `o` hears what was done and why. When the index cannot be saved
+ * (read-only directory) the built index is still returned, after a
+ * NTIDX_INDEX_NOT_SAVED notice. The index remembers `path` and `o` for
+ * recoveries (the `recover` options of queries, statistics and slices).
+ * @param action  optional: what was done (LOADED, BUILT, REBUILT, EXTENDED)
+ * @return NTIDX_OK; the errors of ntidx_index_build().
  */
-NTIDX_API int ntidx_index_open(ntidx_trace *t, const char *path, const ntidx_index_options *o, ntidx_index **out,
-                               ntidx_index_action *action, char *why, size_t whylen, char *save_err,
-                               size_t save_errlen);
+NTIDX_NODISCARD NTIDX_API int ntidx_index_open(ntidx_trace *t, const char *path, const ntidx_index_options *o,
+                                               ntidx_index **out, ntidx_index_action *action);
 
 /** The default index path for a trace: TRACE + ".ntidx" (malloc'ed). */
 NTIDX_API char *ntidx_index_default_path(const char *trace_path);
@@ -190,6 +186,15 @@ typedef struct ntidx_query_options {
     int has_thread;
     uint64_t thread;          /**< OS thread id where the trace gives one, else the thread index */
     uint64_t limit;           /**< stop after this many events (0: no limit) */
+    /** 1: a seek: only the first event at or after t0 that the filters pass, whatever `order` and
+        `limit` say (what `ntidx seek` prints). */
+    int seek;
+    /** 1 (default): when a region of a lazily checked index fails its check, rebuild the index (saved
+        where it was loaded from, as ntidx_index_open() would), go on over the new one without
+        repeating or losing an event, and from then on use the new index for every call on this
+        handle; 0: return NTIDX_E_INDEX_CORRUPT. */
+    int recover;
+    uint64_t reserved[6];     /**< zero (see Conventions in ntidx.h) */
 } ntidx_query_options;
 
 NTIDX_API void ntidx_query_options_defaults(ntidx_query_options *o);
@@ -201,13 +206,21 @@ NTIDX_API void ntidx_query_options_defaults(ntidx_query_options *o);
  * offsets in the index.
  * @note trace and index must outlive the query; events are valid until the
  *       next call, as with ntidx_reader_next().
+ * @code
+ *   ntidx_query_options o; ntidx_query_options_defaults(&o);
+ *   o.t0 = from; o.t1 = to; o.provider = "Microsoft-Windows-DotNETRuntime";
+ *   ntidx_query *q; const ntidx_event *e; int rc;
+ *   if (ntidx_query_open(t, x, &o, &q) < 0) ...;
+ *   while ((rc = ntidx_query_next(q, &e)) == 1) use(e);
+ *   if (rc < 0) report(ntidx_last_error());
+ *   ntidx_query_close(&q);
+ * @endcode
  */
-NTIDX_API int ntidx_query_open(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o);
+NTIDX_NODISCARD NTIDX_API int ntidx_query_open(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o,
+                                               ntidx_query **out);
 
-/** @return 1 an event, 0 the end, <0 error (message from ntidx_query_error()). */
-NTIDX_API int ntidx_query_next(ntidx_query *q, const ntidx_event **ev);
-
-NTIDX_API const char *ntidx_query_error(const ntidx_query *q);
+/** @return 1 an event, 0 the end, <0 error (ntidx_last_error()). */
+NTIDX_NODISCARD NTIDX_API int ntidx_query_next(ntidx_query *q, const ntidx_event **ev);
 
 /** Counters: blocks and bytes of the trace the query decoded. */
 typedef struct ntidx_query_stats {
@@ -221,24 +234,48 @@ typedef struct ntidx_query_stats {
 NTIDX_API const ntidx_query_stats *ntidx_query_get_stats(const ntidx_query *q);
 
 /** Dropped events per capture thread seen by the query (as ntidx_reader_dropped()). */
-NTIDX_API int ntidx_query_dropped(ntidx_query *q, const ntidx_dropped **list, size_t *count);
+NTIDX_NODISCARD NTIDX_API int ntidx_query_dropped(ntidx_query *q, const ntidx_dropped **list, size_t *count);
+
+/** What a query will read, known from the index before it runs. */
+typedef struct ntidx_query_cost {
+    uint64_t regions;      /**< regions it enters */
+    uint64_t blocks;       /**< blocks it reads, context (definitions, stacks, sequence points) included */
+    uint64_t event_blocks; /**< of which event blocks */
+    uint64_t bytes;        /**< bytes of the trace those blocks hold */
+    uint64_t events;       /**< events in those event blocks (a --full index counts them), else UINT64_MAX */
+    uint64_t reserved[3];
+} ntidx_query_cost;
+
+/**
+ * The cost of a query before it runs, from the index alone (no trace byte is
+ * read): exactly what ntidx_query_get_stats() reports after a query with the
+ * same options has run to its end; a query that stops early (`limit`, a
+ * seek, time order past the window) reads at most this.
+ * @return NTIDX_OK; NTIDX_E_INVALID_ARG; NTIDX_E_INDEX_CORRUPT (a region of
+ *         a lazily checked index fails its check; no recovery here).
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_query_estimate(ntidx_trace *t, const ntidx_index *x,
+                                                   const ntidx_query_options *o, ntidx_query_cost *out);
 
 NTIDX_API void ntidx_query_close(ntidx_query **q);
 
 /**
- * The first event at or after `ts` (time order), copied to *out with the
- * same pointer lifetimes as the trace mapping (metadata/thread pointers
- * stay valid until the query handle `*holder` is closed).
- * @return 1 found, 0 no event at or after ts, <0 error.
+ * Seeks are queries: `o.seek = 1` with `o.t0` the time (filters apply).
+ * This fills `o` for the plain seek `ntidx seek --at` does.
  */
-NTIDX_API int ntidx_seek(ntidx_trace *t, const ntidx_index *x, uint64_t ts, ntidx_query **holder,
-                         const ntidx_event **out);
+NTIDX_API void ntidx_query_options_seek(ntidx_query_options *o, uint64_t ts);
 
 typedef struct ntidx_stats_options {
     uint64_t t0, t1;        /**< window [t0, t1) (default: everything) */
     unsigned threads;       /**< workers (0: one per online core) */
     uint64_t buckets;       /**< event-rate histogram over the window with this many buckets (0: none) */
     uint64_t bucket_ticks;  /**< or buckets of this width in ticks (takes precedence) */
+    /** 1 (default): rebuild a corrupt lazily checked index and compute again (see ntidx_query_options) */
+    int recover;
+    /** Only these regions (numbers of ntidx_index_region()), clipped to the window; NULL: every region. */
+    const uint64_t *regions;
+    size_t region_count;
+    uint64_t reserved[5];   /**< zero (see Conventions in ntidx.h) */
 } ntidx_stats_options;
 
 NTIDX_API void ntidx_stats_options_defaults(ntidx_stats_options *o);
@@ -251,17 +288,41 @@ NTIDX_API void ntidx_stats_options_defaults(ntidx_stats_options *o);
  * Dropped events are counted per region from the sequence point that opens
  * it (which lists every thread that may log), as a reader from the start
  * of the trace would count them.
- * @return NTIDX_OK; NTIDX_E_NOMEM; a reader error (message in `err`).
+ * @return NTIDX_OK; NTIDX_E_NOMEM; NTIDX_E_INVALID_ARG; a reader error.
  */
-NTIDX_API int ntidx_stats_indexed(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_options *o,
-                                  ntidx_stats **out, char *err, size_t errlen);
+NTIDX_NODISCARD NTIDX_API int ntidx_stats_indexed(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_options *o,
+                                                  ntidx_stats **out);
+
+/* ------------------------------------------------------------------ */
+/* Work units                                                          */
+/* ------------------------------------------------------------------ */
 
 /**
- * Statistics of a window (same shape as ntidx_stats_compute(); dropped
- * events are those visible inside the visited blocks).
+ * A sequence-point region: the index's independent unit of work. Regions
+ * are numbered from 0 in file order; a scheduler hands region numbers (with
+ * the trace's path) to workers, which open the trace and its index and
+ * compute statistics (ntidx_stats_options.regions) or read events
+ * (ntidx_query_options with the region's time range) of their regions.
  */
-NTIDX_API int ntidx_stats_window(ntidx_trace *t, const ntidx_index *x, uint64_t t0, uint64_t t1, ntidx_stats **out,
-                                 char *err, size_t errlen);
+typedef struct ntidx_region {
+    uint64_t number;
+    uint64_t first_ts, last_ts; /**< its events' span (first_ts > last_ts: no events) */
+    uint64_t offset;            /**< its first block */
+    uint64_t bytes;             /**< its blocks' bytes */
+    uint64_t blocks, event_blocks;
+    uint64_t events;            /**< UINT64_MAX unless the index is --full */
+    uint64_t reserved[2];
+} ntidx_region;
+
+/** Regions in the index. */
+NTIDX_API uint64_t ntidx_index_region_count(const ntidx_index *x);
+
+/**
+ * Region `number` (< ntidx_index_region_count()).
+ * @return NTIDX_OK; NTIDX_E_INVALID_ARG; NTIDX_E_INDEX_CORRUPT (a lazily
+ *         checked region that fails its check).
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_index_region(const ntidx_index *x, uint64_t number, ntidx_region *out);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,9 @@
  * ntidx: fast, bounds-checked reading of .nettrace / .netperf traces.
  *
  * This header is the manual of the library. Everything a program needs is
- * declared here; nothing from src/ is installed.
+ * declared in include/ntidx/ (this file: traces, events, payload values,
+ * statistics; index.h: the side index, queries, seeks, window statistics;
+ * slice.h; symbols.h; writer.h; version.h); nothing from src/ is installed.
  *
  * Model
  * -----
@@ -12,42 +14,69 @@
  * inline in event blocks), V4 and V5 "NetTrace" (FastSerialization objects
  * with 4-byte alignment padding), and V6 (a 20-byte header and plain
  * size+kind blocks). ntidx maps the file read-only and reads every
- * generation through the same three handles:
+ * generation through the same handles:
  *
  *   ntidx_trace   the mapped file, its header and trace-block facts;
  *   block walk    ntidx_trace_next_block(): the file as a sequence of
  *                 {kind, offset, size, payload} blocks, whatever generation;
  *   ntidx_reader  the event iterator: resolves each event's metadata,
  *                 thread, stack and label list through the caches the
- *                 format defines, in file order or time order.
+ *                 format defines, in file order or time order;
+ *   ntidx_values  an event's payload as typed values (integers, floats,
+ *                 strings, GUIDs, times, byte arrays, arrays, objects).
  *
  * Conventions
  * -----------
  * - Functions that can fail return an int: 0 (NTIDX_OK) or a negative
  *   ntidx_error. Iterators return 1 for an item, 0 at the end, negative on
- *   error (the htslib convention).
- * - Constructors take `T **out`; destructors take `T **`, accept NULL and
- *   set the pointer to NULL.
- * - Option structs are filled by a *_defaults() function first, so fields
- *   can be added later without breaking callers.
- * - The library never prints. On error, ntidx_trace_error() gives a message
- *   naming the file offset and what was wrong.
- * - Every byte of a trace is treated as untrusted. No input makes the
- *   library read outside the mapping, allocate more than the input could
- *   justify, or loop without progress.
+ *   error (the htslib convention). Results the caller must not ignore are
+ *   marked NTIDX_NODISCARD.
+ * - Errors: one way to learn why a call failed. When a call returns a
+ *   negative code, ntidx_last_error() on the same thread gives its message
+ *   ("FILE: offset N (0xN): what was wrong"), and ntidx_last_error_info()
+ *   the same as parts (code, file, offset, what). See "Errors" below.
+ * - Parameters: the handle a call works on comes first, its results come
+ *   last. Constructors fill `T **out` as their last parameter and return an
+ *   error code; on failure *out is NULL. Destructors take `T **`, accept
+ *   NULL and set the pointer to NULL.
+ * - Option structs are filled by a *_defaults() function first, then the
+ *   caller changes the fields it wants. Each ends with reserved space that
+ *   later versions give meaning to (zero meaning this version's behaviour),
+ *   so a struct never changes size and a client built against this header
+ *   keeps working with later libraries; a call given non-zero reserved
+ *   fields returns NTIDX_E_INVALID_ARG.
+ * - The library never prints. Long operations report progress, and index
+ *   maintenance its decisions, through optional callbacks.
+ * - Every byte of a trace or an index is treated as untrusted. No input
+ *   makes the library read outside the mapping, allocate more than the
+ *   input could justify, or loop without progress.
  * - Offsets are 64-bit everywhere: traces larger than 4 GiB work.
  *
- * Thread safety: an ntidx_trace may be shared by several readers on
- * several threads once opened (it is read-only after ntidx_trace_open);
- * ntidx_trace_error() then reports the last error of any of them, so give
- * each thread its own reader and read errors from the reader
- * (ntidx_reader_error()). A reader is used by one thread at a time.
+ * Thread safety
+ * -------------
+ * - ntidx_trace: read-only once opened. Any number of threads may use one
+ *   trace at once (readers, queries, indexes, statistics, block walks).
+ * - ntidx_index (index.h): may be shared by threads once built or loaded.
+ *   A lazily checked index (NTIDX_VERIFY_ON_USE) records the regions it has
+ *   checked with atomic operations, and a query that rebuilds a corrupt index
+ *   (the `recover` options) publishes the new one atomically inside the
+ *   handle: both are safe under concurrent use. Closing it is not: close an
+ *   index only when no thread uses it or anything opened over it.
+ * - ntidx_reader, ntidx_query, ntidx_values, ntidx_symbolizer lookups: a
+ *   reader or a query is used by one thread at a time (give each thread its
+ *   own); a symbolizer may be shared for lookups once opened.
+ * - Statistics (ntidx_stats_compute, ntidx_stats_indexed) run their own
+ *   worker threads and return when they are done.
+ * - The last-error record is per thread: concurrent calls never see each
+ *   other's messages.
  */
 #ifndef NTIDX_NTIDX_H
 #define NTIDX_NTIDX_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "ntidx/version.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -59,30 +88,76 @@ extern "C" {
 #define NTIDX_API
 #endif
 
+/* A result that must be checked (a failed open, load or write ignored is a bug). */
+#if defined(__GNUC__)
+#define NTIDX_NODISCARD __attribute__((warn_unused_result))
+#else
+#define NTIDX_NODISCARD
+#endif
+
 /* ------------------------------------------------------------------ */
 /* Errors                                                              */
 /* ------------------------------------------------------------------ */
 
-/** Error codes. Values are stable: scripts and bindings may rely on them. */
+/** Every error code of the library, in one enum. Values are stable: scripts and bindings may rely on them. */
 typedef enum ntidx_error {
     NTIDX_OK = 0,
-    NTIDX_E_IO = -1,            /**< open/stat/mmap failed (errno kept in the message) */
+    NTIDX_E_IO = -1,            /**< open/stat/mmap/read failed (errno's text in the message) */
     NTIDX_E_NOMEM = -2,         /**< an allocation failed */
     NTIDX_E_NOT_A_TRACE = -3,   /**< no NetTrace/NetPerf signature at offset 0 */
-    NTIDX_E_VERSION = -4,       /**< a major version this library does not read */
+    NTIDX_E_VERSION = -4,       /**< a trace format version this library does not read */
     NTIDX_E_TRUNCATED = -5,     /**< data ends inside a structure */
     NTIDX_E_CORRUPT = -6,       /**< a value is impossible (bad tag, size, count...) */
     NTIDX_E_UNDEFINED_REF = -7, /**< an event names metadata/thread/stack/label list never defined */
-    NTIDX_E_INVALID_ARG = -8,   /**< API misuse (NULL handle, bad option) */
+    NTIDX_E_INVALID_ARG = -8,   /**< API misuse (NULL handle, bad option, non-zero reserved field) */
     NTIDX_E_PAYLOAD = -9,       /**< a payload does not fit its metadata (per event, not fatal) */
     NTIDX_E_UNSUPPORTED = -10,  /**< valid input using a feature not implemented */
-    NTIDX_E_WRITE = -11         /**< the writer could not write its output */
+    NTIDX_E_WRITE = -11,        /**< the writer could not write its output */
+    NTIDX_E_INDEX_CORRUPT = -12,/**< bad magic, checksum, reserved field or structure: not a usable index */
+    NTIDX_E_INDEX_STALE = -13,  /**< the trace changed in place since it was indexed */
+    NTIDX_E_INDEX_VERSION = -14,/**< an index written by a newer ntidx (major version) */
+    NTIDX_E_CANCELLED = -15     /**< a progress callback asked to stop */
 } ntidx_error;
+
+/** The most negative error code: codes run from NTIDX_E_LAST to NTIDX_OK. */
+#define NTIDX_E_LAST NTIDX_E_CANCELLED
 
 /** A short English description of an error code ("trace is truncated"). Never NULL. */
 NTIDX_API const char *ntidx_strerror(int code);
 
-/** Library version as "MAJOR.MINOR.PATCH". */
+/** The enumerator's name of an error code ("NTIDX_E_TRUNCATED"); "NTIDX_E_UNKNOWN" for other values. */
+NTIDX_API const char *ntidx_error_name(int code);
+
+/** Longest message ntidx_last_error() returns, NUL included (longer ones are cut). */
+#define NTIDX_ERROR_MAX 1024
+
+/** "No offset": the value of ntidx_error_info.offset when the error is not about a byte of a file. */
+#define NTIDX_NO_OFFSET UINT64_MAX
+
+/** Why the last failed call on this thread failed, in parts. */
+typedef struct ntidx_error_info {
+    int code;            /**< its ntidx_error (NTIDX_OK when no call has failed on this thread) */
+    const char *file;    /**< the trace or index the error is about; "" when none */
+    uint64_t offset;     /**< the byte of `file` where it went wrong, or NTIDX_NO_OFFSET */
+    const char *what;    /**< what was wrong, without the file and the offset */
+    const char *detail;  /**< the offset and what: "offset N (0xN): what" (without the file) */
+    const char *message; /**< all of it, as ntidx_last_error() returns it */
+} ntidx_error_info;
+
+/**
+ * The message of the last call that failed on this thread:
+ * "FILE: offset N (0xN): what was wrong" (parts left out when unknown), at
+ * most NTIDX_ERROR_MAX bytes with the NUL; "" when no call has failed yet.
+ * Every function that returns a negative code sets it first, iterators
+ * included; successful calls leave it as it was (test the return code, not
+ * the message). Valid until the next failing call on the same thread.
+ */
+NTIDX_API const char *ntidx_last_error(void);
+
+/** The same as parts; the strings live as long as ntidx_last_error()'s. Never NULL. */
+NTIDX_API const ntidx_error_info *ntidx_last_error_info(void);
+
+/** The library's version as "MAJOR.MINOR.PATCH" (the one it was built as; version.h has the header's). */
 NTIDX_API const char *ntidx_version(void);
 
 /* ------------------------------------------------------------------ */
@@ -132,31 +207,33 @@ typedef struct ntidx_trace_info {
  * both); format_version reports 5 when the Trace object says 5 or when the
  * first metadata block carries V5 metadata tags, else 4.
  *
- * @param out  receives the handle on success, NULL on failure
  * @param path file to map
+ * @param out  receives the handle on success, NULL on failure
  * @return NTIDX_OK, NTIDX_E_IO, NTIDX_E_NOMEM, NTIDX_E_NOT_A_TRACE,
  *         NTIDX_E_VERSION, NTIDX_E_TRUNCATED (no complete trace block),
- *         NTIDX_E_CORRUPT. On failure *out is NULL; a message for the
- *         failure is available from ntidx_last_open_error().
+ *         NTIDX_E_CORRUPT, NTIDX_E_INVALID_ARG.
  * @note The mapping lives until ntidx_trace_close(); every pointer the
  *       library hands out into trace bytes (payloads, stacks) is valid until
  *       then.
+ * @code
+ *   ntidx_trace *t;
+ *   if (ntidx_trace_open(path, &t) < 0) { fprintf(stderr, "%s\n", ntidx_last_error()); return 1; }
+ *   ...
+ *   ntidx_trace_close(&t);
+ * @endcode
  */
-NTIDX_API int ntidx_trace_open(ntidx_trace **out, const char *path);
+NTIDX_NODISCARD NTIDX_API int ntidx_trace_open(const char *path, ntidx_trace **out);
 
 /**
  * Same as ntidx_trace_open() over bytes in memory (tests, fuzzing).
  * @note The bytes are not copied: they must outlive the handle. `name` is
  *       used in messages only.
  */
-NTIDX_API int ntidx_trace_open_memory(ntidx_trace **out, const void *data, size_t size,
-                                      const char *name);
+NTIDX_NODISCARD NTIDX_API int ntidx_trace_open_memory(const void *data, size_t size, const char *name,
+                                                      ntidx_trace **out);
 
 /** Unmap and free. Accepts NULL and *t == NULL; sets *t to NULL. */
 NTIDX_API void ntidx_trace_close(ntidx_trace **t);
-
-/** The message of the last failed ntidx_trace_open*() on this thread ("" if none). */
-NTIDX_API const char *ntidx_last_open_error(void);
 
 /** Header and trace-block facts. Valid for the lifetime of the handle. */
 NTIDX_API const ntidx_trace_info *ntidx_trace_get_info(const ntidx_trace *t);
@@ -166,13 +243,6 @@ NTIDX_API const char *ntidx_trace_name(const ntidx_trace *t);
 
 /** Start of the mapped bytes and their count (for tools that hash or copy). */
 NTIDX_API const uint8_t *ntidx_trace_data(const ntidx_trace *t, uint64_t *size);
-
-/**
- * The message of the last error raised while walking blocks of this trace
- * with ntidx_trace_next_block() ("" if none). Readers keep their own
- * message (ntidx_reader_error()).
- */
-NTIDX_API const char *ntidx_trace_error(const ntidx_trace *t);
 
 /** Convert a timestamp to seconds since the trace's sync time (PerfView's MSec / 1000). */
 NTIDX_API double ntidx_ticks_to_seconds(const ntidx_trace *t, uint64_t ticks);
@@ -193,7 +263,18 @@ NTIDX_API int ntidx_ticks_to_unix_ns(const ntidx_trace *t, uint64_t ticks, int64
  */
 NTIDX_API int ntidx_iso8601_to_ticks(const ntidx_trace *t, const char *iso, uint64_t *ticks);
 
-/** Format `ticks` as ISO-8601 UTC ("2021-03-04T05:06:07.123456789Z") into buf. */
+/**
+ * A time as people write it, in ticks: raw ticks (a plain integer), a time
+ * since the trace's sync time with a unit ("1.5s", "250ms", "40us",
+ * "100ns": the origin of PerfView's MSec column), or an ISO-8601 UTC time
+ * ending in Z. What the command line and the bindings accept.
+ * @return NTIDX_OK; NTIDX_E_INVALID_ARG (not such a time: the message says
+ *         what is accepted); NTIDX_E_CORRUPT (an ISO time, and the trace's
+ *         sync time is not a valid date).
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_parse_time(const ntidx_trace *t, const char *s, uint64_t *ticks);
+
+/** Format `ticks` as ISO-8601 UTC ("2021-03-04T05:06:07.123456789Z") into buf (32 bytes suffice). */
 NTIDX_API int ntidx_ticks_to_iso8601(const ntidx_trace *t, uint64_t ticks, char *buf, size_t buflen);
 
 /* ------------------------------------------------------------------ */
@@ -240,7 +321,7 @@ typedef struct ntidx_block {
  *   int rc;
  *   while ((rc = ntidx_trace_next_block(t, &pos, &b)) == 1) { ... }
  *   if (rc == 0) complete; else if (rc == NTIDX_E_TRUNCATED) incomplete;
- *   else error (ntidx_trace_error(t)).
+ *   else error (ntidx_last_error()).
  * @endcode
  * @return 1 a block (never END_OF_STREAM), 0 the end-of-stream marker was
  *         read (*pos is then the end of the stream), NTIDX_E_TRUNCATED the
@@ -248,7 +329,7 @@ typedef struct ntidx_block {
  *         not finish: everything before *pos is complete),
  *         NTIDX_E_CORRUPT framing that cannot be a block.
  */
-NTIDX_API int ntidx_trace_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out);
+NTIDX_NODISCARD NTIDX_API int ntidx_trace_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out);
 
 /**
  * Time range of an event block: the header's min/max when they can be
@@ -259,7 +340,7 @@ NTIDX_API int ntidx_trace_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block 
  *                or UINT64_MAX when the range came from the header alone
  * @return 1 a range was found, 0 the block holds no events (V3 blocks of
  *         metadata only), NTIDX_E_CORRUPT, NTIDX_E_INVALID_ARG (not an
- *         event block). The message is in ntidx_trace_error().
+ *         event block).
  */
 NTIDX_API int ntidx_event_block_time_range(ntidx_trace *t, const ntidx_block *b, uint64_t *min_ts, uint64_t *max_ts,
                                            uint64_t *events);
@@ -422,6 +503,7 @@ typedef enum ntidx_order {
 
 typedef struct ntidx_reader_options {
     ntidx_order order;
+    uint64_t reserved[7]; /**< zero (see Conventions) */
 } ntidx_reader_options;
 
 /** Fill `o` with defaults: file order. */
@@ -440,7 +522,7 @@ NTIDX_API void ntidx_reader_options_defaults(ntidx_reader_options *o);
  *   ntidx_reader_close(&r);
  * @endcode
  */
-NTIDX_API int ntidx_reader_open(ntidx_reader **out, ntidx_trace *t, const ntidx_reader_options *o);
+NTIDX_NODISCARD NTIDX_API int ntidx_reader_open(ntidx_trace *t, const ntidx_reader_options *o, ntidx_reader **out);
 
 /**
  * Next event.
@@ -451,13 +533,17 @@ NTIDX_API int ntidx_reader_open(ntidx_reader **out, ntidx_trace *t, const ntidx_
  * @note A truncated trace is not an error: its complete blocks are read,
  *       then 0 is returned and ntidx_reader_complete() is 0.
  */
-NTIDX_API int ntidx_reader_next(ntidx_reader *r, const ntidx_event **ev);
+NTIDX_NODISCARD NTIDX_API int ntidx_reader_next(ntidx_reader *r, const ntidx_event **ev);
 
 /** Free. Accepts NULL and *r == NULL; sets *r to NULL. */
 NTIDX_API void ntidx_reader_close(ntidx_reader **r);
 
-/** The message of the error that stopped the reader, or the truncation note ("" if none). */
-NTIDX_API const char *ntidx_reader_error(const ntidx_reader *r);
+/**
+ * After the end of a trace that stops early (ntidx_reader_complete() is 0):
+ * where and why ("offset N (0xN): file ends inside a block..."); "" when the
+ * end-of-stream marker was read or the read has not ended.
+ */
+NTIDX_API const char *ntidx_reader_incomplete_reason(const ntidx_reader *r);
 
 /** After the end: 1 if the end-of-stream marker was read, 0 if the trace stops early. */
 NTIDX_API int ntidx_reader_complete(const ntidx_reader *r);
@@ -492,7 +578,7 @@ typedef struct ntidx_dropped {
  * drops are listed, sorted by capture_thread. Valid until the next call on
  * the reader.
  */
-NTIDX_API int ntidx_reader_dropped(ntidx_reader *r, const ntidx_dropped **list, size_t *count);
+NTIDX_NODISCARD NTIDX_API int ntidx_reader_dropped(ntidx_reader *r, const ntidx_dropped **list, size_t *count);
 
 /* ------------------------------------------------------------------ */
 /* Payload decoding                                                    */
@@ -517,22 +603,140 @@ typedef struct ntidx_buf {
 
 NTIDX_API void ntidx_buf_free(ntidx_buf *b);
 
-/**
- * Append the event's decoded payload as a JSON object ({"name":value,...}).
- * Integers are JSON numbers (64-bit values beyond 2^53 are still written
- * exactly), strings are escaped UTF-8, GUIDs strings, byte-like arrays are
- * arrays of numbers, unknown layouts give {}.
+/** Append `n` bytes (a NUL follows them). @return NTIDX_OK or NTIDX_E_NOMEM. */
+NTIDX_API int ntidx_buf_append(ntidx_buf *b, const void *data, size_t n);
+
+/*
+ * Payload values
+ * --------------
+ * An event's payload decoded by its metadata into typed values: a tree whose
+ * top level holds one value per field. Kinds and what they carry:
  *
- * @return NTIDX_OK; NTIDX_E_PAYLOAD when the payload does not fit the
- *         metadata (nothing is appended and `err` receives the reason);
- *         NTIDX_E_NOMEM.
+ *   NULL     an EMPTY field (no bytes)
+ *   BOOL     u: 0 or 1 (Boolean32, Boolean8)
+ *   INT      i (SByte, Int16, Int32, Int64, VarInt)
+ *   UINT     u (Byte, UInt16, UInt32, UInt64, VarUInt, pointers of the
+ *            runtime's manifest layouts)
+ *   FLOAT    f (Single, Double)
+ *   STRING   str, len: UTF-8, not NUL-free guaranteed (UTF-16 strings and
+ *            arrays of UTF-16/UTF-8 code units, converted; invalid UTF-16
+ *            becomes U+FFFD; NUL-terminated in the values' storage)
+ *   GUID     bytes: the 16 bytes as stored (ntidx_guid_format() writes the
+ *            .NET form)
+ *   TIME     i: 100-ns ticks since 0001-01-01 UTC (.NET's DateTime.Ticks),
+ *            from a FILETIME (before V6) or a SYSTEMTIME (V6); bytes: the 8
+ *            or 16 bytes as stored
+ *   DECIMAL  bytes: the 16 bytes as stored
+ *   ARRAY    count elements, its children; an array of Byte or SByte
+ *            (byte[]) has no child values: bytes, len are its contents
+ *   OBJECT   count fields, its children (names in `name`)
+ *
+ * Values and their strings live in the ntidx_values handle until its next
+ * decode or its free; `bytes` point into the trace mapping.
+ *
+ * @code
+ *   ntidx_values *v; if (ntidx_values_new(&v) < 0) ...;
+ *   while ((rc = ntidx_reader_next(r, &e)) == 1) {
+ *       if (ntidx_values_decode(v, t, e) != NTIDX_OK) continue;   // reason: ntidx_last_error()
+ *       const ntidx_value *tn = ntidx_values_find(v, "TypeName");
+ *       if (tn && tn->kind == NTIDX_VALUE_STRING) printf("%s\n", tn->str);
+ *   }
+ *   ntidx_values_free(&v);
+ * @endcode
  */
-NTIDX_API int ntidx_event_fields_json(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out,
-                                      char *err, size_t errlen);
+typedef enum ntidx_value_kind {
+    NTIDX_VALUE_NULL = 0,
+    NTIDX_VALUE_BOOL = 1,
+    NTIDX_VALUE_INT = 2,
+    NTIDX_VALUE_UINT = 3,
+    NTIDX_VALUE_FLOAT = 4,
+    NTIDX_VALUE_STRING = 5,
+    NTIDX_VALUE_GUID = 6,
+    NTIDX_VALUE_TIME = 7,
+    NTIDX_VALUE_DECIMAL = 8,
+    NTIDX_VALUE_ARRAY = 9,
+    NTIDX_VALUE_OBJECT = 10
+} ntidx_value_kind;
+
+/** One decoded value. */
+typedef struct ntidx_value {
+    const char *name;          /**< the field's name; NULL for array elements */
+    const ntidx_field *field;  /**< its description in the metadata */
+    uint8_t kind;              /**< ntidx_value_kind */
+    uint8_t type_code;         /**< the field's ntidx_type_code as the metadata gives it */
+    uint32_t count;            /**< ARRAY: elements; OBJECT: fields */
+    int64_t i;                 /**< INT, TIME */
+    uint64_t u;                /**< UINT, BOOL */
+    double f;                  /**< FLOAT */
+    const char *str;           /**< STRING (UTF-8) */
+    const uint8_t *bytes;      /**< GUID, TIME, DECIMAL, byte arrays: the bytes as stored */
+    size_t len;                /**< bytes of str or of bytes */
+    uint32_t payload_offset;   /**< where the value starts in the payload */
+    uint32_t next;             /**< internal: the next sibling's position (ntidx_values_next()) */
+} ntidx_value;
+
+typedef struct ntidx_values ntidx_values;
+
+NTIDX_NODISCARD NTIDX_API int ntidx_values_new(ntidx_values **out);
+NTIDX_API void ntidx_values_free(ntidx_values **v);
+
+/**
+ * Decode the payload of `ev` (its metadata's field layout; for the .NET
+ * runtime's events, the layout ntidx knows from the runtime's manifest).
+ * @return NTIDX_OK (an event without a layout gives no values);
+ *         NTIDX_E_PAYLOAD when the payload does not fit the metadata (no
+ *         values; the reason names the field and its payload offset);
+ *         NTIDX_E_NOMEM; NTIDX_E_INVALID_ARG.
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_values_decode(ntidx_values *v, const ntidx_trace *t, const ntidx_event *ev);
+
+/** Top-level values (one per field of the event). */
+NTIDX_API size_t ntidx_values_count(const ntidx_values *v);
+/** The i-th top-level value (NULL past the end). */
+NTIDX_API const ntidx_value *ntidx_values_at(const ntidx_values *v, size_t i);
+/** The top-level value of the field named `name` (exact match; NULL when none). */
+NTIDX_API const ntidx_value *ntidx_values_find(const ntidx_values *v, const char *name);
+/** The first child of an ARRAY or OBJECT (NULL when it has none, or for byte arrays). */
+NTIDX_API const ntidx_value *ntidx_values_child(const ntidx_values *v, const ntidx_value *parent);
+/** The next sibling (NULL after the last): children are walked child(), next(), next()... */
+NTIDX_API const ntidx_value *ntidx_values_next(const ntidx_values *v, const ntidx_value *val);
+/** An OBJECT's field named `name` (NULL when none). */
+NTIDX_API const ntidx_value *ntidx_values_get(const ntidx_values *v, const ntidx_value *object, const char *name);
+
+/** A GUID's 16 stored bytes in .NET's form "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (37 bytes with the NUL). */
+NTIDX_API void ntidx_guid_format(const uint8_t guid[16], char out[37]);
+
+/**
+ * Append the event's payload as a JSON object ({"name":value,...}): the
+ * values of ntidx_values_decode() written out. Integers are JSON numbers
+ * (64-bit values beyond 2^53 are still written exactly), strings escaped
+ * UTF-8 (bytes that are not valid UTF-8 become U+FFFD), GUIDs and times
+ * strings, byte arrays arrays of numbers, NaN and infinities strings, an
+ * event without a layout {}.
+ * @return NTIDX_OK; NTIDX_E_PAYLOAD (nothing appended); NTIDX_E_NOMEM.
+ */
+NTIDX_API int ntidx_event_fields_json(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out);
 
 /** Same as ntidx_event_fields_json() as "name=value name=value" text. */
-NTIDX_API int ntidx_event_fields_text(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out,
-                                      char *err, size_t errlen);
+NTIDX_API int ntidx_event_fields_text(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out);
+
+/**
+ * Append `n` bytes of UTF-8 as a JSON string literal with its quotes, by
+ * the library's one policy (bytes that are not valid UTF-8 become U+FFFD;
+ * control characters escaped): for clients that write JSON around the
+ * library's. @return NTIDX_OK or NTIDX_E_NOMEM.
+ */
+NTIDX_API int ntidx_buf_append_json_string(ntidx_buf *b, const char *s, size_t n);
+
+/* ------------------------------------------------------------------ */
+/* Stacks                                                              */
+/* ------------------------------------------------------------------ */
+
+/** Frames of an event's stack (stack_size / the trace's pointer size). */
+NTIDX_API size_t ntidx_event_stack_depth(const ntidx_trace *t, const ntidx_event *ev);
+
+/** The instruction pointer of frame `i` (0: the leaf); 0 past the end. symbols.h names them. */
+NTIDX_API uint64_t ntidx_event_stack_ip(const ntidx_trace *t, const ntidx_event *ev, size_t i);
 
 /**
  * Display name of an event: "Provider/EventName", or "Provider/EventID(N)"
@@ -615,11 +819,11 @@ typedef struct ntidx_bucket {
 /**
  * Statistics of the whole trace by a full decode (every event header, its
  * metadata and thread resolved; payloads not decoded).
- * @return NTIDX_OK; the reader's error codes (message in `err`, which may be NULL).
+ * @return NTIDX_OK; the reader's error codes.
  * @note Free with ntidx_stats_free(). A truncated trace is not an error:
  *       complete is 0 and incomplete_reason says where it stops.
  */
-NTIDX_API int ntidx_stats_compute(ntidx_trace *t, ntidx_stats **out, char *err, size_t errlen);
+NTIDX_NODISCARD NTIDX_API int ntidx_stats_compute(ntidx_trace *t, ntidx_stats **out);
 
 /** Free. Accepts NULL and *s == NULL; sets *s to NULL. */
 NTIDX_API void ntidx_stats_free(ntidx_stats **s);

@@ -58,6 +58,9 @@ typedef struct ntidx_slice_options {
     int copy_blocks;                /**< 1 (default): copy wholly selected event blocks byte for byte; 0: re-encode every event */
     int compressed_headers;         /**< -1 (default): as the input's first event block; 0 or 1: force */
     uint32_t max_event_block_bytes; /**< re-encoded event blocks; 0 (default): the writer's default */
+    /** 1 (default): rebuild a corrupt lazily checked index and slice again (see ntidx_query_options) */
+    int recover;
+    uint64_t reserved[7];           /**< zero (see Conventions in ntidx.h) */
 } ntidx_slice_options;
 
 NTIDX_API void ntidx_slice_options_defaults(ntidx_slice_options *o);
@@ -87,20 +90,19 @@ typedef struct ntidx_slice_stats {
  *           time order). `limit` counts events in file order.
  * @param o  NULL: defaults.
  * @param stats  optional.
- * @param err    optional message buffer ("" on success).
  * @return NTIDX_OK; NTIDX_E_INVALID_ARG (bad arguments, or `out_path` is
  *         the input trace itself); NTIDX_E_IO / NTIDX_E_WRITE (output);
  *         NTIDX_E_CORRUPT, NTIDX_E_UNDEFINED_REF, NTIDX_E_NOMEM as the
  *         query and reader return them.
  */
-NTIDX_API int ntidx_slice(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *q,
-                          const ntidx_slice_options *o, const char *out_path, ntidx_slice_stats *stats, char *err,
-                          size_t errlen);
+NTIDX_NODISCARD NTIDX_API int ntidx_slice(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *q,
+                                          const ntidx_slice_options *o, const char *out_path,
+                                          ntidx_slice_stats *stats);
 
 /** Same as ntidx_slice() into memory: *data is malloc'ed (free() it), *size its bytes. */
-NTIDX_API int ntidx_slice_memory(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *q,
-                                 const ntidx_slice_options *o, uint8_t **data, size_t *size, ntidx_slice_stats *stats,
-                                 char *err, size_t errlen);
+NTIDX_NODISCARD NTIDX_API int ntidx_slice_memory(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *q,
+                                                 const ntidx_slice_options *o, uint8_t **data, size_t *size,
+                                                 ntidx_slice_stats *stats);
 
 #ifdef __cplusplus
 }

@@ -48,6 +48,7 @@ typedef struct ntidx_writer_options {
     size_t keyvalue_count;
     int compressed_headers;           /**< 1 (default): header compression; 0: uncompressed rows */
     uint32_t max_event_block_bytes;   /**< default 100,000 (what the runtime writes) */
+    uint64_t reserved[8];             /**< zero (see Conventions in ntidx.h) */
 } ntidx_writer_options;
 
 NTIDX_API void ntidx_writer_options_defaults(ntidx_writer_options *o);
@@ -56,13 +57,14 @@ NTIDX_API void ntidx_writer_options_defaults(ntidx_writer_options *o);
  * Start a trace written to `path` (created or truncated).
  * @return NTIDX_OK, NTIDX_E_IO, NTIDX_E_NOMEM, NTIDX_E_INVALID_ARG.
  */
-NTIDX_API int ntidx_writer_open_file(ntidx_writer **out, const char *path, const ntidx_writer_options *o);
+NTIDX_NODISCARD NTIDX_API int ntidx_writer_open_file(const char *path, const ntidx_writer_options *o,
+                                                     ntidx_writer **out);
 
 /**
  * Start a trace written to a growing memory buffer, fetched with
  * ntidx_writer_memory() after ntidx_writer_finish().
  */
-NTIDX_API int ntidx_writer_open_memory(ntidx_writer **out, const ntidx_writer_options *o);
+NTIDX_NODISCARD NTIDX_API int ntidx_writer_open_memory(const ntidx_writer_options *o, ntidx_writer **out);
 
 /** The bytes written so far (memory writers), valid until close. */
 NTIDX_API const uint8_t *ntidx_writer_memory(const ntidx_writer *w, size_t *size);
@@ -184,15 +186,16 @@ typedef struct ntidx_gen_options {
     int remove_threads;        /**< V6: retire and replace threads with RemoveThread blocks */
     int compressed_headers;    /**< default 1 */
     int finish;                /**< default 1: write end-of-stream */
+    uint64_t reserved[8];      /**< zero (see Conventions in ntidx.h) */
 } ntidx_gen_options;
 
 NTIDX_API void ntidx_gen_options_defaults(ntidx_gen_options *o);
 
 /** Generate a synthetic trace into `path`. */
-NTIDX_API int ntidx_generate_file(const char *path, const ntidx_gen_options *o);
+NTIDX_NODISCARD NTIDX_API int ntidx_generate_file(const char *path, const ntidx_gen_options *o);
 
 /** Generate a synthetic trace in memory; *data is malloc'ed, free() it. */
-NTIDX_API int ntidx_generate_memory(const ntidx_gen_options *o, uint8_t **data, size_t *size);
+NTIDX_NODISCARD NTIDX_API int ntidx_generate_memory(const ntidx_gen_options *o, uint8_t **data, size_t *size);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,7 @@
 #include "buf.h"
 
+#include "error.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,4 +123,20 @@ int ntx_buf_json_str(ntidx_buf *b, const char *str, size_t n)
             return rc;
     }
     return ntx_buf_put(b, "\"", 1);
+}
+
+/* The public face of the buffer: appends that publish their failure (base/error.h). */
+NTIDX_API int ntidx_buf_append(ntidx_buf *b, const void *data, size_t n)
+{
+    if (!b || (!data && n))
+        return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET, "ntidx_buf_append: NULL argument");
+    return ntx_buf_put(b, data, n) ? ntx_failf(NTIDX_E_NOMEM, NULL, NTIDX_NO_OFFSET, "out of memory") : NTIDX_OK;
+}
+
+NTIDX_API int ntidx_buf_append_json_string(ntidx_buf *b, const char *s, size_t n)
+{
+    if (!b || (!s && n))
+        return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET, "ntidx_buf_append_json_string: NULL argument");
+    int rc = ntx_buf_json_str(b, s ? s : "", n);
+    return rc ? ntx_failf(rc, NULL, NTIDX_NO_OFFSET, "out of memory") : NTIDX_OK;
 }

@@ -218,12 +218,13 @@ NTIDX_API int ntidx_event_block_time_range(ntidx_trace *t, const ntidx_block *b,
                                            uint64_t *events)
 {
     if (!t || !b || !min_ts || !max_ts || b->kind != NTIDX_BLOCK_EVENT)
-        return NTIDX_E_INVALID_ARG;
-    ntx_err_clear(&t->err);
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET,
+                         "ntidx_event_block_time_range: NULL argument or not an event block");
+    ntx_err err = {0};
     ntx_hdr_block hb;
-    int rc = ntx_hdr_block_init(&hb, t, b, &t->err);
+    int rc = ntx_hdr_block_init(&hb, t, b, &err);
     if (rc < 0)
-        return rc;
+        return ntx_fail(rc, t->name, &err);
     if (events)
         *events = UINT64_MAX;
     if (hb.version != 3 && ntx_hdr_block_range_known(&hb)) {
@@ -233,7 +234,7 @@ NTIDX_API int ntidx_event_block_time_range(ntidx_trace *t, const ntidx_block *b,
     }
     uint64_t lo = UINT64_MAX, hi = 0, n = 0;
     ntx_hdr h;
-    while ((rc = ntx_hdr_next(&hb, &h, &t->err)) == 1) {
+    while ((rc = ntx_hdr_next(&hb, &h, &err)) == 1) {
         if (hb.version == 3 && h.metadata_id == 0)
             continue; /* V3 metadata rows live in event blocks */
         n++;
@@ -243,7 +244,7 @@ NTIDX_API int ntidx_event_block_time_range(ntidx_trace *t, const ntidx_block *b,
             hi = h.timestamp;
     }
     if (rc < 0)
-        return rc;
+        return ntx_fail(rc, t->name, &err);
     if (events)
         *events = n;
     if (!n)

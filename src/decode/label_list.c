@@ -49,7 +49,8 @@ NTIDX_API int ntidx_label_next(const uint8_t **p, const uint8_t *end, ntidx_labe
         return 0;
     ntx_cur c = {.p = *p, .end = end, .base = *p, .err = 0};
     if (read_label(&c, out) < 0)
-        return NTIDX_E_CORRUPT;
+        return ntx_failf(NTIDX_E_CORRUPT, NULL, NTIDX_NO_OFFSET,
+                         "label list: a label of unknown kind, or one that runs past the list");
     *p = c.p;
     return 1;
 }

@@ -74,14 +74,4 @@ void ntx_manifest_fill(ntidx_metadata *m);
 /* 1 when `fields` is a layout from the manifest tables. */
 int ntx_manifest_owns(const ntidx_field *fields);
 
-/*
- * payload.c: decode an event's payload like ntidx_event_fields_json() (json
- * 1) or ntidx_event_fields_text() (json 0), and report in *used how many
- * payload bytes the layout accounted for (payload_size - *used bytes are
- * left over: fields of a newer version than the layout knows). *used is 0
- * when the metadata has no layout.
- */
-int ntx_event_fields_decode(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out, int json, uint32_t *used,
-                            char *err, size_t errlen);
-
 #endif

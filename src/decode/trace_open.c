@@ -44,28 +44,24 @@ static int has_v5_tags(ntidx_trace *t, uint64_t pos)
     return 0;
 }
 
-static _Thread_local char g_open_error[NTX_ERRMSG_MAX + 1024];
-
-NTIDX_API const char *ntidx_last_open_error(void) { return g_open_error; }
-
 static int opened(int rc, ntidx_trace *t, const char *name, const ntx_err *err, ntidx_trace **out)
 {
-    if (rc < 0) {
-        snprintf(g_open_error, sizeof g_open_error, "%s: %s", name, err->msg);
-        return rc;
-    }
+    if (rc < 0)
+        return ntx_fail(rc, name, err);
     ntidx_trace_info *in = &t->info;
     if (t->gen == NTX_GEN_FASTSER && in->format_version == 4 && has_v5_tags(t, t->after_trace_block))
         in->format_version = 5;
-    g_open_error[0] = 0;
     *out = t;
     return NTIDX_OK;
 }
 
-NTIDX_API int ntidx_trace_open(ntidx_trace **out, const char *path)
+NTIDX_API int ntidx_trace_open(const char *path, ntidx_trace **out)
 {
-    if (!out || !path)
-        return NTIDX_E_INVALID_ARG;
+    if (!out || !path) {
+        if (out)
+            *out = NULL;
+        return ntx_failf(NTIDX_E_INVALID_ARG, path, NTIDX_NO_OFFSET, "ntidx_trace_open: NULL argument");
+    }
     *out = NULL;
     ntx_err err = {0};
     ntidx_trace *t;
@@ -73,10 +69,13 @@ NTIDX_API int ntidx_trace_open(ntidx_trace **out, const char *path)
     return opened(rc, t, path, &err, out);
 }
 
-NTIDX_API int ntidx_trace_open_memory(ntidx_trace **out, const void *data, size_t size, const char *name)
+NTIDX_API int ntidx_trace_open_memory(const void *data, size_t size, const char *name, ntidx_trace **out)
 {
-    if (!out || (!data && size))
-        return NTIDX_E_INVALID_ARG;
+    if (!out || (!data && size)) {
+        if (out)
+            *out = NULL;
+        return ntx_failf(NTIDX_E_INVALID_ARG, name, NTIDX_NO_OFFSET, "ntidx_trace_open_memory: NULL argument");
+    }
     *out = NULL;
     ntx_err err = {0};
     ntidx_trace *t;

@@ -82,9 +82,10 @@ int ntx_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out, ntx_err *err
 NTIDX_API int ntidx_trace_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out)
 {
     if (!t || !pos || !out)
-        return NTIDX_E_INVALID_ARG;
-    ntx_err_clear(&t->err);
-    return ntx_next_block(t, pos, out, &t->err);
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET, "ntidx_trace_next_block: NULL argument");
+    ntx_err err = {0};
+    int rc = ntx_next_block(t, pos, out, &err);
+    return rc < 0 ? ntx_fail(rc, t->name, &err) : rc;
 }
 
 static int read_trace_block(ntidx_trace *t, ntx_err *err)
@@ -222,7 +223,6 @@ NTIDX_API void ntidx_trace_close(ntidx_trace **tp)
 
 NTIDX_API const ntidx_trace_info *ntidx_trace_get_info(const ntidx_trace *t) { return t ? &t->info : NULL; }
 NTIDX_API const char *ntidx_trace_name(const ntidx_trace *t) { return t ? t->name : ""; }
-NTIDX_API const char *ntidx_trace_error(const ntidx_trace *t) { return t ? t->err.msg : ""; }
 
 NTIDX_API const uint8_t *ntidx_trace_data(const ntidx_trace *t, uint64_t *size)
 {

@@ -26,7 +26,6 @@ struct ntidx_trace {
     ntidx_trace_info info;
     uint64_t after_trace_block; /* the first block after the trace block (the V4/V5 probe starts there) */
     ntx_arena arena;  /* key/value strings */
-    ntx_err err;      /* last block-walk error */
 };
 
 /*

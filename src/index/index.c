@@ -12,7 +12,11 @@
 #include "hash.h"
 #include "index_internal.h"
 
-NTIDX_API void ntidx_index_options_defaults(ntidx_index_options *o) { memset(o, 0, sizeof *o); }
+NTIDX_API void ntidx_index_options_defaults(ntidx_index_options *o)
+{
+    if (o)
+        memset(o, 0, sizeof *o);
+}
 
 /* The serialized size, as ntidx_index_write() lays it out. */
 static uint64_t serialized_size(const ntidx_index *x)
@@ -53,7 +57,11 @@ void ntx_index_fill_info(ntidx_index *x)
         i->bytes = serialized_size(x);
 }
 
-NTIDX_API const ntidx_index_info *ntidx_index_get_info(const ntidx_index *x) { return x ? &x->info : NULL; }
+NTIDX_API const ntidx_index_info *ntidx_index_get_info(const ntidx_index *x)
+{
+    x = ntx_index_current(x);
+    return x ? &x->info : NULL;
+}
 
 NTIDX_API char *ntidx_index_default_path(const char *trace_path)
 {
@@ -71,6 +79,8 @@ NTIDX_API void ntidx_index_close(ntidx_index **xp)
     if (!xp || !*xp)
         return;
     ntidx_index *x = *xp;
+    ntidx_index *next = x->replacement;
+    ntidx_index_close(&next);
     for (size_t i = 0; i < sizeof x->own / sizeof x->own[0]; i++)
         ntidx_buf_free(&x->own[i]);
     free(x->region_ok);
@@ -89,3 +99,40 @@ uint64_t ntx_type_hash(const char *provider, uint32_t event_id)
 }
 
 uint64_t ntx_thread_hash(uint64_t thread) { return ntx_xxh3(&thread, sizeof thread); }
+
+NTIDX_API uint64_t ntidx_index_region_count(const ntidx_index *x)
+{
+    x = ntx_index_current(x);
+    return x ? x->nregions : 0;
+}
+
+NTIDX_API int ntidx_index_region(const ntidx_index *x, uint64_t number, ntidx_region *out)
+{
+    x = ntx_index_current(x);
+    if (!x || !out || number >= x->nregions)
+        return ntx_failf(NTIDX_E_INVALID_ARG, x ? x->name : NULL, NTIDX_NO_OFFSET, "no region %llu (of %llu)",
+                         (unsigned long long)number, (unsigned long long)(x ? x->nregions : 0));
+    ntx_err err = {0};
+    int rc = ntx_index_need_region(x, number, &err);
+    if (rc < 0)
+        return ntx_fail(rc, x->name, &err);
+    memset(out, 0, sizeof *out);
+    uint64_t f = ntx_rg_first(x, number), e = ntx_rg_end(x, number);
+    out->number = number;
+    out->first_ts = ntx_rg_ts_min(x, number);
+    out->last_ts = ntx_rg_ts_max(x, number);
+    out->blocks = e - f;
+    out->events = x->filters ? 0 : UINT64_MAX;
+    if (e > f) {
+        out->offset = ntx_blk_offset(x, f);
+        out->bytes = ntx_blk_offset(x, e - 1) + ntx_blk_size(x, e - 1) - out->offset;
+    }
+    for (uint64_t b = f; b < e; b++) {
+        if (ntx_blk_kind(x, b) != NTIDX_BLOCK_EVENT || (ntx_blk_flags(x, b) & NTX_BF_NO_EVENTS))
+            continue;
+        out->event_blocks++;
+        if (x->filters)
+            out->events += ntx_blk_events(x, b);
+    }
+    return NTIDX_OK;
+}

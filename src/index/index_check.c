@@ -188,8 +188,7 @@ int ntx_index_check_region(const ntidx_index *x, uint64_t r, ntx_err *err)
     if (!x->region_ok)
         return 0;
     if (r >= x->nregions)
-        return ntx_err_set(err, NTIDX_E_INVALID_ARG, "%s: no region %llu", x->name ? x->name : "index",
-                           (unsigned long long)r);
+        return ntx_err_set(err, NTIDX_E_INVALID_ARG, "no region %llu", (unsigned long long)r);
     uint8_t state = __atomic_load_n(&x->region_ok[r], __ATOMIC_ACQUIRE);
     char why[256] = "";
     int rc = state == 1 ? 0 : state == 2 ? why_set(why, sizeof why, "region %llu failed its check before",
@@ -198,8 +197,7 @@ int ntx_index_check_region(const ntidx_index *x, uint64_t r, ntx_err *err)
     if (state == 0)
         __atomic_store_n(&x->region_ok[r], (uint8_t)(rc < 0 ? 2 : 1), __ATOMIC_RELEASE);
     if (rc < 0)
-        return ntx_err_set(err, rc, "%s: %s: the index is corrupt (`ntidx index` rebuilds it)",
-                           x->name ? x->name : "index", why);
+        return ntx_err_set(err, rc, "%s: the index is corrupt", why);
     return 0;
 }
 
@@ -216,11 +214,6 @@ int ntx_index_need_all(const ntidx_index *x, ntx_err *err)
 }
 
 /* The region statistics sections of a --full index (checked whole at load). */
-#define BAD(...)                                                                                        \
-    do {                                                                                                \
-        snprintf(why, n, __VA_ARGS__);                                                                  \
-        return NTIDX_E_INDEX_CORRUPT;                                                                   \
-    } while (0)
 
 int ntx_index_check_summaries(const ntidx_index *x, char *why, size_t n)
 {

@@ -51,7 +51,18 @@ struct ntidx_index {
     const uint8_t *region_sums;
     uint32_t srs; /* stride of region_sums */
     uint8_t *region_ok;
-    char *name; /* the index's path, for messages of lazy checks */
+    char *name; /* the index's path (loaded, written or opened), or the name it was loaded from memory under */
+    int from_file; /* name is a file the index lives in: a recovery saves the rebuilt index there */
+
+    /*
+     * Recovery (the `recover` options of queries, statistics and slices): a
+     * corrupt index is rebuilt and the new one published here, atomically;
+     * every public call follows the chain (ntx_index_current()) and close
+     * frees it. The options ntidx_index_open() was given are kept for it.
+     */
+    struct ntidx_index *replacement;
+    ntidx_index_options open_options;
+    int has_open_options;
 
     /* --full region statistics (index_summary.c); rstats is NULL without them */
     const uint8_t *rstats, *tcounts, *thcounts, *dcounts, *strings;
@@ -65,6 +76,15 @@ struct ntidx_index {
     uint64_t map_len;
     ntidx_index_info info;
 };
+
+/* The index to use for `x`: the newest replacement a recovery published, else x itself. */
+static inline const ntidx_index *ntx_index_current(const ntidx_index *x)
+{
+    const ntidx_index *r;
+    while (x && (r = __atomic_load_n(&x->replacement, __ATOMIC_ACQUIRE)))
+        x = r;
+    return x;
+}
 
 /* Accessors: i must be < the section's count (callers check). */
 static inline uint64_t ntx_blk_offset(const ntidx_index *x, uint64_t i) { return ntx_load64(x->blocks + i * x->sb); }

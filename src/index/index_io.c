@@ -24,17 +24,8 @@
 #include "index_internal.h"
 
 
-static int say(char *err, size_t errlen, int code, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int say(char *err, size_t errlen, int code, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
+/* Every failure of a public call here is about the index file: it is named as the error's file. */
+#define say(path, code, ...) ntx_failf(code, path, NTIDX_NO_OFFSET, __VA_ARGS__)
 
 /* ------------------------------------------------------------------ */
 /* Writing                                                             */
@@ -103,14 +94,15 @@ out:
     free(bcopy);
 }
 
-NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *err, size_t errlen)
+NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path)
 {
     if (!x || !path)
-        return NTIDX_E_INVALID_ARG;
+        return say(path, NTIDX_E_INVALID_ARG, "ntidx_index_write: NULL argument");
+    x = ntx_index_current(x);
     /* A lazily checked index is checked whole before it is copied anywhere. */
     ntx_err cerr = {0};
     if (ntx_index_need_all(x, &cerr) < 0)
-        return say(err, errlen, cerr.code, "%s", cerr.msg);
+        return ntx_fail(cerr.code, x->name, &cerr);
     uint8_t stat[NTX_TRACE_STAT_ENTRY];
     ntx_store64(stat, (uint64_t)x->trace_ctime_ns);
     /* FILTERS is present exactly when FULL, also with no block (a trace with nothing after its trace
@@ -120,7 +112,7 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *er
        regions on first use (index_check.c). */
     uint8_t *sums = malloc(x->nregions ? (size_t)x->nregions * NTX_REGION_SUM_ENTRY : 1);
     if (!sums)
-        return say(err, errlen, NTIDX_E_NOMEM, "out of memory");
+        return say(path, NTIDX_E_NOMEM, "out of memory");
     for (uint64_t r = 0; r < x->nregions; r++) {
         uint64_t f = ntx_rg_first(x, r), e = ntx_rg_end(x, r);
         ntx_store64(sums + r * NTX_REGION_SUM_ENTRY, ntx_xxh3(x->blocks ? x->blocks + f * x->sb : (const uint8_t *)"",
@@ -189,7 +181,7 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *er
     char *tmp = malloc(plen + 16);
     if (!tmp) {
         free(sums);
-        return say(err, errlen, NTIDX_E_NOMEM, "out of memory");
+        return say(path, NTIDX_E_NOMEM, "out of memory");
     }
     int fd = -1;
     for (int attempt = 0; attempt < 16; attempt++) {
@@ -209,7 +201,7 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *er
         int e = errno;
         free(tmp);
         free(sums);
-        return say(err, errlen, NTIDX_E_IO, "cannot create a temporary file beside %s: %s", path, strerror(e));
+        return say(path, NTIDX_E_IO, "cannot create a temporary file beside it: %s", strerror(e));
     }
     static const uint8_t zeros[8];
     int bad = write_all(fd, h, hsize);
@@ -243,7 +235,7 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path, char *er
     free(sums);
     if (bad) {
         free(tmp);
-        return say(err, errlen, NTIDX_E_IO, "cannot write %s: %s", path, strerror(e));
+        return say(path, NTIDX_E_IO, "cannot write: %s", strerror(e));
     }
     free(tmp);
     remove_stale_temporaries(path);
@@ -278,7 +270,6 @@ static const uint32_t min_entry[13] = {0,
                                       NTX_DCOUNT_ENTRY,
                                       NTX_STRING_ENTRY};
 
-#define BAD(...) return say(err, errlen, NTIDX_E_INDEX_CORRUPT, __VA_ARGS__)
 
 /* Whether the file grows past `size` within a few milliseconds (an append in flight). */
 static int size_grows(int fd, uint64_t size)
@@ -296,20 +287,20 @@ static int size_grows(int fd, uint64_t size)
 }
 
 /* Compare the index's identity with the trace as it is now. */
-static int identity(const ntidx_index *x, const ntidx_trace *t, ntidx_index_state *state, char *err, size_t errlen)
+static int identity(const ntidx_index *x, const ntidx_trace *t, ntidx_index_state *state, const char *path)
 {
     if (x->format_version != (uint32_t)t->info.format_version || x->pointer_size != t->info.pointer_size ||
         x->sync_ticks != t->info.sync_ticks || x->tick_frequency != t->info.tick_frequency)
-        return say(err, errlen, NTIDX_E_INDEX_STALE, "the index describes a different trace (trace header differs)");
+        return say(path, NTIDX_E_INDEX_STALE, "the index describes a different trace (trace header differs)");
     if (t->size < x->trace_size)
-        return say(err, errlen, NTIDX_E_INDEX_STALE, "the trace shrank from %llu to %llu bytes since it was indexed",
+        return say(path, NTIDX_E_INDEX_STALE, "the trace shrank from %llu to %llu bytes since it was indexed",
                    (unsigned long long)x->trace_size, (unsigned long long)t->size);
     uint64_t head = x->trace_size < NTX_IDX_HEAD_HASH_BYTES ? x->trace_size : NTX_IDX_HEAD_HASH_BYTES;
     if (ntx_trace_range_hash(t, 0, head) != x->head_hash)
-        return say(err, errlen, NTIDX_E_INDEX_STALE, "the trace's first bytes changed since it was indexed");
+        return say(path, NTIDX_E_INDEX_STALE, "the trace's first bytes changed since it was indexed");
     if (x->nblocks &&
         ntx_trace_range_hash(t, x->last_block_off, ntx_blk_size(x, x->nblocks - 1)) != x->last_block_hash)
-        return say(err, errlen, NTIDX_E_INDEX_STALE, "the trace's last indexed block (offset %llu) changed",
+        return say(path, NTIDX_E_INDEX_STALE, "the trace's last indexed block (offset %llu) changed",
                    (unsigned long long)x->last_block_off);
     if (t->size == x->trace_size) {
         /* A write appending to the trace moves its times before its size: seen in between, an append
@@ -320,19 +311,19 @@ static int identity(const ntidx_index *x, const ntidx_trace *t, ntidx_index_stat
             return NTIDX_OK;
         }
         if (t->mtime_ns != x->trace_mtime_ns && t->map)
-            return say(err, errlen, NTIDX_E_INDEX_STALE, "the trace was modified in place since it was indexed");
+            return say(path, NTIDX_E_INDEX_STALE, "the trace was modified in place since it was indexed");
         /* Size and mtime can both be kept by a rewrite (touch -d, cp --preserve): the change time cannot. */
         if (!x->has_trace_stat && t->map)
-            return say(err, errlen, NTIDX_E_INDEX_STALE,
+            return say(path, NTIDX_E_INDEX_STALE,
                        "the index (format 1.0) does not record the trace's change time: cannot tell a rewrite");
         if (t->ctime_ns != x->trace_ctime_ns && t->map)
-            return say(err, errlen, NTIDX_E_INDEX_STALE,
+            return say(path, NTIDX_E_INDEX_STALE,
                        "the trace's change time moved since it was indexed (rewritten in place, or its inode changed)");
         *state = NTIDX_INDEX_CURRENT;
         return NTIDX_OK;
     }
     if (x->flags & NTX_IF_COMPLETE)
-        return say(err, errlen, NTIDX_E_INDEX_STALE,
+        return say(path, NTIDX_E_INDEX_STALE,
                    "the trace grew after its end-of-stream marker: it was rewritten since it was indexed");
     *state = NTIDX_INDEX_GROWN;
     return NTIDX_OK;
@@ -344,48 +335,54 @@ static int identity(const ntidx_index *x, const ntidx_trace *t, ntidx_index_stat
  * `own_map` (then it unmaps it on close).
  */
 static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len, int own_map,
-                      ntidx_index_verify verify, ntidx_index **out, ntidx_index_state *state, char *err, size_t errlen)
+                      ntidx_index_verify verify, ntidx_index **out, ntidx_index_state *state)
 {
     if (len < NTX_IDX_HEADER_SIZE + 8) {
         if (own_map)
             munmap(m, (size_t)len);
-        return say(err, errlen, NTIDX_E_INDEX_CORRUPT, "%s is %llu bytes, too short to be an index", path,
-                   (unsigned long long)len);
+        return say(path, NTIDX_E_INDEX_CORRUPT, "%llu bytes, too short to be an index", (unsigned long long)len);
     }
     ntidx_index *x = calloc(1, sizeof *x);
     if (!x) {
         if (own_map)
             munmap(m, (size_t)len);
-        return say(err, errlen, NTIDX_E_NOMEM, "out of memory");
+        return say(path, NTIDX_E_NOMEM, "out of memory");
     }
     if (own_map) {
         x->map = m;
         x->map_len = len;
     }
     int rc = NTIDX_E_INDEX_CORRUPT;
+    /* the path, for the messages of later checks and for recoveries, which save where it came from */
+    x->name = strdup(path);
+    x->from_file = own_map;
+    if (!x->name) {
+        rc = say(path, NTIDX_E_NOMEM, "out of memory");
+        goto fail;
+    }
 #define FAIL(code, ...)                                                                                \
     do {                                                                                               \
-        rc = say(err, errlen, code, __VA_ARGS__);                                                      \
+        rc = say(path, code, __VA_ARGS__);                                                             \
         goto fail;                                                                                     \
     } while (0)
     if (memcmp(m + NTX_IH_MAGIC, NTX_IDX_MAGIC, 8) != 0)
-        FAIL(NTIDX_E_INDEX_CORRUPT, "%s is not an ntidx index (bad magic)", path);
+        FAIL(NTIDX_E_INDEX_CORRUPT, "not an ntidx index (bad magic)");
     uint16_t major = ntx_load16(m + NTX_IH_MAJOR), minor = ntx_load16(m + NTX_IH_MINOR);
     if (major > NTX_IDX_MAJOR)
-        FAIL(NTIDX_E_INDEX_VERSION, "%s is index format %u.%u, newer than this ntidx reads (%d.x)", path, major, minor,
+        FAIL(NTIDX_E_INDEX_VERSION, "index format %u.%u is newer than this ntidx reads (%d.x)", major, minor,
              NTX_IDX_MAJOR);
     if (major < NTX_IDX_MAJOR)
-        FAIL(NTIDX_E_INDEX_CORRUPT, "%s has unknown index format %u.%u", path, major, minor);
+        FAIL(NTIDX_E_INDEX_CORRUPT, "unknown index format %u.%u", major, minor);
     uint32_t hsize = ntx_load32(m + NTX_IH_HEADER_SIZE);
     if (hsize < NTX_IDX_HEADER_SIZE || hsize % 8 || hsize > len - 8)
-        FAIL(NTIDX_E_INDEX_CORRUPT, "%s: header size %u is invalid", path, hsize);
+        FAIL(NTIDX_E_INDEX_CORRUPT, "header size %u is invalid", hsize);
     if (ntx_xxh3(m, hsize - 8) != ntx_load64(m + hsize - 8))
-        FAIL(NTIDX_E_INDEX_CORRUPT, "%s: header checksum mismatch", path);
+        FAIL(NTIDX_E_INDEX_CORRUPT, "header checksum mismatch");
     if (memcmp(m + len - 8, NTX_IDX_FOOTER, 8) != 0)
-        FAIL(NTIDX_E_INDEX_CORRUPT, "%s: footer missing (the file was cut short)", path);
+        FAIL(NTIDX_E_INDEX_CORRUPT, "footer missing (the file was cut short)");
     x->flags = ntx_load32(m + NTX_IH_FLAGS);
     if ((x->flags & ~NTX_IF_KNOWN) && minor <= NTX_IDX_MINOR)
-        FAIL(NTIDX_E_INDEX_CORRUPT, "%s: unknown header flags 0x%x", path, x->flags);
+        FAIL(NTIDX_E_INDEX_CORRUPT, "unknown header flags 0x%x", x->flags);
     x->trace_size = ntx_load64(m + NTX_IH_TRACE_SIZE);
     x->trace_mtime_ns = (int64_t)ntx_load64(m + NTX_IH_TRACE_MTIME);
     x->head_hash = ntx_load64(m + NTX_IH_HEAD_HASH);
@@ -402,7 +399,7 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
     x->first_block = ntx_load64(m + NTX_IH_FIRST_BLOCK);
     uint32_t nsec = ntx_load32(m + NTX_IH_SECTION_COUNT);
     if (nsec > (hsize - 8 - NTX_IH_DIRECTORY) / NTX_IDX_DIRENT_SIZE || nsec > NTX_IDX_MAX_SECTIONS)
-        FAIL(NTIDX_E_INDEX_CORRUPT, "%s: %u sections do not fit the header", path, nsec);
+        FAIL(NTIDX_E_INDEX_CORRUPT, "%u sections do not fit the header", nsec);
     /* Lazy checking: with per-region checksums and a large block table (or when asked), BLOCKS and
        FILTERS are hashed region by region on first use instead of whole here (index_check.c). */
     int lazy = 0;
@@ -431,17 +428,17 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
         uint32_t id = ntx_load32(d), entry = ntx_load32(d + 4);
         uint64_t off = ntx_load64(d + 8), count = ntx_load64(d + 16), sum = ntx_load64(d + 24);
         if (off < hsize || off % 8 || off > data_end || entry == 0 || count > (data_end - off) / entry)
-            FAIL(NTIDX_E_INDEX_CORRUPT, "%s: section %u (id %u) lies outside the file", path, i, id);
+            FAIL(NTIDX_E_INDEX_CORRUPT, "section %u (id %u) lies outside the file", i, id);
         uint64_t bytes = count * entry;
         int later = lazy && (id == NTX_SEC_BLOCKS || id == NTX_SEC_FILTERS);
         if (!later && ntx_xxh3(m + off, (size_t)bytes) != sum)
-            FAIL(NTIDX_E_INDEX_CORRUPT, "%s: section %u (id %u) checksum mismatch", path, i, id);
+            FAIL(NTIDX_E_INDEX_CORRUPT, "section %u (id %u) checksum mismatch", i, id);
         if (id == 0 || id > NTX_SEC_STRINGS)
             continue; /* a later minor version's section: checked, then skipped */
         if (seen[id]++)
-            FAIL(NTIDX_E_INDEX_CORRUPT, "%s: section id %u appears twice", path, id);
+            FAIL(NTIDX_E_INDEX_CORRUPT, "section id %u appears twice", id);
         if (entry < min_entry[id])
-            FAIL(NTIDX_E_INDEX_CORRUPT, "%s: section id %u entries of %u bytes are smaller than %u", path, id, entry,
+            FAIL(NTIDX_E_INDEX_CORRUPT, "section id %u entries of %u bytes are smaller than %u", id, entry,
                  min_entry[id]);
         switch (id) {
         case NTX_SEC_BLOCKS: x->blocks = m + off; x->nblocks = count; x->sb = entry; break;
@@ -451,8 +448,7 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
         case NTX_SEC_FILTERS: x->filters = m + off; x->sf = entry; break;
         case NTX_SEC_TRACE_STAT:
             if (count != 1)
-                FAIL(NTIDX_E_INDEX_CORRUPT, "%s: the trace stat section has %llu entries", path,
-                     (unsigned long long)count);
+                FAIL(NTIDX_E_INDEX_CORRUPT, "the trace stat section has %llu entries", (unsigned long long)count);
             x->trace_ctime_ns = (int64_t)ntx_load64(m + off);
             x->has_trace_stat = 1;
             break;
@@ -484,23 +480,21 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
             break;
         }
         if (id == NTX_SEC_FILTERS && count != x->nblocks && seen[NTX_SEC_BLOCKS])
-            FAIL(NTIDX_E_INDEX_CORRUPT, "%s: filters cover %llu of %llu blocks", path, (unsigned long long)count,
+            FAIL(NTIDX_E_INDEX_CORRUPT, "filters cover %llu of %llu blocks", (unsigned long long)count,
                  (unsigned long long)x->nblocks);
     }
     if (!seen[NTX_SEC_BLOCKS] || !seen[NTX_SEC_SEQPOINTS] || !seen[NTX_SEC_REGIONS] || !seen[NTX_SEC_DEFS])
-        FAIL(NTIDX_E_INDEX_CORRUPT, "%s: a required section is missing", path);
+        FAIL(NTIDX_E_INDEX_CORRUPT, "a required section is missing");
     if (!!seen[NTX_SEC_FILTERS] != !!(x->flags & NTX_IF_FULL))
-        FAIL(NTIDX_E_INDEX_CORRUPT, "%s: full flag and filter section disagree", path);
+        FAIL(NTIDX_E_INDEX_CORRUPT, "full flag and filter section disagree");
     int nstat = seen[NTX_SEC_REGION_STATS] + seen[NTX_SEC_TYPE_COUNTS] + seen[NTX_SEC_THREAD_COUNTS] +
                 seen[NTX_SEC_DROP_COUNTS] + seen[NTX_SEC_STRINGS];
     if (nstat != 0 && (nstat != 5 || !(x->flags & NTX_IF_FULL)))
-        FAIL(NTIDX_E_INDEX_CORRUPT, "%s: region statistics sections are incomplete or without FULL", path);
+        FAIL(NTIDX_E_INDEX_CORRUPT, "region statistics sections are incomplete or without FULL");
     if (nstat && rstats_count != x->nregions)
-        FAIL(NTIDX_E_INDEX_CORRUPT, "%s: %llu region statistics for %llu regions", path,
-             (unsigned long long)rstats_count, (unsigned long long)x->nregions);
+        FAIL(NTIDX_E_INDEX_CORRUPT, "%llu region statistics for %llu regions", (unsigned long long)rstats_count, (unsigned long long)x->nregions);
     if (lazy && sums_count != x->nregions)
-        FAIL(NTIDX_E_INDEX_CORRUPT, "%s: %llu region checksums for %llu regions", path,
-             (unsigned long long)sums_count, (unsigned long long)x->nregions);
+        FAIL(NTIDX_E_INDEX_CORRUPT, "%llu region checksums for %llu regions", (unsigned long long)sums_count, (unsigned long long)x->nregions);
     if (x->filters) {
         /* the filters' count was checked against blocks only if blocks came first */
         const uint8_t *d = NULL;
@@ -508,7 +502,7 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
             if (ntx_load32(m + NTX_IH_DIRECTORY + i * NTX_IDX_DIRENT_SIZE) == NTX_SEC_FILTERS)
                 d = m + NTX_IH_DIRECTORY + i * NTX_IDX_DIRENT_SIZE;
         if (!d || ntx_load64(d + 16) != x->nblocks)
-            FAIL(NTIDX_E_INDEX_CORRUPT, "%s: filters do not cover every block", path);
+            FAIL(NTIDX_E_INDEX_CORRUPT, "filters do not cover every block");
     }
     char why[400];
     /* The table starts after the trace block. */
@@ -516,27 +510,26 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
     ntidx_block tb;
     ntx_err walk = {0};
     if (ntx_next_block(t, &first, &tb, &walk) != 1)
-        FAIL(NTIDX_E_INDEX_STALE, "%s: the trace has no trace block now", path);
+        FAIL(NTIDX_E_INDEX_STALE, "the trace has no trace block now");
     if ((rc = ntx_index_check_tables(x, first, why, sizeof why)) < 0 ||
         (rc = ntx_index_check_summaries(x, why, sizeof why)) < 0)
-        FAIL(rc, "%s: %s", path, why);
+        FAIL(rc, "%s", why);
     if (lazy && x->nregions) {
         /* Later checks are per region on first use; the identity check below reads the last block. */
-        x->name = strdup(path);
         x->region_ok = calloc((size_t)x->nregions, 1);
-        if (!x->name || !x->region_ok)
+        if (!x->region_ok)
             FAIL(NTIDX_E_NOMEM, "out of memory");
         uint64_t last = x->nregions - 1;
         if ((rc = ntx_index_check_region_now(x, last, why, sizeof why)) < 0)
-            FAIL(rc, "%s: %s", path, why);
+            FAIL(rc, "%s", why);
         x->region_ok[last] = 1;
     } else {
         for (uint64_t r = 0; r < x->nregions; r++)
             if ((rc = ntx_index_check_region_now(x, r, why, sizeof why)) < 0)
-                FAIL(rc, "%s: %s", path, why);
+                FAIL(rc, "%s", why);
     }
-    if ((rc = identity(x, t, state, why, sizeof why)) < 0)
-        FAIL(rc, "%s: %s", path, why);
+    if ((rc = identity(x, t, state, path)) < 0)
+        goto fail; /* said by identity() */
     x->info.bytes = len;
     ntx_index_fill_info(x);
     *out = x;
@@ -547,59 +540,55 @@ fail:
 #undef FAIL
 }
 
-NTIDX_API int ntidx_index_load(ntidx_trace *t, const char *path, ntidx_index **out, ntidx_index_state *state,
-                               char *err, size_t errlen)
+NTIDX_API int ntidx_index_load(ntidx_trace *t, const char *path, ntidx_index_verify verify, ntidx_index **out,
+                               ntidx_index_state *state)
 {
-    return ntidx_index_load_ex(t, path, NTIDX_VERIFY_AUTO, out, state, err, errlen);
-}
-
-NTIDX_API int ntidx_index_load_ex(ntidx_trace *t, const char *path, ntidx_index_verify verify, ntidx_index **out,
-                                  ntidx_index_state *state, char *err, size_t errlen)
-{
+    if (out)
+        *out = NULL;
     if (!t || !path || !out || (unsigned)verify > NTIDX_VERIFY_ON_USE)
-        return NTIDX_E_INVALID_ARG;
-    *out = NULL;
+        return say(path, NTIDX_E_INVALID_ARG, "ntidx_index_load: NULL argument or unknown verify mode %d", (int)verify);
     ntidx_index_state st_dummy;
     if (!state)
         state = &st_dummy;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return say(err, errlen, NTIDX_E_IO, "cannot open %s: %s", path, strerror(errno));
+        return say(path, NTIDX_E_IO, "cannot open: %s", strerror(errno));
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;
         close(fd);
-        return say(err, errlen, NTIDX_E_IO, "cannot stat %s: %s", path, strerror(e));
+        return say(path, NTIDX_E_IO, "cannot stat: %s", strerror(e));
     }
     uint64_t len = (uint64_t)st.st_size;
     if (len < NTX_IDX_HEADER_SIZE + 8) {
         close(fd);
-        return say(err, errlen, NTIDX_E_INDEX_CORRUPT, "%s is %llu bytes, too short to be an index", path,
-                   (unsigned long long)len);
+        return say(path, NTIDX_E_INDEX_CORRUPT, "%llu bytes, too short to be an index", (unsigned long long)len);
     }
     uint8_t *m = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
     if (m == MAP_FAILED)
-        return say(err, errlen, NTIDX_E_IO, "cannot map %s: %s", path, strerror(errno));
-    return load_bytes(t, path, m, len, 1, verify, out, state, err, errlen);
+        return say(path, NTIDX_E_IO, "cannot map: %s", strerror(errno));
+    return load_bytes(t, path, m, len, 1, verify, out, state);
 }
 
 NTIDX_API int ntidx_index_load_memory(ntidx_trace *t, const void *data, size_t size, const char *name,
-                                      ntidx_index **out, ntidx_index_state *state, char *err, size_t errlen)
+                                      ntidx_index_verify verify, ntidx_index **out, ntidx_index_state *state)
 {
-    if (!t || (!data && size) || !out)
-        return NTIDX_E_INVALID_ARG;
-    *out = NULL;
+    if (out)
+        *out = NULL;
+    if (!t || (!data && size) || !out || (unsigned)verify > NTIDX_VERIFY_ON_USE)
+        return say(name, NTIDX_E_INVALID_ARG, "ntidx_index_load_memory: NULL argument or unknown verify mode");
     ntidx_index_state st_dummy;
-    return load_bytes(t, name ? name : "(memory)", (uint8_t *)(uintptr_t)data, size, 0, NTIDX_VERIFY_AUTO, out,
-                      state ? state : &st_dummy, err, errlen);
+    return load_bytes(t, name ? name : "(memory)", (uint8_t *)(uintptr_t)data, size, 0, verify, out,
+                      state ? state : &st_dummy);
 }
 
-NTIDX_API int ntidx_index_verify_all(const ntidx_index *x, char *err, size_t errlen)
+NTIDX_API int ntidx_index_verify_all(const ntidx_index *x)
 {
     if (!x)
-        return NTIDX_E_INVALID_ARG;
+        return say(NULL, NTIDX_E_INVALID_ARG, "ntidx_index_verify_all: NULL index");
+    x = ntx_index_current(x);
     ntx_err e = {0};
     int rc = ntx_index_need_all(x, &e);
-    return rc < 0 ? say(err, errlen, rc, "%s", e.msg) : NTIDX_OK;
+    return rc < 0 ? ntx_fail(rc, x->name, &e) : NTIDX_OK;
 }

@@ -191,7 +191,7 @@ static int scan(builder *b, uint64_t pos)
     for (;;) {
         if (b->o->progress && pos >= b->next_progress) {
             if (b->o->progress(b->o->progress_ctx, pos, t->size))
-                return ntx_err_set(b->err, NTIDX_E_INVALID_ARG, "cancelled");
+                return ntx_err_set(b->err, NTIDX_E_CANCELLED, "cancelled");
             b->next_progress = pos + PROGRESS_EVERY;
         }
         release_passed(b, pos);

@@ -94,15 +94,15 @@ static int summarize(ntidx_trace *t, ntidx_index *x, const ntidx_index_options *
         ntx_drop_map d;
         ntidx_reader_stats rs;
         memset(&rs, 0, sizeof rs);
-        char why[NTX_ERRMSG_MAX] = "";
+        ntx_err why = {0};
         if ((rc = ntx_stats_accum_init(&a)) < 0) {
             rc = ntx_err_set(err, rc, "out of memory");
             break;
         }
         ntx_drop_map_init(&d);
-        rc = ntx_region_stats(t, x, r, 0, UINT64_MAX, &a, &d, NULL, &rs, why, sizeof why);
+        rc = ntx_region_stats(t, x, r, 0, UINT64_MAX, &a, &d, NULL, &rs, &why);
         if (rc < 0)
-            rc = ntx_err_set(err, rc, "statistics of region %llu: %s", (unsigned long long)r, why);
+            rc = ntx_err_wrap(err, rc, &why, "statistics of region %llu: ", (unsigned long long)r);
         uint8_t *e = rc ? NULL : ntx_buf_append(&own[NTX_OWN_RSTATS], NTX_RSTAT_ENTRY);
         if (!rc && !e)
             rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
@@ -157,7 +157,7 @@ static int summarize(ntidx_trace *t, ntidx_index *x, const ntidx_index_options *
         ntx_drop_map_free(&d);
         if (rc == 0 && o && o->progress && r + 1 < x->nregions &&
             o->progress(o->progress_ctx, ntx_blk_offset(x, ntx_rg_end(x, r) - 1), t->size))
-            rc = ntx_err_set(err, NTIDX_E_INVALID_ARG, "cancelled");
+            rc = ntx_err_set(err, NTIDX_E_CANCELLED, "cancelled");
     }
     ntx_idmap_free(&in.at);
     /* NULs up to a multiple of 8: no padding after the section that no checksum would cover. */
@@ -177,7 +177,7 @@ static int count_blocks(ntidx_trace *t, ntidx_index *x, const ntidx_index_option
     if (!ntx_buf_append(&x->own[NTX_OWN_FILTERS], nblocks * NTX_FILTER_ENTRY))
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory building the index");
     ntidx_reader *r;
-    int rc = ntidx_reader_open(&r, t, NULL);
+    int rc = ntidx_reader_open(t, NULL, &r);
     if (rc < 0)
         return ntx_err_set(err, rc, "out of memory building the index");
     uint8_t *blocks = x->own[NTX_OWN_BLOCKS].bytes;
@@ -209,7 +209,7 @@ static int count_blocks(ntidx_trace *t, ntidx_index *x, const ntidx_index_option
         if (o->progress && e->offset >= next_progress) {
             if (o->progress(o->progress_ctx, e->offset, t->size)) {
                 ntidx_reader_close(&r);
-                return ntx_err_set(err, NTIDX_E_INVALID_ARG, "cancelled");
+                return ntx_err_set(err, NTIDX_E_CANCELLED, "cancelled");
             }
             next_progress = e->offset + PROGRESS_EVERY;
         }
@@ -220,7 +220,7 @@ static int count_blocks(ntidx_trace *t, ntidx_index *x, const ntidx_index_option
         }
     }
     if (rc < 0) {
-        ntx_err_set(err, rc, "%s", ntidx_reader_error(r));
+        ntx_err_from_last(err, rc);
         ntidx_reader_close(&r);
         return rc;
     }

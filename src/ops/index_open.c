@@ -1,74 +1,128 @@
 /*
  * The index lifecycle: build (plain or --full), extend a grown trace's
- * index, and load-or-build (what every command that needs an index calls).
- * It sits above the queries because a --full index stores statistics the
- * query engine computes (index_full.c); loading, writing and checking an
- * index file are the index core's (src/index/).
+ * index, load-or-build (what every command that needs an index calls), and
+ * recovery (a query, statistics or slice that meets a corrupt region
+ * rebuilds the index and goes on). It sits above the queries because a
+ * --full index stores statistics the query engine computes (index_full.c);
+ * loading, writing and checking an index file are the index core's
+ * (src/index/).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "index_internal.h"
+#include "ops_internal.h"
 #include "stats_internal.h"
+
+static int check_options(const ntidx_index_options *o, const char *name)
+{
+    if (o && !ntx_reserved_zero(o->reserved, sizeof o->reserved))
+        return ntx_failf(NTIDX_E_INVALID_ARG, name, NTIDX_NO_OFFSET,
+                         "index options: reserved fields are not zero (fill them with ntidx_index_options_defaults())");
+    if (o && (o->verify < NTIDX_VERIFY_AUTO || o->verify > NTIDX_VERIFY_ON_USE))
+        return ntx_failf(NTIDX_E_INVALID_ARG, name, NTIDX_NO_OFFSET, "index options: unknown verify mode %d", o->verify);
+    return NTIDX_OK;
+}
 
 NTIDX_API int ntidx_index_build(ntidx_trace *t, const ntidx_index_options *o, ntidx_index **out)
 {
+    if (out)
+        *out = NULL;
     if (!t || !out)
-        return NTIDX_E_INVALID_ARG;
-    *out = NULL;
-    ntx_err_clear(&t->err);
-    int rc = ntx_index_build_full(t, NULL, o, out, &t->err);
-    if (rc == 0)
-        ntx_index_fill_info(*out);
-    return rc;
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET, "ntidx_index_build: NULL argument");
+    int rc = check_options(o, t->name);
+    if (rc < 0)
+        return rc;
+    ntx_err err = {0};
+    rc = ntx_index_build_full(t, NULL, o, out, &err);
+    if (rc < 0)
+        return ntx_fail(rc, t->name, &err);
+    ntx_index_fill_info(*out);
+    return NTIDX_OK;
 }
 
 NTIDX_API int ntidx_index_extend(ntidx_trace *t, const ntidx_index *old, const ntidx_index_options *o,
                                  ntidx_index **out)
 {
+    if (out)
+        *out = NULL;
     if (!t || !old || !out)
-        return NTIDX_E_INVALID_ARG;
-    *out = NULL;
-    ntx_err_clear(&t->err);
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET, "ntidx_index_extend: NULL argument");
+    int rc = check_options(o, t->name);
+    if (rc < 0)
+        return rc;
+    old = ntx_index_current(old);
+    ntx_err err = {0};
     /* A --full index needs its counts for every block: extending it rescans for them. */
-    int rc = ntx_index_build_full(t, old, o, out, &t->err);
-    if (rc == 0)
-        ntx_index_fill_info(*out);
-    return rc;
+    rc = ntx_index_build_full(t, old, o, out, &err);
+    if (rc < 0)
+        return ntx_fail(rc, rc == NTIDX_E_INDEX_CORRUPT ? old->name : t->name, &err);
+    ntx_index_fill_info(*out);
+    return NTIDX_OK;
+}
+
+/* Remember where an index lives (`from_file`: path is its file) and how it was asked for: messages and
+   recoveries use them. */
+static int adopt(ntidx_index *x, const char *path, int from_file, const ntidx_index_options *o)
+{
+    if (path && (!x->name || strcmp(x->name, path))) {
+        char *n = strdup(path);
+        if (!n)
+            return NTIDX_E_NOMEM;
+        free(x->name);
+        x->name = n;
+    }
+    x->from_file = path && from_file;
+    if (o) {
+        x->open_options = *o;
+        x->has_open_options = 1;
+    }
+    return NTIDX_OK;
+}
+
+static void notice(const ntidx_index_options *o, int action, const char *why)
+{
+    if (o && o->notice)
+        o->notice(o->notice_ctx, action, why);
+}
+
+/* Save a built index where it belongs; one that cannot be saved still answers (the notice says so). */
+static void save(ntidx_index *x, const char *path, const ntidx_index_options *o)
+{
+    if (ntidx_index_write(x, path) < 0)
+        notice(o, NTIDX_INDEX_NOT_SAVED, ntidx_last_error());
 }
 
 NTIDX_API int ntidx_index_open(ntidx_trace *t, const char *path, const ntidx_index_options *o, ntidx_index **out,
-                               ntidx_index_action *action, char *why, size_t whylen, char *save_err,
-                               size_t save_errlen)
+                               ntidx_index_action *action)
 {
+    if (out)
+        *out = NULL;
     if (!t || !out)
-        return NTIDX_E_INVALID_ARG;
-    *out = NULL;
-    if (why && whylen)
-        why[0] = 0;
-    if (save_err && save_errlen)
-        save_err[0] = 0;
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET, "ntidx_index_open: NULL argument");
+    int rc = check_options(o, t->name);
+    if (rc < 0)
+        return rc;
     char *own = NULL;
     if (!path) {
         own = ntidx_index_default_path(t->name);
         if (!own)
-            return NTIDX_E_NOMEM;
+            return ntx_failf(NTIDX_E_NOMEM, t->name, NTIDX_NO_OFFSET, "out of memory");
         path = own;
     }
     ntidx_index_action act;
     ntidx_index_state state;
     ntidx_index *x = NULL;
-    char lerr[512] = "";
-    ntidx_index_verify vm = o && o->verify >= 0 && o->verify <= NTIDX_VERIFY_ON_USE ? (ntidx_index_verify)o->verify : NTIDX_VERIFY_AUTO;
-    int rc = ntidx_index_load_ex(t, path, vm, &x, &state, lerr,
-                                 sizeof lerr);
-    int want_full = o && o->full;
-    if (rc == NTIDX_OK && want_full && !(x->flags & NTX_IF_FULL)) {
+    char why[NTIDX_ERROR_MAX] = "";
+    rc = ntidx_index_load(t, path, o ? (ntidx_index_verify)o->verify : NTIDX_VERIFY_AUTO, &x, &state);
+    if (rc < 0)
+        snprintf(why, sizeof why, "%s", ntidx_last_error());
+    if (rc == NTIDX_OK && o && o->full && !(x->flags & NTX_IF_FULL)) {
         /* a plain index where a full one is asked for: rebuild with counts */
         ntidx_index_close(&x);
         rc = NTIDX_E_INDEX_STALE;
-        snprintf(lerr, sizeof lerr, "%s has no per-block counts (built without --full)", path);
+        snprintf(why, sizeof why, "%s has no per-block counts (built without --full)", path);
     }
     if (rc == NTIDX_OK && state == NTIDX_INDEX_CURRENT) {
         act = NTIDX_INDEX_LOADED;
@@ -80,8 +134,7 @@ NTIDX_API int ntidx_index_open(ntidx_trace *t, const char *path, const ntidx_ind
         else
             ntidx_index_options_defaults(&eo);
         eo.full = (x->flags & NTX_IF_FULL) != 0;
-        if (eo.notice)
-            eo.notice(eo.notice_ctx, NTIDX_INDEX_EXTENDED, "the trace grew since it was indexed");
+        notice(&eo, NTIDX_INDEX_EXTENDED, "the trace grew since it was indexed");
         rc = ntidx_index_extend(t, x, &eo, &nx);
         ntidx_index_close(&x);
         if (rc < 0)
@@ -89,19 +142,17 @@ NTIDX_API int ntidx_index_open(ntidx_trace *t, const char *path, const ntidx_ind
         x = nx;
         act = NTIDX_INDEX_EXTENDED;
     } else {
-        if (rc == NTIDX_E_IO && why && whylen)
-            snprintf(why, whylen, "no index yet");
-        else if (why && whylen)
-            snprintf(why, whylen, "%s", lerr);
         act = rc == NTIDX_E_IO ? NTIDX_INDEX_BUILT : NTIDX_INDEX_REBUILT;
-        if (o && o->notice)
-            o->notice(o->notice_ctx, act, rc == NTIDX_E_IO ? "no index yet" : lerr);
+        notice(o, act, rc == NTIDX_E_IO ? "no index yet" : why);
         if ((rc = ntidx_index_build(t, o, &x)) < 0)
             goto done;
     }
-    if (act != NTIDX_INDEX_LOADED) {
-        int wrc = ntidx_index_write(x, path, save_err, save_errlen);
-        (void)wrc; /* an index that cannot be saved still answers this query */
+    if (act != NTIDX_INDEX_LOADED)
+        save(x, path, o);
+    if (adopt(x, path, 1, o) < 0) {
+        ntidx_index_close(&x);
+        rc = ntx_failf(NTIDX_E_NOMEM, t->name, NTIDX_NO_OFFSET, "out of memory");
+        goto done;
     }
     *out = x;
     if (action)
@@ -112,3 +163,39 @@ done:
     return rc;
 }
 
+int ntx_index_recover(ntidx_trace *t, const ntidx_index *corrupt, const ntx_err *why, const ntidx_index **out,
+                      ntx_err *err)
+{
+    const ntidx_index *x = ntx_index_current(corrupt);
+    if (x != corrupt) { /* another call recovered it meanwhile */
+        *out = x;
+        return NTIDX_OK;
+    }
+    ntidx_index_options o;
+    if (x->has_open_options)
+        o = x->open_options;
+    else
+        ntidx_index_options_defaults(&o);
+    o.full = (x->flags & NTX_IF_FULL) != 0; /* a --full index comes back --full */
+    char msg[NTIDX_ERROR_MAX];
+    snprintf(msg, sizeof msg, "%s%s%s", x->name ? x->name : "", x->name ? ": " : "", why->msg);
+    notice(&o, NTIDX_INDEX_REBUILT, msg);
+    ntidx_index *nx = NULL;
+    int rc = ntx_index_build_full(t, NULL, &o, &nx, err);
+    if (rc < 0)
+        return rc;
+    ntx_index_fill_info(nx);
+    if (x->name && x->from_file)
+        save(nx, x->name, &o);
+    if (adopt(nx, x->name, x->from_file, x->has_open_options ? &x->open_options : NULL) < 0) {
+        ntidx_index_close(&nx);
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    }
+    /* Publish it for every user of `corrupt`; if another thread was first, use its index. */
+    ntidx_index *expected = NULL;
+    ntidx_index **slot = (ntidx_index **)&((ntidx_index *)(uintptr_t)x)->replacement;
+    if (!__atomic_compare_exchange_n(slot, &expected, nx, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        ntidx_index_close(&nx);
+    *out = ntx_index_current(x);
+    return NTIDX_OK;
+}

@@ -17,14 +17,16 @@
 #include <string.h>
 
 #include "index_internal.h"
+#include "ops_internal.h"
 #include "query_internal.h"
 #include "reader_internal.h"
 #include "reader_sort.h"
 
 struct ntidx_query {
     ntidx_trace *t;
-    const ntidx_index *x;
+    const ntidx_index *x;  /* the index in use: after a recovery, the rebuilt one */
     ntidx_query_options o;
+    ntidx_query_cost *cost; /* ntidx_query_estimate(): plan only, adding up what would be read */
     ntidx_reader *r;
     ntx_plan_step *plan;   /* the steps of the region being read */
     size_t plan_len, plan_cap;
@@ -38,7 +40,7 @@ struct ntidx_query {
     /* filter verdict cache per metadata definition */
     uint64_t last_def;
     int last_match;
-    char err[NTX_ERRMSG_MAX];
+    int recovered; /* the index was rebuilt once already: a second failure is an error */
 };
 
 NTIDX_API void ntidx_query_options_defaults(ntidx_query_options *o)
@@ -47,10 +49,24 @@ NTIDX_API void ntidx_query_options_defaults(ntidx_query_options *o)
     o->t0 = 0;
     o->t1 = UINT64_MAX;
     o->order = NTIDX_ORDER_TIME;
+    o->recover = 1;
 }
 
-static int plan_push(ntidx_query *q, uint64_t offset, uint8_t op, uint8_t forget)
+/* Plan a step over block b (RESET: no block). An estimate only adds up what the reader would read. */
+static int plan_push(ntidx_query *q, uint64_t b, uint8_t op, uint8_t forget)
 {
+    const ntidx_index *x = q->x;
+    uint64_t offset = op == NTX_OP_RESET ? 0 : ntx_blk_offset(x, b);
+    if (q->cost && (op == NTX_OP_BLOCK || op == NTX_OP_CONTEXT)) {
+        ntidx_query_cost *c = q->cost;
+        c->blocks++;
+        c->bytes += ntx_blk_size(x, b);
+        if (ntx_blk_kind(x, b) == NTIDX_BLOCK_EVENT) {
+            c->event_blocks++;
+            if (x->filters && op == NTX_OP_BLOCK && c->events != UINT64_MAX)
+                c->events += ntx_blk_events(x, b);
+        }
+    }
     if (q->plan_len == q->plan_cap) {
         size_t n = q->plan_cap ? q->plan_cap * 2 : 256;
         ntx_plan_step *np = realloc(q->plan, n * sizeof *np);
@@ -120,7 +136,7 @@ static int prime(ntidx_query *q, uint64_t region, uint64_t j, ntx_err *err)
         int rc = ntx_index_need_region(x, region - 1, err);
         if (rc < 0)
             return rc;
-        if (plan_push(q, ntx_blk_offset(x, ntx_rg_end(x, region - 1) - 1), NTX_OP_BASELINE, 0) < 0)
+        if (plan_push(q, ntx_rg_end(x, region - 1) - 1, NTX_OP_BASELINE, 0) < 0)
             return nomem(err);
     }
     /* DEFS are in block order and epochs never decrease: find the first def of either epoch. */
@@ -139,14 +155,14 @@ static int prime(ntidx_query *q, uint64_t region, uint64_t j, ntx_err *err)
             int rc = ntx_index_need_block(x, ntx_def_block(x, d), err);
             if (rc < 0)
                 return rc;
-            if (plan_push(q, ntx_blk_offset(x, ntx_def_block(x, d)), NTX_OP_CONTEXT, 0) < 0)
+            if (plan_push(q, ntx_def_block(x, d), NTX_OP_CONTEXT, 0) < 0)
                 return nomem(err);
         }
     }
     for (uint64_t b = ntx_rg_first(x, region); b < j; b++) {
         uint8_t k = ntx_blk_kind(x, b);
         if (k == NTIDX_BLOCK_STACK || k == NTIDX_BLOCK_LABEL_LIST)
-            if (plan_push(q, ntx_blk_offset(x, b), NTX_OP_CONTEXT, 0) < 0)
+            if (plan_push(q, b, NTX_OP_CONTEXT, 0) < 0)
                 return nomem(err);
     }
     return 0;
@@ -186,10 +202,10 @@ static int plan_next_region(ntidx_query *q, ntx_err *err)
             for (uint64_t b = first; b < j; b++) {
                 uint8_t k = ntx_blk_kind(x, b);
                 if (k != NTIDX_BLOCK_EVENT && k != NTIDX_BLOCK_UNKNOWN) {
-                    if (plan_push(q, ntx_blk_offset(x, b), NTX_OP_BLOCK, 0) < 0)
+                    if (plan_push(q, b, NTX_OP_BLOCK, 0) < 0)
                         return nomem(err);
                 } else if (k == NTIDX_BLOCK_EVENT && (ntx_blk_flags(x, b) & NTX_BF_METADATA)) {
-                    if (plan_push(q, ntx_blk_offset(x, b), NTX_OP_CONTEXT, 0) < 0)
+                    if (plan_push(q, b, NTX_OP_CONTEXT, 0) < 0)
                         return nomem(err);
                 }
             }
@@ -209,13 +225,13 @@ static int plan_next_region(ntidx_query *q, ntx_err *err)
                 continue;
             if (k == NTIDX_BLOCK_EVENT && !block_wanted(q, b)) {
                 if (ntx_blk_flags(x, b) & NTX_BF_METADATA) {
-                    if (plan_push(q, ntx_blk_offset(x, b), NTX_OP_CONTEXT, 1) < 0)
+                    if (plan_push(q, b, NTX_OP_CONTEXT, 1) < 0)
                         return nomem(err);
                 }
                 skipped = 1;
                 continue;
             }
-            if (plan_push(q, ntx_blk_offset(x, b), NTX_OP_BLOCK, (uint8_t)skipped) < 0)
+            if (plan_push(q, b, NTX_OP_BLOCK, (uint8_t)skipped) < 0)
                 return nomem(err);
             skipped = 0;
         }
@@ -241,60 +257,131 @@ static int refill(void *ctx, const ntx_plan_step **plan, size_t *len, ntx_err *e
     return rc;
 }
 
-static int query_open(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o,
-                      int64_t only_region);
-
-NTIDX_API int ntidx_query_open(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o)
+/* (Re)start a query over q->x: a reader, and planning from the first region of the window. */
+static int query_start(ntidx_query *q)
 {
-    return query_open(out, t, x, o, -1);
+    ntidx_reader_close(&q->r);
+    const ntidx_index *x = q->x;
+    ntidx_reader_options ro;
+    ntidx_reader_options_defaults(&ro);
+    ro.order = q->o.order;
+    int rc = ntidx_reader_open(q->t, &ro, &q->r);
+    if (rc < 0)
+        return rc;
+    q->plan_len = 0;
+    q->emitted = 0;
+    q->done = 0;
+    q->last_def = UINT64_MAX;
+    memset(&q->stats, 0, sizeof q->stats);
+    q->sorted = (x->flags & NTX_IF_REGIONS_SORTED) != 0;
+    q->prev_region = -2;
+    q->planned_all = q->o.t0 >= q->o.t1 || !x->nregions;
+    q->next_region = q->only_region >= 0 ? (uint64_t)q->only_region
+                     : q->sorted && !q->planned_all ? first_region(x, q->o.t0) : 0;
+    ntx_reader_set_plan(q->r, refill, q);
+    return NTIDX_OK;
+}
+
+static int check_options(const ntidx_trace *t, const ntidx_query_options *o)
+{
+    if (o->order != NTIDX_ORDER_FILE && o->order != NTIDX_ORDER_TIME)
+        return ntx_failf(NTIDX_E_INVALID_ARG, t->name, NTIDX_NO_OFFSET, "query order %d is neither file nor time",
+                         (int)o->order);
+    if (!ntx_reserved_zero(o->reserved, sizeof o->reserved))
+        return ntx_failf(NTIDX_E_INVALID_ARG, t->name, NTIDX_NO_OFFSET,
+                         "query options: reserved fields are not zero (fill them with ntidx_query_options_defaults())");
+    return NTIDX_OK;
+}
+
+static int query_open(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o, int64_t only_region,
+                      ntidx_query **out)
+{
+    *out = NULL;
+    ntidx_query *q = calloc(1, sizeof *q);
+    if (!q)
+        return ntx_failf(NTIDX_E_NOMEM, t->name, NTIDX_NO_OFFSET, "out of memory");
+    q->t = t;
+    q->x = ntx_index_current(x);
+    if (o)
+        q->o = *o;
+    else
+        ntidx_query_options_defaults(&q->o);
+    int rc = check_options(t, &q->o);
+    if (rc < 0) {
+        free(q);
+        return rc;
+    }
+    if (q->o.seek) { /* the first event at or after t0: time order, one event */
+        q->o.order = NTIDX_ORDER_TIME;
+        q->o.limit = 1;
+    }
+    q->only_region = only_region;
+    /* A query touches a few scattered blocks: read-ahead would only pull in bytes it never reads. */
+    ntx_trace_advise(t, 1);
+    if ((rc = query_start(q)) < 0) {
+        ntidx_query_close(&q);
+        return rc;
+    }
+    *out = q;
+    return NTIDX_OK;
+}
+
+NTIDX_API int ntidx_query_open(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o, ntidx_query **out)
+{
+    if (out)
+        *out = NULL;
+    if (!out || !t || !x)
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET, "ntidx_query_open: NULL argument");
+    return query_open(t, x, o, -1, out);
 }
 
 int ntx_query_open_region(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o,
                           uint64_t region)
 {
+    x = ntx_index_current(x);
     if (region >= x->nregions)
-        return NTIDX_E_INVALID_ARG;
-    return query_open(out, t, x, o, (int64_t)region);
+        return ntx_failf(NTIDX_E_INVALID_ARG, x->name, NTIDX_NO_OFFSET, "no region %llu", (unsigned long long)region);
+    return query_open(t, x, o, (int64_t)region, out);
 }
 
-static int query_open(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o,
-                      int64_t only_region)
+NTIDX_API void ntidx_query_options_seek(ntidx_query_options *o, uint64_t ts)
 {
-    if (!out || !t || !x)
-        return NTIDX_E_INVALID_ARG;
-    *out = NULL;
-    ntidx_query *q = calloc(1, sizeof *q);
-    if (!q)
-        return NTIDX_E_NOMEM;
-    q->t = t;
-    q->x = x;
+    ntidx_query_options_defaults(o);
+    o->t0 = ts;
+    o->seek = 1;
+}
+
+NTIDX_API int ntidx_query_estimate(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o,
+                                   ntidx_query_cost *out)
+{
+    if (!t || !x || !out)
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET, "ntidx_query_estimate: NULL argument");
+    ntidx_query q;
+    memset(&q, 0, sizeof q);
+    q.t = t;
+    q.x = ntx_index_current(x);
     if (o)
-        q->o = *o;
+        q.o = *o;
     else
-        ntidx_query_options_defaults(&q->o);
-    q->last_def = UINT64_MAX;
-    if (q->o.order != NTIDX_ORDER_FILE && q->o.order != NTIDX_ORDER_TIME) {
-        free(q);
-        return NTIDX_E_INVALID_ARG;
-    }
-    /* A query touches a few scattered blocks: read-ahead would only pull in bytes it never reads. */
-    ntx_trace_advise(t, 1);
-    ntidx_reader_options ro;
-    ntidx_reader_options_defaults(&ro);
-    ro.order = q->o.order;
-    int rc = ntidx_reader_open(&q->r, t, &ro);
-    if (rc < 0) {
-        ntidx_query_close(&q);
+        ntidx_query_options_defaults(&q.o);
+    int rc = check_options(t, &q.o);
+    if (rc < 0)
         return rc;
-    }
-    q->sorted = (x->flags & NTX_IF_REGIONS_SORTED) != 0;
-    q->prev_region = -2;
-    q->only_region = only_region;
-    q->planned_all = q->o.t0 >= q->o.t1 || !x->nregions;
-    q->next_region = only_region >= 0 ? (uint64_t)only_region
-                     : q->sorted && !q->planned_all ? first_region(x, q->o.t0) : 0;
-    ntx_reader_set_plan(q->r, refill, q);
-    *out = q;
+    memset(out, 0, sizeof *out);
+    out->events = q.x->filters ? 0 : UINT64_MAX;
+    q.cost = out;
+    q.only_region = -1;
+    q.sorted = (q.x->flags & NTX_IF_REGIONS_SORTED) != 0;
+    q.prev_region = -2;
+    q.planned_all = q.o.t0 >= q.o.t1 || !q.x->nregions;
+    q.next_region = q.sorted && !q.planned_all ? first_region(q.x, q.o.t0) : 0;
+    ntx_err err = {0};
+    while ((rc = plan_next_region(&q, &err)) == 1)
+        ;
+    free(q.plan);
+    if (rc < 0)
+        return ntx_fail(rc, q.x->name, &err);
+    out->regions = q.stats.regions_visited;
     return NTIDX_OK;
 }
 
@@ -310,10 +397,9 @@ static int type_matches(ntidx_query *q, const ntidx_metadata *m)
     return ok;
 }
 
-NTIDX_API int ntidx_query_next(ntidx_query *q, const ntidx_event **ev)
+/* The next event of the plan that the window and the filters take; as ntidx_query_next(). */
+static int next_event(ntidx_query *q, const ntidx_event **ev)
 {
-    if (!q || !ev)
-        return NTIDX_E_INVALID_ARG;
     if (q->done)
         return 0;
     for (;;) {
@@ -332,8 +418,6 @@ NTIDX_API int ntidx_query_next(ntidx_query *q, const ntidx_event **ev)
             nb += rs->blocks[k];
         q->stats.blocks_read = nb;
         if (rc <= 0) {
-            if (rc < 0)
-                snprintf(q->err, sizeof q->err, "%s", ntidx_reader_error(q->r));
             q->done = 1;
             return rc;
         }
@@ -353,13 +437,52 @@ NTIDX_API int ntidx_query_next(ntidx_query *q, const ntidx_event **ev)
     }
 }
 
-NTIDX_API const char *ntidx_query_error(const ntidx_query *q) { return q ? q->err : ""; }
+/*
+ * A region of a lazily checked index failed its check: rebuild the index
+ * (ntx_index_recover), restart over the new one and pass over the events
+ * already returned. Queries are deterministic, so the output goes on exactly
+ * where it stopped.
+ */
+static int recover(ntidx_query *q, const ntidx_event **ev)
+{
+    q->recovered = 1;
+    ntx_err why = q->r->err, err = {0};
+    const ntidx_index *nx;
+    int rc = ntx_index_recover(q->t, q->x, &why, &nx, &err);
+    if (rc < 0)
+        return ntx_fail(rc, q->t->name, &err);
+    uint64_t returned = q->emitted;
+    q->x = nx;
+    if ((rc = query_start(q)) < 0)
+        return rc;
+    for (uint64_t i = 0; i < returned; i++)
+        if ((rc = next_event(q, ev)) != 1) /* the rebuilt index cannot give fewer */
+            return rc < 0 ? rc : ntx_failf(NTIDX_E_CORRUPT, q->t->name, NTIDX_NO_OFFSET,
+                                           "the rebuilt index gives fewer events than the one it replaced");
+    return NTIDX_OK;
+}
+
+NTIDX_API int ntidx_query_next(ntidx_query *q, const ntidx_event **ev)
+{
+    if (!q || !ev)
+        return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET, "ntidx_query_next: NULL argument");
+    int rc = next_event(q, ev);
+    if (rc == NTIDX_E_INDEX_CORRUPT && q->o.recover && !q->recovered && q->only_region < 0) {
+        if ((rc = recover(q, ev)) < 0)
+            return rc;
+        rc = next_event(q, ev);
+    }
+    if (rc == NTIDX_E_INDEX_CORRUPT) /* about the index file, not the trace */
+        return ntx_fail(rc, q->x->name, &q->r->err);
+    return rc;
+}
+
 NTIDX_API const ntidx_query_stats *ntidx_query_get_stats(const ntidx_query *q) { return q ? &q->stats : NULL; }
 
 NTIDX_API int ntidx_query_dropped(ntidx_query *q, const ntidx_dropped **list, size_t *count)
 {
     if (!q)
-        return NTIDX_E_INVALID_ARG;
+        return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET, "ntidx_query_dropped: NULL query");
     return ntidx_reader_dropped(q->r, list, count);
 }
 
@@ -372,20 +495,4 @@ NTIDX_API void ntidx_query_close(ntidx_query **qp)
     free(q->plan);
     free(q);
     *qp = NULL;
-}
-
-NTIDX_API int ntidx_seek(ntidx_trace *t, const ntidx_index *x, uint64_t ts, ntidx_query **holder,
-                         const ntidx_event **out)
-{
-    if (!holder || !out)
-        return NTIDX_E_INVALID_ARG;
-    ntidx_query_options o;
-    ntidx_query_options_defaults(&o);
-    o.t0 = ts;
-    o.order = NTIDX_ORDER_TIME;
-    o.limit = 1;
-    int rc = ntidx_query_open(holder, t, x, &o);
-    if (rc < 0)
-        return rc;
-    return ntidx_query_next(*holder, out);
 }

@@ -47,6 +47,7 @@
 #include "metadata.h"
 #include "ntidx/slice.h"
 #include "ntidx/writer.h"
+#include "ops_internal.h"
 #include "trace_internal.h"
 
 NTIDX_API void ntidx_slice_options_defaults(ntidx_slice_options *o)
@@ -56,6 +57,7 @@ NTIDX_API void ntidx_slice_options_defaults(ntidx_slice_options *o)
     memset(o, 0, sizeof *o);
     o->copy_blocks = 1;
     o->compressed_headers = -1;
+    o->recover = 1;
 }
 
 /* An idmap with its entries in an arena, cleared together. */
@@ -123,9 +125,11 @@ typedef struct slicer {
     ntidx_query_options qo;
     ntidx_slice_options so;
     ntidx_writer *w;
+    const char *out_path; /* NULL in memory */
     ntidx_query *q;
     int v6, v3;
     ntx_err err;
+    int err_is_output;    /* the error is about the output, not the trace */
     ntidx_slice_stats st;
     uint64_t own_bytes; /* blocks the slicer decoded itself */
     int started;        /* an event was taken: sequence points are written from now on */
@@ -162,10 +166,11 @@ typedef struct slicer {
 
 static int nomem(slicer *s) { return FAIL(s, NTIDX_E_NOMEM, "out of memory"); }
 
-/* A writer call failed: keep its code. */
+/* A writer call failed: keep its code; the error is about the output. */
 static int wfail(slicer *s, int rc, const char *what)
 {
     if (!s->err.code) {
+        s->err_is_output = 1;
         if (rc == NTIDX_E_WRITE || rc == NTIDX_E_IO)
             ntx_err_set(&s->err, rc, "cannot write the slice (%s): %s", what, strerror(errno));
         else
@@ -810,14 +815,14 @@ static int run(slicer *s)
         return rc;
     ntidx_query_options qo = s->qo;
     qo.order = NTIDX_ORDER_FILE;
-    if ((rc = ntidx_query_open(&s->q, s->t, s->x, &qo)) < 0)
-        return FAIL(s, rc, "cannot open the query: %s", ntidx_strerror(rc));
+    if ((rc = ntidx_query_open(s->t, s->x, &qo, &s->q)) < 0)
+        return ntx_err_from_last(&s->err, rc);
     const ntidx_event *e;
     while ((rc = ntidx_query_next(s->q, &e)) == 1)
         if ((rc = take_event(s, e)) < 0)
             return rc;
     if (rc < 0)
-        return FAIL(s, rc, "%s", ntidx_query_error(s->q));
+        return ntx_err_from_last(&s->err, rc); /* the query said why */
     if ((rc = flush_block(s)) < 0)
         return rc;
     s->st.query_bytes_read = ntidx_query_get_stats(s->q)->bytes_read;
@@ -856,34 +861,49 @@ static int slicer_init(slicer *s, ntidx_trace *t, const ntidx_index *x, const nt
     return 0;
 }
 
-static void finish_report(slicer *s, ntidx_slice_stats *stats, char *err, size_t errlen)
+/* The stats, and the error (if any) published: about the output or the trace. */
+static int finish_report(slicer *s, int rc, ntidx_slice_stats *stats)
 {
     s->st.bytes_read = s->st.query_bytes_read + s->own_bytes;
     if (stats)
         *stats = s->st;
-    if (err && errlen)
-        snprintf(err, errlen, "%s", s->err.code ? s->err.msg : "");
+    if (rc >= 0)
+        return NTIDX_OK;
+    return ntx_fail(rc, s->err_is_output ? s->out_path : ntidx_trace_name(s->t), &s->err);
+}
+
+/* A slice looks blocks up by offset across the whole table: a lazily checked index is checked whole first,
+   before anything is written, and rebuilt when it fails (`recover`). *x: the index to slice with. */
+static int index_ready(ntidx_trace *t, const ntidx_index **x, const ntidx_slice_options *o)
+{
+    *x = ntx_index_current(*x);
+    ntx_err ce = {0};
+    int rc = ntx_index_need_all(*x, &ce);
+    if (rc == NTIDX_E_INDEX_CORRUPT && (!o || o->recover)) {
+        ntx_err re = {0};
+        if ((rc = ntx_index_recover(t, *x, &ce, x, &re)) < 0)
+            return ntx_fail(rc, ntidx_trace_name(t), &re);
+        ntx_err_clear(&ce);
+        rc = ntx_index_need_all(*x, &ce); /* built: nothing left to check */
+    }
+    return rc < 0 ? ntx_fail(rc, (*x)->name, &ce) : NTIDX_OK;
 }
 
 NTIDX_API int ntidx_slice(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *q,
-                          const ntidx_slice_options *o, const char *out_path, ntidx_slice_stats *stats, char *err,
-                          size_t errlen)
+                          const ntidx_slice_options *o, const char *out_path, ntidx_slice_stats *stats)
 {
-    if (err && errlen)
-        err[0] = 0;
     if (!t || !x || !out_path)
-        return NTIDX_E_INVALID_ARG;
-    /* A slice looks blocks up by offset across the whole table: a lazily checked index is checked whole
-       first, before anything is written. */
-    ntx_err ce = {0};
-    int crc = ntx_index_need_all(x, &ce);
-    if (crc < 0) {
-        if (err && errlen)
-            snprintf(err, errlen, "%s", ce.msg);
-        return crc;
-    }
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? ntidx_trace_name(t) : NULL, NTIDX_NO_OFFSET,
+                         "ntidx_slice: NULL argument");
+    if (o && !ntx_reserved_zero(o->reserved, sizeof o->reserved))
+        return ntx_failf(NTIDX_E_INVALID_ARG, ntidx_trace_name(t), NTIDX_NO_OFFSET,
+                         "slice options: reserved fields are not zero (fill them with ntidx_slice_options_defaults())");
+    int rc = index_ready(t, &x, o);
+    if (rc < 0)
+        return rc;
     slicer s;
-    int rc = slicer_init(&s, t, x, q, o);
+    rc = slicer_init(&s, t, x, q, o);
+    s.out_path = out_path;
     /* Truncating the input would pull the pages out from under its mapping. */
     struct stat a, b;
     if (!rc && t->fd >= 0 && stat(out_path, &b) == 0 && fstat(t->fd, &a) == 0 && a.st_dev == b.st_dev &&
@@ -893,11 +913,13 @@ NTIDX_API int ntidx_slice(ntidx_trace *t, const ntidx_index *x, const ntidx_quer
     if (!rc) {
         ntidx_writer_options wo;
         writer_options(&s, &wo);
-        rc = ntidx_writer_open_file(&s.w, out_path, &wo);
-        if (rc < 0)
-            FAIL(&s, rc, "cannot create %s: %s", out_path, rc == NTIDX_E_IO ? strerror(errno) : ntidx_strerror(rc));
-        else
+        rc = ntidx_writer_open_file(out_path, &wo, &s.w);
+        if (rc < 0) {
+            s.err_is_output = 1;
+            ntx_err_from_last(&s.err, rc); /* the writer said why */
+        } else {
             created = 1;
+        }
     }
     if (!rc)
         rc = run(&s);
@@ -908,28 +930,32 @@ NTIDX_API int ntidx_slice(ntidx_trace *t, const ntidx_index *x, const ntidx_quer
     }
     if (rc < 0 && created)
         unlink(out_path);
-    finish_report(&s, stats, err, errlen);
+    rc = finish_report(&s, rc, stats);
     slicer_free(&s);
-    return rc < 0 ? rc : NTIDX_OK;
+    return rc;
 }
 
 NTIDX_API int ntidx_slice_memory(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *q,
-                                 const ntidx_slice_options *o, uint8_t **data, size_t *size, ntidx_slice_stats *stats,
-                                 char *err, size_t errlen)
+                                 const ntidx_slice_options *o, uint8_t **data, size_t *size, ntidx_slice_stats *stats)
 {
-    if (err && errlen)
-        err[0] = 0;
     if (!t || !x || !data || !size)
-        return NTIDX_E_INVALID_ARG;
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? ntidx_trace_name(t) : NULL, NTIDX_NO_OFFSET,
+                         "ntidx_slice_memory: NULL argument");
     *data = NULL;
     *size = 0;
+    if (o && !ntx_reserved_zero(o->reserved, sizeof o->reserved))
+        return ntx_failf(NTIDX_E_INVALID_ARG, ntidx_trace_name(t), NTIDX_NO_OFFSET,
+                         "slice options: reserved fields are not zero (fill them with ntidx_slice_options_defaults())");
+    int rc = index_ready(t, &x, o);
+    if (rc < 0)
+        return rc;
     slicer s;
-    int rc = slicer_init(&s, t, x, q, o);
+    rc = slicer_init(&s, t, x, q, o);
     if (!rc) {
         ntidx_writer_options wo;
         writer_options(&s, &wo);
-        if ((rc = ntidx_writer_open_memory(&s.w, &wo)) < 0)
-            FAIL(&s, rc, "cannot start the writer: %s", ntidx_strerror(rc));
+        if ((rc = ntidx_writer_open_memory(&wo, &s.w)) < 0)
+            ntx_err_from_last(&s.err, rc);
     }
     if (!rc)
         rc = run(&s);
@@ -945,7 +971,7 @@ NTIDX_API int ntidx_slice_memory(ntidx_trace *t, const ntidx_index *x, const nti
             *size = n;
         }
     }
-    finish_report(&s, stats, err, errlen);
+    rc = finish_report(&s, rc, stats);
     slicer_free(&s);
-    return rc < 0 ? rc : NTIDX_OK;
+    return rc;
 }

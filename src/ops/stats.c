@@ -285,46 +285,36 @@ static stats_impl *stats_new(void)
     return st;
 }
 
-NTIDX_API int ntidx_stats_compute(ntidx_trace *t, ntidx_stats **out, char *err, size_t errlen)
+NTIDX_API int ntidx_stats_compute(ntidx_trace *t, ntidx_stats **out)
 {
+    if (out)
+        *out = NULL;
     if (!t || !out)
-        return NTIDX_E_INVALID_ARG;
-    *out = NULL;
-    if (err && errlen)
-        err[0] = 0;
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? ntidx_trace_name(t) : NULL, NTIDX_NO_OFFSET, "ntidx_stats_compute: NULL argument");
     ntx_stats_accum a;
     if (ntx_stats_accum_init(&a) < 0)
-        return NTIDX_E_NOMEM;
+        return ntx_failf(NTIDX_E_NOMEM, ntidx_trace_name(t), NTIDX_NO_OFFSET, "out of memory");
     ntidx_reader *r = NULL;
-    int rc = ntidx_reader_open(&r, t, NULL);
+    int rc = ntidx_reader_open(t, NULL, &r); /* the reader's calls say their own errors */
     const ntidx_event *e;
+    int nomem = 0;
     while (rc == 0 && (rc = ntidx_reader_next(r, &e)) == 1)
-        rc = ntx_stats_accum_add(&a, e);
+        if ((rc = ntx_stats_accum_add(&a, e)) < 0)
+            nomem = 1;
     const ntidx_dropped *dl = NULL;
     size_t dn = 0;
     if (rc == 0)
         rc = ntidx_reader_dropped(r, &dl, &dn);
-    if (rc == 0)
-        rc = ntx_stats_accum_finish(&a, t, ntidx_reader_complete(r), ntidx_reader_error(r), ntidx_reader_get_stats(r),
-                                    dl, dn, out);
+    if (rc == 0 && (rc = ntx_stats_accum_finish(&a, t, ntidx_reader_complete(r), ntidx_reader_incomplete_reason(r),
+                                                ntidx_reader_get_stats(r), dl, dn, out)) < 0)
+        nomem = 1;
     if (rc < 0) {
-        if (err && errlen && r)
-            snprintf(err, errlen, "%s", rc == NTIDX_E_NOMEM ? "out of memory" : ntidx_reader_error(r));
+        if (nomem)
+            ntx_failf(rc, ntidx_trace_name(t), NTIDX_NO_OFFSET, "out of memory");
         ntx_stats_accum_discard(&a);
     }
     ntidx_reader_close(&r);
     return rc;
-}
-
-NTIDX_API int ntidx_stats_window(ntidx_trace *t, const ntidx_index *x, uint64_t t0, uint64_t t1, ntidx_stats **out,
-                                 char *err, size_t errlen)
-{
-    ntidx_stats_options o;
-    ntidx_stats_options_defaults(&o);
-    o.t0 = t0;
-    o.t1 = t1;
-    o.threads = 1;
-    return ntidx_stats_indexed(t, x, &o, out, err, errlen);
 }
 
 NTIDX_API void ntidx_stats_free(ntidx_stats **sp)

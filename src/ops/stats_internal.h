@@ -60,8 +60,7 @@ typedef struct ntx_hist {
 
 /* One sequence-point region's statistics over [t0, t1) (stats_parallel.c): what a worker adds per region. */
 int ntx_region_stats(ntidx_trace *t, const ntidx_index *x, uint64_t region, uint64_t t0, uint64_t t1,
-                     ntx_stats_accum *a, ntx_drop_map *drops, const ntx_hist *h, ntidx_reader_stats *rs, char *err,
-                     size_t errlen);
+                     ntx_stats_accum *a, ntx_drop_map *drops, const ntx_hist *h, ntidx_reader_stats *rs, ntx_err *err);
 
 /* --full indexes: region r's stored statistics added to `a`, `drops` and `rs` (index_summary.c). */
 int ntx_index_summary_merge(const ntidx_index *x, uint64_t r, ntx_stats_accum *a, ntx_drop_map *drops,

@@ -17,6 +17,7 @@
 
 #include "error.h"
 #include "index_internal.h"
+#include "ops_internal.h"
 #include "query_internal.h"
 #include "stats_internal.h"
 
@@ -24,6 +25,7 @@ NTIDX_API void ntidx_stats_options_defaults(ntidx_stats_options *o)
 {
     memset(o, 0, sizeof *o);
     o->t1 = UINT64_MAX;
+    o->recover = 1;
 }
 
 #define MAX_BUCKETS (1u << 22)
@@ -48,7 +50,7 @@ typedef struct worker {
     ntx_drop_map drops;
     ntidx_reader_stats rs;
     int rc;
-    char err[NTX_ERRMSG_MAX];
+    ntx_err err;
     pthread_t tid;
 } worker;
 
@@ -60,8 +62,7 @@ typedef struct worker {
  * skip the region's blocks.
  */
 int ntx_region_stats(ntidx_trace *t, const ntidx_index *x, uint64_t region, uint64_t t0, uint64_t t1,
-                     ntx_stats_accum *a, ntx_drop_map *drops, const ntx_hist *h, ntidx_reader_stats *rs, char *err,
-                     size_t errlen)
+                     ntx_stats_accum *a, ntx_drop_map *drops, const ntx_hist *h, ntidx_reader_stats *rs, ntx_err *err)
 {
     ntidx_query_options qo;
     ntidx_query_options_defaults(&qo);
@@ -89,11 +90,8 @@ int ntx_region_stats(ntidx_trace *t, const ntidx_index *x, uint64_t region, uint
         rs->blocks[NTIDX_BLOCK_EVENT] += qs->event_blocks_read;
         rs->dropped_events += qs->dropped_events;
     }
-    if (rc < 0 && err && errlen) {
-        snprintf(err, errlen, "%s", q ? ntidx_query_error(q) : ntidx_strerror(rc));
-        if (!err[0])
-            snprintf(err, errlen, "%s", ntidx_strerror(rc));
-    }
+    if (rc < 0) /* the query said why on this thread: keep it for the caller, maybe on another thread */
+        ntx_err_from_last(err, rc);
     ntidx_query_close(&q);
     return rc < 0 ? rc : 0;
 }
@@ -110,7 +108,7 @@ static void *work(void *arg)
         if (i >= sh->nregions)
             break;
         int rc = ntx_region_stats(sh->t, sh->x, sh->regions[i], sh->o->t0, sh->o->t1, &w->a, &w->drops, &h, &w->rs,
-                                  w->err, sizeof w->err);
+                                  &w->err);
         if (rc < 0) {
             w->rc = rc;
             atomic_store(&sh->failed, 1);
@@ -119,25 +117,37 @@ static void *work(void *arg)
     return NULL;
 }
 
-NTIDX_API int ntidx_stats_indexed(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_options *o,
-                                  ntidx_stats **out, char *err, size_t errlen)
+/* Regions a worker computes are those the options select (all, or o->regions) that overlap the window. */
+static int selected(const ntidx_stats_options *o, const uint8_t *chosen, uint64_t r)
 {
-    if (!t || !x || !out)
-        return NTIDX_E_INVALID_ARG;
-    *out = NULL;
-    if (err && errlen)
-        err[0] = 0;
-    ntidx_stats_options def;
-    if (!o) {
-        ntidx_stats_options_defaults(&def);
-        o = &def;
-    }
-    const ntidx_index_info *ii = ntidx_index_get_info(x);
+    return !o->regions || chosen[r];
+}
+
+static int stats_run(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_options *o, ntidx_stats **out,
+                     ntx_err *err)
+{
+    const ntidx_index_info *ii = &x->info;
     shared sh = {.t = t, .x = x, .o = o};
     uint64_t nr = x->nregions;
+    uint8_t *chosen = NULL;
+    if (o->regions) {
+        chosen = calloc((size_t)(nr ? nr : 1), 1);
+        if (!chosen)
+            return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+        for (size_t i = 0; i < o->region_count; i++) {
+            if (o->regions[i] >= nr) {
+                free(chosen);
+                return ntx_err_set(err, NTIDX_E_INVALID_ARG, "no region %llu (the index has %llu)",
+                                   (unsigned long long)o->regions[i], (unsigned long long)nr);
+            }
+            chosen[o->regions[i]] = 1;
+        }
+    }
     sh.regions = malloc((size_t)(nr ? nr : 1) * sizeof *sh.regions);
-    if (!sh.regions)
-        return NTIDX_E_NOMEM;
+    if (!sh.regions) {
+        free(chosen);
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    }
     /* A --full index holds each region's statistics: regions wholly inside the window are taken from it
        (unless a histogram wants every timestamp), the others are decoded. Either way the numbers are
        the ones a worker computes for the region, so the result is the same byte for byte. */
@@ -146,10 +156,11 @@ NTIDX_API int ntidx_stats_indexed(ntidx_trace *t, const ntidx_index *x, const nt
     size_t ninside = 0;
     if (use_summaries && !inside) {
         free(sh.regions);
-        return NTIDX_E_NOMEM;
+        free(chosen);
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     }
     for (uint64_t r = 0; r < nr; r++) {
-        if (!ntx_index_region_overlaps(x, r, o->t0, o->t1))
+        if (!selected(o, chosen, r) || !ntx_index_region_overlaps(x, r, o->t0, o->t1))
             continue;
         if (use_summaries && ntx_index_region_inside(x, r, o->t0, o->t1))
             inside[ninside++] = r;
@@ -170,10 +181,10 @@ NTIDX_API int ntidx_stats_indexed(ntidx_trace *t, const ntidx_index *x, const nt
         uint64_t nb = (span + sh.hist_width - 1) / sh.hist_width;
         if (nb > MAX_BUCKETS) {
             free(sh.regions);
-            if (err && errlen)
-                snprintf(err, errlen, "%llu histogram buckets is too many (at most %u)", (unsigned long long)nb,
-                         MAX_BUCKETS);
-            return NTIDX_E_INVALID_ARG;
+            free(inside);
+            free(chosen);
+            return ntx_err_set(err, NTIDX_E_INVALID_ARG, "%llu histogram buckets is too many (at most %u)",
+                               (unsigned long long)nb, MAX_BUCKETS);
         }
         sh.nbuckets = (size_t)(nb ? nb : 1);
     }
@@ -187,14 +198,16 @@ NTIDX_API int ntidx_stats_indexed(ntidx_trace *t, const ntidx_index *x, const nt
     if (nthreads > sh.nregions)
         nthreads = sh.nregions ? (unsigned)sh.nregions : 1;
     worker *ws = calloc(nthreads, sizeof *ws);
-    int rc = ws ? 0 : NTIDX_E_NOMEM;
+    int rc = ws ? 0 : ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     for (unsigned i = 0; rc == 0 && i < nthreads; i++) {
         ws[i].sh = &sh;
-        if ((rc = ntx_stats_accum_init(&ws[i].a)) < 0)
+        if ((rc = ntx_stats_accum_init(&ws[i].a)) < 0) {
+            ntx_err_set(err, rc, "out of memory");
             break;
+        }
         ntx_drop_map_init(&ws[i].drops);
         if (sh.nbuckets && !(ws[i].hist = calloc(sh.nbuckets, sizeof *ws[i].hist)))
-            rc = NTIDX_E_NOMEM;
+            rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     }
     /* Worker 0 runs on this thread: one thread means no thread at all. */
     unsigned started = 0;
@@ -208,19 +221,15 @@ NTIDX_API int ntidx_stats_indexed(ntidx_trace *t, const ntidx_index *x, const nt
     for (unsigned i = 0; rc == 0 && i < nthreads; i++)
         if (ws[i].rc < 0) {
             rc = ws[i].rc;
-            if (err && errlen)
-                snprintf(err, errlen, "%s", ws[i].err);
+            *err = ws[i].err;
         }
     /* The regions the index answers for. */
     for (size_t i = 0; rc == 0 && i < ninside; i++) {
         /* a lazily checked index: the region's entries are checked like a query's would be */
-        ntx_err ce = {0};
-        if ((rc = ntx_index_need_region(x, inside[i], &ce)) < 0) {
-            if (err && errlen)
-                snprintf(err, errlen, "%s", ce.msg);
+        if ((rc = ntx_index_need_region(x, inside[i], err)) < 0)
             break;
-        }
-        rc = ntx_index_summary_merge(x, inside[i], &ws[0].a, &ws[0].drops, &ws[0].rs);
+        if ((rc = ntx_index_summary_merge(x, inside[i], &ws[0].a, &ws[0].drops, &ws[0].rs)) < 0)
+            ntx_err_set(err, rc, "out of memory");
     }
     /* Merge into worker 0, in worker order (the sums do not care). */
     for (unsigned i = 1; rc == 0 && i < nthreads; i++) {
@@ -248,6 +257,8 @@ NTIDX_API int ntidx_stats_indexed(ntidx_trace *t, const ntidx_index *x, const nt
         rc = ntx_stats_accum_finish(&w->a, t, complete, reason, &w->rs, w->drops.v, w->drops.n, out);
         if (rc == 0 && sh.nbuckets)
             rc = ntx_stats_set_histogram(*out, sh.hist_start, sh.hist_width, w->hist, sh.nbuckets);
+        if (rc < 0)
+            ntx_err_set(err, rc, "out of memory");
         if (rc == 0)
             (*out)->regions_from_index = ninside;
         if (rc < 0 && *out)
@@ -262,5 +273,43 @@ NTIDX_API int ntidx_stats_indexed(ntidx_trace *t, const ntidx_index *x, const nt
     free(ws);
     free(sh.regions);
     free(inside);
+    free(chosen);
+    if (rc < 0 && !err->code)
+        ntx_err_set(err, rc, "%s", ntidx_strerror(rc));
     return rc;
+}
+
+NTIDX_API int ntidx_stats_indexed(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_options *o,
+                                  ntidx_stats **out)
+{
+    if (out)
+        *out = NULL;
+    if (!t || !x || !out)
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET, "ntidx_stats_indexed: NULL argument");
+    ntidx_stats_options def;
+    if (!o) {
+        ntidx_stats_options_defaults(&def);
+        o = &def;
+    }
+    if (!ntx_reserved_zero(o->reserved, sizeof o->reserved))
+        return ntx_failf(NTIDX_E_INVALID_ARG, t->name, NTIDX_NO_OFFSET,
+                         "statistics options: reserved fields are not zero (fill them with ntidx_stats_options_defaults())");
+    if (o->region_count && !o->regions)
+        return ntx_failf(NTIDX_E_INVALID_ARG, t->name, NTIDX_NO_OFFSET, "statistics options: region_count without regions");
+    x = ntx_index_current(x);
+    ntx_err err = {0};
+    int rc = stats_run(t, x, o, out, &err);
+    if (rc == NTIDX_E_INDEX_CORRUPT && o->recover) {
+        /* a region of a lazily checked index failed its check: rebuild it and compute again */
+        const ntidx_index *nx;
+        ntx_err rerr = {0};
+        if ((rc = ntx_index_recover(t, x, &err, &nx, &rerr)) < 0)
+            return ntx_fail(rc, t->name, &rerr);
+        ntx_err_clear(&err);
+        x = nx;
+        rc = stats_run(t, x, o, out, &err);
+    }
+    if (rc < 0)
+        return ntx_fail(rc, rc == NTIDX_E_INDEX_CORRUPT ? x->name : t->name, &err);
+    return NTIDX_OK;
 }

@@ -527,21 +527,26 @@ int ntx_reader_file_next(ntidx_reader *r, ntidx_event *e, int defer_barriers)
 /* Public API                                                          */
 /* ------------------------------------------------------------------ */
 
-NTIDX_API int ntidx_reader_open(ntidx_reader **out, ntidx_trace *t, const ntidx_reader_options *o)
+NTIDX_API int ntidx_reader_open(ntidx_trace *t, const ntidx_reader_options *o, ntidx_reader **out)
 {
+    if (out)
+        *out = NULL;
     if (!out || !t)
-        return NTIDX_E_INVALID_ARG;
-    *out = NULL;
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET, "ntidx_reader_open: NULL argument");
     ntidx_reader_options def;
     if (!o) {
         ntidx_reader_options_defaults(&def);
         o = &def;
     }
     if (o->order != NTIDX_ORDER_FILE && o->order != NTIDX_ORDER_TIME)
-        return NTIDX_E_INVALID_ARG;
+        return ntx_failf(NTIDX_E_INVALID_ARG, t->name, NTIDX_NO_OFFSET, "reader order %d is neither file nor time",
+                         (int)o->order);
+    if (!ntx_reserved_zero(o->reserved, sizeof o->reserved))
+        return ntx_failf(NTIDX_E_INVALID_ARG, t->name, NTIDX_NO_OFFSET,
+                         "reader options: reserved fields are not zero (fill them with ntidx_reader_options_defaults())");
     ntidx_reader *r = calloc(1, sizeof *r);
     if (!r)
-        return NTIDX_E_NOMEM;
+        return ntx_failf(NTIDX_E_NOMEM, t->name, NTIDX_NO_OFFSET, "out of memory");
     r->t = t;
     r->opt = *o;
     r->pos = t->info.first_block_offset;
@@ -563,13 +568,16 @@ NTIDX_API int ntidx_reader_open(ntidx_reader **out, ntidx_trace *t, const ntidx_
 NTIDX_API int ntidx_reader_next(ntidx_reader *r, const ntidx_event **ev)
 {
     if (!r || !ev)
-        return NTIDX_E_INVALID_ARG;
-    if (r->opt.order == NTIDX_ORDER_TIME)
-        return ntx_reader_time_next(r, ev);
-    int rc = ntx_reader_file_next(r, &r->ev, 0);
-    if (rc == 1)
-        *ev = &r->ev;
-    return rc;
+        return ntx_failf(NTIDX_E_INVALID_ARG, r ? r->t->name : NULL, NTIDX_NO_OFFSET, "ntidx_reader_next: NULL argument");
+    int rc;
+    if (r->opt.order == NTIDX_ORDER_TIME) {
+        rc = ntx_reader_time_next(r, ev);
+    } else {
+        rc = ntx_reader_file_next(r, &r->ev, 0);
+        if (rc == 1)
+            *ev = &r->ev;
+    }
+    return rc < 0 ? ntx_fail(rc, r->t->name, &r->err) : rc;
 }
 
 NTIDX_API void ntidx_reader_close(ntidx_reader **rp)
@@ -593,7 +601,11 @@ NTIDX_API void ntidx_reader_close(ntidx_reader **rp)
     *rp = NULL;
 }
 
-NTIDX_API const char *ntidx_reader_error(const ntidx_reader *r) { return r ? r->err.msg : ""; }
+NTIDX_API const char *ntidx_reader_incomplete_reason(const ntidx_reader *r)
+{
+    /* A truncated trace leaves its note in r->err with code 0 (it is not an error). */
+    return r && r->at_end && !r->complete && !r->failed ? r->err.msg : "";
+}
 NTIDX_API int ntidx_reader_complete(const ntidx_reader *r) { return r ? r->complete : 0; }
 NTIDX_API const ntidx_reader_stats *ntidx_reader_get_stats(const ntidx_reader *r) { return r ? &r->stats : NULL; }
 
@@ -626,12 +638,12 @@ static void fill_dropped(void *ctx, uint64_t key, void *val)
 NTIDX_API int ntidx_reader_dropped(ntidx_reader *r, const ntidx_dropped **list, size_t *count)
 {
     if (!r || !list || !count)
-        return NTIDX_E_INVALID_ARG;
+        return ntx_failf(NTIDX_E_INVALID_ARG, r ? r->t->name : NULL, NTIDX_NO_OFFSET, "ntidx_reader_dropped: NULL argument");
     size_t n = 0;
     ntx_idmap_each(&r->seqs, count_dropped, &n);
     ntidx_dropped *d = n ? calloc(n, sizeof *d) : NULL;
     if (n && !d)
-        return NTIDX_E_NOMEM;
+        return ntx_failf(NTIDX_E_NOMEM, r->t->name, NTIDX_NO_OFFSET, "out of memory");
     struct dropped_fill f = {d, 0};
     ntx_idmap_each(&r->seqs, fill_dropped, &f);
     if (n)

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
 #include "generator_internal.h"
 #include "writer_internal.h"
 
@@ -432,17 +433,21 @@ static void emit_batch(gen *g)
 
 static int gen_options_check(const ntidx_gen_options *o)
 {
+#define BAD(...) return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET, __VA_ARGS__)
     if (o->format_version != 5 && o->format_version != 6)
-        return NTIDX_E_INVALID_ARG;
+        BAD("generator: format version %d is neither 5 nor 6", o->format_version);
     if (o->threads == 0 || o->threads > 4096)
-        return NTIDX_E_INVALID_ARG;
+        BAD("generator: %u threads (1 to 4096)", o->threads);
     if (!(o->drop_rate >= 0.0 && o->drop_rate < 1.0))
-        return NTIDX_E_INVALID_ARG;
+        BAD("generator: drop rate %g is not in [0, 1)", o->drop_rate);
     /* Flushes and thread removal are V6 features. */
     if (o->format_version == 5 &&
         (o->metadata_flush_every || o->thread_flush_every || o->remove_threads))
-        return NTIDX_E_INVALID_ARG;
+        BAD("generator: metadata and thread flushes and thread removal need format version 6");
+    if (!ntx_reserved_zero(o->reserved, sizeof o->reserved))
+        BAD("generator options: reserved fields are not zero (fill them with ntidx_gen_options_defaults())");
     return NTIDX_OK;
+#undef BAD
 }
 
 static int gen_run(gen *g)
@@ -542,7 +547,7 @@ int ntidx_w_generate(const char *path, const ntidx_gen_options *o, uint8_t **dat
     wo.keyvalues = kv;
     wo.keyvalue_count = sizeof(kv) / sizeof(kv[0]);
 
-    rc = path ? ntidx_writer_open_file(&g->w, path, &wo) : ntidx_writer_open_memory(&g->w, &wo);
+    rc = path ? ntidx_writer_open_file(path, &wo, &g->w) : ntidx_writer_open_memory(&wo, &g->w);
     if (!rc)
         rc = gen_run(g);
     if (!rc && data) {
@@ -564,17 +569,24 @@ int ntidx_w_generate(const char *path, const ntidx_gen_options *o, uint8_t **dat
 NTIDX_API int ntidx_generate_file(const char *path, const ntidx_gen_options *o)
 {
     if (!path)
-        return NTIDX_E_INVALID_ARG;
-    return ntidx_w_generate(path, o, NULL, NULL, NULL);
+        return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET, "ntidx_generate_file: NULL path");
+    unsigned long said = ntx_error_count();
+    int rc = ntidx_w_generate(path, o, NULL, NULL, NULL);
+    return rc < 0 && ntx_error_count() == said
+               ? ntx_failf(rc, path, NTIDX_NO_OFFSET, "cannot generate: %s", ntidx_strerror(rc))
+               : rc;
 }
 
 NTIDX_API int ntidx_generate_memory(const ntidx_gen_options *o, uint8_t **data, size_t *size)
 {
     if (!data || !size)
-        return NTIDX_E_INVALID_ARG;
+        return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET, "ntidx_generate_memory: NULL argument");
     *data = NULL;
     *size = 0;
+    unsigned long said = ntx_error_count();
     int rc = ntidx_w_generate(NULL, o, data, size, NULL);
+    if (rc < 0 && ntx_error_count() == said)
+        ntx_failf(rc, NULL, NTIDX_NO_OFFSET, "cannot generate: %s", ntidx_strerror(rc));
     if (rc) {
         free(*data);
         *data = NULL;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
 #include "writer_internal.h"
 
 NTIDX_API void ntidx_writer_options_defaults(ntidx_writer_options *o)
@@ -72,6 +73,18 @@ static void free_buffers(ntidx_writer *w)
     ntidx_buf_free(&w->scratch);
 }
 
+/* A public call's failure published (the one error model): an output that cannot be written names the file
+   and errno's text; anything else the call and the code. */
+static int said(const ntidx_writer *w, const char *call, int rc)
+{
+    if (rc >= 0)
+        return rc;
+    const char *file = w ? w->path : NULL;
+    if ((rc == NTIDX_E_WRITE || rc == NTIDX_E_IO) && w && w->sink.saved_errno)
+        return ntx_failf(rc, file, NTIDX_NO_OFFSET, "cannot write: %s", strerror(w->sink.saved_errno));
+    return ntx_failf(rc, file, NTIDX_NO_OFFSET, "%s: %s", call, ntidx_strerror(rc));
+}
+
 static int writer_open(ntidx_writer **out, const char *path, const ntidx_writer_options *o)
 {
     if (!out)
@@ -82,6 +95,8 @@ static int writer_open(ntidx_writer **out, const char *path, const ntidx_writer_
         ntidx_writer_options_defaults(&defaults);
         o = &defaults;
     }
+    if (!ntx_reserved_zero(o->reserved, sizeof o->reserved))
+        return NTIDX_E_INVALID_ARG;
     int rc = check_options(o);
     if (rc)
         return rc;
@@ -89,6 +104,11 @@ static int writer_open(ntidx_writer **out, const char *path, const ntidx_writer_
     if (!w)
         return NTIDX_E_NOMEM;
     w->o = *o;
+    w->path = path ? strdup(path) : NULL;
+    if (path && !w->path) {
+        free(w);
+        return NTIDX_E_NOMEM;
+    }
     w->v6 = o->format_version == 6;
     w->last_ts = (uint64_t)o->sync_ticks;
     reset_event_block(w);
@@ -97,6 +117,7 @@ static int writer_open(ntidx_writer **out, const char *path, const ntidx_writer_
     rc = path ? ntidx_w_sink_open_file(&w->sink, path) : ntidx_w_sink_open_memory(&w->sink);
     if (rc) {
         int saved_errno = w->sink.saved_errno;
+        free(w->path);
         free(w);
         if (saved_errno)
             errno = saved_errno; /* why open() failed, for the caller's message */
@@ -112,6 +133,7 @@ static int writer_open(ntidx_writer **out, const char *path, const ntidx_writer_
     if (rc) {
         ntidx_w_sink_close(&w->sink);
         free_buffers(w);
+        free(w->path);
         free(w);
         return rc;
     }
@@ -119,17 +141,24 @@ static int writer_open(ntidx_writer **out, const char *path, const ntidx_writer_
     return NTIDX_OK;
 }
 
-NTIDX_API int ntidx_writer_open_file(ntidx_writer **out, const char *path,
-                                     const ntidx_writer_options *o)
+NTIDX_API int ntidx_writer_open_file(const char *path, const ntidx_writer_options *o, ntidx_writer **out)
 {
-    if (!path)
-        return NTIDX_E_INVALID_ARG;
-    return writer_open(out, path, o);
+    if (!path) {
+        if (out)
+            *out = NULL;
+        return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET, "ntidx_writer_open_file: NULL path");
+    }
+    int rc = writer_open(out, path, o);
+    if (rc == NTIDX_E_IO || rc == NTIDX_E_WRITE)
+        return ntx_failf(rc, path, NTIDX_NO_OFFSET, "cannot create: %s", strerror(errno));
+    return rc < 0 ? ntx_failf(rc, path, NTIDX_NO_OFFSET, "cannot start a trace: %s (writer options)", ntidx_strerror(rc))
+                  : rc;
 }
 
-NTIDX_API int ntidx_writer_open_memory(ntidx_writer **out, const ntidx_writer_options *o)
+NTIDX_API int ntidx_writer_open_memory(const ntidx_writer_options *o, ntidx_writer **out)
 {
-    return writer_open(out, NULL, o);
+    int rc = writer_open(out, NULL, o);
+    return rc < 0 ? ntx_failf(rc, NULL, NTIDX_NO_OFFSET, "cannot start a trace in memory: %s", ntidx_strerror(rc)) : rc;
 }
 
 NTIDX_API const uint8_t *ntidx_writer_memory(const ntidx_writer *w, size_t *size)
@@ -313,7 +342,7 @@ static int put_metadata_encoded(ntidx_writer *w, const ntidx_buf *s)
     return NTIDX_OK;
 }
 
-NTIDX_API int ntidx_writer_add_metadata(ntidx_writer *w, const ntidx_metadata *m)
+static int writer_add_metadata(ntidx_writer *w, const ntidx_metadata *m)
 {
     int rc = usable(w);
     if (rc)
@@ -334,7 +363,7 @@ NTIDX_API int ntidx_writer_add_metadata(ntidx_writer *w, const ntidx_metadata *m
     return put_metadata_encoded(w, s);
 }
 
-NTIDX_API int ntidx_writer_add_metadata_raw(ntidx_writer *w, const uint8_t *data, size_t size)
+static int writer_add_metadata_raw(ntidx_writer *w, const uint8_t *data, size_t size)
 {
     int rc = usable(w);
     if (rc)
@@ -356,7 +385,7 @@ NTIDX_API int ntidx_writer_add_metadata_raw(ntidx_writer *w, const uint8_t *data
     return put_metadata_encoded(w, s);
 }
 
-NTIDX_API int ntidx_writer_add_thread(ntidx_writer *w, const ntidx_thread *th)
+static int writer_add_thread(ntidx_writer *w, const ntidx_thread *th)
 {
     int rc = usable(w);
     if (rc)
@@ -378,7 +407,7 @@ NTIDX_API int ntidx_writer_add_thread(ntidx_writer *w, const ntidx_thread *th)
     return NTIDX_OK;
 }
 
-NTIDX_API int ntidx_writer_add_stack(ntidx_writer *w, uint32_t id, const uint8_t *ips,
+static int writer_add_stack(ntidx_writer *w, uint32_t id, const uint8_t *ips,
                                      uint32_t size)
 {
     int rc = usable(w);
@@ -402,7 +431,7 @@ NTIDX_API int ntidx_writer_add_stack(ntidx_writer *w, uint32_t id, const uint8_t
     return NTIDX_OK;
 }
 
-NTIDX_API int ntidx_writer_add_label_list(ntidx_writer *w, uint32_t id, const ntidx_label *labels,
+static int writer_add_label_list(ntidx_writer *w, uint32_t id, const ntidx_label *labels,
                                           size_t n)
 {
     int rc = usable(w);
@@ -429,7 +458,7 @@ NTIDX_API int ntidx_writer_add_label_list(ntidx_writer *w, uint32_t id, const nt
     return NTIDX_OK;
 }
 
-NTIDX_API int ntidx_writer_add_thread_raw(ntidx_writer *w, const uint8_t *row, size_t size)
+static int writer_add_thread_raw(ntidx_writer *w, const uint8_t *row, size_t size)
 {
     int rc = usable(w);
     if (rc)
@@ -446,7 +475,7 @@ NTIDX_API int ntidx_writer_add_thread_raw(ntidx_writer *w, const uint8_t *row, s
     return NTIDX_OK;
 }
 
-NTIDX_API int ntidx_writer_add_label_list_raw(ntidx_writer *w, uint32_t id, const uint8_t *labels,
+static int writer_add_label_list_raw(ntidx_writer *w, uint32_t id, const uint8_t *labels,
                                               size_t size)
 {
     int rc = usable(w);
@@ -496,7 +525,7 @@ static size_t encode_event(ntidx_writer *w, const ntidx_w_hdr *h, const ntidx_ev
     return hn + h->payload_size + pad;
 }
 
-NTIDX_API int ntidx_writer_add_event(ntidx_writer *w, const ntidx_event *ev)
+static int writer_add_event(ntidx_writer *w, const ntidx_event *ev)
 {
     int rc = usable(w);
     if (rc)
@@ -560,7 +589,7 @@ NTIDX_API int ntidx_writer_add_event(ntidx_writer *w, const ntidx_event *ev)
 
 /* ---- stream structure ---- */
 
-NTIDX_API int ntidx_writer_sequence_point(ntidx_writer *w, uint64_t timestamp, uint32_t flags,
+static int writer_sequence_point(ntidx_writer *w, uint64_t timestamp, uint32_t flags,
                                           const ntidx_thread_seq *threads, size_t n)
 {
     int rc = usable(w);
@@ -575,7 +604,7 @@ NTIDX_API int ntidx_writer_sequence_point(ntidx_writer *w, uint64_t timestamp, u
     return rc ? ntidx_w_fail(w, rc) : 0;
 }
 
-NTIDX_API int ntidx_writer_remove_threads(ntidx_writer *w, const ntidx_thread_seq *t, size_t n)
+static int writer_remove_threads(ntidx_writer *w, const ntidx_thread_seq *t, size_t n)
 {
     int rc = usable(w);
     if (rc)
@@ -588,7 +617,7 @@ NTIDX_API int ntidx_writer_remove_threads(ntidx_writer *w, const ntidx_thread_se
     return rc ? ntidx_w_fail(w, rc) : 0;
 }
 
-NTIDX_API int ntidx_writer_add_raw_block(ntidx_writer *w, ntidx_block_kind kind,
+static int writer_add_raw_block(ntidx_writer *w, ntidx_block_kind kind,
                                          const uint8_t *payload, size_t size)
 {
     int rc = usable(w);
@@ -620,7 +649,7 @@ NTIDX_API int ntidx_writer_add_raw_block(ntidx_writer *w, ntidx_block_kind kind,
     return NTIDX_OK;
 }
 
-NTIDX_API int ntidx_writer_flush(ntidx_writer *w)
+static int writer_flush(ntidx_writer *w)
 {
     int rc = usable(w);
     if (rc)
@@ -631,7 +660,7 @@ NTIDX_API int ntidx_writer_flush(ntidx_writer *w)
     return rc ? ntidx_w_fail(w, rc) : 0;
 }
 
-NTIDX_API int ntidx_writer_finish(ntidx_writer *w)
+static int writer_finish(ntidx_writer *w)
 {
     int rc = usable(w);
     if (rc)
@@ -659,10 +688,84 @@ NTIDX_API int ntidx_writer_close(ntidx_writer **pw)
     if (w->err)
         rc = w->err;
     int saved_errno = w->sink.saved_errno;
+    if (rc < 0)
+        said(w, "ntidx_writer_close", rc);
     free_buffers(w);
+    free(w->path);
     free(w);
-    /* Callers report I/O failures with strerror(errno). */
+    /* Callers report I/O failures with strerror(errno) too. */
     if ((rc == NTIDX_E_WRITE || rc == NTIDX_E_IO) && saved_errno)
         errno = saved_errno;
     return rc;
+}
+
+/* The public calls: each publishes its failure. */
+NTIDX_API int ntidx_writer_add_metadata(ntidx_writer *w, const ntidx_metadata *m)
+{
+    return said(w, "ntidx_writer_add_metadata", writer_add_metadata(w, m));
+}
+
+NTIDX_API int ntidx_writer_add_metadata_raw(ntidx_writer *w, const uint8_t *data, size_t size)
+{
+    return said(w, "ntidx_writer_add_metadata_raw", writer_add_metadata_raw(w, data, size));
+}
+
+NTIDX_API int ntidx_writer_add_thread(ntidx_writer *w, const ntidx_thread *th)
+{
+    return said(w, "ntidx_writer_add_thread", writer_add_thread(w, th));
+}
+
+NTIDX_API int ntidx_writer_add_stack(ntidx_writer *w, uint32_t id, const uint8_t *ips,
+                                     uint32_t size)
+{
+    return said(w, "ntidx_writer_add_stack", writer_add_stack(w, id, ips, size));
+}
+
+NTIDX_API int ntidx_writer_add_label_list(ntidx_writer *w, uint32_t id, const ntidx_label *labels,
+                                          size_t n)
+{
+    return said(w, "ntidx_writer_add_label_list", writer_add_label_list(w, id, labels, n));
+}
+
+NTIDX_API int ntidx_writer_add_thread_raw(ntidx_writer *w, const uint8_t *row, size_t size)
+{
+    return said(w, "ntidx_writer_add_thread_raw", writer_add_thread_raw(w, row, size));
+}
+
+NTIDX_API int ntidx_writer_add_label_list_raw(ntidx_writer *w, uint32_t id, const uint8_t *labels,
+                                              size_t size)
+{
+    return said(w, "ntidx_writer_add_label_list_raw", writer_add_label_list_raw(w, id, labels, size));
+}
+
+NTIDX_API int ntidx_writer_add_event(ntidx_writer *w, const ntidx_event *ev)
+{
+    return said(w, "ntidx_writer_add_event", writer_add_event(w, ev));
+}
+
+NTIDX_API int ntidx_writer_sequence_point(ntidx_writer *w, uint64_t timestamp, uint32_t flags,
+                                          const ntidx_thread_seq *threads, size_t n)
+{
+    return said(w, "ntidx_writer_sequence_point", writer_sequence_point(w, timestamp, flags, threads, n));
+}
+
+NTIDX_API int ntidx_writer_remove_threads(ntidx_writer *w, const ntidx_thread_seq *t, size_t n)
+{
+    return said(w, "ntidx_writer_remove_threads", writer_remove_threads(w, t, n));
+}
+
+NTIDX_API int ntidx_writer_add_raw_block(ntidx_writer *w, ntidx_block_kind kind,
+                                         const uint8_t *payload, size_t size)
+{
+    return said(w, "ntidx_writer_add_raw_block", writer_add_raw_block(w, kind, payload, size));
+}
+
+NTIDX_API int ntidx_writer_flush(ntidx_writer *w)
+{
+    return said(w, "ntidx_writer_flush", writer_flush(w));
+}
+
+NTIDX_API int ntidx_writer_finish(ntidx_writer *w)
+{
+    return said(w, "ntidx_writer_finish", writer_finish(w));
 }

@@ -28,6 +28,7 @@
 
 struct ntidx_writer {
     ntidx_writer_options o;
+    char *path;   /* the output file (NULL in memory): for messages */
     int v6;       /* format_version == 6 */
     int err;      /* first error, sticky: every later call returns it */
     int finished; /* end-of-stream written */

@@ -46,6 +46,17 @@
 
 #include "fuzz_util.h"
 
+/* A seek: the first event at or after ts, a query with the seek option (recovery off: errors are the point). */
+static int seek_at(ntidx_trace *t, const ntidx_index *x, uint64_t ts, ntidx_query **h, const ntidx_event **e)
+{
+    ntidx_query_options o;
+    ntidx_query_options_seek(&o, ts);
+    o.recover = 0;
+    int rc = ntidx_query_open(t, x, &o, h);
+    return rc < 0 ? rc : ntidx_query_next(*h, e);
+}
+
+
 /* Keep in step with make_corpus.py (FIXED_TRACES). */
 static void fixed_options(int v5, ntidx_gen_options *g)
 {
@@ -73,8 +84,7 @@ static ntidx_trace *fixed_trace(int v5)
         ntidx_gen_options g;
         fixed_options(v5, &g);
         FUZZ_CHECK(ntidx_generate_memory(&g, &g_trace_bytes[v5], &g_trace_size[v5]) == NTIDX_OK, "generate");
-        FUZZ_CHECK(ntidx_trace_open_memory(&g_trace[v5], g_trace_bytes[v5], g_trace_size[v5],
-                                           v5 ? "fixed-v5" : "fixed-v6") == NTIDX_OK,
+        FUZZ_CHECK(ntidx_trace_open_memory(g_trace_bytes[v5], g_trace_size[v5], v5 ? "fixed-v5" : "fixed-v6", &g_trace[v5]) == NTIDX_OK,
                    "open the fixed trace");
     }
     return g_trace[v5];
@@ -239,6 +249,7 @@ static void same_answers(ntidx_trace *t, const ntidx_index *a, const ntidx_index
     for (int k = 0; k < 4; k++) {
         ntidx_query_options o;
         ntidx_query_options_defaults(&o);
+        o.recover = 0; /* a corrupt index must be said, not rebuilt, here */
         if (k) {
             uint64_t span = hi - lo + 1, x = lo + fuzz_bytes_le(src, 4) % span, y = lo + fuzz_bytes_le(src, 4) % span;
             o.t0 = x < y ? x : y;
@@ -246,7 +257,7 @@ static void same_answers(ntidx_trace *t, const ntidx_index *a, const ntidx_index
         }
         o.order = (k & 1) ? NTIDX_ORDER_TIME : NTIDX_ORDER_FILE;
         ntidx_query *qa = NULL, *qb = NULL;
-        int ra = ntidx_query_open(&qa, t, a, &o), rb = ntidx_query_open(&qb, t, b, &o);
+        int ra = ntidx_query_open(t, a, &o, &qa), rb = ntidx_query_open(t, b, &o, &qb);
         FUZZ_CHECK(ra == rb, "query_open %d vs %d", ra, rb);
         if (ra == 0) {
             const ntidx_event *ea, *eb;
@@ -272,7 +283,7 @@ static void same_answers(ntidx_trace *t, const ntidx_index *a, const ntidx_index
     uint64_t at = lo + fuzz_bytes_le(src, 4) % (hi - lo + 1);
     ntidx_query *ha = NULL, *hb = NULL;
     const ntidx_event *ea = NULL, *eb = NULL;
-    int ra = ntidx_seek(t, a, at, &ha, &ea), rb = ntidx_seek(t, b, at, &hb, &eb);
+    int ra = seek_at(t, a, at, &ha, &ea), rb = seek_at(t, b, at, &hb, &eb);
     FUZZ_CHECK(ra == rb && (ra != 1 || ea->offset == eb->offset), "seek %llu differs (longer entries)",
                (unsigned long long)at);
     ntidx_query_close(&ha);
@@ -289,10 +300,9 @@ static void forward_compatible(ntidx_trace *t, const uint8_t *m, size_t n, uint3
         return;
     ntidx_index *y = NULL;
     ntidx_index_state wst = (ntidx_index_state)-1;
-    char err[600] = "";
-    int rc = ntidx_index_load_memory(t, w, wn, "fuzz-wide.ntidx", &y, &wst, err, sizeof err);
+    int rc = ntidx_index_load_memory(t, w, wn, "fuzz-wide.ntidx", NTIDX_VERIFY_AUTO, &y, &wst);
     FUZZ_CHECK(rc == NTIDX_OK && wst == st, "an index that loads does not load with %u more bytes per entry: %d %s",
-               extra, rc, err);
+               extra, rc, ntidx_last_error());
     same_answers(t, x, y, src);
     if (st == NTIDX_INDEX_GROWN) {
         ntidx_index *xe = NULL, *ye = NULL;
@@ -310,7 +320,7 @@ static void forward_compatible(ntidx_trace *t, const uint8_t *m, size_t n, uint3
 static void count_query(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o)
 {
     ntidx_query *q = NULL;
-    if (ntidx_query_open(&q, t, x, o) < 0) {
+    if (ntidx_query_open(t, x, o, &q) < 0) {
         ntidx_query_close(&q);
         return;
     }
@@ -325,7 +335,7 @@ static void count_query(ntidx_trace *t, const ntidx_index *x, const ntidx_query_
         FUZZ_CHECK(e->offset < size, "query event past the trace");
     }
     if (rc < 0)
-        FUZZ_CHECK(ntidx_query_error(q)[0], "query error without a message");
+        FUZZ_CHECK(ntidx_last_error()[0], "query error without a message");
     ntidx_query_close(&q);
 }
 
@@ -341,6 +351,7 @@ static void exercise(ntidx_trace *t, const ntidx_index *x, fuzz_src *src)
     for (int k = 0; k < 4; k++) {
         ntidx_query_options o;
         ntidx_query_options_defaults(&o);
+        o.recover = 0; /* a corrupt index must be said, not rebuilt, here */
         if (k) {
             uint64_t span = hi - lo + 1, a = lo + fuzz_bytes_le(src, 4) % span, b = lo + fuzz_bytes_le(src, 4) % span;
             o.t0 = a < b ? a : b;
@@ -365,20 +376,27 @@ static void exercise(ntidx_trace *t, const ntidx_index *x, fuzz_src *src)
     uint64_t at = lo + fuzz_bytes_le(src, 4) % (hi - lo + 1);
     ntidx_query *h = NULL;
     const ntidx_event *e;
-    if (ntidx_seek(t, x, at, &h, &e) == 1)
+    if (seek_at(t, x, at, &h, &e) == 1)
         FUZZ_CHECK(e->timestamp >= at, "seek returned an earlier event");
     ntidx_query_close(&h);
     ntidx_stats *s = NULL;
-    char err[400];
-    if (ntidx_stats_window(t, x, lo, hi + 1, &s, err, sizeof err) < 0)
-        FUZZ_CHECK(err[0], "window stats error without a message");
+    ntidx_stats_options wo;
+    ntidx_stats_options_defaults(&wo);
+    wo.recover = 0; /* a corrupt index must be said, not rebuilt, here */
+    wo.t0 = lo;
+    wo.t1 = hi + 1;
+    wo.threads = 1;
+    wo.recover = 0;
+    if (ntidx_stats_indexed(t, x, &wo, &s) < 0)
+        FUZZ_CHECK(ntidx_last_error()[0], "window stats error without a message");
     ntidx_stats_free(&s);
     ntidx_stats_options so;
     ntidx_stats_options_defaults(&so);
+    so.recover = 0; /* a corrupt index must be said, not rebuilt, here */
     so.threads = 1;
     so.buckets = 5;
-    if (ntidx_stats_indexed(t, x, &so, &s, err, sizeof err) < 0)
-        FUZZ_CHECK(err[0], "indexed stats error without a message");
+    if (ntidx_stats_indexed(t, x, &so, &s) < 0)
+        FUZZ_CHECK(ntidx_last_error()[0], "indexed stats error without a message");
     ntidx_stats_free(&s);
     /* without a histogram a --full index answers the regions inside the window from its statistics */
     so.buckets = 0;
@@ -387,8 +405,8 @@ static void exercise(ntidx_trace *t, const ntidx_index *x, fuzz_src *src)
         so.t0 = lo + fuzz_bytes_le(src, 4) % (hi - lo + 1);
         so.t1 = so.t0 + fuzz_bytes_le(src, 4) % (hi - lo + 2);
     }
-    if (ntidx_stats_indexed(t, x, &so, &s, err, sizeof err) < 0)
-        FUZZ_CHECK(err[0], "indexed stats error without a message");
+    if (ntidx_stats_indexed(t, x, &so, &s) < 0)
+        FUZZ_CHECK(ntidx_last_error()[0], "indexed stats error without a message");
     else
         FUZZ_CHECK(s->events >= s->thread_count && s->events >= s->type_count, "stats: %llu events of %zu types",
                    (unsigned long long)s->events, s->type_count);
@@ -399,32 +417,31 @@ static void exercise(ntidx_trace *t, const ntidx_index *x, fuzz_src *src)
 static void lazily(ntidx_trace *t, uint8_t *m, size_t n, int eager_rc, const ntidx_index *x, ntidx_index_state st,
                    fuzz_src *src)
 {
-    char path[64], err[600] = "";
+    char path[64];
     fuzz_temp_file(m, n, path);
     ntidx_index *y = NULL;
     ntidx_index_state yst = (ntidx_index_state)-1;
-    int rc = ntidx_index_load_ex(t, path, NTIDX_VERIFY_ON_USE, &y, &yst, err, sizeof err);
+    int rc = ntidx_index_load(t, path, NTIDX_VERIFY_ON_USE, &y, &yst);
     unlink(path);
     if (rc < 0) {
         FUZZ_CHECK(y == NULL, "failed lazy load returned an index");
         FUZZ_CHECK(rc == NTIDX_E_INDEX_CORRUPT || rc == NTIDX_E_INDEX_STALE || rc == NTIDX_E_INDEX_VERSION,
                    "lazy load returned %d", rc);
-        FUZZ_CHECK(err[0], "lazy load error %d without a message", rc);
+        FUZZ_CHECK(ntidx_last_error()[0], "lazy load error %d without a message", rc);
         FUZZ_CHECK(eager_rc < 0 || !region_sums_right(m, n), "an index that loads whole does not load lazily: %s",
-                   err);
+                   ntidx_last_error());
         return;
     }
     FUZZ_CHECK(yst == NTIDX_INDEX_CURRENT || yst == NTIDX_INDEX_GROWN, "lazy state %d", (int)yst);
     if (eager_rc == NTIDX_OK && region_sums_right(m, n)) {
         FUZZ_CHECK(yst == st, "lazy state %d, eager %d", (int)yst, (int)st);
-        FUZZ_CHECK(ntidx_index_verify_all(y, err, sizeof err) == NTIDX_OK,
-                   "an index that loads whole fails a region check: %s", err);
+        FUZZ_CHECK(ntidx_index_verify_all(y) == NTIDX_OK,
+                   "an index that loads whole fails a region check: %s", ntidx_last_error());
         same_answers(t, x, y, src);
     } else {
         exercise(t, y, src);
-        err[0] = 0;
-        rc = ntidx_index_verify_all(y, err, sizeof err);
-        FUZZ_CHECK(rc == NTIDX_OK || (rc == NTIDX_E_INDEX_CORRUPT && err[0]), "verify_all %d", rc);
+        rc = ntidx_index_verify_all(y);
+        FUZZ_CHECK(rc == NTIDX_OK || (rc == NTIDX_E_INDEX_CORRUPT && ntidx_last_error()[0]), "verify_all %d", rc);
         FUZZ_CHECK(rc < 0 || eager_rc == NTIDX_OK, "an index that passes every region check does not load whole (%d)",
                    eager_rc);
         if (rc == NTIDX_OK) /* everything checked now: queries may not fail */
@@ -450,13 +467,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_src_init(&src, data, size);
     ntidx_index *x = NULL;
     ntidx_index_state st = (ntidx_index_state)-1;
-    char err[600] = "";
-    int rc = ntidx_index_load_memory(t, m, n, "fuzz.ntidx", &x, &st, err, sizeof err);
+    int rc = ntidx_index_load_memory(t, m, n, "fuzz.ntidx", NTIDX_VERIFY_AUTO, &x, &st);
     if (rc < 0) {
         FUZZ_CHECK(x == NULL, "failed load returned an index");
         FUZZ_CHECK(rc == NTIDX_E_INDEX_CORRUPT || rc == NTIDX_E_INDEX_STALE || rc == NTIDX_E_INDEX_VERSION,
                    "load returned %d", rc);
-        FUZZ_CHECK(err[0], "load error %d without a message", rc);
+        FUZZ_CHECK(ntidx_last_error()[0], "load error %d without a message", rc);
     } else {
         g_loaded++;
         FUZZ_CHECK(st == NTIDX_INDEX_CURRENT || st == NTIDX_INDEX_GROWN, "state %d", (int)st);

@@ -33,6 +33,17 @@
 
 #include "fuzz_util.h"
 
+/* A seek: the first event at or after ts, a query with the seek option (recovery off: errors are the point). */
+static int seek_at(ntidx_trace *t, const ntidx_index *x, uint64_t ts, ntidx_query **h, const ntidx_event **e)
+{
+    ntidx_query_options o;
+    ntidx_query_options_seek(&o, ts);
+    o.recover = 0;
+    int rc = ntidx_query_open(t, x, &o, h);
+    return rc < 0 ? rc : ntidx_query_next(*h, e);
+}
+
+
 #define MAX_EVENTS 1000
 
 /* ------------------------------------------------------------------ */
@@ -205,7 +216,7 @@ static int from_writer(fuzz_src *s, uint8_t **data, size_t *size)
     wo.max_event_block_bytes = 64 + 16u * fuzz_u8(s);
     p.pointer_size = wo.pointer_size;
     int finish = !(f & 4);
-    wcheck(ntidx_writer_open_memory(&p.w, &wo), "open");
+    wcheck(ntidx_writer_open_memory(&wo, &p.w), "open");
     p.nth = 1 + (f >> 4) % NTH;
     p.next_index = p.v6 ? 1 : 0x1000;
     for (int i = 0; i < p.nth; i++) {
@@ -303,7 +314,7 @@ static void full_scan(ntidx_trace *t, scan *s)
 {
     memset(s, 0, sizeof *s);
     ntidx_reader *r;
-    FUZZ_CHECK(ntidx_reader_open(&r, t, NULL) == NTIDX_OK, "reader_open");
+    FUZZ_CHECK(ntidx_reader_open(t, NULL, &r) == NTIDX_OK, "reader_open");
     size_t cap = 0;
     const ntidx_event *e;
     int rc;
@@ -315,7 +326,7 @@ static void full_scan(ntidx_trace *t, scan *s)
         }
         s->e[s->n++] = (ev){e->timestamp, e->offset, e->thread_id, e->metadata->event_id, type_of(s, e->metadata)};
     }
-    FUZZ_CHECK(rc == 0, "a generated trace does not read: %s", ntidx_reader_error(r));
+    FUZZ_CHECK(rc == 0, "a generated trace does not read: %s", ntidx_last_error());
     ntidx_reader_close(&r);
 }
 
@@ -354,7 +365,7 @@ static void check_query(ntidx_trace *t, const ntidx_index *x, const scan *s, con
 {
     const ev *src = o->order == NTIDX_ORDER_TIME ? by_time : s->e;
     ntidx_query *q = NULL;
-    int rc = ntidx_query_open(&q, t, x, o);
+    int rc = ntidx_query_open(t, x, o, &q);
     FUZZ_CHECK(rc == NTIDX_OK, "%s: query_open %d", what, rc);
     size_t k = 0;
     uint64_t got = 0;
@@ -372,7 +383,7 @@ static void check_query(ntidx_trace *t, const ntidx_index *x, const scan *s, con
         k++;
         got++;
     }
-    FUZZ_CHECK(rc == 0, "%s: query error: %s", what, ntidx_query_error(q));
+    FUZZ_CHECK(rc == 0, "%s: query error: %s", what, ntidx_last_error());
     if (!o->limit || got < o->limit) {
         while (k < s->n && !passes(s, &src[k], o))
             k++;
@@ -406,6 +417,7 @@ static void check_windows(ntidx_trace *t, const ntidx_index *x, const scan *s, c
     for (int w = 0; w < 8; w++) {
         ntidx_query_options o;
         ntidx_query_options_defaults(&o);
+        o.recover = 0; /* a corrupt index must be said, not rebuilt, here */
         if (w) {
             uint64_t a = pick_ts(src, s, lo, hi), b = pick_ts(src, s, lo, hi);
             o.t0 = a < b ? a : b;
@@ -463,7 +475,7 @@ static void check_windows(ntidx_trace *t, const ntidx_index *x, const scan *s, c
         uint64_t T = k == 0 ? 0 : k == 1 ? hi + 1 : pick_ts(src, s, lo, hi);
         ntidx_query *h = NULL;
         const ntidx_event *e;
-        int rc = ntidx_seek(t, x, T, &h, &e);
+        int rc = seek_at(t, x, T, &h, &e);
         size_t i = 0;
         while (i < s->n && by_time[i].ts < T)
             i++;
@@ -535,10 +547,10 @@ static void check_stats(ntidx_trace *t, const ntidx_index *plain, const ntidx_in
                         const scan *s, const ev *by_time, fuzz_src *src)
 {
     uint64_t lo = s->n ? by_time[0].ts : 0, hi = s->n ? by_time[s->n - 1].ts : 0;
-    char err[600];
     for (int w = 0; w < 3; w++) {
         ntidx_stats_options o;
         ntidx_stats_options_defaults(&o);
+        o.recover = 0; /* a corrupt index must be said, not rebuilt, here */
         if (w) {
             uint64_t a = pick_ts(src, s, lo, hi), b = pick_ts(src, s, lo, hi);
             o.t0 = a < b ? a : b;
@@ -546,9 +558,9 @@ static void check_stats(ntidx_trace *t, const ntidx_index *plain, const ntidx_in
         }
         o.threads = 1;
         ntidx_stats *ref = NULL, *got = NULL;
-        int rc = ntidx_stats_indexed(t, plain, &o, &ref, err, sizeof err);
+        int rc = ntidx_stats_indexed(t, plain, &o, &ref);
         FUZZ_CHECK(rc == NTIDX_OK, "window stats [%llu,%llu), plain index: %d %s", (unsigned long long)o.t0,
-                   (unsigned long long)o.t1, rc, err);
+                   (unsigned long long)o.t1, rc, ntidx_last_error());
         FUZZ_CHECK(ref->regions_from_index == 0, "a plain index gave region statistics");
         uint64_t n = 0, per_thread = 0;
         for (size_t i = 0; i < s->n; i++)
@@ -571,10 +583,10 @@ static void check_stats(ntidx_trace *t, const ntidx_index *plain, const ntidx_in
         /* one worker (the same order every run), then two (regions shared out as they come) */
         for (o.threads = 1; o.threads <= 2; o.threads++) {
             const ntidx_index *x = (w & 1) && o.threads == 2 ? lazy : full;
-            rc = ntidx_stats_indexed(t, x, &o, &got, err, sizeof err);
+            rc = ntidx_stats_indexed(t, x, &o, &got);
             FUZZ_CHECK(rc == NTIDX_OK, "window stats [%llu,%llu), %s index, %u threads: %d %s",
                        (unsigned long long)o.t0, (unsigned long long)o.t1, x == lazy ? "lazily checked" : "full",
-                       o.threads, rc, err);
+                       o.threads, rc, ntidx_last_error());
             char what[160];
             snprintf(what, sizeof what, "window [%llu,%llu): stats through a %s--full index, %u threads",
                      (unsigned long long)o.t0, (unsigned long long)o.t1, x == lazy ? "lazily checked " : "",
@@ -622,7 +634,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         bytes = shorter;
     }
     ntidx_trace *t = NULL;
-    if (ntidx_trace_open_memory(&t, bytes, n, "oracle") != NTIDX_OK) {
+    if (ntidx_trace_open_memory(bytes, n, "oracle", &t) != NTIDX_OK) {
         free(bytes); /* cut inside the trace block */
         return 0;
     }
@@ -640,7 +652,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         io.full = full;
         ntidx_index *x = NULL;
         int rc = ntidx_index_build(t, &io, &x);
-        FUZZ_CHECK(rc == NTIDX_OK, "index build (full %d): %d %s", full, rc, ntidx_trace_error(t));
+        FUZZ_CHECK(rc == NTIDX_OK, "index build (full %d): %d %s", full, rc, ntidx_last_error());
         const ntidx_index_info *info = ntidx_index_get_info(x);
         if (full)
             FUZZ_CHECK(info->events == s.n, "full index counts %llu events, the scan %zu",
@@ -649,12 +661,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* the same trace indexed in two steps: first a prefix (the writer had not got this far), then the rest */
         size_t cut2 = (size_t)(fuzz_bytes_le(&src, 4) % (n + 1));
         ntidx_trace *tp = NULL;
-        if (ntidx_trace_open_memory(&tp, bytes, cut2, "oracle-prefix") == NTIDX_OK) {
+        if (ntidx_trace_open_memory(bytes, cut2, "oracle-prefix", &tp) == NTIDX_OK) {
             ntidx_index *xp = NULL, *xe = NULL;
-            FUZZ_CHECK(ntidx_index_build(tp, &io, &xp) == NTIDX_OK, "prefix index build: %s", ntidx_trace_error(tp));
+            FUZZ_CHECK(ntidx_index_build(tp, &io, &xp) == NTIDX_OK, "prefix index build: %s", ntidx_last_error());
             if (!ntidx_index_get_info(xp)->complete) {
                 rc = ntidx_index_extend(t, xp, &io, &xe);
-                FUZZ_CHECK(rc == NTIDX_OK, "extend: %d %s", rc, ntidx_trace_error(t));
+                FUZZ_CHECK(rc == NTIDX_OK, "extend: %d %s", rc, ntidx_last_error());
                 same_info(ntidx_index_get_info(xe), info);
                 if (fuzz_u8(&src) & 1)
                     check_windows(t, xe, &s, by_time, &src, full ? "extended full index" : "extended index");
@@ -666,14 +678,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         built[full] = x;
     }
     /* the --full index written and loaded back, its regions checked when first needed (large indexes) */
-    char path[64], err[600] = "";
+    char path[64];
     fuzz_temp_file("", 0, path);
-    FUZZ_CHECK(ntidx_index_write(built[1], path, err, sizeof err) == NTIDX_OK, "index write: %s", err);
+    FUZZ_CHECK(ntidx_index_write(built[1], path) == NTIDX_OK, "index write: %s", ntidx_last_error());
     ntidx_index *lazy = NULL;
     ntidx_index_state st;
-    int rc = ntidx_index_load_ex(t, path, NTIDX_VERIFY_ON_USE, &lazy, &st, err, sizeof err);
+    int rc = ntidx_index_load(t, path, NTIDX_VERIFY_ON_USE, &lazy, &st);
     unlink(path);
-    FUZZ_CHECK(rc == NTIDX_OK && st == NTIDX_INDEX_CURRENT, "the written index does not load back: %d %s", rc, err);
+    FUZZ_CHECK(rc == NTIDX_OK && st == NTIDX_INDEX_CURRENT, "the written index does not load back: %d %s", rc, ntidx_last_error());
     check_windows(t, lazy, &s, by_time, &src, "lazily checked index");
     check_stats(t, built[0], built[1], lazy, &s, by_time, &src);
     ntidx_index_close(&lazy);

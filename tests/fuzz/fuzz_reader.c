@@ -22,6 +22,17 @@
 
 #include "fuzz_util.h"
 
+/* A seek: the first event at or after ts, a query with the seek option (recovery off: errors are the point). */
+static int seek_at(ntidx_trace *t, const ntidx_index *x, uint64_t ts, ntidx_query **h, const ntidx_event **e)
+{
+    ntidx_query_options o;
+    ntidx_query_options_seek(&o, ts);
+    o.recover = 0;
+    int rc = ntidx_query_open(t, x, &o, h);
+    return rc < 0 ? rc : ntidx_query_next(*h, e);
+}
+
+
 static int inside(const void *p, uint64_t n, const uint8_t *d, size_t size)
 {
     const uint8_t *b = p;
@@ -40,13 +51,12 @@ static void deep_event(const ntidx_trace *t, const ntidx_event *e, const uint8_t
     FUZZ_CHECK(!e->stack || inside(e->stack, e->stack_size, d, n), "stack outside the input");
     FUZZ_CHECK(!e->label_list || inside(e->label_list, e->label_list_size, d, n), "label list outside the input");
     FUZZ_CHECK(e->metadata && e->metadata->provider, "event without metadata");
-    char err[300];
     out->len = 0;
-    int rc = ntidx_event_fields_json(t, e, out, err, sizeof err);
-    FUZZ_CHECK(rc == NTIDX_OK || (rc == NTIDX_E_PAYLOAD && err[0]), "fields_json rc %d", rc);
+    int rc = ntidx_event_fields_json(t, e, out);
+    FUZZ_CHECK(rc == NTIDX_OK || (rc == NTIDX_E_PAYLOAD && ntidx_last_error()[0]), "fields_json rc %d", rc);
     out->len = 0;
-    rc = ntidx_event_fields_text(t, e, out, err, sizeof err);
-    FUZZ_CHECK(rc == NTIDX_OK || (rc == NTIDX_E_PAYLOAD && err[0]), "fields_text rc %d", rc);
+    rc = ntidx_event_fields_text(t, e, out);
+    FUZZ_CHECK(rc == NTIDX_OK || (rc == NTIDX_E_PAYLOAD && ntidx_last_error()[0]), "fields_text rc %d", rc);
     char name[160];
     FUZZ_CHECK(ntidx_event_display_name(e->metadata, name, sizeof name) != NULL, "display name");
     (void)ntidx_metadata_matches_name(e->metadata, "EventID(1)");
@@ -100,7 +110,7 @@ static int read_all(ntidx_trace *t, ntidx_order order, const uint8_t *d, size_t 
     ntidx_reader_options_defaults(&o);
     o.order = order;
     ntidx_reader *r = NULL;
-    FUZZ_CHECK(ntidx_reader_open(&r, t, &o) == NTIDX_OK, "reader_open");
+    FUZZ_CHECK(ntidx_reader_open(t, &o, &r) == NTIDX_OK, "reader_open");
     ntidx_buf out = {0};
     const ntidx_event *e;
     int rc;
@@ -117,7 +127,7 @@ static int read_all(ntidx_trace *t, ntidx_order order, const uint8_t *d, size_t 
     }
     ntidx_buf_free(&out);
     if (rc < 0) {
-        check_message(rc, ntidx_reader_error(r), "reader");
+        check_message(rc, ntidx_last_error(), "reader");
         FUZZ_CHECK(ntidx_reader_next(r, &e) == rc, "reader error is not sticky");
     }
     const ntidx_dropped *dl;
@@ -151,7 +161,7 @@ static void walk_blocks(ntidx_trace *t, size_t n)
             uint64_t lo, hi, cnt;
             int trc = ntidx_event_block_time_range(t, &b, &lo, &hi, &cnt);
             if (trc < 0)
-                check_message(trc, ntidx_trace_error(t), "block time range");
+                check_message(trc, ntidx_last_error(), "block time range");
             else if (trc == 1)
                 FUZZ_CHECK(lo <= hi, "inverted block range");
             brange *nr = realloc(g_ranges, (g_nranges + 1) * sizeof *g_ranges);
@@ -161,14 +171,14 @@ static void walk_blocks(ntidx_trace *t, size_t n)
         }
     }
     if (rc < 0)
-        check_message(rc, ntidx_trace_error(t), "block walk");
+        check_message(rc, ntidx_last_error(), "block walk");
 }
 
 /* Count the events of a query; returns its final code. */
 static int run_query(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o, uint64_t *events, size_t n)
 {
     ntidx_query *q = NULL;
-    int rc = ntidx_query_open(&q, t, x, o);
+    int rc = ntidx_query_open(t, x, o, &q);
     if (rc < 0) {
         ntidx_query_close(&q);
         return rc;
@@ -181,10 +191,11 @@ static int run_query(ntidx_trace *t, const ntidx_index *x, const ntidx_query_opt
         FUZZ_CHECK(e->offset < n, "query event offset");
     }
     if (rc < 0)
-        check_message(rc, ntidx_query_error(q), "query");
+        check_message(rc, ntidx_last_error(), "query");
     const ntidx_dropped *dl;
     size_t dn;
-    (void)ntidx_query_dropped(q, &dl, &dn);
+    int drc = ntidx_query_dropped(q, &dl, &dn);
+    FUZZ_CHECK(drc == NTIDX_OK, "query dropped events: %d", drc);
     (void)ntidx_query_get_stats(q);
     ntidx_query_close(&q);
     *events = k;
@@ -201,7 +212,7 @@ static void through_index(ntidx_trace *t, int full, const uint8_t *d, size_t n, 
     int rc = ntidx_index_build(t, &io, &x);
     if (rc < 0) {
         FUZZ_CHECK(x == NULL, "failed build returned an index");
-        check_message(rc, ntidx_trace_error(t), "index build");
+        check_message(rc, ntidx_last_error(), "index build");
         return;
     }
     const ntidx_index_info *info = ntidx_index_get_info(x);
@@ -210,12 +221,12 @@ static void through_index(ntidx_trace *t, int full, const uint8_t *d, size_t n, 
         /* whole-trace statistics through the index (a --full one answers from its region statistics) */
         ntidx_stats_options so;
         ntidx_stats_options_defaults(&so);
+        so.recover = 0; /* a corrupt index must be said, not rebuilt, here */
         so.threads = 1;
         ntidx_stats *s = NULL;
-        char err[400] = "";
-        int src = ntidx_stats_indexed(t, x, &so, &s, err, sizeof err);
+        int src = ntidx_stats_indexed(t, x, &so, &s);
         if (src < 0)
-            FUZZ_CHECK(err[0], "indexed stats error %d without a message", src);
+            FUZZ_CHECK(ntidx_last_error()[0], "indexed stats error %d without a message", src);
         else if (read_rc == 0 && ranges_ok && sorted_ok)
             FUZZ_CHECK(s->events == below_max, "whole-trace stats through the index (full %d) count %llu events, the read %llu",
                        full, (unsigned long long)s->events, (unsigned long long)below_max);
@@ -224,6 +235,7 @@ static void through_index(ntidx_trace *t, int full, const uint8_t *d, size_t n, 
     for (int order = 0; order < 2; order++) {
         ntidx_query_options o;
         ntidx_query_options_defaults(&o);
+        o.recover = 0; /* a corrupt index must be said, not rebuilt, here */
         o.order = order ? NTIDX_ORDER_TIME : NTIDX_ORDER_FILE;
         uint64_t got = 0;
         int qrc = run_query(t, x, &o, &got, n);
@@ -237,6 +249,7 @@ static void through_index(ntidx_trace *t, int full, const uint8_t *d, size_t n, 
         uint64_t span = info->last_ts - info->first_ts, mid = info->first_ts + span / 2;
         ntidx_query_options o;
         ntidx_query_options_defaults(&o);
+        o.recover = 0; /* a corrupt index must be said, not rebuilt, here */
         o.t0 = info->first_ts + span / 4;
         o.t1 = mid + span / 4 + 1;
         o.order = NTIDX_ORDER_TIME;
@@ -251,21 +264,28 @@ static void through_index(ntidx_trace *t, int full, const uint8_t *d, size_t n, 
         (void)run_query(t, x, &o, &got, n);
         ntidx_query *h = NULL;
         const ntidx_event *e;
-        int src = ntidx_seek(t, x, mid, &h, &e);
+        int src = seek_at(t, x, mid, &h, &e);
         if (src == 1)
             FUZZ_CHECK(e->timestamp >= mid && e->offset < n, "seek returned an event before its time");
         ntidx_query_close(&h);
         ntidx_stats *s = NULL;
-        char err[400];
-        if (ntidx_stats_window(t, x, o.t0, o.t1, &s, err, sizeof err) < 0)
-            FUZZ_CHECK(err[0], "window stats error without a message");
+        ntidx_stats_options wo;
+        ntidx_stats_options_defaults(&wo);
+        wo.recover = 0; /* a corrupt index must be said, not rebuilt, here */
+        wo.t0 = o.t0;
+        wo.t1 = o.t1;
+        wo.threads = 1;
+        wo.recover = 0;
+        if (ntidx_stats_indexed(t, x, &wo, &s) < 0)
+            FUZZ_CHECK(ntidx_last_error()[0], "window stats error without a message");
         ntidx_stats_free(&s);
         ntidx_stats_options so;
         ntidx_stats_options_defaults(&so);
+        so.recover = 0; /* a corrupt index must be said, not rebuilt, here */
         so.threads = 1;
         so.buckets = 7;
-        if (ntidx_stats_indexed(t, x, &so, &s, err, sizeof err) < 0)
-            FUZZ_CHECK(err[0], "indexed stats error without a message");
+        if (ntidx_stats_indexed(t, x, &so, &s) < 0)
+            FUZZ_CHECK(ntidx_last_error()[0], "indexed stats error without a message");
         ntidx_stats_free(&s);
     }
     (void)d;
@@ -275,10 +295,10 @@ static void through_index(ntidx_trace *t, int full, const uint8_t *d, size_t n, 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     ntidx_trace *t = NULL;
-    int rc = ntidx_trace_open_memory(&t, data, size, "fuzz");
+    int rc = ntidx_trace_open_memory(data, size, "fuzz", &t);
     if (rc != NTIDX_OK) {
         FUZZ_CHECK(t == NULL, "failed open returned a handle");
-        check_message(rc, ntidx_last_open_error(), "open");
+        check_message(rc, ntidx_last_error(), "open");
         return 0;
     }
     const ntidx_trace_info *info = ntidx_trace_get_info(t);
@@ -293,10 +313,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                    "file order read %llu events, time order %llu", (unsigned long long)ev_file,
                    (unsigned long long)ev_time);
     ntidx_stats *s = NULL;
-    char err[600] = "";
-    rc = ntidx_stats_compute(t, &s, err, sizeof err);
+    rc = ntidx_stats_compute(t, &s);
     if (rc < 0)
-        check_message(rc, err, "stats");
+        check_message(rc, ntidx_last_error(), "stats");
     else if (rc_file == 0)
         FUZZ_CHECK(s->events == ev_file, "stats counted %llu events, the read %llu", (unsigned long long)s->events,
                    (unsigned long long)ev_file);

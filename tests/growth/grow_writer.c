@@ -81,7 +81,7 @@ int main(int argc, char **argv)
     o.max_event_block_bytes = 4096;
     o.compressed_headers = argc <= 5;
     ntidx_writer *w;
-    check(ntidx_writer_open_file(&w, argv[1], &o), "open");
+    check(ntidx_writer_open_file(argv[1], &o, &w), "open");
     uint64_t clock[NTH], index[NTH], next_index = 1;
     uint32_t seq[NTH];
     for (int i = 0; i < NTH; i++)

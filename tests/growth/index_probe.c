@@ -16,14 +16,14 @@ int main(int argc, char **argv)
         return 2;
     }
     ntidx_trace *t;
-    if (ntidx_trace_open(&t, argv[1]) != NTIDX_OK) {
-        fprintf(stderr, "index_probe: %s\n", ntidx_last_open_error());
+    if (ntidx_trace_open(argv[1], &t) != NTIDX_OK) {
+        fprintf(stderr, "index_probe: %s\n", ntidx_last_error());
         return 1;
     }
     ntidx_index *x = NULL;
     ntidx_index_state st = NTIDX_INDEX_CURRENT;
-    char err[600] = "";
-    int rc = ntidx_index_load(t, argv[2], &x, &st, err, sizeof err);
+    int rc = ntidx_index_load(t, argv[2], NTIDX_VERIFY_AUTO, &x, &st);
+    const char *err = rc < 0 ? ntidx_last_error() : "";
     const ntidx_index_info *i = x ? ntidx_index_get_info(x) : NULL;
     printf("{\"rc\": %d, \"state\": %d, \"full\": %d, \"blocks\": %llu, \"complete\": %d, \"error\": \"", rc,
            rc == 0 ? (int)st : -1, i ? i->full : 0, i ? (unsigned long long)i->blocks : 0ull, i ? i->complete : 0);

@@ -25,7 +25,7 @@ def check(cond, what):
     failures += not cond
 
 
-index_inc = ['-I' + os.path.join(src, 'include')] + ['-I' + os.path.join(src, 'src', d)
+index_inc = ['-I' + os.path.join(src, 'include'), '-I' + os.path.join(build, 'include')] + ['-I' + os.path.join(src, 'src', d)
                                                      for d in ('index', 'decode', 'format', 'base')]
 with tempfile.TemporaryDirectory() as tmp:
     # 1. the include path

@@ -37,6 +37,7 @@
 #include <cmocka.h>
 
 #include "manifest.h"
+#include "values.h"
 #include "ntidx/ntidx.h"
 
 static const char *traces_dir;
@@ -70,8 +71,8 @@ static ntidx_trace *open_trace(const char *name)
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", traces_dir, name);
     ntidx_trace *t;
-    if (ntidx_trace_open(&t, path) != NTIDX_OK)
-        fail_msg("%s: %s", path, ntidx_last_open_error());
+    if (ntidx_trace_open(path, &t) != NTIDX_OK)
+        fail_msg("%s: %s", path, ntidx_last_error());
     return t;
 }
 
@@ -541,13 +542,15 @@ static void test_every_runtime_event_named_and_decoded(void **state)
         ntidx_reader_options_defaults(&o);
         o.order = NTIDX_ORDER_TIME;
         ntidx_reader *r;
-        assert_int_equal(ntidx_reader_open(&r, t, &o), NTIDX_OK);
+        assert_int_equal(ntidx_reader_open(t, &o, &r), NTIDX_OK);
         facts f;
         memset(&f, 0, sizeof f);
         const ntidx_event *e;
         int rc;
         ntidx_buf b = {0};
-        char err[256], dn[512];
+        ntidx_values *vals = NULL;
+        assert_int_equal(ntidx_values_new(&vals), NTIDX_OK);
+        char dn[512];
         int managed_only = strcmp(TRACES[i], "only_managed_samples.nettrace") == 0;
         while ((rc = ntidx_reader_next(r, &e)) == 1) {
             const ntidx_metadata *m = e->metadata;
@@ -560,9 +563,9 @@ static void test_every_runtime_event_named_and_decoded(void **state)
             assert_true(ntidx_metadata_matches_name(m, m->event_name));
             assert_true(ntidx_metadata_matches_name(m, dn));
             b.len = 0;
-            uint32_t used;
-            if (ntx_event_fields_decode(t, e, &b, 1, &used, err, sizeof err) != NTIDX_OK)
-                fail_msg("%s: %s at offset %llu: %s", TRACES[i], dn, (unsigned long long)e->offset, err);
+            if (ntidx_event_fields_json(t, e, &b) != NTIDX_OK || ntidx_values_decode(vals, t, e) != NTIDX_OK)
+                fail_msg("%s: %s at offset %llu: %s", TRACES[i], dn, (unsigned long long)e->offset, ntidx_last_error());
+            uint32_t used = ntx_values_used(vals);
             if (!ntx_manifest_owns(m->fields)) {
                 /* Thread/StackWalk is named only; nothing else lacks a layout here. */
                 assert_int_equal(e->payload_size, 0);
@@ -584,7 +587,7 @@ static void test_every_runtime_event_named_and_decoded(void **state)
             check_event(t, e, &f, managed_only);
         }
         if (rc != 0)
-            fail_msg("%s: %s", TRACES[i], ntidx_reader_error(r));
+            fail_msg("%s: %s", TRACES[i], ntidx_last_error());
         check_trace_end(TRACES[i], &f);
         print_message("%-62s runtime events %7llu, decoded to their size %7llu, with trailing bytes %llu "
                       "(newer than the manifest: %llu)\n",
@@ -618,6 +621,7 @@ static void test_every_runtime_event_named_and_decoded(void **state)
         }
         facts_free(&f);
         ntidx_buf_free(&b);
+        ntidx_values_free(&vals);
         ntidx_reader_close(&r);
         ntidx_trace_close(&t);
     }
@@ -630,8 +634,7 @@ static void test_stats_name_every_runtime_type(void **state)
     for (size_t i = 0; i < NTRACES; i++) {
         ntidx_trace *t = open_trace(TRACES[i]);
         ntidx_stats *s;
-        char err[256];
-        assert_int_equal(ntidx_stats_compute(t, &s, err, sizeof err), NTIDX_OK);
+        assert_int_equal(ntidx_stats_compute(t, &s), NTIDX_OK);
         size_t runtime_types = 0;
         for (size_t k = 0; k < s->type_count; k++) {
             if (!is_runtime(s->types[k].provider))

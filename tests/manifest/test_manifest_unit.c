@@ -19,6 +19,7 @@
 #include "manifest.h"
 #include "ntidx/ntidx.h"
 #include "trace_internal.h"
+#include "values.h"
 
 #define RT "Microsoft-Windows-DotNETRuntime"
 #define RUNDOWN "Microsoft-Windows-DotNETRuntimeRundown"
@@ -83,20 +84,25 @@ static decoded decode(const ntidx_metadata *m, const pb *b, unsigned pointer_siz
     ev.metadata = m;
     ev.payload = b->d;
     ev.payload_size = (uint32_t)b->len;
+    t.data = b->d; /* error offsets count from the "file" start: here the payload */
     decoded d = {0};
     ntidx_buf out = {0};
-    d.rc = ntx_event_fields_decode(&t, &ev, &out, 1, &d.used, d.err, sizeof d.err);
-    if (out.data)
+    d.rc = ntidx_event_fields_json(&t, &ev, &out);
+    if (d.rc != NTIDX_OK)
+        snprintf(d.err, sizeof d.err, "%s", ntidx_last_error_info()->what);
+    else if (out.data)
         snprintf(d.json, sizeof d.json, "%s", out.data);
     ntidx_buf_free(&out);
-    /* The public entry point gives the same text. */
-    ntidx_buf pub = {0};
-    char err2[256];
-    int rc2 = ntidx_event_fields_json(&t, &ev, &pub, err2, sizeof err2);
+    /* The typed values decode the same payload the same way, and say how much of it they used. */
+    ntidx_values *v = NULL;
+    assert_int_equal(ntidx_values_new(&v), NTIDX_OK);
+    int rc2 = ntidx_values_decode(v, &t, &ev);
     assert_int_equal(rc2, d.rc);
     if (rc2 == NTIDX_OK)
-        assert_string_equal(pub.data, d.json);
-    ntidx_buf_free(&pub);
+        d.used = ntx_values_used(v);
+    else
+        assert_string_equal(ntidx_last_error_info()->what, d.err);
+    ntidx_values_free(&v);
     return d;
 }
 

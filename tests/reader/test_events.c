@@ -33,9 +33,9 @@ static const uint8_t ZERO16[16];
 static ntidx_trace *open_ok(const tb *f)
 {
     ntidx_trace *t = NULL;
-    int rc = ntidx_trace_open_memory(&t, f->d, f->len, "mem");
+    int rc = ntidx_trace_open_memory(f->d, f->len, "mem", &t);
     if (rc != NTIDX_OK)
-        fail_msg("open failed: %s (%s)", ntidx_strerror(rc), ntidx_last_open_error());
+        fail_msg("open failed: %s (%s)", ntidx_strerror(rc), ntidx_last_error());
     return t;
 }
 
@@ -45,7 +45,7 @@ static ntidx_reader *reader(ntidx_trace *t, int time_order)
     ntidx_reader_options_defaults(&o);
     o.order = time_order ? NTIDX_ORDER_TIME : NTIDX_ORDER_FILE;
     ntidx_reader *r = NULL;
-    assert_int_equal(ntidx_reader_open(&r, t, &o), NTIDX_OK);
+    assert_int_equal(ntidx_reader_open(t, &o, &r), NTIDX_OK);
     return r;
 }
 
@@ -99,7 +99,7 @@ static int collect(ntidx_trace *t, int time_order, rec *out, int max, int *n)
     /* the end (or the error) is sticky */
     assert_int_equal(ntidx_reader_next(r, &e), rc);
     if (rc < 0)
-        assert_true(ntidx_reader_error(r)[0] != 0);
+        assert_true(ntidx_last_error()[0] != 0);
     ntidx_reader_close(&r);
     return rc;
 }
@@ -230,7 +230,7 @@ static void test_v6_uncompressed_header_fields(void **state)
     assert_int_equal(e->payload_size, 0);
     assert_int_equal(ntidx_reader_next(r, &e), 0);
     assert_int_equal(ntidx_reader_complete(r), 1);
-    assert_string_equal(ntidx_reader_error(r), "");
+    assert_string_equal(ntidx_reader_incomplete_reason(r), "");
     ntidx_reader_close(&r);
     assert_null(r);
     ntidx_trace_close(&t);
@@ -796,7 +796,7 @@ static void test_bad_event_rows(void **state)
             /* the message names the offset of the bad row (block payload starts after the 4-byte header) */
             size_t block_payload = f.len - 4 - p.len;
             snprintf(want, sizeof want, "offset %zu ", block_payload + bad);
-            assert_contains(ntidx_reader_error(r), want);
+            assert_contains(ntidx_last_error(), want);
             ntidx_reader_close(&r);
         }
         ntidx_trace_close(&t);
@@ -1082,8 +1082,8 @@ static void test_stacks_die_at_sequence_points(void **state)
                 assert_int_equal(ntidx_reader_next(r, &e), NTIDX_E_UNDEFINED_REF); /* sticky */
                 char want[64];
                 snprintf(want, sizeof want, "offset %zu ", late_row);
-                assert_contains(ntidx_reader_error(r), want);
-                assert_contains(ntidx_reader_error(r), labels ? "label list id 1" : "stack id 1");
+                assert_contains(ntidx_last_error(), want);
+                assert_contains(ntidx_last_error(), labels ? "label list id 1" : "stack id 1");
                 assert_int_equal(ntidx_reader_complete(r), 0);
                 assert_int_equal(ntidx_reader_get_stats(r)->sequence_points, 1);
                 ntidx_reader_close(&r);
@@ -1276,15 +1276,15 @@ static void test_v6_thread_and_metadata_lifetimes(void **state)
                 assert_int_equal(rc, NTIDX_E_UNDEFINED_REF);
                 char want[64];
                 snprintf(want, sizeof want, "offset %zu ", late_row);
-                assert_contains(ntidx_reader_error(r), want);
-                assert_contains(ntidx_reader_error(r), c == FLUSH_METADATA ? "metadata id 1"
+                assert_contains(ntidx_last_error(), want);
+                assert_contains(ntidx_last_error(), c == FLUSH_METADATA ? "metadata id 1"
                                                        : c == REMOVE_CAPTURE ? "capture thread index 2"
                                                                             : "thread index 2");
                 break;
             }
             case REMOVE_UNKNOWN:
                 assert_int_equal(rc, NTIDX_E_UNDEFINED_REF);
-                assert_contains(ntidx_reader_error(r), "thread index 9");
+                assert_contains(ntidx_last_error(), "thread index 9");
                 break;
             case FLUSH_THREADS_REDEFINED:
                 assert_int_equal(rc, 1);
@@ -1798,8 +1798,7 @@ static void test_sample_stats(void **state)
     ntidx_reader_close(&r);
 
     ntidx_stats *s = NULL;
-    char err[256];
-    assert_int_equal(ntidx_stats_compute(t, &s, err, sizeof err), NTIDX_OK);
+    assert_int_equal(ntidx_stats_compute(t, &s), NTIDX_OK);
     assert_int_equal(s->format_version, 6);
     assert_int_equal(s->complete, 1);
     assert_int_equal(s->events, nev);

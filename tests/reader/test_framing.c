@@ -28,22 +28,21 @@
 static ntidx_trace *open_ok(const tb *f)
 {
     ntidx_trace *t = (ntidx_trace *)1;
-    int rc = ntidx_trace_open_memory(&t, f->d, f->len, "mem");
+    int rc = ntidx_trace_open_memory(f->d, f->len, "mem", &t);
     if (rc != NTIDX_OK)
-        fail_msg("open failed: %s (%s)", ntidx_strerror(rc), ntidx_last_open_error());
+        fail_msg("open failed: %s (%s)", ntidx_strerror(rc), ntidx_last_error());
     assert_non_null(t);
-    assert_string_equal(ntidx_last_open_error(), "");
     return t;
 }
 
 static int open_fail(const tb *f, const char *name)
 {
     ntidx_trace *t = (ntidx_trace *)1;
-    int rc = ntidx_trace_open_memory(&t, f->d, f->len, name);
+    int rc = ntidx_trace_open_memory(f->d, f->len, name, &t);
     assert_true(rc < 0);
     assert_null(t);
-    assert_contains(ntidx_last_open_error(), name);
-    assert_contains(ntidx_last_open_error(), "offset ");
+    assert_contains(ntidx_last_error(), name);
+    assert_contains(ntidx_last_error(), "offset ");
     return rc;
 }
 
@@ -167,7 +166,7 @@ static void test_v6_walk_skips_unknown_blocks(void **state)
 
     /* the reader skips them too and counts them */
     ntidx_reader *r;
-    assert_int_equal(ntidx_reader_open(&r, t, NULL), NTIDX_OK);
+    assert_int_equal(ntidx_reader_open(t, NULL, &r), NTIDX_OK);
     const ntidx_event *ev;
     assert_int_equal(ntidx_reader_next(r, &ev), 0);
     assert_int_equal(ntidx_reader_complete(r), 1);
@@ -198,7 +197,7 @@ static void test_v6_end_of_stream_with_payload(void **state)
     assert_int_equal(w.n, 1);
     assert_true(w.pos == eos_end);
     ntidx_reader *r;
-    assert_int_equal(ntidx_reader_open(&r, t, NULL), NTIDX_OK);
+    assert_int_equal(ntidx_reader_open(t, NULL, &r), NTIDX_OK);
     const ntidx_event *ev;
     assert_int_equal(ntidx_reader_next(r, &ev), 0);
     assert_int_equal(ntidx_reader_complete(r), 1);
@@ -213,7 +212,7 @@ static void test_v6_end_of_stream_with_payload(void **state)
     t = open_ok(&f);
     walk(t, &w);
     assert_int_equal(w.rc, NTIDX_E_TRUNCATED);
-    assert_contains(ntidx_trace_error(t), "offset ");
+    assert_contains(ntidx_last_error(), "offset ");
     ntidx_trace_close(&t);
     tb_free(&f);
 }
@@ -244,21 +243,21 @@ static void test_v6_missing_end_of_stream(void **state)
     assert_true(w.pos == f.len);
     char want[64];
     snprintf(want, sizeof want, "offset %zu ", f.len);
-    assert_contains(ntidx_trace_error(t), want);
+    assert_contains(ntidx_last_error(), want);
 
     for (int order = 0; order < 2; order++) {
         ntidx_reader_options o;
         ntidx_reader_options_defaults(&o);
         o.order = order ? NTIDX_ORDER_TIME : NTIDX_ORDER_FILE;
         ntidx_reader *r;
-        assert_int_equal(ntidx_reader_open(&r, t, &o), NTIDX_OK);
+        assert_int_equal(ntidx_reader_open(t, &o, &r), NTIDX_OK);
         const ntidx_event *ev;
         assert_int_equal(ntidx_reader_next(r, &ev), 1);
         assert_int_equal(ev->timestamp, 5);
         assert_int_equal(ntidx_reader_next(r, &ev), 0);
         assert_int_equal(ntidx_reader_next(r, &ev), 0);
         assert_int_equal(ntidx_reader_complete(r), 0);
-        assert_contains(ntidx_reader_error(r), want);
+        assert_contains(ntidx_reader_incomplete_reason(r), want);
         assert_true(ntidx_reader_get_stats(r)->end_offset == f.len);
         ntidx_reader_close(&r);
     }
@@ -292,7 +291,7 @@ static void test_v6_block_past_end(void **state)
         assert_true(w.pos == bad); /* everything before pos is complete */
         char want[64];
         snprintf(want, sizeof want, "offset %zu ", bad);
-        assert_contains(ntidx_trace_error(t), want);
+        assert_contains(ntidx_last_error(), want);
         ntidx_trace_close(&t);
         tb_free(&f);
     }
@@ -318,7 +317,7 @@ static void test_v6_versions(void **state)
             ntidx_trace_close(&t);
         } else {
             assert_int_equal(open_fail(&f, "newer"), cases[i].rc);
-            assert_contains(ntidx_last_open_error(), "offset 12 ");
+            assert_contains(ntidx_last_error(), "offset 12 ");
         }
         tb_free(&f);
     }
@@ -493,7 +492,7 @@ static void test_fastser_alignment_is_file_relative(void **state)
         assert_int_equal(w.b[2].payload_size, 8 + 12 + 20);
         /* the reader sees the stacks at the aligned offset */
         ntidx_reader *r;
-        assert_int_equal(ntidx_reader_open(&r, t, NULL), NTIDX_OK);
+        assert_int_equal(ntidx_reader_open(t, NULL, &r), NTIDX_OK);
         const ntidx_event *ev;
         assert_int_equal(ntidx_reader_next(r, &ev), 0);
         assert_int_equal(ntidx_reader_complete(r), 1);
@@ -533,22 +532,22 @@ static void test_fastser_bad_objects(void **state)
         walked w;
         walk(t, &w);
         if (w.rc != NTIDX_E_CORRUPT)
-            fail_msg("variant %d: rc %d (%s)", variant, w.rc, ntidx_trace_error(t));
+            fail_msg("variant %d: rc %d (%s)", variant, w.rc, ntidx_last_error());
         assert_int_equal(w.n, 2);
         assert_true(w.pos == at);
-        assert_contains(ntidx_trace_error(t), "offset ");
+        assert_contains(ntidx_last_error(), "offset ");
         if (variant == BAD_END_TAG) {
             char want[64];
             snprintf(want, sizeof want, "offset %zu ", bad_at);
-            assert_contains(ntidx_trace_error(t), want);
+            assert_contains(ntidx_last_error(), want);
         }
         /* the reader reports the error (sticky) */
         ntidx_reader *r;
-        assert_int_equal(ntidx_reader_open(&r, t, NULL), NTIDX_OK);
+        assert_int_equal(ntidx_reader_open(t, NULL, &r), NTIDX_OK);
         const ntidx_event *ev;
         assert_int_equal(ntidx_reader_next(r, &ev), NTIDX_E_CORRUPT);
         assert_int_equal(ntidx_reader_next(r, &ev), NTIDX_E_CORRUPT);
-        assert_contains(ntidx_reader_error(r), "offset ");
+        assert_contains(ntidx_last_error(), "offset ");
         assert_int_equal(ntidx_reader_complete(r), 0);
         ntidx_reader_close(&r);
         ntidx_trace_close(&t);
@@ -580,10 +579,10 @@ static void test_fastser_truncations(void **state)
         walked w;
         walk(t, &w);
         if (w.rc != NTIDX_E_TRUNCATED)
-            fail_msg("variant %d: rc %d (%s)", variant, w.rc, ntidx_trace_error(t));
+            fail_msg("variant %d: rc %d (%s)", variant, w.rc, ntidx_last_error());
         assert_int_equal(w.n, variant == 0 ? 3 : 2);
         assert_true(w.pos == at);
-        assert_contains(ntidx_trace_error(t), "offset ");
+        assert_contains(ntidx_last_error(), "offset ");
         ntidx_trace_close(&t);
         tb_free(&f);
     }
@@ -692,12 +691,12 @@ static void test_netperf_detection(void **state)
 static void expect_not_a_trace(const void *d, size_t n, const char *name)
 {
     ntidx_trace *t = (ntidx_trace *)1;
-    int rc = ntidx_trace_open_memory(&t, d, n, name);
+    int rc = ntidx_trace_open_memory(d, n, name, &t);
     if (rc != NTIDX_E_NOT_A_TRACE)
-        fail_msg("%s (%zu bytes): rc %d (%s)", name, n, rc, ntidx_last_open_error());
+        fail_msg("%s (%zu bytes): rc %d (%s)", name, n, rc, ntidx_last_error());
     assert_null(t);
-    assert_contains(ntidx_last_open_error(), name);
-    assert_contains(ntidx_last_open_error(), "offset 0 ");
+    assert_contains(ntidx_last_error(), name);
+    assert_contains(ntidx_last_error(), "offset 0 ");
 }
 
 static void test_not_a_trace(void **state)
@@ -738,26 +737,26 @@ static void test_open_files(void **state)
 {
     (void)state;
     ntidx_trace *t = (ntidx_trace *)1;
-    assert_int_equal(ntidx_trace_open(&t, "/nonexistent/dir/x.nettrace"), NTIDX_E_IO);
+    assert_int_equal(ntidx_trace_open("/nonexistent/dir/x.nettrace", &t), NTIDX_E_IO);
     assert_null(t);
-    assert_contains(ntidx_last_open_error(), "/nonexistent/dir/x.nettrace");
+    assert_contains(ntidx_last_error(), "/nonexistent/dir/x.nettrace");
 
     char path[] = "/tmp/ntidx-framing-XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     /* an empty file */
-    assert_int_equal(ntidx_trace_open(&t, path), NTIDX_E_NOT_A_TRACE);
-    assert_contains(ntidx_last_open_error(), path);
+    assert_int_equal(ntidx_trace_open(path, &t), NTIDX_E_NOT_A_TRACE);
+    assert_contains(ntidx_last_error(), path);
     /* a real file holding a sample trace, through the mapping */
     tb f;
     tb_init(&f);
     unsigned n = sample_v6(&f);
     assert_int_equal(write(fd, f.d, f.len), (ssize_t)f.len);
     close(fd);
-    assert_int_equal(ntidx_trace_open(&t, path), NTIDX_OK);
+    assert_int_equal(ntidx_trace_open(path, &t), NTIDX_OK);
     assert_string_equal(ntidx_trace_name(t), path);
     ntidx_reader *r;
-    assert_int_equal(ntidx_reader_open(&r, t, NULL), NTIDX_OK);
+    assert_int_equal(ntidx_reader_open(t, NULL, &r), NTIDX_OK);
     const ntidx_event *ev;
     unsigned count = 0;
     int rc;
@@ -850,10 +849,10 @@ static void test_invalid_arguments(void **state)
 {
     (void)state;
     ntidx_trace *t;
-    assert_int_equal(ntidx_trace_open_memory(NULL, "x", 1, "n"), NTIDX_E_INVALID_ARG);
-    assert_int_equal(ntidx_trace_open_memory(&t, NULL, 10, "n"), NTIDX_E_INVALID_ARG);
-    assert_int_equal(ntidx_trace_open(NULL, "x"), NTIDX_E_INVALID_ARG);
-    assert_int_equal(ntidx_trace_open(&t, NULL), NTIDX_E_INVALID_ARG);
+    assert_int_equal(ntidx_trace_open_memory("x", 1, "n", NULL), NTIDX_E_INVALID_ARG);
+    assert_int_equal(ntidx_trace_open_memory(NULL, 10, "n", &t), NTIDX_E_INVALID_ARG);
+    assert_int_equal(ntidx_trace_open("x", NULL), NTIDX_E_INVALID_ARG);
+    assert_int_equal(ntidx_trace_open(NULL, &t), NTIDX_E_INVALID_ARG);
     tb f;
     tb_init(&f);
     v6_begin(&f);
@@ -868,13 +867,13 @@ static void test_invalid_arguments(void **state)
     pos = f.len + 1;
     assert_int_equal(ntidx_trace_next_block(t, &pos, &b), NTIDX_E_CORRUPT);
     ntidx_reader *r;
-    assert_int_equal(ntidx_reader_open(NULL, t, NULL), NTIDX_E_INVALID_ARG);
-    assert_int_equal(ntidx_reader_open(&r, NULL, NULL), NTIDX_E_INVALID_ARG);
+    assert_int_equal(ntidx_reader_open(t, NULL, NULL), NTIDX_E_INVALID_ARG);
+    assert_int_equal(ntidx_reader_open(NULL, NULL, &r), NTIDX_E_INVALID_ARG);
     ntidx_reader_options o;
     ntidx_reader_options_defaults(&o);
     assert_int_equal(o.order, NTIDX_ORDER_FILE);
     o.order = (ntidx_order)7;
-    assert_int_equal(ntidx_reader_open(&r, t, &o), NTIDX_E_INVALID_ARG);
+    assert_int_equal(ntidx_reader_open(t, &o, &r), NTIDX_E_INVALID_ARG);
     assert_int_equal(ntidx_reader_next(NULL, NULL), NTIDX_E_INVALID_ARG);
     ntidx_reader_close(NULL);
     ntidx_trace_close(&t);

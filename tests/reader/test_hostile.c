@@ -157,14 +157,13 @@ static void check_event(const ntidx_trace *t, const ntidx_event *e, const uint8_
     if (!deep)
         return;
     ntidx_buf out = {0};
-    char err[300];
-    int rc = ntidx_event_fields_json(t, e, &out, err, sizeof err);
+    int rc = ntidx_event_fields_json(t, e, &out);
     if (rc == NTIDX_E_PAYLOAD)
-        assert_true(err[0] != 0);
+        assert_true(ntidx_last_error()[0] != 0);
     else
         assert_int_equal(rc, NTIDX_OK);
-    rc = ntidx_event_fields_text(t, e, &out, err, sizeof err);
-    assert_true(rc == NTIDX_OK || (rc == NTIDX_E_PAYLOAD && err[0]));
+    rc = ntidx_event_fields_text(t, e, &out);
+    assert_true(rc == NTIDX_OK || (rc == NTIDX_E_PAYLOAD && ntidx_last_error()[0]));
     ntidx_buf_free(&out);
     char name[128];
     (void)ntidx_event_display_name(e->metadata, name, sizeof name);
@@ -190,10 +189,10 @@ static void read_everything(const uint8_t *d, size_t n, outcome *o, int deep)
 {
     memset(o, 0, sizeof *o);
     ntidx_trace *t = NULL;
-    o->open_rc = ntidx_trace_open_memory(&t, d, n, "hostile");
+    o->open_rc = ntidx_trace_open_memory(d, n, "hostile", &t);
     if (o->open_rc != NTIDX_OK) {
         assert_null(t);
-        check_error_message(o->open_rc, ntidx_last_open_error(), "open");
+        check_error_message(o->open_rc, ntidx_last_error(), "open");
         return;
     }
     for (int order = 0; order < 2; order++) {
@@ -201,7 +200,7 @@ static void read_everything(const uint8_t *d, size_t n, outcome *o, int deep)
         ntidx_reader_options_defaults(&opt);
         opt.order = order ? NTIDX_ORDER_TIME : NTIDX_ORDER_FILE;
         ntidx_reader *r = NULL;
-        assert_int_equal(ntidx_reader_open(&r, t, &opt), NTIDX_OK);
+        assert_int_equal(ntidx_reader_open(t, &opt, &r), NTIDX_OK);
         const ntidx_event *e;
         int rc;
         uint64_t count = 0, last_ts = 0;
@@ -218,11 +217,11 @@ static void read_everything(const uint8_t *d, size_t n, outcome *o, int deep)
         o->events[order] = count;
         o->complete[order] = ntidx_reader_complete(r);
         if (rc < 0) {
-            check_error_message(rc, ntidx_reader_error(r), "reader");
+            check_error_message(rc, ntidx_last_error(), "reader");
             assert_int_equal(ntidx_reader_next(r, &e), rc); /* sticky */
             assert_int_equal(o->complete[order], 0);
         } else if (!o->complete[order]) {
-            check_error_message(NTIDX_E_TRUNCATED, ntidx_reader_error(r), "incomplete read");
+            check_error_message(NTIDX_E_TRUNCATED, ntidx_reader_incomplete_reason(r), "incomplete read");
         }
         const ntidx_dropped *dl;
         size_t dn;
@@ -247,19 +246,17 @@ static void read_everything(const uint8_t *d, size_t n, outcome *o, int deep)
                 uint64_t lo, hi, cnt;
                 int trc = ntidx_event_block_time_range(t, &b, &lo, &hi, &cnt);
                 if (trc < 0)
-                    check_error_message(trc, ntidx_trace_error(t), "block time range");
+                    check_error_message(trc, ntidx_last_error(), "block time range");
                 else if (trc == 1)
                     assert_true(lo <= hi);
             }
         }
         if (rc < 0)
-            check_error_message(rc, ntidx_trace_error(t), "block walk");
+            check_error_message(rc, ntidx_last_error(), "block walk");
         ntidx_stats *s = NULL;
-        char err[600];
-        err[0] = 0;
-        rc = ntidx_stats_compute(t, &s, err, sizeof err);
+        rc = ntidx_stats_compute(t, &s);
         if (rc < 0)
-            check_error_message(rc, err, "stats");
+            check_error_message(rc, ntidx_last_error(), "stats");
         else
             assert_true(s->events == o->events[0] || o->rc[0] < 0);
         ntidx_stats_free(&s);
@@ -373,7 +370,7 @@ typedef struct block_events {
 static size_t blocks_within(const input *in, size_t limit, block_events *out, size_t max)
 {
     ntidx_trace *t = NULL;
-    assert_int_equal(ntidx_trace_open_memory(&t, in->data, in->size, in->name), NTIDX_OK);
+    assert_int_equal(ntidx_trace_open_memory(in->data, in->size, in->name, &t), NTIDX_OK);
     uint64_t pos = ntidx_trace_get_info(t)->first_block_offset;
     ntidx_block b;
     size_t k = 0;
@@ -462,10 +459,10 @@ static void truncation_sweep(const input *in)
         if (o.open_rc != NTIDX_OK) {
             if (expected != 0)
                 fail_msg("%s cut at %zu: open failed (%d: %s) but %llu events are complete before the cut", in->name,
-                         cut, o.open_rc, ntidx_last_open_error(), (unsigned long long)expected);
+                         cut, o.open_rc, ntidx_last_error(), (unsigned long long)expected);
             if (opened)
                 fail_msg("%s cut at %zu: open failed (%s) after shorter cuts opened", in->name, cut,
-                         ntidx_last_open_error());
+                         ntidx_last_error());
             continue;
         }
         opened = 1;
@@ -570,10 +567,10 @@ static void expect_clean_failure(const tb *f, int want, int at_open, const char 
     read_everything(d, f->len, &o, 1);
     if (at_open) {
         if (o.open_rc != want)
-            fail_msg("%s: open rc %d (%s), want %d", what, o.open_rc, ntidx_last_open_error(), want);
+            fail_msg("%s: open rc %d (%s), want %d", what, o.open_rc, ntidx_last_error(), want);
     } else {
         if (o.open_rc != NTIDX_OK)
-            fail_msg("%s: open failed: %s", what, ntidx_last_open_error());
+            fail_msg("%s: open failed: %s", what, ntidx_last_error());
         if (o.rc[0] != want || o.rc[1] != want)
             fail_msg("%s: reader rc %d/%d, want %d", what, o.rc[0], o.rc[1], want);
     }
@@ -788,16 +785,15 @@ static void test_huge_declared_counts(void **state)
     v6_end(&f);
     {
         ntidx_trace *t;
-        assert_int_equal(ntidx_trace_open_memory(&t, f.d, f.len, "arr"), NTIDX_OK);
+        assert_int_equal(ntidx_trace_open_memory(f.d, f.len, "arr", &t), NTIDX_OK);
         ntidx_reader *r;
-        assert_int_equal(ntidx_reader_open(&r, t, NULL), NTIDX_OK);
+        assert_int_equal(ntidx_reader_open(t, NULL, &r), NTIDX_OK);
         const ntidx_event *ev;
         assert_int_equal(ntidx_reader_next(r, &ev), 1);
         ntidx_buf out = {0};
-        char err[256];
         g_max_alloc = 0;
         /* empty objects take no bytes: 65535 of them are "{}" each, bounded output */
-        int rc = ntidx_event_fields_json(t, ev, &out, err, sizeof err);
+        int rc = ntidx_event_fields_json(t, ev, &out);
         assert_true(rc == NTIDX_OK || rc == NTIDX_E_PAYLOAD);
         assert_true(g_max_alloc < (1u << 20));
         ntidx_buf_free(&out);
@@ -825,16 +821,15 @@ static void test_huge_declared_counts(void **state)
     v6_end(&f);
     {
         ntidx_trace *t;
-        assert_int_equal(ntidx_trace_open_memory(&t, f.d, f.len, "empties"), NTIDX_OK);
+        assert_int_equal(ntidx_trace_open_memory(f.d, f.len, "empties", &t), NTIDX_OK);
         ntidx_reader *r;
-        assert_int_equal(ntidx_reader_open(&r, t, NULL), NTIDX_OK);
+        assert_int_equal(ntidx_reader_open(t, NULL, &r), NTIDX_OK);
         const ntidx_event *ev;
         assert_int_equal(ntidx_reader_next(r, &ev), 1);
         ntidx_buf out = {0};
-        char err[256];
         g_max_alloc = 0;
-        assert_int_equal(ntidx_event_fields_json(t, ev, &out, err, sizeof err), NTIDX_E_PAYLOAD);
-        assert_int_equal(ntidx_event_fields_text(t, ev, &out, err, sizeof err), NTIDX_E_PAYLOAD);
+        assert_int_equal(ntidx_event_fields_json(t, ev, &out), NTIDX_E_PAYLOAD);
+        assert_int_equal(ntidx_event_fields_text(t, ev, &out), NTIDX_E_PAYLOAD);
         assert_true(g_max_alloc < (1u << 20));
         ntidx_buf_free(&out);
         ntidx_reader_close(&r);
@@ -881,15 +876,14 @@ static void test_location_amplification(void **state)
         v6_block(&f, 2, p.d, p.len);
         v6_end(&f);
         ntidx_trace *t;
-        assert_int_equal(ntidx_trace_open_memory(&t, f.d, f.len, "loc"), NTIDX_OK);
+        assert_int_equal(ntidx_trace_open_memory(f.d, f.len, "loc", &t), NTIDX_OK);
         ntidx_reader *r;
-        assert_int_equal(ntidx_reader_open(&r, t, NULL), NTIDX_OK);
+        assert_int_equal(ntidx_reader_open(t, NULL, &r), NTIDX_OK);
         const ntidx_event *ev;
         assert_int_equal(ntidx_reader_next(r, &ev), 1);
         ntidx_buf out = {0};
-        char err[256];
         g_max_alloc = 0;
-        int rc = ntidx_event_fields_json(t, ev, &out, err, sizeof err);
+        int rc = ntidx_event_fields_json(t, ev, &out);
         if (rc == NTIDX_OK && out.len > 64 * pl.len)
             fail_msg("%s: %zu bytes of JSON from a %zu-byte payload", rel ? "RelLoc" : "DataLoc", out.len, pl.len);
         assert_true(rc == NTIDX_OK || rc == NTIDX_E_PAYLOAD);
@@ -949,11 +943,10 @@ static void test_many_event_types(void **state)
     }
     v6_end(&f);
     ntidx_trace *t;
-    assert_int_equal(ntidx_trace_open_memory(&t, f.d, f.len, "types"), NTIDX_OK);
+    assert_int_equal(ntidx_trace_open_memory(f.d, f.len, "types", &t), NTIDX_OK);
     ntidx_stats *st = NULL;
-    char err[256];
     clock_t c0 = clock();
-    assert_int_equal(ntidx_stats_compute(t, &st, err, sizeof err), NTIDX_OK);
+    assert_int_equal(ntidx_stats_compute(t, &st), NTIDX_OK);
     double secs = (double)(clock() - c0) / CLOCKS_PER_SEC;
     if (secs > 30)
         fail_msg("statistics over %d types took %.1f s", TYPES, secs);
@@ -1078,9 +1071,9 @@ static void test_extreme_ids(void **state)
     v6_end(&f);
     g_max_alloc = 0;
     ntidx_trace *t;
-    assert_int_equal(ntidx_trace_open_memory(&t, f.d, f.len, "ids"), NTIDX_OK);
+    assert_int_equal(ntidx_trace_open_memory(f.d, f.len, "ids", &t), NTIDX_OK);
     ntidx_reader *r;
-    assert_int_equal(ntidx_reader_open(&r, t, NULL), NTIDX_OK);
+    assert_int_equal(ntidx_reader_open(t, NULL, &r), NTIDX_OK);
     const ntidx_event *ev;
     assert_int_equal(ntidx_reader_next(r, &ev), 1);
     assert_int_equal(ev->metadata_id, 0x7fffffff);

@@ -31,9 +31,9 @@
 static ntidx_trace *open_ok(const tb *f)
 {
     ntidx_trace *t = NULL;
-    int rc = ntidx_trace_open_memory(&t, f->d, f->len, "mem");
+    int rc = ntidx_trace_open_memory(f->d, f->len, "mem", &t);
     if (rc != NTIDX_OK)
-        fail_msg("open failed: %s (%s)", ntidx_strerror(rc), ntidx_last_open_error());
+        fail_msg("open failed: %s (%s)", ntidx_strerror(rc), ntidx_last_error());
     return t;
 }
 
@@ -416,7 +416,7 @@ static void test_v6_metadata_optional_kinds(void **state)
 
     ntidx_trace *t = open_ok(&f);
     ntidx_reader *r;
-    assert_int_equal(ntidx_reader_open(&r, t, NULL), NTIDX_OK);
+    assert_int_equal(ntidx_reader_open(t, NULL, &r), NTIDX_OK);
     const ntidx_event *ev;
     assert_int_equal(ntidx_reader_next(r, &ev), 1);
     const ntidx_metadata *m = ev->metadata;
@@ -436,8 +436,7 @@ static void test_v6_metadata_optional_kinds(void **state)
     assert_int_equal(m->fields[1].element_count, 3);
     assert_int_equal(m->fields[1].element->type_code, NTIDX_TYPE_BYTE);
     ntidx_buf out = {0};
-    char err[256];
-    assert_int_equal(ntidx_event_fields_json(t, ev, &out, err, sizeof err), NTIDX_OK);
+    assert_int_equal(ntidx_event_fields_json(t, ev, &out), NTIDX_OK);
     assert_string_equal(out.data, "{\"a\":1,\"b\":[7,8,9]}");
     char name[64];
     assert_string_equal(ntidx_event_display_name(m, name, sizeof name), "Prov\xc3\xa9/Name");
@@ -453,7 +452,7 @@ static void test_v6_metadata_optional_kinds(void **state)
     assert_int_equal(ev->metadata->id, 9);
     assert_string_equal(ntidx_event_display_name(ev->metadata, name, sizeof name), "P/EventID(2)");
     out.len = 0;
-    assert_int_equal(ntidx_event_fields_json(t, ev, &out, err, sizeof err), NTIDX_OK);
+    assert_int_equal(ntidx_event_fields_json(t, ev, &out), NTIDX_OK);
     assert_string_equal(out.data, "{}");
     assert_int_equal(ntidx_reader_next(r, &ev), 0);
     assert_int_equal(ntidx_reader_get_stats(r)->metadata_rows, 3);
@@ -569,11 +568,11 @@ static int first_event_json(const tb *f, char *json, size_t jn, char *err, size_
 {
     ntidx_trace *t = open_ok(f);
     ntidx_reader *r;
-    assert_int_equal(ntidx_reader_open(&r, t, NULL), NTIDX_OK);
+    assert_int_equal(ntidx_reader_open(t, NULL, &r), NTIDX_OK);
     const ntidx_event *ev;
     int rc = ntidx_reader_next(r, &ev);
     if (rc != 1)
-        fail_msg("no event: %d (%s)", rc, ntidx_reader_error(r));
+        fail_msg("no event: %d (%s)", rc, ntidx_last_error());
     ntidx_buf out = {0};
     /* append after existing text: nothing may be appended on error */
     out.data = malloc(16);
@@ -581,7 +580,7 @@ static int first_event_json(const tb *f, char *json, size_t jn, char *err, size_
     memcpy(out.data, "pre:", 5);
     out.len = 4;
     out.cap = 16;
-    rc = text ? ntidx_event_fields_text(t, ev, &out, err, en) : ntidx_event_fields_json(t, ev, &out, err, en);
+    rc = text ? ntidx_event_fields_text(t, ev, &out) : ntidx_event_fields_json(t, ev, &out);
     assert_true(out.len >= 4);
     assert_memory_equal(out.data, "pre:", 4);
     if (rc == NTIDX_OK) {
@@ -729,7 +728,7 @@ static void test_v6_payload_json_every_type(void **state)
         int rc = first_event_json(&f, json, sizeof json, err, sizeof err, 0);
         snprintf(want, sizeof want, "{\"f\":%s}", jc->json);
         if (rc != NTIDX_OK)
-            fail_msg("case '%s': rc %d (%s)", jc->what, rc, err);
+            fail_msg("case '%s': rc %d (%s)", jc->what, rc, ntidx_last_error());
         if (strcmp(json, want) != 0)
             fail_msg("case '%s': got %s, want %s", jc->what, json, want);
         tb_free(&f);
@@ -798,7 +797,7 @@ static void test_v5_payload_json_every_type(void **state)
         int rc = first_event_json(&f, json, sizeof json, err, sizeof err, 0);
         snprintf(want, sizeof want, "{\"f\":%s}", vc->json);
         if (rc != NTIDX_OK)
-            fail_msg("case '%s': rc %d (%s)", vc->what, rc, err);
+            fail_msg("case '%s': rc %d (%s)", vc->what, rc, ntidx_last_error());
         if (strcmp(json, want) != 0)
             fail_msg("case '%s': got %s, want %s", vc->what, json, want);
         tb_free(&f);
@@ -953,18 +952,18 @@ static void test_payload_errors(void **state)
         int rc = first_event_json(&f, json, sizeof json, err, sizeof err, 0);
         if (rc != NTIDX_E_PAYLOAD)
             fail_msg("case '%s': rc %d, json %s", bc->what, rc, json);
-        if (!strstr(err, bc->json) || !strstr(err, "field '"))
+        if (!strstr(ntidx_last_error(), bc->json) || !strstr(ntidx_last_error(), "field '"))
             fail_msg("case '%s': message '%s' lacks '%s'", bc->what, err, bc->json);
         rc = first_event_json(&f, json, sizeof json, err, sizeof err, 1);
         assert_int_equal(rc, NTIDX_E_PAYLOAD);
         /* a NULL or empty message buffer is fine */
         ntidx_trace *t = open_ok(&f);
         ntidx_reader *r;
-        assert_int_equal(ntidx_reader_open(&r, t, NULL), NTIDX_OK);
+        assert_int_equal(ntidx_reader_open(t, NULL, &r), NTIDX_OK);
         const ntidx_event *ev;
         assert_int_equal(ntidx_reader_next(r, &ev), 1);
         ntidx_buf out = {0};
-        assert_int_equal(ntidx_event_fields_json(t, ev, &out, NULL, 0), NTIDX_E_PAYLOAD);
+        assert_int_equal(ntidx_event_fields_json(t, ev, &out), NTIDX_E_PAYLOAD);
         assert_int_equal(out.len, 0);
         ntidx_buf_free(&out);
         ntidx_reader_close(&r);
@@ -1010,23 +1009,27 @@ static void test_payload_error_is_per_event(void **state)
         ntidx_reader_options_defaults(&o);
         o.order = order ? NTIDX_ORDER_TIME : NTIDX_ORDER_FILE;
         ntidx_reader *r;
-        assert_int_equal(ntidx_reader_open(&r, t, &o), NTIDX_OK);
+        assert_int_equal(ntidx_reader_open(t, &o, &r), NTIDX_OK);
         const ntidx_event *ev;
         ntidx_buf out = {0};
-        char err[256];
         static const int want_rc[] = {NTIDX_OK, NTIDX_E_PAYLOAD, NTIDX_E_PAYLOAD, NTIDX_OK};
         for (int i = 0; i < 4; i++) {
             assert_int_equal(ntidx_reader_next(r, &ev), 1);
             size_t before = out.len;
-            int rc = ntidx_event_fields_json(t, ev, &out, err, sizeof err);
+            int rc = ntidx_event_fields_json(t, ev, &out);
             assert_int_equal(rc, want_rc[i]);
             if (rc == NTIDX_OK) {
                 assert_string_equal(out.data + before, "{\"n\":1,\"r\":[42]}");
-                assert_string_equal(err, "");
             } else {
+                /* the reason, and where: the field's byte in the trace, within the event's payload */
+                const ntidx_error_info *ei = ntidx_last_error_info();
                 assert_int_equal(out.len, before);
-                assert_contains(err, i == 1 ? "field 'r'" : "field 'n'");
-                assert_contains(err, "payload offset ");
+                assert_int_equal(ei->code, NTIDX_E_PAYLOAD);
+                assert_contains(ei->what, i == 1 ? "field 'r'" : "field 'n'");
+                assert_contains(ei->what, "payload offset ");
+                assert_true(ei->offset >= (uint64_t)(ev->payload - f.d) &&
+                            ei->offset <= (uint64_t)(ev->payload - f.d) + ev->payload_size);
+                assert_string_equal(ei->file, "mem");
             }
         }
         assert_int_equal(ntidx_reader_next(r, &ev), 0);
@@ -1056,11 +1059,11 @@ static void test_payload_long_values(void **state)
     v6_one_field_trace(&f, "\x12", 1, pl.d, pl.len);
     ntidx_trace *t = open_ok(&f);
     ntidx_reader *r;
-    assert_int_equal(ntidx_reader_open(&r, t, NULL), NTIDX_OK);
+    assert_int_equal(ntidx_reader_open(t, NULL, &r), NTIDX_OK);
     const ntidx_event *ev;
     assert_int_equal(ntidx_reader_next(r, &ev), 1);
     ntidx_buf out = {0};
-    assert_int_equal(ntidx_event_fields_json(t, ev, &out, NULL, 0), NTIDX_OK);
+    assert_int_equal(ntidx_event_fields_json(t, ev, &out), NTIDX_OK);
     assert_int_equal(out.len, strlen("{\"f\":\"\"}") + 1500 * 4);
     assert_memory_equal(out.data, "{\"f\":\"a\xe2\x82\xac" "a", 11);
     ntidx_buf_free(&out);

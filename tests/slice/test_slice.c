@@ -53,9 +53,8 @@ static uint64_t next_rand(void)
 
 static void fields_of(const ntidx_trace *t, const ntidx_event *e, ntidx_buf *b, int *error)
 {
-    char err[256];
     b->len = 0;
-    int rc = ntidx_event_fields_json(t, e, b, err, sizeof err);
+    int rc = ntidx_event_fields_json(t, e, b);
     assert_true(rc == NTIDX_OK || rc == NTIDX_E_PAYLOAD);
     *error = rc != NTIDX_OK;
 }
@@ -139,12 +138,12 @@ static uint64_t compare_with_query(ntidx_trace *in, const ntidx_index *x, const 
     ntidx_query_options qo = *o;
     qo.order = order;
     ntidx_query *q;
-    assert_int_equal(ntidx_query_open(&q, in, x, &qo), NTIDX_OK);
+    assert_int_equal(ntidx_query_open(in, x, &qo, &q), NTIDX_OK);
     ntidx_reader_options ro;
     ntidx_reader_options_defaults(&ro);
     ro.order = order;
     ntidx_reader *r;
-    assert_int_equal(ntidx_reader_open(&r, out, &ro), NTIDX_OK);
+    assert_int_equal(ntidx_reader_open(out, &ro, &r), NTIDX_OK);
     ntidx_buf ba = {0}, bb = {0};
     uint64_t n = 0, field_errors = 0;
     for (;;) {
@@ -153,7 +152,7 @@ static uint64_t compare_with_query(ntidx_trace *in, const ntidx_index *x, const 
         int rb = ntidx_reader_next(r, &b);
         if (ra != rb)
             fail_msg("event %llu: query says %d, slice reader %d (%s)", (unsigned long long)n, ra, rb,
-                     ntidx_reader_error(r));
+                     ntidx_last_error());
         if (ra <= 0)
             break;
         same_event(in, a, out, b, v3, with_fields ? &ba : NULL, &bb, &field_errors);
@@ -165,7 +164,7 @@ static uint64_t compare_with_query(ntidx_trace *in, const ntidx_index *x, const 
         *metadata_defs = ntx_idmap_size(&defs_used);
     ntx_idmap_free(&defs_used);
     assert_int_equal(ntidx_reader_complete(r), 1);
-    assert_string_equal(ntidx_reader_error(r), "");
+    assert_string_equal(ntidx_reader_incomplete_reason(r), "");
     ntidx_buf_free(&ba);
     ntidx_buf_free(&bb);
     ntidx_reader_close(&r);
@@ -181,8 +180,8 @@ static void compare_traces(ntidx_trace *a, ntidx_trace *b)
         ntidx_reader_options_defaults(&ro);
         ro.order = order ? NTIDX_ORDER_TIME : NTIDX_ORDER_FILE;
         ntidx_reader *ra, *rb;
-        assert_int_equal(ntidx_reader_open(&ra, a, &ro), NTIDX_OK);
-        assert_int_equal(ntidx_reader_open(&rb, b, &ro), NTIDX_OK);
+        assert_int_equal(ntidx_reader_open(a, &ro, &ra), NTIDX_OK);
+        assert_int_equal(ntidx_reader_open(b, &ro, &rb), NTIDX_OK);
         ntidx_buf x = {0}, y = {0};
         uint64_t fe = 0;
         for (;;) {
@@ -453,7 +452,7 @@ static void input_open(input *in, ntidx_trace *t, int full)
     input_sequence_points(t, &in->sps);
     /* sample events, note the span and the field errors */
     ntidx_reader *r;
-    assert_int_equal(ntidx_reader_open(&r, t, NULL), NTIDX_OK);
+    assert_int_equal(ntidx_reader_open(t, NULL, &r), NTIDX_OK);
     const ntidx_event *e;
     int rc;
     uint64_t n = 0;
@@ -544,13 +543,12 @@ static void check_slice(input *in, const ntidx_query_options *o, const ntidx_sli
     uint8_t *data;
     size_t size;
     ntidx_slice_stats st;
-    char err[600];
-    int rc = ntidx_slice_memory(in->t, in->x, o, so, &data, &size, &st, err, sizeof err);
+    int rc = ntidx_slice_memory(in->t, in->x, o, so, &data, &size, &st);
     if (rc != NTIDX_OK)
-        fail_msg("slice failed: %d %s", rc, err);
+        fail_msg("slice failed: %d %s", rc, ntidx_last_error());
     assert_int_equal(st.bytes_written, size);
     ntidx_trace *out;
-    assert_int_equal(ntidx_trace_open_memory(&out, data, size, "slice"), NTIDX_OK);
+    assert_int_equal(ntidx_trace_open_memory(data, size, "slice", &out), NTIDX_OK);
     const ntidx_trace_info *ii = ntidx_trace_get_info(in->t), *oi = ntidx_trace_get_info(out);
     /* the input's format version (V3 is written as NetTrace and reads as V4) */
     assert_int_equal(oi->format_version, in->v3 ? 4 : ii->format_version);
@@ -569,7 +567,7 @@ static void check_slice(input *in, const ntidx_query_options *o, const ntidx_sli
     /* no field errors where the input had none */
     if (!in->field_errors) {
         ntidx_stats *s;
-        assert_int_equal(ntidx_stats_compute(out, &s, err, sizeof err), NTIDX_OK);
+        assert_int_equal(ntidx_stats_compute(out, &s), NTIDX_OK);
         assert_int_equal(s->events, n);
         assert_int_equal(s->complete, 1);
         ntidx_stats_free(&s);
@@ -587,11 +585,11 @@ static void check_slice(input *in, const ntidx_query_options *o, const ntidx_sli
     uint8_t *data2;
     size_t size2;
     ntidx_slice_stats st2;
-    rc = ntidx_slice_memory(out, ox, &o2, so, &data2, &size2, &st2, err, sizeof err);
+    rc = ntidx_slice_memory(out, ox, &o2, so, &data2, &size2, &st2);
     if (rc != NTIDX_OK)
-        fail_msg("slice of the slice failed: %d %s", rc, err);
+        fail_msg("slice of the slice failed: %d %s", rc, ntidx_last_error());
     ntidx_trace *out2;
-    assert_int_equal(ntidx_trace_open_memory(&out2, data2, size2, "slice2"), NTIDX_OK);
+    assert_int_equal(ntidx_trace_open_memory(data2, size2, "slice2", &out2), NTIDX_OK);
     assert_int_equal(ntidx_trace_get_info(out2)->format_version, oi->format_version);
     assert_int_equal(st2.events, st.events);
     assert_int_equal(st2.sequence_points, st.sequence_points);
@@ -670,7 +668,7 @@ static void test_generated(void **state)
             ntidx_trace *t;
             char name[64];
             snprintf(name, sizeof name, "gen-v%d-variant%d", v, variant);
-            assert_int_equal(ntidx_trace_open_memory(&t, data, size, name), NTIDX_OK);
+            assert_int_equal(ntidx_trace_open_memory(data, size, name, &t), NTIDX_OK);
             check_trace(t, 6 * windows_scale, &tot);
             ntidx_trace_close(&t);
             free(data);
@@ -693,8 +691,8 @@ static void test_real_traces(void **state)
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", traces_dir, files[i]);
         ntidx_trace *t;
-        if (ntidx_trace_open(&t, path) != NTIDX_OK)
-            fail_msg("%s", ntidx_last_open_error());
+        if (ntidx_trace_open(path, &t) != NTIDX_OK)
+            fail_msg("%s", ntidx_last_error());
         check_trace(t, 6 * windows_scale, &tot);
         ntidx_trace_close(&t);
     }
@@ -717,7 +715,7 @@ static void test_file_output(void **state)
     g.format_version = 5;
     assert_int_equal(ntidx_generate_file(tpath, &g), NTIDX_OK);
     ntidx_trace *t;
-    assert_int_equal(ntidx_trace_open(&t, tpath), NTIDX_OK);
+    assert_int_equal(ntidx_trace_open(tpath, &t), NTIDX_OK);
     ntidx_index *x;
     assert_int_equal(ntidx_index_build(t, NULL, &x), NTIDX_OK);
     const ntidx_index_info *xi = ntidx_index_get_info(x);
@@ -727,11 +725,11 @@ static void test_file_output(void **state)
     o.t1 = xi->first_ts + (xi->last_ts - xi->first_ts) / 2;
     char err[600];
     ntidx_slice_stats st;
-    assert_int_equal(ntidx_slice(t, x, &o, NULL, opath, &st, err, sizeof err), NTIDX_OK);
+    assert_int_equal(ntidx_slice(t, x, &o, NULL, opath, &st), NTIDX_OK);
     assert_string_equal(err, "");
     uint8_t *mem;
     size_t msize;
-    assert_int_equal(ntidx_slice_memory(t, x, &o, NULL, &mem, &msize, NULL, NULL, 0), NTIDX_OK);
+    assert_int_equal(ntidx_slice_memory(t, x, &o, NULL, &mem, &msize, NULL), NTIDX_OK);
     struct stat sb;
     assert_int_equal(stat(opath, &sb), 0);
     assert_int_equal((uint64_t)sb.st_size, msize);
@@ -744,13 +742,13 @@ static void test_file_output(void **state)
     free(disk);
     free(mem);
     /* the output is the input: refused, the input untouched */
-    assert_int_equal(ntidx_slice(t, x, &o, NULL, tpath, NULL, err, sizeof err), NTIDX_E_INVALID_ARG);
-    assert_non_null(strstr(err, "is the input"));
+    assert_int_equal(ntidx_slice(t, x, &o, NULL, tpath, NULL), NTIDX_E_INVALID_ARG);
+    assert_non_null(strstr(ntidx_last_error(), "is the input"));
     assert_int_equal(stat(tpath, &sb), 0);
     assert_int_equal((uint64_t)sb.st_size, ntidx_trace_get_info(t)->file_size);
     /* an output that cannot be created */
-    assert_int_equal(ntidx_slice(t, x, &o, NULL, bad, NULL, err, sizeof err), NTIDX_E_IO);
-    assert_non_null(strstr(err, "cannot create"));
+    assert_int_equal(ntidx_slice(t, x, &o, NULL, bad, NULL), NTIDX_E_IO);
+    assert_non_null(strstr(ntidx_last_error(), "cannot create"));
     ntidx_index_close(&x);
     ntidx_trace_close(&t);
     unlink(opath);
@@ -771,7 +769,7 @@ static void test_empty(void **state)
         size_t size;
         assert_int_equal(ntidx_generate_memory(&g, &data, &size), NTIDX_OK);
         ntidx_trace *t;
-        assert_int_equal(ntidx_trace_open_memory(&t, data, size, "gen"), NTIDX_OK);
+        assert_int_equal(ntidx_trace_open_memory(data, size, "gen", &t), NTIDX_OK);
         ntidx_index *x;
         assert_int_equal(ntidx_index_build(t, NULL, &x), NTIDX_OK);
         ntidx_query_options o;
@@ -780,14 +778,14 @@ static void test_empty(void **state)
         uint8_t *out;
         size_t osize;
         ntidx_slice_stats st;
-        assert_int_equal(ntidx_slice_memory(t, x, &o, NULL, &out, &osize, &st, NULL, 0), NTIDX_OK);
+        assert_int_equal(ntidx_slice_memory(t, x, &o, NULL, &out, &osize, &st), NTIDX_OK);
         assert_int_equal(st.events, 0);
         ntidx_trace *ot;
-        assert_int_equal(ntidx_trace_open_memory(&ot, out, osize, "empty"), NTIDX_OK);
+        assert_int_equal(ntidx_trace_open_memory(out, osize, "empty", &ot), NTIDX_OK);
         assert_int_equal(ntidx_trace_get_info(ot)->format_version, ntidx_trace_get_info(t)->format_version);
         ntidx_reader *r;
         const ntidx_event *e;
-        assert_int_equal(ntidx_reader_open(&r, ot, NULL), NTIDX_OK);
+        assert_int_equal(ntidx_reader_open(ot, NULL, &r), NTIDX_OK);
         assert_int_equal(ntidx_reader_next(r, &e), 0);
         assert_int_equal(ntidx_reader_complete(r), 1);
         ntidx_reader_close(&r);
@@ -816,7 +814,7 @@ static void test_incomplete(void **state)
         size_t size;
         assert_int_equal(ntidx_generate_memory(&g, &data, &size), NTIDX_OK);
         ntidx_trace *t;
-        assert_int_equal(ntidx_trace_open_memory(&t, data, size * 7 / 10, "cut"), NTIDX_OK);
+        assert_int_equal(ntidx_trace_open_memory(data, size * 7 / 10, "cut", &t), NTIDX_OK);
         check_trace(t, 4, &tot);
         ntidx_trace_close(&t);
         free(data);
@@ -843,7 +841,7 @@ static void test_raw_block_alignment(void **state)
         size_t size;
         assert_int_equal(ntidx_generate_memory(&g, &data, &size), NTIDX_OK);
         ntidx_trace *in;
-        assert_int_equal(ntidx_trace_open_memory(&in, data, size, "v5"), NTIDX_OK);
+        assert_int_equal(ntidx_trace_open_memory(data, size, "v5", &in), NTIDX_OK);
         /* the first metadata, stack and event blocks */
         ntidx_block meta = {0}, stack = {0}, ev = {0}, b;
         uint64_t pos = in->info.first_block_offset;
@@ -867,7 +865,7 @@ static void test_raw_block_alignment(void **state)
             wo.sync_ticks = in->info.sync_ticks;
             wo.tick_frequency = in->info.tick_frequency;
             ntidx_writer *w;
-            assert_int_equal(ntidx_writer_open_memory(&w, &wo), NTIDX_OK);
+            assert_int_equal(ntidx_writer_open_memory(&wo, &w), NTIDX_OK);
             assert_int_equal(ntidx_writer_add_raw_block(w, NTIDX_BLOCK_STACK, in->data + stack.payload_offset,
                                                         (size_t)stack.payload_size),
                              0);
@@ -900,7 +898,7 @@ static void test_raw_block_alignment(void **state)
             size_t osize;
             const uint8_t *odata = ntidx_writer_memory(w, &osize);
             ntidx_trace *out;
-            assert_int_equal(ntidx_trace_open_memory(&out, odata, osize, "raw"), NTIDX_OK);
+            assert_int_equal(ntidx_trace_open_memory(odata, osize, "raw", &out), NTIDX_OK);
             uint64_t opos = out->info.first_block_offset;
             while (ntidx_trace_next_block(out, &opos, &b) == 1)
                 if (b.kind == NTIDX_BLOCK_EVENT) {
@@ -909,8 +907,8 @@ static void test_raw_block_alignment(void **state)
                 }
             /* the input's events of that block, then the output's: the same */
             ntidx_reader *ri, *ro;
-            assert_int_equal(ntidx_reader_open(&ri, in, NULL), NTIDX_OK);
-            assert_int_equal(ntidx_reader_open(&ro, out, NULL), NTIDX_OK);
+            assert_int_equal(ntidx_reader_open(in, NULL, &ri), NTIDX_OK);
+            assert_int_equal(ntidx_reader_open(out, NULL, &ro), NTIDX_OK);
             const ntidx_event *a, *e;
             ntidx_buf x = {0}, y = {0};
             uint64_t n = 0, fe = 0;
@@ -939,7 +937,7 @@ static void test_raw_block_alignment(void **state)
     ntidx_writer *w;
     ntidx_writer_options wo;
     ntidx_writer_options_defaults(&wo);
-    assert_int_equal(ntidx_writer_open_memory(&w, &wo), NTIDX_OK); /* V6 */
+    assert_int_equal(ntidx_writer_open_memory(&wo, &w), NTIDX_OK); /* V6 */
     static const uint8_t row[4] = {3, 0, 1, 0};
     assert_int_equal(ntidx_writer_add_metadata_raw(w, row, 4), NTIDX_E_INVALID_ARG); /* Size 3 but 2 bytes follow */
     assert_int_equal(ntidx_writer_add_thread_raw(w, row, 3), NTIDX_E_INVALID_ARG);
@@ -948,7 +946,7 @@ static void test_raw_block_alignment(void **state)
     assert_int_equal(ntidx_writer_add_raw_block(w, NTIDX_BLOCK_END_OF_STREAM, row, 4), NTIDX_E_INVALID_ARG);
     ntidx_writer_close(&w);
     wo.format_version = 5;
-    assert_int_equal(ntidx_writer_open_memory(&w, &wo), NTIDX_OK);
+    assert_int_equal(ntidx_writer_open_memory(&wo, &w), NTIDX_OK);
     assert_int_equal(ntidx_writer_add_thread_raw(w, row, 4), NTIDX_E_INVALID_ARG); /* no threads in V5 */
     assert_int_equal(ntidx_writer_add_raw_block(w, NTIDX_BLOCK_THREAD, row, 4), NTIDX_E_INVALID_ARG);
     assert_int_equal(ntidx_writer_add_metadata_raw(w, row, 2), NTIDX_E_INVALID_ARG); /* shorter than an id */

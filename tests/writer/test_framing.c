@@ -42,7 +42,7 @@ static ntidx_writer *open_mem(int version, int compressed)
     o.format_version = version;
     o.compressed_headers = compressed;
     ntidx_writer *w = NULL;
-    assert_int_equal(ntidx_writer_open_memory(&w, &o), NTIDX_OK);
+    assert_int_equal(ntidx_writer_open_memory(&o, &w), NTIDX_OK);
     return w;
 }
 
@@ -87,7 +87,7 @@ static void test_v6_trace_block_keyvalues(void **state)
     o.keyvalues = kv;
     o.keyvalue_count = 1;
     ntidx_writer *w = NULL;
-    assert_int_equal(ntidx_writer_open_memory(&w, &o), NTIDX_OK);
+    assert_int_equal(ntidx_writer_open_memory(&o, &w), NTIDX_OK);
     size_t n;
     const uint8_t *d = ntidx_writer_memory(w, &n);
     size_t at = 20;
@@ -353,7 +353,7 @@ static void test_event_block_splitting(void **state)
     ntidx_writer_options_defaults(&o);
     o.max_event_block_bytes = 200;
     ntidx_writer *w = NULL;
-    assert_int_equal(ntidx_writer_open_memory(&w, &o), NTIDX_OK);
+    assert_int_equal(ntidx_writer_open_memory(&o, &w), NTIDX_OK);
     uint8_t payload[30];
     memset(payload, 0xAB, sizeof(payload));
     for (uint32_t i = 0; i < 40; i++) {
@@ -437,15 +437,15 @@ static void test_misuse(void **state)
     ntidx_writer_options_defaults(&o);
     ntidx_writer *w = NULL;
     o.format_version = 4;
-    assert_int_equal(ntidx_writer_open_memory(&w, &o), NTIDX_E_INVALID_ARG);
+    assert_int_equal(ntidx_writer_open_memory(&o, &w), NTIDX_E_INVALID_ARG);
     assert_null(w);
     o.format_version = 6;
     o.pointer_size = 2;
-    assert_int_equal(ntidx_writer_open_memory(&w, &o), NTIDX_E_INVALID_ARG);
+    assert_int_equal(ntidx_writer_open_memory(&o, &w), NTIDX_E_INVALID_ARG);
     o.pointer_size = 8;
     o.max_event_block_bytes = 1u << 24;
-    assert_int_equal(ntidx_writer_open_memory(&w, &o), NTIDX_E_INVALID_ARG);
-    assert_int_equal(ntidx_writer_open_file(&w, "/nonexistent-dir/x.nettrace", NULL), NTIDX_E_IO);
+    assert_int_equal(ntidx_writer_open_memory(&o, &w), NTIDX_E_INVALID_ARG);
+    assert_int_equal(ntidx_writer_open_file("/nonexistent-dir/x.nettrace", NULL, &w), NTIDX_E_IO);
     assert_int_equal(ntidx_writer_close(NULL), NTIDX_OK);
 
     /* V6-only calls on a V5 writer; invalid label lists. */

@@ -100,8 +100,8 @@ static void check_generated(const ntidx_gen_options *o)
     int v6 = o->format_version == 6;
 
     ntidx_trace *t = NULL;
-    if (ntidx_trace_open_memory(&t, d, size, "gen") != NTIDX_OK)
-        fail_msg("open: %s", ntidx_last_open_error());
+    if (ntidx_trace_open_memory(d, size, "gen", &t) != NTIDX_OK)
+        fail_msg("open: %s", ntidx_last_error());
     assert_int_equal(ntidx_trace_get_info(t)->format_version, o->format_version);
 
     /* Blocks: sequence-point offsets and times, sizes, counts. */
@@ -141,7 +141,7 @@ static void check_generated(const ntidx_gen_options *o)
     ntidx_reader *r = NULL;
     ntidx_reader_options ro;
     ntidx_reader_options_defaults(&ro);
-    assert_int_equal(ntidx_reader_open(&r, t, &ro), NTIDX_OK);
+    assert_int_equal(ntidx_reader_open(t, &ro, &r), NTIDX_OK);
     uint64_t *ts = malloc(st.events * 8);
     uint8_t *sorted = malloc(st.events);
     uint64_t *last = calloc(MAX_THREAD_KEYS, 8);
@@ -170,7 +170,7 @@ static void check_generated(const ntidx_gen_options *o)
         if (sp < nsp)
             assert_true(e->timestamp <= sp_ts[sp]);
         json.len = 0;
-        if (ntidx_event_fields_json(t, e, &json, err, sizeof(err)) != NTIDX_OK)
+        if (ntidx_event_fields_json(t, e, &json) != NTIDX_OK)
             fail_msg("event %zu (%s): %s", n, e->metadata->event_name, err);
         collect_codes(e->metadata->fields, e->metadata->field_count, &codes, 0);
         if (v6) {
@@ -183,7 +183,7 @@ static void check_generated(const ntidx_gen_options *o)
         n++;
     }
     if (rc < 0)
-        fail_msg("reader: %s", ntidx_reader_error(r));
+        fail_msg("reader: %s", ntidx_last_error());
     assert_int_equal(n, st.events);
     assert_int_equal(ntidx_reader_complete(r), o->finish ? 1 : 0);
     if (!o->target_bytes)

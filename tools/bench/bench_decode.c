@@ -79,13 +79,13 @@ int main(int argc, char **argv)
             tc[r] = time_cat(path);
             double t0 = now();
             ntidx_trace *t;
-            if (ntidx_trace_open(&t, path) != NTIDX_OK) {
-                fprintf(stderr, "%s\n", ntidx_last_open_error());
+            if (ntidx_trace_open(path, &t) != NTIDX_OK) {
+                fprintf(stderr, "%s\n", ntidx_last_error());
                 return 1;
             }
             ntidx_stats *s;
             char err[512];
-            if (ntidx_stats_compute(t, &s, err, sizeof err) != NTIDX_OK) {
+            if (ntidx_stats_compute(t, &s) != NTIDX_OK) {
                 fprintf(stderr, "%s: %s\n", path, err);
                 return 1;
             }

@@ -1,0 +1,189 @@
+/*
+ * An event's payload as JSON ({"name":value,...}) or text (name=value
+ * name=value): the formatting sink of the payload decoder (values.h). It
+ * writes straight into the caller's buffer, one value at a time, with the
+ * library's one JSON escaper (base/buf.c).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "buf.h"
+#include "calendar.h"
+#include "cursor.h"
+#include "trace_internal.h"
+#include "values.h"
+
+#define MAX_DEPTH 48 /* the decoder stops nesting long before (2 * NTX_MAX_FIELD_DEPTH + 2) */
+
+typedef struct fmt_sink {
+    ntx_value_sink sink;
+    ntidx_buf *out;
+    int json;            /* 0: the top level is "name=value name=value" (values inside stay JSON) */
+    int depth;           /* open containers */
+    int count[MAX_DEPTH];/* values written so far at each depth (0: the top level) */
+} fmt_sink;
+
+static int put_double(ntidx_buf *b, double d)
+{
+    if (isnan(d))
+        return ntx_buf_puts(b, "\"NaN\"");
+    if (isinf(d))
+        return ntx_buf_puts(b, d > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+    return ntx_buf_printf(b, "%.17g", d);
+}
+
+/* A FILETIME (100 ns units since 1601-01-01) as ISO-8601 UTC with 7 decimals. */
+static int put_filetime(ntidx_buf *b, int64_t ft)
+{
+    /* 100 ns units since 1601; 11644473600 s between 1601 and 1970. */
+    int64_t secs = ft / 10000000 - 11644473600LL;
+    int64_t frac = ft % 10000000;
+    if (frac < 0) {
+        frac += 10000000;
+        secs--;
+    }
+    int64_t days = secs / 86400, sod = secs % 86400;
+    if (sod < 0) {
+        sod += 86400;
+        days--;
+    }
+    int64_t y;
+    unsigned m, d;
+    ntx_civil_from_days(days, &y, &m, &d);
+    return ntx_buf_printf(b, "\"%04lld-%02u-%02uT%02d:%02d:%02d.%07lldZ\"", (long long)y, m, d, (int)(sod / 3600),
+                          (int)(sod / 60 % 60), (int)(sod % 60), (long long)frac);
+}
+
+/* The separator and key before a value at the current depth. */
+static int put_key(fmt_sink *f, const ntidx_value *v)
+{
+    ntidx_buf *b = f->out;
+    int top = f->depth == 0;
+    if (f->count[f->depth]++)
+        ntx_buf_puts(b, f->json || !top ? "," : " ");
+    if (!v->name) /* an array element */
+        return b->err;
+    if (f->json || !top) {
+        ntx_buf_json_str(b, v->name, strlen(v->name));
+        ntx_buf_puts(b, ":");
+    } else {
+        ntx_buf_puts(b, v->name);
+        ntx_buf_puts(b, "=");
+    }
+    return b->err;
+}
+
+static int fmt_value(ntx_value_sink *s, const ntidx_value *v)
+{
+    fmt_sink *f = (fmt_sink *)s;
+    ntidx_buf *b = f->out;
+    if (put_key(f, v))
+        return b->err;
+    const uint8_t *p = v->bytes;
+    switch (v->kind) {
+    case NTIDX_VALUE_NULL: ntx_buf_puts(b, "null"); break;
+    case NTIDX_VALUE_BOOL: ntx_buf_puts(b, v->u ? "true" : "false"); break;
+    case NTIDX_VALUE_INT: ntx_buf_printf(b, "%lld", (long long)v->i); break;
+    case NTIDX_VALUE_UINT: ntx_buf_printf(b, "%llu", (unsigned long long)v->u); break;
+    case NTIDX_VALUE_FLOAT: put_double(b, v->f); break;
+    case NTIDX_VALUE_STRING: ntx_buf_json_str(b, v->str, v->len); break;
+    case NTIDX_VALUE_GUID: {
+        char g[37];
+        ntidx_guid_format(p, g);
+        ntx_buf_printf(b, "\"%s\"", g);
+        break;
+    }
+    case NTIDX_VALUE_DECIMAL:
+        ntx_buf_puts(b, "\"");
+        for (int i = 0; i < 16; i++)
+            ntx_buf_printf(b, "%02x", p[i]);
+        ntx_buf_puts(b, "\"");
+        break;
+    case NTIDX_VALUE_TIME:
+        if (v->len == 16) /* V6: the SYSTEMTIME's fields as stored, valid or not */
+            ntx_buf_printf(b, "\"%04d-%02d-%02dT%02d:%02d:%02d.%03dZ\"", (int16_t)ntx_load16(p),
+                           (int16_t)ntx_load16(p + 2), (int16_t)ntx_load16(p + 6), (int16_t)ntx_load16(p + 8),
+                           (int16_t)ntx_load16(p + 10), (int16_t)ntx_load16(p + 12), (int16_t)ntx_load16(p + 14));
+        else
+            put_filetime(b, (int64_t)ntx_load64(p));
+        break;
+    case NTIDX_VALUE_ARRAY: { /* a byte array: numbers */
+        int sign = v->field->element && v->field->element->type_code == NTIDX_TYPE_SBYTE;
+        ntx_buf_puts(b, "[");
+        for (size_t i = 0; i < v->len; i++)
+            ntx_buf_printf(b, sign ? "%s%d" : "%s%u", i ? "," : "", sign ? (int)(int8_t)p[i] : (int)p[i]);
+        ntx_buf_puts(b, "]");
+        break;
+    }
+    default: break;
+    }
+    return b->err;
+}
+
+static int fmt_open(ntx_value_sink *s, const ntidx_value *v)
+{
+    fmt_sink *f = (fmt_sink *)s;
+    if (put_key(f, v))
+        return f->out->err;
+    if (f->depth + 1 >= MAX_DEPTH)
+        return NTIDX_E_NOMEM;
+    f->count[++f->depth] = 0;
+    return ntx_buf_puts(f->out, v->kind == NTIDX_VALUE_OBJECT ? "{" : "[");
+}
+
+static int fmt_close(ntx_value_sink *s, const ntidx_value *v)
+{
+    fmt_sink *f = (fmt_sink *)s;
+    f->depth--;
+    return ntx_buf_puts(f->out, v->kind == NTIDX_VALUE_OBJECT ? "}" : "]");
+}
+
+static int format_fields(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out, int json)
+{
+    if (!t || !ev || !out)
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET,
+                         "ntidx_event_fields_json/text: NULL argument");
+    size_t mark = out->len;
+    fmt_sink f = {{fmt_value, fmt_open, fmt_close}, out, json, 0, {0}};
+    ntx_err err = {0};
+    if (json)
+        ntx_buf_puts(out, "{");
+    int rc = out->err ? out->err : ntx_values_walk(t, ev, &f.sink, NULL, &err);
+    if (rc == NTIDX_OK && json)
+        ntx_buf_puts(out, "}");
+    if (rc == NTIDX_OK && out->err)
+        rc = ntx_err_set(&err, NTIDX_E_NOMEM, "out of memory formatting a payload");
+    if (rc != NTIDX_OK) {
+        if (!out->err) { /* nothing appended */
+            out->len = mark;
+            if (out->data)
+                out->data[mark] = 0;
+        }
+        return ntx_fail(rc, t->name, &err);
+    }
+    return NTIDX_OK;
+}
+
+NTIDX_API int ntidx_event_fields_json(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out)
+{
+    return format_fields(t, ev, out, 1);
+}
+
+NTIDX_API int ntidx_event_fields_text(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out)
+{
+    return format_fields(t, ev, out, 0);
+}
+
+NTIDX_API const char *ntidx_event_display_name(const ntidx_metadata *m, char *buf, size_t buflen)
+{
+    if (!buf || !buflen)
+        return "";
+    if (!m)
+        snprintf(buf, buflen, "?");
+    else if (m->event_name && m->event_name[0])
+        snprintf(buf, buflen, "%s/%s", m->provider, m->event_name);
+    else
+        snprintf(buf, buflen, "%s/EventID(%u)", m->provider, m->event_id);
+    return buf;
+}
