@@ -133,6 +133,28 @@ class Errors(unittest.TestCase):
         self.assertEqual(run("stats", check=False).returncode, 2)
         self.assertEqual(run("dump", traces()[0], "--order", "sideways", check=False).returncode, 2)
 
+    def test_help_and_version(self):
+        """Every command's --help prints its usage on stdout and exits 0; usage texts say times count from the
+        sync time; --version names the library's version."""
+        listed = run("--help").stdout
+        section = listed.split("commands:\n", 1)[1].split("\n\n", 1)[0]
+        cmds = [l.split()[0] for l in section.splitlines()]
+        self.assertEqual(set(cmds), {"info", "stats", "dump", "gen", "index", "query", "seek", "export", "slice", "top"})
+        for c in cmds:
+            for flag in ("--help", "-h"):
+                p = run(c, flag, check=False)
+                self.assertEqual(p.returncode, 0, (c, flag, p.stderr))
+                self.assertTrue(p.stdout.startswith("usage: ntidx %s" % c), p.stdout[:80])
+                self.assertNotIn("trace start", p.stdout)
+            if "--from" in run(c, "--help").stdout:
+                self.assertIn("sync time", run(c, "--help").stdout)
+        v = run("--version")
+        self.assertRegex(v.stdout, r"^ntidx \d+\.\d+\.\d+\n$")
+        # a mistake: exit 2 and the usage on stderr
+        p = run("query", traces()[0], "--limit", "many", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("usage: ntidx query", p.stderr)
+
     def test_missing_file_names_it(self):
         p = run("stats", "/nonexistent/x.nettrace", check=False)
         self.assertEqual(p.returncode, 1)
