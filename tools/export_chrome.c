@@ -28,58 +28,50 @@
 
 #include "cli.h"
 #include "export.h"
+#include "u64map.h"
 
 #define EVENTPIPE_PROVIDER "Microsoft-DotNETCore-EventPipe"
 #define PROCESS_INFO_ID 1
 
-/* The (pid, tid) pairs already named: a small open-addressing set. */
+/*
+ * The (pid, tid) pairs already named: the tools' hash map from the thread id to
+ * the first of its pairs, and the pairs of one thread id chained (a thread id
+ * seen in two processes of a V6 trace is two pairs).
+ */
 typedef struct named_set {
-    uint64_t *keys; /* pairs: pid, tid; tid UINT64_MAX marks empty */
-    size_t cap, count;
+    u64map by_tid;
+    struct named_pair {
+        uint64_t pid;
+        uint32_t next; /* UINT32_MAX: the last pair of this thread id */
+    } *pairs;
+    size_t n, cap;
 } named_set;
-
-static uint64_t mix(uint64_t a, uint64_t b)
-{
-    uint64_t h = a * 0x9e3779b97f4a7c15ull ^ (b + 0x632be59bd9b4e019ull);
-    h ^= h >> 31;
-    h *= 0xbf58476d1ce4e5b9ull;
-    return h ^ (h >> 29);
-}
 
 /* 1: newly added, 0: already there, -1: out of memory. */
 static int named_add(named_set *s, uint64_t pid, uint64_t tid)
 {
-    if ((s->count + 1) * 2 > s->cap) {
+    int found;
+    uint32_t *head = u64map_slot(&s->by_tid, tid, &found);
+    if (!head)
+        return -1;
+    for (uint32_t i = found ? *head : UINT32_MAX; i != UINT32_MAX; i = s->pairs[i].next)
+        if (s->pairs[i].pid == pid)
+            return 0;
+    if (s->n == s->cap || s->n >= UINT32_MAX - 1) {
         size_t cap = s->cap ? s->cap * 2 : 64;
-        uint64_t *k = malloc(cap * 2 * sizeof *k);
-        if (!k)
+        struct named_pair *p = s->n < UINT32_MAX - 1 ? realloc(s->pairs, cap * sizeof *p) : NULL;
+        if (!p) {
+            if (!found)
+                *head = UINT32_MAX; /* keep the slot empty */
             return -1;
-        for (size_t i = 0; i < cap; i++)
-            k[2 * i + 1] = UINT64_MAX;
-        for (size_t i = 0; i < s->cap; i++) {
-            if (s->keys[2 * i + 1] == UINT64_MAX)
-                continue;
-            size_t j = mix(s->keys[2 * i], s->keys[2 * i + 1]) & (cap - 1);
-            while (k[2 * j + 1] != UINT64_MAX)
-                j = (j + 1) & (cap - 1);
-            k[2 * j] = s->keys[2 * i];
-            k[2 * j + 1] = s->keys[2 * i + 1];
         }
-        free(s->keys);
-        s->keys = k;
+        s->pairs = p;
         s->cap = cap;
     }
-    if (tid == UINT64_MAX)
-        tid = UINT64_MAX - 1; /* not a real OS thread id; keep the marker free */
-    size_t j = mix(pid, tid) & (s->cap - 1);
-    while (s->keys[2 * j + 1] != UINT64_MAX) {
-        if (s->keys[2 * j] == pid && s->keys[2 * j + 1] == tid)
-            return 0;
-        j = (j + 1) & (s->cap - 1);
-    }
-    s->keys[2 * j] = pid;
-    s->keys[2 * j + 1] = tid;
-    s->count++;
+    s->pairs[s->n] = (struct named_pair){pid, found ? *head : UINT32_MAX};
+    *head = (uint32_t)s->n++;
+    if (!found)
+        s->by_tid.count++;
     return 1;
 }
 
@@ -272,7 +264,8 @@ int export_chrome(export_job *job, uint64_t *events_written)
     *events_written = n;
     ret = 0;
 out:
-    free(named.keys);
+    u64map_free(&named.by_tid);
+    free(named.pairs);
     ntidx_buf_free(&fields);
     ntidx_buf_free(&cmd);
     ntidx_values_free(&scratch);

@@ -1,5 +1,7 @@
 #include "calendar.h"
 
+#include <stdio.h>
+
 int64_t ntx_days_from_civil(int64_t y, unsigned m, unsigned d)
 {
     y -= m <= 2;
@@ -21,4 +23,27 @@ void ntx_civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
     *d = doy - (153 * mp + 2) / 5 + 1;
     *m = mp < 10 ? mp + 3 : mp - 9;
     *y = (int64_t)yoe + era * 400 + (*m <= 2);
+}
+
+int ntx_format_iso8601(char *buf, size_t n, int64_t units, int digits, int64_t epoch_s)
+{
+    int64_t per_s = 1;
+    for (int i = 0; i < digits; i++)
+        per_s *= 10;
+    int64_t secs = units / per_s, frac = units % per_s;
+    if (frac < 0) {
+        frac += per_s;
+        secs--;
+    }
+    secs += epoch_s; /* |units / per_s| < 2^63 / 10^7: no overflow for any epoch used here */
+    int64_t days = secs / 86400, sod = secs % 86400;
+    if (sod < 0) {
+        sod += 86400;
+        days--;
+    }
+    int64_t y;
+    unsigned m, d;
+    ntx_civil_from_days(days, &y, &m, &d);
+    return snprintf(buf, n, "%04lld-%02u-%02uT%02d:%02d:%02d.%0*lldZ", (long long)y, m, d, (int)(sod / 3600),
+                    (int)(sod / 60 % 60), (int)(sod % 60), digits, (long long)frac);
 }

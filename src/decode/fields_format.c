@@ -36,23 +36,9 @@ static int put_double(ntidx_buf *b, double d)
 /* A FILETIME (100 ns units since 1601-01-01) as ISO-8601 UTC with 7 decimals. */
 static int put_filetime(ntidx_buf *b, int64_t ft)
 {
-    /* 100 ns units since 1601; 11644473600 s between 1601 and 1970. */
-    int64_t secs = ft / 10000000 - 11644473600LL;
-    int64_t frac = ft % 10000000;
-    if (frac < 0) {
-        frac += 10000000;
-        secs--;
-    }
-    int64_t days = secs / 86400, sod = secs % 86400;
-    if (sod < 0) {
-        sod += 86400;
-        days--;
-    }
-    int64_t y;
-    unsigned m, d;
-    ntx_civil_from_days(days, &y, &m, &d);
-    return ntx_buf_printf(b, "\"%04lld-%02u-%02uT%02d:%02d:%02d.%07lldZ\"", (long long)y, m, d, (int)(sod / 3600),
-                          (int)(sod / 60 % 60), (int)(sod % 60), (long long)frac);
+    char s[48];
+    ntx_format_iso8601(s, sizeof s, ft, 7, -11644473600LL); /* 11644473600 s from 1601 to 1970 */
+    return ntx_buf_printf(b, "\"%s\"", s);
 }
 
 /* The separator and key before a value at the current depth. */

@@ -61,21 +61,7 @@ NTIDX_API int ntidx_ticks_to_iso8601(const ntidx_trace *t, uint64_t ticks, char 
     int rc = to_unix_ns(t, ticks, &ns);
     if (rc < 0)
         return rc;
-    int64_t secs = ns / 1000000000LL, frac = ns % 1000000000LL;
-    if (frac < 0) {
-        frac += 1000000000LL;
-        secs--;
-    }
-    int64_t days = secs / 86400, sod = secs % 86400;
-    if (sod < 0) {
-        sod += 86400;
-        days--;
-    }
-    int64_t y;
-    unsigned m, d;
-    ntx_civil_from_days(days, &y, &m, &d);
-    snprintf(buf, buflen, "%04lld-%02u-%02uT%02d:%02d:%02d.%09lldZ", (long long)y, m, d, (int)(sod / 3600),
-             (int)(sod / 60 % 60), (int)(sod % 60), (long long)frac);
+    ntx_format_iso8601(buf, buflen, ns, 9, 0);
     return NTIDX_OK;
 }
 

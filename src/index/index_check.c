@@ -27,6 +27,7 @@
 
 #include "hash.h"
 #include "index_internal.h"
+#include "search.h"
 
 static int why_set(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int why_set(char *why, size_t n, const char *fmt, ...)
@@ -40,18 +41,29 @@ static int why_set(char *why, size_t n, const char *fmt, ...)
 
 #define BAD(...) return why_set(why, n, __VA_ARGS__)
 
+struct key {
+    const ntidx_index *x;
+    uint64_t v;
+};
+
+static int region_ends_by(const void *ctx, uint64_t i)
+{
+    const struct key *k = ctx;
+    return ntx_rg_end(k->x, i) <= k->v;
+}
+
+static int def_before_block(const void *ctx, uint64_t i)
+{
+    const struct key *k = ctx;
+    return ntx_def_block(k->x, i) < k->v;
+}
+
 uint64_t ntx_index_region_of(const ntidx_index *x, uint64_t b)
 {
     /* The first region whose end lies past b (region ends never decrease). */
-    uint64_t lo = 0, hi = x->nregions;
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (ntx_rg_end(x, mid) <= b)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < x->nregions ? lo : x->nregions - 1;
+    struct key k = {x, b};
+    uint64_t r = ntx_lower_bound(x->nregions, region_ends_by, &k);
+    return r < x->nregions ? r : x->nregions - 1;
 }
 
 int ntx_index_check_tables(const ntidx_index *x, uint64_t trace_first_block, char *why, size_t n)
@@ -163,15 +175,8 @@ static int region_structure(const ntidx_index *x, uint64_t r, char *why, size_t 
     if (closed && ntx_blk_offset(x, e - 1) != ntx_sp_offset(x, r))
         BAD("sequence point %llu does not match block %llu", (unsigned long long)r, (unsigned long long)(e - 1));
     /* The definitions that point into this region (DEFS is in block order). */
-    uint64_t lo = 0, hi = x->ndefs;
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (ntx_def_block(x, mid) < f)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    for (uint64_t d = lo; d < x->ndefs && ntx_def_block(x, d) < e; d++)
+    struct key k = {x, f};
+    for (uint64_t d = ntx_lower_bound(x->ndefs, def_before_block, &k); d < x->ndefs && ntx_def_block(x, d) < e; d++)
         if (ntx_blk_kind(x, ntx_def_block(x, d)) != ntx_def_kind(x, d))
             BAD("definition %llu does not match block %u", (unsigned long long)d, ntx_def_block(x, d));
     return NTIDX_OK;

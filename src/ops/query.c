@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "index_internal.h"
+#include "search.h"
 #include "ops_internal.h"
 #include "query_internal.h"
 #include "reader_internal.h"
@@ -123,6 +124,18 @@ static uint64_t first_region(const ntidx_index *x, uint64_t t0)
     return lo;
 }
 
+struct epochs {
+    const ntidx_index *x;
+    uint32_t meta, thread;
+};
+
+/* Definition i belongs to epochs older than both of e's. */
+static int def_before_epochs(const void *ctx, uint64_t i)
+{
+    const struct epochs *e = ctx;
+    return ntx_def_meta_epoch(e->x, i) < e->meta && ntx_def_thread_epoch(e->x, i) < e->thread;
+}
+
 /* Prime a region entered by a jump: definitions of its epochs before block j, then its stacks and labels. */
 static int prime(ntidx_query *q, uint64_t region, uint64_t j, ntx_err *err)
 {
@@ -140,15 +153,8 @@ static int prime(ntidx_query *q, uint64_t region, uint64_t j, ntx_err *err)
             return nomem(err);
     }
     /* DEFS are in block order and epochs never decrease: find the first def of either epoch. */
-    uint64_t lo = 0, hi = x->ndefs;
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (ntx_def_meta_epoch(x, mid) < me && ntx_def_thread_epoch(x, mid) < te)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    for (uint64_t d = lo; d < x->ndefs && ntx_def_block(x, d) < j; d++) {
+    struct epochs e = {x, me, te};
+    for (uint64_t d = ntx_lower_bound(x->ndefs, def_before_epochs, &e); d < x->ndefs && ntx_def_block(x, d) < j; d++) {
         uint8_t k = ntx_def_kind(x, d);
         int is_meta = k == NTIDX_BLOCK_METADATA || k == NTIDX_BLOCK_EVENT;
         if ((is_meta && ntx_def_meta_epoch(x, d) == me) || (!is_meta && ntx_def_thread_epoch(x, d) == te)) {

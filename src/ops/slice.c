@@ -44,6 +44,7 @@
 #include "hash.h"
 #include "idmap.h"
 #include "index_internal.h"
+#include "search.h"
 #include "metadata.h"
 #include "ntidx/slice.h"
 #include "ntidx/writer.h"
@@ -183,18 +184,35 @@ static int wfail(slicer *s, int rc, const char *what)
 /* Input blocks                                                        */
 /* ------------------------------------------------------------------ */
 
+struct at_key {
+    const ntidx_index *x;
+    uint64_t v;
+};
+
+static int block_starts_at_or_before(const void *ctx, uint64_t i)
+{
+    const struct at_key *k = ctx;
+    return ntx_blk_offset(k->x, i) <= k->v;
+}
+
+static int sp_before_block(const void *ctx, uint64_t i)
+{
+    const struct at_key *k = ctx;
+    return ntx_sp_block(k->x, i) < k->v;
+}
+
+static int def_before_thread_epoch(const void *ctx, uint64_t i)
+{
+    const struct at_key *k = ctx;
+    return ntx_def_thread_epoch(k->x, i) < k->v;
+}
+
 /* Index of the block holding file offset `off` (the last block starting at or before it). */
 static uint64_t block_at(const ntidx_index *x, uint64_t off)
 {
-    uint64_t lo = 0, hi = x->nblocks;
-    while (hi - lo > 1) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (ntx_blk_offset(x, mid) <= off)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
+    struct at_key k = {x, off};
+    uint64_t after = ntx_lower_bound(x->nblocks, block_starts_at_or_before, &k);
+    return after ? after - 1 : 0;
 }
 
 /* Read block i; `count`: add it to the bytes the slicer read besides the query. */
@@ -353,30 +371,14 @@ static int is_thread_def(const ntidx_index *x, uint64_t d)
 static void walk_start(slicer *s, uint64_t j)
 {
     const ntidx_index *x = s->x;
-    uint64_t lo = 0, hi = x->nsps;
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (ntx_sp_block(x, mid) < j)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    s->sp_next = lo;
+    struct at_key k = {x, j};
+    s->sp_next = ntx_lower_bound(x->nsps, sp_before_block, &k);
     s->def_next = x->ndefs;
     if (!s->v6)
         return;
     /* Threads live from their thread epoch's start: begin at its first definition. */
-    uint32_t te = ntx_rg_thread_epoch(x, ntx_blk_region(x, j));
-    lo = 0;
-    hi = x->ndefs;
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (ntx_def_thread_epoch(x, mid) < te)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    s->def_next = lo;
+    k.v = ntx_rg_thread_epoch(x, ntx_blk_region(x, j));
+    s->def_next = ntx_lower_bound(x->ndefs, def_before_thread_epoch, &k);
 }
 
 /* Apply every sequence point and V6 thread definition before block j. */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "search.h"
 #include "ntidx/symbols.h"
 
 #define RUNTIME_PROVIDER "Microsoft-Windows-DotNETRuntime"
@@ -177,16 +178,27 @@ static int cmp_module(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
+struct key {
+    const ntidx_symbolizer *s;
+    uint64_t v;
+};
+
+static int module_before(const void *ctx, uint64_t i)
+{
+    const struct key *k = ctx;
+    return k->s->modules[i].id < k->v;
+}
+
+static int method_starts_by(const void *ctx, uint64_t i)
+{
+    const struct key *k = ctx;
+    return k->s->methods[i].start <= k->v;
+}
+
 static const module *find_module(const ntidx_symbolizer *s, uint64_t id)
 {
-    size_t lo = 0, hi = s->nmodules;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->modules[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    struct key k = {s, id};
+    size_t lo = (size_t)ntx_lower_bound(s->nmodules, module_before, &k);
     return lo < s->nmodules && s->modules[lo].id == id ? &s->modules[lo] : NULL;
 }
 
@@ -279,14 +291,8 @@ NTIDX_API int ntidx_symbolizer_lookup(const ntidx_symbolizer *s, uint64_t ip, in
         return 0;
     if (return_address && ip)
         ip--; /* a call can be a method's last instruction: look one byte before the return address */
-    size_t lo = 0, hi = s->nmethods;
-    while (lo < hi) { /* first method with start > ip */
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->methods[mid].start <= ip)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    struct key k = {s, ip};
+    size_t lo = (size_t)ntx_lower_bound(s->nmethods, method_starts_by, &k); /* first method with start > ip */
     /* Overlaps (code reused after an unload) pick the latest start; a few methods back at most. */
     for (size_t i = lo, k = 0; i > 0 && k < 16; i--, k++) {
         const method *m = &s->methods[i - 1];
