@@ -91,6 +91,9 @@ int ntx_index_check_tables(const ntidx_index *x, uint64_t trace_first_block, cha
         if (i && (ntx_rg_meta_epoch(x, i) < ntx_rg_meta_epoch(x, i - 1) ||
                   ntx_rg_thread_epoch(x, i) < ntx_rg_thread_epoch(x, i - 1)))
             BAD("region %llu epochs go backwards", (unsigned long long)i);
+        if (ntx_index_strict(x) &&
+            ((ntx_rg_flags(x, i) & ~NTX_RF_KNOWN) || ntx_load32(x->regions + i * x->sr + 44) != 0))
+            BAD("region %llu has reserved bits set (flags 0x%x)", (unsigned long long)i, ntx_rg_flags(x, i));
         closed_regions += closed;
         expect_first = e;
     }
@@ -110,6 +113,9 @@ int ntx_index_check_tables(const ntidx_index *x, uint64_t trace_first_block, cha
         uint32_t b = ntx_def_block(x, i);
         if (b >= x->nblocks || (int64_t)b <= prev_def)
             BAD("definition %llu names block %u out of order or past the last block", (unsigned long long)i, b);
+        const uint8_t *de = x->defs + i * x->sd;
+        if (ntx_index_strict(x) && (de[5] | de[6] | de[7]))
+            BAD("definition %llu has reserved bytes set", (unsigned long long)i);
         uint64_t r = ntx_index_region_of(x, b);
         if (ntx_def_meta_epoch(x, i) != ntx_rg_meta_epoch(x, r) || ntx_def_thread_epoch(x, i) != ntx_rg_thread_epoch(x, r))
             BAD("definition %llu epochs disagree with its region %llu", (unsigned long long)i, (unsigned long long)r);
@@ -162,6 +168,8 @@ static int region_structure(const ntidx_index *x, uint64_t r, char *why, size_t 
         if ((kind > NTIDX_BLOCK_LABEL_LIST && kind != NTIDX_BLOCK_UNKNOWN) || kind == NTIDX_BLOCK_TRACE ||
             kind == NTIDX_BLOCK_END_OF_STREAM || (flags & ~NTX_BF_KNOWN) || (flags && kind != NTIDX_BLOCK_EVENT))
             BAD("block %llu has kind %u with flags 0x%x", (unsigned long long)i, kind, flags);
+        if (ntx_index_strict(x) && ntx_load16(x->blocks + i * x->sb + 14) != 0)
+            BAD("block %llu has its reserved field set", (unsigned long long)i);
         if (ntx_blk_region(x, i) != r)
             BAD("block %llu names region %u but lies in region %llu", (unsigned long long)i, ntx_blk_region(x, i),
                 (unsigned long long)r);

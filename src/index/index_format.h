@@ -96,6 +96,7 @@ enum {
  */
 #define NTX_REGION_ENTRY 48
 #define NTX_RF_CLOSED 1u /* ends with a sequence point */
+#define NTX_RF_KNOWN 1u
 
 /*
  * DEFS (16 bytes): metadata, thread and remove-thread blocks (and V3 event

@@ -19,6 +19,7 @@
 
 struct ntidx_index {
     /* header facts */
+    uint16_t minor;    /* the file's minor version (built: this library's) */
     uint32_t flags;
     uint64_t trace_size;
     int64_t trace_mtime_ns;
@@ -76,6 +77,12 @@ struct ntidx_index {
     uint64_t map_len;
     ntidx_index_info info;
 };
+
+/*
+ * Reserved fields and bits (docs/index-format.md, "Reserved fields"): written as zero; a file of this
+ * library's minor version or older must have them zero, one of a later minor version may use them.
+ */
+static inline int ntx_index_strict(const ntidx_index *x) { return x->minor <= NTX_IDX_MINOR; }
 
 /* The index to use for `x`: the newest replacement a recovery published, else x itself. */
 static inline const ntidx_index *ntx_index_current(const ntidx_index *x)

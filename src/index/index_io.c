@@ -380,9 +380,10 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
         FAIL(NTIDX_E_INDEX_CORRUPT, "header checksum mismatch");
     if (memcmp(m + len - 8, NTX_IDX_FOOTER, 8) != 0)
         FAIL(NTIDX_E_INDEX_CORRUPT, "footer missing (the file was cut short)");
+    x->minor = minor;
     x->flags = ntx_load32(m + NTX_IH_FLAGS);
-    if ((x->flags & ~NTX_IF_KNOWN) && minor <= NTX_IDX_MINOR)
-        FAIL(NTIDX_E_INDEX_CORRUPT, "unknown header flags 0x%x", x->flags);
+    if ((x->flags & ~NTX_IF_KNOWN) && ntx_index_strict(x))
+        FAIL(NTIDX_E_INDEX_CORRUPT, "reserved header flags set (0x%x)", x->flags);
     x->trace_size = ntx_load64(m + NTX_IH_TRACE_SIZE);
     x->trace_mtime_ns = (int64_t)ntx_load64(m + NTX_IH_TRACE_MTIME);
     x->head_hash = ntx_load64(m + NTX_IH_HEAD_HASH);
@@ -400,6 +401,10 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
     uint32_t nsec = ntx_load32(m + NTX_IH_SECTION_COUNT);
     if (nsec > (hsize - 8 - NTX_IH_DIRECTORY) / NTX_IDX_DIRENT_SIZE || nsec > NTX_IDX_MAX_SECTIONS)
         FAIL(NTIDX_E_INDEX_CORRUPT, "%u sections do not fit the header", nsec);
+    /* The unused directory entries and the rest of the header are reserved: zero. */
+    for (uint64_t b = NTX_IH_DIRECTORY + (uint64_t)nsec * NTX_IDX_DIRENT_SIZE; ntx_index_strict(x) && b < hsize - 8; b++)
+        if (m[b])
+            FAIL(NTIDX_E_INDEX_CORRUPT, "reserved header byte %llu is not zero", (unsigned long long)b);
     /* Lazy checking: with per-region checksums and a large block table (or when asked), BLOCKS and
        FILTERS are hashed region by region on first use instead of whole here (index_check.c). */
     int lazy = 0;
@@ -430,6 +435,10 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
         if (off < hsize || off % 8 || off > data_end || entry == 0 || count > (data_end - off) / entry)
             FAIL(NTIDX_E_INDEX_CORRUPT, "section %u (id %u) lies outside the file", i, id);
         uint64_t bytes = count * entry;
+        /* The padding to the next 8-byte boundary is reserved: zero (no checksum covers it). */
+        for (uint64_t b = off + bytes; ntx_index_strict(x) && b % 8 && b < data_end; b++)
+            if (m[b])
+                FAIL(NTIDX_E_INDEX_CORRUPT, "padding byte %llu after section %u is not zero", (unsigned long long)b, i);
         int later = lazy && (id == NTX_SEC_BLOCKS || id == NTX_SEC_FILTERS);
         if (!later && ntx_xxh3(m + off, (size_t)bytes) != sum)
             FAIL(NTIDX_E_INDEX_CORRUPT, "section %u (id %u) checksum mismatch", i, id);

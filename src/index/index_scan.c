@@ -340,6 +340,7 @@ int ntx_index_scan(ntidx_trace *t, const ntidx_index *from, const ntidx_index_op
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory building the index");
     builder b = {.t = t, .x = x, .err = err, .o = o, .region_min = UINT64_MAX};
     const ntidx_trace_info *in = &t->info;
+    x->minor = NTX_IDX_MINOR;
     x->trace_size = t->size;
     x->trace_mtime_ns = t->mtime_ns;
     x->trace_ctime_ns = t->ctime_ns;
