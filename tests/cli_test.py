@@ -283,6 +283,48 @@ class HandMadeV6(unittest.TestCase):
             self.assertEqual(s["threads"], [{"thread": 4242, "count": 3}])
 
 
+def v6_blocks(data):
+    """(offset, kind, payload_offset, size) of each block of a V6 trace (header: 20 bytes)."""
+    pos, out = 20, []
+    while pos + 4 <= len(data):
+        word = int.from_bytes(data[pos:pos + 4], "little")
+        size, kind = word & 0xFFFFFF, word >> 24
+        out.append((pos, kind, pos + 4, size))
+        if kind == 0:
+            break
+        pos += 4 + size
+    return out
+
+
+class AllOnesBlockMaximum(unittest.TestCase):
+    """one-collect may close its last event block with a maximum of 0xFFFFFFFFFFFFFFFF: not a timestamp.
+    No command may show it as last_ts, and the index, queries and seeks must not take it for one."""
+
+    def test_all_ones_maximum_is_not_a_timestamp(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "allones.nettrace")
+            run("gen", "-o", path, "--format-version", "6", "--events", "5000", "--seed", "9")
+            data = bytearray(open(path, "rb").read())
+            last_event_block = [b for b in v6_blocks(data) if b[1] == 2][-1]
+            hdr = last_event_block[2]  # event block header: u16 size, u16 flags, u64 min, u64 max
+            data[hdr + 12:hdr + 20] = b"\xff" * 8
+            open(path, "wb").write(bytes(data))
+            true_last = max(e["ts"] for e in dump(path))
+            info = json.loads(run("info", path, "--json").stdout)
+            self.assertEqual(info["last_ts"], true_last)
+            for extra in ([], ["--no-index"]):
+                s = json.loads(run("stats", path, "--json", *extra).stdout)
+                self.assertEqual(s["last_ts"], true_last)
+            ix = json.loads(run("index", path, "--json").stdout)
+            self.assertTrue(ix["complete"])
+            # a seek and a window past the true end find nothing; the last event is found
+            self.assertIn("no event", run("seek", path, "--at", str(true_last + 1)).stderr)
+            q = run("query", path, "--from", str(true_last), "--format", "jsonl").stdout.splitlines()
+            self.assertEqual([json.loads(l)["ts"] for l in q][-1:], [true_last])
+            top = json.loads(run("top", path, "--json").stdout)
+            self.assertLess(top["duration_s"], 1e6)
+
+
 class IndexAndQuery(unittest.TestCase):
     """The index commands' contract: names, flags, keys; answers equal a filtered dump."""
 

@@ -404,13 +404,22 @@ typedef struct ntidx_metadata {
     uint64_t keywords;
     int opcode;                /**< -1 when the metadata gives none */
     const char *provider;
-    const char *event_name;    /**< "" when the trace gives none */
+    /** The event's name as TraceEvent shows it: the trace's name, followed by "/" and the opcode's name
+        when the metadata gives an opcode other than Info (0): "RequestStart/Start", "TestEvent3/24" (the
+        opcode names of TraceEventOpcode: Start, Stop, DataCollectionStart, DataCollectionStop,
+        Extension, Reply, Resume, Suspend, Transfer; other values as numbers). The .NET runtime's
+        events, which carry no name, get theirs from its manifest ("GC/AllocationTick"). "" when
+        nothing names the event. */
+    const char *event_name;
     const char *message_template; /**< V6 optional, else NULL */
     const char *description;      /**< V6 optional, else NULL */
     int has_fields;            /**< 1 when a field layout was given (even an empty one) */
     uint32_t field_count;
     const ntidx_field *fields;
     uint64_t offset;           /**< file offset of the definition */
+    /** The name exactly as the trace stores it (no opcode suffix, "" for the runtime's events); NULL
+        in metadata a client builds for the writer, which then writes event_name. */
+    const char *name_in_trace;
 } ntidx_metadata;
 
 /** A V6 thread row. */
@@ -750,7 +759,10 @@ NTIDX_API const char *ntidx_event_display_name(const ntidx_metadata *m, char *bu
  * compared ASCII case-insensitively:
  *
  *   "EventName"                 the event's name, any provider
- *                               ("GC/AllocationTick", "Thread/Sample")
+ *                               ("GC/AllocationTick", "Thread/Sample"), as
+ *                               event_name gives it or as the trace
+ *                               stores it ("RequestStart/Start" or
+ *                               "RequestStart")
  *   "Provider/EventName"        ("Microsoft-Windows-DotNETRuntime/GC/AllocationTick")
  *   "EventID(N)"                the event id, named or not, any provider
  *   "Provider/EventID(N)"       (what ntidx_event_display_name() shows for an

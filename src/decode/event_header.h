@@ -60,10 +60,19 @@ typedef struct ntx_hdr_block {
 /* Parse an event block's (or V4/V5 metadata block's) header. */
 int ntx_hdr_block_init(ntx_hdr_block *hb, const struct ntidx_trace *t, const ntidx_block *b, ntx_err *err);
 
-/* Block min/max timestamps are only trusted when not 0/0 and min <= max. */
+/*
+ * Block min/max timestamps are only trusted when not 0/0, min <= max, and the maximum is not all ones:
+ * one-collect (dotnet-trace collect-linux, the one V6 writer) may close its last block with a maximum of
+ * 0xFFFFFFFFFFFFFFFF, which is "not known", not a timestamp.
+ */
+static inline int ntx_block_range_known(uint64_t min_ts, uint64_t max_ts)
+{
+    return !(min_ts == 0 && max_ts == 0) && min_ts <= max_ts && max_ts != UINT64_MAX;
+}
+
 static inline int ntx_hdr_block_range_known(const ntx_hdr_block *hb)
 {
-    return !(hb->min_ts == 0 && hb->max_ts == 0) && hb->min_ts <= hb->max_ts;
+    return ntx_block_range_known(hb->min_ts, hb->max_ts);
 }
 
 /* Decode the next row: 1 a row, 0 end of block, <0 error (recorded in err). */

@@ -133,10 +133,13 @@ static int is_event_id(const char *s, size_t n, uint32_t id)
     return v == id;
 }
 
-/* The part after the provider: the event name or EventID(N). */
+/* The part after the provider: the event name (as TraceEvent shows it, or as the trace stores it,
+   without the opcode suffix) or EventID(N). */
 static int matches_event(const ntidx_metadata *m, const char *s, size_t n)
 {
     if (m->event_name && m->event_name[0] && eq_n(s, n, m->event_name))
+        return 1;
+    if (m->name_in_trace && m->name_in_trace[0] && eq_n(s, n, m->name_in_trace))
         return 1;
     return is_event_id(s, n, m->event_id);
 }

@@ -1,8 +1,10 @@
 #include "metadata.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "event_header.h"
+#include "values.h"
 #include "trace_internal.h"
 #include "utf.h"
 
@@ -178,6 +180,31 @@ static int parse_fields_v2(blob_ctx *x, ntidx_field **out, uint32_t *count, int 
     return 0;
 }
 
+/*
+ * TraceEvent names an event from its metadata as "Name/Opcode" when the metadata gives an opcode other
+ * than Info (TraceEvent.EventName with the opcode name of TraceEventOpcode, or the number), and ntidx
+ * names events as TraceEvent does. The name as stored stays in name_in_trace.
+ */
+static int name_like_traceevent(ntx_arena *a, ntidx_metadata *m)
+{
+    static const char *const names[] = {"Info",    "Start",  "Stop",   "DataCollectionStart", "DataCollectionStop",
+                                        "Extension", "Reply", "Resume", "Suspend",             "Transfer"};
+    m->name_in_trace = m->event_name;
+    if (!m->event_name || !m->event_name[0] || m->opcode <= 0)
+        return 0;
+    char num[8];
+    const char *op = m->opcode < 10 ? names[m->opcode] : (snprintf(num, sizeof num, "%d", m->opcode), num);
+    size_t n = strlen(m->event_name), k = strlen(op);
+    char *s = ntx_arena_alloc(a, n + 1 + k + 1);
+    if (!s)
+        return NTIDX_E_NOMEM;
+    memcpy(s, m->event_name, n);
+    s[n] = '/';
+    memcpy(s + n + 1, op, k + 1);
+    m->event_name = s;
+    return 0;
+}
+
 int ntx_metadata_parse_blob(ntx_arena *a, const uint8_t *base, uint64_t off, uint32_t len, ntidx_metadata **out,
                             int *v5_tags, ntx_err *err)
 {
@@ -232,6 +259,8 @@ int ntx_metadata_parse_blob(ntx_arena *a, const uint8_t *base, uint64_t off, uin
         } /* unknown tags are skipped by their length */
         ntx_cur_skip(&c, tlen);
     }
+    if (name_like_traceevent(a, m) < 0)
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory reading metadata");
     *out = m;
     return NTIDX_OK;
 }
@@ -283,6 +312,10 @@ static int parse_type_v6(blob_ctx *x, ntidx_field *f, int depth)
             if (x->c->err)
                 return blob_fail(x, "fixed-length array count runs past the field");
         }
+        /* A location names a byte range, so its elements need a size (TraceEvent refuses the trace too). */
+        if ((tc == NTIDX_TYPE_RELLOC || tc == NTIDX_TYPE_DATALOC) && ntx_field_fixed_size(el, 1, 8, 0) <= 0)
+            return blob_fail(x, tc == NTIDX_TYPE_RELLOC ? "a RelLoc field's element type has no fixed size"
+                                                       : "a DataLoc field's element type has no fixed size");
     } else if (tc == NTIDX_TYPE_OBJECT) {
         return parse_fields_v6(x, (ntidx_field **)&f->fields, &f->field_count, depth + 1);
     }
@@ -373,6 +406,8 @@ int ntx_metadata_parse_v6_row(ntx_arena *a, ntx_cur *c, ntidx_metadata **out, nt
         if (oc.err || x.nomem)
             return blob_fail(&x, "optional metadata element runs past its area");
     }
+    if (name_like_traceevent(a, m) < 0)
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory reading metadata");
     *out = m;
     return NTIDX_OK;
 }

@@ -60,8 +60,7 @@ static int perr(pctx *c, const ntidx_field *f, const uint8_t *at, const char *fm
 /* Sizes past this cannot occur in a payload (32-bit sizes); nested counts saturate here. */
 #define FIXED_SIZE_CAP (1L << 40)
 
-/* Fixed encoded size of a type (at most FIXED_SIZE_CAP), or -1 when variable. */
-static long fixed_size(const ntidx_field *f, int v6, uint32_t ptr, int depth)
+long ntx_field_fixed_size(const ntidx_field *f, int v6, uint32_t ptr, int depth)
 {
     if (depth > NTX_MAX_FIELD_DEPTH)
         return -1;
@@ -76,7 +75,7 @@ static long fixed_size(const ntidx_field *f, int v6, uint32_t ptr, int depth)
     case NTIDX_TYPE_DECIMAL: case NTIDX_TYPE_GUID: return 16;
     case NTX_TYPE_POINTER: return ptr;
     case NTIDX_TYPE_FIXED_ARRAY: {
-        long e = f->element ? fixed_size(f->element, v6, ptr, depth + 1) : -1;
+        long e = f->element ? ntx_field_fixed_size(f->element, v6, ptr, depth + 1) : -1;
         if (e < 0)
             return -1;
         /* counts multiply with nesting (65535^5 overflows a long): saturate */
@@ -85,7 +84,7 @@ static long fixed_size(const ntidx_field *f, int v6, uint32_t ptr, int depth)
     case NTIDX_TYPE_OBJECT: {
         long sum = 0;
         for (uint32_t i = 0; i < f->field_count; i++) {
-            long s = fixed_size(&f->fields[i], v6, ptr, depth + 1);
+            long s = ntx_field_fixed_size(&f->fields[i], v6, ptr, depth + 1);
             if (s < 0)
                 return -1;
             sum = s > FIXED_SIZE_CAP - sum ? FIXED_SIZE_CAP : sum + s;
@@ -163,7 +162,7 @@ static int string_omitted(const pctx *c, const ntidx_field *rest, uint32_t n, ui
 {
     uint64_t sum = 0;
     for (uint32_t i = 0; i < n; i++) {
-        long s = fixed_size(&rest[i], c->v6, c->ptr_size, 0);
+        long s = ntx_field_fixed_size(&rest[i], c->v6, c->ptr_size, 0);
         if (s < 0)
             return 0;
         sum += (uint64_t)s;
@@ -241,7 +240,7 @@ static int decode_elements(pctx *c, const ntidx_field *f, const char *name, cons
         return 0;
     }
     /* Every element takes at least one byte (or none for EMPTY): bound the loop by the bytes left. */
-    long es = fixed_size(el, c->v6, c->ptr_size, depth);
+    long es = ntx_field_fixed_size(el, c->v6, c->ptr_size, depth);
     if (es != 0 && count > (uint64_t)(end - *pp))
         return perr(c, f, *pp, "%llu elements cannot fit in the %llu bytes left", count, (unsigned long long)(end - *pp));
     if (es == 0) {
@@ -450,7 +449,7 @@ static int decode_value(pctx *c, const ntidx_field *f, const char *name, const u
         if (c->loc_bytes > 4 * (uint64_t)c->payload_size)
             return perr(c, f, p - 4, "locations reference %llu bytes, more than 4 times the %llu-byte payload",
                         c->loc_bytes, c->payload_size);
-        fs = f->element ? fixed_size(f->element, c->v6, c->ptr_size, depth) : -1;
+        fs = f->element ? ntx_field_fixed_size(f->element, c->v6, c->ptr_size, depth) : -1;
         if (fs <= 0)
             return perr(c, f, p - 4, "location element type is not fixed-size", 0, 0);
         if (size % (uint64_t)fs)

@@ -40,6 +40,14 @@ struct ntx_value_sink {
  */
 int ntx_values_walk(const ntidx_trace *t, const ntidx_event *ev, ntx_value_sink *sink, uint32_t *used, ntx_err *err);
 
+/*
+ * The fixed encoded size of a field's type, or -1 when it varies (strings, counted arrays, varints, and
+ * objects or fixed arrays holding one): what RelLoc/DataLoc elements must have. V6 DateTime is a
+ * SYSTEMTIME (16 bytes), a FILETIME (8) before; `ptr` sizes the manifest's pointers. Sizes saturate at
+ * 2^40 (nested fixed arrays multiply).
+ */
+long ntx_field_fixed_size(const ntidx_field *f, int v6, uint32_t ptr, int depth);
+
 /* Payload bytes the last successful ntidx_values_decode() accounted for (see ntx_values_walk()). */
 uint32_t ntx_values_used(const ntidx_values *v);
 

@@ -502,6 +502,13 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
         FAIL(NTIDX_E_INDEX_CORRUPT, "region statistics sections are incomplete or without FULL");
     if (nstat && rstats_count != x->nregions)
         FAIL(NTIDX_E_INDEX_CORRUPT, "%llu region statistics for %llu regions", (unsigned long long)rstats_count, (unsigned long long)x->nregions);
+    if (minor < 3 && rstats_count) {
+        /* Before 1.3 the stored statistics named event types without TraceEvent's opcode suffix: decoded
+           regions would name the same type otherwise, so they are not used (docs/index-format.md, 1.3). */
+        x->rstats = x->tcounts = x->thcounts = x->dcounts = x->strings = NULL;
+        x->ntcounts = x->nthcounts = x->ndcounts = x->strings_len = 0;
+        rstats_count = 0;
+    }
     if (lazy && sums_count != x->nregions)
         FAIL(NTIDX_E_INDEX_CORRUPT, "%llu region checksums for %llu regions", (unsigned long long)sums_count, (unsigned long long)x->nregions);
     if (x->filters) {
@@ -520,6 +527,12 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
     ntx_err walk = {0};
     if (ntx_next_block(t, &first, &tb, &walk) != 1)
         FAIL(NTIDX_E_INDEX_STALE, "the trace has no trace block now");
+    for (uint64_t r = 0; minor < 3 && r < x->nregions; r++)
+        if (ntx_rg_ts_min(x, r) <= ntx_rg_ts_max(x, r) && ntx_rg_ts_max(x, r) == UINT64_MAX)
+            FAIL(NTIDX_E_INDEX_STALE,
+                 "region %llu ends at timestamp 0xFFFFFFFFFFFFFFFF: an index before format 1.3 took a block's "
+                 "all-ones maximum for a timestamp",
+                 (unsigned long long)r);
     if ((rc = ntx_index_check_tables(x, first, why, sizeof why)) < 0 ||
         (rc = ntx_index_check_summaries(x, why, sizeof why)) < 0)
         FAIL(rc, "%s", why);

@@ -226,7 +226,7 @@ static int scan(builder *b, uint64_t pos)
         if (blk.kind == NTIDX_BLOCK_EVENT) {
             uint16_t hs = hdr_len ? ntx_load16(hdr) : 0;
             uint64_t hmin = hdr_len ? ntx_load64(hdr + 4) : 0, hmax = hdr_len ? ntx_load64(hdr + 12) : 0;
-            if (hdr_len && hs >= 20 && hs <= blk.payload_size && !(hmin == 0 && hmax == 0) && hmin <= hmax) {
+            if (hdr_len && hs >= 20 && hs <= blk.payload_size && ntx_block_range_known(hmin, hmax)) {
                 /* the header's range can be trusted: the block itself need not be touched */
                 lo = hmin;
                 hi = hmax;

@@ -95,6 +95,13 @@ static int seq_checkpoint(void *ctx, uint64_t thread, uint32_t seq)
 static int put_metadata(ntidx_reader *r, ntidx_metadata *m)
 {
     ntx_manifest_fill(m); /* the runtime's events: name and layout from its manifest where the trace has none */
+    /* An id is defined once until a flush (V6) forgets it: a second definition makes every later event
+       ambiguous, and TraceEvent refuses the trace there too ("Metadata ID already in use"). */
+    const ntidx_metadata *old = ntx_idmap_get(&r->metadata, m->id);
+    if (old)
+        return ntx_err_at(&r->err, NTIDX_E_CORRUPT, m->offset,
+                          "metadata id %u is defined again (first at offset %llu, for %s/%s, and not flushed since)",
+                          m->id, (unsigned long long)old->offset, old->provider, old->event_name);
     if (ntx_idmap_put(&r->metadata, m->id, m) != 0)
         return ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory caching metadata");
     r->stats.metadata_rows++;
@@ -116,6 +123,13 @@ static int add_stack(void *ctx, uint32_t id, const uint8_t *ips, uint32_t size)
 static int add_thread(void *ctx, const ntidx_thread *th)
 {
     ntidx_reader *r = ctx;
+    /* A thread index is defined once until a thread flush or its RemoveThread (TraceEvent refuses a
+       duplicate too: "Duplicate thread index"). */
+    if (ntx_idmap_get(&r->threads, th->index))
+        return ntx_err_at(&r->err, NTIDX_E_CORRUPT, r->block_offset,
+                          "thread index %llu is defined again in this thread block without a thread flush or a "
+                          "RemoveThread since its definition",
+                          (unsigned long long)th->index);
     ntidx_thread *c = ntx_arena_alloc(&r->thread_arena, sizeof *c);
     if (!c)
         return ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory caching threads");
@@ -385,6 +399,7 @@ static int plan_next_block(ntidx_reader *r, ntidx_block *b, int defer_barriers)
 static int apply_block(ntidx_reader *r, const ntidx_block *b, int defer_barriers)
 {
     ntidx_trace *t = r->t;
+    r->block_offset = b->offset;
     switch (b->kind) {
     case NTIDX_BLOCK_EVENT: return begin_rows(r, b, 0);
     case NTIDX_BLOCK_METADATA:

@@ -57,6 +57,7 @@ struct ntidx_reader {
     int at_end;      /* no more blocks */
     int complete;    /* end-of-stream marker read */
     uint64_t pos;    /* next block */
+    uint64_t block_offset; /* the block being applied (messages) */
     uint64_t end_pos;/* stop at this offset (exclusive; UINT64_MAX = the whole file) */
 
     int in_block;    /* decoding rows of `hb` */

@@ -197,7 +197,7 @@ int ntidx_w_v5_metadata_payload(ntidx_buf *b, const ntidx_metadata *m)
     ntx_buf_u32(b, m->id);
     ntidx_w_put_utf16z(b, m->provider);
     ntx_buf_u32(b, m->event_id);
-    ntidx_w_put_utf16z(b, m->event_name);
+    ntidx_w_put_utf16z(b, m->name_in_trace ? m->name_in_trace : m->event_name); /* as stored, without the opcode suffix */
     ntx_buf_u64(b, m->keywords);
     ntx_buf_u32(b, m->version);
     ntx_buf_u32(b, m->level);

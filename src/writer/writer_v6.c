@@ -146,7 +146,7 @@ int ntidx_w_v6_metadata_row(ntidx_buf *b, const ntidx_metadata *m)
     ntx_buf_varuint(b, m->id);
     ntidx_w_put_str6(b, m->provider);
     ntx_buf_varuint(b, m->event_id);
-    ntidx_w_put_str6(b, m->event_name);
+    ntidx_w_put_str6(b, m->name_in_trace ? m->name_in_trace : m->event_name); /* as stored, without the opcode suffix */
     /* FieldDescriptions are not optional in a V6 row: no layout is written as Count 0. */
     if (m->has_fields)
         put_field_list(b, m->fields, m->field_count, &bad);

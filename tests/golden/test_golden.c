@@ -1,6 +1,6 @@
 /*
  * Golden index files (tests/golden/README.md): indexes written by ntidx
- * builds of each index format minor version (1.0, 1.1, 1.2), plain and --full,
+ * builds of each index format minor version (1.0 to 1.3), plain and --full,
  * of two small committed traces (V5; V6 with metadata and thread flushes and
  * thread removal).
  *
@@ -28,11 +28,12 @@
 
 #include <ntidx/index.h>
 
-#define CURRENT "1.2"
+#define CURRENT "1.3"
 
 static const char *golden;
 static const char *const TRACES[] = {"v5", "v6"};
-static const char *const VERSIONS[] = {"1.0", "1.1", CURRENT};
+static const char *const VERSIONS[] = {"1.0", "1.1", "1.2", CURRENT};
+#define NVERSIONS (sizeof VERSIONS / sizeof VERSIONS[0])
 
 static uint8_t *read_all(const char *path, size_t *n)
 {
@@ -155,7 +156,7 @@ static void test_old_versions_load(void **state)
         golden_trace g = open_trace(TRACES[i]);
         for (int full = 0; full < 2; full++) {
             ntidx_index *fresh = build(g.t, full);
-            for (size_t v = 0; v < 3; v++) {
+            for (size_t v = 0; v < NVERSIONS; v++) {
                 char path[512], what[64];
                 snprintf(path, sizeof path, "%s/%s-%s%s.ntidx", golden, TRACES[i], VERSIONS[v], full ? "-full" : "");
                 snprintf(what, sizeof what, "%s-%s%s", TRACES[i], VERSIONS[v], full ? "-full" : "");
@@ -319,14 +320,14 @@ static void test_reserved_fields(void **state)
                 memcpy(m, good, n);
                 edits[i].apply(m, n);
                 if (later_minor)
-                    m[10] = 3; /* written by 1.3, which may use the field */
+                    m[10] = (uint8_t)(CURRENT[2] - '0' + 1); /* written by a later minor version, which may use it */
                 reseal(m);
                 ntidx_index *x = NULL;
                 ntidx_index_state st;
                 int rc = ntidx_index_load_memory(g.t, m, n, "edited", NTIDX_VERIFY_ALL, &x, &st);
                 if (later_minor) {
                     if (rc != NTIDX_OK)
-                        fail_msg("%s in a 1.3 index: refused (%s), but a later minor version may use it", edits[i].what,
+                        fail_msg("%s in a later minor version's index: refused (%s), but that version may use it", edits[i].what,
                                  ntidx_last_error());
                     ntidx_index_close(&x);
                 } else {
@@ -398,6 +399,30 @@ static void test_reserved_padding(void **state)
     close_trace(&g);
 }
 
+/*
+ * Before 1.3 an index took a block's all-ones maximum (one-collect's "not known") for a timestamp: such
+ * an index (a region ending at 0xFFFFFFFFFFFFFFFF) is STALE for a 1.3 reader, and rebuilt by the commands.
+ */
+static void test_pre_1_3_all_ones_is_stale(void **state)
+{
+    (void)state;
+    golden_trace g = open_trace("v6");
+    char path[512];
+    snprintf(path, sizeof path, "%s/v6-1.2.ntidx", golden);
+    size_t n;
+    uint8_t *m = read_all(path, &n);
+    uint8_t *d = dirent_of(m, 3);
+    uint64_t nr = ld64(d + 16);
+    st64(m + ld64(d + 8) + (nr - 1) * ld32(d + 4) + 16, UINT64_MAX); /* the last region's ts_max */
+    reseal(m);
+    ntidx_index *x = NULL;
+    ntidx_index_state st;
+    assert_int_equal(ntidx_index_load_memory(g.t, m, n, "all-ones", NTIDX_VERIFY_ALL, &x, &st), NTIDX_E_INDEX_STALE);
+    assert_non_null(strstr(ntidx_last_error(), "0xFFFFFFFFFFFFFFFF"));
+    free(m);
+    close_trace(&g);
+}
+
 static int write_current(void)
 {
     for (size_t i = 0; i < 2; i++) {
@@ -428,6 +453,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_current_version_reproduced),
         cmocka_unit_test(test_reserved_fields),
         cmocka_unit_test(test_reserved_padding),
+        cmocka_unit_test(test_pre_1_3_all_ones_is_stale),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

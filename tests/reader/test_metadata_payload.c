@@ -423,7 +423,11 @@ static void test_v6_metadata_optional_kinds(void **state)
     assert_int_equal(m->id, 7);
     assert_string_equal(m->provider, "Prov\xc3\xa9");
     assert_int_equal(m->event_id, 300);
-    assert_string_equal(m->event_name, "Name");
+    /* TraceEvent's name: the trace's, then the opcode's name (5: Extension); the stored one is kept */
+    assert_string_equal(m->event_name, "Name/Extension");
+    assert_string_equal(m->name_in_trace, "Name");
+    assert_true(ntidx_metadata_matches_name(m, "Name"));
+    assert_true(ntidx_metadata_matches_name(m, "name/extension"));
     assert_int_equal(m->opcode, 5);
     assert_true(m->keywords == 0xf00000000000000fULL);
     assert_string_equal(m->message_template, "Hello {a}");
@@ -439,11 +443,11 @@ static void test_v6_metadata_optional_kinds(void **state)
     assert_int_equal(ntidx_event_fields_json(t, ev, &out), NTIDX_OK);
     assert_string_equal(out.data, "{\"a\":1,\"b\":[7,8,9]}");
     char name[64];
-    assert_string_equal(ntidx_event_display_name(m, name, sizeof name), "Prov\xc3\xa9/Name");
+    assert_string_equal(ntidx_event_display_name(m, name, sizeof name), "Prov\xc3\xa9/Name/Extension");
 
     assert_int_equal(ntidx_reader_next(r, &ev), 1);
     m = ev->metadata;
-    assert_string_equal(m->event_name, "Unknown");
+    assert_string_equal(m->event_name, "Unknown/Transfer"); /* opcode 9 */
     assert_int_equal(m->opcode, 9);
     assert_int_equal(m->level, 0);   /* after the unknown kind: not read */
     assert_int_equal(m->version, 0);
@@ -908,8 +912,6 @@ static const json_case BAD_CASES[] = {
     {"relloc position past the payload", T(24, 6), P(0x10, 0, 1, 0, 1, 2), "outside the payload"},
     {"dataloc past the payload", T(25, 6), P(2, 0, 8, 0, 1, 2), "outside the payload"},
     {"dataloc position huge", T(25, 6), P(0xff, 0xff, 0xff, 0xff), "outside the payload"},
-    {"relloc of a variable-size element", T(24, 18), P(0, 0, 2, 0, 0, 0), "not fixed-size"},
-    {"relloc of arrays", T(24, 19, 6), P(0, 0, 2, 0, 0, 0), "not fixed-size"},
     {"relloc size not a multiple", T(24, 9), P(0, 0, 3, 0, 1, 2, 3), "not a multiple"},
     {"int64 cut short", T(11), P(1, 2, 3, 4), "needs 8 bytes"},
     {"guid cut short", T(17), P(1, 2, 3), "needs 16 bytes"},
@@ -968,6 +970,132 @@ static void test_payload_errors(void **state)
         ntidx_buf_free(&out);
         ntidx_reader_close(&r);
         ntidx_trace_close(&t);
+        tb_free(&f);
+    }
+}
+
+/*
+ * What TraceEvent refuses as malformed, ntidx refuses too, after the events before it: a RelLoc or
+ * DataLoc of an element without a fixed size (refused where the metadata defines it, whether or not an
+ * event uses it), a metadata id defined again without a metadata flush between, a thread index defined
+ * again without a thread flush or a RemoveThread between. A flush makes the same ids fine.
+ */
+static int read_all_events(const tb *f, int *events)
+{
+    ntidx_trace *t = open_ok(f);
+    ntidx_reader *r;
+    assert_int_equal(ntidx_reader_open(t, NULL, &r), NTIDX_OK);
+    const ntidx_event *ev;
+    int rc;
+    *events = 0;
+    while ((rc = ntidx_reader_next(r, &ev)) == 1)
+        (*events)++;
+    ntidx_reader_close(&r);
+    ntidx_trace_close(&t);
+    return rc;
+}
+
+/* A V6 trace: thread 1; metadata 1; an event; then `what` (0 a metadata row for id 1 again, 1 a thread
+   row for index 1 again), after a sequence point with `flags`; then an event. */
+static void v6_redefinition_trace(tb *f, int what, uint32_t flags)
+{
+    tb p, rows, fields;
+    tb_init(&p);
+    tb_init(&rows);
+    tb_init(&fields);
+    v6_begin(f);
+    v6_thread_row(&p, 1, NULL, UINT64_MAX, 77);
+    v6_block(f, 6, p.d, p.len);
+    v6_simple_metadata(f, 1, "P", "E");
+    tb_reset(&p);
+    eb_header(&p, 20, 0, 0, 0);
+    ev6 e = {.metadata_id = 1, .seq = 1, .thread = 1, .capture = 1, .ts = 10};
+    v6_event_row(&p, &e);
+    v6_block(f, 2, p.d, p.len);
+    uint64_t th[1] = {1};
+    uint32_t seq[1] = {1};
+    v6_sequence_point(f, 20, flags, th, seq, 1);
+    if (what == 0) {
+        v6_simple_metadata(f, 1, "P", "Again");
+    } else {
+        tb_reset(&p);
+        v6_thread_row(&p, 1, "again", UINT64_MAX, 78);
+        v6_block(f, 6, p.d, p.len);
+    }
+    if ((flags & 2) && what == 1)
+        v6_simple_metadata(f, 1, "P", "E"); /* metadata was flushed too: define it for the next event */
+    if ((flags & 1) && what == 0) {
+        tb_reset(&p);
+        v6_thread_row(&p, 1, NULL, UINT64_MAX, 77);
+        v6_block(f, 6, p.d, p.len);
+    }
+    tb_reset(&p);
+    eb_header(&p, 20, 0, 0, 0);
+    ev6 e2 = {.metadata_id = 1, .seq = flags & 1 ? 1 : 2, .thread = 1, .capture = 1, .ts = 30};
+    v6_event_row(&p, &e2);
+    v6_block(f, 2, p.d, p.len);
+    v6_end(f);
+    tb_free(&p);
+    tb_free(&rows);
+    tb_free(&fields);
+}
+
+static void test_traceevent_refusals(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *what;
+        uint8_t type[8];
+        size_t tlen;
+    } locs[] = {{"relloc of a string", T(24, 18)},
+                {"relloc of counted arrays", T(24, 19, 6)},
+                {"dataloc of a varint", T(25, 20)},
+                {"dataloc of a fixed array of strings", T(25, 22, 18, 3, 0)}};
+    for (size_t i = 0; i < sizeof locs / sizeof locs[0]; i++) {
+        tb f;
+        tb_init(&f);
+        v6_one_field_trace(&f, locs[i].type, locs[i].tlen, "\0\0\0\0", 4);
+        int events;
+        int rc = read_all_events(&f, &events);
+        if (rc != NTIDX_E_CORRUPT || !strstr(ntidx_last_error(), "has no fixed size"))
+            fail_msg("%s: rc %d (%s)", locs[i].what, rc, ntidx_last_error());
+        assert_int_equal(events, 0);
+        tb_free(&f);
+    }
+    /* fixed-size elements are fine: a RelLoc of RelLocs (4 bytes each), of a fixed array of int32s */
+    static const struct {
+        uint8_t type[12];
+        size_t tlen;
+    } fine[] = {{T(24, 24, 6)}, {T(24, 22, 9, 2, 0)}, {T(25, 6)}};
+    for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++) {
+        tb f;
+        tb_init(&f);
+        v6_one_field_trace(&f, fine[i].type, fine[i].tlen, "\0\0\0\0", 4);
+        int events;
+        assert_int_equal(read_all_events(&f, &events), 0);
+        assert_int_equal(events, 1);
+        tb_free(&f);
+    }
+    for (int what = 0; what < 2; what++) {
+        /* without the flush: refused at the second definition, after the first event */
+        tb f;
+        tb_init(&f);
+        v6_redefinition_trace(&f, what, 0);
+        int events;
+        int rc = read_all_events(&f, &events);
+        if (rc != NTIDX_E_CORRUPT || !strstr(ntidx_last_error(), what ? "thread index 1 is defined again"
+                                                                      : "metadata id 1 is defined again"))
+            fail_msg("redefinition %d: rc %d (%s)", what, rc, ntidx_last_error());
+        assert_int_equal(events, 1);
+        assert_true(ntidx_last_error_info()->offset != NTIDX_NO_OFFSET);
+        tb_free(&f);
+        /* with the flush of what is defined again: read */
+        tb_init(&f);
+        v6_redefinition_trace(&f, what, what ? 1u : 2u);
+        rc = read_all_events(&f, &events);
+        if (rc != 0)
+            fail_msg("redefinition %d after its flush: rc %d (%s)", what, rc, ntidx_last_error());
+        assert_int_equal(events, 2);
         tb_free(&f);
     }
 }
@@ -1087,6 +1215,7 @@ int main(void)
         cmocka_unit_test(test_v5_payload_json_nested_and_arrays),
         cmocka_unit_test(test_payload_without_layout),
         cmocka_unit_test(test_payload_errors),
+        cmocka_unit_test(test_traceevent_refusals),
         cmocka_unit_test(test_payload_error_is_per_event),
         cmocka_unit_test(test_payload_long_values),
     };

@@ -552,7 +552,20 @@ static void same_metadata(const ntidx_metadata *got, const ntidx_metadata *want,
     assert_true(got->keywords == want->keywords);
     assert_int_equal(got->opcode, want->opcode);
     same_str(got->provider, want->provider);
-    same_str(got->event_name, want->event_name);
+    /* stored as written; shown as TraceEvent shows it: with the opcode's name (or number) unless Info */
+    same_str(got->name_in_trace, want->event_name);
+    if (want->opcode > 0 && want->event_name && want->event_name[0]) {
+        static const char *const ops[] = {"", "Start", "Stop", "DataCollectionStart", "DataCollectionStop",
+                                          "Extension", "Reply", "Resume", "Suspend", "Transfer"};
+        char name[256];
+        if (want->opcode < 10)
+            snprintf(name, sizeof name, "%s/%s", want->event_name, ops[want->opcode]);
+        else
+            snprintf(name, sizeof name, "%s/%d", want->event_name, want->opcode);
+        same_str(got->event_name, name);
+    } else {
+        same_str(got->event_name, want->event_name);
+    }
     same_str(got->message_template, v6 ? want->message_template : NULL);
     same_str(got->description, v6 ? want->description : NULL);
     /* No layout and an empty layout are written the same way (FieldCount 0). */
