@@ -46,7 +46,8 @@ class StatsAgainstDump(unittest.TestCase):
         self.assertEqual(one, two)  # byte for byte, whatever the thread count
         hist = json.loads(one)["histogram"]
         self.assertEqual(sum(b["events"] for b in hist), s["events"])
-        for k in ("events", "first_ts", "last_ts", "providers", "types", "threads", "dropped_events"):
+        # "blocks" too: one key, one meaning, with an index or without one
+        for k in ("events", "first_ts", "last_ts", "providers", "types", "threads", "dropped_events", "blocks"):
             self.assertEqual(s[k], seq[k], k)
         for k in STATS_KEYS:
             self.assertIn(k, s, k)

@@ -560,7 +560,9 @@ NTIDX_API int ntidx_reader_complete(const ntidx_reader *r);
 /** Counters a reader keeps as it goes. */
 typedef struct ntidx_reader_stats {
     uint64_t events;
-    uint64_t blocks[NTIDX_BLOCK_KIND_COUNT]; /**< blocks seen per kind */
+    uint64_t blocks[NTIDX_BLOCK_KIND_COUNT]; /**< blocks seen per kind (in ntidx_stats: the blocks of the part
+                                                  of the trace the statistics cover, the trace block included,
+                                                  the same with or without an index) */
     uint64_t unknown_blocks;
     uint64_t metadata_rows;
     uint64_t stacks;

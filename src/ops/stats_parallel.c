@@ -249,6 +249,18 @@ static int stats_run(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_opt
             dropped += w->drops.v[k].dropped;
         w->rs.dropped_events = dropped;
         w->rs.events = w->a.events;
+        /* Blocks per kind: those of the regions the statistics cover, and the trace block, from the index
+           (the same numbers a read of the whole trace counts, whether or not a region was decoded). */
+        memset(w->rs.blocks, 0, sizeof w->rs.blocks);
+        w->rs.blocks[NTIDX_BLOCK_TRACE] = 1;
+        for (int pass = 0; pass < 2; pass++) {
+            const uint64_t *list = pass ? inside : sh.regions;
+            size_t count = pass ? ninside : sh.nregions;
+            for (size_t i = 0; i < count; i++)
+                for (uint64_t b = ntx_rg_first(x, list[i]); b < ntx_rg_end(x, list[i]); b++)
+                    if (ntx_blk_kind(x, b) < NTIDX_BLOCK_KIND_COUNT)
+                        w->rs.blocks[ntx_blk_kind(x, b)]++;
+        }
         int complete = ii->complete || (ii->last_ts >= o->t1 && ii->first_ts <= ii->last_ts);
         char reason[200];
         snprintf(reason, sizeof reason,
