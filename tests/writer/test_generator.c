@@ -150,7 +150,6 @@ static void check_generated(const ntidx_gen_options *o)
     assert_non_null(last);
     const ntidx_event *e;
     ntidx_buf json = {0};
-    char err[256];
     size_t n = 0, sp = 0, backwards = 0;
     uint32_t codes = 0;
     while ((rc = ntidx_reader_next(r, &e)) == 1) {
@@ -171,7 +170,7 @@ static void check_generated(const ntidx_gen_options *o)
             assert_true(e->timestamp <= sp_ts[sp]);
         json.len = 0;
         if (ntidx_event_fields_json(t, e, &json) != NTIDX_OK)
-            fail_msg("event %zu (%s): %s", n, e->metadata->event_name, err);
+            fail_msg("event %zu (%s): %s", n, e->metadata->event_name, ntidx_last_error());
         collect_codes(e->metadata->fields, e->metadata->field_count, &codes, 0);
         if (v6) {
             assert_non_null(e->thread);

@@ -665,7 +665,6 @@ static void check_trace(const uint8_t *data, size_t size, int v6, int complete, 
     assert_int_equal(ntidx_reader_open(t, &ro, &r), NTIDX_OK);
     const ntidx_event *e;
     ntidx_buf json = {0};
-    char err[256];
     size_t i = 0;
     while ((rc = ntidx_reader_next(r, &e)) == 1) {
         assert_true(i < x->n);
@@ -715,7 +714,7 @@ static void check_trace(const uint8_t *data, size_t size, int v6, int complete, 
         json.len = 0;
         rc = ntidx_event_fields_json(t, e, &json);
         if (rc)
-            fail_msg("event %zu: %s", i, err);
+            fail_msg("event %zu: %s", i, ntidx_last_error());
         assert_string_equal(json.data, expected_json(x->kind[i], v6));
         i++;
     }

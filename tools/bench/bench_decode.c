@@ -84,9 +84,8 @@ int main(int argc, char **argv)
                 return 1;
             }
             ntidx_stats *s;
-            char err[512];
             if (ntidx_stats_compute(t, &s) != NTIDX_OK) {
-                fprintf(stderr, "%s: %s\n", path, err);
+                fprintf(stderr, "%s\n", ntidx_last_error());
                 return 1;
             }
             events = s->events;
