@@ -728,6 +728,15 @@ NTIDX_API void ntidx_guid_format(const uint8_t guid[16], char out[37]);
  */
 NTIDX_API int ntidx_event_fields_json(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out);
 
+/**
+ * Append one decoded value (any value of `v`'s tree, a top-level one or one
+ * inside an array or object) as JSON, exactly as ntidx_event_fields_json()
+ * writes it, without its name: `42`, `"text"`, `"2021-03-04T05:06:07.5000000Z"`,
+ * `[1,2]`, `{"a":1}`.
+ * @return NTIDX_OK; NTIDX_E_NOMEM; NTIDX_E_INVALID_ARG (`val` is not a value of `v`).
+ */
+NTIDX_API int ntidx_value_json(const ntidx_values *v, const ntidx_value *val, ntidx_buf *out);
+
 /** Same as ntidx_event_fields_json() as "name=value name=value" text. */
 NTIDX_API int ntidx_event_fields_text(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out);
 
@@ -738,6 +747,14 @@ NTIDX_API int ntidx_event_fields_text(const ntidx_trace *t, const ntidx_event *e
  * library's. @return NTIDX_OK or NTIDX_E_NOMEM.
  */
 NTIDX_API int ntidx_buf_append_json_string(ntidx_buf *b, const char *s, size_t n);
+
+/**
+ * Append `n` bytes of UTF-8 made valid by the same policy (each byte that is
+ * not part of valid UTF-8 becomes U+FFFD), without quotes or escapes: for
+ * clients that hand the library's strings to a language whose strings must
+ * be valid (the Python module). @return NTIDX_OK or NTIDX_E_NOMEM.
+ */
+NTIDX_API int ntidx_buf_append_utf8(ntidx_buf *b, const char *s, size_t n);
 
 /* ------------------------------------------------------------------ */
 /* Stacks                                                              */
