@@ -422,6 +422,17 @@ typedef struct ntidx_metadata {
     const char *name_in_trace;
 } ntidx_metadata;
 
+/**
+ * A copy of a metadata row that lives until ntidx_metadata_free(), for a
+ * client that keeps an event's type after the reader moved on (to decode
+ * the event's payload later: point a copy of the ntidx_event at it).
+ * @return NTIDX_OK; NTIDX_E_NOMEM; NTIDX_E_INVALID_ARG.
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_metadata_copy(const ntidx_metadata *m, ntidx_metadata **out);
+
+/** Free a copy. Accepts NULL and *m == NULL; sets *m to NULL. */
+NTIDX_API void ntidx_metadata_free(ntidx_metadata **m);
+
 /** A V6 thread row. */
 typedef struct ntidx_thread {
     uint64_t index;

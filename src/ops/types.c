@@ -16,6 +16,7 @@
 #include "hash.h"
 #include "idmap.h"
 #include "index_internal.h"
+#include "metadata.h"
 #include "reader_internal.h"
 #include "reader_sort.h"
 #include "ntidx/batch.h"
@@ -28,37 +29,6 @@ struct ntidx_type_list {
     ntx_arena arena;
     ntidx_buf scratch;
 };
-
-/* A deep copy of n fields into the arena. */
-static ntidx_field *copy_fields(ntx_arena *a, const ntidx_field *f, uint32_t n)
-{
-    if (!n || !f)
-        return NULL;
-    ntidx_field *c = ntx_arena_alloc(a, (size_t)n * sizeof *c);
-    if (!c)
-        return NULL;
-    for (uint32_t i = 0; i < n; i++) {
-        c[i] = f[i];
-        c[i].name = f[i].name ? ntx_arena_strndup(a, f[i].name, strlen(f[i].name)) : NULL;
-        if (f[i].name && !c[i].name)
-            return NULL;
-        if (f[i].element && !(c[i].element = copy_fields(a, f[i].element, 1)))
-            return NULL;
-        if (f[i].field_count && !(c[i].fields = copy_fields(a, f[i].fields, f[i].field_count)))
-            return NULL;
-    }
-    return c;
-}
-
-static const char *copy_str(ntx_arena *a, const char *s, int *bad)
-{
-    if (!s)
-        return NULL;
-    char *c = ntx_arena_strndup(a, s, strlen(s));
-    if (!c)
-        *bad = 1;
-    return c;
-}
 
 /* The layout as bytes (names, type codes, counts, nested), for the identity. */
 static void put_layout(ntidx_buf *b, const ntidx_field *f, uint32_t n)
@@ -122,17 +92,9 @@ static int add_type(void *ctx, const ntidx_metadata *m)
         return NTIDX_E_NOMEM;
     memcpy(sig, &b->len, sizeof b->len);
     memcpy(sig + sizeof b->len, b->data, b->len);
-    ntidx_metadata *c = &l->v[l->n];
-    *c = *m;
-    int bad = 0;
-    c->provider = copy_str(&l->arena, m->provider, &bad);
-    c->event_name = copy_str(&l->arena, m->event_name, &bad);
-    c->message_template = copy_str(&l->arena, m->message_template, &bad);
-    c->description = copy_str(&l->arena, m->description, &bad);
-    c->name_in_trace = copy_str(&l->arena, m->name_in_trace, &bad);
-    c->fields = copy_fields(&l->arena, m->fields, m->field_count);
-    if (bad || (m->field_count && m->fields && !c->fields))
-        return NTIDX_E_NOMEM;
+    int rc = ntx_metadata_copy_into(&l->arena, m, &l->v[l->n]);
+    if (rc < 0)
+        return rc;
     l->sig[l->n++] = sig;
     return ntx_idmap_put(&l->by_hash, key, (void *)(uintptr_t)l->n) == 0 ? 0 : NTIDX_E_NOMEM;
 }
