@@ -202,8 +202,10 @@ typedef struct ntidx_type_list ntidx_type_list;
  * and before V4 the metadata rows of event blocks). A type defined twice
  * with the same provider, id, version, name and layout is listed once; the
  * runtime's events carry the layouts of its manifest. What a client needs to
- * know the columns of a batch before it runs (data frame schemas).
- * @return NTIDX_OK; NTIDX_E_NOMEM; the reader's errors; NTIDX_E_INDEX_CORRUPT.
+ * know the columns of a batch before it runs (data frame schemas). A region
+ * of a lazily checked index that fails its check is recovered from as
+ * queries do (the index rebuilt, saved and used from then on).
+ * @return NTIDX_OK; NTIDX_E_NOMEM; the reader's errors.
  */
 NTIDX_NODISCARD NTIDX_API int ntidx_index_types(ntidx_trace *t, const ntidx_index *x, ntidx_type_list **out);
 

@@ -17,6 +17,7 @@
 #include "idmap.h"
 #include "index_internal.h"
 #include "metadata.h"
+#include "ops_internal.h"
 #include "reader_internal.h"
 #include "reader_sort.h"
 #include "ntidx/batch.h"
@@ -186,6 +187,22 @@ NTIDX_API int ntidx_index_types(ntidx_trace *t, const ntidx_index *x, ntidx_type
     ntx_arena_init(&l->arena);
     ntx_err err = {0};
     int rc = list_types(t, x, l, &err);
+    if (rc == NTIDX_E_INDEX_CORRUPT) {
+        /* a region of a lazily checked index failed its check: rebuild it (as queries do) and list again */
+        const ntidx_index *nx;
+        ntx_err rerr = {0};
+        free_list(l);
+        if ((rc = ntx_index_recover(t, x, &err, &nx, &rerr)) < 0)
+            return ntx_fail(rc, t->name, &rerr);
+        x = nx;
+        l = calloc(1, sizeof *l);
+        if (!l)
+            return ntx_failf(NTIDX_E_NOMEM, t->name, NTIDX_NO_OFFSET, "out of memory");
+        ntx_idmap_init(&l->by_hash);
+        ntx_arena_init(&l->arena);
+        ntx_err_clear(&err);
+        rc = list_types(t, x, l, &err);
+    }
     if (rc < 0) {
         free_list(l);
         return ntx_fail(rc, rc == NTIDX_E_INDEX_CORRUPT ? x->name : t->name, &err);
