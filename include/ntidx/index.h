@@ -239,7 +239,8 @@ NTIDX_API void ntidx_query_options_defaults(ntidx_query_options *o);
  * its reader with the definitions each region needs, read from the
  * offsets in the index.
  * @note trace and index must outlive the query; events are valid until the
- *       next call, as with ntidx_reader_next().
+ *       next call, as with ntidx_reader_next(). The options are copied, their
+ *       strings and region list included: they may go away after the call.
  * @code
  *   ntidx_query_options o; ntidx_query_options_defaults(&o);
  *   o.t0 = from; o.t1 = to; o.provider = "Microsoft-Windows-DotNETRuntime";

@@ -35,6 +35,7 @@ struct ntidx_query {
     int64_t prev_region;   /* the last region planned, to know whether the next follows it */
     int sorted, planned_all;
     int64_t only_region;   /* >= 0: a work unit of exactly this region (parallel statistics) */
+    char *provider, *event_name; /* copies of the options' strings: the caller's may go away */
     uint64_t *chosen;      /* o.regions sorted, without repeats: only these regions (NULL: every region) */
     size_t nchosen, next_chosen;
     int has_chosen;
@@ -365,11 +366,18 @@ static int query_open(ntidx_trace *t, const ntidx_index *x, const ntidx_query_op
     int rc = check_options(t, &q->o);
     if (rc == NTIDX_OK)
         rc = choose_regions(q, t);
+    if (rc == NTIDX_OK && ((q->o.provider && !(q->provider = strdup(q->o.provider))) ||
+                           (q->o.event_name && !(q->event_name = strdup(q->o.event_name)))))
+        rc = ntx_failf(NTIDX_E_NOMEM, t->name, NTIDX_NO_OFFSET, "out of memory");
     if (rc < 0) {
         free(q->chosen);
+        free(q->provider);
+        free(q->event_name);
         free(q);
         return rc;
     }
+    q->o.provider = q->provider;
+    q->o.event_name = q->event_name;
     if (q->o.seek) { /* the first event at or after t0: time order, one event */
         q->o.order = NTIDX_ORDER_TIME;
         q->o.limit = 1;
@@ -558,6 +566,8 @@ NTIDX_API void ntidx_query_close(ntidx_query **qp)
     ntidx_reader_close(&q->r);
     free(q->plan);
     free(q->chosen);
+    free(q->provider);
+    free(q->event_name);
     free(q);
     *qp = NULL;
 }
