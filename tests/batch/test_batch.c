@@ -231,8 +231,10 @@ static void check_partitions(ntidx_trace *t, const ntidx_index *x, const char *n
             collect(t, x, &po, &parts);
             stat_sum += stats_events(t, x, o.t0, o.t1, part, m, 1);
         }
-        qsort(whole.v, whole.n, sizeof *whole.v, cmp_u64);
-        qsort(parts.v, parts.n, sizeof *parts.v, cmp_u64);
+        if (whole.n) /* qsort(NULL, 0) is undefined */
+            qsort(whole.v, whole.n, sizeof *whole.v, cmp_u64);
+        if (parts.n)
+            qsort(parts.v, parts.n, sizeof *parts.v, cmp_u64);
         if (whole.n != parts.n)
             fail_msg("%s round %d: the whole has %zu events, its %" PRIu64 " parts %zu", name, round, whole.n, groups,
                      parts.n);
