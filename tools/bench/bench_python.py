@@ -1,0 +1,122 @@
+#!/usr/bin/python3
+"""Benchmarks of the Python module and ntidx.dask (prints figures, asserts nothing; zstd -b style).
+
+  frame TRACE [REPS]
+      Trace.frame() of the whole trace, without fields and with three payload fields, against the C
+      library reading the same events in the same run (tools/bench/bench_query: a time-order query over
+      every event; the same into columns; the query with the payloads decoded and three fields looked up).
+      Target: frame() at least 50% of the C query's events/s.
+
+  dask [--reps N] TRACE...
+      ntidx.dask.stats() of the traces on a distributed.LocalCluster of one worker process and of two (one
+      thread each; the cluster started before the clock), same answer checked, against `ntidx stats` of
+      each trace in a shell loop. Target: two workers at least 1.7x one.
+
+usage: PYTHONPATH=build/tools/python /usr/bin/python3 tools/bench/bench_python.py MODE ...
+       (run from the source folder after `ninja -C build`; build/tools/bench/bench_query, build/tools/ntidx)
+"""
+
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+import ntidx
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BUILD = os.environ.get("NTIDX_BUILD", os.path.join(HERE, "..", "..", "build"))
+FIELDS = ["TypeName", "AllocationAmount64", "Count"]
+
+
+def load():
+    return open("/proc/loadavg").read().split()[0]
+
+
+def timed(fn, reps):
+    secs, out = [], None
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        out = fn()
+        secs.append(time.perf_counter() - t0)
+    return statistics.median(secs), out
+
+
+def bench_frame(trace, reps):
+    size = os.path.getsize(trace)
+    with ntidx.open(trace) as t:  # the index built or loaded before any clock
+        pass
+    subprocess.run(["cat", trace], stdout=subprocess.DEVNULL, check=True)
+    c = subprocess.run([os.path.join(BUILD, "tools", "bench", "bench_query"), "-r", str(reps), "-f",
+                        ",".join(FIELDS), trace, "events", "batch", "fields"], capture_output=True, text=True,
+                       check=True)
+    rates = {}
+    for line in c.stdout.splitlines():
+        mode, n, secs, rate = line.split()
+        rates[mode] = (int(n), float(secs), float(rate))
+    with ntidx.open(trace) as t:
+        s_plain, df = timed(lambda: t.frame(), reps)
+        rows = len(df)
+        mem = df.memory_usage(deep=False).sum()
+        del df
+        s_fields, df = timed(lambda: t.frame(fields=FIELDS), reps)
+        filled = {f: int(df[f].notna().sum()) for f in FIELDS if f in df}
+        del df
+    n = rates["events"][0]
+    print("trace %s: %.2f GB, %d events, median of %d runs, load average %s" % (trace, size / 1e9, n, reps, load()))
+    print("C query, every event:          %8.3f s  %12.0f events/s" % (rates["events"][1], rates["events"][2]))
+    print("C batch into columns:          %8.3f s  %12.0f events/s" % (rates["batch"][1], rates["batch"][2]))
+    print("Trace.frame(), no fields:      %8.3f s  %12.0f events/s  = %.0f%% of the C query (target >= 50%%); "
+          "%d rows, %.0f MB" % (s_plain, rows / s_plain, 100 * (rows / s_plain) / rates["events"][2], rows,
+                                mem / 1e6))
+    print("C query + 3 fields decoded:    %8.3f s  %12.0f events/s" % (rates["fields"][1], rates["fields"][2]))
+    print("Trace.frame(fields=3 fields):  %8.3f s  %12.0f events/s  = %.0f%% of the C query with fields; "
+          "cells filled %s" % (s_fields, rows / s_fields, 100 * (rows / s_fields) / rates["fields"][2], filled))
+    print("rows equal the C query's events: %s; peak RSS %.0f MB" %
+          ("yes" if rows == n else "NO (%d != %d)" % (rows, n),
+           resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
+
+
+def bench_dask(traces, reps):
+    import ntidx.dask
+    from distributed import Client, LocalCluster
+
+    total = sum(os.path.getsize(p) for p in traces)
+    for p in traces:  # indexes built, pages cached: every run below does the same work
+        subprocess.run([os.path.join(BUILD, "tools", "ntidx"), "index", p], stdout=subprocess.DEVNULL, check=True)
+        subprocess.run(["cat", p], stdout=subprocess.DEVNULL, check=True)
+    results = {}
+    for workers in (1, 2):
+        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                          dashboard_address=None, silence_logs=40) as cluster, Client(cluster) as client:
+            ntidx.dask.stats(traces[:1], client=client)  # workers warmed up (imports)
+            results[workers] = timed(lambda: ntidx.dask.stats(traces, client=client), reps)
+    loop = "for f in \"$@\"; do \"$0\" stats \"$f\" --json >/dev/null; done"
+    ntidx_bin = os.path.join(BUILD, "tools", "ntidx")
+    s_shell, _ = timed(lambda: subprocess.run(["bash", "-c", loop, ntidx_bin] + traces, check=True), reps)
+    (s1, r1), (s2, r2) = results[1], results[2]
+    print("%d traces, %.2f GB, %d cores, median of %d runs, load average %s" % (len(traces), total / 1e9,
+                                                                                 os.cpu_count(), reps, load()))
+    print("ntidx.dask.stats, 1 worker:     %8.3f s  %6.2f GB/s" % (s1, total / 1e9 / s1))
+    print("ntidx.dask.stats, 2 workers:    %8.3f s  %6.2f GB/s  speed-up %.2fx (target >= 1.7x); same answer: %s"
+          % (s2, total / 1e9 / s2, s1 / s2, "yes" if r1 == r2 else "NO"))
+    print("ntidx stats in a shell loop:    %8.3f s  %6.2f GB/s  (2 workers: %.2fx the loop's speed)"
+          % (s_shell, total / 1e9 / s_shell, s_shell / s2))
+    print("total events %d" % r2["total"]["events"])
+
+
+def main():
+    if len(sys.argv) < 3 or sys.argv[1] not in ("frame", "dask"):
+        sys.exit(__doc__)
+    if sys.argv[1] == "frame":
+        bench_frame(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 3)
+    else:
+        args, reps = sys.argv[2:], 3
+        if args[0] == "--reps":
+            reps, args = int(args[1]), args[2:]
+        bench_dask(args, reps)
+
+
+if __name__ == "__main__":
+    main()
