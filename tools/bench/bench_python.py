@@ -92,9 +92,15 @@ def bench_dask(traces, reps):
                           dashboard_address=None, silence_logs=40) as cluster, Client(cluster) as client:
             ntidx.dask.stats(traces[:1], client=client)  # workers warmed up (imports)
             results[workers] = timed(lambda: ntidx.dask.stats(traces, client=client), reps)
-    loop = "for f in \"$@\"; do \"$0\" stats \"$f\" --json >/dev/null; done"
     ntidx_bin = os.path.join(BUILD, "tools", "ntidx")
-    s_shell, _ = timed(lambda: subprocess.run(["bash", "-c", loop, ntidx_bin] + traces, check=True), reps)
+
+    def loop(*flags):
+        script = "for f in \"$@\"; do \"$0\" stats \"$f\" --json %s >/dev/null; done" % " ".join(flags)
+        return timed(lambda: subprocess.run(["bash", "-c", script, ntidx_bin] + traces, check=True), reps)[0]
+
+    s_shell = loop()
+    # what this machine gives two cores' worth of work right now: the library's own threads, 1 against 2
+    s_t1, s_t2 = loop("--threads", "1"), loop("--threads", "2")
     (s1, r1), (s2, r2) = results[1], results[2]
     print("%d traces, %.2f GB, %d cores, median of %d runs, load average %s" % (len(traces), total / 1e9,
                                                                                  os.cpu_count(), reps, load()))
@@ -103,6 +109,8 @@ def bench_dask(traces, reps):
           % (s2, total / 1e9 / s2, s1 / s2, "yes" if r1 == r2 else "NO"))
     print("ntidx stats in a shell loop:    %8.3f s  %6.2f GB/s  (2 workers: %.2fx the loop's speed)"
           % (s_shell, total / 1e9 / s_shell, s_shell / s2))
+    print("machine now: ntidx stats loop --threads 1 %.3f s, --threads 2 %.3f s: %.2fx (what two cores give "
+          "the C library in this run)" % (s_t1, s_t2, s_t1 / s_t2))
     print("total events %d" % r2["total"]["events"])
 
 
