@@ -10,12 +10,15 @@
  *   ntidx_regions(path)  the index's regions (its units of work): region, first_ts, last_ts, start_s, end_s,
  *                        offset, bytes, blocks, event_blocks, events (NULL unless the index is --full)
  *   ntidx_stacks(path)   one row per frame of every stack the trace defines: stack_id, depth (0: the leaf),
- *                        ip, method, module (named by the library's symbolizer; NULL when unknown)
+ *                        ip, method, module (named by the library's symbolizer; NULL when unknown), and
+ *                        stack_key, where the stack is defined (the file offset of its bytes), which events
+ *                        give as their hidden column stack_key: the .NET runtime numbers its stacks again
+ *                        after each sequence point, so a stack_id names several stacks, a stack_key one
  *
  * Types and threads come from the statistics of the whole trace through its
- * index; stacks from its stack blocks; a `stack_id = X` constraint on
- * ntidx_stacks is a binary search, so a join from events to stacks looks
- * each stack up.
+ * index; stacks from its stack blocks (V3: from the events, which carry them
+ * inline). A `stack_key = X` or `stack_id = X` constraint on ntidx_stacks is
+ * a binary search, so a join from events to stacks looks each stack up.
  */
 #include "sql_internal.h"
 
@@ -42,11 +45,12 @@ static const comp_def defs[] = {
                    "path HIDDEN, index_path HIDDEN)",
                    10},
     [T_STACKS] = {"ntidx_stacks",
-                  "CREATE TABLE x(stack_id INTEGER, depth INTEGER, ip INTEGER, method TEXT, module TEXT, path HIDDEN, index_path HIDDEN)",
-                  5},
+                  "CREATE TABLE x(stack_id INTEGER, depth INTEGER, ip INTEGER, method TEXT, module TEXT, "
+                  "stack_key INTEGER, path HIDDEN, index_path HIDDEN)",
+                  6},
 };
 
-enum { PLAN_PATH = 1, PLAN_STACK_ID = 2, PLAN_INDEX = 4 };
+enum { PLAN_PATH = 1, PLAN_STACK_ID = 2, PLAN_INDEX = 4, PLAN_STACK_KEY = 8 };
 
 typedef struct comp_vtab {
     sqlite3_vtab base;
@@ -59,6 +63,7 @@ typedef struct comp_cursor {
     comp_vtab *vt;
     nsql_source *src;
     uint64_t row, end;    /* rows [row, end): types, threads, regions; stacks [row, end) of s->stacks */
+    const size_t *order;  /* stacks by id: positions [row, end) of s->stacks_by_id; NULL: of s->stacks */
     uint32_t depth;       /* stacks: the frame within stack `row` */
     ntidx_region region;  /* regions: the current one */
     ntidx_symbol sym;     /* stacks: the current frame's names */
@@ -98,7 +103,7 @@ static int comp_disconnect(sqlite3_vtab *tab)
 static int comp_best_index(sqlite3_vtab *tab, sqlite3_index_info *info)
 {
     comp_vtab *v = (comp_vtab *)tab;
-    int path = -1, index = -1, stack_id = -1, path_unusable = 0;
+    int path = -1, index = -1, stack_id = -1, stack_key = -1, path_unusable = 0;
     for (int i = 0; i < info->nConstraint; i++) {
         const struct sqlite3_index_constraint *k = &info->aConstraint[i];
         if (k->op != SQLITE_INDEX_CONSTRAINT_EQ)
@@ -112,6 +117,8 @@ static int comp_best_index(sqlite3_vtab *tab, sqlite3_index_info *info)
             index = i;
         } else if (v->kind == T_STACKS && k->iColumn == 0 && k->usable && stack_id < 0) {
             stack_id = i;
+        } else if (v->kind == T_STACKS && k->iColumn == 5 && k->usable && stack_key < 0) {
+            stack_key = i;
         }
     }
     if (path < 0 && path_unusable)
@@ -128,14 +135,19 @@ static int comp_best_index(sqlite3_vtab *tab, sqlite3_index_info *info)
         info->aConstraintUsage[index].omit = 1;
         info->idxNum |= PLAN_INDEX;
     }
+    if (stack_key >= 0) {
+        info->aConstraintUsage[stack_key].argvIndex = ++n;
+        info->aConstraintUsage[stack_key].omit = 1; /* exact: the frames of that stack, found by a binary search */
+        info->idxNum |= PLAN_STACK_KEY;
+    }
     if (stack_id >= 0) {
         info->aConstraintUsage[stack_id].argvIndex = ++n;
         info->aConstraintUsage[stack_id].omit = 1; /* exact: the rows of that id, found by a binary search */
         info->idxNum |= PLAN_STACK_ID;
     }
-    /* small tables; a stack looked up by id is cheaper than any scan */
-    info->estimatedCost = stack_id >= 0 ? 5.0 : 1000.0;
-    info->estimatedRows = stack_id >= 0 ? 20 : 1000;
+    /* small tables; a stack looked up by its key (or id) is cheaper than any scan */
+    info->estimatedCost = stack_key >= 0 ? 2.0 : stack_id >= 0 ? 5.0 : 1000.0;
+    info->estimatedRows = stack_key >= 0 ? 10 : stack_id >= 0 ? 20 : 1000;
     return SQLITE_OK;
 }
 
@@ -158,9 +170,15 @@ static int comp_close(sqlite3_vtab_cursor *cur)
     return SQLITE_OK;
 }
 
+/* The stack at cursor position i. */
+static const nsql_stack *stack_at(const comp_cursor *c, uint64_t i)
+{
+    return &c->src->stacks[c->order ? c->order[i] : i];
+}
+
 static uint32_t frames(const comp_cursor *c, uint64_t i)
 {
-    return c->src->stacks[i].size / ntidx_trace_get_info(c->src->trace)->pointer_size;
+    return stack_at(c, i)->size / ntidx_trace_get_info(c->src->trace)->pointer_size;
 }
 
 /* Regions are read from the index as the cursor reaches them (a lazily checked region can fail its check). */
@@ -177,10 +195,17 @@ static int load_row(comp_cursor *c)
     return SQLITE_OK;
 }
 
-static int cmp_stack_id(const void *key, const void *elem)
+/* An integer argument as SQL's `= value` compares it with an INTEGER column; 0 when no integer equals it. */
+static int int_arg(sqlite3_value *val, sqlite3_int64 *out)
 {
-    uint32_t id = *(const uint32_t *)key, e = ((const nsql_stack *)elem)->id;
-    return id < e ? -1 : id > e;
+    sqlite3_value *x = sqlite3_value_dup(val);
+    if (!x)
+        return -1;
+    int type = sqlite3_value_numeric_type(x);
+    *out = sqlite3_value_int64(x);
+    int exact = type == SQLITE_INTEGER || (type == SQLITE_FLOAT && sqlite3_value_double(x) == (double)*out);
+    sqlite3_value_free(x);
+    return exact;
 }
 
 static int comp_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr, int argc, sqlite3_value **argv)
@@ -191,6 +216,7 @@ static int comp_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
     nsql_source_put(c->src);
     c->src = NULL;
     c->row = c->end = 0;
+    c->order = NULL;
     c->depth = 0;
     if (!(idxNum & PLAN_PATH))
         return nsql_vtab_error(&v->base, sqlite3_mprintf("%s: which trace? %s('trace.nettrace')", defs[v->kind].name,
@@ -214,34 +240,59 @@ static int comp_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
         c->end = rc == SQLITE_OK ? s->thread_count : 0;
         break;
     case T_REGIONS: c->end = ntidx_index_region_count(s->index); break;
-    case T_STACKS:
+    case T_STACKS: {
         rc = nsql_source_stacks(v->conn, s, &err);
         if (rc != SQLITE_OK)
             break;
         c->end = s->stack_count;
-        if (idxNum & PLAN_STACK_ID) {
-            sqlite3_value *x = sqlite3_value_dup(argv[argc - 1]);
-            if (!x)
+        c->order = NULL;
+        int at = 1 + ((idxNum & PLAN_INDEX) != 0);
+        sqlite3_int64 key = -1, id = -1;
+        if (idxNum & PLAN_STACK_KEY) {
+            int r = int_arg(argv[at++], &key);
+            if (r < 0)
                 return SQLITE_NOMEM;
-            int type = sqlite3_value_numeric_type(x);
-            sqlite3_int64 id = sqlite3_value_int64(x);
-            int exact = type == SQLITE_INTEGER || (type == SQLITE_FLOAT && sqlite3_value_double(x) == (double)id);
-            sqlite3_value_free(x);
-            c->end = 0;
-            if (exact && id >= 0 && id <= UINT32_MAX && s->stack_count) {
-                uint32_t key = (uint32_t)id;
-                const nsql_stack *hit = bsearch(&key, s->stacks, s->stack_count, sizeof *s->stacks, cmp_stack_id);
-                if (hit) {
-                    uint64_t lo = (uint64_t)(hit - s->stacks), hi = lo + 1;
-                    while (lo > 0 && s->stacks[lo - 1].id == key)
-                        lo--;
-                    while (hi < s->stack_count && s->stacks[hi].id == key)
-                        hi++;
-                    c->row = lo, c->end = hi;
-                }
+            if (!r || key < 0)
+                c->end = 0;
+        }
+        if (idxNum & PLAN_STACK_ID) {
+            int r = int_arg(argv[at++], &id);
+            if (r < 0)
+                return SQLITE_NOMEM;
+            if (!r || id < 0 || id > UINT32_MAX)
+                c->end = 0;
+        }
+        if (c->end && (idxNum & PLAN_STACK_KEY)) {
+            /* one stack: a binary search by key (file order) */
+            uint64_t lo = 0, hi = s->stack_count;
+            while (lo < hi) {
+                uint64_t mid = lo + (hi - lo) / 2;
+                if (s->stacks[mid].key < (uint64_t)key)
+                    lo = mid + 1;
+                else
+                    hi = mid;
             }
+            int hit = lo < s->stack_count && s->stacks[lo].key == (uint64_t)key &&
+                      (id < 0 || s->stacks[lo].id == (uint64_t)id);
+            c->row = lo, c->end = hit ? lo + 1 : lo;
+        } else if (c->end && (idxNum & PLAN_STACK_ID)) {
+            /* the stacks of one id: a range of the positions sorted by id */
+            uint64_t lo = 0, hi = s->stack_count;
+            while (lo < hi) {
+                uint64_t mid = lo + (hi - lo) / 2;
+                if (s->stacks[s->stacks_by_id[mid]].id < (uint64_t)id)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            uint64_t e = lo;
+            while (e < s->stack_count && s->stacks[s->stacks_by_id[e]].id == (uint64_t)id)
+                e++;
+            c->order = s->stacks_by_id;
+            c->row = lo, c->end = e;
         }
         break;
+    }
     default: break;
     }
     if (rc != SQLITE_OK)
@@ -343,7 +394,7 @@ static int comp_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
         break;
     }
     case T_STACKS: {
-        const nsql_stack *st = &s->stacks[c->row];
+        const nsql_stack *st = stack_at(c, c->row);
         uint32_t psize = ntidx_trace_get_info(s->trace)->pointer_size;
         const uint8_t *p = st->ips + (size_t)c->depth * psize;
         uint64_t ip = 0;
@@ -360,6 +411,7 @@ static int comp_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
         case 2: result_u64(ctx, ip); break;
         case 3: text_or_null(ctx, c->sym_found ? c->sym.method : NULL); break;
         case 4: text_or_null(ctx, c->sym_found ? c->sym.module : NULL); break;
+        case 5: result_u64(ctx, st->key); break;
         }
         break;
     }

@@ -32,22 +32,24 @@
 enum {
     C_TS, C_TIME_S, C_PROVIDER, C_EVENT_ID, C_EVENT_NAME, C_VERSION, C_THREAD, C_CAPTURE_THREAD, C_SEQ,
     C_STACK_ID, C_OFFSET, C_FIELDS, C_ACTIVITY_ID, C_RELATED_ACTIVITY_ID, C_TRACE, C_FIELD_ERROR, C_PATH, C_INDEX,
-    C_COUNT
+    C_STACK_KEY, C_COUNT
 };
 
 static const char *const col_decl[C_COUNT] = {
     "ts INTEGER", "time_s REAL", "provider TEXT", "event_id INTEGER", "event_name TEXT", "version INTEGER",
     "thread INTEGER", "capture_thread INTEGER", "seq INTEGER", "stack_id INTEGER", "\"offset\" INTEGER",
     "fields TEXT", "activity_id TEXT", "related_activity_id TEXT", "trace TEXT", "field_error TEXT HIDDEN",
-    "path HIDDEN", "index_path HIDDEN"};
+    "path HIDDEN", "index_path HIDDEN", "stack_key INTEGER HIDDEN"};
 
 /* Declared orders. The arguments of ntidx_events(path, index) are its first hidden columns. */
 static const uint8_t order_single[] = {C_TS, C_TIME_S, C_PROVIDER, C_EVENT_ID, C_EVENT_NAME, C_VERSION, C_THREAD,
                                        C_CAPTURE_THREAD, C_SEQ, C_STACK_ID, C_OFFSET, C_FIELDS, C_ACTIVITY_ID,
-                                       C_RELATED_ACTIVITY_ID, C_PATH, C_INDEX, C_TRACE, C_FIELD_ERROR};
+                                       C_RELATED_ACTIVITY_ID, C_PATH, C_INDEX, C_TRACE, C_FIELD_ERROR,
+                                       C_STACK_KEY};
 static const uint8_t order_multi[] = {C_TRACE, C_TS, C_TIME_S, C_PROVIDER, C_EVENT_ID, C_EVENT_NAME, C_VERSION,
                                       C_THREAD, C_CAPTURE_THREAD, C_SEQ, C_STACK_ID, C_OFFSET, C_FIELDS,
-                                      C_ACTIVITY_ID, C_RELATED_ACTIVITY_ID, C_PATH, C_INDEX, C_FIELD_ERROR};
+                                      C_ACTIVITY_ID, C_RELATED_ACTIVITY_ID, C_PATH, C_INDEX, C_FIELD_ERROR,
+                                      C_STACK_KEY};
 
 /* idxNum bits */
 enum { PLAN_TIME_ORDER = 1, PLAN_NO_PATH = 2, PLAN_GROUPED = 4 };
@@ -1214,6 +1216,13 @@ static int ev_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i)
     case C_INDEX:
         if (s->index_path)
             sqlite3_result_text(ctx, s->index_path, -1, SQLITE_TRANSIENT);
+        else
+            sqlite3_result_null(ctx);
+        break;
+    case C_STACK_KEY:
+        /* where the stack's bytes are in the file: the key of ntidx_stacks (stack ids are reused) */
+        if (e->stack && e->stack_size)
+            sqlite3_result_int64(ctx, (sqlite3_int64)(e->stack - ntidx_trace_data(s->trace, NULL)));
         else
             sqlite3_result_null(ctx);
         break;

@@ -18,9 +18,15 @@ SQLITE_EXTENSION_INIT3
 
 #include "ntidx_sqlite.h"
 
-/* A stack as the trace defines it (ntidx_stacks), the first definition of each (id, frames). */
+/*
+ * A stack as the trace defines it (ntidx_stacks). Its key is where its bytes
+ * are in the file: unique across the trace, where the id is not (the runtime
+ * numbers its stacks again after each sequence point, and V3 events carry
+ * their stacks inline, without an id).
+ */
 typedef struct nsql_stack {
-    uint32_t id;
+    uint64_t key;       /* the file offset of its instruction pointers */
+    uint32_t id;        /* as events give it (stack_id); 0 in V3 */
     uint32_t size;      /* bytes of ips */
     const uint8_t *ips; /* into the trace's mapping */
 } nsql_stack;
@@ -46,7 +52,8 @@ typedef struct nsql_source {
     nsql_thread *threads;     /* lazily */
     size_t thread_count;
     ntidx_symbolizer *symbols;/* lazily (stacks) */
-    nsql_stack *stacks;       /* lazily, sorted by id */
+    nsql_stack *stacks;       /* lazily, every definition, sorted by key (file order) */
+    size_t *stacks_by_id;     /* positions in stacks, sorted by (id, key) */
     size_t stack_count;
     int stacks_done;
     struct nsql_source *next;

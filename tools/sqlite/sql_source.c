@@ -66,6 +66,7 @@ static void source_free(nsql_source *s)
     sqlite3_free(s->type_fields);
     sqlite3_free(s->threads);
     sqlite3_free(s->stacks);
+    sqlite3_free(s->stacks_by_id);
     ntidx_symbolizer_close(&s->symbols);
     ntidx_stats_free(&s->stats);
     ntidx_index_close(&s->index);
@@ -397,11 +398,14 @@ int nsql_source_types(nsql_conn *c, nsql_source *s, char **err)
 typedef struct stack_list {
     nsql_stack *v;
     size_t n, cap;
+    const uint8_t *data; /* the mapping: keys are offsets into it */
 } stack_list;
 
 static int add_stack(void *ctx, uint32_t id, const uint8_t *ips, uint32_t size)
 {
     stack_list *l = ctx;
+    if (!size)
+        return 0; /* no frames, no rows */
     if (l->n == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 256;
         nsql_stack *v = sqlite3_realloc64(l->v, cap * sizeof *v);
@@ -410,22 +414,39 @@ static int add_stack(void *ctx, uint32_t id, const uint8_t *ips, uint32_t size)
         l->v = v;
         l->cap = cap;
     }
-    l->v[l->n++] = (nsql_stack){id, size, ips};
+    l->v[l->n++] = (nsql_stack){(uint64_t)(ips - l->data), id, size, ips};
     return 0;
 }
 
-/* By id, then frames; equal stacks keep the first definition (stable: file order breaks ties). */
-static int cmp_stack(const void *a, const void *b)
+static int cmp_by_id(const void *a, const void *b, void *ctx)
 {
-    const nsql_stack *x = a, *y = b;
+    const nsql_stack *v = ctx, *x = &v[*(const size_t *)a], *y = &v[*(const size_t *)b];
     if (x->id != y->id)
         return x->id < y->id ? -1 : 1;
-    if (x->size != y->size)
-        return x->size < y->size ? -1 : 1;
-    int c = x->size ? memcmp(x->ips, y->ips, x->size) : 0;
-    if (c)
-        return c;
-    return x->ips < y->ips ? -1 : x->ips > y->ips;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+    const nsql_stack *x = a, *y = b;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* V3: the stacks events carry inline, one per event that has one (read by one pass over the events). */
+static int inline_stacks(ntidx_trace *t, stack_list *l)
+{
+    ntidx_reader *r;
+    ntidx_reader_options o;
+    ntidx_reader_options_defaults(&o);
+    if (ntidx_reader_open(t, &o, &r) < 0)
+        return -1;
+    const ntidx_event *e;
+    int rc;
+    while ((rc = ntidx_reader_next(r, &e)) == 1)
+        if (e->stack && e->stack_size && add_stack(l, 0, e->stack, e->stack_size))
+            rc = -2;
+    ntidx_reader_close(&r);
+    return rc;
 }
 
 int nsql_source_stacks(nsql_conn *c, nsql_source *s, char **err)
@@ -436,38 +457,51 @@ int nsql_source_stacks(nsql_conn *c, nsql_source *s, char **err)
         *err = nsql_library_error(c);
         return SQLITE_ERROR;
     }
-    /* Every stack block of the trace (a walk over block headers), the stacks it defines. */
     stack_list l = {0};
-    uint64_t pos = ntidx_trace_get_info(s->trace)->first_block_offset;
-    uint64_t end = ntidx_index_get_info(s->index)->indexed_end;
-    ntidx_block b;
+    l.data = ntidx_trace_data(s->trace, NULL);
     int rc = 0;
-    while (pos < end && (rc = ntidx_trace_next_block(s->trace, &pos, &b)) == 1) {
-        if (b.kind != NTIDX_BLOCK_STACK)
-            continue;
-        rc = ntidx_stack_block_stacks(s->trace, &b, add_stack, &l);
-        if (rc == 1) {
+    if (ntidx_trace_get_info(s->trace)->format_version == 3) {
+        rc = inline_stacks(s->trace, &l);
+        if (rc == -2) {
             sqlite3_free(l.v);
             return SQLITE_NOMEM;
         }
-        if (rc < 0)
-            break;
+    } else {
+        /* every stack block of the trace (a walk over block headers), every stack it defines */
+        uint64_t pos = ntidx_trace_get_info(s->trace)->first_block_offset;
+        uint64_t end = ntidx_index_get_info(s->index)->indexed_end;
+        ntidx_block b;
+        while (pos < end && (rc = ntidx_trace_next_block(s->trace, &pos, &b)) == 1) {
+            if (b.kind != NTIDX_BLOCK_STACK)
+                continue;
+            rc = ntidx_stack_block_stacks(s->trace, &b, add_stack, &l);
+            if (rc == 1) {
+                sqlite3_free(l.v);
+                return SQLITE_NOMEM;
+            }
+            if (rc < 0)
+                break;
+        }
+        if (rc == NTIDX_E_TRUNCATED)
+            rc = 0; /* a truncated trace: the stacks of its complete blocks */
     }
-    if (rc < 0 && rc != NTIDX_E_TRUNCATED) {
+    if (rc < 0) {
         sqlite3_free(l.v);
         *err = nsql_library_error(c);
         return SQLITE_ERROR;
     }
-    qsort(l.v, l.n, sizeof *l.v, cmp_stack);
-    size_t k = 0;
-    for (size_t i = 0; i < l.n; i++) {
-        if (k && l.v[k - 1].id == l.v[i].id && l.v[k - 1].size == l.v[i].size &&
-            (!l.v[i].size || !memcmp(l.v[k - 1].ips, l.v[i].ips, l.v[i].size)))
-            continue; /* the same stack defined again (after a sequence point) */
-        l.v[k++] = l.v[i];
+    qsort(l.v, l.n, sizeof *l.v, cmp_key); /* file order already; the lookups rely on it */
+    size_t *by_id = sqlite3_malloc64((l.n ? l.n : 1) * sizeof *by_id);
+    if (!by_id) {
+        sqlite3_free(l.v);
+        return SQLITE_NOMEM;
     }
+    for (size_t i = 0; i < l.n; i++)
+        by_id[i] = i;
+    qsort_r(by_id, l.n, sizeof *by_id, cmp_by_id, l.v);
     s->stacks = l.v;
-    s->stack_count = k;
+    s->stacks_by_id = by_id;
+    s->stack_count = l.n;
     s->stacks_done = 1;
     return SQLITE_OK;
 }
