@@ -53,8 +53,96 @@ static const uint8_t order_multi[] = {C_TRACE, C_TS, C_TIME_S, C_PROVIDER, C_EVE
 
 /* idxNum bits */
 enum { PLAN_TIME_ORDER = 1, PLAN_NO_PATH = 2, PLAN_GROUPED = 4 };
-/* Constraint codes in idxStr: per argument, the column ('a' + C_*) and the operator. */
+/*
+ * The plan, as xBestIndex hands it to xFilter: per argument the column
+ * ('a' + C_*) and the operator; the GROUP BY columns of a grouped scan; '+'
+ * and '*' when its counts are split by thread and capture thread. idxStr
+ * carries it as text people can read in EXPLAIN QUERY PLAN:
+ * "ts>= ts<= provider=ANY GROUP(event_name) SPLIT(thread)".
+ */
 enum { OP_EQ = 'e', OP_GT = 'g', OP_GE = 'G', OP_LT = 'l', OP_LE = 'L', OP_IN = 'i' };
+
+static const char *const col_name[C_COUNT] = {
+    "ts", "time_s", "provider", "event_id", "event_name", "version", "thread", "capture_thread", "seq",
+    "stack_id", "offset", "fields", "activity_id", "related_activity_id", "trace", "field_error", "path",
+    "index_path", "stack_key"};
+
+static const struct {
+    char code;
+    const char *text;
+} op_text[] = {{OP_IN, "=ANY"}, {OP_GE, ">="}, {OP_LE, "<="}, {OP_EQ, "="}, {OP_GT, ">"}, {OP_LT, "<"}};
+
+static char *plan_text(const char *codes, const char *group)
+{
+    sqlite3_str *s = sqlite3_str_new(NULL);
+    for (size_t k = 0; codes[2 * k]; k++)
+        for (size_t i = 0; i < sizeof op_text / sizeof op_text[0]; i++)
+            if (op_text[i].code == codes[2 * k + 1])
+                sqlite3_str_appendf(s, "%s%s%s", k ? " " : "", col_name[codes[2 * k] - 'a'], op_text[i].text);
+    if (*group) {
+        sqlite3_str_appendf(s, "%sGROUP(", *codes ? " " : "");
+        int n = 0, split = 0;
+        for (const char *g = group; *g; g++)
+            if (*g == '+' || *g == '*')
+                split = 1;
+            else
+                sqlite3_str_appendf(s, "%s%s", n++ ? "," : "", col_name[*g - 'a']);
+        sqlite3_str_appendall(s, ")");
+        if (split) {
+            sqlite3_str_appendall(s, " SPLIT(");
+            n = 0;
+            for (const char *g = group; *g; g++)
+                if (*g == '+' || *g == '*')
+                    sqlite3_str_appendf(s, "%s%s", n++ ? "," : "", *g == '+' ? "thread" : "capture_thread");
+            sqlite3_str_appendall(s, ")");
+        }
+    }
+    char *text = sqlite3_str_finish(s);
+    return text ? text : sqlite3_mprintf("%s", ""); /* an empty string finishes as NULL */
+}
+
+static int col_by_name(const char *name, size_t n)
+{
+    for (int c = 0; c < C_COUNT; c++)
+        if (strlen(col_name[c]) == n && !memcmp(col_name[c], name, n))
+            return c;
+    return -1;
+}
+
+/* plan_text() read back into codes (2 chars per argument) and group; 0, or -1 for a plan this code never made. */
+static int plan_parse(const char *text, char *codes, size_t max_args, char *group, size_t max_group)
+{
+    size_t nc = 0, ng = 0;
+    for (const char *p = text; p && *p;) {
+        const char *end = strchr(p, ' ');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len > 6 && (!memcmp(p, "GROUP(", 6) || !memcmp(p, "SPLIT(", 6))) {
+            int split = p[0] == 'S';
+            for (const char *q = p + 6; q < p + len && *q != ')';) {
+                size_t n = strcspn(q, ",)");
+                int col = col_by_name(q, n);
+                if (col < 0 || ng + 1 >= max_group)
+                    return -1;
+                group[ng++] = split ? (col == C_THREAD ? '+' : '*') : (char)('a' + col);
+                q += n + (q[n] == ',');
+            }
+        } else {
+            size_t n = strcspn(p, "=<>");
+            int col = col_by_name(p, n), op = 0;
+            for (size_t i = 0; i < sizeof op_text / sizeof op_text[0] && !op; i++)
+                if (len - n == strlen(op_text[i].text) && !memcmp(p + n, op_text[i].text, len - n))
+                    op = op_text[i].code;
+            if (col < 0 || !op || nc >= max_args)
+                return -1;
+            codes[2 * nc] = (char)('a' + col), codes[2 * nc + 1] = (char)op;
+            nc++;
+        }
+        p = end ? end + 1 : NULL;
+    }
+    codes[2 * nc] = 0;
+    group[ng] = 0;
+    return 0;
+}
 #define MAX_ARGS 48
 
 typedef struct ev_vtab {
@@ -573,7 +661,7 @@ static int ev_best_index(sqlite3_vtab *tab, sqlite3_index_info *info)
     info->estimatedCost = 10.0 + bytes / 256.0 + rows * 0.05;
     info->estimatedRows = rows < 1 ? 1 : (sqlite3_int64)rows;
     info->idxNum = plan;
-    info->idxStr = sqlite3_mprintf("%s|%s", codes, group);
+    info->idxStr = plan_text(codes, group);
     info->needToFreeIdxStr = 1;
     return info->idxStr ? SQLITE_OK : SQLITE_NOMEM;
 }
@@ -984,12 +1072,14 @@ static int ev_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr, i
     c->conn->last_bytes = 0;
     if (idxNum & PLAN_NO_PATH)
         return cursor_error(c, sqlite3_mprintf("ntidx_events: which trace? ntidx_events('trace.nettrace'[, 'index'])"));
-    const char *bar = idxStr ? strchr(idxStr, '|') : NULL;
-    size_t ncodes = bar ? (size_t)(bar - idxStr) / 2 : 0;
-    if (bar && (idxNum & PLAN_GROUPED)) {
+    char codes[2 * MAX_ARGS + 1], group[C_COUNT + 4];
+    if (plan_parse(idxStr, codes, MAX_ARGS, group, sizeof group) < 0)
+        return cursor_error(c, sqlite3_mprintf("ntidx: internal error: a plan it cannot read: %s", idxStr));
+    size_t ncodes = strlen(codes) / 2;
+    if (idxNum & PLAN_GROUPED) {
         c->grouped = 1;
         size_t n = 0;
-        for (const char *g = bar + 1; *g && n < C_COUNT; g++) {
+        for (const char *g = group; *g; g++) {
             if (*g == '+')
                 c->g_thread = 1;
             else if (*g == '*')
@@ -1000,7 +1090,7 @@ static int ev_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr, i
         c->gcols[n] = 0;
     }
     for (size_t k = 0; k < ncodes && (int)k < argc; k++) {
-        int col = idxStr[2 * k] - 'a', op = idxStr[2 * k + 1];
+        int col = codes[2 * k] - 'a', op = codes[2 * k + 1];
         sqlite3_value *a = argv[k];
         if (col == C_PATH || col == C_INDEX) {
             const unsigned char *txt = sqlite3_value_text(a);
