@@ -154,18 +154,55 @@ static void csv_cell(const char *s)
     putchar('"');
 }
 
-static void json_row(sqlite3_stmt *st, int ncol)
+/* The keys of a JSON row, "name": written once per statement, not once per row. */
+static char **json_keys(sqlite3_stmt *st, int ncol)
+{
+    char **keys = calloc((size_t)ncol + 1, sizeof *keys);
+    for (int i = 0; keys && i < ncol; i++) {
+        const char *name = sqlite3_column_name(st, i);
+        ntidx_buf b = {0};
+        ntidx_buf_append_json_string(&b, name ? name : "", name ? strlen(name) : 0);
+        ntidx_buf_append(&b, ":", 1);
+        keys[i] = b.err ? NULL : b.data;
+        if (!keys[i]) {
+            ntidx_buf_free(&b);
+            keys[i] = strdup("\"\":");
+        }
+    }
+    return keys;
+}
+
+static void free_keys(char **keys, int ncol)
+{
+    for (int i = 0; keys && i < ncol; i++)
+        free(keys[i]);
+    free(keys);
+}
+
+static void json_row(sqlite3_stmt *st, int ncol, char *const *keys)
 {
     putchar('{');
     for (int i = 0; i < ncol; i++) {
         if (i)
             putchar(',');
-        cli_json_str(stdout, sqlite3_column_name(st, i));
-        putchar(':');
+        fputs(keys[i] ? keys[i] : "\"\":", stdout);
         char num[40];
         switch (sqlite3_column_type(st, i)) {
         case SQLITE_NULL: fputs("null", stdout); break;
-        case SQLITE_INTEGER: printf("%lld", (long long)sqlite3_column_int64(st, i)); break;
+        case SQLITE_INTEGER: {
+            /* digits by hand: printf is a good part of a row's cost */
+            long long v = (long long)sqlite3_column_int64(st, i);
+            unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+            char *p = num + sizeof num;
+            *--p = 0;
+            do
+                *--p = (char)('0' + u % 10);
+            while (u /= 10);
+            if (v < 0)
+                *--p = '-';
+            fputs(p, stdout);
+            break;
+        }
         case SQLITE_FLOAT: {
             double d = sqlite3_column_double(st, i);
             if (!isfinite(d)) {
@@ -183,7 +220,15 @@ static void json_row(sqlite3_stmt *st, int ncol)
             putchar('"');
             break;
         }
-        default: cli_json_str(stdout, (const char *)sqlite3_column_text(st, i)); break;
+        default: {
+            /* a column the tables declare JSON (fields) is a JSON value, not a string holding one */
+            const char *t = (const char *)sqlite3_column_text(st, i), *decl = sqlite3_column_decltype(st, i);
+            if (t && decl && !strcmp(decl, "JSON") && (t[0] == '{' || t[0] == '['))
+                fputs(t, stdout);
+            else
+                cli_json_str(stdout, t);
+            break;
+        }
         }
     }
     putchar('}');
@@ -300,6 +345,9 @@ static int print_rows(sqlite3_stmt *st, int fmt, int *json_first_set)
     }
     if (ncol && fmt == OUT_JSON)
         fputs(*json_first_set ? "[" : "\n[", stdout);
+    char **keys = ncol && (fmt == OUT_JSON || fmt == OUT_JSONL) ? json_keys(st, ncol) : NULL;
+    if (ncol && (fmt == OUT_JSON || fmt == OUT_JSONL) && !keys)
+        return SQLITE_NOMEM;
     uint64_t rows = 0;
     char num[40];
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -320,12 +368,12 @@ static int print_rows(sqlite3_stmt *st, int fmt, int *json_first_set)
             putchar('\n');
             break;
         case OUT_JSONL:
-            json_row(st, ncol);
+            json_row(st, ncol, keys);
             putchar('\n');
             break;
         case OUT_JSON:
             fputs(rows ? ",\n" : "\n", stdout);
-            json_row(st, ncol);
+            json_row(st, ncol, keys);
             break;
         }
         if (rc == SQLITE_NOMEM)
@@ -343,6 +391,7 @@ static int print_rows(sqlite3_stmt *st, int fmt, int *json_first_set)
         fputs(rows ? "\n]\n" : "]\n", stdout);
         *json_first_set = 0;
     }
+    free_keys(keys, ncol);
     return rc;
 }
 

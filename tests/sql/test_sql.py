@@ -82,7 +82,8 @@ def as_query_row(r):
     out = {k: r[k] for k in ("ts", "provider", "event_id", "event_name", "version", "thread", "capture_thread",
                              "seq", "stack_id", "offset")}
     if r["fields"] is not None:
-        out["fields"] = json.loads(r["fields"])
+        # `ntidx sql` writes the JSON column as JSON; Python's sqlite3 gives its text
+        out["fields"] = json.loads(r["fields"]) if isinstance(r["fields"], str) else r["fields"]
     else:
         out["field_error"] = r["field_error"]
     return out
@@ -258,9 +259,9 @@ class Counts(unittest.TestCase):
     def test_types_fields_regions_stacks(self):
         path = real(REAL[1])
         tick = sql(path, "SELECT fields FROM types WHERE event_name = 'GC/AllocationTick'")[0]["fields"]
-        names = [f["name"] for f in json.loads(tick)]
+        names = [f["name"] for f in tick]
         self.assertIn("TypeName", names)
-        self.assertEqual(json.loads(tick)[names.index("TypeName")]["type"], "String")
+        self.assertEqual(tick[names.index("TypeName")]["type"], "String")
         ix = json.loads(run("index", path, "--json").stdout)
         regions = sql(path, "SELECT * FROM regions ORDER BY region")
         self.assertEqual(len(regions), ix["regions"])
@@ -397,6 +398,16 @@ class PythonSqlite(unittest.TestCase):
                          run("--version").stdout.split()[1])
         con.close()
 
+    def test_sqlite3_shell(self):
+        """`.load build/tools/sqlite/ntidx` in the sqlite3 shell (the entry point's name comes from the file's)."""
+        path = real(REAL[4])
+        base = EXT[:-3] if EXT.endswith(".so") else EXT
+        p = subprocess.run(["sqlite3", ":memory:", f".load {base}",
+                            f"CREATE VIRTUAL TABLE ev USING ntidx({q(path)})",
+                            "SELECT count(*) FROM ev WHERE event_name = 'Thread/Sample'"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.assertEqual((p.returncode, p.stdout.strip()), (0, "7423"), p.stderr)
+
     def test_bad_input_is_an_sql_error(self):
         con = self.connect()
         with self.assertRaises(sqlite3.OperationalError) as e:
@@ -508,8 +519,10 @@ class Command(unittest.TestCase):
         self.assertEqual(json.loads(sql(path, st, fmt="json")), rows)
         c = list(csv.reader(io.StringIO(sql(path, st, fmt="csv"))))
         self.assertEqual(c[0], ["ts", "time_s", "event_name", "fields"])
-        self.assertEqual([[int(r[0]), float(r[1]), r[2], r[3]] for r in c[1:]],
+        self.assertEqual([[int(r[0]), float(r[1]), r[2], json.loads(r[3])] for r in c[1:]],
                          [[r["ts"], r["time_s"], r["event_name"], r["fields"]] for r in rows])
+        self.assertTrue(all(isinstance(r["fields"], dict) for r in rows))  # a JSON column is written as JSON
+        self.assertEqual(sql(path, "SELECT '{\"a\":1}' AS t")[0]["t"], '{"a":1}')  # a string stays a string
         text = sql(path, st, fmt="text").splitlines()
         self.assertEqual(text[0].split(), ["ts", "time_s", "event_name", "fields"])
         self.assertTrue(set(text[1]) <= {"-", " "})

@@ -36,7 +36,7 @@ typedef struct comp_def {
 static const comp_def defs[] = {
     [T_TYPES] = {"ntidx_types",
                  "CREATE TABLE x(provider TEXT, event_id INTEGER, version INTEGER, event_name TEXT, count INTEGER, "
-                 "first_ts INTEGER, fields TEXT, path HIDDEN, index_path HIDDEN)",
+                 "first_ts INTEGER, fields JSON, path HIDDEN, index_path HIDDEN)",
                  7},
     [T_THREADS] = {"ntidx_threads", "CREATE TABLE x(thread INTEGER, events INTEGER, dropped INTEGER, path HIDDEN, index_path HIDDEN)", 3},
     [T_REGIONS] = {"ntidx_regions",

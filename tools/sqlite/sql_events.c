@@ -38,7 +38,7 @@ enum {
 static const char *const col_decl[C_COUNT] = {
     "ts INTEGER", "time_s REAL", "provider TEXT", "event_id INTEGER", "event_name TEXT", "version INTEGER",
     "thread INTEGER", "capture_thread INTEGER", "seq INTEGER", "stack_id INTEGER", "\"offset\" INTEGER",
-    "fields TEXT", "activity_id TEXT", "related_activity_id TEXT", "trace TEXT", "field_error TEXT HIDDEN",
+    "fields JSON", "activity_id TEXT", "related_activity_id TEXT", "trace TEXT", "field_error TEXT HIDDEN",
     "path HIDDEN", "index_path HIDDEN", "stack_key INTEGER HIDDEN"};
 
 /* Declared orders. The arguments of ntidx_events(path, index) are its first hidden columns. */
