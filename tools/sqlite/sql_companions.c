@@ -89,7 +89,6 @@ static int comp_connect(sqlite3 *db, void *aux, int argc, const char *const *arg
     memset(v, 0, sizeof *v);
     v->conn = aux;
     v->kind = kind;
-    sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
     *out = &v->base;
     return SQLITE_OK;
 }

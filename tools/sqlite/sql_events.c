@@ -16,24 +16,13 @@
  *
  * The `fields` column (the payload as JSON) is decoded only when read.
  *
- * GROUP BY over columns of few values (provider, event_id, event_name,
- * version, thread, capture_thread, trace), when the statement reads no
- * other column of the table, is a grouped scan: the table counts the rows of
- * each distinct value tuple as it scans and hands SQLite each tuple as many
- * times as it occurs, groups together (sqlite3_vtab_distinct()), so SQLite
- * aggregates without sorting millions of rows.
+ * GROUP BY over columns of few values is a grouped scan (sql_group.c).
  */
-#include "sql_internal.h"
+#include "sql_events.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum {
-    C_TS, C_TIME_S, C_PROVIDER, C_EVENT_ID, C_EVENT_NAME, C_VERSION, C_THREAD, C_CAPTURE_THREAD, C_SEQ,
-    C_STACK_ID, C_OFFSET, C_FIELDS, C_ACTIVITY_ID, C_RELATED_ACTIVITY_ID, C_TRACE, C_FIELD_ERROR, C_PATH, C_INDEX,
-    C_STACK_KEY, C_COUNT
-};
 
 static const char *const col_decl[C_COUNT] = {
     "ts INTEGER", "time_s REAL", "provider TEXT", "event_id INTEGER", "event_name TEXT", "version INTEGER",
@@ -50,178 +39,6 @@ static const uint8_t order_multi[] = {C_TRACE, C_TS, C_TIME_S, C_PROVIDER, C_EVE
                                       C_THREAD, C_CAPTURE_THREAD, C_SEQ, C_STACK_ID, C_OFFSET, C_FIELDS,
                                       C_ACTIVITY_ID, C_RELATED_ACTIVITY_ID, C_PATH, C_INDEX, C_FIELD_ERROR,
                                       C_STACK_KEY};
-
-/* idxNum bits */
-enum { PLAN_TIME_ORDER = 1, PLAN_NO_PATH = 2, PLAN_GROUPED = 4 };
-/*
- * The plan, as xBestIndex hands it to xFilter: per argument the column
- * ('a' + C_*) and the operator; the GROUP BY columns of a grouped scan; '+'
- * and '*' when its counts are split by thread and capture thread. idxStr
- * carries it as text people can read in EXPLAIN QUERY PLAN:
- * "ts>= ts<= provider=ANY GROUP(event_name) SPLIT(thread)".
- */
-enum { OP_EQ = 'e', OP_GT = 'g', OP_GE = 'G', OP_LT = 'l', OP_LE = 'L', OP_IN = 'i' };
-
-static const char *const col_name[C_COUNT] = {
-    "ts", "time_s", "provider", "event_id", "event_name", "version", "thread", "capture_thread", "seq",
-    "stack_id", "offset", "fields", "activity_id", "related_activity_id", "trace", "field_error", "path",
-    "index_path", "stack_key"};
-
-static const struct {
-    char code;
-    const char *text;
-} op_text[] = {{OP_IN, "=ANY"}, {OP_GE, ">="}, {OP_LE, "<="}, {OP_EQ, "="}, {OP_GT, ">"}, {OP_LT, "<"}};
-
-static char *plan_text(const char *codes, const char *group)
-{
-    sqlite3_str *s = sqlite3_str_new(NULL);
-    for (size_t k = 0; codes[2 * k]; k++)
-        for (size_t i = 0; i < sizeof op_text / sizeof op_text[0]; i++)
-            if (op_text[i].code == codes[2 * k + 1])
-                sqlite3_str_appendf(s, "%s%s%s", k ? " " : "", col_name[codes[2 * k] - 'a'], op_text[i].text);
-    if (*group) {
-        sqlite3_str_appendf(s, "%sGROUP(", *codes ? " " : "");
-        int n = 0, split = 0;
-        for (const char *g = group; *g; g++)
-            if (*g == '+' || *g == '*')
-                split = 1;
-            else
-                sqlite3_str_appendf(s, "%s%s", n++ ? "," : "", col_name[*g - 'a']);
-        sqlite3_str_appendall(s, ")");
-        if (split) {
-            sqlite3_str_appendall(s, " SPLIT(");
-            n = 0;
-            for (const char *g = group; *g; g++)
-                if (*g == '+' || *g == '*')
-                    sqlite3_str_appendf(s, "%s%s", n++ ? "," : "", *g == '+' ? "thread" : "capture_thread");
-            sqlite3_str_appendall(s, ")");
-        }
-    }
-    char *text = sqlite3_str_finish(s);
-    return text ? text : sqlite3_mprintf("%s", ""); /* an empty string finishes as NULL */
-}
-
-static int col_by_name(const char *name, size_t n)
-{
-    for (int c = 0; c < C_COUNT; c++)
-        if (strlen(col_name[c]) == n && !memcmp(col_name[c], name, n))
-            return c;
-    return -1;
-}
-
-/* plan_text() read back into codes (2 chars per argument) and group; 0, or -1 for a plan this code never made. */
-static int plan_parse(const char *text, char *codes, size_t max_args, char *group, size_t max_group)
-{
-    size_t nc = 0, ng = 0;
-    for (const char *p = text; p && *p;) {
-        const char *end = strchr(p, ' ');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (len > 6 && (!memcmp(p, "GROUP(", 6) || !memcmp(p, "SPLIT(", 6))) {
-            int split = p[0] == 'S';
-            for (const char *q = p + 6; q < p + len && *q != ')';) {
-                size_t n = strcspn(q, ",)");
-                int col = col_by_name(q, n);
-                if (col < 0 || ng + 1 >= max_group)
-                    return -1;
-                group[ng++] = split ? (col == C_THREAD ? '+' : '*') : (char)('a' + col);
-                q += n + (q[n] == ',');
-            }
-        } else {
-            size_t n = strcspn(p, "=<>");
-            int col = col_by_name(p, n), op = 0;
-            for (size_t i = 0; i < sizeof op_text / sizeof op_text[0] && !op; i++)
-                if (len - n == strlen(op_text[i].text) && !memcmp(p + n, op_text[i].text, len - n))
-                    op = op_text[i].code;
-            if (col < 0 || !op || nc >= max_args)
-                return -1;
-            codes[2 * nc] = (char)('a' + col), codes[2 * nc + 1] = (char)op;
-            nc++;
-        }
-        p = end ? end + 1 : NULL;
-    }
-    codes[2 * nc] = 0;
-    group[ng] = 0;
-    return 0;
-}
-#define MAX_ARGS 48
-
-typedef struct ev_vtab {
-    sqlite3_vtab base;
-    nsql_conn *conn;
-    int eponymous;    /* ntidx_events(path): the trace is an argument */
-    int multi;        /* several traces: `trace` is the first column */
-    int npaths;
-    char **paths;     /* created tables */
-    char *index_path; /* created tables: index='path' */
-    uint8_t col[C_COUNT]; /* declared position -> C_* */
-} ev_vtab;
-
-/* A filter: the column's value must be one of these (sorted, for a binary search). */
-typedef struct ev_set {
-    int col;
-    size_t n;
-    char **text;  /* provider, event_name, trace */
-    int64_t *num; /* event_id, thread */
-} ev_set;
-
-/* Grouped scans: an event type interned, and the count of one distinct value tuple. */
-typedef struct ev_type {
-    char *provider, *event_name;
-    uint32_t event_id, version;
-} ev_type;
-
-typedef struct ev_group {
-    uint32_t src, type;
-    uint64_t thread, capture;
-    uint64_t count; /* 0: a free slot of the hash table */
-} ev_group;
-
-#define TYPE_CACHE 1024
-
-typedef struct ev_cursor {
-    sqlite3_vtab_cursor base;
-    ev_vtab *vt;
-    nsql_conn *conn;
-    /* the plan */
-    uint64_t t0, t1;          /* from ts */
-    double s_lo, s_hi;        /* from time_s (seconds since the sync time), -inf..inf when none */
-    int empty;                /* the constraints admit no row */
-    int time_order;
-    ev_set sets[MAX_ARGS];
-    size_t nsets;
-    char *arg_path, *arg_index;
-    nsql_source **src;
-    int *src_no;              /* each source's position among the table's traces (rowids) */
-    int nsrc, at;
-    /* the scan */
-    ntidx_query *q;
-    const ntidx_event *e;
-    int eof;
-    uint64_t bytes_done, bytes, total_bytes, rows;
-    /* verdict of the type filters per metadata definition */
-    const ntidx_metadata *last_m;
-    uint64_t last_m_offset;
-    int last_m_ok;
-    /* fields, decoded on demand */
-    int fields_state; /* 0 not yet, 1 decoded, 2 the payload does not fit its metadata */
-    ntidx_buf fields;
-    char *field_error;
-    /* a grouped scan */
-    int grouped, g_thread, g_capture;
-    char gcols[C_COUNT + 1]; /* the GROUP BY columns ('a' + C_*), in order */
-    ev_type *types;
-    size_t ntypes, cap_types;
-    struct {
-        const ntidx_metadata *m;
-        uint64_t offset;
-        uint32_t type;
-    } type_cache[TYPE_CACHE];
-    ev_group *groups;
-    size_t ngroups, cap_groups; /* a hash table while scanning, then a sorted array */
-    size_t gi;                  /* the group being handed out */
-    uint64_t g_left;            /* and how many more times */
-    sqlite3_int64 g_rowid;
-} ev_cursor;
 
 /* ------------------------------------------------------------------ */
 /* Tables                                                              */
@@ -335,7 +152,6 @@ static int ev_init(sqlite3 *db, void *aux, int argc, const char *const *argv, sq
             }
             nsql_source_put(s);
         }
-    sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
     *out = &v->base;
     return SQLITE_OK;
 }
@@ -354,110 +170,6 @@ static int ev_disconnect(sqlite3_vtab *tab)
 {
     vtab_free((ev_vtab *)tab);
     return SQLITE_OK;
-}
-
-/* ------------------------------------------------------------------ */
-/* Bounds                                                              */
-/* ------------------------------------------------------------------ */
-
-/*
- * Narrow [t0, t1) by `ts OP value` as SQL compares: integers exactly, reals
- * rounded outwards, text that looks like a number as that number (SQLite's
- * numeric affinity); other text and blobs sort after every integer, NULL
- * matches nothing. Returns 1 when no row can match.
- */
-static int ts_bound(int op, sqlite3_value *val, uint64_t *t0, uint64_t *t1)
-{
-    sqlite3_value *v = sqlite3_value_dup(val);
-    if (!v)
-        return 0; /* no narrowing: still a superset */
-    int type = sqlite3_value_numeric_type(v), none = 0;
-    if (type == SQLITE_NULL) {
-        none = 1;
-    } else if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) {
-        /* the least integer that passes a lower bound, the least that fails an upper one */
-        double d = sqlite3_value_double(v);
-        int64_t i = sqlite3_value_int64(v);
-        int exact = type == SQLITE_INTEGER;
-        double lo_d = 0, hi_d = 0;
-        int64_t lo = 0, hi = 0; /* exact: [lo, hi) */
-        switch (op) {
-        case OP_EQ: lo = i, hi = i + (i < INT64_MAX), lo_d = ceil(d), hi_d = floor(d) + 1; break;
-        case OP_GT: lo = i + (i < INT64_MAX), hi = INT64_MAX, lo_d = floor(d) + 1, hi_d = 1e19; break;
-        case OP_GE: lo = i, hi = INT64_MAX, lo_d = ceil(d), hi_d = 1e19; break;
-        case OP_LT: lo = 0, hi = i, lo_d = 0, hi_d = ceil(d); break;
-        case OP_LE: lo = 0, hi = i + (i < INT64_MAX), lo_d = 0, hi_d = floor(d) + 1; break;
-        default: break;
-        }
-        if (exact) {
-            if (op == OP_EQ && i < 0)
-                none = 1;
-            uint64_t a = lo < 0 ? 0 : (uint64_t)lo, b = hi < 0 ? 0 : (uint64_t)hi;
-            if (op == OP_GT || op == OP_GE)
-                b = UINT64_MAX;
-            if (a > *t0)
-                *t0 = a;
-            if (b < *t1)
-                *t1 = b;
-        } else if (isnan(d)) {
-            none = 1;
-        } else {
-            if (op == OP_EQ && d != floor(d))
-                none = 1; /* no integer equals it */
-            uint64_t a = lo_d <= 0 ? 0 : lo_d >= 1.8e19 ? UINT64_MAX : (uint64_t)lo_d;
-            uint64_t b = hi_d <= 0 ? 0 : hi_d >= 1.8e19 ? UINT64_MAX : (uint64_t)hi_d;
-            if (a > *t0)
-                *t0 = a;
-            if (b < *t1)
-                *t1 = b;
-        }
-    } else if (op == OP_EQ || op == OP_GT || op == OP_GE) {
-        none = 1; /* text or a blob: greater than every integer */
-    }
-    sqlite3_value_free(v);
-    return none || *t0 >= *t1;
-}
-
-/* Narrow [lo, hi] (seconds) by `time_s OP value`; strictness is left to SQLite. Returns 1 when nothing matches. */
-static int seconds_bound(int op, sqlite3_value *val, double *lo, double *hi)
-{
-    sqlite3_value *v = sqlite3_value_dup(val);
-    if (!v)
-        return 0;
-    int type = sqlite3_value_numeric_type(v), none = 0;
-    if (type == SQLITE_NULL) {
-        none = 1;
-    } else if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) {
-        double d = sqlite3_value_double(v);
-        if (isnan(d))
-            none = 1;
-        else if (op == OP_EQ)
-            *lo = d > *lo ? d : *lo, *hi = d < *hi ? d : *hi;
-        else if (op == OP_GT || op == OP_GE)
-            *lo = d > *lo ? d : *lo;
-        else
-            *hi = d < *hi ? d : *hi;
-    } else if (op == OP_EQ || op == OP_GT || op == OP_GE) {
-        none = 1;
-    }
-    sqlite3_value_free(v);
-    return none || *lo > *hi;
-}
-
-/* Ticks of a time in seconds since the sync time, rounded down (up: `up`) with a margin: a superset. */
-static uint64_t seconds_to_ticks(const ntidx_trace *t, double s, int up)
-{
-    const ntidx_trace_info *i = ntidx_trace_get_info(t);
-    if (isinf(s))
-        return s < 0 ? 0 : UINT64_MAX;
-    double ticks = s * (double)i->tick_frequency + (double)i->sync_ticks;
-    double margin = 2 + fabs(ticks) * 1e-12;
-    ticks = up ? ceil(ticks + margin) : floor(ticks - margin);
-    if (ticks <= 0)
-        return 0;
-    if (ticks >= 1.8e19)
-        return UINT64_MAX;
-    return (uint64_t)ticks;
 }
 
 /* ------------------------------------------------------------------ */
@@ -481,7 +193,7 @@ static void estimate_source(nsql_source *s, uint64_t t0, uint64_t t1, double s_l
     ntidx_query_options_defaults(&o);
     o.t0 = t0;
     o.t1 = t1;
-    uint64_t a = seconds_to_ticks(s->trace, s_lo, 0), b = seconds_to_ticks(s->trace, s_hi, 1);
+    uint64_t a = nsql_seconds_to_ticks(s->trace, s_lo, 0), b = nsql_seconds_to_ticks(s->trace, s_hi, 1);
     if (a > o.t0)
         o.t0 = a;
     if (b < o.t1)
@@ -559,9 +271,9 @@ static int ev_best_index(sqlite3_vtab *tab, sqlite3_index_info *info)
         int known = sqlite3_vtab_rhs_value(info, i, &rhs) == SQLITE_OK && rhs;
         if (col == C_TS || col == C_TIME_S) {
             if (known && col == C_TS)
-                known_empty |= ts_bound(op, rhs, &t0, &t1);
+                known_empty |= nsql_ts_bound(op, rhs, &t0, &t1);
             else if (known)
-                known_empty |= seconds_bound(op, rhs, &s_lo, &s_hi);
+                known_empty |= nsql_seconds_bound(op, rhs, &s_lo, &s_hi);
             else
                 time_share *= op == OP_EQ ? 1e-4 : 0.25;
         } else if (op == OP_EQ && (col == C_PROVIDER || col == C_EVENT_NAME || col == C_EVENT_ID ||
@@ -661,7 +373,7 @@ static int ev_best_index(sqlite3_vtab *tab, sqlite3_index_info *info)
     info->estimatedCost = 10.0 + bytes / 256.0 + rows * 0.05;
     info->estimatedRows = rows < 1 ? 1 : (sqlite3_int64)rows;
     info->idxNum = plan;
-    info->idxStr = plan_text(codes, group);
+    info->idxStr = nsql_plan_text(codes, group);
     info->needToFreeIdxStr = 1;
     return info->idxStr ? SQLITE_OK : SQLITE_NOMEM;
 }
@@ -719,18 +431,7 @@ static void reset(ev_cursor *c)
     c->fields_state = 0;
     sqlite3_free(c->field_error);
     c->field_error = NULL;
-    for (size_t i = 0; i < c->ntypes; i++) {
-        sqlite3_free(c->types[i].provider);
-        sqlite3_free(c->types[i].event_name);
-    }
-    sqlite3_free(c->types);
-    c->types = NULL;
-    c->ntypes = c->cap_types = 0;
-    sqlite3_free(c->groups);
-    c->groups = NULL;
-    c->ngroups = c->cap_groups = c->gi = 0;
-    c->g_left = 0;
-    c->grouped = 0;
+    nsql_group_free(c);
 }
 
 static int ev_close(sqlite3_vtab_cursor *cur)
@@ -850,7 +551,7 @@ static void query_options(const ev_cursor *c, nsql_source *s, ntidx_query_option
     ntidx_query_options_defaults(o);
     o->t0 = c->t0;
     o->t1 = c->t1;
-    uint64_t a = seconds_to_ticks(s->trace, c->s_lo, 0), b = seconds_to_ticks(s->trace, c->s_hi, 1);
+    uint64_t a = nsql_seconds_to_ticks(s->trace, c->s_lo, 0), b = nsql_seconds_to_ticks(s->trace, c->s_hi, 1);
     if (a > o->t0)
         o->t0 = a;
     if (b < o->t1)
@@ -875,7 +576,7 @@ static int cursor_error(ev_cursor *c, char *msg)
 }
 
 /* Move to the next row: the next event of the current trace's query that passes, or of the next trace. */
-static int advance(ev_cursor *c)
+int nsql_events_advance(ev_cursor *c)
 {
     c->fields_state = 0;
     sqlite3_free(c->field_error);
@@ -915,148 +616,6 @@ static int advance(ev_cursor *c)
     }
 }
 
-/* ---- grouped scans ---- */
-
-/* The interned type of an event's metadata (a small cache by metadata id, then a search by value). */
-static int64_t intern_type(ev_cursor *c, const ntidx_metadata *m)
-{
-    size_t slot = m->id & (TYPE_CACHE - 1);
-    if (c->type_cache[slot].m == m && c->type_cache[slot].offset == m->offset)
-        return c->type_cache[slot].type;
-    size_t i = 0;
-    for (; i < c->ntypes; i++) {
-        const ev_type *t = &c->types[i];
-        if (t->event_id == m->event_id && t->version == m->version && !strcmp(t->provider, m->provider) &&
-            !strcmp(t->event_name, m->event_name))
-            break;
-    }
-    if (i == c->ntypes) {
-        if (c->ntypes == c->cap_types) {
-            size_t n = c->cap_types ? c->cap_types * 2 : 64;
-            ev_type *v = sqlite3_realloc64(c->types, n * sizeof *v);
-            if (!v)
-                return -1;
-            c->types = v;
-            c->cap_types = n;
-        }
-        ev_type *t = &c->types[c->ntypes];
-        t->provider = sqlite3_mprintf("%s", m->provider);
-        t->event_name = sqlite3_mprintf("%s", m->event_name);
-        t->event_id = m->event_id;
-        t->version = m->version;
-        c->ntypes++; /* freed by reset() even when a copy failed */
-        if (!t->provider || !t->event_name)
-            return -1;
-    }
-    c->type_cache[slot].m = m;
-    c->type_cache[slot].offset = m->offset;
-    c->type_cache[slot].type = (uint32_t)i;
-    return (int64_t)i;
-}
-
-static uint64_t group_hash(const ev_group *g)
-{
-    uint64_t h = ((uint64_t)g->src << 32 | g->type) * 0x9E3779B97F4A7C15ull;
-    h ^= g->thread * 0xC2B2AE3D27D4EB4Full;
-    h ^= (g->capture + 0x165667B19E3779F9ull) * 0x27D4EB2F165667C5ull;
-    return h ^ (h >> 29);
-}
-
-static int same_group(const ev_group *a, const ev_group *b)
-{
-    return a->src == b->src && a->type == b->type && a->thread == b->thread && a->capture == b->capture;
-}
-
-static int group_add(ev_cursor *c, const ev_group *key)
-{
-    if ((c->ngroups + 1) * 2 > c->cap_groups) {
-        size_t n = c->cap_groups ? c->cap_groups * 2 : 1024;
-        ev_group *v = sqlite3_malloc64(n * sizeof *v);
-        if (!v)
-            return SQLITE_NOMEM;
-        memset(v, 0, n * sizeof *v);
-        for (size_t i = 0; i < c->cap_groups; i++) {
-            if (!c->groups[i].count)
-                continue;
-            size_t k = group_hash(&c->groups[i]) & (n - 1);
-            while (v[k].count)
-                k = (k + 1) & (n - 1);
-            v[k] = c->groups[i];
-        }
-        sqlite3_free(c->groups);
-        c->groups = v;
-        c->cap_groups = n;
-    }
-    size_t k = group_hash(key) & (c->cap_groups - 1);
-    while (c->groups[k].count && !same_group(&c->groups[k], key))
-        k = (k + 1) & (c->cap_groups - 1);
-    if (!c->groups[k].count) {
-        c->groups[k] = *key;
-        c->ngroups++;
-    }
-    c->groups[k].count++;
-    return SQLITE_OK;
-}
-
-/* Groups in the order of the GROUP BY columns, so that equal ones are adjacent. */
-static int cmp_group(const void *a, const void *b, void *ctx)
-{
-    const ev_cursor *c = ctx;
-    const ev_group *x = a, *y = b;
-    const ev_type *tx = &c->types[x->type], *ty = &c->types[y->type];
-    for (const char *g = c->gcols; *g; g++) {
-        int r = 0;
-        switch (*g - 'a') {
-        case C_PROVIDER: r = strcmp(tx->provider, ty->provider); break;
-        case C_EVENT_NAME: r = strcmp(tx->event_name, ty->event_name); break;
-        case C_EVENT_ID: r = tx->event_id < ty->event_id ? -1 : tx->event_id > ty->event_id; break;
-        case C_VERSION: r = tx->version < ty->version ? -1 : tx->version > ty->version; break;
-        case C_THREAD: r = x->thread < y->thread ? -1 : x->thread > y->thread; break;
-        case C_CAPTURE_THREAD: r = x->capture < y->capture ? -1 : x->capture > y->capture; break;
-        case C_TRACE: r = strcmp(c->src[x->src]->path, c->src[y->src]->path); break;
-        default: break;
-        }
-        if (r)
-            return r;
-    }
-    return 0;
-}
-
-/* Scan the whole window, count each distinct tuple, then hand them out group by group. */
-static int group_scan(ev_cursor *c)
-{
-    int rc;
-    size_t cur_src = (size_t)-1;
-    while ((rc = advance(c)) == SQLITE_OK && !c->eof) {
-        if ((size_t)c->at != cur_src) { /* metadata of another trace: the cache holds pointers of this one */
-            memset(c->type_cache, 0, sizeof c->type_cache);
-            cur_src = (size_t)c->at;
-        }
-        const ntidx_event *e = c->e;
-        int64_t type = intern_type(c, e->metadata);
-        if (type < 0)
-            return SQLITE_NOMEM;
-        ev_group key = {(uint32_t)c->at, (uint32_t)type, c->g_thread ? e->thread_id : 0,
-                        c->g_capture ? e->capture_thread_id : 0, 0};
-        if ((rc = group_add(c, &key)) != SQLITE_OK)
-            return rc;
-    }
-    if (rc != SQLITE_OK)
-        return rc;
-    /* the table compacted, then sorted by the GROUP BY columns */
-    size_t n = 0;
-    for (size_t i = 0; i < c->cap_groups; i++)
-        if (c->groups[i].count)
-            c->groups[n++] = c->groups[i];
-    c->ngroups = n;
-    qsort_r(c->groups, n, sizeof *c->groups, cmp_group, c);
-    c->gi = 0;
-    c->g_rowid = 1;
-    c->eof = n == 0;
-    c->g_left = n ? c->groups[0].count : 0;
-    return SQLITE_OK;
-}
-
 static int ev_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr, int argc, sqlite3_value **argv)
 {
     ev_cursor *c = (ev_cursor *)cur;
@@ -1073,7 +632,7 @@ static int ev_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr, i
     if (idxNum & PLAN_NO_PATH)
         return cursor_error(c, sqlite3_mprintf("ntidx_events: which trace? ntidx_events('trace.nettrace'[, 'index'])"));
     char codes[2 * MAX_ARGS + 1], group[C_COUNT + 4];
-    if (plan_parse(idxStr, codes, MAX_ARGS, group, sizeof group) < 0)
+    if (nsql_plan_parse(idxStr, codes, MAX_ARGS, group, sizeof group) < 0)
         return cursor_error(c, sqlite3_mprintf("ntidx: internal error: a plan it cannot read: %s", idxStr));
     size_t ncodes = strlen(codes) / 2;
     if (idxNum & PLAN_GROUPED) {
@@ -1103,9 +662,9 @@ static int ev_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr, i
             if (!(*dst = sqlite3_mprintf("%s", (const char *)txt)))
                 return SQLITE_NOMEM;
         } else if (col == C_TS) {
-            c->empty |= ts_bound(op, a, &c->t0, &c->t1);
+            c->empty |= nsql_ts_bound(op, a, &c->t0, &c->t1);
         } else if (col == C_TIME_S) {
-            c->empty |= seconds_bound(op, a, &c->s_lo, &c->s_hi);
+            c->empty |= nsql_seconds_bound(op, a, &c->s_lo, &c->s_hi);
         } else if (c->nsets < MAX_ARGS) {
             ev_set *s = &c->sets[c->nsets++];
             memset(s, 0, sizeof *s);
@@ -1163,24 +722,13 @@ static int ev_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr, i
             estimate_source(c->src[i], c->t0, c->t1, c->s_lo, c->s_hi, &e);
         c->total_bytes = (uint64_t)e.bytes;
     }
-    return c->grouped ? group_scan(c) : advance(c);
+    return c->grouped ? nsql_group_scan(c) : nsql_events_advance(c);
 }
 
 static int ev_next(sqlite3_vtab_cursor *cur)
 {
     ev_cursor *c = (ev_cursor *)cur;
-    if (!c->grouped)
-        return advance(c);
-    c->g_rowid++;
-    if (c->g_left > 1) {
-        c->g_left--;
-        return SQLITE_OK;
-    }
-    if (++c->gi < c->ngroups)
-        c->g_left = c->groups[c->gi].count;
-    else
-        c->eof = 1;
-    return SQLITE_OK;
+    return c->grouped ? nsql_group_next(c) : nsql_events_advance(c);
 }
 
 static int ev_eof(sqlite3_vtab_cursor *cur) { return ((ev_cursor *)cur)->eof; }
@@ -1227,39 +775,11 @@ static int decode_fields(ev_cursor *c)
     return SQLITE_OK;
 }
 
-/* A column of a grouped scan's row: the values of its group. */
-static int group_column(ev_cursor *c, sqlite3_context *ctx, int col)
-{
-    const ev_group *g = &c->groups[c->gi];
-    const ev_type *t = &c->types[g->type];
-    nsql_source *s = c->src[g->src];
-    switch (col) {
-    case C_PROVIDER: sqlite3_result_text(ctx, t->provider, -1, SQLITE_TRANSIENT); break;
-    case C_EVENT_ID: sqlite3_result_int64(ctx, t->event_id); break;
-    case C_EVENT_NAME: sqlite3_result_text(ctx, t->event_name, -1, SQLITE_TRANSIENT); break;
-    case C_VERSION: sqlite3_result_int64(ctx, t->version); break;
-    case C_THREAD: sqlite3_result_int64(ctx, (sqlite3_int64)g->thread); break;
-    case C_CAPTURE_THREAD: sqlite3_result_int64(ctx, (sqlite3_int64)g->capture); break;
-    case C_TRACE:
-    case C_PATH: sqlite3_result_text(ctx, s->path, -1, SQLITE_TRANSIENT); break;
-    case C_INDEX:
-        if (s->index_path)
-            sqlite3_result_text(ctx, s->index_path, -1, SQLITE_TRANSIENT);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    default: /* not read by a grouped plan (xBestIndex checked colUsed) */
-        sqlite3_result_error(ctx, "ntidx: internal error: a grouped scan was asked for another column", -1);
-        break;
-    }
-    return SQLITE_OK;
-}
-
 static int ev_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i)
 {
     ev_cursor *c = (ev_cursor *)cur;
     if (c->grouped)
-        return group_column(c, ctx, c->vt->col[i]);
+        return nsql_group_column(c, ctx, c->vt->col[i]);
     const ntidx_event *e = c->e;
     const ntidx_metadata *m = e->metadata;
     nsql_source *s = c->src[c->at];
