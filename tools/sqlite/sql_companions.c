@@ -317,13 +317,6 @@ static int comp_eof(sqlite3_vtab_cursor *cur)
 
 static void result_u64(sqlite3_context *ctx, uint64_t v) { sqlite3_result_int64(ctx, (sqlite3_int64)v); }
 
-static void text_or_null(sqlite3_context *ctx, const char *s)
-{
-    if (s)
-        sqlite3_result_text(ctx, s, -1, SQLITE_TRANSIENT);
-    else
-        sqlite3_result_null(ctx);
-}
 
 static int comp_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
@@ -334,7 +327,7 @@ static int comp_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
         return SQLITE_OK;
     }
     if (col == defs[c->vt->kind].ncols + 1) {
-        text_or_null(ctx, s->index_path);
+        nsql_result_text(ctx, s->index_path);
         return SQLITE_OK;
     }
     switch (c->vt->kind) {
@@ -347,7 +340,7 @@ static int comp_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
         case 3: sqlite3_result_text(ctx, t->event_name, -1, SQLITE_TRANSIENT); break;
         case 4: result_u64(ctx, t->count); break;
         case 5: result_u64(ctx, t->first_ts); break;
-        case 6: text_or_null(ctx, s->type_fields[c->row]); break;
+        case 6: nsql_result_text(ctx, s->type_fields[c->row]); break;
         }
         break;
     }
@@ -408,8 +401,8 @@ static int comp_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
         case 0: result_u64(ctx, st->id); break;
         case 1: result_u64(ctx, c->depth); break;
         case 2: result_u64(ctx, ip); break;
-        case 3: text_or_null(ctx, c->sym_found ? c->sym.method : NULL); break;
-        case 4: text_or_null(ctx, c->sym_found ? c->sym.module : NULL); break;
+        case 3: nsql_result_text(ctx, c->sym_found ? c->sym.method : NULL); break;
+        case 4: nsql_result_text(ctx, c->sym_found ? c->sym.module : NULL); break;
         case 5: result_u64(ctx, st->key); break;
         }
         break;

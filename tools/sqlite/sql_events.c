@@ -823,12 +823,7 @@ static int ev_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i)
     }
     case C_TRACE:
     case C_PATH: sqlite3_result_text(ctx, s->path, -1, SQLITE_TRANSIENT); break;
-    case C_INDEX:
-        if (s->index_path)
-            sqlite3_result_text(ctx, s->index_path, -1, SQLITE_TRANSIENT);
-        else
-            sqlite3_result_null(ctx);
-        break;
+    case C_INDEX: nsql_result_text(ctx, s->index_path); break;
     case C_STACK_KEY:
         /* where the stack's bytes are in the file: the key of ntidx_stacks (stack ids are reused) */
         if (e->stack && e->stack_size)
@@ -853,37 +848,15 @@ static int ev_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
     return SQLITE_OK;
 }
 
-static sqlite3_module events_module = {
-    .iVersion = 0,
-    .xCreate = ev_create,
-    .xConnect = ev_connect,
-    .xBestIndex = ev_best_index,
-    .xDisconnect = ev_disconnect,
-    .xDestroy = ev_disconnect,
-    .xOpen = ev_open,
-    .xClose = ev_close,
-    .xFilter = ev_filter,
-    .xNext = ev_next,
-    .xEof = ev_eof,
-    .xColumn = ev_column,
-    .xRowid = ev_rowid,
-};
+/* The two modules share every method; only the created table has xCreate (the function is eponymous only). */
+#define EVENTS_METHODS                                                                                           \
+    .iVersion = 0, .xConnect = ev_connect, .xBestIndex = ev_best_index, .xDisconnect = ev_disconnect,           \
+    .xDestroy = ev_disconnect, .xOpen = ev_open, .xClose = ev_close, .xFilter = ev_filter, .xNext = ev_next,     \
+    .xEof = ev_eof, .xColumn = ev_column, .xRowid = ev_rowid
 
-/* ntidx_events(path): eponymous only (no xCreate), the same code. */
-static sqlite3_module events_function_module = {
-    .iVersion = 0,
-    .xConnect = ev_connect,
-    .xBestIndex = ev_best_index,
-    .xDisconnect = ev_disconnect,
-    .xDestroy = ev_disconnect,
-    .xOpen = ev_open,
-    .xClose = ev_close,
-    .xFilter = ev_filter,
-    .xNext = ev_next,
-    .xEof = ev_eof,
-    .xColumn = ev_column,
-    .xRowid = ev_rowid,
-};
+static sqlite3_module events_module = {EVENTS_METHODS, .xCreate = ev_create};
+/* ntidx_events(path) */
+static sqlite3_module events_function_module = {EVENTS_METHODS};
 
 static void bytes_read(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {

@@ -197,12 +197,7 @@ int nsql_group_column(ev_cursor *c, sqlite3_context *ctx, int col)
     case C_CAPTURE_THREAD: sqlite3_result_int64(ctx, (sqlite3_int64)g->capture); break;
     case C_TRACE:
     case C_PATH: sqlite3_result_text(ctx, s->path, -1, SQLITE_TRANSIENT); break;
-    case C_INDEX:
-        if (s->index_path)
-            sqlite3_result_text(ctx, s->index_path, -1, SQLITE_TRANSIENT);
-        else
-            sqlite3_result_null(ctx);
-        break;
+    case C_INDEX: nsql_result_text(ctx, s->index_path); break;
     default: /* not read by a grouped plan (xBestIndex checked colUsed) */
         sqlite3_result_error(ctx, "ntidx: internal error: a grouped scan was asked for another column", -1);
         break;

@@ -89,6 +89,9 @@ char *nsql_library_error(nsql_conn *c);
 /* Set a vtab's error message (taking ownership of msg) and return SQLITE_ERROR (SQLITE_NOMEM when msg is NULL). */
 int nsql_vtab_error(sqlite3_vtab *vt, char *msg);
 
+/* A text result (copied), or NULL when s is. */
+void nsql_result_text(sqlite3_context *ctx, const char *s);
+
 /* "trace", 'trace', [trace] or trace: the text of a module argument without its quotes (sqlite3_malloc'ed). */
 char *nsql_dequote(const char *s);
 

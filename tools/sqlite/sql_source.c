@@ -31,6 +31,14 @@ int nsql_vtab_error(sqlite3_vtab *vt, char *msg)
     return msg ? SQLITE_ERROR : SQLITE_NOMEM;
 }
 
+void nsql_result_text(sqlite3_context *ctx, const char *s)
+{
+    if (s)
+        sqlite3_result_text(ctx, s, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_result_null(ctx);
+}
+
 char *nsql_dequote(const char *s)
 {
     while (*s == ' ' || *s == '\t' || *s == '\n')
