@@ -43,8 +43,8 @@ print(sum(x in ("OK", "EXPECTEDFAIL") for x in r), sum(x not in ("OK", "EXPECTED
   fi
 }
 
-run_suite build -Dbuildtype=release
-run_suite build-asan -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
+run_suite build -Dbuildtype=release -Ddocs=enabled
+run_suite build-asan -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false -Ddocs=enabled
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
