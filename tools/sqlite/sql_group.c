@@ -179,7 +179,7 @@ void nsql_group_free(ev_cursor *c)
     c->groups = NULL;
     c->ngroups = c->cap_groups = c->gi = 0;
     c->g_left = 0;
-    c->grouped = 0;
+    c->grouped = c->g_thread = c->g_capture = 0;
 }
 
 /* A column of a grouped scan's row: the values of its group. */
