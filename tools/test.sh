@@ -43,8 +43,20 @@ print(sum(x in ("OK", "EXPECTEDFAIL") for x in r), sum(x not in ("OK", "EXPECTED
   fi
 }
 
+# The shared traces are read by every test and written by none: a test that leaves a file there (an
+# index built beside a trace) changes what the others read, so it fails the run.
+shared_traces=../shared/traces
+listing() { ls -A "$shared_traces" 2>/dev/null; }
+before=$(listing)
+
 run_suite build -Dbuildtype=release -Ddocs=enabled
 run_suite build-asan -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false -Ddocs=enabled
+
+if [ "$(listing)" != "$before" ]; then
+  echo "test.sh: the tests changed $shared_traces (new or removed files):"
+  diff <(echo "$before") <(listing) | sed 's/^/  /'
+  failed=$((failed + 1))
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
