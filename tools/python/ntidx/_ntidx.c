@@ -866,6 +866,31 @@ static int make_query(module_state *st, core *c, qargs *a, PyObject *start, PyOb
     return 0;
 }
 
+/* The Python arguments a call's query is made of (NULL or None: not given). */
+typedef struct pyq {
+    PyObject *start, *end, *provider, *event, *thread, *order, *limit, *regions;
+} pyq;
+
+typedef struct TraceObject TraceObject;
+static core *trace_core(TraceObject *self);
+
+/* What every Trace method that reads does first: the trace's core referenced for the call, and the query
+   of its arguments in *a. NULL with an exception (nothing to free) when either fails. */
+static core *begin_call(PyObject *self, module_state *st, const pyq *p, qargs *a)
+{
+    memset(a, 0, sizeof *a);
+    core *c = trace_core((TraceObject *)self);
+    if (!c)
+        return NULL;
+    if (make_query(st, c, a, p->start, p->end, p->provider, p->event, p->thread, p->order, p->limit,
+                   p->regions) < 0) {
+        qargs_free(a);
+        core_unref(c);
+        return NULL;
+    }
+    return c;
+}
+
 /* ------------------------------------------------------------------ */
 /* Query: the iterator of Trace.query()                                */
 /* ------------------------------------------------------------------ */
@@ -987,11 +1012,11 @@ static PyType_Spec query_spec = {"ntidx.Query", sizeof(QueryObject), 0,
 /* Trace                                                               */
 /* ------------------------------------------------------------------ */
 
-typedef struct {
+struct TraceObject {
     PyObject_HEAD
     core *c;
     PyObject *path_obj;
-} TraceObject;
+};
 
 /* The core of an open trace, referenced for the call (close() from another thread cannot free it). */
 static core *trace_core(TraceObject *self)
@@ -1137,19 +1162,14 @@ static PyObject *trace_stats(PyObject *self_obj, PyObject *args, PyObject *kw)
 {
     module_state *st = state_of(self_obj);
     static char *names[] = {"start", "end", "threads", "regions", NULL};
-    PyObject *start = Py_None, *end = Py_None, *regions = Py_None;
+    pyq p = {0};
     unsigned int threads = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOIO:stats", names, &start, &end, &threads, &regions))
-        return NULL;
-    core *c = trace_core((TraceObject *)self_obj);
-    if (!c)
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOIO:stats", names, &p.start, &p.end, &threads, &p.regions))
         return NULL;
     qargs a;
-    if (make_query(st, c, &a, start, end, NULL, NULL, NULL, NULL, NULL, regions) < 0) {
-        qargs_free(&a);
-        core_unref(c);
+    core *c = begin_call(self_obj, st, &p, &a);
+    if (!c)
         return NULL;
-    }
     ntidx_stats_options so;
     ntidx_stats_options_defaults(&so);
     so.t0 = a.o.t0;
@@ -1209,20 +1229,14 @@ static PyObject *trace_query(PyObject *self_obj, PyObject *args, PyObject *kw)
 {
     module_state *st = state_of(self_obj);
     static char *names[] = {"start", "end", "provider", "event", "thread", "order", "limit", "regions", NULL};
-    PyObject *start = Py_None, *end = Py_None, *provider = Py_None, *event = Py_None, *thread = Py_None,
-             *order = Py_None, *limit = Py_None, *regions = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOOOOOO:query", names, &start, &end, &provider, &event, &thread,
-                                     &order, &limit, &regions))
-        return NULL;
-    core *c = trace_core((TraceObject *)self_obj);
-    if (!c)
+    pyq p = {0};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOOOOOO:query", names, &p.start, &p.end, &p.provider, &p.event,
+                                     &p.thread, &p.order, &p.limit, &p.regions))
         return NULL;
     qargs a;
-    if (make_query(st, c, &a, start, end, provider, event, thread, order, limit, regions) < 0) {
-        qargs_free(&a);
-        core_unref(c);
+    core *c = begin_call(self_obj, st, &p, &a);
+    if (!c)
         return NULL;
-    }
     PyObject *q = open_query(st, c, &a); /* the query copies what it keeps */
     qargs_free(&a);
     return q;
@@ -1232,18 +1246,13 @@ static PyObject *trace_seek(PyObject *self_obj, PyObject *args, PyObject *kw)
 {
     module_state *st = state_of(self_obj);
     static char *names[] = {"t", "provider", "event", "thread", NULL};
-    PyObject *at, *provider = Py_None, *event = Py_None, *thread = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOO:seek", names, &at, &provider, &event, &thread))
-        return NULL;
-    core *c = trace_core((TraceObject *)self_obj);
-    if (!c)
+    pyq p = {0};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOO:seek", names, &p.start, &p.provider, &p.event, &p.thread))
         return NULL;
     qargs a;
-    if (make_query(st, c, &a, at, NULL, provider, event, thread, NULL, NULL, NULL) < 0) {
-        qargs_free(&a);
-        core_unref(c);
+    core *c = begin_call(self_obj, st, &p, &a);
+    if (!c)
         return NULL;
-    }
     a.o.seek = 1;
     PyObject *q = open_query(st, c, &a);
     qargs_free(&a);
@@ -1260,18 +1269,13 @@ static PyObject *trace_regions(PyObject *self_obj, PyObject *args, PyObject *kw)
 {
     module_state *st = state_of(self_obj);
     static char *names[] = {"start", "end", NULL};
-    PyObject *start = Py_None, *end = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO:regions", names, &start, &end))
-        return NULL;
-    core *c = trace_core((TraceObject *)self_obj);
-    if (!c)
+    pyq p = {0};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO:regions", names, &p.start, &p.end))
         return NULL;
     qargs a;
-    if (make_query(st, c, &a, start, end, NULL, NULL, NULL, NULL, NULL, NULL) < 0) {
-        qargs_free(&a);
-        core_unref(c);
+    core *c = begin_call(self_obj, st, &p, &a);
+    if (!c)
         return NULL;
-    }
     int rc;
     Py_BEGIN_ALLOW_THREADS
     rc = core_index(c);
@@ -1348,18 +1352,13 @@ static PyObject *trace_types(PyObject *self_obj, PyObject *args, PyObject *kw)
 {
     module_state *st = state_of(self_obj);
     static char *names[] = {"provider", "event", NULL};
-    PyObject *provider = Py_None, *event = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO:types", names, &provider, &event))
-        return NULL;
-    core *c = trace_core((TraceObject *)self_obj);
-    if (!c)
+    pyq p = {0};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO:types", names, &p.provider, &p.event))
         return NULL;
     qargs a;
-    if (make_query(st, c, &a, NULL, NULL, provider, event, NULL, NULL, NULL, NULL) < 0) {
-        qargs_free(&a);
-        core_unref(c);
+    core *c = begin_call(self_obj, st, &p, &a);
+    if (!c)
         return NULL;
-    }
     ntidx_type_list *l = NULL;
     int rc;
     Py_BEGIN_ALLOW_THREADS
@@ -1569,21 +1568,19 @@ static PyObject *trace_columns(PyObject *self_obj, PyObject *args, PyObject *kw)
 {
     module_state *st = state_of(self_obj);
     static char *names[] = {"start", "end", "provider", "event", "thread", "fields", "regions", "order", NULL};
-    PyObject *start = Py_None, *end = Py_None, *provider = Py_None, *event = Py_None, *thread = Py_None,
-             *fields = Py_None, *regions = Py_None, *order = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOOOOOO:_columns", names, &start, &end, &provider, &event, &thread,
-                                     &fields, &regions, &order))
-        return NULL;
-    core *c = trace_core((TraceObject *)self_obj);
-    if (!c)
+    pyq p = {0};
+    PyObject *fields = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOOOOOO:_columns", names, &p.start, &p.end, &p.provider, &p.event,
+                                     &p.thread, &fields, &p.regions, &p.order))
         return NULL;
     qargs a;
+    core *c = begin_call(self_obj, st, &p, &a);
+    if (!c)
+        return NULL;
     ntidx_batch_options bo;
     ntidx_batch_options_defaults(&bo);
     const char **fnames = NULL;
     PyObject *fseq = NULL;
-    if (make_query(st, c, &a, start, end, provider, event, thread, order, NULL, regions) < 0)
-        goto fail_early;
     if (fields != Py_None) {
         if (PyUnicode_Check(fields)) {
             const char *s = PyUnicode_AsUTF8(fields);
