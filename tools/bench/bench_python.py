@@ -5,7 +5,7 @@
       Trace.frame() of the whole trace, without fields and with three payload fields, against the C
       library reading the same events in the same run (tools/bench/bench_query: a time-order query over
       every event; the same into columns; the query with the payloads decoded and three fields looked up).
-      Target: frame() at least 50% of the C query's events/s.
+      Target: frame() at least 50% of the C query's events/s. The C and Python runs alternate.
 
   dask [--reps N] TRACE...
       ntidx.dask.stats() of the traces on a distributed.LocalCluster of one worker process and of two (one
@@ -43,36 +43,51 @@ def timed(fn, reps):
     return statistics.median(secs), out
 
 
+def c_rate(trace, mode):
+    """One run of bench_query in MODE: (events, seconds)."""
+    out = subprocess.run([os.path.join(BUILD, "tools", "bench", "bench_query"), "-r", "1", "-f", ",".join(FIELDS),
+                          trace, mode], capture_output=True, text=True, check=True).stdout.split()
+    return int(out[1]), float(out[2])
+
+
 def bench_frame(trace, reps):
+    """The C runs and the Python runs alternate, so that both see the same machine (a shared machine's load
+    and page cache drift over minutes); medians of each."""
     size = os.path.getsize(trace)
     with ntidx.open(trace) as t:  # the index built or loaded before any clock
         pass
     subprocess.run(["cat", trace], stdout=subprocess.DEVNULL, check=True)
-    c = subprocess.run([os.path.join(BUILD, "tools", "bench", "bench_query"), "-r", str(reps), "-f",
-                        ",".join(FIELDS), trace, "events", "batch", "fields"], capture_output=True, text=True,
-                       check=True)
-    rates = {}
-    for line in c.stdout.splitlines():
-        mode, n, secs, rate = line.split()
-        rates[mode] = (int(n), float(secs), float(rate))
+    secs = {k: [] for k in ("events", "batch", "fields", "frame", "frame_fields")}
+    n = rows = 0
+    filled = {}
+    mem = 0
     with ntidx.open(trace) as t:
-        s_plain, df = timed(lambda: t.frame(), reps)
-        rows = len(df)
-        mem = df.memory_usage(deep=False).sum()
-        del df
-        s_fields, df = timed(lambda: t.frame(fields=FIELDS), reps)
-        filled = {f: int(df[f].notna().sum()) for f in FIELDS if f in df}
-        del df
-    n = rates["events"][0]
-    print("trace %s: %.2f GB, %d events, median of %d runs, load average %s" % (trace, size / 1e9, n, reps, load()))
-    print("C query, every event:          %8.3f s  %12.0f events/s" % (rates["events"][1], rates["events"][2]))
-    print("C batch into columns:          %8.3f s  %12.0f events/s" % (rates["batch"][1], rates["batch"][2]))
+        for _ in range(reps):
+            for mode in ("events", "batch", "fields"):
+                n, sec = c_rate(trace, mode)
+                secs[mode].append(sec)
+            t0 = time.perf_counter()
+            df = t.frame()
+            secs["frame"].append(time.perf_counter() - t0)
+            rows, mem = len(df), df.memory_usage(deep=False).sum()
+            del df
+            t0 = time.perf_counter()
+            df = t.frame(fields=FIELDS)
+            secs["frame_fields"].append(time.perf_counter() - t0)
+            filled = {f: int(df[f].notna().sum()) for f in FIELDS if f in df}
+            del df
+    m = {k: statistics.median(v) for k, v in secs.items()}
+    rate = {k: n / v for k, v in m.items()}
+    print("trace %s: %.2f GB, %d events, median of %d runs (C and Python runs alternating), load average %s"
+          % (trace, size / 1e9, n, reps, load()))
+    print("C query, every event:          %8.3f s  %12.0f events/s" % (m["events"], rate["events"]))
+    print("C batch into columns:          %8.3f s  %12.0f events/s" % (m["batch"], rate["batch"]))
     print("Trace.frame(), no fields:      %8.3f s  %12.0f events/s  = %.0f%% of the C query (target >= 50%%); "
-          "%d rows, %.0f MB" % (s_plain, rows / s_plain, 100 * (rows / s_plain) / rates["events"][2], rows,
-                                mem / 1e6))
-    print("C query + 3 fields decoded:    %8.3f s  %12.0f events/s" % (rates["fields"][1], rates["fields"][2]))
+          "%d rows, %.0f MB" % (m["frame"], rate["frame"], 100 * rate["frame"] / rate["events"], rows, mem / 1e6))
+    print("C query + 3 fields decoded:    %8.3f s  %12.0f events/s" % (m["fields"], rate["fields"]))
     print("Trace.frame(fields=3 fields):  %8.3f s  %12.0f events/s  = %.0f%% of the C query with fields; "
-          "cells filled %s" % (s_fields, rows / s_fields, 100 * (rows / s_fields) / rates["fields"][2], filled))
+          "cells filled %s" % (m["frame_fields"], rate["frame_fields"], 100 * rate["frame_fields"] / rate["fields"],
+                               filled))
     print("rows equal the C query's events: %s; peak RSS %.0f MB" %
           ("yes" if rows == n else "NO (%d != %d)" % (rows, n),
            resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
