@@ -94,39 +94,51 @@ def bench_frame(trace, reps):
 
 
 def bench_dask(traces, reps):
+    """Both clusters are up before the clock and every measure is taken once per round, in turns (a shared
+    machine's load drifts); medians of each."""
     import ntidx.dask
     from distributed import Client, LocalCluster
 
     total = sum(os.path.getsize(p) for p in traces)
-    for p in traces:  # indexes built, pages cached: every run below does the same work
-        subprocess.run([os.path.join(BUILD, "tools", "ntidx"), "index", p], stdout=subprocess.DEVNULL, check=True)
-        subprocess.run(["cat", p], stdout=subprocess.DEVNULL, check=True)
-    results = {}
-    for workers in (1, 2):
-        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                          dashboard_address=None, silence_logs=40) as cluster, Client(cluster) as client:
-            ntidx.dask.stats(traces[:1], client=client)  # workers warmed up (imports)
-            results[workers] = timed(lambda: ntidx.dask.stats(traces, client=client), reps)
     ntidx_bin = os.path.join(BUILD, "tools", "ntidx")
+    for p in traces:  # indexes built, pages cached: every run below does the same work
+        subprocess.run([ntidx_bin, "index", p], stdout=subprocess.DEVNULL, check=True)
+        subprocess.run(["cat", p], stdout=subprocess.DEVNULL, check=True)
 
     def loop(*flags):
         script = "for f in \"$@\"; do \"$0\" stats \"$f\" --json %s >/dev/null; done" % " ".join(flags)
-        return timed(lambda: subprocess.run(["bash", "-c", script, ntidx_bin] + traces, check=True), reps)[0]
+        t0 = time.perf_counter()
+        subprocess.run(["bash", "-c", script, ntidx_bin] + traces, check=True)
+        return time.perf_counter() - t0
 
-    s_shell = loop()
-    # what this machine gives two cores' worth of work right now: the library's own threads, 1 against 2
-    s_t1, s_t2 = loop("--threads", "1"), loop("--threads", "2")
-    (s1, r1), (s2, r2) = results[1], results[2]
-    print("%d traces, %.2f GB, %d cores, median of %d runs, load average %s" % (len(traces), total / 1e9,
-                                                                                 os.cpu_count(), reps, load()))
-    print("ntidx.dask.stats, 1 worker:     %8.3f s  %6.2f GB/s" % (s1, total / 1e9 / s1))
+    kw = dict(threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None, silence_logs=40)
+    secs = {k: [] for k in ("w1", "w2", "loop", "t1", "t2")}
+    answers = {}
+    with LocalCluster(n_workers=1, **kw) as c1, LocalCluster(n_workers=2, **kw) as c2, \
+            Client(c1, set_as_default=False) as k1, Client(c2, set_as_default=False) as k2:
+        for k in (k1, k2):
+            ntidx.dask.stats(traces[:1], client=k)  # workers warmed up (imports)
+        for _ in range(reps):
+            for name, client in (("w1", k1), ("w2", k2)):
+                t0 = time.perf_counter()
+                answers[name] = ntidx.dask.stats(traces, client=client)
+                secs[name].append(time.perf_counter() - t0)
+            secs["loop"].append(loop())
+            # what this machine gives two cores' worth of work right now: the library's own threads
+            secs["t1"].append(loop("--threads", "1"))
+            secs["t2"].append(loop("--threads", "2"))
+    m = {k: statistics.median(v) for k, v in secs.items()}
+    gb = total / 1e9
+    print("%d traces, %.2f GB, %d cores, median of %d rounds (every measure once per round, in turns), "
+          "load average %s" % (len(traces), gb, os.cpu_count(), reps, load()))
+    print("ntidx.dask.stats, 1 worker:     %8.3f s  %6.2f GB/s" % (m["w1"], gb / m["w1"]))
     print("ntidx.dask.stats, 2 workers:    %8.3f s  %6.2f GB/s  speed-up %.2fx (target >= 1.7x); same answer: %s"
-          % (s2, total / 1e9 / s2, s1 / s2, "yes" if r1 == r2 else "NO"))
+          % (m["w2"], gb / m["w2"], m["w1"] / m["w2"], "yes" if answers["w1"] == answers["w2"] else "NO"))
     print("ntidx stats in a shell loop:    %8.3f s  %6.2f GB/s  (2 workers: %.2fx the loop's speed)"
-          % (s_shell, total / 1e9 / s_shell, s_shell / s2))
-    print("machine now: ntidx stats loop --threads 1 %.3f s, --threads 2 %.3f s: %.2fx (what two cores give "
-          "the C library in this run)" % (s_t1, s_t2, s_t1 / s_t2))
-    print("total events %d" % r2["total"]["events"])
+          % (m["loop"], gb / m["loop"], m["loop"] / m["w2"]))
+    print("machine now: ntidx stats loop --threads 1 %.3f s, --threads 2 %.3f s: %.2fx (what two cores give the "
+          "C library in these rounds)" % (m["t1"], m["t2"], m["t1"] / m["t2"]))
+    print("total events %d" % answers["w2"]["total"]["events"])
 
 
 def main():
