@@ -53,7 +53,8 @@ int ntidx_cmd_index(int argc, char **argv)
     if (rc != CLI_GO_ON)
         return rc;
     const char *path = c.trace_path;
-    char *def = c.output ? NULL : ntidx_index_default_path(path);
+    /* Without -o the library decides: beside the trace, or in the index directory (ntidx_index_path()). */
+    char *def = c.output ? NULL : ntidx_index_path(path);
     const char *ipath = c.output ? c.output : def;
     double t0 = now_s();
     ntidx_index_options o;
@@ -66,7 +67,9 @@ int ntidx_cmd_index(int argc, char **argv)
     o.notice_ctx = (void *)path;
     ntidx_index *x = NULL;
     ntidx_index_action act;
-    rc = ntidx_index_open(c.trace, ipath, &o, &x, &act);
+    rc = ntidx_index_open(c.trace, c.output, &o, &x, &act);
+    if (rc == NTIDX_OK && ntidx_index_file(x))
+        ipath = ntidx_index_file(x);
     cli_progress_end();
     double secs = now_s() - t0;
     int ret = CLI_OK;

@@ -6,6 +6,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include <ntidx/report.h>
+
 #include "cli.h"
 
 const cli_command cli_cmd_info = {
@@ -23,116 +25,65 @@ int ntidx_cmd_info(int argc, char **argv)
         return rc0;
     ntidx_trace *t = c.trace;
     const char *path = c.trace_path;
-    int json = c.json;
     const ntidx_trace_info *in = ntidx_trace_get_info(t);
-    uint64_t counts[NTIDX_BLOCK_KIND_COUNT] = {0}, unknown = 0, blocks = 0;
-    uint64_t first_ts = UINT64_MAX, last_ts = 0, end = in->first_block_offset;
-    uint64_t pos = in->first_block_offset;
-    ntidx_block b;
-    int rc, ret = CLI_OK;
-    char note[600] = "";
-    while ((rc = ntidx_trace_next_block(t, &pos, &b)) == 1) {
-        blocks++;
-        end = pos;
-        if (b.kind < NTIDX_BLOCK_KIND_COUNT)
-            counts[b.kind]++;
-        else
-            unknown++;
-        if (b.kind != NTIDX_BLOCK_EVENT)
-            continue;
-        uint64_t lo, hi;
-        int r = ntidx_event_block_time_range(t, &b, &lo, &hi, NULL);
-        if (r < 0) {
+    int ret = CLI_OK;
+    if (c.json) {
+        /* the library's document: the Python module's Trace.info() is the same one */
+        ntidx_buf b = {0};
+        int rc = ntidx_info_json(t, path, &b);
+        if (rc < 0) {
             cli_library_error();
             ret = CLI_FAIL;
-            break;
         }
-        if (r == 1) {
-            if (lo < first_ts)
-                first_ts = lo;
-            if (hi > last_ts)
-                last_ts = hi;
-        }
+        if (b.len)
+            printf("%s\n", b.data);
+        ntidx_buf_free(&b);
+        return cli_end(&c, ret);
     }
-    int complete = rc == 0;
-    if (rc == NTIDX_E_TRUNCATED) /* not an error: the trace ends early, and here is where and why */
-        snprintf(note, sizeof note, "%s", ntidx_last_error_info()->detail);
-    else if (rc < 0) {
+    ntidx_trace_summary sum;
+    if (ntidx_trace_summarize(t, &sum) < 0) {
         cli_library_error();
         ret = CLI_FAIL;
     }
-    if (complete)
-        end = pos;
+    const uint64_t *counts = sum.blocks;
+    uint64_t unknown = sum.unknown_blocks, blocks = sum.block_total, first_ts = sum.first_ts, last_ts = sum.last_ts;
+    int complete = sum.complete;
+    const char *note = sum.incomplete_reason;
     int have_events = first_ts != UINT64_MAX;
     char iso[64] = "";
     int have_sync_date = ntidx_ticks_to_iso8601(t, (uint64_t)in->sync_ticks, iso, sizeof iso) == NTIDX_OK;
-    if (json) {
-        printf("{\"file\":");
-        cli_json_str(stdout, path);
-        printf(",\"format_version\":%d,\"minor_version\":%u,\"trace_object_version\":%u,\"size\":%" PRIu64
-               ",\"complete\":%s,\"indexed_end\":%" PRIu64 ",\"pointer_size\":%u,\"tick_frequency\":%" PRId64
-               ",\"sync_ticks\":%" PRId64 ",\"sync_time_utc\":%s%s%s,\"process_id\":%u,\"number_of_processors\":%u",
-               in->format_version, in->minor_version, in->trace_object_version, in->file_size,
-               complete ? "true" : "false", end, in->pointer_size, in->tick_frequency, in->sync_ticks,
-               have_sync_date ? "\"" : "", have_sync_date ? iso : "null", have_sync_date ? "\"" : "",
-               in->process_id, in->number_of_processors);
-        printf(",\"blocks\":{");
-        for (int k = 1; k < NTIDX_BLOCK_KIND_COUNT; k++)
-            printf("%s\"%s\":%" PRIu64, k > 1 ? "," : "", ntidx_block_kind_name(k), counts[k]);
-        printf(",\"unknown\":%" PRIu64 "},\"block_total\":%" PRIu64, unknown, blocks);
-        if (have_events)
-            printf(",\"first_ts\":%" PRIu64 ",\"last_ts\":%" PRIu64 ",\"duration_s\":%.9f", first_ts, last_ts,
-                   (double)(last_ts - first_ts) / (double)in->tick_frequency);
-        else
-            printf(",\"first_ts\":null,\"last_ts\":null,\"duration_s\":0");
-        printf(",\"keyvalues\":{");
-        for (size_t i = 0; i < in->keyvalue_count; i++) {
-            if (i)
-                putchar(',');
-            cli_json_str(stdout, in->keyvalues[i].key);
-            putchar(':');
-            cli_json_str(stdout, in->keyvalues[i].value);
-        }
-        printf("}");
-        if (note[0]) {
-            printf(",\"incomplete_reason\":");
-            cli_json_str(stdout, note);
-        }
-        printf("}\n");
+    printf("file:             %s\n", path);
+    printf("format:           %s V%d", in->format_version == 3 ? "NetPerf" : "NetTrace", in->format_version);
+    if (in->format_version == 6)
+        printf(".%u", in->minor_version);
+    printf("\nsize:             %" PRIu64 " bytes\n", in->file_size);
+    printf("complete:         %s\n", complete ? "yes" : "no (no end-of-stream marker)");
+    if (note[0])
+        printf("                  %s\n", note);
+    printf("pointer size:     %u\n", in->pointer_size);
+    printf("tick frequency:   %" PRId64 " Hz\n", in->tick_frequency);
+    printf("sync time:        %s (%" PRId64 " ticks)\n", have_sync_date ? iso : "(not a valid date)", in->sync_ticks);
+    if (in->process_id)
+        printf("process id:       %u\n", in->process_id);
+    for (size_t i = 0; i < in->keyvalue_count; i++)
+        printf("  %s = %s\n", in->keyvalues[i].key, in->keyvalues[i].value);
+    printf("blocks:           %" PRIu64 "\n", blocks);
+    for (int k = 1; k < NTIDX_BLOCK_KIND_COUNT; k++)
+        if (counts[k])
+            printf("  %-16s%" PRIu64 "\n", ntidx_block_kind_name(k), counts[k]);
+    if (unknown)
+        printf("  %-16s%" PRIu64 "\n", "unknown", unknown);
+    if (have_events) {
+        char a[64] = "(not a valid date)", z[64] = "(not a valid date)";
+        if (ntidx_ticks_to_iso8601(t, first_ts, a, sizeof a) < 0)
+            snprintf(a, sizeof a, "(not a valid date)");
+        if (ntidx_ticks_to_iso8601(t, last_ts, z, sizeof z) < 0)
+            snprintf(z, sizeof z, "(not a valid date)");
+        printf("first event:      %" PRIu64 " ticks, %.6f s, %s\n", first_ts, ntidx_ticks_to_seconds(t, first_ts), a);
+        printf("last event:       %" PRIu64 " ticks, %.6f s, %s\n", last_ts, ntidx_ticks_to_seconds(t, last_ts), z);
+        printf("duration:         %.6f s\n", (double)(last_ts - first_ts) / (double)in->tick_frequency);
     } else {
-        printf("file:             %s\n", path);
-        printf("format:           %s V%d", in->format_version == 3 ? "NetPerf" : "NetTrace", in->format_version);
-        if (in->format_version == 6)
-            printf(".%u", in->minor_version);
-        printf("\nsize:             %" PRIu64 " bytes\n", in->file_size);
-        printf("complete:         %s\n", complete ? "yes" : "no (no end-of-stream marker)");
-        if (note[0])
-            printf("                  %s\n", note);
-        printf("pointer size:     %u\n", in->pointer_size);
-        printf("tick frequency:   %" PRId64 " Hz\n", in->tick_frequency);
-        printf("sync time:        %s (%" PRId64 " ticks)\n", have_sync_date ? iso : "(not a valid date)", in->sync_ticks);
-        if (in->process_id)
-            printf("process id:       %u\n", in->process_id);
-        for (size_t i = 0; i < in->keyvalue_count; i++)
-            printf("  %s = %s\n", in->keyvalues[i].key, in->keyvalues[i].value);
-        printf("blocks:           %" PRIu64 "\n", blocks);
-        for (int k = 1; k < NTIDX_BLOCK_KIND_COUNT; k++)
-            if (counts[k])
-                printf("  %-16s%" PRIu64 "\n", ntidx_block_kind_name(k), counts[k]);
-        if (unknown)
-            printf("  %-16s%" PRIu64 "\n", "unknown", unknown);
-        if (have_events) {
-            char a[64] = "(not a valid date)", z[64] = "(not a valid date)";
-            if (ntidx_ticks_to_iso8601(t, first_ts, a, sizeof a) < 0)
-                snprintf(a, sizeof a, "(not a valid date)");
-            if (ntidx_ticks_to_iso8601(t, last_ts, z, sizeof z) < 0)
-                snprintf(z, sizeof z, "(not a valid date)");
-            printf("first event:      %" PRIu64 " ticks, %.6f s, %s\n", first_ts, ntidx_ticks_to_seconds(t, first_ts), a);
-            printf("last event:       %" PRIu64 " ticks, %.6f s, %s\n", last_ts, ntidx_ticks_to_seconds(t, last_ts), z);
-            printf("duration:         %.6f s\n", (double)(last_ts - first_ts) / (double)in->tick_frequency);
-        } else {
-            printf("events:           none\n");
-        }
+        printf("events:           none\n");
     }
     return cli_end(&c, ret);
 }

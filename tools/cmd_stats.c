@@ -9,63 +9,19 @@
 #include <string.h>
 
 #include <ntidx/index.h>
+#include <ntidx/report.h>
 
 #include "cli.h"
 
-static void print_json(const char *path, const ntidx_stats *s)
+/* The library's document (report.h): the Python module's Trace.stats() is the same one. */
+static int print_json(const char *path, const ntidx_stats *s)
 {
-    printf("{\"file\":");
-    cli_json_str(stdout, path);
-    printf(",\"format_version\":%d,\"complete\":%s,\"events\":%" PRIu64 ",\"first_ts\":%" PRIu64
-           ",\"last_ts\":%" PRIu64 ",\"sync_ticks\":%" PRId64 ",\"tick_frequency\":%" PRId64
-           ",\"duration_s\":%.9f,\"payload_bytes\":%" PRIu64,
-           s->format_version, s->complete ? "true" : "false", s->events, s->first_ts, s->last_ts, s->sync_ticks,
-           s->tick_frequency, s->events ? (double)(s->last_ts - s->first_ts) / (double)s->tick_frequency : 0.0,
-           s->payload_bytes);
-    /* providers: types are sorted by provider, so equal names are adjacent */
-    printf(",\"providers\":{");
-    for (size_t i = 0; i < s->type_count;) {
-        uint64_t n = 0;
-        size_t j = i;
-        for (; j < s->type_count && !strcmp(s->types[j].provider, s->types[i].provider); j++)
-            n += s->types[j].count;
-        if (i)
-            putchar(',');
-        cli_json_str(stdout, s->types[i].provider);
-        printf(":%" PRIu64, n);
-        i = j;
-    }
-    printf("},\"types\":[");
-    for (size_t i = 0; i < s->type_count; i++) {
-        const ntidx_type_stat *t = &s->types[i];
-        printf("%s{\"provider\":", i ? "," : "");
-        cli_json_str(stdout, t->provider);
-        printf(",\"event_id\":%u,\"event_name\":", t->event_id);
-        cli_json_str(stdout, t->event_name);
-        printf(",\"version\":%u,\"count\":%" PRIu64 ",\"first_ts\":%" PRIu64 ",\"payload_bytes\":%" PRIu64 "}",
-               t->version, t->count, t->first_ts, t->payload_bytes);
-    }
-    printf("],\"threads\":[");
-    for (size_t i = 0; i < s->thread_count; i++)
-        printf("%s{\"thread\":%" PRIu64 ",\"count\":%" PRIu64 "}", i ? "," : "", s->threads[i].thread,
-               s->threads[i].count);
-    printf("],\"dropped_events\":%" PRIu64 ",\"dropped_by_thread\":[", s->dropped_events);
-    for (size_t i = 0; i < s->dropped_count; i++)
-        printf("%s{\"capture_thread\":%" PRIu64 ",\"thread\":%" PRIu64 ",\"dropped\":%" PRIu64 "}", i ? "," : "",
-               s->dropped[i].capture_thread, s->dropped[i].capture_thread_id, s->dropped[i].dropped);
-    printf("],\"histogram\":[");
-    for (size_t i = 0; i < s->bucket_count; i++)
-        printf("%s{\"start_ts\":%" PRIu64 ",\"end_ts\":%" PRIu64 ",\"events\":%" PRIu64 "}", i ? "," : "",
-               s->histogram[i].start_ts, s->histogram[i].end_ts, s->histogram[i].events);
-    printf("],\"blocks\":{");
-    for (int k = 1; k < NTIDX_BLOCK_KIND_COUNT; k++)
-        printf("%s\"%s\":%" PRIu64, k > 1 ? "," : "", ntidx_block_kind_name(k), s->reader.blocks[k]);
-    printf("},\"regions_from_index\":%" PRIu64, s->regions_from_index);
-    if (!s->complete) {
-        printf(",\"incomplete_reason\":");
-        cli_json_str(stdout, s->incomplete_reason);
-    }
-    printf("}\n");
+    ntidx_buf b = {0};
+    int rc = ntidx_stats_json(s, path, &b);
+    if (rc == NTIDX_OK)
+        printf("%s\n", b.data);
+    ntidx_buf_free(&b);
+    return rc;
 }
 
 static int cmp_count_desc(const void *a, const void *b)
@@ -179,9 +135,13 @@ int ntidx_cmd_stats(int argc, char **argv)
         cli_library_error();
         return cli_end(&c, CLI_FAIL);
     }
-    if (c.json)
-        print_json(c.trace_path, s);
-    else
+    if (c.json) {
+        if (print_json(c.trace_path, s) < 0) {
+            cli_library_error();
+            ntidx_stats_free(&s);
+            return cli_end(&c, CLI_FAIL);
+        }
+    } else
         print_text(c.trace_path, s);
     if (!s->complete)
         fprintf(stderr, "ntidx: %s: warning: trace is incomplete: %s\n", c.trace_path, s->incomplete_reason);

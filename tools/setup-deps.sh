@@ -3,7 +3,11 @@
 set -eu
 need=()
 # libsqlite3-dev and sqlite3: the SQL tables (tools/sqlite) and the shell the tests load them into.
-for pkg in gcc g++ clang meson ninja-build pkg-config libxxhash-dev libcmocka-dev python3 scdoc libsqlite3-dev sqlite3; do
+# python3-dev: the Python module (tools/python) is built for Debian's /usr/bin/python3, whose numpy, pandas
+# and Dask (dask.dataframe is python3-dask; distributed's LocalCluster and Client python3-distributed) its
+# tests and benchmarks use.
+for pkg in gcc g++ clang meson ninja-build pkg-config libxxhash-dev libcmocka-dev python3 scdoc libsqlite3-dev sqlite3 \
+  python3-dev python3-numpy python3-pandas python3-dask python3-distributed; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 # libFuzzer and the sanitizer runtimes ship with clang's runtime package.

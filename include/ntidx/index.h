@@ -152,20 +152,47 @@ typedef enum ntidx_index_action {
 } ntidx_index_action;
 
 /**
- * Use the index at `path` (NULL: TRACE.ntidx), building, rebuilding or
- * extending it as needed, and saving the result; the notice callback of
- * `o` hears what was done and why. When the index cannot be saved
- * (read-only directory) the built index is still returned, after a
+ * Use the index at `path` (NULL: where ntidx_index_path() says), building,
+ * rebuilding or extending it as needed, and saving the result; the notice
+ * callback of `o` hears what was done and why. When the index cannot be
+ * saved (read-only directory) the built index is still returned, after a
  * NTIDX_INDEX_NOT_SAVED notice. The index remembers `path` and `o` for
  * recoveries (the `recover` options of queries, statistics and slices).
+ * With `path` NULL and the index in the index directory, an index beside
+ * the trace (TRACE.ntidx) that matches the trace is used as it is first.
  * @param action  optional: what was done (LOADED, BUILT, REBUILT, EXTENDED)
  * @return NTIDX_OK; the errors of ntidx_index_build().
  */
 NTIDX_NODISCARD NTIDX_API int ntidx_index_open(ntidx_trace *t, const char *path, const ntidx_index_options *o,
                                                ntidx_index **out, ntidx_index_action *action);
 
-/** The default index path for a trace: TRACE + ".ntidx" (malloc'ed). */
+/** The index path beside a trace: TRACE + ".ntidx" (malloc'ed). */
 NTIDX_API char *ntidx_index_default_path(const char *trace_path);
+
+/**
+ * Where ntidx_index_open() keeps the index of `trace_path` when it is given
+ * no path (malloc'ed; NULL when out of memory), what every client (the
+ * command, the Python module, the SQLite table) therefore shares:
+ *  - $NTIDX_INDEX_DIR/NAME when the variable is set and not empty;
+ *  - else TRACE.ntidx beside the trace when the trace's folder is writable;
+ *  - else $XDG_CACHE_HOME/ntidx/NAME ($HOME/.cache/ntidx/NAME when
+ *    XDG_CACHE_HOME is not set to an absolute path), so that traces on
+ *    read-only storage are indexed once, not by every command.
+ * NAME is the trace's file name, a dot, 16 hex digits of xxh3-64 over its
+ * canonical absolute path, a NUL and its inode number, and ".ntidx"
+ * ("app.nettrace.5f0c9a3e21b7d46c.ntidx"): one file always gets the same
+ * name, whatever path or link it is opened by, and two files never share
+ * one. The folders are created when the index is first saved (the cache
+ * with mode 0700). An index in the directory is written, loaded and checked
+ * exactly as one beside its trace (atomic write, checksums, identity). A
+ * trace that is not a file (opened from memory) keeps TRACE.ntidx.
+ */
+NTIDX_API char *ntidx_index_path(const char *trace_path);
+
+/** The file ntidx_index_open() or ntidx_index_load() used for the index (where it was loaded from, or where
+    it was saved or meant to be saved); NULL for an index built or loaded in memory only. Valid as long as
+    the index. */
+NTIDX_API const char *ntidx_index_file(const ntidx_index *x);
 
 /** Free. Accepts NULL and *x == NULL; sets *x to NULL. */
 NTIDX_API void ntidx_index_close(ntidx_index **x);
@@ -194,7 +221,14 @@ typedef struct ntidx_query_options {
         repeating or losing an event, and from then on use the new index for every call on this
         handle; 0: return NTIDX_E_INDEX_CORRUPT. */
     int recover;
-    uint64_t reserved[6];     /**< zero (see Conventions in ntidx.h) */
+    /** Only the events of these regions (numbers of ntidx_index_region(), any order, repeats ignored),
+        clipped to the window; NULL: every region. An event belongs to exactly one region (the one whose
+        blocks hold it), so the queries over the parts of a partition of the regions return, together,
+        exactly the events of the whole, also where regions meet at equal timestamps. What a scheduler
+        hands a worker (ntidx_index_region()). */
+    const uint64_t *regions;
+    size_t region_count;
+    uint64_t reserved[4];     /**< zero (see Conventions in ntidx.h) */
 } ntidx_query_options;
 
 NTIDX_API void ntidx_query_options_defaults(ntidx_query_options *o);
@@ -205,7 +239,8 @@ NTIDX_API void ntidx_query_options_defaults(ntidx_query_options *o);
  * its reader with the definitions each region needs, read from the
  * offsets in the index.
  * @note trace and index must outlive the query; events are valid until the
- *       next call, as with ntidx_reader_next().
+ *       next call, as with ntidx_reader_next(). The options are copied, their
+ *       strings and region list included: they may go away after the call.
  * @code
  *   ntidx_query_options o; ntidx_query_options_defaults(&o);
  *   o.t0 = from; o.t1 = to; o.provider = "Microsoft-Windows-DotNETRuntime";
@@ -302,7 +337,10 @@ NTIDX_NODISCARD NTIDX_API int ntidx_stats_indexed(ntidx_trace *t, const ntidx_in
  * are numbered from 0 in file order; a scheduler hands region numbers (with
  * the trace's path) to workers, which open the trace and its index and
  * compute statistics (ntidx_stats_options.regions) or read events
- * (ntidx_query_options with the region's time range) of their regions.
+ * (ntidx_query_options.regions, or the batches of batch.h) of their
+ * regions. Select regions by number, not by their time ranges: neighbouring
+ * regions can share a timestamp (the last event of one and the first of the
+ * next), so windows made of region ranges would count such events twice.
  */
 typedef struct ntidx_region {
     uint64_t number;

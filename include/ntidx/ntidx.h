@@ -422,6 +422,17 @@ typedef struct ntidx_metadata {
     const char *name_in_trace;
 } ntidx_metadata;
 
+/**
+ * A copy of a metadata row that lives until ntidx_metadata_free(), for a
+ * client that keeps an event's type after the reader moved on (to decode
+ * the event's payload later: point a copy of the ntidx_event at it).
+ * @return NTIDX_OK; NTIDX_E_NOMEM; NTIDX_E_INVALID_ARG.
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_metadata_copy(const ntidx_metadata *m, ntidx_metadata **out);
+
+/** Free a copy. Accepts NULL and *m == NULL; sets *m to NULL. */
+NTIDX_API void ntidx_metadata_free(ntidx_metadata **m);
+
 /** A V6 thread row. */
 typedef struct ntidx_thread {
     uint64_t index;
@@ -728,6 +739,15 @@ NTIDX_API void ntidx_guid_format(const uint8_t guid[16], char out[37]);
  */
 NTIDX_API int ntidx_event_fields_json(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out);
 
+/**
+ * Append one decoded value (any value of `v`'s tree, a top-level one or one
+ * inside an array or object) as JSON, exactly as ntidx_event_fields_json()
+ * writes it, without its name: `42`, `"text"`, `"2021-03-04T05:06:07.5000000Z"`,
+ * `[1,2]`, `{"a":1}`.
+ * @return NTIDX_OK; NTIDX_E_NOMEM; NTIDX_E_INVALID_ARG (`val` is not a value of `v`).
+ */
+NTIDX_API int ntidx_value_json(const ntidx_values *v, const ntidx_value *val, ntidx_buf *out);
+
 /** Same as ntidx_event_fields_json() as "name=value name=value" text. */
 NTIDX_API int ntidx_event_fields_text(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out);
 
@@ -738,6 +758,14 @@ NTIDX_API int ntidx_event_fields_text(const ntidx_trace *t, const ntidx_event *e
  * library's. @return NTIDX_OK or NTIDX_E_NOMEM.
  */
 NTIDX_API int ntidx_buf_append_json_string(ntidx_buf *b, const char *s, size_t n);
+
+/**
+ * Append `n` bytes of UTF-8 made valid by the same policy (each byte that is
+ * not part of valid UTF-8 becomes U+FFFD), without quotes or escapes: for
+ * clients that hand the library's strings to a language whose strings must
+ * be valid (the Python module). @return NTIDX_OK or NTIDX_E_NOMEM.
+ */
+NTIDX_API int ntidx_buf_append_utf8(ntidx_buf *b, const char *s, size_t n);
 
 /* ------------------------------------------------------------------ */
 /* Stacks                                                              */

@@ -91,6 +91,22 @@ size_t ntx_utf8_seq_len(const unsigned char *s, size_t n)
     return len;
 }
 
+int ntx_buf_utf8(ntidx_buf *b, const char *str, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    if (ntx_buf_reserve(b, n) != 0)
+        return b->err;
+    size_t i = 0;
+    while (i < n) {
+        size_t len = ntx_utf8_seq_len(s + i, n - i);
+        int rc = len ? ntx_buf_put(b, s + i, len) : ntx_buf_puts(b, "\xef\xbf\xbd");
+        if (rc != 0)
+            return rc;
+        i += len ? len : 1;
+    }
+    return b->err;
+}
+
 int ntx_buf_json_str(ntidx_buf *b, const char *str, size_t n)
 {
     const unsigned char *s = (const unsigned char *)str;
@@ -148,5 +164,13 @@ NTIDX_API int ntidx_buf_append_json_string(ntidx_buf *b, const char *s, size_t n
     if (!b || (!s && n))
         return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET, "ntidx_buf_append_json_string: NULL argument");
     int rc = ntx_buf_json_str(b, s ? s : "", n);
+    return rc ? ntx_failf(rc, NULL, NTIDX_NO_OFFSET, "out of memory") : NTIDX_OK;
+}
+
+NTIDX_API int ntidx_buf_append_utf8(ntidx_buf *b, const char *s, size_t n)
+{
+    if (!b || (!s && n))
+        return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET, "ntidx_buf_append_utf8: NULL argument");
+    int rc = ntx_buf_utf8(b, s ? s : "", n);
     return rc ? ntx_failf(rc, NULL, NTIDX_NO_OFFSET, "out of memory") : NTIDX_OK;
 }

@@ -125,6 +125,9 @@ int ntx_buf_printf(ntidx_buf *b, const char *fmt, ...) __attribute__((format(pri
  */
 int ntx_buf_json_str(ntidx_buf *b, const char *s, size_t n);
 
+/* n bytes of UTF-8 appended by the same policy: each byte that is not part of valid UTF-8 becomes U+FFFD. */
+int ntx_buf_utf8(ntidx_buf *b, const char *s, size_t n);
+
 /* Length of the valid UTF-8 sequence at s (n bytes available), or 0 when it is not one. */
 size_t ntx_utf8_seq_len(const unsigned char *s, size_t n);
 

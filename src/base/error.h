@@ -28,16 +28,6 @@ typedef struct ntx_err {
 #define NTX_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #define NTX_PRINTF(a, b)
-/* Whether an options struct's reserved space is all zero (see Conventions in ntidx.h). */
-static inline int ntx_reserved_zero(const void *p, size_t n)
-{
-    const unsigned char *b = (const unsigned char *)p;
-    for (size_t i = 0; i < n; i++)
-        if (b[i])
-            return 0;
-    return 1;
-}
-
 #endif
 
 /* Record an error at a file offset: "offset N (0xN): <message>". Returns code. */

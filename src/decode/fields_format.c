@@ -151,6 +151,44 @@ static int format_fields(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf 
     return NTIDX_OK;
 }
 
+/* A value of the tree and its children, as the decoder's walk would have handed them to the sink;
+   `nokey`: without its name (the value asked for alone). */
+static int tree_json(fmt_sink *f, const ntidx_values *vs, const ntidx_value *v, int nokey)
+{
+    ntidx_value shown = *v;
+    if (nokey)
+        shown.name = NULL;
+    int container = v->kind == NTIDX_VALUE_OBJECT || (v->kind == NTIDX_VALUE_ARRAY && !v->bytes && v->count);
+    if (!container)
+        return fmt_value(&f->sink, &shown);
+    int rc = fmt_open(&f->sink, &shown);
+    for (const ntidx_value *c = ntidx_values_child(vs, v); rc == 0 && c; c = ntidx_values_next(vs, c))
+        rc = tree_json(f, vs, c, 0);
+    return rc ? rc : fmt_close(&f->sink, &shown);
+}
+
+NTIDX_API int ntidx_value_json(const ntidx_values *vs, const ntidx_value *val, ntidx_buf *out)
+{
+    if (!vs || !val || !out)
+        return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET, "ntidx_value_json: NULL argument");
+    if (!ntx_values_owns(vs, val))
+        return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET, "ntidx_value_json: not a value of these values");
+    size_t mark = out->len;
+    fmt_sink f = {{fmt_value, fmt_open, fmt_close}, out, 1, 0, {0}};
+    int rc = out->err ? out->err : tree_json(&f, vs, val, 1);
+    if (rc == NTIDX_OK && out->err)
+        rc = out->err;
+    if (rc != NTIDX_OK) {
+        if (!out->err) {
+            out->len = mark;
+            if (out->data)
+                out->data[mark] = 0;
+        }
+        return ntx_failf(NTIDX_E_NOMEM, NULL, NTIDX_NO_OFFSET, "out of memory formatting a value");
+    }
+    return NTIDX_OK;
+}
+
 NTIDX_API int ntidx_event_fields_json(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out)
 {
     return format_fields(t, ev, out, 1);

@@ -24,5 +24,9 @@ int ntx_metadata_parse_blob(ntx_arena *a, const uint8_t *base, uint64_t off, uin
 /* Parse one V6 metadata row at the cursor (uint16 Size + row). */
 int ntx_metadata_parse_v6_row(ntx_arena *a, ntx_cur *c, ntidx_metadata **out, ntx_err *err);
 
+/* A copy of `m` in the arena (layouts of the manifest are static: kept). 0, NTIDX_E_NOMEM, or
+   NTIDX_E_INVALID_ARG for a field tree deeper than any trace can give (metadata_copy.c). */
+int ntx_metadata_copy_into(ntx_arena *a, const ntidx_metadata *m, ntidx_metadata *out);
+
 
 #endif

@@ -628,6 +628,8 @@ NTIDX_API int ntidx_values_decode(ntidx_values *t, const ntidx_trace *tr, const 
 
 uint32_t ntx_values_used(const ntidx_values *v) { return v->used; }
 
+int ntx_values_owns(const ntidx_values *t, const ntidx_value *v) { return t && v && v >= t->v && v < t->v + t->n; }
+
 NTIDX_API size_t ntidx_values_count(const ntidx_values *t)
 {
     size_t k = 0;

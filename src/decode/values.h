@@ -51,4 +51,7 @@ long ntx_field_fixed_size(const ntidx_field *f, int v6, uint32_t ptr, int depth)
 /* Payload bytes the last successful ntidx_values_decode() accounted for (see ntx_values_walk()). */
 uint32_t ntx_values_used(const ntidx_values *v);
 
+/* Whether `v` is one of the values `t` holds now. */
+int ntx_values_owns(const ntidx_values *t, const ntidx_value *v);
+
 #endif

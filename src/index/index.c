@@ -74,6 +74,12 @@ NTIDX_API char *ntidx_index_default_path(const char *trace_path)
     return p;
 }
 
+NTIDX_API const char *ntidx_index_file(const ntidx_index *x)
+{
+    x = ntx_index_current(x);
+    return x && x->from_file ? x->name : NULL;
+}
+
 NTIDX_API void ntidx_index_close(ntidx_index **xp)
 {
     if (!xp || !*xp)

@@ -166,6 +166,16 @@ void ntx_index_finish(ntidx_index *x);
 /* Fill the public info from the header facts. */
 void ntx_index_fill_info(ntidx_index *x);
 
+/*
+ * Where ntidx_index_open() keeps a trace's index when given no path
+ * (index_path.c): *path (malloc'ed) beside the trace, or in the index
+ * directory (*in_dir; *private_dir: the user's cache, created 0700).
+ * 0 or NTIDX_E_NOMEM.
+ */
+int ntx_index_locate(const char *trace_path, char **path, int *in_dir, int *private_dir);
+/* Create the missing folders above file_path. 0, or NTIDX_E_IO with `err` naming the folder. */
+int ntx_make_dirs(const char *file_path, int private_dir, ntx_err *err);
+
 /* Identity helpers. */
 uint64_t ntx_trace_head_hash(const ntidx_trace *t);
 uint64_t ntx_trace_range_hash(const ntidx_trace *t, uint64_t off, uint64_t len);

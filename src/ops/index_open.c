@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "index_internal.h"
 #include "ops_internal.h"
@@ -87,11 +88,34 @@ static void notice(const ntidx_index_options *o, int action, const char *why)
         o->notice(o->notice_ctx, action, why);
 }
 
-/* Save a built index where it belongs; one that cannot be saved still answers (the notice says so). */
-static void save(ntidx_index *x, const char *path, const ntidx_index_options *o)
+/* Save a built index where it belongs; one that cannot be saved still answers (the notice says so).
+   `in_dir`: the path is in the index directory, made when missing (`private_dir`: the user's cache). */
+static void save(ntidx_index *x, const char *path, const ntidx_index_options *o, int in_dir, int private_dir)
 {
+    ntx_err err = {0};
+    if (in_dir && ntx_make_dirs(path, private_dir, &err) < 0) {
+        char why[NTIDX_ERROR_MAX];
+        snprintf(why, sizeof why, "%s", err.msg);
+        notice(o, NTIDX_INDEX_NOT_SAVED, why);
+        return;
+    }
     if (ntidx_index_write(x, path) < 0)
         notice(o, NTIDX_INDEX_NOT_SAVED, ntidx_last_error());
+}
+
+/* An index beside the trace that matches it exactly, used as it is (read only) when new indexes go to the
+   index directory: say, one built where the traces are, before the folder was made read-only. */
+static ntidx_index *beside_if_current(ntidx_trace *t, const ntidx_index_options *o)
+{
+    char *beside = ntidx_index_default_path(t->name);
+    ntidx_index *x = NULL;
+    ntidx_index_state state;
+    if (beside && access(beside, R_OK) == 0 &&
+        ntidx_index_load(t, beside, o ? (ntidx_index_verify)o->verify : NTIDX_VERIFY_AUTO, &x, &state) == NTIDX_OK &&
+        (state != NTIDX_INDEX_CURRENT || (o && o->full && !(x->flags & NTX_IF_FULL)) || adopt(x, beside, 1, o) < 0))
+        ntidx_index_close(&x);
+    free(beside);
+    return x;
 }
 
 NTIDX_API int ntidx_index_open(ntidx_trace *t, const char *path, const ntidx_index_options *o, ntidx_index **out,
@@ -105,11 +129,19 @@ NTIDX_API int ntidx_index_open(ntidx_trace *t, const char *path, const ntidx_ind
     if (rc < 0)
         return rc;
     char *own = NULL;
+    int in_dir = 0, private_dir = 0;
     if (!path) {
-        own = ntidx_index_default_path(t->name);
-        if (!own)
+        if (ntx_index_locate(t->name, &own, &in_dir, &private_dir) < 0)
             return ntx_failf(NTIDX_E_NOMEM, t->name, NTIDX_NO_OFFSET, "out of memory");
         path = own;
+        ntidx_index *bx = in_dir ? beside_if_current(t, o) : NULL;
+        if (bx) {
+            free(own);
+            *out = bx;
+            if (action)
+                *action = NTIDX_INDEX_LOADED;
+            return NTIDX_OK;
+        }
     }
     ntidx_index_action act;
     ntidx_index_state state;
@@ -148,7 +180,7 @@ NTIDX_API int ntidx_index_open(ntidx_trace *t, const char *path, const ntidx_ind
             goto done;
     }
     if (act != NTIDX_INDEX_LOADED)
-        save(x, path, o);
+        save(x, path, o, in_dir, private_dir);
     if (adopt(x, path, 1, o) < 0) {
         ntidx_index_close(&x);
         rc = ntx_failf(NTIDX_E_NOMEM, t->name, NTIDX_NO_OFFSET, "out of memory");
@@ -186,7 +218,7 @@ int ntx_index_recover(ntidx_trace *t, const ntidx_index *corrupt, const ntx_err 
         return rc;
     ntx_index_fill_info(nx);
     if (x->name && x->from_file)
-        save(nx, x->name, &o);
+        save(nx, x->name, &o, 0, 0);
     if (adopt(nx, x->name, x->from_file, x->has_open_options ? &x->open_options : NULL) < 0) {
         ntidx_index_close(&nx);
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");

@@ -35,6 +35,10 @@ struct ntidx_query {
     int64_t prev_region;   /* the last region planned, to know whether the next follows it */
     int sorted, planned_all;
     int64_t only_region;   /* >= 0: a work unit of exactly this region (parallel statistics) */
+    char *provider, *event_name; /* copies of the options' strings: the caller's may go away */
+    uint64_t *chosen;      /* o.regions sorted, without repeats: only these regions (NULL: every region) */
+    size_t nchosen, next_chosen;
+    int has_chosen;
     ntidx_query_stats stats;
     uint64_t emitted;
     int done;
@@ -145,7 +149,7 @@ static int prime(ntidx_query *q, uint64_t region, uint64_t j, ntx_err *err)
         return nomem(err);
     /* A work unit counts dropped events from the sequence point that opens its region, as a
        reader coming from the start would have (the format lists every live thread there). */
-    if (q->only_region >= 0 && region > 0 && (ntx_rg_flags(x, region - 1) & NTX_RF_CLOSED)) {
+    if ((q->only_region >= 0 || q->has_chosen) && region > 0 && (ntx_rg_flags(x, region - 1) & NTX_RF_CLOSED)) {
         int rc = ntx_index_need_region(x, region - 1, err);
         if (rc < 0)
             return rc;
@@ -174,6 +178,16 @@ static int prime(ntidx_query *q, uint64_t region, uint64_t j, ntx_err *err)
     return 0;
 }
 
+/* The first region at or after r that the query may enter: r itself, or the next chosen one. */
+static uint64_t candidate(ntidx_query *q, uint64_t r)
+{
+    if (!q->has_chosen)
+        return r;
+    while (q->next_chosen < q->nchosen && q->chosen[q->next_chosen] < r)
+        q->next_chosen++;
+    return q->next_chosen < q->nchosen ? q->chosen[q->next_chosen] : UINT64_MAX;
+}
+
 /* Plan the next region that holds wanted events; 0 when none is left, < 0 with `err` set. */
 static int plan_next_region(ntidx_query *q, ntx_err *err)
 {
@@ -182,7 +196,7 @@ static int plan_next_region(ntidx_query *q, ntx_err *err)
     q->plan_len = 0;
     if (q->planned_all)
         return 0;
-    for (uint64_t r = q->next_region; r < x->nregions; r++) {
+    for (uint64_t r = candidate(q, q->next_region); r < x->nregions; r = candidate(q, r + 1)) {
         if (q->only_region >= 0 && r != (uint64_t)q->only_region)
             break;
         uint64_t lo = ntx_rg_ts_min(x, r), hi = ntx_rg_ts_max(x, r);
@@ -284,7 +298,42 @@ static int query_start(ntidx_query *q)
     q->planned_all = q->o.t0 >= q->o.t1 || !x->nregions;
     q->next_region = q->only_region >= 0 ? (uint64_t)q->only_region
                      : q->sorted && !q->planned_all ? first_region(x, q->o.t0) : 0;
+    q->next_chosen = 0;
     ntx_reader_set_plan(q->r, refill, q);
+    return NTIDX_OK;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Take o.regions into q->chosen (sorted, repeats dropped); the caller's array is not kept. */
+static int choose_regions(ntidx_query *q, const ntidx_trace *t)
+{
+    const ntidx_query_options *o = &q->o;
+    q->has_chosen = o->regions != NULL;
+    if (!o->regions)
+        return NTIDX_OK;
+    const ntidx_index *x = q->x;
+    q->chosen = malloc((o->region_count ? o->region_count : 1) * sizeof *q->chosen);
+    if (!q->chosen)
+        return ntx_failf(NTIDX_E_NOMEM, t->name, NTIDX_NO_OFFSET, "out of memory");
+    for (size_t i = 0; i < o->region_count; i++) {
+        if (o->regions[i] >= x->nregions)
+            return ntx_failf(NTIDX_E_INVALID_ARG, t->name, NTIDX_NO_OFFSET, "query options: no region %llu (the index has %llu)",
+                             (unsigned long long)o->regions[i], (unsigned long long)x->nregions);
+        q->chosen[i] = o->regions[i];
+    }
+    qsort(q->chosen, o->region_count, sizeof *q->chosen, cmp_u64);
+    size_t n = 0;
+    for (size_t i = 0; i < o->region_count; i++)
+        if (!n || q->chosen[n - 1] != q->chosen[i])
+            q->chosen[n++] = q->chosen[i];
+    q->nchosen = n;
+    q->o.regions = NULL; /* the caller's array may go away */
+    q->o.region_count = 0;
     return NTIDX_OK;
 }
 
@@ -296,6 +345,8 @@ static int check_options(const ntidx_trace *t, const ntidx_query_options *o)
     if (!ntx_reserved_zero(o->reserved, sizeof o->reserved))
         return ntx_failf(NTIDX_E_INVALID_ARG, t->name, NTIDX_NO_OFFSET,
                          "query options: reserved fields are not zero (fill them with ntidx_query_options_defaults())");
+    if (o->region_count && !o->regions)
+        return ntx_failf(NTIDX_E_INVALID_ARG, t->name, NTIDX_NO_OFFSET, "query options: region_count without regions");
     return NTIDX_OK;
 }
 
@@ -313,10 +364,20 @@ static int query_open(ntidx_trace *t, const ntidx_index *x, const ntidx_query_op
     else
         ntidx_query_options_defaults(&q->o);
     int rc = check_options(t, &q->o);
+    if (rc == NTIDX_OK)
+        rc = choose_regions(q, t);
+    if (rc == NTIDX_OK && ((q->o.provider && !(q->provider = strdup(q->o.provider))) ||
+                           (q->o.event_name && !(q->event_name = strdup(q->o.event_name)))))
+        rc = ntx_failf(NTIDX_E_NOMEM, t->name, NTIDX_NO_OFFSET, "out of memory");
     if (rc < 0) {
+        free(q->chosen);
+        free(q->provider);
+        free(q->event_name);
         free(q);
         return rc;
     }
+    q->o.provider = q->provider;
+    q->o.event_name = q->event_name;
     if (q->o.seek) { /* the first event at or after t0: time order, one event */
         q->o.order = NTIDX_ORDER_TIME;
         q->o.limit = 1;
@@ -371,8 +432,12 @@ NTIDX_API int ntidx_query_estimate(ntidx_trace *t, const ntidx_index *x, const n
     else
         ntidx_query_options_defaults(&q.o);
     int rc = check_options(t, &q.o);
-    if (rc < 0)
+    if (rc == NTIDX_OK)
+        rc = choose_regions(&q, t);
+    if (rc < 0) {
+        free(q.chosen);
         return rc;
+    }
     memset(out, 0, sizeof *out);
     out->events = q.x->filters ? 0 : UINT64_MAX;
     q.cost = out;
@@ -385,6 +450,7 @@ NTIDX_API int ntidx_query_estimate(ntidx_trace *t, const ntidx_index *x, const n
     while ((rc = plan_next_region(&q, &err)) == 1)
         ;
     free(q.plan);
+    free(q.chosen);
     if (rc < 0)
         return ntx_fail(rc, q.x->name, &err);
     out->regions = q.stats.regions_visited;
@@ -505,6 +571,9 @@ NTIDX_API void ntidx_query_close(ntidx_query **qp)
     ntidx_query *q = *qp;
     ntidx_reader_close(&q->r);
     free(q->plan);
+    free(q->chosen);
+    free(q->provider);
+    free(q->event_name);
     free(q);
     *qp = NULL;
 }

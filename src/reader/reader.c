@@ -105,7 +105,15 @@ static int put_metadata(ntidx_reader *r, ntidx_metadata *m)
     if (ntx_idmap_put(&r->metadata, m->id, m) != 0)
         return ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory caching metadata");
     r->stats.metadata_rows++;
+    if (r->on_metadata && r->on_metadata(r->on_metadata_ctx, m) != 0)
+        return ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory listing metadata");
     return 0;
+}
+
+void ntx_reader_on_metadata(ntidx_reader *r, int (*fn)(void *ctx, const ntidx_metadata *m), void *ctx)
+{
+    r->on_metadata = fn;
+    r->on_metadata_ctx = ctx;
 }
 
 static int add_stack(void *ctx, uint32_t id, const uint8_t *ips, uint32_t size)

@@ -102,6 +102,10 @@ struct ntidx_reader {
 
     ntidx_dropped *dropped;
     size_t dropped_len;
+
+    /* Told of every metadata row defined (ntx_reader_on_metadata); non-zero: out of memory. */
+    int (*on_metadata)(void *ctx, const ntidx_metadata *m);
+    void *on_metadata_ctx;
 };
 
 #endif

@@ -1,0 +1,222 @@
+/*
+ * ntidx columnar batches: the events of a query as arrays, many at a time.
+ *
+ * A batch runs a query (index.h: a window, filters, a set of regions) and
+ * writes each event into columns: one array per attribute (timestamps,
+ * event types, threads, capture threads, sequence numbers, stack ids, file
+ * offsets, processors, payload sizes) and, on request, one column per
+ * payload field, named by the caller. Nothing is made per event: the event
+ * type is a small integer into the batch's type table (provider, event id,
+ * name, version: one row per distinct type), and every text a field column
+ * holds (strings, GUIDs, times, nested values as JSON) is a number into the
+ * batch's string table, which keeps each distinct text once. This is what
+ * bindings build data frames from (tools/python) and what a column store
+ * would load.
+ *
+ * Two ways to receive the rows:
+ *  - ntidx_batch_fill(): the caller owns the arrays (say, the growing
+ *    columns of a data frame) and the batch writes up to `capacity` rows
+ *    into them; a column whose pointer is NULL is not written;
+ *  - ntidx_batch_next(): the batch owns the arrays and hands out up to
+ *    `rows` rows at a time, valid until the next call.
+ *
+ * Payload fields go through the typed values (ntidx_values_decode(), so the
+ * same checks and the same runtime manifest layouts as everywhere): a field
+ * column holds, per row, the kind of the top-level value of that name
+ * (NTIDX_BATCH_MISSING when the event has no such field or its payload does
+ * not fit its metadata) and an ntidx_cell:
+ *
+ *   kind                              cell
+ *   NTIDX_VALUE_BOOL, NTIDX_VALUE_UINT u
+ *   NTIDX_VALUE_INT                   i
+ *   NTIDX_VALUE_FLOAT                 f
+ *   NTIDX_VALUE_STRING                str: the text (UTF-8, made valid by the library's one policy:
+ *                                     each byte that is not valid UTF-8 becomes U+FFFD)
+ *   NTIDX_VALUE_GUID, TIME, DECIMAL   str: the text ntidx_event_fields_json() writes for it, without
+ *                                     its quotes ("2021-03-04T05:06:07.5000000Z", a GUID's .NET form)
+ *   NTIDX_VALUE_ARRAY, OBJECT         str: the value as JSON, as ntidx_event_fields_json() writes it
+ *   NTIDX_VALUE_NULL                  (an EMPTY field: no value)
+ *
+ * A payload that does not fit its metadata gives MISSING in every field
+ * column and, in the `field_error` column, the number of its message in the
+ * string table (0 in the rows of events whose payload was read, or not
+ * needed).
+ *
+ * Thread safety: a batch is used by one thread at a time (it holds a query);
+ * any number of batches may run over one trace and index at once.
+ *
+ * @code
+ *   ntidx_query_options qo; ntidx_query_options_defaults(&qo);
+ *   qo.event_name = "GC/AllocationTick";
+ *   const char *names[] = {"TypeName", "AllocationAmount64"};
+ *   ntidx_batch_options bo; ntidx_batch_options_defaults(&bo);
+ *   bo.fields = names; bo.field_count = 2;
+ *   ntidx_batch *b;
+ *   if (ntidx_batch_open(t, x, &qo, &bo, &b) < 0) { puts(ntidx_last_error()); ... }
+ *   const ntidx_columns *c; size_t n; int rc;
+ *   while ((rc = ntidx_batch_next(b, &c, &n)) == 1)
+ *       for (size_t i = 0; i < n; i++)
+ *           if (c->fields[1].kind[i] == NTIDX_VALUE_UINT)
+ *               bytes_by_type[c->fields[0].cell[i].str] += c->fields[1].cell[i].u;
+ *   if (rc < 0) puts(ntidx_last_error());
+ *   ... ntidx_batch_string(b, id, &len) names each type ...
+ *   ntidx_batch_close(&b);
+ * @endcode
+ */
+#ifndef NTIDX_BATCH_H
+#define NTIDX_BATCH_H
+
+#include "index.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ntidx_batch ntidx_batch;
+
+/** The kind of a field cell when the event has no such field (or its payload could not be read). */
+#define NTIDX_BATCH_MISSING 255
+
+/** One cell of a payload field column: which member holds the value is the row's kind (see above). */
+typedef union ntidx_cell {
+    int64_t i;
+    uint64_t u;
+    double f;
+    uint64_t str; /**< a number of the batch's string table (ntidx_batch_string()), from 1 */
+} ntidx_cell;
+
+/** A payload field's column: `kind[row]` (an ntidx_value_kind or NTIDX_BATCH_MISSING) and `cell[row]`. */
+typedef struct ntidx_field_column {
+    uint8_t *kind;
+    ntidx_cell *cell;
+} ntidx_field_column;
+
+/**
+ * Columns to fill (ntidx_batch_fill(): the caller's arrays, each with room
+ * for `capacity` rows, NULL for a column not wanted) or filled
+ * (ntidx_batch_next(): the batch's, every column present).
+ */
+typedef struct ntidx_columns {
+    size_t capacity;           /**< rows each array has room for */
+    uint64_t *timestamp;       /**< raw ticks */
+    uint32_t *type;            /**< the row of the type table (ntidx_batch_type_at()) */
+    uint64_t *thread;          /**< OS thread id where the trace gives one, else the thread index (as ntidx_event.thread_id) */
+    uint64_t *capture_thread;  /**< the same for the capture thread */
+    uint32_t *sequence;        /**< sequence number (0 in V3) */
+    uint32_t *stack_id;        /**< 0: no stack */
+    uint64_t *offset;          /**< file offset of the event's header */
+    uint32_t *processor;       /**< processor number */
+    uint32_t *payload_size;    /**< payload bytes */
+    uint64_t *field_error;     /**< string number of the reason a payload could not be read, 0 when none */
+    /** Payload field columns, in the order of ntidx_batch_field_name(); `field_capacity` of them. */
+    ntidx_field_column *fields;
+    size_t field_capacity;
+    uint64_t reserved[4];      /**< zero */
+} ntidx_columns;
+
+/** One event type of a batch: a row of its type table. Strings live as long as the batch. */
+typedef struct ntidx_batch_type {
+    const char *provider;
+    const char *event_name;    /**< as ntidx_metadata.event_name ("" when nothing names the event) */
+    uint32_t event_id;
+    uint32_t version;
+    uint32_t level;
+    int opcode;                /**< -1 when the metadata gives none */
+    uint64_t keywords;
+    uint64_t reserved[2];
+} ntidx_batch_type;
+
+typedef struct ntidx_batch_options {
+    /** Payload fields to add as columns, by their top-level name (exact match), in this order. */
+    const char *const *fields;
+    size_t field_count;
+    /** 1: every top-level field name the events have becomes a column, after those named, in the order
+        met. ntidx_batch_fill() stops before an event that brings a name beyond the caller's
+        field_capacity (it returns the rows so far; give room for ntidx_batch_field_count() columns and
+        call again), and the rows before a column appeared are MISSING in it. */
+    int all_fields;
+    /** Rows per ntidx_batch_next() (0: 65536). */
+    size_t rows;
+    uint64_t reserved[6];      /**< zero (see Conventions in ntidx.h) */
+} ntidx_batch_options;
+
+NTIDX_API void ntidx_batch_options_defaults(ntidx_batch_options *o);
+
+/**
+ * A batch over the events ntidx_query_open(t, x, q) returns, in its order,
+ * with its recovery (a corrupt region of a lazily checked index is rebuilt
+ * and the batch goes on without repeating or losing an event).
+ * @param q  the query (NULL: every event, time order); its strings and
+ *           region list are copied
+ * @param o  NULL: no field columns
+ * @return NTIDX_OK; NTIDX_E_INVALID_ARG; NTIDX_E_NOMEM; ntidx_query_open()'s errors.
+ * @note trace and index must outlive the batch.
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_batch_open(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *q,
+                                               const ntidx_batch_options *o, ntidx_batch **out);
+
+/**
+ * Write up to cols->capacity of the next events into the caller's arrays.
+ * @param rows  receives the rows written (0 at the end)
+ * @return 1 rows were written, 0 the end, < 0 an error (ntidx_last_error(); the rows before it were
+ *         written and counted in *rows).
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_batch_fill(ntidx_batch *b, const ntidx_columns *cols, size_t *rows);
+
+/**
+ * The next events in the batch's own arrays (at most the options' `rows`), valid until the next call
+ * on the batch. @return as ntidx_batch_fill().
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_batch_next(ntidx_batch *b, const ntidx_columns **cols, size_t *rows);
+
+/** Rows of the type table so far (it grows as new types appear). */
+NTIDX_API size_t ntidx_batch_type_count(const ntidx_batch *b);
+/** Row `i` of the type table (NULL past the end); valid as long as the batch. */
+NTIDX_API const ntidx_batch_type *ntidx_batch_type_at(const ntidx_batch *b, size_t i);
+
+/** Field columns so far: those named, and with all_fields those met. */
+NTIDX_API size_t ntidx_batch_field_count(const ntidx_batch *b);
+/** The name of field column `i` (NULL past the end). */
+NTIDX_API const char *ntidx_batch_field_name(const ntidx_batch *b, size_t i);
+
+/** Strings in the table so far (their numbers run from 1 to this count). */
+NTIDX_API uint64_t ntidx_batch_string_count(const ntidx_batch *b);
+/** String number `id` (NULL for 0 or past the end), NUL-terminated; *len (optional) its bytes. Valid as long as the batch. */
+NTIDX_API const char *ntidx_batch_string(const ntidx_batch *b, uint64_t id, size_t *len);
+
+/** The query's counters (ntidx_query_get_stats()). */
+NTIDX_API const ntidx_query_stats *ntidx_batch_query_stats(const ntidx_batch *b);
+
+/** Free. Accepts NULL and *b == NULL; sets *b to NULL. */
+NTIDX_API void ntidx_batch_close(ntidx_batch **b);
+
+/* ------------------------------------------------------------------ */
+/* The event types of a trace                                          */
+/* ------------------------------------------------------------------ */
+
+typedef struct ntidx_type_list ntidx_type_list;
+
+/**
+ * Every event type the trace defines, with its field layout, read from the
+ * definition blocks the index lists (no event is decoded: metadata blocks,
+ * and before V4 the metadata rows of event blocks). A type defined twice
+ * with the same provider, id, version, name and layout is listed once; the
+ * runtime's events carry the layouts of its manifest. What a client needs to
+ * know the columns of a batch before it runs (data frame schemas). A region
+ * of a lazily checked index that fails its check is recovered from as
+ * queries do (the index rebuilt, saved and used from then on).
+ * @return NTIDX_OK; NTIDX_E_NOMEM; the reader's errors.
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_index_types(ntidx_trace *t, const ntidx_index *x, ntidx_type_list **out);
+
+/** Types listed, in the order the trace defines them. */
+NTIDX_API size_t ntidx_type_list_count(const ntidx_type_list *l);
+/** Type `i` (NULL past the end): provider, ids, names and `fields`; `offset` is its first definition. */
+NTIDX_API const ntidx_metadata *ntidx_type_list_at(const ntidx_type_list *l, size_t i);
+NTIDX_API void ntidx_type_list_free(ntidx_type_list **l);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NTIDX_BATCH_H */

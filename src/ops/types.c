@@ -1,0 +1,228 @@
+/*
+ * The event types of a trace, from its definition blocks alone.
+ *
+ * The index lists every block that defines metadata (metadata blocks; before
+ * V4, event blocks holding metadata rows) with its metadata epoch. A reader
+ * walks exactly those blocks as context (no event is decoded), reset at each
+ * new epoch since a V6 metadata flush lets ids be defined again, and tells
+ * us of every row it defines. Rows are copied out of the reader (its cache
+ * dies at the next reset) and listed once per distinct type and layout.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "hash.h"
+#include "idmap.h"
+#include "index_internal.h"
+#include "metadata.h"
+#include "ops_internal.h"
+#include "reader_internal.h"
+#include "reader_sort.h"
+#include "ntidx/batch.h"
+
+struct ntidx_type_list {
+    ntidx_metadata *v;
+    char **sig;          /* each type's identity (provider, ids, names, layout), for duplicates */
+    size_t n, cap;
+    ntx_idmap by_hash;   /* xxh3 of the identity -> position + 1 (collisions: the next key) */
+    ntx_arena arena;
+    ntidx_buf scratch;
+};
+
+/* The layout as bytes (names, type codes, counts, nested), for the identity. */
+static void put_layout(ntidx_buf *b, const ntidx_field *f, uint32_t n)
+{
+    for (uint32_t i = 0; f && i < n; i++) {
+        ntx_buf_puts(b, f[i].name ? f[i].name : "");
+        ntx_buf_u8(b, 0);
+        ntx_buf_u8(b, f[i].type_code);
+        ntx_buf_u16(b, f[i].element_count);
+        ntx_buf_u32(b, f[i].field_count);
+        ntx_buf_u8(b, f[i].element ? '[' : '-');
+        if (f[i].element)
+            put_layout(b, f[i].element, 1);
+        ntx_buf_u8(b, f[i].field_count ? '{' : '-');
+        put_layout(b, f[i].fields, f[i].field_count);
+        ntx_buf_u8(b, ';');
+    }
+}
+
+static int add_type(void *ctx, const ntidx_metadata *m)
+{
+    ntidx_type_list *l = ctx;
+    ntidx_buf *b = &l->scratch;
+    ntx_buf_reset(b);
+    ntx_buf_puts(b, m->provider ? m->provider : "");
+    ntx_buf_u8(b, 0);
+    ntx_buf_puts(b, m->event_name ? m->event_name : "");
+    ntx_buf_u8(b, 0);
+    ntx_buf_u32(b, m->event_id);
+    ntx_buf_u32(b, m->version);
+    ntx_buf_u8(b, (uint8_t)m->has_fields);
+    put_layout(b, m->fields, m->field_count);
+    if (b->err)
+        return b->err;
+    uint64_t key = ntx_xxh3(b->data, b->len);
+    for (;;) {
+        void *v = ntx_idmap_get(&l->by_hash, key);
+        if (!v)
+            break;
+        const char *s = l->sig[(uintptr_t)v - 1];
+        size_t slen;
+        memcpy(&slen, s, sizeof slen);
+        if (slen == b->len && !memcmp(s + sizeof slen, b->data, slen))
+            return 0; /* listed already */
+        key = ntx_idmap_hash(key + 1);
+    }
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 64;
+        ntidx_metadata *nv = realloc(l->v, cap * sizeof *nv);
+        if (!nv)
+            return NTIDX_E_NOMEM;
+        l->v = nv;
+        char **ns = realloc(l->sig, cap * sizeof *ns);
+        if (!ns)
+            return NTIDX_E_NOMEM;
+        l->sig = ns;
+        l->cap = cap;
+    }
+    char *sig = ntx_arena_alloc(&l->arena, sizeof(size_t) + b->len);
+    if (!sig)
+        return NTIDX_E_NOMEM;
+    memcpy(sig, &b->len, sizeof b->len);
+    memcpy(sig + sizeof b->len, b->data, b->len);
+    int rc = ntx_metadata_copy_into(&l->arena, m, &l->v[l->n]);
+    if (rc < 0)
+        return rc;
+    l->sig[l->n++] = sig;
+    return ntx_idmap_put(&l->by_hash, key, (void *)(uintptr_t)l->n) == 0 ? 0 : NTIDX_E_NOMEM;
+}
+
+typedef struct type_plan {
+    ntx_plan_step *steps;
+    size_t n;
+    int given;
+} type_plan;
+
+/* The whole plan at once: the reader asks once, then hears that it is over. */
+static int refill(void *ctx, const ntx_plan_step **plan, size_t *len, ntx_err *err)
+{
+    (void)err;
+    type_plan *p = ctx;
+    if (p->given)
+        return 0;
+    p->given = 1;
+    *plan = p->steps;
+    *len = p->n;
+    return p->n ? 1 : 0;
+}
+
+static int list_types(ntidx_trace *t, const ntidx_index *x, ntidx_type_list *l, ntx_err *err)
+{
+    type_plan p = {0};
+    p.steps = malloc((size_t)(2 * x->ndefs + 1) * sizeof *p.steps);
+    if (!p.steps)
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    int64_t epoch = -1;
+    for (uint64_t d = 0; d < x->ndefs; d++) {
+        uint8_t k = ntx_def_kind(x, d);
+        if (k != NTIDX_BLOCK_METADATA && k != NTIDX_BLOCK_EVENT)
+            continue;
+        int rc = ntx_index_need_block(x, ntx_def_block(x, d), err);
+        if (rc < 0) {
+            free(p.steps);
+            return rc;
+        }
+        if ((int64_t)ntx_def_meta_epoch(x, d) != epoch) { /* ids may be defined again after a flush */
+            epoch = ntx_def_meta_epoch(x, d);
+            p.steps[p.n++] = (ntx_plan_step){0, NTX_OP_RESET, 1};
+        }
+        p.steps[p.n++] = (ntx_plan_step){ntx_blk_offset(x, ntx_def_block(x, d)), NTX_OP_CONTEXT, 0};
+    }
+    ntidx_reader_options ro;
+    ntidx_reader_options_defaults(&ro);
+    ntidx_reader *r = NULL;
+    int rc = ntidx_reader_open(t, &ro, &r);
+    if (rc < 0) {
+        free(p.steps);
+        return ntx_err_from_last(err, rc);
+    }
+    ntx_reader_set_plan(r, refill, &p);
+    ntx_reader_on_metadata(r, add_type, l);
+    const ntidx_event *e;
+    while ((rc = ntidx_reader_next(r, &e)) == 1)
+        ; /* context only: no event comes out */
+    if (rc < 0)
+        ntx_err_from_last(err, rc);
+    ntidx_reader_close(&r);
+    free(p.steps);
+    return rc < 0 ? rc : 0;
+}
+
+static void free_list(ntidx_type_list *l)
+{
+    if (!l)
+        return;
+    free(l->v);
+    free(l->sig);
+    ntx_idmap_free(&l->by_hash);
+    ntx_arena_free(&l->arena);
+    ntidx_buf_free(&l->scratch);
+    free(l);
+}
+
+NTIDX_API int ntidx_index_types(ntidx_trace *t, const ntidx_index *x, ntidx_type_list **out)
+{
+    if (out)
+        *out = NULL;
+    if (!t || !x || !out)
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET, "ntidx_index_types: NULL argument");
+    x = ntx_index_current(x);
+    ntidx_type_list *l = calloc(1, sizeof *l);
+    if (!l)
+        return ntx_failf(NTIDX_E_NOMEM, t->name, NTIDX_NO_OFFSET, "out of memory");
+    ntx_idmap_init(&l->by_hash);
+    ntx_arena_init(&l->arena);
+    ntx_err err = {0};
+    int rc = list_types(t, x, l, &err);
+    if (rc == NTIDX_E_INDEX_CORRUPT) {
+        /* a region of a lazily checked index failed its check: rebuild it (as queries do) and list again */
+        const ntidx_index *nx;
+        ntx_err rerr = {0};
+        free_list(l);
+        if ((rc = ntx_index_recover(t, x, &err, &nx, &rerr)) < 0)
+            return ntx_fail(rc, t->name, &rerr);
+        x = nx;
+        l = calloc(1, sizeof *l);
+        if (!l)
+            return ntx_failf(NTIDX_E_NOMEM, t->name, NTIDX_NO_OFFSET, "out of memory");
+        ntx_idmap_init(&l->by_hash);
+        ntx_arena_init(&l->arena);
+        ntx_err_clear(&err);
+        rc = list_types(t, x, l, &err);
+    }
+    if (rc < 0) {
+        free_list(l);
+        return ntx_fail(rc, rc == NTIDX_E_INDEX_CORRUPT ? x->name : t->name, &err);
+    }
+    ntidx_buf_free(&l->scratch);
+    *out = l;
+    return NTIDX_OK;
+}
+
+NTIDX_API size_t ntidx_type_list_count(const ntidx_type_list *l) { return l ? l->n : 0; }
+
+NTIDX_API const ntidx_metadata *ntidx_type_list_at(const ntidx_type_list *l, size_t i)
+{
+    return l && i < l->n ? &l->v[i] : NULL;
+}
+
+NTIDX_API void ntidx_type_list_free(ntidx_type_list **l)
+{
+    if (!l || !*l)
+        return;
+    free_list(*l);
+    *l = NULL;
+}

@@ -1,0 +1,165 @@
+"""ntidx.dask on a distributed.LocalCluster of two worker processes (loopback), against one process.
+
+usage: test_dask.py NTIDX TRACES_DIR   (the package on PYTHONPATH)
+
+- stats() over several traces (the shared ones and generated V5/V6 ones, each split into many region
+  groups) equals `ntidx stats --json` per trace, with a client given as a tcp:// address and with none
+  (dask's default scheduler in this process), whole and in a window; the total is their combination;
+- merge_stats() of any partition of a trace's regions equals the trace's statistics;
+- frame() is the concatenation of each trace's Trace.frame() with a trace column, fields included;
+- a worker killed in the middle of a job (its tasks run again elsewhere) changes nothing.
+"""
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+import dask
+import pandas as pd
+from distributed import Client, LocalCluster
+
+import ntidx
+import ntidx.dask
+
+NTIDX = None
+PATHS = []
+SCRATCH = None
+CLUSTER = None
+rng = random.Random(5)
+
+
+def cli_stats(path, *args):
+    p = subprocess.run([NTIDX, "stats", path, "--json"] + [str(a) for a in args], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+class Dask(unittest.TestCase):
+    def test_stats_equal_the_command(self):
+        with Client(CLUSTER.scheduler_address) as client:  # a cluster as a script reaches one: its address
+            self.assertTrue(CLUSTER.scheduler_address.startswith("tcp://127.0.0.1:"))
+            got = ntidx.dask.stats(PATHS, client=client, partition_bytes=256 << 10)
+            with dask.config.set(scheduler="threads"):  # one process: this one, with threads
+                local = ntidx.dask.stats(PATHS, partition_bytes=1 << 20)
+            want = {p: cli_stats(p) for p in PATHS}
+            self.assertEqual(got["traces"], want)
+            self.assertEqual(local["traces"], want)
+            self.assertEqual(got["total"], ntidx.dask.combine_stats(want[p] for p in PATHS))
+            self.assertEqual(got["total"]["events"], sum(s["events"] for s in want.values()))
+            self.assertEqual(got["total"], local["total"])
+            # a window, as times relative to each trace's sync time
+            got = ntidx.dask.stats(PATHS, start="5ms", end="30ms", client=client, partition_bytes=128 << 10)
+            self.assertEqual(got["traces"], {p: cli_stats(p, "--from", "5ms", "--to", "30ms") for p in PATHS})
+
+    def test_merge_of_any_partition(self):
+        for path in PATHS:
+            with self.subTest(trace=os.path.basename(path)), ntidx.open(path) as t:
+                whole = t.stats()
+                numbers = [r.number for r in t.regions()]
+                for k in (1, 2, 5):
+                    parts = [[] for _ in range(k)]
+                    for n in numbers:
+                        parts[rng.randrange(k)].append(n)
+                    self.assertEqual(ntidx.dask.merge_stats(t.stats(regions=p) for p in parts), whole)
+
+    def test_frame(self):
+        with Client(CLUSTER) as client:
+            fields = ["TypeName", "AllocationAmount64", "Count", "Text"]
+            df = ntidx.dask.frame(PATHS, fields=fields, client=client, partition_bytes=256 << 10)
+            self.assertGreater(df.npartitions, len(PATHS))
+            got = df.compute()
+            parts = []
+            for p in PATHS:
+                with ntidx.open(p) as t:
+                    f = t.frame(fields=fields)
+                f.insert(0, "trace", p)
+                parts.append(f)
+            want = pd.concat(parts, ignore_index=True)
+            got = got.reset_index(drop=True)
+            self.assertEqual(list(got.columns), list(want.columns))
+            for c in want.columns:
+                self.assertEqual(got[c].astype(object).where(got[c].notna(), None).tolist(),
+                                 want[c].astype(object).where(want[c].notna(), None).tolist(), c)
+            # a window and a filter, every field
+            df = ntidx.dask.frame(PATHS[-2:], start="2ms", end="40ms", provider="Microsoft-Windows-DotNETRuntime",
+                                  fields="all", client=client, partition_bytes=128 << 10)
+            got = df.compute()
+            n = 0
+            for p in PATHS[-2:]:
+                with ntidx.open(p) as t:
+                    n += len(t.frame("2ms", "40ms", provider="Microsoft-Windows-DotNETRuntime"))
+            self.assertEqual(len(got), n)
+            self.assertIn("TypeName", got.columns)
+
+    def test_worker_killed_mid_job(self):
+        """The scheduler runs a dead worker's tasks again elsewhere: the answer does not change."""
+        big = []
+        for k in range(4):
+            path = os.path.join(SCRATCH, "big%d.nettrace" % k)
+            if not os.path.exists(path):
+                subprocess.run([NTIDX, "gen", "-o", path, "-q", "--size", "12M", "--seed", str(40 + k)], check=True)
+            big.append(path)
+        want = {p: cli_stats(p) for p in big}
+        with Client(CLUSTER) as client:
+            ntidx.dask.stats(big, client=client)  # indexes built: the job below is the work itself
+            pids = client.run(os.getpid)
+            plans = client.gather(client.compute([dask.delayed(ntidx.dask._plan, pure=False)(p, None, None, 64 << 10)
+                                                  for p in big]))
+            tasks = [dask.delayed(ntidx.dask._stats_part, pure=False)(p, None, None, g)
+                     for p, plan in zip(big, plans) for g in plan["groups"]]
+            futures = client.compute(tasks)
+            killed = False
+            deadline = time.time() + 60
+            while time.time() < deadline and not killed:
+                done = sum(f.done() for f in futures)
+                busy = [w for w, ts in client.processing().items() if ts]
+                if done < len(futures) - 20 and busy:
+                    os.kill(pids[busy[0]], signal.SIGKILL)
+                    killed = True
+                    killed_at = done
+                time.sleep(0.01)
+            self.assertTrue(killed, "the job ended before a worker could be killed")
+            results = client.gather(futures)
+            self.assertLess(killed_at, len(futures))
+            per = {p: [] for p in big}
+            owners = [p for p, plan in zip(big, plans) for _ in plan["groups"]]
+            for p, r in zip(owners, results):
+                per[p].append(r)
+            self.assertEqual({p: ntidx.dask.merge_stats(per[p]) for p in big}, want)
+            # and through the public call, with the cluster back to two workers
+            client.wait_for_workers(2, timeout=60)
+            self.assertEqual(ntidx.dask.stats(big, client=client, partition_bytes=1 << 20)["traces"], want)
+
+
+def main():
+    global NTIDX, PATHS, SCRATCH, CLUSTER
+    NTIDX = sys.argv[1]
+    tdir = sys.argv[2]
+    with tempfile.TemporaryDirectory() as scratch:
+        SCRATCH = scratch
+        os.environ["NTIDX_INDEX_DIR"] = os.path.join(scratch, "indexes")  # never beside the shared traces
+        shared = sorted(os.path.join(tdir, f) for f in os.listdir(tdir) if not f.endswith(".ntidx"))
+        gen = []
+        for name, args in [("d5.nettrace", ["--format-version", "5", "--events", "15000", "--seed", "8"]),
+                           ("d6.nettrace", ["--events", "15000", "--seed", "9", "--drop-rate", "0.02",
+                                            "--metadata-flush-every", "3", "--remove-threads"])]:
+            path = os.path.join(scratch, name)
+            subprocess.run([NTIDX, "gen", "-o", path, "-q"] + args, check=True)
+            gen.append(path)
+        PATHS = shared + gen
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                          dashboard_address=None, silence_logs=40) as cluster:
+            CLUSTER = cluster
+            prog = unittest.main(argv=[sys.argv[0], "-v"], exit=False)
+        ok = prog.result.wasSuccessful() and not prog.result.skipped
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,121 @@
+"""Data frames from the columns the C part fills (Trace._columns()).
+
+Every column is a numpy array over memory the C part filled (numpy.frombuffer: no copy, no Python object
+per event). Text columns are pandas Categoricals built from the type table and the string table (one
+Python str per distinct text). Payload field columns take a nullable type from the kinds of values they
+hold (see column_from_cells); only a column that mixes kinds, or holds arrays or objects, has a Python
+object per row.
+"""
+
+import json
+
+import numpy as np
+import pandas as pd
+
+from . import _ntidx
+
+#: The columns of Trace.frame(), in order (a contract: scripts rely on them).
+COLUMNS = ["ts", "time_s", "provider", "event_id", "event_name", "version", "thread", "capture_thread", "seq",
+           "stack_id", "offset"]
+
+_MISSING = _ntidx.VALUE_MISSING
+_NULL = _ntidx.VALUE_NULL
+_BOOL = _ntidx.VALUE_BOOL
+_INT = _ntidx.VALUE_INT
+_UINT = _ntidx.VALUE_UINT
+_FLOAT = _ntidx.VALUE_FLOAT
+_TEXT = {_ntidx.VALUE_STRING, _ntidx.VALUE_GUID, _ntidx.VALUE_TIME, _ntidx.VALUE_DECIMAL}
+_JSON = {_ntidx.VALUE_ARRAY, _ntidx.VALUE_OBJECT}
+
+
+def _categorical(type_ids, names):
+    """A Categorical of one string per type (provider, event name), by the rows' type ids."""
+    categories = sorted(set(names))
+    position = {c: i for i, c in enumerate(categories)}
+    per_type = np.array([position[n] for n in names], dtype=np.int32) if names else np.zeros(0, np.int32)
+    codes = per_type[type_ids] if len(type_ids) else np.zeros(0, np.int32)
+    return pd.Categorical.from_codes(codes, categories=categories)
+
+
+def _text(ids, mask, strings):
+    """A Categorical of string-table texts (ids from 1); masked rows are null."""
+    used = np.unique(ids[~mask]) if len(ids) else np.zeros(0, np.uint64)
+    codes = np.searchsorted(used, ids).astype(np.int32)
+    codes[mask] = -1
+    categories = [strings[int(i) - 1] for i in used]
+    return pd.Categorical.from_codes(codes, categories=categories)
+
+
+def _cell_value(kind, cell, strings):
+    """One cell as Python, the way Event.fields gives it."""
+    if kind == _INT:
+        return cell - 2 ** 64 if cell >= 2 ** 63 else cell
+    if kind == _UINT:
+        return int(cell)
+    if kind == _BOOL:
+        return bool(cell)
+    if kind == _FLOAT:
+        return float(np.array([cell], dtype=np.uint64).view(np.float64)[0])
+    if kind in _TEXT:
+        return strings[int(cell) - 1]
+    if kind in _JSON:
+        return json.loads(strings[int(cell) - 1])
+    return None
+
+
+def column_from_cells(kinds, cells, strings):
+    """A payload field's column from its kinds (uint8, an ntidx value kind or VALUE_MISSING per row) and cells
+    (uint64, the 8 bytes of the value). Types by the kinds present (MISSING and NULL rows are nulls):
+    only UINT: UInt64; only INT: Int64; INT and UINT: Int64 when every value fits, else object; only BOOL:
+    boolean; only FLOAT: Float64; strings, GUIDs, times and decimals: a Categorical of their texts (as the
+    JSON writes them); anything else (arrays, objects, mixes): object."""
+    n = len(kinds)
+    counts = np.bincount(kinds, minlength=256)
+    present = {k for k in np.nonzero(counts)[0].tolist() if k not in (_MISSING, _NULL)}
+    if not present:
+        return np.full(n, None, dtype=object)
+    mask = ~np.isin(kinds, np.array(sorted(present), dtype=np.uint8))
+    if present == {_UINT}:
+        return pd.arrays.IntegerArray(cells, mask)
+    if present == {_INT}:
+        return pd.arrays.IntegerArray(cells.view(np.int64), mask)
+    if present <= {_INT, _UINT} and not np.any((cells >= 2 ** 63) & (kinds == _UINT)):
+        return pd.arrays.IntegerArray(cells.view(np.int64), mask)
+    if present == {_BOOL}:
+        return pd.arrays.BooleanArray(cells != 0, mask)
+    if present == {_FLOAT}:
+        return pd.arrays.FloatingArray(cells.view(np.float64), mask)
+    if present <= _TEXT:
+        return _text(cells, mask, strings)
+    out = np.full(n, None, dtype=object)
+    for i in np.nonzero(~mask)[0].tolist():
+        out[i] = _cell_value(int(kinds[i]), int(cells[i]), strings)
+    return out
+
+
+def build(c, with_fields):
+    """The DataFrame of Trace.frame() from Trace._columns()'s dict."""
+    type_ids = np.frombuffer(c["type"], dtype=np.uint32)
+    types = c["types"]
+    data = {
+        "ts": np.frombuffer(c["ts"], dtype=np.uint64),
+        "time_s": np.frombuffer(c["time_s"], dtype=np.float64),
+        "provider": _categorical(type_ids, [t[0] for t in types]),
+        "event_id": (np.array([t[1] for t in types], dtype=np.uint32) if types else np.zeros(0, np.uint32))[type_ids],
+        "event_name": _categorical(type_ids, [t[2] for t in types]),
+        "version": (np.array([t[3] for t in types], dtype=np.uint32) if types else np.zeros(0, np.uint32))[type_ids],
+        "thread": np.frombuffer(c["thread"], dtype=np.uint64),
+        "capture_thread": np.frombuffer(c["capture_thread"], dtype=np.uint64),
+        "seq": np.frombuffer(c["seq"], dtype=np.uint32),
+        "stack_id": np.frombuffer(c["stack_id"], dtype=np.uint32),
+        "offset": np.frombuffer(c["offset"], dtype=np.uint64),
+    }
+    if with_fields:
+        strings = c["strings"]
+        for name, kinds, cells in c["fields"]:
+            key = name if name not in data else name + "_field"  # a field named like a column keeps both
+            data[key] = column_from_cells(np.frombuffer(kinds, dtype=np.uint8), np.frombuffer(cells, dtype=np.uint64),
+                                          strings)
+        errors = np.frombuffer(c["field_error"], dtype=np.uint64)
+        data["field_error"] = _text(errors, errors == 0, strings)
+    return pd.DataFrame(data, copy=False)
