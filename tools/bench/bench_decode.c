@@ -1,8 +1,10 @@
 /*
  * Full-decode benchmark: what `ntidx stats` does without an index (every
  * event header decoded, its metadata and thread resolved, payloads not
- * decoded), against `cat FILE > /dev/null` of the same page-cached file
- * timed in the same run. Prints figures, asserts nothing (zstd -b style).
+ * decoded), on one core, against `cat FILE > /dev/null` of the same
+ * page-cached file timed in the same run. Prints figures, asserts nothing
+ * (zstd -b style); the peak resident memory of this process so far is
+ * printed beside each trace's figures.
  *
  * usage: bench_decode [-r REPS] FILE...
  */
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <fcntl.h>
@@ -69,8 +72,16 @@ int main(int argc, char **argv)
         return 2;
     }
     double *tc = calloc((size_t)reps, sizeof *tc), *td = calloc((size_t)reps, sizeof *td);
-    printf("%-58s %10s %10s %9s %9s %9s %12s %7s\n", "trace", "MB", "events", "cat ms", "decode ms", "GB/s",
-           "Mevents/s", "x cat");
+    FILE *la = fopen("/proc/loadavg", "r");
+    char load[16] = "?";
+    if (la) {
+        if (fscanf(la, "%15s", load) != 1)
+            strcpy(load, "?");
+        fclose(la);
+    }
+    printf("load average %s\n", load);
+    printf("%-58s %10s %10s %9s %9s %9s %12s %7s %8s\n", "trace", "MB", "events", "cat ms", "decode ms", "GB/s",
+           "Mevents/s", "x cat", "RSS MB");
     for (; i < argc; i++) {
         const char *path = argv[i];
         time_cat(path); /* warm the page cache */
@@ -96,9 +107,11 @@ int main(int argc, char **argv)
         }
         double c = median(tc, reps), d = median(td, reps);
         const char *base = strrchr(path, '/');
-        printf("%-58s %10.1f %10" PRIu64 " %9.2f %9.2f %9.2f %12.1f %7.2f\n", base ? base + 1 : path,
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        printf("%-58s %10.1f %10" PRIu64 " %9.2f %9.2f %9.2f %12.1f %7.2f %8.1f\n", base ? base + 1 : path,
                (double)size / 1e6, events, c * 1e3, d * 1e3, (double)size / d / 1e9, (double)events / d / 1e6,
-               d / c);
+               d / c, (double)ru.ru_maxrss / 1024);
     }
     printf("(median of %d runs; 'x cat' = decode time / cat time, lower is better; cat includes process start)\n",
            reps);
