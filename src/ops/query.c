@@ -76,7 +76,7 @@ static int plan_push(ntidx_query *q, uint64_t b, uint8_t op, uint8_t forget)
         q->plan = np;
         q->plan_cap = n;
     }
-    q->plan[q->plan_len++] = (ntx_plan_step){offset, op, forget};
+    q->plan[q->plan_len++] = (ntx_plan_step){offset, op == NTX_OP_RESET ? 0 : ntx_blk_size(x, b), op, forget};
     return 0;
 }
 
@@ -322,8 +322,6 @@ static int query_open(ntidx_trace *t, const ntidx_index *x, const ntidx_query_op
         q->o.limit = 1;
     }
     q->only_region = only_region;
-    /* A query touches a few scattered blocks: read-ahead would only pull in bytes it never reads. */
-    ntx_trace_advise(t, 1);
     if ((rc = query_start(q)) < 0) {
         ntidx_query_close(&q);
         return rc;

@@ -205,6 +205,7 @@ static int apply_sequence_point(ntidx_reader *r, const ntidx_block *b)
     ntx_arena_free(&r->stack_arena);
     ntx_idmap_clear(&r->labels);
     ntx_arena_free(&r->label_arena);
+    r->live_lo = UINT64_MAX;
     if (r->t->gen == NTX_GEN_V6 && (sp.flags & 1u)) {
         ntx_idmap_clear(&r->threads);
         ntx_arena_free(&r->thread_arena);
@@ -216,6 +217,61 @@ static int apply_sequence_point(ntidx_reader *r, const ntidx_block *b)
         ntx_arena_free(&r->metadata_arena);
     }
     return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Memory: mapped bytes given back behind the reader                   */
+/* ------------------------------------------------------------------ */
+
+/* A reader gives back what it has read every this many bytes of blocks. */
+#define RELEASE_BYTES (32ull << 20)
+
+/*
+ * Give back the span of the blocks read since the last release, up to the page
+ * boundary before its end (the page that holds the next block's start stays),
+ * not past the first stack or label list block still cached (events point
+ * into them), and in time order not past the first event still waiting to
+ * be sorted (its payload, and those after it, are still to be handed out).
+ * What is kept stays in the span for the next release.
+ */
+static void release_read(ntidx_reader *r)
+{
+    uint64_t end = r->rel_hi < r->live_lo ? r->rel_hi : r->live_lo;
+    for (uint32_t i = 0; i < r->heap_len; i++)
+        if (r->heap[i].off < end)
+            end = r->heap[i].off;
+    end &= ~(uint64_t)4095;
+    if (end > r->rel_lo) {
+        ntx_trace_release(r->t, r->rel_lo, end - r->rel_lo);
+        r->rel_lo = end;
+    }
+    if (r->rel_lo >= r->rel_hi)
+        r->rel_lo = r->rel_hi = 0;
+    r->rel_bytes = 0;
+}
+
+/*
+ * Block [off, off + size) is about to be read. Once the blocks read since the
+ * last release add up to RELEASE_BYTES, their span is released first. A
+ * plan's jumps back to definitions (before the span) widen it: a definition
+ * block released and read again costs a page fault.
+ */
+static void note_read(ntidx_reader *r, uint64_t off, uint64_t size)
+{
+    if (!r->t->map)
+        return;
+    if (r->rel_bytes >= RELEASE_BYTES)
+        release_read(r);
+    if (r->rel_hi == r->rel_lo) {
+        r->rel_lo = off;
+        r->rel_hi = off + size;
+    } else {
+        if (off < r->rel_lo)
+            r->rel_lo = off;
+        if (off + size > r->rel_hi)
+            r->rel_hi = off + size;
+    }
+    r->rel_bytes += size;
 }
 
 /* ------------------------------------------------------------------ */
@@ -340,6 +396,7 @@ static void reset_caches(ntidx_reader *r)
     ntx_arena_free(&r->stack_arena);
     ntx_idmap_clear(&r->labels);
     ntx_arena_free(&r->label_arena);
+    r->live_lo = UINT64_MAX;
     forget_sequences(r);
 }
 
@@ -350,8 +407,45 @@ void ntx_reader_set_plan(ntidx_reader *r, int (*refill)(void *, const ntx_plan_s
     r->plan = none;
     r->plan_len = 0;
     r->plan_pos = 0;
+    r->plan_ahead = 0;
     r->plan_refill = refill;
     r->plan_ctx = ctx;
+}
+
+/*
+ * A plan reads ahead of itself this many bytes of its blocks: the blocks it is
+ * about to read are asked of the kernel exactly (adjacent ones in one range),
+ * so a trace that is not in the page cache is read with a few reads of what
+ * the plan needs, never with page faults that pull in read-ahead around them
+ * (queries advise random access). Not the whole plan at once: a seek or a
+ * query with a limit may stop after its first blocks.
+ */
+#define PLAN_AHEAD_BYTES (512u << 10)
+
+static void plan_read_ahead(ntidx_reader *r)
+{
+    if (!r->t->map)
+        return;
+    if (r->plan_ahead < r->plan_pos)
+        r->plan_ahead = r->plan_pos;
+    uint64_t ahead = 0, lo = 0, hi = 0;
+    for (size_t i = r->plan_pos; i < r->plan_ahead; i++)
+        ahead += r->plan[i].size;
+    while (r->plan_ahead < r->plan_len && ahead < PLAN_AHEAD_BYTES) {
+        const ntx_plan_step *st = &r->plan[r->plan_ahead++];
+        if (!st->size)
+            continue;
+        if (hi > lo && st->offset != hi) {
+            ntx_trace_prefetch(r->t, lo, hi - lo);
+            lo = hi = 0;
+        }
+        if (hi == lo)
+            lo = st->offset;
+        hi = st->offset + st->size;
+        ahead += st->size;
+    }
+    if (hi > lo)
+        ntx_trace_prefetch(r->t, lo, hi - lo);
 }
 
 /* Next block of the plan; 0 at its end. */
@@ -363,8 +457,11 @@ static int plan_next_block(ntidx_reader *r, ntidx_block *b, int defer_barriers)
             if (rc <= 0)
                 return rc < 0 ? ntx_err_set(&r->err, rc, "cannot plan the query") : 0;
             r->plan_pos = 0;
+            r->plan_ahead = 0;
             continue;
         }
+        if (r->plan_ahead <= r->plan_pos)
+            plan_read_ahead(r);
         const ntx_plan_step *st = &r->plan[r->plan_pos++];
         if (st->forget_seq)
             forget_sequences(r);
@@ -411,10 +508,16 @@ static int apply_block(ntidx_reader *r, const ntidx_block *b, int defer_barriers
             return 2;
         }
         return apply_sequence_point(r, b);
-    case NTIDX_BLOCK_STACK: return ntx_decode_stack_block(t, b, add_stack, r, &r->err);
+    case NTIDX_BLOCK_STACK:
+        if (b->offset < r->live_lo)
+            r->live_lo = b->offset;
+        return ntx_decode_stack_block(t, b, add_stack, r, &r->err);
     case NTIDX_BLOCK_THREAD: return ntx_decode_thread_block(t, b, &r->thread_arena, add_thread, r, &r->err);
     case NTIDX_BLOCK_REMOVE_THREAD: return ntx_decode_remove_thread_block(t, b, remove_thread, r, &r->err);
-    case NTIDX_BLOCK_LABEL_LIST: return ntx_decode_label_list_block(t, b, add_label_list, r, &r->err);
+    case NTIDX_BLOCK_LABEL_LIST:
+        if (b->offset < r->live_lo)
+            r->live_lo = b->offset;
+        return ntx_decode_label_list_block(t, b, add_label_list, r, &r->err);
     case NTIDX_BLOCK_TRACE: return 0; /* read at open */
     default: r->stats.unknown_blocks++; return 0;
     }
@@ -487,6 +590,7 @@ int ntx_reader_file_next(ntidx_reader *r, ntidx_event *e, int defer_barriers)
             if (b.kind < NTIDX_BLOCK_KIND_COUNT)
                 r->stats.blocks[b.kind]++;
             r->stats.bytes_read += b.size;
+            note_read(r, b.offset, b.size);
             if (rc == 3) { /* context only */
                 if (b.kind == NTIDX_BLOCK_EVENT) {
                     if ((rc = begin_rows(r, &b, 0)) < 0)
@@ -507,6 +611,7 @@ int ntx_reader_file_next(ntidx_reader *r, ntidx_event *e, int defer_barriers)
             return 0;
         }
         ntx_err walk = {0};
+        ntx_trace_walk_ahead(t, r->pos, &r->ahead);
         rc = ntx_next_block(t, &r->pos, &b, &walk);
         if (rc == 0) {
             r->complete = 1;
@@ -530,6 +635,7 @@ int ntx_reader_file_next(ntidx_reader *r, ntidx_event *e, int defer_barriers)
         r->stats.bytes_read += b.size;
         if (b.kind < NTIDX_BLOCK_KIND_COUNT)
             r->stats.blocks[b.kind]++;
+        note_read(r, b.offset, b.size);
         rc = apply_block(r, &b, defer_barriers);
         if (rc < 0)
             return fail(r, rc);
@@ -566,6 +672,7 @@ NTIDX_API int ntidx_reader_open(ntidx_trace *t, const ntidx_reader_options *o, n
     r->opt = *o;
     r->pos = t->info.first_block_offset;
     r->end_pos = UINT64_MAX;
+    r->live_lo = UINT64_MAX;
     ntx_idmap_init(&r->metadata);
     ntx_idmap_init(&r->threads);
     ntx_idmap_init(&r->stacks);
@@ -600,6 +707,9 @@ NTIDX_API void ntidx_reader_close(ntidx_reader **rp)
     if (!rp || !*rp)
         return;
     ntidx_reader *r = *rp;
+    r->heap_len = 0; /* nothing waits any more: everything read is given back */
+    r->live_lo = UINT64_MAX;
+    release_read(r);
     ntx_idmap_free(&r->metadata);
     ntx_idmap_free(&r->threads);
     ntx_idmap_free(&r->stacks);

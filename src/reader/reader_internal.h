@@ -39,6 +39,7 @@ enum { NTX_OP_BLOCK = 0, NTX_OP_CONTEXT = 1, NTX_OP_RESET = 2,
 
 typedef struct ntx_plan_step {
     uint64_t offset;
+    uint32_t size;      /* the block's size (its bytes are read ahead of the reader); 0 for RESET */
     uint8_t op;
     uint8_t forget_seq; /* event blocks were skipped before this step: sequence gaps are not drops */
 } ntx_plan_step;
@@ -59,6 +60,7 @@ struct ntidx_reader {
     uint64_t pos;    /* next block */
     uint64_t block_offset; /* the block being applied (messages) */
     uint64_t end_pos;/* stop at this offset (exclusive; UINT64_MAX = the whole file) */
+    uint64_t ahead;  /* a walk has asked for the trace's bytes up to here (ntx_trace_walk_ahead) */
 
     int in_block;    /* decoding rows of `hb` */
     int block_is_metadata;
@@ -66,6 +68,7 @@ struct ntidx_reader {
 
     const ntx_plan_step *plan; /* NULL: walk the whole file */
     size_t plan_len, plan_pos;
+    size_t plan_ahead;         /* steps before this one have been read ahead (ntx_trace_prefetch) */
     /* Called when the plan runs out: appends the next region's steps (returns 1) or ends it (0, <0 error). */
     int (*plan_refill)(void *ctx, const ntx_plan_step **plan, size_t *len, ntx_err *err); /* sets err when < 0 */
     void *plan_ctx;
@@ -102,6 +105,17 @@ struct ntidx_reader {
 
     ntidx_dropped *dropped;
     size_t dropped_len;
+
+    /*
+     * Mapped trace bytes read since they were last given back to the kernel:
+     * the span [rel_lo, rel_hi) of the blocks read, and their total size.
+     * Every RELEASE_BYTES of blocks (and at close) the span is released
+     * (MADV_DONTNEED), so a reader's resident memory stays flat whatever the
+     * trace's size; pointers into it stay valid (the pages are read again
+     * from the page cache if touched).
+     */
+    uint64_t rel_lo, rel_hi, rel_bytes;
+    uint64_t live_lo; /* the first stack or label list block cached (UINT64_MAX: none): not released */
 };
 
 #endif
