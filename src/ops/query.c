@@ -401,6 +401,19 @@ static int type_matches(ntidx_query *q, const ntidx_metadata *m)
     return ok;
 }
 
+/* The query's figures from its reader's. */
+static void update_stats(ntidx_query *q)
+{
+    const ntidx_reader_stats *rs = ntidx_reader_get_stats(q->r);
+    q->stats.bytes_read = rs->bytes_read;
+    q->stats.event_blocks_read = rs->blocks[NTIDX_BLOCK_EVENT];
+    q->stats.dropped_events = rs->dropped_events;
+    uint64_t nb = 0;
+    for (int k = 0; k < NTIDX_BLOCK_KIND_COUNT; k++)
+        nb += rs->blocks[k];
+    q->stats.blocks_read = nb;
+}
+
 /* The next event of the plan that the window and the filters take; as ntidx_query_next(). */
 static int next_event(ntidx_query *q, const ntidx_event **ev)
 {
@@ -413,14 +426,7 @@ static int next_event(ntidx_query *q, const ntidx_event **ev)
         }
         const ntidx_event *e;
         int rc = ntidx_reader_next(q->r, &e);
-        const ntidx_reader_stats *rs = ntidx_reader_get_stats(q->r);
-        q->stats.bytes_read = rs->bytes_read;
-        q->stats.event_blocks_read = rs->blocks[NTIDX_BLOCK_EVENT];
-        q->stats.dropped_events = rs->dropped_events;
-        uint64_t nb = 0;
-        for (int k = 0; k < NTIDX_BLOCK_KIND_COUNT; k++)
-            nb += rs->blocks[k];
-        q->stats.blocks_read = nb;
+        update_stats(q);
         if (rc <= 0) {
             q->done = 1;
             return rc;
@@ -438,6 +444,35 @@ static int next_event(ntidx_query *q, const ntidx_event **ev)
         q->emitted++;
         *ev = e;
         return 1;
+    }
+}
+
+long ntx_query_rows(ntidx_query *q, ntx_row *rows, size_t cap, uint64_t *block_offset)
+{
+    for (;;) {
+        if (q->done)
+            return 0;
+        long n = ntx_reader_rows(q->r, rows, cap, block_offset);
+        update_stats(q);
+        if (n <= 0) {
+            q->done = 1;
+            if (n < 0) /* about the index file when a region failed its check, else about the trace */
+                return ntx_fail((int)n, n == NTIDX_E_INDEX_CORRUPT ? q->x->name : q->t->name, &q->r->err);
+            return 0;
+        }
+        size_t k = 0;
+        const int filtered = q->o.provider || q->o.has_event_id || q->o.event_name || q->o.has_thread;
+        for (size_t i = 0; i < (size_t)n; i++) {
+            const ntx_row *r = &rows[i];
+            if (r->timestamp < q->o.t0 || r->timestamp >= q->o.t1)
+                continue;
+            if (filtered && (!type_matches(q, r->metadata) || (q->o.has_thread && r->thread_id != q->o.thread)))
+                continue;
+            rows[k++] = *r;
+        }
+        q->emitted += k;
+        if (k)
+            return (long)k;
     }
 }
 

@@ -3,6 +3,7 @@
 #define NTX_OPS_QUERY_INTERNAL_H
 
 #include "ntidx/index.h"
+#include "reader_internal.h"
 
 /*
  * One region as a unit of work: a query over region `region` only, primed on
@@ -11,5 +12,14 @@
  */
 int ntx_query_open_region(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o,
                           uint64_t region);
+
+/*
+ * A query in file order without a limit, a block at a time: up to `cap` of
+ * its events (window and filters applied) from one event block (its offset in
+ * *block_offset) as rows (ntx_reader_rows()). Returns the rows (> 0), 0 at the
+ * end, < 0 an error (said as ntidx_query_next() says it). Its figures
+ * (ntidx_query_get_stats(), ntidx_query_dropped()) are kept as that one's.
+ */
+long ntx_query_rows(ntidx_query *q, ntx_row *rows, size_t cap, uint64_t *block_offset);
 
 #endif

@@ -44,6 +44,29 @@ typedef struct ntx_plan_step {
     uint8_t forget_seq; /* event blocks were skipped before this step: sequence gaps are not drops */
 } ntx_plan_step;
 
+/*
+ * One event as statistics see it (ntx_reader_rows()): what ntidx_event says
+ * of its type, thread, time and size.
+ */
+typedef struct ntx_row {
+    const ntidx_metadata *metadata;
+    uint64_t thread_id; /* as ntidx_event.thread_id: the OS thread id where the trace gives one */
+    uint64_t timestamp;
+    uint32_t payload_size;
+} ntx_row;
+
+/*
+ * The threads of the event block being decoded into rows, looked up once per
+ * run of events of one thread (events come in runs per thread; metadata,
+ * stack and label list ids change from event to event and are looked up).
+ */
+typedef struct ntx_row_cache {
+    int have_thread;
+    uint64_t thread, thread_id;
+    struct ntx_seqstate *seq; /* NULL: no capture thread yet */
+    uint64_t capture, capture_id;
+} ntx_row_cache;
+
 /* Time ordering: events wait in a heap keyed by (timestamp, file offset). */
 typedef struct ntx_heap_item {
     uint64_t ts, off;
@@ -74,6 +97,7 @@ struct ntidx_reader {
     void *plan_ctx;
     int pending_reset;
     ntx_hdr_block hb;
+    ntx_row_cache rc;
 
     /* caches */
     ntx_idmap metadata;
@@ -117,5 +141,14 @@ struct ntidx_reader {
     uint64_t rel_lo, rel_hi, rel_bytes;
     uint64_t live_lo; /* the first stack or label list block cached (UINT64_MAX: none): not released */
 };
+
+/*
+ * The statistics' loop: in file order, up to `cap` events of one event block
+ * at a time (its offset in *block_offset) as rows, with every check and count
+ * ntidx_reader_next() makes (undefined references, dropped events, reader
+ * statistics). Returns the rows (> 0), 0 at the end, < 0 an error (sticky,
+ * message in r->err). Not for readers in time order.
+ */
+long ntx_reader_rows(ntidx_reader *r, ntx_row *rows, size_t cap, uint64_t *block_offset);
 
 #endif
