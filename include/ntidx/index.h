@@ -55,6 +55,9 @@ typedef struct ntidx_index_options {
         large index region by region when a query first needs the region; `ntidx index` asks for
         NTIDX_VERIFY_ALL). */
     int verify;
+    /** Workers that build a --full index, a region at a time (0, the default: one per online core; at
+        most 64). The index is the same, byte for byte, for any number. */
+    unsigned threads;
     uint64_t reserved[8];       /**< zero (see Conventions in ntidx.h) */
 } ntidx_index_options;
 

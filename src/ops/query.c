@@ -35,6 +35,7 @@ struct ntidx_query {
     int64_t prev_region;   /* the last region planned, to know whether the next follows it */
     int sorted, planned_all;
     int64_t only_region;   /* >= 0: a work unit of exactly this region (parallel statistics) */
+    int every_block;       /* plan every event block that may hold events, whatever the window (--full builds) */
     ntidx_query_stats stats;
     uint64_t emitted;
     int done;
@@ -89,6 +90,8 @@ static int block_wanted(const ntidx_query *q, uint64_t i)
     uint8_t f = ntx_blk_flags(x, i);
     if (f & NTX_BF_NO_EVENTS)
         return 0;
+    if (q->every_block)
+        return 1;
     if ((f & NTX_BF_RANGE) && !ntx_ranges_overlap(ntx_blk_ts_min(x, i), ntx_blk_ts_max(x, i), q->o.t0, q->o.t1))
         return 0;
     if (x->filters) {
@@ -188,7 +191,7 @@ static int plan_next_region(ntidx_query *q, ntx_err *err)
         uint64_t lo = ntx_rg_ts_min(x, r), hi = ntx_rg_ts_max(x, r);
         if (lo <= hi && lo >= t1 && q->sorted)
             break; /* every later region is later still */
-        if (!ntx_ranges_overlap(lo, hi, t0, t1))
+        if (!q->every_block && !ntx_ranges_overlap(lo, hi, t0, t1))
             continue;
         /* A lazily checked index: this region's block entries are checked before they are trusted. */
         int crc = ntx_index_need_region(x, r, err);
@@ -300,7 +303,7 @@ static int check_options(const ntidx_trace *t, const ntidx_query_options *o)
 }
 
 static int query_open(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o, int64_t only_region,
-                      ntidx_query **out)
+                      int every_block, ntidx_query **out)
 {
     *out = NULL;
     ntidx_query *q = calloc(1, sizeof *q);
@@ -322,6 +325,7 @@ static int query_open(ntidx_trace *t, const ntidx_index *x, const ntidx_query_op
         q->o.limit = 1;
     }
     q->only_region = only_region;
+    q->every_block = every_block;
     if ((rc = query_start(q)) < 0) {
         ntidx_query_close(&q);
         return rc;
@@ -336,16 +340,16 @@ NTIDX_API int ntidx_query_open(ntidx_trace *t, const ntidx_index *x, const ntidx
         *out = NULL;
     if (!out || !t || !x)
         return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET, "ntidx_query_open: NULL argument");
-    return query_open(t, x, o, -1, out);
+    return query_open(t, x, o, -1, 0, out);
 }
 
 int ntx_query_open_region(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o,
-                          uint64_t region)
+                          uint64_t region, int every_block)
 {
     x = ntx_index_current(x);
     if (region >= x->nregions)
         return ntx_failf(NTIDX_E_INVALID_ARG, x->name, NTIDX_NO_OFFSET, "no region %llu", (unsigned long long)region);
-    return query_open(t, x, o, (int64_t)region, out);
+    return query_open(t, x, o, (int64_t)region, every_block, out);
 }
 
 NTIDX_API void ntidx_query_options_seek(ntidx_query_options *o, uint64_t ts)
@@ -447,7 +451,7 @@ static int next_event(ntidx_query *q, const ntidx_event **ev)
     }
 }
 
-long ntx_query_rows(ntidx_query *q, ntx_row *rows, size_t cap, uint64_t *block_offset)
+long ntx_query_rows(ntidx_query *q, ntx_row *rows, size_t cap, uint64_t *block_offset, int unfiltered)
 {
     for (;;) {
         if (q->done)
@@ -459,6 +463,10 @@ long ntx_query_rows(ntidx_query *q, ntx_row *rows, size_t cap, uint64_t *block_o
             if (n < 0) /* about the index file when a region failed its check, else about the trace */
                 return ntx_fail((int)n, n == NTIDX_E_INDEX_CORRUPT ? q->x->name : q->t->name, &q->r->err);
             return 0;
+        }
+        if (unfiltered) {
+            q->emitted += (uint64_t)n;
+            return n;
         }
         size_t k = 0;
         const int filtered = q->o.provider || q->o.has_event_id || q->o.event_name || q->o.has_thread;
