@@ -544,6 +544,23 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
         if (!d || ntx_load64(d + 16) != x->nblocks)
             FAIL(NTIDX_E_INDEX_CORRUPT, "filters do not cover every block");
     }
+    if (own_map && lazy && x->nregions && x->blocks) {
+        /* The last region's entries are checked below (and the identity check reads its last block): ask
+           for their pages now, while the tables are checked (nothing is trusted yet: clipped to BLOCKS). */
+        uint64_t r = x->nregions - 1, f = ntx_rg_first(x, r), e = ntx_rg_end(x, r);
+        if (f > 0)
+            f--; /* the previous region's last entry is checked with it */
+        if (e > x->nblocks)
+            e = x->nblocks;
+        if (f < e) {
+            uint64_t a = (uint64_t)(x->blocks - m) + f * x->sb;
+            (void)madvise(m + (a & ~(uint64_t)4095), (size_t)((e - f) * x->sb + (a & 4095)), MADV_WILLNEED);
+            if (x->filters) {
+                a = (uint64_t)(x->filters - m) + f * x->sf;
+                (void)madvise(m + (a & ~(uint64_t)4095), (size_t)((e - f) * x->sf + (a & 4095)), MADV_WILLNEED);
+            }
+        }
+    }
     char why[400];
     /* The table starts after the trace block. */
     uint64_t first = t->info.first_block_offset;

@@ -419,14 +419,17 @@ void ntx_reader_set_plan(ntidx_reader *r, int (*refill)(void *, const ntx_plan_s
 }
 
 /*
- * A plan reads ahead of itself this many bytes of its blocks: the blocks it is
- * about to read are asked of the kernel exactly (adjacent ones in one range),
- * so a trace that is not in the page cache is read with a few reads of what
- * the plan needs, never with page faults that pull in read-ahead around them
- * (queries advise random access). Not the whole plan at once: a seek or a
- * query with a limit may stop after its first blocks.
+ * A plan reads ahead of itself: the blocks it is about to read are asked of
+ * the kernel exactly (adjacent ones in one range), so a trace that is not in
+ * the page cache is read with a few reads of what the plan needs, never with
+ * page faults that pull in read-ahead around them (the mapping is advised
+ * random access). Not the whole plan at once: a seek or a query with a limit
+ * may stop after its first blocks. The first read-ahead of a reader is
+ * PLAN_AHEAD_FIRST bytes of blocks (a 10 ms window's or a seek's blocks of a
+ * runtime's trace), each next one twice the last, up to PLAN_AHEAD_MAX.
  */
-#define PLAN_AHEAD_BYTES (512u << 10)
+#define PLAN_AHEAD_FIRST (256u << 10)
+#define PLAN_AHEAD_MAX (4u << 20)
 
 static void plan_read_ahead(ntidx_reader *r)
 {
@@ -434,10 +437,11 @@ static void plan_read_ahead(ntidx_reader *r)
         return;
     if (r->plan_ahead < r->plan_pos)
         r->plan_ahead = r->plan_pos;
+    r->plan_ahead_bytes = !r->plan_ahead_bytes ? PLAN_AHEAD_FIRST
+                          : r->plan_ahead_bytes < PLAN_AHEAD_MAX ? 2 * r->plan_ahead_bytes
+                                                                 : PLAN_AHEAD_MAX;
     uint64_t ahead = 0, lo = 0, hi = 0;
-    for (size_t i = r->plan_pos; i < r->plan_ahead; i++)
-        ahead += r->plan[i].size;
-    while (r->plan_ahead < r->plan_len && ahead < PLAN_AHEAD_BYTES) {
+    while (r->plan_ahead < r->plan_len && ahead < r->plan_ahead_bytes) {
         const ntx_plan_step *st = &r->plan[r->plan_ahead++];
         if (!st->size)
             continue;
