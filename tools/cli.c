@@ -69,6 +69,8 @@ static void print_option(FILE *f, const cli_option *o, const char *help)
 void cli_usage(const cli_command *cmd, FILE *f)
 {
     fprintf(f, "usage: ntidx %s%s", cmd->name, takes(cmd, CLI_TRACE) ? " TRACE" : "");
+    if (takes(cmd, CLI_ARGS))
+        fprintf(f, " %s", cmd->args);
     for (size_t i = 0; i < NSHARED; i++) {
         const cli_option *o = &shared[i].o;
         if (!takes(cmd, shared[i].group))
@@ -152,7 +154,7 @@ static int in_list(const char *list, const char *s)
 
 static void notice_index(void *ctx, int action, const char *why) { cli_index_notice(ctx, action, why); }
 
-static int verify_mode(void)
+int cli_verify_mode(void)
 {
     /* NTIDX_INDEX_VERIFY=all|on-use|auto: how much of an index is checked when it is loaded. */
     const char *v = getenv("NTIDX_INDEX_VERIFY");
@@ -255,7 +257,10 @@ int cli_begin(const cli_command *cmd, int argc, char **argv, cli_ctx *c)
         }
     }
     int npos = argc - optind;
-    if (npos != (takes(cmd, CLI_TRACE) ? 1 : 0))
+    if (takes(cmd, CLI_ARGS)) {
+        c->args = argv + optind;
+        c->nargs = npos;
+    } else if (npos != (takes(cmd, CLI_TRACE) ? 1 : 0))
         return cli_bad_usage(cmd, npos ? "one trace, please (%d arguments given)" : "no trace given", npos);
     if (takes(cmd, CLI_TRACE))
         c->trace_path = argv[optind];
@@ -357,7 +362,7 @@ int cli_begin(const cli_command *cmd, int argc, char **argv, cli_ctx *c)
     if (at)
         c->query.seek = 1;
     if (takes(cmd, CLI_INDEX) && !c->no_index) {
-        if (open_index(c, verify_mode()) < 0)
+        if (open_index(c, cli_verify_mode()) < 0)
             return cli_end(c, CLI_FAIL);
         if (takes(cmd, CLI_VERIFY) && cli_index_verified(c) < 0)
             return cli_end(c, CLI_FAIL);

@@ -36,7 +36,8 @@ enum {
     CLI_THREADS = 1u << 9, /* --threads N (1-64) */
     CLI_AT = 1u << 10,     /* --at T (required) */
     CLI_LIMIT = 1u << 11,  /* --limit N */
-    CLI_VERIFY = 1u << 12  /* the index is checked whole after it is opened (commands that read most of it) */
+    CLI_VERIFY = 1u << 12, /* the index is checked whole after it is opened (commands that read most of it) */
+    CLI_ARGS = 1u << 13    /* positional arguments of the command's own (`args` in the usage; cli_ctx.args) */
 };
 
 /* A command's own option. */
@@ -58,6 +59,7 @@ typedef struct cli_command {
     const cli_option *options;/* its own, ended by {NULL} */
     const char *notes;        /* more lines for --help (may be NULL) */
     int file_order;           /* CLI_ORDER: the default is the file's order (else time order) */
+    const char *args;         /* CLI_ARGS: the positional arguments as the usage shows them ("TRACE [TRACE...] SQL") */
 } cli_command;
 
 /* What cli_begin() parsed and opened. */
@@ -73,6 +75,8 @@ typedef struct cli_ctx {
     unsigned threads;         /* CLI_THREADS: 0 = every core */
     ntidx_query_options query;/* the window, the filters, --order, --limit, --at (a seek) */
     const char *given[32];    /* the command's own options, by position in cmd->options: value, "" (flag), NULL */
+    char **args;              /* CLI_ARGS: the positional arguments, in order */
+    int nargs;
 } cli_ctx;
 
 /*
@@ -107,6 +111,9 @@ int cli_parse_u64(const char *s, uint64_t *v, int suffixes);
 /* Write a JSON string literal, escaped by the library's one policy (invalid UTF-8 becomes U+FFFD). */
 void cli_json_str(FILE *f, const char *s);
 
+/* How much of an index is checked when loaded: NTIDX_INDEX_VERIFY=all|on-use|auto (an ntidx_index_verify). */
+int cli_verify_mode(void);
+
 /* The index of the trace again after an index error: checked whole (commands that read most of it). */
 int cli_index_verified(cli_ctx *c);
 
@@ -132,8 +139,9 @@ int ntidx_cmd_seek(int argc, char **argv);
 int ntidx_cmd_export(int argc, char **argv);
 int ntidx_cmd_slice(int argc, char **argv);
 int ntidx_cmd_top(int argc, char **argv);
+int ntidx_cmd_sql(int argc, char **argv);
 
 extern const cli_command cli_cmd_info, cli_cmd_stats, cli_cmd_dump, cli_cmd_gen, cli_cmd_index, cli_cmd_query,
-    cli_cmd_seek, cli_cmd_export, cli_cmd_slice, cli_cmd_top;
+    cli_cmd_seek, cli_cmd_export, cli_cmd_slice, cli_cmd_top, cli_cmd_sql;
 
 #endif

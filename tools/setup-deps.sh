@@ -2,7 +2,8 @@
 # Install the Debian packages ntidx needs, when missing. Safe to run again.
 set -eu
 need=()
-for pkg in gcc g++ clang meson ninja-build pkg-config libxxhash-dev libcmocka-dev python3; do
+# libsqlite3-dev and sqlite3: the SQL tables (tools/sqlite) and the shell the tests load them into.
+for pkg in gcc g++ clang meson ninja-build pkg-config libxxhash-dev libcmocka-dev python3 scdoc libsqlite3-dev sqlite3; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 # libFuzzer and the sanitizer runtimes ship with clang's runtime package.

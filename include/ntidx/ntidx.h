@@ -753,6 +753,29 @@ NTIDX_API int ntidx_buf_append_json_string(ntidx_buf *b, const char *s, size_t n
 /* Stacks                                                              */
 /* ------------------------------------------------------------------ */
 
+/** One stack of a stack block: its id, its instruction pointers (pointer_size bytes each, little-endian,
+    the leaf first; NULL when the stack is empty) and their size in bytes. Return 0 to go on; any other
+    value stops the walk and is what ntidx_stack_block_stacks() returns. */
+typedef int (*ntidx_stack_fn)(void *ctx, uint32_t id, const uint8_t *ips, uint32_t size);
+
+/**
+ * The stacks a stack block defines (V4-V6; ntidx_trace_next_block() finds the
+ * blocks of kind NTIDX_BLOCK_STACK), in order: `fn` is called for each. The
+ * ids are those events give in ntidx_event.stack_id until the next sequence
+ * point (a writer may give an id again after one). V3 traces have no stack
+ * blocks: their events carry their stacks inline (ntidx_event.stack).
+ * @code
+ *   static int add(void *ctx, uint32_t id, const uint8_t *ips, uint32_t size) { ...; return 0; }
+ *   if (b.kind == NTIDX_BLOCK_STACK && ntidx_stack_block_stacks(t, &b, add, ctx) < 0) ...;
+ * @endcode
+ * @return NTIDX_OK; NTIDX_E_CORRUPT (the block does not hold what it declares: the stacks before the
+ *         bad one were given, ntidx_last_error() names the offset); NTIDX_E_INVALID_ARG (NULL, or not
+ *         a stack block); or the non-zero value `fn` returned.
+ * @note `ips` points into the trace's mapping: valid until ntidx_trace_close().
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_stack_block_stacks(ntidx_trace *t, const ntidx_block *b, ntidx_stack_fn fn,
+                                                       void *ctx);
+
 /** Frames of an event's stack (stack_size / the trace's pointer size). */
 NTIDX_API size_t ntidx_event_stack_depth(const ntidx_trace *t, const ntidx_event *ev);
 

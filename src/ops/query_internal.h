@@ -26,4 +26,9 @@ int ntx_query_open_region(ntidx_query **out, ntidx_trace *t, const ntidx_index *
  */
 long ntx_query_rows(ntidx_query *q, ntx_row *rows, size_t cap, uint64_t *block_offset, int unfiltered);
 
+/* ntidx_query_next() for such a query, which never recovers (its caller does): no argument checks, no
+   recovery, so the per-event path of statistics workers is one call shorter. Errors are published as
+   ntidx_query_next() publishes them. */
+int ntx_query_next(ntidx_query *q, const ntidx_event **ev);
+
 #endif

@@ -16,7 +16,8 @@
  *    and bounds it otherwise;
  *  - seeks are queries; regions list the work units and statistics over a
  *    subset of them add up to the whole;
- *  - the symbolizer names the sample profiler's frames of a real trace.
+ *  - the symbolizer names the sample profiler's frames of a real trace;
+ *  - a stack block's stacks, walked alone, are the ones events reference.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -865,6 +866,104 @@ static void test_symbolizer(void **state)
     ntidx_trace_close(&t);
 }
 
+/* ntidx_stack_block_stacks(): the stacks it gives are the ones events reference. */
+typedef struct stack_def {
+    uint32_t id;
+    const uint8_t *ips;
+    uint32_t size;
+} stack_def;
+
+typedef struct stack_defs {
+    stack_def *v;
+    size_t n, cap;
+    int stop_after; /* > 0: return 7 at that stack */
+} stack_defs;
+
+static int add_stack_def(void *ctx, uint32_t id, const uint8_t *ips, uint32_t size)
+{
+    stack_defs *d = ctx;
+    if (d->stop_after && (int)d->n + 1 == d->stop_after)
+        return 7;
+    if (d->n == d->cap) {
+        d->cap = d->cap ? d->cap * 2 : 64;
+        d->v = realloc(d->v, d->cap * sizeof *d->v);
+        assert_non_null(d->v);
+    }
+    d->v[d->n++] = (stack_def){id, ips, size};
+    return 0;
+}
+
+static int cmp_stack_def(const void *a, const void *b)
+{
+    const stack_def *x = a, *y = b;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return x->ips < y->ips ? -1 : x->ips > y->ips;
+}
+
+static void check_stack_blocks(ntidx_trace *t, uint64_t min_defs)
+{
+    stack_defs d = {0};
+    uint64_t pos = ntidx_trace_get_info(t)->first_block_offset;
+    ntidx_block b;
+    int rc, nonstack_refused = 0;
+    while ((rc = ntidx_trace_next_block(t, &pos, &b)) == 1) {
+        if (b.kind == NTIDX_BLOCK_STACK)
+            assert_int_equal(ntidx_stack_block_stacks(t, &b, add_stack_def, &d), NTIDX_OK);
+        else if (!nonstack_refused++)
+            assert_int_equal(ntidx_stack_block_stacks(t, &b, add_stack_def, &d), NTIDX_E_INVALID_ARG);
+    }
+    assert_true(rc >= 0);
+    assert_true(d.n >= min_defs);
+    qsort(d.v, d.n, sizeof *d.v, cmp_stack_def);
+    ntidx_reader *r;
+    ntidx_reader_options o;
+    ntidx_reader_options_defaults(&o);
+    assert_int_equal(ntidx_reader_open(t, &o, &r), NTIDX_OK);
+    const ntidx_event *e;
+    uint64_t with_stack = 0;
+    while ((rc = ntidx_reader_next(r, &e)) == 1) {
+        if (!e->stack_id || !e->stack)
+            continue;
+        stack_def key = {e->stack_id, e->stack, e->stack_size};
+        const stack_def *f = bsearch(&key, d.v, d.n, sizeof *d.v, cmp_stack_def);
+        assert_non_null(f); /* the very bytes the walk gave for that id */
+        assert_int_equal(f->size, e->stack_size);
+        with_stack++;
+    }
+    assert_int_equal(rc, 0);
+    assert_true(with_stack > 0);
+    ntidx_reader_close(&r);
+    /* a non-zero return stops the walk and is returned */
+    pos = ntidx_trace_get_info(t)->first_block_offset;
+    while (ntidx_trace_next_block(t, &pos, &b) == 1 && b.kind != NTIDX_BLOCK_STACK)
+        ;
+    stack_defs stop = {.stop_after = 1};
+    assert_int_equal(ntidx_stack_block_stacks(t, &b, add_stack_def, &stop), 7);
+    assert_int_equal(stop.n, 0);
+    /* a block that declares more stacks than it holds is corrupt, and said with its offset */
+    ntidx_block shorter = b;
+    shorter.payload_size = 8 + 2; /* the header and two bytes of the first stack's size */
+    stack_defs none = {0};
+    assert_int_equal(ntidx_stack_block_stacks(t, &shorter, add_stack_def, &none), NTIDX_E_CORRUPT);
+    assert_int_equal(ntidx_last_error_info()->code, NTIDX_E_CORRUPT);
+    assert_true(ntidx_last_error_info()->offset != NTIDX_NO_OFFSET);
+    free(d.v);
+    free(none.v);
+}
+
+static void test_stack_blocks(void **state)
+{
+    (void)state;
+    ntidx_trace *t = open_real("only_managed_samples.nettrace");
+    check_stack_blocks(t, 58);
+    ntidx_trace_close(&t);
+    char path[256];
+    t = make_trace("stacks-v6.nettrace", 6, 20000, path, sizeof path);
+    check_stack_blocks(t, 48);
+    ntidx_trace_close(&t);
+}
+
 int main(int argc, char **argv)
 {
     traces_dir = argc > 1 ? argv[1] : "../shared/traces";
@@ -876,7 +975,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_errors_per_thread), cmocka_unit_test(test_reserved_fields),
         cmocka_unit_test(test_values_real),       cmocka_unit_test(test_values_generated),
         cmocka_unit_test(test_recovery),          cmocka_unit_test(test_estimates_seeks_regions),
-        cmocka_unit_test(test_symbolizer),
+        cmocka_unit_test(test_symbolizer),        cmocka_unit_test(test_stack_blocks),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[128];

@@ -1,0 +1,36 @@
+/* The public walk over a stack block's stacks (ntidx_stack_block_stacks()): the reader's decoder, at the API's edge. */
+#include "definitions.h"
+#include "error.h"
+#include "trace_internal.h"
+
+typedef struct walk {
+    ntidx_stack_fn fn;
+    void *ctx;
+    int stopped_with; /* the client's non-zero return */
+} walk;
+
+/* The decoder stops on a negative return only: any non-zero value of the client's stops it here. */
+static int each(void *ctx, uint32_t id, const uint8_t *ips, uint32_t size)
+{
+    walk *w = ctx;
+    int rc = w->fn(w->ctx, id, ips, size);
+    if (rc == 0)
+        return 0;
+    w->stopped_with = rc;
+    return -1;
+}
+
+NTIDX_API int ntidx_stack_block_stacks(ntidx_trace *t, const ntidx_block *b, ntidx_stack_fn fn, void *ctx)
+{
+    if (!t || !b || !fn || b->kind != NTIDX_BLOCK_STACK)
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET,
+                         "ntidx_stack_block_stacks: NULL argument or not a stack block");
+    walk w = {fn, ctx, 0};
+    ntx_err err = {0};
+    int rc = ntx_decode_stack_block(t, b, each, &w, &err);
+    if (w.stopped_with)
+        return w.stopped_with;
+    if (rc < 0)
+        return ntx_fail(rc, t->name, &err);
+    return NTIDX_OK;
+}

@@ -1,0 +1,50 @@
+/*
+ * The ntidx SQLite virtual tables, as the loadable extension (extension.c)
+ * and the `ntidx sql` command (tools/cmd_sql.c) both register them: one
+ * code, compiled once against sqlite3ext.h, reached through the API
+ * routines SQLite hands to an extension's entry point.
+ *
+ *   ntidx                       CREATE VIRTUAL TABLE ev USING ntidx('trace'[, 'trace'...][, index='path'])
+ *   ntidx_events(path[, index]) the same as a table-valued function
+ *   ntidx_types(path)           event types: provider, event_id, version, event_name, count, first_ts, fields
+ *   ntidx_threads(path)         thread, events, dropped
+ *   ntidx_regions(path)         the index's regions: time ranges, offsets, bytes, blocks, events
+ *   ntidx_stacks(path)          one row per frame: stack_id, depth, ip, method, module
+ *   ntidx_bytes_read()          bytes of trace the last events scan read
+ *
+ * docs/sql.md is the manual and the cookbook.
+ */
+#ifndef NTIDX_TOOLS_SQLITE_H
+#define NTIDX_TOOLS_SQLITE_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include <ntidx/index.h>
+
+/* What a host (the command line) wants to hear while the tables work; all optional. */
+typedef struct ntidx_sqlite_hooks {
+    void *ctx;
+    /* Index maintenance as it happens (an ntidx_index_options notice): `trace` is the trace's path. */
+    void (*notice)(void *ctx, const char *trace, int action, const char *why);
+    /* Progress of long work ("indexing", "scanning"): `done` of `total` bytes. Return nonzero to cancel. */
+    int (*progress)(void *ctx, const char *what, uint64_t done, uint64_t total);
+    /* The long work is over (clear a progress bar). */
+    void (*progress_end)(void *ctx);
+    /* A trace was opened with its index (the host may warn about an incomplete trace). */
+    void (*opened)(void *ctx, const char *trace, const ntidx_trace *t, const ntidx_index *x);
+    /* A statement failed because of a trace or an index (bad input), not because of the statement. */
+    void (*input_error)(void *ctx, const char *message);
+    int verify;       /* ntidx_index_verify for indexes loaded from disk */
+    unsigned threads; /* workers of the statistics behind ntidx_types and ntidx_threads (0: every core) */
+} ntidx_sqlite_hooks;
+
+/*
+ * Register the modules and functions on `db`. `api` is what SQLite passed to
+ * the entry point (sqlite3_auto_extension() hands it to a host's own entry
+ * point too); `hooks` may be NULL. Returns an SQLite result code, with a
+ * message in *err (sqlite3_malloc'ed) on failure.
+ */
+int ntidx_sqlite_register(sqlite3 *db, char **err, const sqlite3_api_routines *api, const ntidx_sqlite_hooks *hooks);
+
+#endif

@@ -1,0 +1,102 @@
+/*
+ * Inside the ntidx SQLite tables: the per-connection state (a cache of open
+ * traces with their indexes, the last scan's bytes, the host's hooks) and
+ * what the tables share. Every file here includes sqlite3ext.h: calls to
+ * SQLite go through the API routines the entry point received.
+ */
+#ifndef NTIDX_TOOLS_SQL_INTERNAL_H
+#define NTIDX_TOOLS_SQL_INTERNAL_H
+
+#include <sqlite3ext.h>
+SQLITE_EXTENSION_INIT3
+
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include <ntidx/index.h>
+#include <ntidx/symbols.h>
+
+#include "ntidx_sqlite.h"
+
+/*
+ * A stack as the trace defines it (ntidx_stacks). Its key is where its bytes
+ * are in the file: unique across the trace, where the id is not (the runtime
+ * numbers its stacks again after each sequence point, and V3 events carry
+ * their stacks inline, without an id).
+ */
+typedef struct nsql_stack {
+    uint64_t key;       /* the file offset of its instruction pointers */
+    uint32_t id;        /* as events give it (stack_id); 0 in V3 */
+    uint32_t size;      /* bytes of ips */
+    const uint8_t *ips; /* into the trace's mapping */
+} nsql_stack;
+
+/* One thread's row of ntidx_threads. */
+typedef struct nsql_thread {
+    uint64_t thread, events, dropped;
+} nsql_thread;
+
+/* An open trace with its index, and what the companion tables compute from it once. */
+typedef struct nsql_conn nsql_conn;
+
+typedef struct nsql_source {
+    nsql_conn *conn;
+    int refs;                 /* the cache's own reference included, while it is cached */
+    int cached;
+    char *path, *index_path;  /* as given; index_path NULL: the default */
+    struct stat st;           /* the file when opened: a change opens it again */
+    ntidx_trace *trace;
+    ntidx_index *index;
+    ntidx_stats *stats;       /* lazily (types, threads) */
+    char **type_fields;       /* lazily: per stats type, its fields as JSON */
+    nsql_thread *threads;     /* lazily */
+    size_t thread_count;
+    ntidx_symbolizer *symbols;/* lazily (stacks) */
+    nsql_stack *stacks;       /* lazily, every definition, sorted by key (file order) */
+    size_t *stacks_by_id;     /* positions in stacks, sorted by (id, key) */
+    size_t stack_count;
+    int stacks_done;
+    struct nsql_source *next;
+} nsql_source;
+
+/* What one database connection's tables share. */
+struct nsql_conn {
+    ntidx_sqlite_hooks hooks;
+    nsql_source *sources;     /* the cache */
+    const void *last_scan;    /* the events cursor whose bytes ntidx_bytes_read() reports */
+    uint64_t last_bytes;
+};
+
+/*
+ * The source of `path` (with `index_path`, NULL: the default), opened and
+ * indexed when not cached or when the file changed since. Returns SQLITE_OK
+ * with a reference the caller gives back with nsql_source_put(), or an
+ * error with its message ("FILE: offset N (0xN): what") in *err.
+ */
+int nsql_source_get(nsql_conn *c, const char *path, const char *index_path, nsql_source **out, char **err);
+void nsql_source_put(nsql_source *s);
+/* Close every cached source (the connection closes). */
+void nsql_conn_free(void *conn);
+
+/* Lazily computed parts of a source; SQLITE_OK or an error with *err. */
+int nsql_source_stats(nsql_conn *c, nsql_source *s, char **err);
+int nsql_source_threads(nsql_conn *c, nsql_source *s, char **err);
+int nsql_source_types(nsql_conn *c, nsql_source *s, char **err);
+int nsql_source_stacks(nsql_conn *c, nsql_source *s, char **err);
+
+/* The library's last error as an sqlite3_malloc'ed message, said to the host as bad input. */
+char *nsql_library_error(nsql_conn *c);
+/* Set a vtab's error message (taking ownership of msg) and return SQLITE_ERROR (SQLITE_NOMEM when msg is NULL). */
+int nsql_vtab_error(sqlite3_vtab *vt, char *msg);
+
+/* A text result (copied), or NULL when s is. */
+void nsql_result_text(sqlite3_context *ctx, const char *s);
+
+/* "trace", 'trace', [trace] or trace: the text of a module argument without its quotes (sqlite3_malloc'ed). */
+char *nsql_dequote(const char *s);
+
+/* The modules. */
+int nsql_register_events(sqlite3 *db, nsql_conn *c);
+int nsql_register_companions(sqlite3 *db, nsql_conn *c);
+
+#endif
