@@ -516,6 +516,28 @@ class Info(unittest.TestCase):
                 self.assertGreaterEqual(i["last_ts"], s["last_ts"])
                 self.assertEqual(i["blocks"]["event"], s["blocks"]["event"])
 
+    def test_info_from_index(self):
+        """With a current index beside the trace, info answers from it: the same bytes as the walk, and
+        an index is never written by info."""
+        with tempfile.TemporaryDirectory() as d:
+            made = []
+            for name, extra in (("gen.nettrace", ("--metadata-flush-every", "2", "--remove-threads")),
+                                ("unfinished.nettrace", ("--no-finish",))):
+                made.append(os.path.join(d, name))
+                run("gen", "-o", made[-1], "--events", "20000", "--seed", "5", "-q", *extra)
+            for path in traces() + made:
+                with self.subTest(trace=os.path.basename(path)):
+                    link = os.path.join(d, "t-" + os.path.basename(path))
+                    os.symlink(os.path.realpath(path), link)
+                    walked = [run("info", link, *a).stdout for a in ((), ("--json",))]
+                    self.assertFalse(os.path.exists(link + ".ntidx"))
+                    run("index", link)
+                    with open(link + ".ntidx", "rb") as f:
+                        before = f.read()
+                    self.assertEqual([run("info", link, *a).stdout for a in ((), ("--json",))], walked)
+                    with open(link + ".ntidx", "rb") as f:
+                        self.assertEqual(f.read(), before)
+
 
 if __name__ == "__main__":
     NTIDX = sys.argv[1]

@@ -1,7 +1,10 @@
 /*
  * ntidx info TRACE [--json]: what the trace is, from its header and a walk
  * over block headers (event blocks are decoded only where their header
- * time range is missing or untrustworthy).
+ * time range is missing or untrustworthy), or, when the trace's index is
+ * there and current and the trace complete, from the index, which holds the
+ * same facts (ntidx_trace_summarize(): the same output; the walk reads every
+ * block header, the index a few pages). No index is built or written.
  */
 #include <inttypes.h>
 #include <string.h>

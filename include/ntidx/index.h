@@ -55,6 +55,9 @@ typedef struct ntidx_index_options {
         large index region by region when a query first needs the region; `ntidx index` asks for
         NTIDX_VERIFY_ALL). */
     int verify;
+    /** Workers that build a --full index, a region at a time (0, the default: one per online core; at
+        most 64). The index is the same, byte for byte, for any number. */
+    unsigned threads;
     uint64_t reserved[8];       /**< zero (see Conventions in ntidx.h) */
 } ntidx_index_options;
 
@@ -73,6 +76,20 @@ typedef struct ntidx_index_info {
 } ntidx_index_info;
 
 NTIDX_API const ntidx_index_info *ntidx_index_get_info(const ntidx_index *x);
+
+/**
+ * The blocks the index lists, per kind, as a walk over the trace's blocks
+ * with ntidx_trace_next_block() counts them, up to info->indexed_end (the
+ * trace block, which the index does not list, not counted): what `ntidx info`
+ * prints when an index of the trace is current.
+ * @param counts NTIDX_BLOCK_KIND_COUNT entries: counts[kind] for the kinds
+ *               this library knows (counts[NTIDX_BLOCK_TRACE] is 0)
+ * @param unknown blocks of kinds it does not know (NTIDX_BLOCK_UNKNOWN)
+ * @return NTIDX_OK; NTIDX_E_INVALID_ARG; NTIDX_E_INDEX_CORRUPT (a lazily
+ *         checked index is checked whole first, and failed).
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_index_block_counts(const ntidx_index *x, uint64_t counts[NTIDX_BLOCK_KIND_COUNT],
+                                                       uint64_t *unknown);
 
 /**
  * Build an index in memory by scanning the trace once. Event blocks are

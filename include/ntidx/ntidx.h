@@ -328,6 +328,11 @@ typedef struct ntidx_block {
  *         file ends at *pos or inside the block at *pos (a writer that did
  *         not finish: everything before *pos is complete),
  *         NTIDX_E_CORRUPT framing that cannot be a block.
+ * @note Memory: a walk gives the mapped pages behind it back to the kernel
+ *       (in steps of 64 MiB, the current block's bytes kept), so walking a
+ *       10 GB trace does not make it resident. Pointers into the trace stay
+ *       valid: a page given back is read again from the page cache when
+ *       touched. Readers and queries do the same behind themselves.
  */
 NTIDX_NODISCARD NTIDX_API int ntidx_trace_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out);
 
@@ -533,6 +538,11 @@ NTIDX_API void ntidx_reader_options_defaults(ntidx_reader_options *o);
  * Create an event iterator over the whole trace.
  * @return NTIDX_OK, NTIDX_E_NOMEM, NTIDX_E_INVALID_ARG.
  * @note The trace must outlive the reader.
+ * @note Memory: a reader gives the mapped pages of the blocks it has read
+ *       back to the kernel every 32 MiB of blocks and when closed (keeping
+ *       the stacks and label lists still cached and, in time order, the
+ *       events still waiting to be sorted), so its resident memory stays
+ *       flat whatever the trace's size. Pointers it handed out stay valid.
  * @code
  *   ntidx_reader *r; const ntidx_event *e; int rc;
  *   ntidx_reader_options o; ntidx_reader_options_defaults(&o);

@@ -36,7 +36,10 @@ typedef struct ntidx_trace_summary {
 
 /**
  * Walk the block headers of `t` (event blocks are decoded only where their
- * header time range is missing or untrustworthy).
+ * header time range is missing or untrustworthy), or, when the trace's index
+ * (where ntidx_index_path() says) is there, current, and indexed a complete
+ * trace, read the same facts from the index (a few pages instead of every
+ * block header). No index is built or written.
  * @return NTIDX_OK (complete, or cut short: see incomplete_reason);
  *         NTIDX_E_CORRUPT and the like when a block cannot be read: `out`
  *         then holds what was found before it (complete is 0).

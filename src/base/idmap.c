@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+void *const ntx_idmap_no_dense[NTX_IDMAP_DENSE];
+
 void ntx_idmap_init(ntx_idmap *m) { memset(m, 0, sizeof *m); }
 
 void ntx_idmap_free(ntx_idmap *m)

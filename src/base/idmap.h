@@ -33,6 +33,10 @@ typedef struct ntx_idmap {
     uint64_t dense_hi; /* keys in the dense array are all < dense_hi (limits clearing) */
 } ntx_idmap;
 
+/* NTX_IDMAP_DENSE NULLs: the dense array of a map that has none yet, for loops that index it unchecked. */
+extern void *const ntx_idmap_no_dense[NTX_IDMAP_DENSE];
+static inline void *const *ntx_idmap_dense(const ntx_idmap *m) { return m->dense ? m->dense : ntx_idmap_no_dense; }
+
 void ntx_idmap_init(ntx_idmap *m);
 void ntx_idmap_free(ntx_idmap *m);
 /* Forget every entry, keep the table. */

@@ -13,8 +13,6 @@ static const uint8_t ZERO_GUID[16];
 #define V6_HEADER 52
 #define NOT_SORTED_BIT 0x80000000u
 
-enum { CF_METADATA = 1, CF_CAPTURE_SEQ_PROC = 2, CF_THREAD = 4, CF_STACK = 8, CF_ACTIVITY_OR_LABEL = 16,
-       CF_RELATED = 32, CF_SORTED = 64, CF_PAYLOAD_SIZE = 128 };
 
 int ntx_hdr_block_init(ntx_hdr_block *hb, const ntidx_trace *t, const ntidx_block *b, ntx_err *err)
 {
@@ -48,7 +46,7 @@ int ntx_hdr_block_init(ntx_hdr_block *hb, const ntidx_trace *t, const ntidx_bloc
     return NTIDX_OK;
 }
 
-static int row_error(ntx_hdr_block *hb, const uint8_t *at, ntx_err *err, const char *what)
+int ntx_hdr_row_error(ntx_hdr_block *hb, const uint8_t *at, ntx_err *err, const char *what)
 {
     hb->p = hb->end; /* stop this block */
     return ntx_err_at(err, NTIDX_E_CORRUPT, (uint64_t)(at - hb->base), "event row: %s", what);
@@ -59,7 +57,7 @@ static int next_v3(ntx_hdr_block *hb, ntx_hdr *h, ntx_err *err)
     const uint8_t *at = hb->p;
     uint64_t left = (uint64_t)(hb->end - at);
     if (left < V3_HEADER)
-        return row_error(hb, at, err, "fewer bytes left in the block than a V3 event header");
+        return ntx_hdr_row_error(hb, at, err, "fewer bytes left in the block than a V3 event header");
     uint32_t size = ntx_load32(at);
     memset(h, 0, sizeof *h);
     h->offset = (uint64_t)(at - hb->base);
@@ -71,12 +69,12 @@ static int next_v3(ntx_hdr_block *hb, ntx_hdr *h, ntx_err *err)
     h->payload_size = ntx_load32(at + 52);
     /* EventSize counts everything after itself, stack and padding included. */
     if (size > left - 4 || size < V3_HEADER - 4 + 4ull + h->payload_size)
-        return row_error(hb, at, err, "event size disagrees with its payload size or the block");
+        return ntx_hdr_row_error(hb, at, err, "event size disagrees with its payload size or the block");
     h->payload_off = h->offset + V3_HEADER;
     const uint8_t *sp = at + V3_HEADER + h->payload_size;
     uint32_t stack_size = ntx_load32(sp);
     if (stack_size > (uint64_t)(at + 4 + size - (sp + 4)))
-        return row_error(hb, at, err, "inline stack runs past the event");
+        return ntx_hdr_row_error(hb, at, err, "inline stack runs past the event");
     h->stack = stack_size ? sp + 4 : NULL;
     h->stack_size = stack_size;
     h->is_sorted = 1; /* V3 writers emit events in time order */
@@ -90,7 +88,7 @@ static int next_uncompressed(ntx_hdr_block *hb, ntx_hdr *h, ntx_err *err)
     uint64_t left = (uint64_t)(hb->end - at);
     unsigned hsize = hb->version == 6 ? V6_HEADER : V4_HEADER;
     if (left < hsize)
-        return row_error(hb, at, err, "fewer bytes left in the block than an uncompressed event header");
+        return ntx_hdr_row_error(hb, at, err, "fewer bytes left in the block than an uncompressed event header");
     uint32_t size = ntx_load32(at);
     uint32_t mid = ntx_load32(at + 4);
     memset(h, 0, sizeof *h);
@@ -113,7 +111,7 @@ static int next_uncompressed(ntx_hdr_block *hb, ntx_hdr *h, ntx_err *err)
         h->payload_size = ntx_load32(at + 76);
     }
     if (size > left - 4 || size < hsize - 4 + (uint64_t)h->payload_size)
-        return row_error(hb, at, err, "event size disagrees with its payload size or the block");
+        return ntx_hdr_row_error(hb, at, err, "event size disagrees with its payload size or the block");
     h->payload_off = h->offset + hsize;
     const uint8_t *next = at + 4 + size;
     if (hb->version != 6) {
@@ -126,81 +124,22 @@ static int next_uncompressed(ntx_hdr_block *hb, ntx_hdr *h, ntx_err *err)
     return 1;
 }
 
-#define GET_VAR(dst, bits)                                                                             \
-    do {                                                                                               \
-        uint64_t v_;                                                                                   \
-        if (!ntx_varu64_fast(&p, end, &v_) || (bits == 32 && v_ > 0xffffffffu))                       \
-            return row_error(hb, at, err, "compressed header field is truncated or too wide");        \
-        dst = v_;                                                                                      \
-    } while (0)
-
-static int next_compressed(ntx_hdr_block *hb, const ntx_hdr **h, ntx_err *err)
+ntx_varu_read ntx_hdr_varu_slow(const uint8_t *p, const uint8_t *end, unsigned bits)
 {
-    const uint8_t *at = hb->p, *p = hb->p, *end = hb->end;
-    ntx_hdr *pv = &hb->prev;
-    uint8_t f = *p++;
-    uint64_t v;
-    if (f & CF_METADATA) {
-        GET_VAR(v, 32);
-        pv->metadata_id = (uint32_t)v;
-    }
-    if (f & CF_CAPTURE_SEQ_PROC) {
-        GET_VAR(v, 32);
-        pv->seq += (uint32_t)v + 1;
-        GET_VAR(pv->capture, 64);
-        GET_VAR(v, 32);
-        pv->proc = (uint32_t)v;
-    } else if (hb->version == 6 || pv->metadata_id != 0) {
-        pv->seq++;
-    }
-    if (f & CF_THREAD)
-        GET_VAR(pv->thread, 64);
-    if (f & CF_STACK) {
-        GET_VAR(v, 32);
-        pv->stack_id = (uint32_t)v;
-    }
-    GET_VAR(v, 64);
-    pv->timestamp += v;
-    if (hb->version == 6) {
-        if (f & CF_ACTIVITY_OR_LABEL) {
-            GET_VAR(v, 32);
-            pv->label_id = (uint32_t)v;
-        }
-    } else {
-        if (f & CF_ACTIVITY_OR_LABEL) {
-            if ((uint64_t)(end - p) < 16)
-                return row_error(hb, at, err, "activity id is truncated");
-            pv->activity = p;
-            p += 16;
-        }
-        if (f & CF_RELATED) {
-            if ((uint64_t)(end - p) < 16)
-                return row_error(hb, at, err, "related activity id is truncated");
-            pv->related = p;
-            p += 16;
-        }
-    }
-    if (f & CF_PAYLOAD_SIZE) {
-        GET_VAR(v, 32);
-        pv->payload_size = (uint32_t)v;
-    }
-    if (pv->payload_size > (uint64_t)(end - p))
-        return row_error(hb, at, err, "payload runs past the end of the block");
-    /* Decoded in place: the delta state is the row (no copy on the hot path). */
-    pv->offset = (uint64_t)(at - hb->base);
-    pv->is_sorted = (f & CF_SORTED) != 0;
-    pv->payload_off = (uint64_t)(p - hb->base);
-    hb->p = p + pv->payload_size;
-    *h = pv;
-    return 1;
+    ntx_varu_read r = {NULL, 0};
+    if (ntx_varu64_fast(&p, end, &r.v) && (bits == 64 || r.v <= 0xffffffffu))
+        r.p = p;
+    return r;
 }
 
 int ntx_hdr_next_ref(ntx_hdr_block *hb, const ntx_hdr **h, ntx_err *err)
 {
     if (hb->p >= hb->end)
         return 0;
-    if (hb->compressed)
-        return next_compressed(hb, h, err);
+    if (hb->compressed) {
+        *h = &hb->prev;
+        return ntx_hdr_next_compressed(hb, err);
+    }
     *h = &hb->cur;
     return hb->version == 3 ? next_v3(hb, &hb->cur, err) : next_uncompressed(hb, &hb->cur, err);
 }

@@ -61,6 +61,8 @@ void ntx_map_advise(const ntx_map *m, uint64_t off, uint64_t len, enum ntx_advic
     uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
     uint64_t start = off & ~(page - 1);
     uint64_t end = off + len;
-    int adv = a == NTX_ADVISE_SEQUENTIAL ? MADV_SEQUENTIAL : a == NTX_ADVISE_RANDOM ? MADV_RANDOM : MADV_DONTNEED;
+    static const int advice[] = {[NTX_ADVISE_SEQUENTIAL] = MADV_SEQUENTIAL, [NTX_ADVISE_RANDOM] = MADV_RANDOM,
+                                 [NTX_ADVISE_DONTNEED] = MADV_DONTNEED, [NTX_ADVISE_WILLNEED] = MADV_WILLNEED};
+    int adv = advice[a];
     (void)madvise((char *)m->base + start, (size_t)(end - start), adv);
 }

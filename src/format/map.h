@@ -17,7 +17,7 @@ typedef struct ntx_map {
 int ntx_map_open(ntx_map *m, const char *path, ntx_err *err);
 void ntx_map_close(ntx_map *m);
 
-enum ntx_advice { NTX_ADVISE_SEQUENTIAL, NTX_ADVISE_RANDOM, NTX_ADVISE_DONTNEED };
+enum ntx_advice { NTX_ADVISE_SEQUENTIAL, NTX_ADVISE_RANDOM, NTX_ADVISE_DONTNEED, NTX_ADVISE_WILLNEED };
 /* Advise the kernel about [off, off+len); rounding to pages is done here. Best effort. */
 void ntx_map_advise(const ntx_map *m, uint64_t off, uint64_t len, enum ntx_advice a);
 

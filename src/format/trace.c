@@ -6,6 +6,7 @@
  * (src/decode/trace_open.c) and calls ntx_trace_open_file() below first.
  */
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -79,12 +80,24 @@ int ntx_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out, ntx_err *err
     return t->gen == NTX_GEN_V6 ? ntx_v6_next_block(t, pos, out, err) : ntx_fastser_next_block(t, pos, out, err);
 }
 
+/* A walk gives back the mapping behind it in steps of this many bytes. */
+#define WALK_RELEASE (64ull << 20)
+
 NTIDX_API int ntidx_trace_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out)
 {
     if (!t || !pos || !out)
         return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET, "ntidx_trace_next_block: NULL argument");
     ntx_err err = {0};
     int rc = ntx_next_block(t, pos, out, &err);
+    if (rc == 1 && t->map && out->offset / WALK_RELEASE != *pos / WALK_RELEASE) {
+        /* A block that crosses a step boundary: a walk over the file gives back the two steps before this
+           block (its own bytes stay). Stateless, so threads walking one trace need no shared state: a
+           page given back is only read again from the page cache if something still touches it. */
+        uint64_t step = *pos / WALK_RELEASE * WALK_RELEASE, from = step > 2 * WALK_RELEASE ? step - 2 * WALK_RELEASE : 0;
+        uint64_t to = out->offset & ~(uint64_t)4095;
+        if (to > from)
+            ntx_trace_release(t, from, to - from);
+    }
     return rc < 0 ? ntx_fail(rc, t->name, &err) : rc;
 }
 
@@ -169,10 +182,15 @@ int ntx_trace_open_file(ntidx_trace **out, const char *path, ntx_err *err)
     t->mtime_ns = m.mtime_ns;
     t->ctime_ns = m.ctime_ns;
     t->fd = open(path, O_RDONLY | O_CLOEXEC); /* for pread() scans; the mapping does not need it */
+    /* pread() reads exactly what it asks for (header scans, identity hashes): no read-ahead around it. */
+    if (t->fd >= 0)
+        (void)posix_fadvise(t->fd, 0, 0, POSIX_FADV_RANDOM);
     t->data = m.base;
     t->size = m.size;
-    /* A full read is the common first use; queries re-advise for random access. */
-    ntx_map_advise(&m, 0, m.size, NTX_ADVISE_SEQUENTIAL);
+    /* No page fault pulls in read-ahead: what is read in bulk is asked for explicitly (walks read ahead of
+       themselves, queries read exactly their blocks), so opening a trace that is not in the page cache
+       reads its first pages only, not megabytes around them. */
+    ntx_map_advise(&m, 0, m.size, NTX_ADVISE_RANDOM);
     return finish_open(t, out, err);
 }
 
@@ -196,12 +214,34 @@ void ntx_trace_release(ntidx_trace *t, uint64_t off, uint64_t len)
     ntx_map_advise(&m, off, len, NTX_ADVISE_DONTNEED);
 }
 
-void ntx_trace_advise(ntidx_trace *t, int random)
+/* Whether the page of the mapping that holds byte `off` is in the page cache. */
+static int page_cached(const ntidx_trace *t, uint64_t off)
 {
-    if (!t->map)
+    unsigned char in_core = 0;
+    return mincore((uint8_t *)t->map + (off & ~(uint64_t)4095), 1, &in_core) == 0 && (in_core & 1);
+}
+
+void ntx_trace_prefetch(const ntidx_trace *t, uint64_t off, uint64_t len)
+{
+    if (!t->map || off >= t->map_len || !len)
+        return;
+    if (len > t->map_len - off)
+        len = t->map_len - off;
+    /* A range whose first and last pages are in the page cache is taken to be there whole: asking the
+       kernel to read cached pages costs a page-cache lookup per page (about as much as decoding them). */
+    if (page_cached(t, off) && page_cached(t, off + len - 1))
         return;
     ntx_map m = {.base = t->map, .size = t->map_len};
-    ntx_map_advise(&m, 0, t->map_len, random ? NTX_ADVISE_RANDOM : NTX_ADVISE_SEQUENTIAL);
+    ntx_map_advise(&m, off, len, NTX_ADVISE_WILLNEED);
+}
+
+void ntx_trace_walk_ahead(ntidx_trace *t, uint64_t pos, uint64_t *ahead)
+{
+    if (!t->map || pos + NTX_WALK_AHEAD / 2 <= *ahead)
+        return;
+    uint64_t from = *ahead > pos ? *ahead : pos;
+    *ahead = pos + NTX_WALK_AHEAD;
+    ntx_trace_prefetch(t, from, *ahead - from);
 }
 
 NTIDX_API void ntidx_trace_close(ntidx_trace **tp)

@@ -56,8 +56,16 @@ int ntx_parse_trace_object_fastser(ntidx_trace *t, const ntidx_block *b, ntx_err
 
 /* Give back mapped pages of [off, off+len) (scans release what they passed). */
 void ntx_trace_release(ntidx_trace *t, uint64_t off, uint64_t len);
-/* Access pattern for the whole mapping: 0 sequential, 1 random. */
-void ntx_trace_advise(ntidx_trace *t, int random);
+/* Ask the kernel to read [off, off+len) of the trace now (asynchronously): exactly that range. */
+void ntx_trace_prefetch(const ntidx_trace *t, uint64_t off, uint64_t len);
+/*
+ * A walk through the file reads ahead of itself: *ahead is where what it has
+ * asked for ends (0 at first); called with the walk's position, it asks for
+ * the next NTX_WALK_AHEAD bytes when fewer than half of them are left. The
+ * mapping is advised random access, so nothing else reads ahead.
+ */
+#define NTX_WALK_AHEAD (8ull << 20)
+void ntx_trace_walk_ahead(ntidx_trace *t, uint64_t pos, uint64_t *ahead);
 
 /*
  * Map `path` (or take `size` bytes at `data`, not copied) and read its stream

@@ -63,6 +63,28 @@ NTIDX_API const ntidx_index_info *ntidx_index_get_info(const ntidx_index *x)
     return x ? &x->info : NULL;
 }
 
+NTIDX_API int ntidx_index_block_counts(const ntidx_index *x, uint64_t counts[NTIDX_BLOCK_KIND_COUNT],
+                                       uint64_t *unknown)
+{
+    x = ntx_index_current(x);
+    if (!x || !counts || !unknown)
+        return ntx_failf(NTIDX_E_INVALID_ARG, x ? x->name : NULL, NTIDX_NO_OFFSET,
+                         "ntidx_index_block_counts: NULL argument");
+    ntx_err err = {0};
+    if (ntx_index_need_all(x, &err) < 0)
+        return ntx_fail(err.code, x->name, &err);
+    memset(counts, 0, NTIDX_BLOCK_KIND_COUNT * sizeof *counts);
+    *unknown = 0;
+    for (uint64_t b = 0; b < x->nblocks; b++) {
+        uint8_t k = ntx_blk_kind(x, b);
+        if (k < NTIDX_BLOCK_KIND_COUNT)
+            counts[k]++;
+        else
+            (*unknown)++;
+    }
+    return NTIDX_OK;
+}
+
 NTIDX_API char *ntidx_index_default_path(const char *trace_path)
 {
     if (!trace_path)

@@ -120,21 +120,26 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path)
         ntx_store64(sums + r * NTX_REGION_SUM_ENTRY + 8,
              x->filters ? ntx_xxh3(x->filters + f * x->sf, (size_t)((e - f) * x->sf)) : 0);
     }
-    section_out sec[12] = {
-        {NTX_SEC_BLOCKS, x->sb, x->blocks, x->nblocks},
-        {NTX_SEC_SEQPOINTS, x->ss, x->sps, x->nsps},
-        {NTX_SEC_REGIONS, x->sr, x->regions, x->nregions},
-        {NTX_SEC_DEFS, x->sd, x->defs, x->ndefs},
-        {NTX_SEC_TRACE_STAT, NTX_TRACE_STAT_ENTRY, stat, 1},
-        {NTX_SEC_REGION_SUMS, NTX_REGION_SUM_ENTRY, sums, x->nregions},
-        {NTX_SEC_FILTERS, x->sf, x->filters, full ? x->nblocks : 0},
-        {NTX_SEC_REGION_STATS, x->srst, x->rstats, x->rstats ? x->nregions : 0},
-        {NTX_SEC_TYPE_COUNTS, x->stc, x->tcounts, x->ntcounts},
-        {NTX_SEC_THREAD_COUNTS, x->sthc, x->thcounts, x->nthcounts},
-        {NTX_SEC_DROP_COUNTS, x->sdc, x->dcounts, x->ndcounts},
-        {NTX_SEC_STRINGS, NTX_STRING_ENTRY, x->strings, x->strings_len},
-    };
-    int nsec = x->rstats ? 12 : full ? 7 : 6;
+    /* File order (from format 1.4): every section a load reads whole (and every query needs first) right
+       after the header, so that one read from the start of the file holds them; BLOCKS and FILTERS, read a
+       region at a time, last. The directory lists them in this order. */
+    section_out sec[12];
+    int nsec = 0;
+    sec[nsec++] = (section_out){NTX_SEC_TRACE_STAT, NTX_TRACE_STAT_ENTRY, stat, 1};
+    sec[nsec++] = (section_out){NTX_SEC_REGIONS, x->sr, x->regions, x->nregions};
+    sec[nsec++] = (section_out){NTX_SEC_SEQPOINTS, x->ss, x->sps, x->nsps};
+    sec[nsec++] = (section_out){NTX_SEC_DEFS, x->sd, x->defs, x->ndefs};
+    sec[nsec++] = (section_out){NTX_SEC_REGION_SUMS, NTX_REGION_SUM_ENTRY, sums, x->nregions};
+    if (x->rstats) {
+        sec[nsec++] = (section_out){NTX_SEC_REGION_STATS, x->srst, x->rstats, x->nregions};
+        sec[nsec++] = (section_out){NTX_SEC_TYPE_COUNTS, x->stc, x->tcounts, x->ntcounts};
+        sec[nsec++] = (section_out){NTX_SEC_THREAD_COUNTS, x->sthc, x->thcounts, x->nthcounts};
+        sec[nsec++] = (section_out){NTX_SEC_DROP_COUNTS, x->sdc, x->dcounts, x->ndcounts};
+        sec[nsec++] = (section_out){NTX_SEC_STRINGS, NTX_STRING_ENTRY, x->strings, x->strings_len};
+    }
+    sec[nsec++] = (section_out){NTX_SEC_BLOCKS, x->sb, x->blocks, x->nblocks};
+    if (full)
+        sec[nsec++] = (section_out){NTX_SEC_FILTERS, x->sf, x->filters, x->nblocks};
     /* The directory and the header's own checksum must fit: 512 bytes hold 11 entries, a --full index
        with region statistics has 12 (header_size is recorded; every reader takes it from there). */
     uint32_t hsize = NTX_IDX_HEADER_SIZE;
@@ -398,6 +403,10 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
     x->last_ts = ntx_load64(m + NTX_IH_LAST_TS);
     x->events = ntx_load64(m + NTX_IH_EVENTS);
     x->first_block = ntx_load64(m + NTX_IH_FIRST_BLOCK);
+    /* The identity check below hashes the trace's last indexed block: ask for it now, so that its read
+       overlaps the index's (it ends at or before indexed_end; a range that makes no sense is not asked). */
+    if (x->last_block_off < x->indexed_end && x->indexed_end <= t->size && x->indexed_end - x->last_block_off <= (16u << 20))
+        ntx_trace_prefetch(t, x->last_block_off, x->indexed_end - x->last_block_off);
     uint32_t nsec = ntx_load32(m + NTX_IH_SECTION_COUNT);
     if (nsec > (hsize - 8 - NTX_IH_DIRECTORY) / NTX_IDX_DIRENT_SIZE || nsec > NTX_IDX_MAX_SECTIONS)
         FAIL(NTIDX_E_INDEX_CORRUPT, "%u sections do not fit the header", nsec);
@@ -421,11 +430,26 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
         }
         lazy = has_sums && (verify == NTIDX_VERIFY_ON_USE || block_bytes > NTX_IDX_EAGER_BLOCK_BYTES);
     }
+    if (own_map && !lazy) {
+        /* Read whole: one read of the file, then mapped in one call rather than fault by fault. */
+        (void)madvise(m, (size_t)len, MADV_WILLNEED);
 #ifdef MADV_POPULATE_READ
-    /* Read whole: map it all in one call rather than fault by fault (lazily: only what is touched). */
-    if (own_map && !lazy)
         (void)madvise(m, (size_t)len, MADV_POPULATE_READ);
 #endif
+    } else if (own_map) {
+        /* Lazily checked: the tables every query needs are read now, each section in one read (from
+           format 1.4 they follow the header, so the read at open already holds them); BLOCKS and
+           FILTERS are read a page at a time as regions are checked and used. */
+        for (uint32_t i = 0; i < nsec; i++) {
+            const uint8_t *d = m + NTX_IH_DIRECTORY + i * NTX_IDX_DIRENT_SIZE;
+            uint32_t id = ntx_load32(d);
+            uint64_t off = ntx_load64(d + 8), bytes = ntx_load64(d + 16) * ntx_load32(d + 4);
+            if (!ntx_index_section_hot(id) || off >= len || bytes > len - off)
+                continue; /* out-of-range sections are refused below */
+            uint64_t a = off & ~(uint64_t)4095;
+            (void)madvise(m + a, (size_t)(off + bytes - a), MADV_WILLNEED);
+        }
+    }
     int seen[13] = {0};
     uint64_t data_end = len - 8;
     for (uint32_t i = 0; i < nsec; i++) {
@@ -520,6 +544,23 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
         if (!d || ntx_load64(d + 16) != x->nblocks)
             FAIL(NTIDX_E_INDEX_CORRUPT, "filters do not cover every block");
     }
+    if (own_map && lazy && x->nregions && x->blocks) {
+        /* The last region's entries are checked below (and the identity check reads its last block): ask
+           for their pages now, while the tables are checked (nothing is trusted yet: clipped to BLOCKS). */
+        uint64_t r = x->nregions - 1, f = ntx_rg_first(x, r), e = ntx_rg_end(x, r);
+        if (f > 0)
+            f--; /* the previous region's last entry is checked with it */
+        if (e > x->nblocks)
+            e = x->nblocks;
+        if (f < e) {
+            uint64_t a = (uint64_t)(x->blocks - m) + f * x->sb;
+            (void)madvise(m + (a & ~(uint64_t)4095), (size_t)((e - f) * x->sb + (a & 4095)), MADV_WILLNEED);
+            if (x->filters) {
+                a = (uint64_t)(x->filters - m) + f * x->sf;
+                (void)madvise(m + (a & ~(uint64_t)4095), (size_t)((e - f) * x->sf + (a & 4095)), MADV_WILLNEED);
+            }
+        }
+    }
     char why[400];
     /* The table starts after the trace block. */
     uint64_t first = t->info.first_block_offset;
@@ -575,6 +616,8 @@ NTIDX_API int ntidx_index_load(ntidx_trace *t, const char *path, ntidx_index_ver
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return say(path, NTIDX_E_IO, "cannot open: %s", strerror(errno));
+    /* The identity check hashes the trace's first MiB: its read goes on while the index is read. */
+    ntx_trace_prefetch(t, 0, t->size < NTX_IDX_HEAD_HASH_BYTES ? t->size : NTX_IDX_HEAD_HASH_BYTES);
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;
@@ -590,6 +633,10 @@ NTIDX_API int ntidx_index_load(ntidx_trace *t, const char *path, ntidx_index_ver
     close(fd);
     if (m == MAP_FAILED)
         return say(path, NTIDX_E_IO, "cannot map: %s", strerror(errno));
+    /* What a load reads is said explicitly (load_bytes): no page fault pulls in read-ahead around it.
+       The first read takes the header and, from format 1.4, the tables behind it (docs/index-format.md). */
+    (void)madvise(m, (size_t)len, MADV_RANDOM);
+    (void)madvise(m, (size_t)(len < NTX_IDX_FIRST_READ ? len : NTX_IDX_FIRST_READ), MADV_WILLNEED);
     return load_bytes(t, path, m, len, 1, verify, out, state);
 }
 

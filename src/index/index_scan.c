@@ -43,15 +43,23 @@ typedef struct builder {
     uint64_t region_min, region_max, region_start_ts;
     uint32_t meta_epoch, thread_epoch;
     uint64_t released, next_progress;
+    uint64_t ahead; /* scans that read the mapping (V3: every block decoded) read ahead to here */
     /* pread() header scan: a FastSerialization end tag left to check with the next read */
     int use_pread;
     uint64_t pending_tag;
 } builder;
 
+/*
+ * The identity hashes (the trace's first MiB, its last indexed block): the
+ * range is asked of the kernel exactly first (one read when the trace is not
+ * in the page cache; nothing when it is), then hashed from the mapping, whose
+ * page faults read nothing more (random access advice).
+ */
 uint64_t ntx_trace_range_hash(const ntidx_trace *t, uint64_t off, uint64_t len)
 {
     if (off > t->size || len > t->size - off)
         return 0;
+    ntx_trace_prefetch(t, off, len);
     return ntx_xxh3(t->data + off, (size_t)len);
 }
 
@@ -199,6 +207,8 @@ static int scan(builder *b, uint64_t pos)
         ntx_err walk = {0};
         uint8_t hdr[20] = {0};
         size_t hdr_len = 0;
+        if (!b->use_pread)
+            ntx_trace_walk_ahead(t, pos, &b->ahead);
         int rc = b->use_pread ? pread_block(b, &pos, &blk, hdr, &hdr_len, &walk) : ntx_next_block(t, &pos, &blk, &walk);
         if (rc == 0) {
             x->flags |= NTX_IF_COMPLETE;
@@ -408,9 +418,6 @@ int ntx_index_scan(ntidx_trace *t, const ntidx_index *from, const ntidx_index_op
         }
         x->first_block = pos;
     }
-    /* Header-only scans jump from block to block: no read-ahead. V3 and --full builds read everything. */
-    if (t->map)
-        ntx_trace_advise(t, t->gen == NTX_GEN_NETPERF || o->full ? 0 : 1);
     b.pending_tag = UINT64_MAX;
     b.use_pread = t->fd >= 0 && t->gen != NTX_GEN_NETPERF;
     x->indexed_end = pos;

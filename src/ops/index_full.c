@@ -20,17 +20,20 @@
  * DROP_COUNTS entries; provider and event names in STRINGS, each stored
  * once.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hash.h"
 #include "index_internal.h"
+#include "query_internal.h"
 #include "reader_internal.h"
 #include "stats_internal.h"
 
-#define RELEASE_EVERY (64ull << 20)
-#define PROGRESS_EVERY (16ull << 20)
+#define MAX_THREADS 64
 
 
 /* Strings stored once: offset of `s` in STRINGS, added when new. */
@@ -79,50 +82,257 @@ static void bind(ntidx_index *x)
     x->strings_len = o[NTX_OWN_STRINGS].len;
 }
 
-static int summarize(ntidx_trace *t, ntidx_index *x, const ntidx_index_options *o, ntx_err *err)
+/* ------------------------------------------------------------------ */
+/* One pass over the regions, in parallel                              */
+/* ------------------------------------------------------------------ */
+
+/*
+ * What a worker found in one region: its statistics (as a statistics worker
+ * computes them, in the order they were first met) until they are written, in
+ * region order, by the calling thread. Provider and event names are copied
+ * into `strings` (NUL-separated): the region's reader and its arenas are gone
+ * by then.
+ */
+typedef struct region_type {
+    size_t provider, name; /* offsets into the region's strings */
+    uint32_t event_id, version;
+    uint64_t count, first_ts, payload;
+} region_type;
+
+typedef struct region_result {
+    region_type *types;
+    ntidx_thread_stat *threads;
+    ntidx_dropped *drops;
+    char *strings;
+    uint32_t ntypes, nthreads, ndrops, event_blocks;
+    uint64_t events, lo, hi;
+    /* An event block of the region whose events are all outside it, or none at all: a statistics query
+       over a --full index skips such blocks (their count is 0), which moves sequence baselines. The
+       region is computed again that way once the counts are known (rare: hostile or odd traces). */
+    int again;
+    int done;
+} region_result;
+
+typedef struct full_shared {
+    ntidx_trace *t;
+    ntidx_index *x;
+    const ntidx_index_options *o;
+    region_result *res;
+    atomic_uint_fast64_t next;        /* the next region to take */
+    atomic_uint_fast64_t first_failed;/* the lowest region that failed (nregions: none) */
+    atomic_uint_fast64_t done_bytes;  /* trace bytes of the regions done (progress) */
+    ntx_err *errs;                    /* per region: why it failed */
+    atomic_int cancelled;             /* the progress callback (on the calling thread) cancelled */
+} full_shared;
+
+static void result_free(region_result *r)
 {
+    free(r->types);
+    free(r->threads);
+    free(r->drops);
+    free(r->strings);
+    memset(r, 0, sizeof *r);
+}
+
+/* Keep a region's statistics (the accumulator, its drops) in `res`. 0, or NTIDX_E_NOMEM. */
+static int keep_result(region_result *res, const ntx_stats_accum *a, const ntx_drop_map *d, uint32_t event_blocks)
+{
+    size_t len = 0;
+    for (size_t i = 0; i < a->ntypes; i++)
+        len += strlen(a->types[i].provider) + strlen(a->types[i].event_name) + 2;
+    res->types = malloc((a->ntypes ? a->ntypes : 1) * sizeof *res->types);
+    res->threads = malloc((a->nthreads ? a->nthreads : 1) * sizeof *res->threads);
+    res->drops = malloc((d->n ? d->n : 1) * sizeof *res->drops);
+    res->strings = malloc(len ? len : 1);
+    if (!res->types || !res->threads || !res->drops || !res->strings)
+        return NTIDX_E_NOMEM;
+    size_t at = 0;
+    for (size_t i = 0; i < a->ntypes; i++) {
+        const ntidx_type_stat *ts = &a->types[i];
+        region_type *rt = &res->types[i];
+        size_t pl = strlen(ts->provider) + 1, nl = strlen(ts->event_name) + 1;
+        memcpy(res->strings + at, ts->provider, pl);
+        rt->provider = at;
+        at += pl;
+        memcpy(res->strings + at, ts->event_name, nl);
+        rt->name = at;
+        at += nl;
+        rt->event_id = ts->event_id;
+        rt->version = ts->version;
+        rt->count = ts->count;
+        rt->first_ts = ts->first_ts;
+        rt->payload = ts->payload_bytes;
+    }
+    if (a->nthreads)
+        memcpy(res->threads, a->threads, a->nthreads * sizeof *res->threads);
+    if (d->n)
+        memcpy(res->drops, d->v, d->n * sizeof *res->drops);
+    res->ntypes = (uint32_t)a->ntypes;
+    res->nthreads = (uint32_t)a->nthreads;
+    res->ndrops = (uint32_t)d->n;
+    res->event_blocks = event_blocks;
+    res->events = a->events;
+    res->lo = a->lo;
+    res->hi = a->hi;
+    res->done = 1;
+    return 0;
+}
+
+/*
+ * Region r in one read: every event of its blocks counted into its blocks'
+ * entries (events, and the type and thread Bloom filters), and its statistics
+ * as a statistics worker computes them (events in [0, UINT64_MAX)). The
+ * region's blocks belong to it alone: workers write their entries without a
+ * lock.
+ */
+static int region_pass(full_shared *sh, uint64_t r, ntx_err *err)
+{
+    ntidx_index *x = sh->x;
+    uint8_t *blocks = x->own[NTX_OWN_BLOCKS].bytes, *filters = x->own[NTX_OWN_FILTERS].bytes;
+    uint64_t first = ntx_rg_first(x, r), end = ntx_rg_end(x, r), bi = first;
+    ntidx_query_options qo;
+    ntidx_query_options_defaults(&qo);
+    qo.order = NTIDX_ORDER_FILE;
+    ntidx_query *q = NULL;
+    ntx_stats_accum a;
+    ntx_drop_map d;
+    ntx_drop_map_init(&d);
+    int rc = ntx_stats_accum_init(&a);
+    if (rc < 0) {
+        ntx_drop_map_free(&d);
+        return ntx_err_set(err, rc, "out of memory");
+    }
+    if ((rc = ntx_query_open_region(&q, sh->t, x, &qo, r, 1)) < 0)
+        ntx_err_from_last(err, rc);
+    ntx_row rows[512];
+    uint64_t block;
+    long n = 0;
+    /* Filter keys: a type's, hashed once per definition (a direct-mapped cache by metadata id, checked by
+       the definition's offset: events alternate between a few types); a thread's, once per run. */
+    struct { uint64_t def, h; } type_keys[256];
+    for (size_t i = 0; i < 256; i++)
+        type_keys[i].def = UINT64_MAX;
+    uint64_t last_tid = 0, thread_h = ntx_thread_hash(0);
+    while (rc == 0 && (n = ntx_query_rows(q, rows, sizeof rows / sizeof rows[0], &block, 1)) > 0) {
+        while (bi + 1 < end && ntx_load64(blocks + (bi + 1) * NTX_BLOCK_ENTRY) <= block)
+            bi++;
+        uint8_t *be = blocks + bi * NTX_BLOCK_ENTRY, *f = filters + bi * NTX_FILTER_ENTRY;
+        ntx_store32(be + 20, ntx_load32(be + 20) + (uint32_t)n);
+        size_t k = 0;
+        for (long i = 0; i < n; i++) {
+            const ntx_row *e = &rows[i];
+            __typeof__(type_keys[0]) *tk = &type_keys[e->metadata->id & 255];
+            if (tk->def != e->metadata->offset) {
+                tk->def = e->metadata->offset;
+                tk->h = ntx_type_hash(e->metadata->provider, e->metadata->event_id);
+            }
+            const uint64_t type_h = tk->h;
+            if (e->thread_id != last_tid) {
+                last_tid = e->thread_id;
+                thread_h = ntx_thread_hash(last_tid);
+            }
+            ntx_bloom_add(f, type_h);
+            ntx_bloom_add(f + 32, thread_h);
+            if (e->timestamp != UINT64_MAX) /* the statistics' window is [0, UINT64_MAX) */
+                rows[k++] = *e;
+        }
+        if ((rc = ntx_stats_accum_add_rows(&a, rows, k)) < 0)
+            ntx_err_set(err, rc, "out of memory");
+    }
+    if (rc == 0 && n < 0)
+        ntx_err_from_last(err, rc = (int)n);
+    if (rc == 0) {
+        const ntidx_dropped *dl;
+        size_t dn;
+        if ((rc = ntidx_query_dropped(q, &dl, &dn)) < 0)
+            ntx_err_from_last(err, rc);
+        for (size_t k = 0; rc == 0 && k < dn; k++)
+            if ((rc = ntx_drop_map_add(&d, &dl[k])) < 0)
+                ntx_err_set(err, rc, "out of memory");
+    }
+    region_result *res = &sh->res[r];
+    if (rc == 0 && (rc = keep_result(res, &a, &d, (uint32_t)ntidx_query_get_stats(q)->event_blocks_read)) < 0)
+        ntx_err_set(err, rc, "out of memory");
+    if (rc == 0) {
+        /* This pass read every event block; a statistics query over the finished index skips those that
+           hold no event, or none of [0, UINT64_MAX) (block_wanted() in query.c), which moves sequence
+           baselines: such a region's statistics are computed again that way. */
+        for (uint64_t b = first; b < end; b++) {
+            const uint8_t *be = blocks + b * NTX_BLOCK_ENTRY;
+            uint8_t flags = be[13];
+            if (be[12] == NTIDX_BLOCK_EVENT && !(flags & NTX_BF_NO_EVENTS) &&
+                (ntx_load32(be + 20) == 0 ||
+                 ((flags & NTX_BF_RANGE) && !ntx_ranges_overlap(ntx_load64(be + 24), ntx_load64(be + 32), 0, UINT64_MAX))))
+                res->again = 1;
+        }
+    }
+    ntidx_query_close(&q);
+    ntx_stats_accum_discard(&a);
+    ntx_drop_map_free(&d);
+    return rc;
+}
+
+static void *full_work(void *arg)
+{
+    full_shared *sh = ((void **)arg)[0];
+    int is_caller = ((void **)arg)[1] != NULL;
+    ntidx_index *x = sh->x;
+    const ntidx_index_options *o = sh->o;
+    for (;;) {
+        uint64_t r = atomic_fetch_add(&sh->next, 1);
+        /* Regions after one that failed are not needed: its error is the build's. */
+        if (r >= x->nregions || r > atomic_load(&sh->first_failed) || atomic_load(&sh->cancelled))
+            break;
+        if (region_pass(sh, r, &sh->errs[r]) < 0) {
+            uint64_t cur = atomic_load(&sh->first_failed);
+            while (r < cur && !atomic_compare_exchange_weak(&sh->first_failed, &cur, r))
+                ;
+            continue;
+        }
+        uint64_t f = ntx_rg_first(x, r), e = ntx_rg_end(x, r);
+        uint64_t bytes = e > f ? ntx_blk_offset(x, e - 1) + ntx_blk_size(x, e - 1) - ntx_blk_offset(x, f) : 0;
+        uint64_t done = atomic_fetch_add(&sh->done_bytes, bytes) + bytes;
+        /* Progress from the calling thread only: the callback need not be thread-safe. */
+        if (is_caller && o->progress && o->progress(o->progress_ctx, x->first_block + done, sh->t->size)) {
+            atomic_store(&sh->cancelled, 1);
+            break;
+        }
+    }
+    return NULL;
+}
+
+/* Write the regions' statistics, in region order (REGION_STATS and the sections it points into). */
+static int write_summaries(full_shared *sh, ntx_err *err)
+{
+    ntidx_index *x = sh->x;
     ntidx_buf *own = x->own;
     interner in = {&own[NTX_OWN_STRINGS], {0}};
     ntx_idmap_init(&in.at);
-    int rc = 0;
     uint64_t empty_off;
     /* A pool that is never empty (the empty string first): its last byte is always a NUL. */
-    if (intern(&in, "", &empty_off) < 0)
-        rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    int rc = intern(&in, "", &empty_off) < 0 ? ntx_err_set(err, NTIDX_E_NOMEM, "out of memory") : 0;
     for (uint64_t r = 0; rc == 0 && r < x->nregions; r++) {
-        ntx_stats_accum a;
-        ntx_drop_map d;
-        ntidx_reader_stats rs;
-        memset(&rs, 0, sizeof rs);
-        ntx_err why = {0};
-        if ((rc = ntx_stats_accum_init(&a)) < 0) {
-            rc = ntx_err_set(err, rc, "out of memory");
+        const region_result *res = &sh->res[r];
+        uint8_t *e = ntx_buf_append(&own[NTX_OWN_RSTATS], NTX_RSTAT_ENTRY);
+        if (!e) {
+            rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
             break;
         }
-        ntx_drop_map_init(&d);
-        rc = ntx_region_stats(t, x, r, 0, UINT64_MAX, &a, &d, NULL, &rs, &why);
-        if (rc < 0)
-            rc = ntx_err_wrap(err, rc, &why, "statistics of region %llu: ", (unsigned long long)r);
-        uint8_t *e = rc ? NULL : ntx_buf_append(&own[NTX_OWN_RSTATS], NTX_RSTAT_ENTRY);
-        if (!rc && !e)
-            rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
-        if (!rc) {
-            ntx_store64(e, own[NTX_OWN_TCOUNTS].len / NTX_TCOUNT_ENTRY);
-            ntx_store32(e + 8, (uint32_t)a.ntypes);
-            ntx_store32(e + 12, (uint32_t)a.nthreads);
-            ntx_store64(e + 16, own[NTX_OWN_THCOUNTS].len / NTX_THCOUNT_ENTRY);
-            ntx_store64(e + 24, own[NTX_OWN_DCOUNTS].len / NTX_DCOUNT_ENTRY);
-            ntx_store32(e + 32, (uint32_t)d.n);
-            ntx_store32(e + 36, (uint32_t)rs.blocks[NTIDX_BLOCK_EVENT]);
-            ntx_store64(e + 40, a.events);
-            ntx_store64(e + 48, a.lo);
-            ntx_store64(e + 56, a.hi);
-        }
-        for (size_t i = 0; rc == 0 && i < a.ntypes; i++) {
-            const ntidx_type_stat *ts = &a.types[i];
+        ntx_store64(e, own[NTX_OWN_TCOUNTS].len / NTX_TCOUNT_ENTRY);
+        ntx_store32(e + 8, res->ntypes);
+        ntx_store32(e + 12, res->nthreads);
+        ntx_store64(e + 16, own[NTX_OWN_THCOUNTS].len / NTX_THCOUNT_ENTRY);
+        ntx_store64(e + 24, own[NTX_OWN_DCOUNTS].len / NTX_DCOUNT_ENTRY);
+        ntx_store32(e + 32, res->ndrops);
+        ntx_store32(e + 36, res->event_blocks);
+        ntx_store64(e + 40, res->events);
+        ntx_store64(e + 48, res->lo);
+        ntx_store64(e + 56, res->hi);
+        for (uint32_t i = 0; rc == 0 && i < res->ntypes; i++) {
+            const region_type *ts = &res->types[i];
             uint64_t po, no;
             uint8_t *p = ntx_buf_append(&own[NTX_OWN_TCOUNTS], NTX_TCOUNT_ENTRY);
-            if (!p || intern(&in, ts->provider, &po) < 0 || intern(&in, ts->event_name, &no) < 0) {
+            if (!p || intern(&in, res->strings + ts->provider, &po) < 0 || intern(&in, res->strings + ts->name, &no) < 0) {
                 rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
                 break;
             }
@@ -132,105 +342,142 @@ static int summarize(ntidx_trace *t, ntidx_index *x, const ntidx_index_options *
             ntx_store32(p + 20, ts->version);
             ntx_store64(p + 24, ts->count);
             ntx_store64(p + 32, ts->first_ts);
-            ntx_store64(p + 40, ts->payload_bytes);
+            ntx_store64(p + 40, ts->payload);
         }
-        for (size_t i = 0; rc == 0 && i < a.nthreads; i++) {
+        for (uint32_t i = 0; rc == 0 && i < res->nthreads; i++) {
             uint8_t *p = ntx_buf_append(&own[NTX_OWN_THCOUNTS], NTX_THCOUNT_ENTRY);
             if (!p) {
                 rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
                 break;
             }
-            ntx_store64(p, a.threads[i].thread);
-            ntx_store64(p + 8, a.threads[i].count);
+            ntx_store64(p, res->threads[i].thread);
+            ntx_store64(p + 8, res->threads[i].count);
         }
-        for (size_t i = 0; rc == 0 && i < d.n; i++) {
+        for (uint32_t i = 0; rc == 0 && i < res->ndrops; i++) {
             uint8_t *p = ntx_buf_append(&own[NTX_OWN_DCOUNTS], NTX_DCOUNT_ENTRY);
             if (!p) {
                 rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
                 break;
             }
-            ntx_store64(p, d.v[i].capture_thread);
-            ntx_store64(p + 8, d.v[i].capture_thread_id);
-            ntx_store64(p + 16, d.v[i].dropped);
+            ntx_store64(p, res->drops[i].capture_thread);
+            ntx_store64(p + 8, res->drops[i].capture_thread_id);
+            ntx_store64(p + 16, res->drops[i].dropped);
         }
-        ntx_stats_accum_discard(&a);
-        ntx_drop_map_free(&d);
-        if (rc == 0 && o && o->progress && r + 1 < x->nregions &&
-            o->progress(o->progress_ctx, ntx_blk_offset(x, ntx_rg_end(x, r) - 1), t->size))
-            rc = ntx_err_set(err, NTIDX_E_CANCELLED, "cancelled");
     }
     ntx_idmap_free(&in.at);
     /* NULs up to a multiple of 8: no padding after the section that no checksum would cover. */
     while (rc == 0 && own[NTX_OWN_STRINGS].len % 8)
         if (!ntx_buf_append(&own[NTX_OWN_STRINGS], 1))
             rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
-    if (rc < 0)
-        return rc;
-    bind(x);
-    return 0;
+    if (rc == 0)
+        bind(x);
+    return rc;
 }
 
-/* Per-block counts and filters, with the reader: one file-order pass over the blocks the scan indexed. */
-static int count_blocks(ntidx_trace *t, ntidx_index *x, const ntidx_index_options *o, ntx_err *err)
+/*
+ * The --full part of an index just scanned, in one pass over its regions on
+ * every core: each worker takes regions from a shared counter and reads each
+ * once (region_pass) for its blocks' counts and filters and its statistics;
+ * the calling thread then writes the statistics in region order. The result is
+ * the same, byte for byte, as counting every block in one file-order pass and
+ * then computing each region's statistics over the finished index (what
+ * earlier versions did, one thread, reading the trace twice): the same events
+ * reach the same counts, and regions whose statistics a query over the
+ * finished index would read differently (region_result.again) are computed
+ * again that way. A failure is the lowest failing region's, as a file-order
+ * pass would meet first.
+ */
+static int build_full(ntidx_trace *t, ntidx_index *x, const ntidx_index_options *o, ntx_err *err)
 {
     uint64_t nblocks = x->own[NTX_OWN_BLOCKS].len / NTX_BLOCK_ENTRY;
     if (!ntx_buf_append(&x->own[NTX_OWN_FILTERS], nblocks * NTX_FILTER_ENTRY))
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory building the index");
-    ntidx_reader *r;
-    int rc = ntidx_reader_open(t, NULL, &r);
-    if (rc < 0)
-        return ntx_err_set(err, rc, "out of memory building the index");
+    memset(x->own[NTX_OWN_FILTERS].bytes, 0, (size_t)(nblocks * NTX_FILTER_ENTRY));
     uint8_t *blocks = x->own[NTX_OWN_BLOCKS].bytes;
     for (uint64_t i = 0; i < nblocks; i++)
         ntx_store32(blocks + i * NTX_BLOCK_ENTRY + 20, 0);
-    uint64_t bi = 0, events = 0, next_progress = 0, released = 0;
-    const ntidx_event *e;
-    /* Runs of events share a type and a thread: hash each once per run. */
-    uint64_t last_def = UINT64_MAX, type_h = 0, last_tid = 0, thread_h = ntx_thread_hash(0);
-    while ((rc = ntidx_reader_next(r, &e)) == 1) {
-        while (bi + 1 < nblocks && ntx_load64(blocks + (bi + 1) * NTX_BLOCK_ENTRY) <= e->offset)
-            bi++;
-        if (e->offset >= x->indexed_end)
-            break; /* the trace grew while we read: stay consistent with the scan */
-        uint8_t *be = blocks + bi * NTX_BLOCK_ENTRY;
-        ntx_store32(be + 20, ntx_load32(be + 20) + 1);
-        if (e->metadata->offset != last_def) {
-            last_def = e->metadata->offset;
-            type_h = ntx_type_hash(e->metadata->provider, e->metadata->event_id);
-        }
-        if (e->thread_id != last_tid) {
-            last_tid = e->thread_id;
-            thread_h = ntx_thread_hash(last_tid);
-        }
-        uint8_t *f = x->own[NTX_OWN_FILTERS].bytes + bi * NTX_FILTER_ENTRY;
-        ntx_bloom_add(f, type_h);
-        ntx_bloom_add(f + 32, thread_h);
-        events++;
-        if (o->progress && e->offset >= next_progress) {
-            if (o->progress(o->progress_ctx, e->offset, t->size)) {
-                ntidx_reader_close(&r);
-                return ntx_err_set(err, NTIDX_E_CANCELLED, "cancelled");
+    full_shared sh = {.t = t, .x = x, .o = o};
+    uint64_t nr = x->nregions;
+    sh.res = calloc(nr ? nr : 1, sizeof *sh.res);
+    sh.errs = calloc(nr ? nr : 1, sizeof *sh.errs);
+    if (!sh.res || !sh.errs) {
+        free(sh.res);
+        free(sh.errs);
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory building the index");
+    }
+    atomic_init(&sh.next, 0);
+    atomic_init(&sh.first_failed, nr);
+    atomic_init(&sh.done_bytes, 0);
+    atomic_init(&sh.cancelled, 0);
+    unsigned nthreads = o->threads;
+    if (!nthreads) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        nthreads = c > 0 ? (unsigned)c : 1;
+    }
+    if (nthreads > MAX_THREADS)
+        nthreads = MAX_THREADS;
+    if (nthreads > nr)
+        nthreads = nr ? (unsigned)nr : 1;
+    pthread_t tids[MAX_THREADS];
+    void *args[MAX_THREADS][2];
+    unsigned started = 0;
+    for (unsigned i = 1; i < nthreads; i++) {
+        args[i][0] = &sh;
+        args[i][1] = NULL;
+        if (pthread_create(&tids[i], NULL, full_work, args[i]) != 0)
+            break;
+        started = i;
+    }
+    args[0][0] = &sh;
+    args[0][1] = &sh; /* the calling thread: it reports progress */
+    full_work(args[0]);
+    for (unsigned i = 1; i <= started; i++)
+        pthread_join(tids[i], NULL);
+    int rc = 0;
+    uint64_t failed = atomic_load(&sh.first_failed);
+    if (atomic_load(&sh.cancelled)) {
+        rc = ntx_err_set(err, NTIDX_E_CANCELLED, "cancelled");
+    } else if (failed < nr) {
+        *err = sh.errs[failed];
+        rc = err->code ? err->code : NTIDX_E_CORRUPT;
+    }
+    if (rc == 0) {
+        uint64_t events = 0;
+        for (uint64_t i = 0; i < nblocks; i++)
+            events += ntx_load32(blocks + i * NTX_BLOCK_ENTRY + 20);
+        x->events = events;
+        x->flags |= NTX_IF_FULL;
+        ntx_index_finish(x); /* binds FILTERS: queries over x now use the counts */
+        for (uint64_t r = 0; rc == 0 && r < nr; r++) {
+            if (!sh.res[r].again)
+                continue;
+            ntx_stats_accum a;
+            ntx_drop_map d;
+            ntidx_reader_stats rs;
+            memset(&rs, 0, sizeof rs);
+            ntx_err why = {0};
+            if ((rc = ntx_stats_accum_init(&a)) < 0) {
+                ntx_err_set(err, rc, "out of memory");
+                break;
             }
-            next_progress = e->offset + PROGRESS_EVERY;
-        }
-        /* Memory stays flat whatever the trace size: give back the mapped ranges already passed. */
-        if (e->offset - released >= RELEASE_EVERY) {
-            ntx_trace_release(t, released, e->offset - released);
-            released = e->offset;
+            ntx_drop_map_init(&d);
+            rc = ntx_region_stats(t, x, r, 0, UINT64_MAX, &a, &d, NULL, &rs, &why);
+            if (rc < 0)
+                rc = ntx_err_wrap(err, rc, &why, "statistics of region %llu: ", (unsigned long long)r);
+            result_free(&sh.res[r]);
+            if (rc == 0 && (rc = keep_result(&sh.res[r], &a, &d, (uint32_t)rs.blocks[NTIDX_BLOCK_EVENT])) < 0)
+                ntx_err_set(err, rc, "out of memory");
+            ntx_stats_accum_discard(&a);
+            ntx_drop_map_free(&d);
         }
     }
-    if (rc < 0) {
-        ntx_err_from_last(err, rc);
-        ntidx_reader_close(&r);
-        return rc;
-    }
-    ntidx_reader_close(&r);
-    if (t->map)
-        ntx_trace_release(t, released, t->size - released);
-    x->events = events;
-    x->flags |= NTX_IF_FULL;
-    ntx_index_finish(x); /* binds FILTERS */
-    return 0;
+    if (rc == 0)
+        rc = write_summaries(&sh, err);
+    for (uint64_t r = 0; r < nr; r++)
+        result_free(&sh.res[r]);
+    free(sh.res);
+    free(sh.errs);
+    return rc;
 }
 
 int ntx_index_build_full(ntidx_trace *t, const ntidx_index *from, const ntidx_index_options *o, ntidx_index **out,
@@ -244,8 +491,7 @@ int ntx_index_build_full(ntidx_trace *t, const ntidx_index *from, const ntidx_in
     int rc = ntx_index_scan(t, from, o, out, err);
     if (rc < 0 || !o->full)
         return rc;
-    /* --full: counts per block, then each region's statistics read through the index just built. */
-    if ((rc = count_blocks(t, *out, o, err)) < 0 || (rc = summarize(t, *out, o, err)) < 0)
+    if ((rc = build_full(t, *out, o, err)) < 0)
         ntidx_index_close(out);
     return rc;
 }

@@ -39,6 +39,7 @@ struct ntidx_query {
     uint64_t *chosen;      /* o.regions sorted, without repeats: only these regions (NULL: every region) */
     size_t nchosen, next_chosen;
     int has_chosen;
+    int every_block;       /* plan every event block that may hold events, whatever the window (--full builds) */
     ntidx_query_stats stats;
     uint64_t emitted;
     int done;
@@ -80,7 +81,7 @@ static int plan_push(ntidx_query *q, uint64_t b, uint8_t op, uint8_t forget)
         q->plan = np;
         q->plan_cap = n;
     }
-    q->plan[q->plan_len++] = (ntx_plan_step){offset, op, forget};
+    q->plan[q->plan_len++] = (ntx_plan_step){.offset = offset, .size = op == NTX_OP_RESET ? 0 : ntx_blk_size(x, b), .op = op, .forget_seq = forget};
     return 0;
 }
 
@@ -93,6 +94,8 @@ static int block_wanted(const ntidx_query *q, uint64_t i)
     uint8_t f = ntx_blk_flags(x, i);
     if (f & NTX_BF_NO_EVENTS)
         return 0;
+    if (q->every_block)
+        return 1;
     if ((f & NTX_BF_RANGE) && !ntx_ranges_overlap(ntx_blk_ts_min(x, i), ntx_blk_ts_max(x, i), q->o.t0, q->o.t1))
         return 0;
     if (x->filters) {
@@ -202,7 +205,7 @@ static int plan_next_region(ntidx_query *q, ntx_err *err)
         uint64_t lo = ntx_rg_ts_min(x, r), hi = ntx_rg_ts_max(x, r);
         if (lo <= hi && lo >= t1 && q->sorted)
             break; /* every later region is later still */
-        if (!ntx_ranges_overlap(lo, hi, t0, t1))
+        if (!q->every_block && !ntx_ranges_overlap(lo, hi, t0, t1))
             continue;
         /* A lazily checked index: this region's block entries are checked before they are trusted. */
         int crc = ntx_index_need_region(x, r, err);
@@ -351,7 +354,7 @@ static int check_options(const ntidx_trace *t, const ntidx_query_options *o)
 }
 
 static int query_open(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o, int64_t only_region,
-                      ntidx_query **out)
+                      int every_block, ntidx_query **out)
 {
     *out = NULL;
     ntidx_query *q = calloc(1, sizeof *q);
@@ -383,8 +386,7 @@ static int query_open(ntidx_trace *t, const ntidx_index *x, const ntidx_query_op
         q->o.limit = 1;
     }
     q->only_region = only_region;
-    /* A query touches a few scattered blocks: read-ahead would only pull in bytes it never reads. */
-    ntx_trace_advise(t, 1);
+    q->every_block = every_block;
     if ((rc = query_start(q)) < 0) {
         ntidx_query_close(&q);
         return rc;
@@ -399,16 +401,16 @@ NTIDX_API int ntidx_query_open(ntidx_trace *t, const ntidx_index *x, const ntidx
         *out = NULL;
     if (!out || !t || !x)
         return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET, "ntidx_query_open: NULL argument");
-    return query_open(t, x, o, -1, out);
+    return query_open(t, x, o, -1, 0, out);
 }
 
 int ntx_query_open_region(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o,
-                          uint64_t region)
+                          uint64_t region, int every_block)
 {
     x = ntx_index_current(x);
     if (region >= x->nregions)
         return ntx_failf(NTIDX_E_INVALID_ARG, x->name, NTIDX_NO_OFFSET, "no region %llu", (unsigned long long)region);
-    return query_open(t, x, o, (int64_t)region, out);
+    return query_open(t, x, o, (int64_t)region, every_block, out);
 }
 
 NTIDX_API void ntidx_query_options_seek(ntidx_query_options *o, uint64_t ts)
@@ -469,6 +471,19 @@ static int type_matches(ntidx_query *q, const ntidx_metadata *m)
     return ok;
 }
 
+/* The query's figures from its reader's. */
+static void update_stats(ntidx_query *q)
+{
+    const ntidx_reader_stats *rs = &q->r->stats;
+    q->stats.bytes_read = rs->bytes_read;
+    q->stats.event_blocks_read = rs->blocks[NTIDX_BLOCK_EVENT];
+    q->stats.dropped_events = rs->dropped_events;
+    uint64_t nb = 0;
+    for (int k = 0; k < NTIDX_BLOCK_KIND_COUNT; k++)
+        nb += rs->blocks[k];
+    q->stats.blocks_read = nb;
+}
+
 /* The next event of the plan that the window and the filters take; as ntidx_query_next(). */
 static int next_event(ntidx_query *q, const ntidx_event **ev)
 {
@@ -481,14 +496,7 @@ static int next_event(ntidx_query *q, const ntidx_event **ev)
         }
         const ntidx_event *e;
         int rc = ntx_reader_next(q->r, &e); /* once per event: the internal call, errors published below */
-        const ntidx_reader_stats *rs = &q->r->stats;
-        q->stats.bytes_read = rs->bytes_read;
-        q->stats.event_blocks_read = rs->blocks[NTIDX_BLOCK_EVENT];
-        q->stats.dropped_events = rs->dropped_events;
-        uint64_t nb = 0;
-        for (int k = 0; k < NTIDX_BLOCK_KIND_COUNT; k++)
-            nb += rs->blocks[k];
-        q->stats.blocks_read = nb;
+        update_stats(q);
         if (rc <= 0) {
             q->done = 1;
             return rc < 0 ? ntx_fail(rc, q->t->name, &q->r->err) : rc;
@@ -506,6 +514,39 @@ static int next_event(ntidx_query *q, const ntidx_event **ev)
         q->emitted++;
         *ev = e;
         return 1;
+    }
+}
+
+long ntx_query_rows(ntidx_query *q, ntx_row *rows, size_t cap, uint64_t *block_offset, int unfiltered)
+{
+    for (;;) {
+        if (q->done)
+            return 0;
+        long n = ntx_reader_rows(q->r, rows, cap, block_offset);
+        update_stats(q);
+        if (n <= 0) {
+            q->done = 1;
+            if (n < 0) /* about the index file when a region failed its check, else about the trace */
+                return ntx_fail((int)n, n == NTIDX_E_INDEX_CORRUPT ? q->x->name : q->t->name, &q->r->err);
+            return 0;
+        }
+        if (unfiltered) {
+            q->emitted += (uint64_t)n;
+            return n;
+        }
+        size_t k = 0;
+        const int filtered = q->o.provider || q->o.has_event_id || q->o.event_name || q->o.has_thread;
+        for (size_t i = 0; i < (size_t)n; i++) {
+            const ntx_row *r = &rows[i];
+            if (r->timestamp < q->o.t0 || r->timestamp >= q->o.t1)
+                continue;
+            if (filtered && (!type_matches(q, r->metadata) || (q->o.has_thread && r->thread_id != q->o.thread)))
+                continue;
+            rows[k++] = *r;
+        }
+        q->emitted += k;
+        if (k)
+            return (long)k;
     }
 }
 

@@ -3,14 +3,28 @@
 #define NTX_OPS_QUERY_INTERNAL_H
 
 #include "ntidx/index.h"
+#include "reader_internal.h"
 
 /*
  * One region as a unit of work: a query over region `region` only, primed on
  * its own from the index whatever was read before, and counting dropped
- * events from the sequence point that opens the region.
+ * events from the sequence point that opens the region. `every_block`: its
+ * plan reads every event block that may hold events (not only those whose
+ * time ranges and counts say they may hold some of the window's): what a
+ * --full build counts.
  */
 int ntx_query_open_region(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o,
-                          uint64_t region);
+                          uint64_t region, int every_block);
+
+/*
+ * A query in file order without a limit, a block at a time: up to `cap` of
+ * its events (window and filters applied; `unfiltered`: every event of the
+ * blocks its plan reads) from one event block (its offset in *block_offset)
+ * as rows (ntx_reader_rows()). Returns the rows (> 0), 0 at the end, < 0 an
+ * error (said as ntidx_query_next() says it). Its figures
+ * (ntidx_query_get_stats(), ntidx_query_dropped()) are kept as that one's.
+ */
+long ntx_query_rows(ntidx_query *q, ntx_row *rows, size_t cap, uint64_t *block_offset, int unfiltered);
 
 /* ntidx_query_next() for such a query, which never recovers (its caller does): no argument checks, no
    recovery, so the per-event path of statistics workers is one call shorter. Errors are published as

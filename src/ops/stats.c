@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader_internal.h"
 #include "stats_internal.h"
 
 struct ntx_stats_impl {
@@ -136,6 +137,14 @@ static int cmp_thread(const void *a, const void *b)
 
 static stats_impl *stats_new(void);
 
+static void caches_reset(ntx_stats_accum *a)
+{
+    for (size_t i = 0; i < sizeof a->type_cache / sizeof a->type_cache[0]; i++)
+        a->type_cache[i].def = UINT64_MAX; /* no definition lies at that offset */
+    for (size_t i = 0; i < sizeof a->thread_cache / sizeof a->thread_cache[0]; i++)
+        a->thread_cache[i].index = -1;
+}
+
 int ntx_stats_accum_init(ntx_stats_accum *a)
 {
     memset(a, 0, sizeof *a);
@@ -146,35 +155,54 @@ int ntx_stats_accum_init(ntx_stats_accum *a)
     ntx_idmap_init(&a->by_thread);
     ntx_idmap_init(&a->by_type);
     a->lo = UINT64_MAX;
-    a->last_def = UINT64_MAX;
-    a->last_type = a->last_thread = -1;
+    caches_reset(a);
     return 0;
+}
+
+/* The index of an event type's statistic (cached by metadata id, checked by definition offset); -1: no memory. */
+static inline long type_index(ntx_stats_accum *a, const ntidx_metadata *m)
+{
+    __typeof__(a->type_cache[0]) *tc = &a->type_cache[m->id & 255];
+    if (__builtin_expect(tc->def != m->offset, 0)) {
+        long ti = type_of(a, m);
+        if (ti < 0)
+            return -1;
+        tc->def = m->offset;
+        tc->type = ti;
+    }
+    return tc->type;
+}
+
+/* The index of a thread's statistic (cached); -1: no memory. */
+static inline long thread_index(ntx_stats_accum *a, uint64_t thread)
+{
+    __typeof__(a->thread_cache[0]) *hc = &a->thread_cache[(thread ^ thread >> 6 ^ thread >> 12) & 63];
+    if (__builtin_expect(hc->index < 0 || hc->thread != thread, 0)) {
+        ntidx_thread_stat *th = thread_of(a, thread);
+        if (!th)
+            return -1;
+        hc->thread = thread;
+        hc->index = th - a->threads;
+    }
+    return hc->index;
+}
+
+static inline void count_type(ntx_stats_accum *a, long ti, uint64_t ts, uint32_t payload)
+{
+    ntidx_type_stat *type = &a->types[ti];
+    type->count++;
+    type->payload_bytes += payload;
+    if (ts < type->first_ts)
+        type->first_ts = ts;
 }
 
 int ntx_stats_accum_add(ntx_stats_accum *a, const ntidx_event *e)
 {
-    collector *c = a;
-    long ti = a->last_type;
-    if (e->metadata->offset != a->last_def) {
-        ti = type_of(c, e->metadata);
-        if (ti < 0)
-            return NTIDX_E_NOMEM;
-        a->last_def = e->metadata->offset;
-        a->last_type = ti;
-    }
-    ntidx_type_stat *ts = &c->types[ti];
-    ts->count++;
-    ts->payload_bytes += e->payload_size;
-    if (e->timestamp < ts->first_ts)
-        ts->first_ts = e->timestamp;
-    if (a->last_thread < 0 || e->thread_id != a->last_tid) {
-        ntidx_thread_stat *th = thread_of(c, e->thread_id);
-        if (!th)
-            return NTIDX_E_NOMEM;
-        a->last_thread = th - c->threads;
-        a->last_tid = e->thread_id;
-    }
-    c->threads[a->last_thread].count++;
+    long ti = type_index(a, e->metadata), hi = ti < 0 ? -1 : thread_index(a, e->thread_id);
+    if (hi < 0)
+        return NTIDX_E_NOMEM;
+    count_type(a, ti, e->timestamp, e->payload_size);
+    a->threads[hi].count++;
     a->events++;
     a->payload += e->payload_size;
     if (e->timestamp < a->lo)
@@ -182,6 +210,45 @@ int ntx_stats_accum_add(ntx_stats_accum *a, const ntidx_event *e)
     if (e->timestamp > a->hi)
         a->hi = e->timestamp;
     return 0;
+}
+
+int ntx_stats_accum_add_rows(ntx_stats_accum *a, const ntx_row *rows, size_t n)
+{
+    /* The totals in registers for the batch; events come in runs per thread: the run's count too. */
+    uint64_t payload = 0, lo = a->lo, hi = a->hi, run = 0, thread = 0;
+    long run_index = -1;
+    int rc = 0;
+    size_t i = 0;
+    for (; i < n; i++) {
+        const ntx_row *r = &rows[i];
+        long ti = type_index(a, r->metadata);
+        if (ti < 0) {
+            rc = NTIDX_E_NOMEM;
+            break;
+        }
+        count_type(a, ti, r->timestamp, r->payload_size);
+        if (__builtin_expect(run_index < 0 || r->thread_id != thread, 0)) {
+            if (run_index >= 0)
+                a->threads[run_index].count += run;
+            if ((run_index = thread_index(a, r->thread_id)) < 0) {
+                rc = NTIDX_E_NOMEM;
+                break;
+            }
+            thread = r->thread_id;
+            run = 0;
+        }
+        run++;
+        payload += r->payload_size;
+        lo = r->timestamp < lo ? r->timestamp : lo;
+        hi = r->timestamp > hi ? r->timestamp : hi;
+    }
+    if (run_index >= 0)
+        a->threads[run_index].count += run;
+    a->events += i;
+    a->payload += payload;
+    a->lo = lo;
+    a->hi = hi;
+    return rc;
 }
 
 int ntx_stats_accum_merge(ntx_stats_accum *dst, const ntx_stats_accum *src)
@@ -203,9 +270,6 @@ int ntx_stats_accum_merge(ntx_stats_accum *dst, const ntx_stats_accum *src)
             return NTIDX_E_NOMEM;
         d->count += src->threads[i].count;
     }
-    dst->last_thread = -1; /* thread_of may have moved the array */
-    dst->last_type = -1;
-    dst->last_def = UINT64_MAX;
     dst->events += src->events;
     dst->payload += src->payload;
     if (src->lo < dst->lo)
@@ -296,11 +360,16 @@ NTIDX_API int ntidx_stats_compute(ntidx_trace *t, ntidx_stats **out)
         return ntx_failf(NTIDX_E_NOMEM, ntidx_trace_name(t), NTIDX_NO_OFFSET, "out of memory");
     ntidx_reader *r = NULL;
     int rc = ntidx_reader_open(t, NULL, &r); /* the reader's calls say their own errors */
-    const ntidx_event *e;
     int nomem = 0;
-    while (rc == 0 && (rc = ntidx_reader_next(r, &e)) == 1)
-        if ((rc = ntx_stats_accum_add(&a, e)) < 0)
+    /* Rows a block at a time: the reader's loop for compressed headers, counted here in a loop of our own. */
+    ntx_row rows[512];
+    uint64_t block;
+    long n = 0;
+    while (rc == 0 && (n = ntx_reader_rows(r, rows, sizeof rows / sizeof rows[0], &block)) > 0)
+        if ((rc = ntx_stats_accum_add_rows(&a, rows, (size_t)n)) < 0)
             nomem = 1;
+    if (rc == 0 && n < 0)
+        rc = ntx_fail((int)n, ntidx_trace_name(t), &r->err);
     const ntidx_dropped *dl = NULL;
     size_t dn = 0;
     if (rc == 0)

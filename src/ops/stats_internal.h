@@ -24,13 +24,18 @@ typedef struct ntx_stats_accum {
     ntidx_thread_stat *threads;
     size_t nthreads, capthreads;
     uint64_t lo, hi, events, payload;
-    /* Runs of events share a definition and a thread: cache both. */
-    uint64_t last_def, last_tid;
-    long last_type, last_thread;
+    /* Lookups in front of by_definition and by_thread: events alternate between a few definitions and
+       threads, so a direct-mapped cache (by metadata id, checked by definition offset; by thread) answers
+       nearly every event without a hash probe. Entries are indexes into types and threads. */
+    struct { uint64_t def; long type; } type_cache[256];
+    struct { uint64_t thread; long index; } thread_cache[64];
 } ntx_stats_accum;
 
 int ntx_stats_accum_init(ntx_stats_accum *a);
 int ntx_stats_accum_add(ntx_stats_accum *a, const ntidx_event *e);
+struct ntx_row;
+/* The same for rows (ntx_reader_rows()): 0, or NTIDX_E_NOMEM. */
+int ntx_stats_accum_add_rows(ntx_stats_accum *a, const struct ntx_row *rows, size_t n);
 /* dst += src (src is left as it was: discard it afterwards). */
 int ntx_stats_accum_merge(ntx_stats_accum *dst, const ntx_stats_accum *src);
 /* Hand over to a public ntidx_stats (the accumulator must not be discarded after success). */

@@ -15,17 +15,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "error.h"
+#include "hash.h"
+#include "idmap.h"
 #include "search.h"
 #include "ntidx/symbols.h"
 
 #define RUNTIME_PROVIDER "Microsoft-Windows-DotNETRuntime"
 #define RUNDOWN_PROVIDER "Microsoft-Windows-DotNETRuntimeRundown"
 
+/*
+ * 32 bytes a method: a trace can report millions of them (the generated 10 GB
+ * trace: 6.2 million method loads), and a batch worker's memory is watched.
+ * Names are stored once each (a trace's methods share few distinct names
+ * compared with their load events) in `names`.
+ */
 typedef struct method {
-    uint64_t start, size, module_id;
-    char *name; /* Namespace.Method(args) */
-    const struct module *module;
+    uint64_t start, size;
+    uint64_t module; /* while reading: the ModuleID (0: none); then 1 + the index of its module, or 0 */
+    uint32_t name;   /* offset into names: "Namespace.Method(args)" */
+    uint32_t seq;    /* the order methods were read in: ties of the sort keep it */
 } method;
 
 typedef struct module {
@@ -40,6 +50,8 @@ struct ntidx_symbolizer {
     module *modules;
     size_t nmodules, capmodules;
     ntidx_values *values;
+    ntidx_buf names; /* NUL-terminated names, each once */
+    ntx_idmap name_at; /* xxh3 of a name -> its offset + 1 (a collision just stores the name again) */
 };
 
 static const uint32_t method_event_ids[] = {143, 144, 152, 153, 154};
@@ -144,32 +156,84 @@ static int note(ntidx_symbolizer *s, const ntidx_trace *t, const ntidx_event *e)
         return 0;
     /* Namespace.Name(args): the signature is "ret  (args)"; keep the parenthesised part. */
     const char *args = sig ? strchr(sig, '(') : NULL;
-    size_t n = (ns ? strlen(ns) : 0) + 1 + strlen(nm) + (args ? strlen(args) : 0) + 1;
-    char *name = malloc(n);
+    size_t nsl = ns && ns[0] ? strlen(ns) : 0, nml = strlen(nm), al = args ? strlen(args) : 0;
+    size_t n = nsl + (nsl ? 1 : 0) + nml + al;
+    if (s->nmethods >= UINT32_MAX || n >= UINT32_MAX)
+        return 0; /* more than a method table can number, or a name longer than 4 GB: not named */
+    /* The name is built at the end of the pool; if it was there already, the pool is cut back. */
+    size_t at = s->names.len;
+    char *name = (char *)ntx_buf_append(&s->names, n + 1);
     if (!name)
         return NTIDX_E_NOMEM;
-    name[0] = 0;
-    if (ns && ns[0]) {
-        strcat(name, ns);
-        strcat(name, ".");
+    char *w = name;
+    if (nsl) {
+        memcpy(w, ns, nsl);
+        w += nsl;
+        *w++ = '.';
     }
-    strcat(name, nm);
-    if (args)
-        strcat(name, args);
-    if (grow((void **)&s->methods, &s->capmethods, s->nmethods, sizeof *s->methods) < 0) {
-        free(name);
+    memcpy(w, nm, nml);
+    w += nml;
+    if (al)
+        memcpy(w, args, al);
+    name[n] = 0;
+    uint64_t h = ntx_xxh3(name, n);
+    void *seen = ntx_idmap_get(&s->name_at, h);
+    uint64_t off = at;
+    if (seen && !strcmp((const char *)s->names.bytes + ((uintptr_t)seen - 1), name)) {
+        off = (uintptr_t)seen - 1;
+        s->names.len = at;
+    } else if (!seen && ntx_idmap_put(&s->name_at, h, (void *)(uintptr_t)(at + 1)) != 0) {
         return NTIDX_E_NOMEM;
     }
-    s->methods[s->nmethods++] = (method){start, size, module_id, name, NULL};
+    if (off > UINT32_MAX) {
+        s->names.len = at;
+        return 0; /* the pool's numbering is full: the method stays unnamed */
+    }
+    if (grow((void **)&s->methods, &s->capmethods, s->nmethods, sizeof *s->methods) < 0)
+        return NTIDX_E_NOMEM;
+    s->methods[s->nmethods] = (method){start, size, module_id, (uint32_t)off, (uint32_t)s->nmethods};
+    s->nmethods++;
     return 0;
 }
 
-static int cmp_method(const void *a, const void *b)
+/* Methods in order of start, size, then the order they were read in (so any sort gives one order). */
+static int method_lt(const method *x, const method *y)
 {
-    const method *x = a, *y = b;
     if (x->start != y->start)
-        return x->start < y->start ? -1 : 1;
-    return x->size < y->size ? -1 : x->size > y->size;
+        return x->start < y->start;
+    if (x->size != y->size)
+        return x->size < y->size;
+    return x->seq < y->seq;
+}
+
+/* Heapsort in place: qsort() would allocate a copy of the whole table (glibc sorts by merging). */
+static void sift_down(method *m, size_t i, size_t n)
+{
+    method x = m[i];
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && method_lt(&m[c], &m[c + 1]))
+            c++;
+        if (!method_lt(&x, &m[c]))
+            break;
+        m[i] = m[c];
+        i = c;
+    }
+    m[i] = x;
+}
+
+static void sort_methods(method *m, size_t n)
+{
+    for (size_t i = n / 2; i-- > 0;)
+        sift_down(m, i, n);
+    for (size_t end = n; end-- > 1;) {
+        method t = m[0];
+        m[0] = m[end];
+        m[end] = t;
+        sift_down(m, 0, end);
+    }
 }
 
 static int cmp_module(const void *a, const void *b)
@@ -250,6 +314,7 @@ NTIDX_API int ntidx_symbolizer_open(ntidx_trace *t, const ntidx_index *x, ntidx_
     ntidx_symbolizer *s = calloc(1, sizeof *s);
     if (!s)
         return ntx_failf(NTIDX_E_NOMEM, ntidx_trace_name(t), NTIDX_NO_OFFSET, "out of memory");
+    ntx_idmap_init(&s->name_at);
     unsigned long said = ntx_error_count();
     int rc = ntidx_values_new(&s->values);
     if (rc == 0)
@@ -261,23 +326,24 @@ NTIDX_API int ntidx_symbolizer_open(ntidx_trace *t, const ntidx_index *x, ntidx_
             ntx_failf(rc, ntidx_trace_name(t), NTIDX_NO_OFFSET, "out of memory reading methods and modules");
         return rc;
     }
-    /* Sorted by start; the same code reported twice (load, then rundown) is kept once. */
-    if (s->nmethods > 1) /* qsort(NULL, 0, ...) is undefined */
-        qsort(s->methods, s->nmethods, sizeof *s->methods, cmp_method);
+    /* Sorted by start; the same code reported twice (load, then rundown) is kept once (names are stored
+       once each: the same name is the same offset). */
+    ntx_idmap_free(&s->name_at);
+    sort_methods(s->methods, s->nmethods);
     size_t w = 0;
     for (size_t i = 0; i < s->nmethods; i++) {
         if (w && s->methods[w - 1].start == s->methods[i].start && s->methods[w - 1].size == s->methods[i].size &&
-            !strcmp(s->methods[w - 1].name, s->methods[i].name)) {
-            free(s->methods[i].name);
+            s->methods[w - 1].name == s->methods[i].name)
             continue;
-        }
         s->methods[w++] = s->methods[i];
     }
     s->nmethods = w;
     if (s->nmodules > 1)
         qsort(s->modules, s->nmodules, sizeof *s->modules, cmp_module);
-    for (size_t i = 0; i < s->nmethods; i++)
-        s->methods[i].module = s->methods[i].module_id ? find_module(s, s->methods[i].module_id) : NULL;
+    for (size_t i = 0; i < s->nmethods; i++) {
+        const module *md = s->methods[i].module ? find_module(s, s->methods[i].module) : NULL;
+        s->methods[i].module = md ? (uint64_t)(md - s->modules) + 1 : 0;
+    }
     *out = s;
     return NTIDX_OK;
 }
@@ -297,13 +363,14 @@ NTIDX_API int ntidx_symbolizer_lookup(const ntidx_symbolizer *s, uint64_t ip, in
     for (size_t i = lo, k = 0; i > 0 && k < 16; i--, k++) {
         const method *m = &s->methods[i - 1];
         if (ip - m->start < m->size) {
-            out->method = m->name;
+            out->method = (const char *)s->names.bytes + m->name;
             out->method_start = m->start;
             out->method_size = m->size;
             out->method_index = i - 1;
             if (m->module) {
-                out->module = m->module->name;
-                out->module_path = m->module->path;
+                const module *md = &s->modules[m->module - 1];
+                out->module = md->name;
+                out->module_path = md->path;
             }
             return 1;
         }
@@ -318,8 +385,8 @@ NTIDX_API void ntidx_symbolizer_close(ntidx_symbolizer **sp)
     if (!sp || !*sp)
         return;
     ntidx_symbolizer *s = *sp;
-    for (size_t i = 0; i < s->nmethods; i++)
-        free(s->methods[i].name);
+    ntidx_buf_free(&s->names);
+    ntx_idmap_free(&s->name_at);
     for (size_t i = 0; i < s->nmodules; i++) {
         free(s->modules[i].path);
         free(s->modules[i].name);

@@ -137,9 +137,12 @@ static int list_types(ntidx_trace *t, const ntidx_index *x, ntidx_type_list *l, 
         }
         if ((int64_t)ntx_def_meta_epoch(x, d) != epoch) { /* ids may be defined again after a flush */
             epoch = ntx_def_meta_epoch(x, d);
-            p.steps[p.n++] = (ntx_plan_step){0, NTX_OP_RESET, 1};
+            p.steps[p.n++] = (ntx_plan_step){.offset = 0, .size = 0, .op = NTX_OP_RESET, .forget_seq = 1};
         }
-        p.steps[p.n++] = (ntx_plan_step){ntx_blk_offset(x, ntx_def_block(x, d)), NTX_OP_CONTEXT, 0};
+        p.steps[p.n++] = (ntx_plan_step){.offset = ntx_blk_offset(x, ntx_def_block(x, d)),
+                                          .size = ntx_blk_size(x, ntx_def_block(x, d)),
+                                          .op = NTX_OP_CONTEXT,
+                                          .forget_seq = 0};
     }
     ntidx_reader_options ro;
     ntidx_reader_options_defaults(&ro);

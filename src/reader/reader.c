@@ -213,6 +213,7 @@ static int apply_sequence_point(ntidx_reader *r, const ntidx_block *b)
     ntx_arena_free(&r->stack_arena);
     ntx_idmap_clear(&r->labels);
     ntx_arena_free(&r->label_arena);
+    r->live_lo = UINT64_MAX;
     if (r->t->gen == NTX_GEN_V6 && (sp.flags & 1u)) {
         ntx_idmap_clear(&r->threads);
         ntx_arena_free(&r->thread_arena);
@@ -227,13 +228,73 @@ static int apply_sequence_point(ntidx_reader *r, const ntidx_block *b)
 }
 
 /* ------------------------------------------------------------------ */
+/* Memory: mapped bytes given back behind the reader                   */
+/* ------------------------------------------------------------------ */
+
+/* A reader gives back what it has read every this many bytes of blocks. */
+#define RELEASE_BYTES (32ull << 20)
+
+/*
+ * Give back the span of the blocks read since the last release, up to the page
+ * boundary before its end (the page that holds the next block's start stays),
+ * not past the first stack or label list block still cached (events point
+ * into them), and in time order not past the first event still waiting to
+ * be sorted (its payload, and those after it, are still to be handed out).
+ * What is kept stays in the span for the next release.
+ */
+static void release_read(ntidx_reader *r)
+{
+    uint64_t end = r->rel_hi < r->live_lo ? r->rel_hi : r->live_lo;
+    for (uint32_t i = 0; i < r->heap_len; i++)
+        if (r->heap[i].off < end)
+            end = r->heap[i].off;
+    end &= ~(uint64_t)4095;
+    if (end > r->rel_lo) {
+        ntx_trace_release(r->t, r->rel_lo, end - r->rel_lo);
+        r->rel_lo = end;
+    }
+    if (r->rel_lo >= r->rel_hi)
+        r->rel_lo = r->rel_hi = 0;
+    r->rel_bytes = 0;
+}
+
+/*
+ * Block [off, off + size) is about to be read. Once the blocks read since the
+ * last release add up to RELEASE_BYTES, their span is released first. A
+ * plan's jumps back to definitions (before the span) widen it: a definition
+ * block released and read again costs a page fault.
+ */
+static void note_read(ntidx_reader *r, uint64_t off, uint64_t size)
+{
+    if (!r->t->map)
+        return;
+    if (r->rel_bytes >= RELEASE_BYTES)
+        release_read(r);
+    if (r->rel_hi == r->rel_lo) {
+        r->rel_lo = off;
+        r->rel_hi = off + size;
+    } else {
+        if (off < r->rel_lo)
+            r->rel_lo = off;
+        if (off + size > r->rel_hi)
+            r->rel_hi = off + size;
+    }
+    r->rel_bytes += size;
+}
+
+/* ------------------------------------------------------------------ */
 /* Events                                                              */
 /* ------------------------------------------------------------------ */
 
+static int undefined_at(ntidx_reader *r, uint64_t offset, const char *what, uint64_t id)
+{
+    return ntx_err_at(&r->err, NTIDX_E_UNDEFINED_REF, offset, "event references %s %llu, which is not defined here",
+                      what, (unsigned long long)id);
+}
+
 static int undefined(ntidx_reader *r, const ntx_hdr *h, const char *what, uint64_t id)
 {
-    return ntx_err_at(&r->err, NTIDX_E_UNDEFINED_REF, h->offset, "event references %s %llu, which is not defined here",
-                      what, (unsigned long long)id);
+    return undefined_at(r, h->offset, what, id);
 }
 
 static int make_event(ntidx_reader *r, const ntx_hdr *h, ntidx_event *e)
@@ -312,6 +373,7 @@ static int begin_rows(ntidx_reader *r, const ntidx_block *b, int is_metadata)
     r->in_block = 1;
     r->block_is_metadata = is_metadata;
     r->block_metadata_only = 0;
+    memset(&r->rc, 0, sizeof r->rc);
     return 0;
 }
 
@@ -348,6 +410,7 @@ static void reset_caches(ntidx_reader *r)
     ntx_arena_free(&r->stack_arena);
     ntx_idmap_clear(&r->labels);
     ntx_arena_free(&r->label_arena);
+    r->live_lo = UINT64_MAX;
     forget_sequences(r);
 }
 
@@ -358,8 +421,49 @@ void ntx_reader_set_plan(ntidx_reader *r, int (*refill)(void *, const ntx_plan_s
     r->plan = none;
     r->plan_len = 0;
     r->plan_pos = 0;
+    r->plan_ahead = 0;
     r->plan_refill = refill;
     r->plan_ctx = ctx;
+}
+
+/*
+ * A plan reads ahead of itself: the blocks it is about to read are asked of
+ * the kernel exactly (adjacent ones in one range), so a trace that is not in
+ * the page cache is read with a few reads of what the plan needs, never with
+ * page faults that pull in read-ahead around them (the mapping is advised
+ * random access). Not the whole plan at once: a seek or a query with a limit
+ * may stop after its first blocks. The first read-ahead of a reader is
+ * PLAN_AHEAD_FIRST bytes of blocks (a 10 ms window's or a seek's blocks of a
+ * runtime's trace), each next one twice the last, up to PLAN_AHEAD_MAX.
+ */
+#define PLAN_AHEAD_FIRST (256u << 10)
+#define PLAN_AHEAD_MAX (4u << 20)
+
+static void plan_read_ahead(ntidx_reader *r)
+{
+    if (!r->t->map)
+        return;
+    if (r->plan_ahead < r->plan_pos)
+        r->plan_ahead = r->plan_pos;
+    r->plan_ahead_bytes = !r->plan_ahead_bytes ? PLAN_AHEAD_FIRST
+                          : r->plan_ahead_bytes < PLAN_AHEAD_MAX ? 2 * r->plan_ahead_bytes
+                                                                 : PLAN_AHEAD_MAX;
+    uint64_t ahead = 0, lo = 0, hi = 0;
+    while (r->plan_ahead < r->plan_len && ahead < r->plan_ahead_bytes) {
+        const ntx_plan_step *st = &r->plan[r->plan_ahead++];
+        if (!st->size)
+            continue;
+        if (hi > lo && st->offset != hi) {
+            ntx_trace_prefetch(r->t, lo, hi - lo);
+            lo = hi = 0;
+        }
+        if (hi == lo)
+            lo = st->offset;
+        hi = st->offset + st->size;
+        ahead += st->size;
+    }
+    if (hi > lo)
+        ntx_trace_prefetch(r->t, lo, hi - lo);
 }
 
 /* Next block of the plan; 0 at its end. */
@@ -371,8 +475,11 @@ static int plan_next_block(ntidx_reader *r, ntidx_block *b, int defer_barriers)
             if (rc <= 0)
                 return rc < 0 ? ntx_err_set(&r->err, rc, "cannot plan the query") : 0;
             r->plan_pos = 0;
+            r->plan_ahead = 0;
             continue;
         }
+        if (r->plan_ahead <= r->plan_pos)
+            plan_read_ahead(r);
         const ntx_plan_step *st = &r->plan[r->plan_pos++];
         if (st->forget_seq)
             forget_sequences(r);
@@ -419,10 +526,16 @@ static int apply_block(ntidx_reader *r, const ntidx_block *b, int defer_barriers
             return 2;
         }
         return apply_sequence_point(r, b);
-    case NTIDX_BLOCK_STACK: return ntx_decode_stack_block(t, b, add_stack, r, &r->err);
+    case NTIDX_BLOCK_STACK:
+        if (b->offset < r->live_lo)
+            r->live_lo = b->offset;
+        return ntx_decode_stack_block(t, b, add_stack, r, &r->err);
     case NTIDX_BLOCK_THREAD: return ntx_decode_thread_block(t, b, &r->thread_arena, add_thread, r, &r->err);
     case NTIDX_BLOCK_REMOVE_THREAD: return ntx_decode_remove_thread_block(t, b, remove_thread, r, &r->err);
-    case NTIDX_BLOCK_LABEL_LIST: return ntx_decode_label_list_block(t, b, add_label_list, r, &r->err);
+    case NTIDX_BLOCK_LABEL_LIST:
+        if (b->offset < r->live_lo)
+            r->live_lo = b->offset;
+        return ntx_decode_label_list_block(t, b, add_label_list, r, &r->err);
     case NTIDX_BLOCK_TRACE: return 0; /* read at open */
     default: r->stats.unknown_blocks++; return 0;
     }
@@ -445,104 +558,310 @@ int ntx_reader_apply_barrier(ntidx_reader *r)
  * the way. Returns 1 (event in *e), 2 (a sequence point is waiting: only
  * with defer_barriers), 0 (end), <0 (error, sticky).
  */
+/*
+ * The next row of the block being decoded: 1 an event in *e, 0 the block is
+ * over (in_block cleared), <0 an error (sticky). Metadata rows (V4/V5
+ * metadata blocks, V3 rows with metadata id 0) are applied on the way.
+ */
+static int next_row(ntidx_reader *r, ntidx_event *e)
+{
+    ntidx_trace *t = r->t;
+    for (;;) {
+        const ntx_hdr *hp;
+        int rc = ntx_hdr_next_ref(&r->hb, &hp, &r->err);
+        if (rc < 0)
+            return fail(r, rc);
+        if (rc == 0) {
+            r->in_block = 0;
+            return 0;
+        }
+        if (r->block_metadata_only && hp->metadata_id != 0)
+            continue; /* a V3 block visited for its definitions: its events are outside the query */
+        if (r->block_is_metadata || (t->gen == NTX_GEN_NETPERF && hp->metadata_id == 0)) {
+            ntidx_metadata *m;
+            int v5 = 0;
+            rc = ntx_metadata_parse_blob(&r->metadata_arena, t->data, hp->payload_off, hp->payload_size, &m, &v5,
+                                         &r->err);
+            if (rc == 0)
+                rc = put_metadata(r, m);
+            if (rc < 0)
+                return fail(r, rc);
+            continue;
+        }
+        rc = make_event(r, hp, e);
+        if (rc < 0)
+            return fail(r, rc);
+        return 1;
+    }
+}
+
+/*
+ * The next block, applied (an event block is then being decoded: in_block):
+ * 1, 0 at the end, 2 a sequence point is waiting (only with defer_barriers),
+ * <0 an error (sticky).
+ */
+static int next_block(ntidx_reader *r, int defer_barriers)
+{
+    ntidx_trace *t = r->t;
+    ntidx_block b;
+    int rc;
+    if (r->plan) {
+        rc = plan_next_block(r, &b, defer_barriers);
+        if (rc == 0) {
+            r->at_end = 1;
+            return 0;
+        }
+        if (rc == 2)
+            return 2;
+        if (rc < 0)
+            return fail(r, rc);
+        if (b.kind < NTIDX_BLOCK_KIND_COUNT)
+            r->stats.blocks[b.kind]++;
+        r->stats.bytes_read += b.size;
+        note_read(r, b.offset, b.size);
+        if (rc == 3 && b.kind == NTIDX_BLOCK_EVENT) { /* context only: the block's metadata rows */
+            if ((rc = begin_rows(r, &b, 0)) < 0)
+                return fail(r, rc);
+            r->block_metadata_only = 1;
+            return 1;
+        }
+        rc = apply_block(r, &b, defer_barriers);
+        if (rc < 0)
+            return fail(r, rc);
+        return rc == 2 ? 2 : 1;
+    }
+    if (r->pos >= r->end_pos) {
+        r->at_end = 1;
+        return 0;
+    }
+    ntx_err walk = {0};
+    ntx_trace_walk_ahead(t, r->pos, &r->ahead);
+    rc = ntx_next_block(t, &r->pos, &b, &walk);
+    if (rc == 0) {
+        r->complete = 1;
+        r->at_end = 1;
+        r->stats.end_offset = r->pos;
+        return 0;
+    }
+    if (rc == NTIDX_E_TRUNCATED) {
+        /* A writer that stopped early: everything before here was read. */
+        r->err = walk;
+        r->err.code = 0;
+        r->at_end = 1;
+        r->stats.end_offset = r->pos;
+        return 0;
+    }
+    if (rc < 0) {
+        r->err = walk;
+        return fail(r, rc);
+    }
+    r->stats.end_offset = r->pos;
+    r->stats.bytes_read += b.size;
+    if (b.kind < NTIDX_BLOCK_KIND_COUNT)
+        r->stats.blocks[b.kind]++;
+    note_read(r, b.offset, b.size);
+    rc = apply_block(r, &b, defer_barriers);
+    if (rc < 0)
+        return fail(r, rc);
+    return rc == 2 ? 2 : 1;
+}
+
+/*
+ * Advance in file order to the next event, applying every other block on
+ * the way. Returns 1 (event in *e), 2 (a sequence point is waiting: only
+ * with defer_barriers), 0 (end), <0 (error, sticky).
+ */
 int ntx_reader_file_next(ntidx_reader *r, ntidx_event *e, int defer_barriers)
 {
     if (r->failed)
         return r->failed;
-    ntidx_trace *t = r->t;
     for (;;) {
         if (r->in_block) {
-            const ntx_hdr *hp;
-            int rc = ntx_hdr_next_ref(&r->hb, &hp, &r->err);
-            if (rc < 0)
-                return fail(r, rc);
-            if (rc == 0) {
-                r->in_block = 0;
-                continue;
-            }
-            if (r->block_metadata_only && hp->metadata_id != 0)
-                continue; /* a V3 block visited for its definitions: its events are outside the query */
-            if (r->block_is_metadata || (t->gen == NTX_GEN_NETPERF && hp->metadata_id == 0)) {
-                ntidx_metadata *m;
-                int v5 = 0;
-                rc = ntx_metadata_parse_blob(&r->metadata_arena, t->data, hp->payload_off, hp->payload_size, &m, &v5,
-                                             &r->err);
-                if (rc == 0)
-                    rc = put_metadata(r, m);
-                if (rc < 0)
-                    return fail(r, rc);
-                continue;
-            }
-            rc = make_event(r, hp, e);
-            if (rc < 0)
-                return fail(r, rc);
-            return 1;
+            int rc = next_row(r, e);
+            if (rc != 0)
+                return rc;
+            continue;
         }
         if (r->at_end)
             return 0;
-        ntidx_block b;
-        int rc;
-        if (r->plan) {
-            rc = plan_next_block(r, &b, defer_barriers);
-            if (rc == 0) {
-                r->at_end = 1;
-                return 0;
+        int rc = next_block(r, defer_barriers);
+        if (rc != 1)
+            return rc;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Rows: the statistics' loop                                          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Up to `cap` rows of a block of compressed event headers (the headers every
+ * runtime writes): the decoder inlined, and the references resolved through
+ * the block's lookups cache (rc_*): nothing the block refers to can change
+ * inside it (definitions live in blocks of their own), so a reference is
+ * looked up, and checked, once per block and value. The checks, their order
+ * and their messages are make_event()'s. Returns the rows decoded (0: the
+ * block is over, in_block cleared), <0 an error (sticky).
+ */
+/*
+ * An event's references checked in make_event()'s order (metadata; V6: thread,
+ * capture thread, label list; stack): 0, or the error of the first undefined
+ * one. The rows' loop checks them together without a branch per reference
+ * and comes here for the message.
+ */
+static int check_refs(ntidx_reader *r, const ntx_hdr *h, const ntidx_metadata **m)
+{
+    if (!(*m = ntx_idmap_get(&r->metadata, h->metadata_id)))
+        return undefined(r, h, "metadata id", h->metadata_id);
+    if (r->t->gen == NTX_GEN_V6) {
+        if (!ntx_idmap_get(&r->threads, h->thread))
+            return undefined(r, h, "thread index", h->thread);
+        if (!ntx_idmap_get(&r->threads, h->capture))
+            return undefined(r, h, "capture thread index", h->capture);
+        if (h->label_id && !ntx_idmap_get(&r->labels, h->label_id))
+            return undefined(r, h, "label list id", h->label_id);
+    }
+    if (r->t->gen != NTX_GEN_NETPERF && h->stack_id && !ntx_idmap_get(&r->stacks, h->stack_id))
+        return undefined(r, h, "stack id", h->stack_id);
+    return 0;
+}
+
+/*
+ * Up to `cap` rows of a block of compressed event headers (the headers every
+ * runtime writes): the branch-free decoder (ntx_hdr_decode_compressed_fast)
+ * while the block has room for the longest header, and the references checked
+ * by unchecked loads from the maps' dense arrays, all at once. Threads come
+ * in runs: a thread's OS id and its sequence-number state are looked up once
+ * per run (nothing an event block refers to can change inside it: definitions
+ * live in blocks of their own). The checks, their order and their messages
+ * are make_event()'s (check_refs()). Returns the rows decoded (0: the block is
+ * over, in_block cleared), <0 an error (sticky).
+ */
+#ifndef PREFETCH_AHEAD
+#define PREFETCH_AHEAD 256
+#endif
+
+static long rows_compressed(ntidx_reader *r, ntx_row *rows, size_t cap)
+{
+    ntx_hdr_block *hb = &r->hb;
+    ntx_hdr h = hb->prev; /* the delta state, in registers while the loop runs */
+    const uint8_t *p = hb->p, *const end = hb->end, *const base = hb->base;
+    const int v6 = r->t->gen == NTX_GEN_V6;
+    void *const *mdense = ntx_idmap_dense(&r->metadata), *const *sdense = ntx_idmap_dense(&r->stacks);
+    void *const *ldense = ntx_idmap_dense(&r->labels);
+    ntx_row_cache *c = &r->rc;
+    size_t n = 0;
+    long rc = 0;
+    while (n < cap) {
+        if (p >= end) {
+            r->in_block = 0;
+            break;
+        }
+        const uint8_t *at = p;
+        const char *what;
+        /* Each row's place depends on the previous row's payload size: the next rows' bytes are asked for
+           ahead, or every row waits for its cache line (a prefetch past the block's end is harmless). */
+        __builtin_prefetch(p + PREFETCH_AHEAD);
+        __builtin_prefetch(p + PREFETCH_AHEAD + 64);
+        if (__builtin_expect(!ntx_hdr_decode_compressed(&h, &p, end, v6, &what), 0)) {
+            hb->p = p;
+            rc = ntx_hdr_row_error(hb, at, &r->err, what);
+            break;
+        }
+        p += h.payload_size;
+        const ntidx_metadata *m;
+        const uint32_t mid = h.metadata_id, sid = h.stack_id, lid = v6 ? h.label_id : 0;
+        if (__builtin_expect((mid | sid | lid) < NTX_IDMAP_DENSE, 1)) {
+            m = mdense[mid];
+            if (__builtin_expect((m == NULL) | ((sid != 0) & (sdense[sid] == NULL)) | ((lid != 0) & (ldense[lid] == NULL)),
+                                 0)) {
+                h.offset = (uint64_t)(at - base);
+                rc = check_refs(r, &h, &m);
+                if (rc == 0) /* the thread checks, which come before the label's and the stack's, failed it */
+                    rc = ntx_err_set(&r->err, NTIDX_E_CORRUPT, "internal: references checked twice differently");
+                break;
             }
-            if (rc == 2)
-                return 2;
-            if (rc < 0)
-                return fail(r, rc);
-            if (b.kind < NTIDX_BLOCK_KIND_COUNT)
-                r->stats.blocks[b.kind]++;
-            r->stats.bytes_read += b.size;
-            if (rc == 3) { /* context only */
-                if (b.kind == NTIDX_BLOCK_EVENT) {
-                    if ((rc = begin_rows(r, &b, 0)) < 0)
-                        return fail(r, rc);
-                    r->block_metadata_only = 1;
-                    continue;
+        } else {
+            h.offset = (uint64_t)(at - base);
+            if ((rc = check_refs(r, &h, &m)) < 0)
+                break;
+        }
+        uint64_t tid = h.thread, cid = h.capture;
+        if (v6) {
+            if (__builtin_expect(!c->have_thread || h.thread != c->thread, 0)) {
+                const ntidx_thread *th = ntx_idmap_get(&r->threads, h.thread);
+                if (!th) {
+                    h.offset = (uint64_t)(at - base);
+                    rc = check_refs(r, &h, &m);
+                    break;
                 }
+                c->thread = h.thread;
+                c->thread_id = th->has_os_thread_id ? th->os_thread_id : h.thread;
+                c->have_thread = 1;
             }
-            rc = apply_block(r, &b, defer_barriers);
-            if (rc < 0)
-                return fail(r, rc);
-            if (rc == 2)
-                return 2;
+            tid = c->thread_id;
+            if (__builtin_expect(!c->seq || h.capture != c->capture, 0)) {
+                const ntidx_thread *ct = ntx_idmap_get(&r->threads, h.capture);
+                if (!ct) {
+                    h.offset = (uint64_t)(at - base);
+                    rc = check_refs(r, &h, &m);
+                    break;
+                }
+                c->capture_id = ct->has_os_thread_id ? ct->os_thread_id : h.capture;
+            }
+            cid = c->capture_id;
+        }
+        if (__builtin_expect(!c->seq || h.capture != c->capture, 0)) {
+            c->seq = seqstate(r, h.capture);
+            if (!c->seq) {
+                rc = ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory tracking sequence numbers");
+                break;
+            }
+            c->capture = h.capture;
+            c->seq->os_tid = cid; /* as make_event() sets it per event: the same for the whole run */
+        }
+        seq_event(r, c->seq, h.seq);
+        rows[n++] = (ntx_row){m, tid, h.timestamp, h.payload_size};
+    }
+    r->stats.events += n;
+    /* The state as ntx_hdr_next_compressed() leaves it: the last row decoded, the block's position. */
+    h.offset = 0;
+    hb->prev = h;
+    if (rc < 0) {
+        hb->p = hb->end; /* the block stops at an error */
+        return fail(r, (int)rc);
+    }
+    hb->p = p;
+    return (long)n;
+}
+
+long ntx_reader_rows(ntidx_reader *r, ntx_row *rows, size_t cap, uint64_t *block_offset)
+{
+    if (r->failed)
+        return r->failed;
+    for (;;) {
+        if (r->in_block) {
+            *block_offset = r->block_offset;
+            long n = 0;
+            if (r->hb.compressed && !r->block_is_metadata && !r->block_metadata_only) {
+                n = rows_compressed(r, rows, cap);
+            } else {
+                ntidx_event e;
+                int rc = 1;
+                while ((size_t)n < cap && (rc = next_row(r, &e)) == 1)
+                    rows[n++] = (ntx_row){e.metadata, e.thread_id, e.timestamp, e.payload_size};
+                if (rc < 0)
+                    return rc;
+            }
+            if (n != 0)
+                return n;
             continue;
         }
-        if (r->pos >= r->end_pos) {
-            r->at_end = 1;
+        if (r->at_end)
             return 0;
-        }
-        ntx_err walk = {0};
-        rc = ntx_next_block(t, &r->pos, &b, &walk);
-        if (rc == 0) {
-            r->complete = 1;
-            r->at_end = 1;
-            r->stats.end_offset = r->pos;
-            return 0;
-        }
-        if (rc == NTIDX_E_TRUNCATED) {
-            /* A writer that stopped early: everything before here was read. */
-            r->err = walk;
-            r->err.code = 0;
-            r->at_end = 1;
-            r->stats.end_offset = r->pos;
-            return 0;
-        }
-        if (rc < 0) {
-            r->err = walk;
-            return fail(r, rc);
-        }
-        r->stats.end_offset = r->pos;
-        r->stats.bytes_read += b.size;
-        if (b.kind < NTIDX_BLOCK_KIND_COUNT)
-            r->stats.blocks[b.kind]++;
-        rc = apply_block(r, &b, defer_barriers);
-        if (rc < 0)
-            return fail(r, rc);
-        if (rc == 2)
-            return 2;
+        int rc = next_block(r, 0);
+        if (rc != 1)
+            return rc;
     }
 }
 
@@ -574,6 +893,7 @@ NTIDX_API int ntidx_reader_open(ntidx_trace *t, const ntidx_reader_options *o, n
     r->opt = *o;
     r->pos = t->info.first_block_offset;
     r->end_pos = UINT64_MAX;
+    r->live_lo = UINT64_MAX;
     ntx_idmap_init(&r->metadata);
     ntx_idmap_init(&r->threads);
     ntx_idmap_init(&r->stacks);
@@ -601,6 +921,9 @@ NTIDX_API void ntidx_reader_close(ntidx_reader **rp)
     if (!rp || !*rp)
         return;
     ntidx_reader *r = *rp;
+    r->heap_len = 0; /* nothing waits any more: everything read is given back */
+    r->live_lo = UINT64_MAX;
+    release_read(r);
     ntx_idmap_free(&r->metadata);
     ntx_idmap_free(&r->threads);
     ntx_idmap_free(&r->stacks);

@@ -39,9 +39,33 @@ enum { NTX_OP_BLOCK = 0, NTX_OP_CONTEXT = 1, NTX_OP_RESET = 2,
 
 typedef struct ntx_plan_step {
     uint64_t offset;
+    uint32_t size;      /* the block's size (its bytes are read ahead of the reader); 0 for RESET */
     uint8_t op;
     uint8_t forget_seq; /* event blocks were skipped before this step: sequence gaps are not drops */
 } ntx_plan_step;
+
+/*
+ * One event as statistics see it (ntx_reader_rows()): what ntidx_event says
+ * of its type, thread, time and size.
+ */
+typedef struct ntx_row {
+    const ntidx_metadata *metadata;
+    uint64_t thread_id; /* as ntidx_event.thread_id: the OS thread id where the trace gives one */
+    uint64_t timestamp;
+    uint32_t payload_size;
+} ntx_row;
+
+/*
+ * The threads of the event block being decoded into rows, looked up once per
+ * run of events of one thread (events come in runs per thread; metadata,
+ * stack and label list ids change from event to event and are looked up).
+ */
+typedef struct ntx_row_cache {
+    int have_thread;
+    uint64_t thread, thread_id;
+    struct ntx_seqstate *seq; /* NULL: no capture thread yet */
+    uint64_t capture, capture_id;
+} ntx_row_cache;
 
 /* Time ordering: events wait in a heap keyed by (timestamp, file offset). */
 typedef struct ntx_heap_item {
@@ -59,6 +83,7 @@ struct ntidx_reader {
     uint64_t pos;    /* next block */
     uint64_t block_offset; /* the block being applied (messages) */
     uint64_t end_pos;/* stop at this offset (exclusive; UINT64_MAX = the whole file) */
+    uint64_t ahead;  /* a walk has asked for the trace's bytes up to here (ntx_trace_walk_ahead) */
 
     int in_block;    /* decoding rows of `hb` */
     int block_is_metadata;
@@ -66,11 +91,14 @@ struct ntidx_reader {
 
     const ntx_plan_step *plan; /* NULL: walk the whole file */
     size_t plan_len, plan_pos;
+    size_t plan_ahead;         /* steps before this one have been read ahead (ntx_trace_prefetch) */
+    uint32_t plan_ahead_bytes; /* the last read-ahead's size (0: none yet) */
     /* Called when the plan runs out: appends the next region's steps (returns 1) or ends it (0, <0 error). */
     int (*plan_refill)(void *ctx, const ntx_plan_step **plan, size_t *len, ntx_err *err); /* sets err when < 0 */
     void *plan_ctx;
     int pending_reset;
     ntx_hdr_block hb;
+    ntx_row_cache rc;
 
     /* caches */
     ntx_idmap metadata;
@@ -106,6 +134,25 @@ struct ntidx_reader {
     /* Told of every metadata row defined (ntx_reader_on_metadata); non-zero: out of memory. */
     int (*on_metadata)(void *ctx, const ntidx_metadata *m);
     void *on_metadata_ctx;
+    /*
+     * Mapped trace bytes read since they were last given back to the kernel:
+     * the span [rel_lo, rel_hi) of the blocks read, and their total size.
+     * Every RELEASE_BYTES of blocks (and at close) the span is released
+     * (MADV_DONTNEED), so a reader's resident memory stays flat whatever the
+     * trace's size; pointers into it stay valid (the pages are read again
+     * from the page cache if touched).
+     */
+    uint64_t rel_lo, rel_hi, rel_bytes;
+    uint64_t live_lo; /* the first stack or label list block cached (UINT64_MAX: none): not released */
 };
+
+/*
+ * The statistics' loop: in file order, up to `cap` events of one event block
+ * at a time (its offset in *block_offset) as rows, with every check and count
+ * ntidx_reader_next() makes (undefined references, dropped events, reader
+ * statistics). Returns the rows (> 0), 0 at the end, < 0 an error (sticky,
+ * message in r->err). Not for readers in time order.
+ */
+long ntx_reader_rows(ntidx_reader *r, ntx_row *rows, size_t cap, uint64_t *block_offset);
 
 #endif

@@ -1,8 +1,10 @@
 /*
  * Full-decode benchmark: what `ntidx stats` does without an index (every
  * event header decoded, its metadata and thread resolved, payloads not
- * decoded), against `cat FILE > /dev/null` of the same page-cached file
- * timed in the same run. Prints figures, asserts nothing (zstd -b style).
+ * decoded), on one core, against `cat FILE > /dev/null` of the same
+ * page-cached file timed in the same run. Prints figures, asserts nothing
+ * (zstd -b style); the peak resident memory of this process so far is
+ * printed beside each trace's figures.
  *
  * usage: bench_decode [-r REPS] FILE...
  */
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <fcntl.h>
@@ -25,6 +28,14 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* CPU seconds this process has used (user + system): on a shared machine, what the decode itself cost. */
+static double cpu_now(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
 }
 
 static int cmp_d(const void *a, const void *b)
@@ -69,15 +80,24 @@ int main(int argc, char **argv)
         return 2;
     }
     double *tc = calloc((size_t)reps, sizeof *tc), *td = calloc((size_t)reps, sizeof *td);
-    printf("%-58s %10s %10s %9s %9s %9s %12s %7s\n", "trace", "MB", "events", "cat ms", "decode ms", "GB/s",
-           "Mevents/s", "x cat");
+    double *tu = calloc((size_t)reps, sizeof *tu);
+    FILE *la = fopen("/proc/loadavg", "r");
+    char load[16] = "?";
+    if (la) {
+        if (fscanf(la, "%15s", load) != 1)
+            strcpy(load, "?");
+        fclose(la);
+    }
+    printf("load average %s\n", load);
+    printf("%-58s %10s %10s %9s %9s %9s %12s %7s %9s %8s\n", "trace", "MB", "events", "cat ms", "decode ms", "GB/s",
+           "Mevents/s", "x cat", "Mev/cpu-s", "RSS MB");
     for (; i < argc; i++) {
         const char *path = argv[i];
         time_cat(path); /* warm the page cache */
         uint64_t events = 0, size = 0;
         for (int r = 0; r < reps; r++) {
             tc[r] = time_cat(path);
-            double t0 = now();
+            double t0 = now(), u0 = cpu_now();
             ntidx_trace *t;
             if (ntidx_trace_open(path, &t) != NTIDX_OK) {
                 fprintf(stderr, "%s\n", ntidx_last_error());
@@ -93,16 +113,22 @@ int main(int argc, char **argv)
             ntidx_stats_free(&s);
             ntidx_trace_close(&t);
             td[r] = now() - t0;
+            tu[r] = cpu_now() - u0;
         }
-        double c = median(tc, reps), d = median(td, reps);
+        double c = median(tc, reps), d = median(td, reps), u = median(tu, reps);
         const char *base = strrchr(path, '/');
-        printf("%-58s %10.1f %10" PRIu64 " %9.2f %9.2f %9.2f %12.1f %7.2f\n", base ? base + 1 : path,
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        printf("%-58s %10.1f %10" PRIu64 " %9.2f %9.2f %9.2f %12.1f %7.2f %9.1f %8.1f\n", base ? base + 1 : path,
                (double)size / 1e6, events, c * 1e3, d * 1e3, (double)size / d / 1e9, (double)events / d / 1e6,
-               d / c);
+               d / c, u > 0 ? (double)events / u / 1e6 : 0.0, (double)ru.ru_maxrss / 1024);
     }
-    printf("(median of %d runs; 'x cat' = decode time / cat time, lower is better; cat includes process start)\n",
+    printf("(median of %d runs; 'x cat' = decode time / cat time, lower is better; cat includes process start;\n"
+           " Mev/cpu-s = events per CPU second the decode used, the per-core rate on a shared machine; RSS: this\n"
+           " process's peak so far)\n",
            reps);
     free(tc);
     free(td);
+    free(tu);
     return 0;
 }

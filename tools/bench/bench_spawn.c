@@ -38,6 +38,7 @@ run spawn(char *const argv[], const char *out)
     r.secs = now() - t0;
     r.maxrss_kb = ru.ru_maxrss;
     r.minflt = ru.ru_minflt;
+    r.inblock = ru.ru_inblock;
     posix_spawn_file_actions_destroy(&fa);
     return r;
 }

@@ -8,6 +8,7 @@ typedef struct run {
     double secs;
     long maxrss_kb;
     long minflt;
+    long inblock; /* 512-byte units read from disk on the process's behalf (read-ahead included) */
     int status;
 } run;
 
