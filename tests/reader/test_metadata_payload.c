@@ -470,6 +470,79 @@ static void test_v6_metadata_optional_kinds(void **state)
     tb_free(&p);
 }
 
+/* EventSource's Start/Stop names as TraceEvent shows them (EventPipeMetadata.ApplyTransforms): an
+ * implied opcode for a name ending in Start/Stop without an opcode, the suffix dropped when the
+ * opcode is Start/Stop, then "/Opcode". */
+static void test_names_start_stop_like_traceevent(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *stored;
+        int opcode; /* -1: no opcode in the metadata */
+        const char *shown;
+    } cases[] = {
+        {"WorkStart", -1, "Work/Start"},      /* implied Start, suffix dropped */
+        {"WorkStop", -1, "Work/Stop"},        /* implied Stop */
+        {"requestSTART", -1, "request/Start"},/* any case */
+        {"RequestStop", 2, "Request/Stop"},   /* explicit Stop */
+        {"FooStart", 2, "FooStart/Stop"},     /* Start suffix, Stop opcode: kept */
+        {"BarStop", 9, "BarStop/Transfer"},   /* other opcodes never strip */
+        {"BazStart", 0, "BazStart"},          /* explicit Info: no implied opcode */
+        {"Begin", -1, "Begin"},               /* nothing implied */
+        {"Start", -1, "/Start"},              /* the whole name is the suffix: as TraceEvent */
+        {"Stopped", -1, "Stopped"},
+    };
+    enum { N = sizeof cases / sizeof cases[0] };
+    tb f, rows, opt, p;
+    tb_init(&f);
+    tb_init(&rows);
+    tb_init(&opt);
+    tb_init(&p);
+    v6_begin(&f);
+    for (int i = 0; i < N; i++) {
+        tb_reset(&opt);
+        if (cases[i].opcode >= 0)
+            opt_u8(&opt, 1, (uint8_t)cases[i].opcode);
+        v6_metadata_row(&rows, (uint32_t)(i + 1), "P", (uint32_t)(i + 1), cases[i].stored, NULL,
+                        cases[i].opcode >= 0 ? &opt : NULL, 0);
+    }
+    tb_u16(&p, 0);
+    tb_tb(&p, &rows);
+    v6_block(&f, 3, p.d, p.len);
+    tb_reset(&p);
+    v6_thread_row(&p, 1, NULL, UINT64_MAX, UINT64_MAX);
+    v6_block(&f, 6, p.d, p.len);
+    tb_reset(&p);
+    eb_header(&p, 20, 0, 0, 0);
+    for (int i = 0; i < N; i++) {
+        ev6 e = {.metadata_id = (uint32_t)(i + 1), .seq = (uint32_t)(i + 1), .thread = 1, .capture = 1,
+                 .ts = (uint64_t)(i + 1)};
+        v6_event_row(&p, &e);
+    }
+    v6_block(&f, 2, p.d, p.len);
+    v6_end(&f);
+
+    ntidx_trace *t = open_ok(&f);
+    ntidx_reader *r;
+    assert_int_equal(ntidx_reader_open(t, NULL, &r), NTIDX_OK);
+    const ntidx_event *ev;
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(ntidx_reader_next(r, &ev), 1);
+        assert_string_equal(ev->metadata->event_name, cases[i].shown);
+        assert_string_equal(ev->metadata->name_in_trace, cases[i].stored);
+        assert_int_equal(ev->metadata->opcode, cases[i].opcode); /* the trace's, not the implied one */
+        assert_true(ntidx_metadata_matches_name(ev->metadata, cases[i].stored));
+        assert_true(ntidx_metadata_matches_name(ev->metadata, cases[i].shown));
+    }
+    assert_int_equal(ntidx_reader_next(r, &ev), 0);
+    ntidx_reader_close(&r);
+    ntidx_trace_close(&t);
+    tb_free(&f);
+    tb_free(&rows);
+    tb_free(&opt);
+    tb_free(&p);
+}
+
 /* Row-level errors through ntx_metadata_parse_v6_row. */
 static void test_v6_metadata_errors(void **state)
 {
@@ -1209,6 +1282,7 @@ int main(void)
         cmocka_unit_test(test_v5_tags_opcode_and_v2params),
         cmocka_unit_test(test_v5_metadata_errors),
         cmocka_unit_test(test_v6_metadata_optional_kinds),
+        cmocka_unit_test(test_names_start_stop_like_traceevent),
         cmocka_unit_test(test_v6_metadata_errors),
         cmocka_unit_test(test_v6_payload_json_every_type),
         cmocka_unit_test(test_v5_payload_json_every_type),
