@@ -29,7 +29,13 @@ Naming rule (docs/runtime-events.md):
            dropped under the GC task ("GCBulkNode" -> "BulkNode"), as
            TraceEvent does.
   An event without a task is named by its symbol.
-  RENAMES lists the few events whose TraceEvent name departs from the rule.
+  RENAMES lists the few events whose TraceEvent name departs from the rule,
+  and (with the name "") the events TraceEvent's parsers do not name at all:
+  TraceEvent shows them as EventID(N) and so does ntidx (their fields still
+  decode). SUPPLEMENT adds what this copy of the manifest lacks: events and
+  versions newer .NET runtimes write (checked against .NET 10 traces by
+  tools/conformance.sh, names held against TraceEvent's by the test
+  traceevent-names).
 """
 import argparse
 import hashlib
@@ -67,24 +73,136 @@ RENAMES = {
     ('Microsoft-Windows-DotNETRuntimeRundown', 149): 'Method/ILToNativeMapDCStart',
     ('Microsoft-Windows-DotNETRuntimeRundown', 150): 'Method/ILToNativeMapDCStop',
     ('Microsoft-Windows-DotNETRuntimeRundown', 280): 'TieredCompilationRundown/SettingsDCStart',
+    ('Microsoft-Windows-DotNETRuntimePrivate', 191): 'FailFast',
+    ('Microsoft-Windows-DotNETRuntimePrivate', 193): 'GC/CCWRefCountChangeAnsi',
+    ('Microsoft-Windows-DotNETRuntimePrivate', 195): 'GC/DestroyGCHandle',
+    ('Microsoft-Windows-DotNETRuntimePrivate', 310): 'LoaderHeap/AllocRequest',
 }
 
-# Events the manifest does not define but real traces carry, with the layout
-# the runtime writes (checked against real payloads; names as TraceEvent
-# gives them). Fields are (name, inType).
+# Events TraceEvent's parsers (TraceEvent 4.0.0) have no template for: TraceEvent
+# names them EventID(N) from the trace's empty metadata name, and so does ntidx
+# (the name is the specification; the manifest's layout still decodes the
+# payload). The runtime's GC/DynamicEvent (39) is not here: TraceEvent shows
+# each one as an event named after its payload (docs/conformance.md).
+UNNAMED = {
+    'Microsoft-Windows-DotNETRuntime': [40, 41, 42, 43, 48, 49, 158, 191, 200, 201, 240, 241, 242, 243],
+    'Microsoft-Windows-DotNETRuntimePrivate': [26, 197],
+    'Microsoft-Windows-DotNETRuntimeRundown': [160, 161],
+}
+# Providers TraceEvent names only a few events of (ClrStressTraceEventParser):
+# every other event of theirs is unnamed.
+NAMED_ONLY = {
+    'Microsoft-Windows-DotNETRuntimeStress': {0: 'StressLog/Start', 1: 'ClrStack/Walk'},
+}
+
+# Events and versions the manifest does not define but real traces carry, with
+# the layout the runtime writes (names as TraceEvent gives them). A layout is
+# the manifest's own <data>/<struct> XML; None means named only. Entries marked
+# REPLACE take the place of the manifest's row (its layout is not what the
+# runtime writes). Sources: the runtime's newer ClrEtwAll.man and TraceEvent's
+# parsers (ClrTraceEventParser), checked against .NET 10 payloads by
+# tools/conformance.sh (every event decodes to exactly its size).
+REPLACE = 'replace'
+POINTER = 'inType="win:Pointer"'
 SUPPLEMENT = [
     # The sample profiler is an EventPipe-only provider (TraceEvent's
     # SampleProfilerTraceEventParser): event 0 is one sample, its payload the
     # sample type (1 external code, 2 managed code).
-    ('Microsoft-DotNETCore-SampleProfiler', 0, 0, 'Thread/Sample', [('Type', 'win:Int32')]),
+    ('Microsoft-DotNETCore-SampleProfiler', 0, 0, 'Thread/Sample', '<data name="Type" inType="win:Int32"/>'),
     # Event 1 is a stack walk: pointer-size instruction pointers to the end
     # of the payload, which no field layout can say; named only.
     ('Microsoft-DotNETCore-SampleProfiler', 1, 0, 'Thread/StackWalk', None),
     # Added to the manifest after this copy (.NET 6): execution checkpoints
     # replayed at rundown.
     ('Microsoft-Windows-DotNETRuntimeRundown', 300, 0, 'ExecutionCheckpointRundown/ExecutionCheckpointDCEnd',
-     [('ClrInstanceID', 'win:UInt16'), ('CheckpointName', 'win:UnicodeString'),
-      ('CheckpointTimestamp', 'win:Int64')]),
+     '<data name="ClrInstanceID" inType="win:UInt16"/><data name="CheckpointName" inType="win:UnicodeString"/>'
+     '<data name="CheckpointTimestamp" inType="win:Int64"/>'),
+    # .NET 6 and later.
+    ('Microsoft-Windows-DotNETRuntime', 300, 0, 'ExecutionCheckpoint/ExecutionCheckpoint',
+     '<data name="ClrInstanceID" inType="win:UInt16"/><data name="CheckpointName" inType="win:UnicodeString"/>'
+     '<data name="CheckpointTimestamp" inType="win:Int64"/>'),
+    # Event 58 was InitializeYieldProcessorNormalized in this copy; the runtime
+    # now writes YieldProcessorMeasurement (18 bytes) under the same id and
+    # version.
+    ('Microsoft-Windows-DotNETRuntime', 58, 0, REPLACE,
+     '<data name="ClrInstanceID" inType="win:UInt16"/><data name="NsPerYield" inType="win:Double"/>'
+     '<data name="EstablishedNsPerYield" inType="win:Double"/>'),
+    ('Microsoft-Windows-DotNETRuntime', 59, 0, 'ThreadPoolMinMaxThreads',
+     '<data name="MinWorkerThreads" inType="win:UInt16"/><data name="MaxWorkerThreads" inType="win:UInt16"/>'
+     '<data name="MinIOCompletionThreads" inType="win:UInt16"/><data name="MaxIOCompletionThreads" inType="win:UInt16"/>'
+     '<data name="ClrInstanceID" inType="win:UInt16"/>'),
+    ('Microsoft-Windows-DotNETRuntime', 10, 4, 'GC/AllocationTick',
+     '<data name="AllocationAmount" inType="win:UInt32"/><data name="AllocationKind" inType="win:UInt32"/>'
+     '<data name="ClrInstanceID" inType="win:UInt16"/><data name="AllocationAmount64" inType="win:UInt64"/>'
+     f'<data name="TypeID" {POINTER}/><data name="TypeName" inType="win:UnicodeString"/>'
+     f'<data name="HeapIndex" inType="win:UInt32"/><data name="Address" {POINTER}/>'
+     '<data name="ObjectSize" inType="win:UInt64"/>'),
+    ('Microsoft-Windows-DotNETRuntime', 81, 2, 'Contention/Start',
+     '<data name="ContentionFlags" inType="win:UInt8"/><data name="ClrInstanceID" inType="win:UInt16"/>'
+     f'<data name="LockID" {POINTER}/><data name="AssociatedObjectID" {POINTER}/>'
+     '<data name="LockOwnerThreadID" inType="win:UInt64"/>'),
+    ('Microsoft-Windows-DotNETRuntime', 90, 0, 'Contention/LockCreated',
+     f'<data name="LockID" {POINTER}/><data name="AssociatedObjectID" {POINTER}/>'
+     '<data name="ClrInstanceID" inType="win:UInt16"/>'),
+    ('Microsoft-Windows-DotNETRuntime', 190, 1, 'Method/ILToNativeMap',
+     '<data name="MethodID" inType="win:UInt64"/><data name="ReJITID" inType="win:UInt64"/>'
+     '<data name="MethodExtent" inType="win:UInt8"/><data name="CountOfMapEntries" inType="win:UInt16"/>'
+     '<data name="ILOffsets" count="CountOfMapEntries" inType="win:UInt32"/>'
+     '<data name="NativeOffsets" count="CountOfMapEntries" inType="win:UInt32"/>'
+     '<data name="ClrInstanceID" inType="win:UInt16"/><data name="ILVersionID" inType="win:UInt64"/>'),
+    ('Microsoft-Windows-DotNETRuntimeRundown', 150, 1, 'Method/ILToNativeMapDCStop',
+     '<data name="MethodID" inType="win:UInt64"/><data name="ReJITID" inType="win:UInt64"/>'
+     '<data name="MethodExtent" inType="win:UInt8"/><data name="CountOfMapEntries" inType="win:UInt16"/>'
+     '<data name="ILOffsets" count="CountOfMapEntries" inType="win:UInt32"/>'
+     '<data name="NativeOffsets" count="CountOfMapEntries" inType="win:UInt32"/>'
+     '<data name="ClrInstanceID" inType="win:UInt16"/><data name="ILVersionID" inType="win:UInt64"/>'),
+    ('Microsoft-Windows-DotNETRuntime', 205, 4, 'GC/GlobalHeapHistory',
+     '<data name="FinalYoungestDesired" inType="win:UInt64"/><data name="NumHeaps" inType="win:Int32"/>'
+     '<data name="CondemnedGeneration" inType="win:UInt32"/><data name="Gen0ReductionCount" inType="win:UInt32"/>'
+     '<data name="Reason" inType="win:UInt32"/><data name="GlobalMechanisms" inType="win:UInt32"/>'
+     '<data name="ClrInstanceID" inType="win:UInt16"/><data name="PauseMode" inType="win:UInt32"/>'
+     '<data name="MemoryPressure" inType="win:UInt32"/><data name="CondemnReasons0" inType="win:UInt32"/>'
+     '<data name="CondemnReasons1" inType="win:UInt32"/><data name="Count" inType="win:UInt32"/>'
+     '<struct name="Values" count="Count"><data name="Time" inType="win:UInt32"/></struct>'),
+    ('Microsoft-Windows-DotNETRuntime', 208, 0, 'GC/LOHCompact',
+     '<data name="ClrInstanceID" inType="win:UInt16"/><data name="Count" inType="win:UInt16"/>'
+     '<struct name="Values" count="Count"><data name="TimePlan" inType="win:UInt32"/>'
+     '<data name="TimeCompact" inType="win:UInt32"/><data name="TimeRelocate" inType="win:UInt32"/>'
+     f'<data name="TotalRefs" {POINTER}/><data name="ZeroRefs" {POINTER}/></struct>'),
+    # The manifest says each bucket's Index is a UInt16; the runtime writes the
+    # bucket struct with Index padded to 4 bytes (16 bytes a bucket, as
+    # TraceEvent reads it).
+    ('Microsoft-Windows-DotNETRuntime', 209, 0, 'GC/FitBucketInfo',
+     '<data name="ClrInstanceID" inType="win:UInt16"/><data name="BucketKind" inType="win:UInt16"/>'
+     '<data name="TotalSize" inType="win:UInt64"/><data name="Count" inType="win:UInt16"/>'
+     '<struct name="Values" count="Count"><data name="Index" inType="win:UInt32"/>'
+     f'<data name="Count" inType="win:UInt32"/><data name="Size" {POINTER}/></struct>'),
+    ('Microsoft-Windows-DotNETRuntime', 301, 0, 'WaitHandleWait/Start',
+     f'<data name="WaitSource" inType="win:UInt8"/><data name="AssociatedObjectID" {POINTER}/>'
+     '<data name="ClrInstanceID" inType="win:UInt16"/>'),
+    ('Microsoft-Windows-DotNETRuntime', 302, 0, 'WaitHandleWait/Stop', '<data name="ClrInstanceID" inType="win:UInt16"/>'),
+    ('Microsoft-Windows-DotNETRuntime', 303, 0, 'AllocationSampling',
+     '<data name="AllocationKind" inType="win:UInt32"/><data name="ClrInstanceID" inType="win:UInt16"/>'
+     f'<data name="TypeID" {POINTER}/><data name="TypeName" inType="win:UnicodeString"/>'
+     f'<data name="Address" {POINTER}/><data name="ObjectSize" inType="win:UInt64"/>'
+     '<data name="SampledByteOffset" inType="win:UInt64"/>'),
+    ('Microsoft-Windows-DotNETRuntime', 34, 0, 'GC/PinPlugAtGCTime', None),
+    ('Microsoft-Windows-DotNETRuntimeRundown', 10, 0, 'GC/SettingsRundown',
+     '<data name="HardLimit" inType="win:UInt64"/><data name="LOHThreshold" inType="win:UInt64"/>'
+     '<data name="PhysicalMemoryConfig" inType="win:UInt64"/><data name="Gen0MinBudgetConfig" inType="win:UInt64"/>'
+     '<data name="Gen0MaxBudgetConfig" inType="win:UInt64"/><data name="HighMemPercentConfig" inType="win:UInt32"/>'
+     '<data name="BitSettings" inType="win:UInt32"/><data name="ClrInstanceID" inType="win:UInt16"/>'),
+    ('Microsoft-Windows-DotNETRuntimeRundown', 188, 0, 'CodeSymbolsRundown/Start',
+     '<data name="ModuleId" inType="win:UInt64"/><data name="TotalChunks" inType="win:UInt16"/>'
+     '<data name="ChunkNumber" inType="win:UInt16"/><data name="ChunkLength" inType="win:UInt32"/>'
+     '<data name="Chunk" inType="win:Binary" length="ChunkLength"/><data name="ClrInstanceID" inType="win:UInt16"/>'),
+    ('Microsoft-Windows-DotNETRuntimePrivate', 198, 0, 'GC/PinObjectAtGCTime', None),
+    ('Microsoft-Windows-DotNETRuntimePrivate', 300, 0, 'ThreadPoolWorkingThreadCount/Start', None),
+    ('Microsoft-Windows-DotNETRuntimePrivate', 301, 0, 'ThreadPool/Enqueue', None),
+    ('Microsoft-Windows-DotNETRuntimePrivate', 302, 0, 'ThreadPool/Dequeue', None),
+    ('Microsoft-Windows-DotNETRuntimePrivate', 303, 0, 'ThreadPool/IOEnqueue', None),
+    ('Microsoft-Windows-DotNETRuntimePrivate', 304, 0, 'ThreadPool/IODequeue', None),
+    ('Microsoft-Windows-DotNETRuntimePrivate', 305, 0, 'ThreadPool/IOPack', None),
 ]
 
 BUILTIN_OPCODES = {
@@ -276,7 +394,11 @@ def load(manifest_path):
             eid = int(ev.get('value'))
             ver = int(ev.get('version') or 0)
             task, op = ev.get('task'), ev.get('opcode')
-            if (pname, eid) in RENAMES:
+            if eid in UNNAMED.get(pname, ()):
+                name = ''
+            elif pname in NAMED_ONLY:
+                name = NAMED_ONLY[pname].get(eid, '')
+            elif (pname, eid) in RENAMES:
                 name = RENAMES[(pname, eid)]
             elif not task:
                 name = ev.get('symbol')
@@ -301,11 +423,20 @@ def load(manifest_path):
             layout = templates[tid] if tid is not None else []
             events.append((pname, eid, ver, name, layout, ev.get('symbol')))
 
-    known = {(e[0], e[1], e[2]) for e in events}
-    for pname, eid, ver, name, fields in SUPPLEMENT:
+    known = {(e[0], e[1], e[2]): i for i, e in enumerate(events)}
+    for pname, eid, ver, name, xml in SUPPLEMENT:
+        where = f'supplement {pname} {eid} v{ver}'
+        layout = None
+        if xml is not None:
+            layout = parse_layout(list(ET.fromstring(f'<t xmlns="{NS[1:-1]}">{xml}</t>')), where)
+        if name == REPLACE:
+            if (pname, eid, ver) not in known:
+                raise GenError(f'{where} replaces a row the manifest does not have')
+            old = events[known[(pname, eid, ver)]]
+            events[known[(pname, eid, ver)]] = (pname, eid, ver, old[3], layout, old[5])
+            continue
         if (pname, eid, ver) in known:
-            raise GenError(f'supplement {pname} {eid} v{ver} is in the manifest now: drop it')
-        layout = None if fields is None else [node(n, SCALARS[t]) for n, t in fields]
+            raise GenError(f'{where} is in the manifest now: drop it')
         events.append((pname, eid, ver, name, layout, None))
 
     seen = set()
