@@ -2,7 +2,7 @@
 # Install the Debian packages ntidx needs, when missing. Safe to run again.
 set -eu
 need=()
-for pkg in gcc g++ clang meson ninja-build pkg-config libxxhash-dev libcmocka-dev python3; do
+for pkg in gcc g++ clang meson ninja-build pkg-config libxxhash-dev libcmocka-dev python3 scdoc; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 # libFuzzer and the sanitizer runtimes ship with clang's runtime package.

@@ -23,10 +23,17 @@ run_suite() { # build-dir, extra meson args...
   local log="$dir/meson-logs/testlog.json"
   meson test -C "$dir" --print-errorlogs --num-processes 2 || true
   if [ -f "$log" ]; then
-    local p f
-    p=$(python3 -c 'import json,sys; print(sum(1 for l in open(sys.argv[1]) if json.loads(l)["result"] in ("OK","EXPECTEDFAIL")))' "$log")
-    f=$(python3 -c 'import json,sys; print(sum(1 for l in open(sys.argv[1]) if json.loads(l)["result"] not in ("OK","EXPECTEDFAIL","SKIP")))' "$log")
-    s=$(python3 -c 'import json,sys; print(sum(1 for l in open(sys.argv[1]) if json.loads(l)["result"]=="SKIP"))' "$log")
+    local p f s
+    # One read of the log; a log that cannot be read counts as a failure, never as nothing.
+    if ! read -r p f s < <(python3 -c '
+import json, sys
+r = [json.loads(l)["result"] for l in open(sys.argv[1]) if l.strip()]
+print(sum(x in ("OK", "EXPECTEDFAIL") for x in r), sum(x not in ("OK", "EXPECTEDFAIL", "SKIP") for x in r),
+      sum(x == "SKIP" for x in r))' "$log") || [ -z "$p" ]; then
+      echo "test.sh: cannot read $log: counted as a failure"
+      failed=$((failed + 1))
+      return
+    fi
     if [ "$s" != 0 ]; then echo "test.sh: $s tests were skipped in $dir: a skip is a failure here"; f=$((f + s)); fi
     echo "test.sh: $dir: $p passed, $f failed"
     passed=$((passed + p))
@@ -36,8 +43,8 @@ run_suite() { # build-dir, extra meson args...
   fi
 }
 
-run_suite build -Dbuildtype=release
-run_suite build-asan -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
+run_suite build -Dbuildtype=release -Ddocs=enabled
+run_suite build-asan -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false -Ddocs=enabled
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -99,6 +99,16 @@ int ntx_buf_json_str(ntidx_buf *b, const char *str, size_t n)
     b->data[b->len++] = '"';
     size_t i = 0;
     while (i < n) {
+        /* Most text is printable ASCII: a run of it goes out in one copy. */
+        size_t run = i;
+        while (run < n && s[run] >= 0x20 && s[run] < 0x7f && s[run] != '"' && s[run] != '\\')
+            run++;
+        if (run > i) {
+            if (ntx_buf_put(b, s + i, run - i) != 0)
+                return b->err;
+            i = run;
+            continue;
+        }
         unsigned char c = s[i];
         int rc = 0;
         if (c == '"' || c == '\\') {

@@ -414,8 +414,8 @@ static int next_event(ntidx_query *q, const ntidx_event **ev)
             return 0;
         }
         const ntidx_event *e;
-        int rc = ntidx_reader_next(q->r, &e);
-        const ntidx_reader_stats *rs = ntidx_reader_get_stats(q->r);
+        int rc = ntx_reader_next(q->r, &e); /* once per event: the internal call, errors published below */
+        const ntidx_reader_stats *rs = &q->r->stats;
         q->stats.bytes_read = rs->bytes_read;
         q->stats.event_blocks_read = rs->blocks[NTIDX_BLOCK_EVENT];
         q->stats.dropped_events = rs->dropped_events;
@@ -425,7 +425,7 @@ static int next_event(ntidx_query *q, const ntidx_event **ev)
         q->stats.blocks_read = nb;
         if (rc <= 0) {
             q->done = 1;
-            return rc;
+            return rc < 0 ? ntx_fail(rc, q->t->name, &q->r->err) : rc;
         }
         if (e->timestamp < q->o.t0 || e->timestamp >= q->o.t1) {
             /* In time order over sorted regions, the first event past the window ends it. */
@@ -481,6 +481,12 @@ NTIDX_API int ntidx_query_next(ntidx_query *q, const ntidx_event **ev)
     if (rc == NTIDX_E_INDEX_CORRUPT) /* about the index file, not the trace */
         return ntx_fail(rc, q->x->name, &q->r->err);
     return rc;
+}
+
+int ntx_query_next(ntidx_query *q, const ntidx_event **ev)
+{
+    int rc = next_event(q, ev);
+    return rc == NTIDX_E_INDEX_CORRUPT ? ntx_fail(rc, q->x->name, &q->r->err) : rc;
 }
 
 NTIDX_API const ntidx_query_stats *ntidx_query_get_stats(const ntidx_query *q) { return q ? &q->stats : NULL; }

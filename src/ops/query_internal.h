@@ -12,4 +12,9 @@
 int ntx_query_open_region(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o,
                           uint64_t region);
 
+/* ntidx_query_next() for such a query, which never recovers (its caller does): no argument checks, no
+   recovery, so the per-event path of statistics workers is one call shorter. Errors are published as
+   ntidx_query_next() publishes them. */
+int ntx_query_next(ntidx_query *q, const ntidx_event **ev);
+
 #endif

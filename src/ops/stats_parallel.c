@@ -72,7 +72,7 @@ int ntx_region_stats(ntidx_trace *t, const ntidx_index *x, uint64_t region, uint
     ntidx_query *q = NULL;
     int rc = ntx_query_open_region(&q, t, x, &qo, region);
     const ntidx_event *e;
-    while (rc == 0 && (rc = ntidx_query_next(q, &e)) == 1) {
+    while (rc == 0 && (rc = ntx_query_next(q, &e)) == 1) {
         rc = ntx_stats_accum_add(a, e);
         if (rc == 0 && h && h->counts) {
             uint64_t b = (e->timestamp - h->start) / h->width;

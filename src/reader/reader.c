@@ -584,14 +584,7 @@ NTIDX_API int ntidx_reader_next(ntidx_reader *r, const ntidx_event **ev)
 {
     if (!r || !ev)
         return ntx_failf(NTIDX_E_INVALID_ARG, r ? r->t->name : NULL, NTIDX_NO_OFFSET, "ntidx_reader_next: NULL argument");
-    int rc;
-    if (r->opt.order == NTIDX_ORDER_TIME) {
-        rc = ntx_reader_time_next(r, ev);
-    } else {
-        rc = ntx_reader_file_next(r, &r->ev, 0);
-        if (rc == 1)
-            *ev = &r->ev;
-    }
+    int rc = ntx_reader_next(r, ev);
     return rc < 0 ? ntx_fail(rc, r->t->name, &r->err) : rc;
 }
 

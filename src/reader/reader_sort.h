@@ -7,6 +7,18 @@ int ntx_reader_file_next(ntidx_reader *r, ntidx_event *e, int defer_barriers);
 int ntx_reader_apply_barrier(ntidx_reader *r);
 int ntx_reader_time_next(ntidx_reader *r, const ntidx_event **ev);
 void ntx_sort_free(ntidx_reader *r);
+
+/* The next event in the reader's order: ntidx_reader_next() without its argument checks and without
+   publishing an error (r->err holds it), for the layers above that call it once per event. */
+static inline int ntx_reader_next(ntidx_reader *r, const ntidx_event **ev)
+{
+    if (r->opt.order == NTIDX_ORDER_TIME)
+        return ntx_reader_time_next(r, ev);
+    int rc = ntx_reader_file_next(r, &r->ev, 0);
+    if (rc == 1)
+        *ev = &r->ev;
+    return rc;
+}
 void ntx_reader_set_plan(ntidx_reader *r, int (*refill)(void *, const ntx_plan_step **, size_t *, ntx_err *),
                          void *ctx);
 
