@@ -10,10 +10,13 @@
  *   written one thread after the other in a random order. So events
  *   interleave out of order across threads (A: 10 15 20, then B: 12 13 14)
  *   while each capture thread's own events stay in time order.
- * - IsSorted: in each batch the event with the smallest timestamp is marked.
- *   It is the first event of its thread's run, every other event of the
- *   batch is >= it, and every later batch starts after this one ends, so
- *   "every later event in file order has timestamp >= it" holds.
+ * - IsSorted: the first event of every thread's run is marked, as the
+ *   runtime does, and the runs of a batch are written in the order of their
+ *   first timestamps, so "every later event in file order has timestamp >=
+ *   it" holds (every later run starts no earlier, every later batch after
+ *   this one ends). A reader may thus take the capture thread to change only
+ *   at an IsSorted event: TraceEvent does, and attributes unmarked events to
+ *   the thread of the last marked one.
  * - Sequence points close "regions" of 1 to 10 MB (fewer for small traces):
  *   the SP timestamp is the boundary between two batch windows, so every
  *   event before it is earlier and every event after it is later. Each SP
@@ -408,15 +411,17 @@ static void emit_batch(gen *g)
     }
     uint64_t width = (uint64_t)total * GEN_TICKS_PER_EVENT / 2 +
                      ntidx_w_rng_below(r, total * GEN_TICKS_PER_EVENT);
-    uint32_t min_first = UINT32_MAX, min_thread = 0;
     for (uint32_t i = 0; i < n; i++) {
         /* Thread i writes at b0 + first, then every `step` ticks (plus jitter). */
         g->first[i] = 1 + ntidx_w_rng_below(r, (uint32_t)(width / 4));
         g->step[i] = (uint32_t)((width - 1 - g->first[i]) / g->run[i]);
-        if (g->first[i] < min_first) {
-            min_first = g->first[i];
-            min_thread = i;
-        }
+    }
+    /* The runs go out in the order of their first timestamps (the shuffle breaks ties). */
+    for (uint32_t k = 1; k < n; k++) {
+        uint32_t v = g->order[k], j = k;
+        for (; j > 0 && g->first[g->order[j - 1]] > g->first[v]; j--)
+            g->order[j] = g->order[j - 1];
+        g->order[j] = v;
     }
     for (uint32_t k = 0; k < n && !g->done; k++) {
         uint32_t i = g->order[k];
@@ -425,7 +430,7 @@ static void emit_batch(gen *g)
             uint64_t ts = g->now + g->first[i] + (uint64_t)e * g->step[i];
             if (e)
                 ts += ntidx_w_rng_below(r, g->step[i]);
-            emit(g, t, ts, i == min_thread && e == 0);
+            emit(g, t, ts, e == 0);
         }
     }
     g->now += width;

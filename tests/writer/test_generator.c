@@ -152,8 +152,15 @@ static void check_generated(const ntidx_gen_options *o)
     ntidx_buf json = {0};
     size_t n = 0, sp = 0, backwards = 0;
     uint32_t codes = 0;
+    uint64_t prev_capture = UINT64_MAX;
     while ((rc = ntidx_reader_next(r, &e)) == 1) {
         assert_true(n < st.events);
+        /* The capture thread changes only at an IsSorted event, as the runtime writes runs (TraceEvent
+           attributes an unmarked event to the thread of the last marked one). */
+        if (e->capture_thread_index != prev_capture && !e->is_sorted)
+            fail_msg("event %zu: capture thread %llu follows %llu without IsSorted", n,
+                     (unsigned long long)e->capture_thread_index, (unsigned long long)prev_capture);
+        prev_capture = e->capture_thread_index;
         /* Each capture thread's events are in time order. */
         assert_true(e->capture_thread_index < MAX_THREAD_KEYS || !v6);
         uint64_t key = e->capture_thread_index % MAX_THREAD_KEYS;
