@@ -69,14 +69,15 @@ void ntx_manifest_fill(ntidx_metadata *m)
         return;
     int need_name = !m->event_name || !m->event_name[0];
     int need_fields = !m->has_fields || m->field_count == 0;
-    if (!need_name && !need_fields)
-        return;
     const ntx_manifest_event *lowest;
     const ntx_manifest_event *e = ntx_manifest_find(m->provider, m->event_id, m->version, &lowest);
     const ntx_manifest_event *named = e ? e : lowest;
     if (!named)
         return;
-    if (need_name)
+    /* TraceEvent names the runtime's events by its parsers whatever name the trace gives (a V5 or V6
+       writer may give one): so does ntidx. Where its parsers have no template (an unnamed row), the
+       trace's name stands, as in TraceEvent. The trace's own name stays in name_in_trace. */
+    if (named->name[0] || need_name)
         m->event_name = named->name;
     if (need_fields && e && !e->no_layout && e->field_count > 0) {
         m->has_fields = 1;

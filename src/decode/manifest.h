@@ -5,8 +5,9 @@
  * before V6, no field list). The tables are generated into manifest_tables.c
  * by tools/gen_manifest_tables.py; docs/runtime-events.md has the rules.
  *
- * The trace always wins: the manifest only fills an empty event name and a
- * missing or empty field list.
+ * The names are TraceEvent's, whatever the trace says (its parsers name the
+ * runtime's events); the trace's field list wins, the manifest only fills a
+ * missing or empty one.
  */
 #ifndef NTIDX_MANIFEST_H
 #define NTIDX_MANIFEST_H
@@ -65,9 +66,10 @@ const ntx_manifest_event *ntx_manifest_find(const char *provider, uint32_t event
                                             const ntx_manifest_event **name_only);
 
 /*
- * Fill the gaps of a metadata row from the manifest: an empty event_name,
- * and a missing or empty field list. Rows the trace describes are left
- * alone. The filled pointers are static tables (no allocation).
+ * Name a metadata row of the runtime's providers as TraceEvent does (the
+ * table's name; the trace's stays when the table has none) and fill a
+ * missing or empty field list. The filled pointers are static tables (no
+ * allocation).
  */
 void ntx_manifest_fill(ntidx_metadata *m);
 

@@ -273,22 +273,29 @@ static void test_fill_only_gaps(void **state)
     assert_true(m.has_fields);
     assert_int_equal(m.field_count, 6);
 
-    /* The trace's name and fields win. */
+    /* The trace's fields win; its name gives way to TraceEvent's (its parsers name the runtime's
+       events whatever the trace says). */
     static const ntidx_field mine[] = {{.name = "Mine", .type_code = NTIDX_TYPE_UINT32}};
     m = runtime_row(RT, 10, 3);
     m.event_name = "MyName";
     m.field_count = 1;
     m.fields = mine;
     ntx_manifest_fill(&m);
-    assert_string_equal(m.event_name, "MyName");
+    assert_string_equal(m.event_name, "GC/AllocationTick");
     assert_ptr_equal(m.fields, mine);
 
     /* A name but no fields (V6 rows may say only the name). */
     m = runtime_row(RT, 10, 3);
     m.event_name = "MyName";
     ntx_manifest_fill(&m);
-    assert_string_equal(m.event_name, "MyName");
+    assert_string_equal(m.event_name, "GC/AllocationTick");
     assert_int_equal(m.field_count, 8);
+
+    /* An event TraceEvent does not name keeps the trace's name, as in TraceEvent. */
+    m = runtime_row(RT, 200, 0);
+    m.event_name = "MyName";
+    ntx_manifest_fill(&m);
+    assert_string_equal(m.event_name, "MyName");
 
     /* Fields but no name. */
     m = runtime_row(RT, 10, 3);
