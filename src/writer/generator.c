@@ -370,6 +370,11 @@ static void emit(gen *g, gthread *t, uint64_t ts, int sorted)
     uint8_t related[16];
     if (g->v6) {
         ev.label_list_id = ((x >> 40) & 1) ? 0 : 1 + (uint32_t)((x >> 41) % GEN_LABEL_LISTS);
+        /* Readers decode the runtime's events by their version (TraceEvent's parsers, ntidx's manifest):
+           a list that overrode it would say another layout than the payload's. Those events take the
+           next list instead of the one with a Version label. */
+        if (ev.label_list_id && (ev.label_list_id - 1) % 6 == 4 && !strcmp(s->types[type].meta.provider, "Microsoft-Windows-DotNETRuntime"))
+            ev.label_list_id = ev.label_list_id % GEN_LABEL_LISTS + 1;
     } else {
         /* Activities change now and then; the event that starts one names its parent. */
         if (((x >> 48) & 127) == 0) {

@@ -72,6 +72,7 @@ typedef struct ntidx_w_gen_type {
 
 typedef struct ntidx_w_gen_schema {
     const ntidx_w_gen_type *types;
+    ntidx_w_gen_type *owned; /* V6: the types with V6's field lists (types points here), else NULL */
     uint32_t count;
     ntidx_buf pool;        /* payload bytes of every variant */
     size_t *variant_offset; /* count * VARIANTS + 1 offsets into pool */
