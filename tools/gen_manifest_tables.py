@@ -79,6 +79,13 @@ RENAMES = {
     ('Microsoft-Windows-DotNETRuntimePrivate', 310): 'LoaderHeap/AllocRequest',
 }
 
+# Templates whose opcode in TraceEvent differs from the manifest's (TraceEvent
+# renames an event whose opcode differs from its template's, so the template's
+# is the one that counts).
+TE_OPCODES = {
+    ('Microsoft-Windows-DotNETRuntimePrivate', 199): 45,  # GC/PinPlugAtGCTime; the manifest says 44
+}
+
 # Events TraceEvent's parsers (TraceEvent 4.0.0) have no template for: TraceEvent
 # names them EventID(N) from the trace's empty metadata name, and so does ntidx
 # (the name is the specification; the manifest's layout still decodes the
@@ -96,8 +103,9 @@ NAMED_ONLY = {
 }
 
 # Events and versions the manifest does not define but real traces carry, with
-# the layout the runtime writes (names as TraceEvent gives them). A layout is
-# the manifest's own <data>/<struct> XML; None means named only. Entries marked
+# the layout the runtime writes (names and opcodes as TraceEvent's templates
+# give them). A layout is the manifest's own <data>/<struct> XML; None means
+# named only. Entries marked
 # REPLACE take the place of the manifest's row (its layout is not what the
 # runtime writes). Sources: the runtime's newer ClrEtwAll.man and TraceEvent's
 # parsers (ClrTraceEventParser), checked against .NET 10 payloads by
@@ -108,55 +116,55 @@ SUPPLEMENT = [
     # The sample profiler is an EventPipe-only provider (TraceEvent's
     # SampleProfilerTraceEventParser): event 0 is one sample, its payload the
     # sample type (1 external code, 2 managed code).
-    ('Microsoft-DotNETCore-SampleProfiler', 0, 0, 'Thread/Sample', '<data name="Type" inType="win:Int32"/>'),
+    ('Microsoft-DotNETCore-SampleProfiler', 0, 0, 'Thread/Sample', 1,
+     '<data name="Type" inType="win:Int32"/>'),
     # Event 1 is a stack walk: pointer-size instruction pointers to the end
     # of the payload, which no field layout can say; named only.
-    ('Microsoft-DotNETCore-SampleProfiler', 1, 0, 'Thread/StackWalk', None),
+    ('Microsoft-DotNETCore-SampleProfiler', 1, 0, 'Thread/StackWalk', 2, None),
     # Added to the manifest after this copy (.NET 6): execution checkpoints
     # replayed at rundown.
-    ('Microsoft-Windows-DotNETRuntimeRundown', 300, 0, 'ExecutionCheckpointRundown/ExecutionCheckpointDCEnd',
+    ('Microsoft-Windows-DotNETRuntimeRundown', 300, 0, 'ExecutionCheckpointRundown/ExecutionCheckpointDCEnd', 11,
      '<data name="ClrInstanceID" inType="win:UInt16"/><data name="CheckpointName" inType="win:UnicodeString"/>'
      '<data name="CheckpointTimestamp" inType="win:Int64"/>'),
     # .NET 6 and later.
-    ('Microsoft-Windows-DotNETRuntime', 300, 0, 'ExecutionCheckpoint/ExecutionCheckpoint',
+    ('Microsoft-Windows-DotNETRuntime', 300, 0, 'ExecutionCheckpoint/ExecutionCheckpoint', 11,
      '<data name="ClrInstanceID" inType="win:UInt16"/><data name="CheckpointName" inType="win:UnicodeString"/>'
      '<data name="CheckpointTimestamp" inType="win:Int64"/>'),
     # Event 58 was InitializeYieldProcessorNormalized in this copy; the runtime
     # now writes YieldProcessorMeasurement (18 bytes) under the same id and
     # version.
-    ('Microsoft-Windows-DotNETRuntime', 58, 0, REPLACE,
+    ('Microsoft-Windows-DotNETRuntime', 58, 0, REPLACE, None,
      '<data name="ClrInstanceID" inType="win:UInt16"/><data name="NsPerYield" inType="win:Double"/>'
      '<data name="EstablishedNsPerYield" inType="win:Double"/>'),
-    ('Microsoft-Windows-DotNETRuntime', 59, 0, 'ThreadPoolMinMaxThreads',
+    ('Microsoft-Windows-DotNETRuntime', 59, 0, 'ThreadPoolMinMaxThreads', 0,
      '<data name="MinWorkerThreads" inType="win:UInt16"/><data name="MaxWorkerThreads" inType="win:UInt16"/>'
      '<data name="MinIOCompletionThreads" inType="win:UInt16"/><data name="MaxIOCompletionThreads" inType="win:UInt16"/>'
      '<data name="ClrInstanceID" inType="win:UInt16"/>'),
-    ('Microsoft-Windows-DotNETRuntime', 10, 4, 'GC/AllocationTick',
+    ('Microsoft-Windows-DotNETRuntime', 10, 4, 'GC/AllocationTick', 11,
      '<data name="AllocationAmount" inType="win:UInt32"/><data name="AllocationKind" inType="win:UInt32"/>'
      '<data name="ClrInstanceID" inType="win:UInt16"/><data name="AllocationAmount64" inType="win:UInt64"/>'
      f'<data name="TypeID" {POINTER}/><data name="TypeName" inType="win:UnicodeString"/>'
      f'<data name="HeapIndex" inType="win:UInt32"/><data name="Address" {POINTER}/>'
      '<data name="ObjectSize" inType="win:UInt64"/>'),
-    ('Microsoft-Windows-DotNETRuntime', 81, 2, 'Contention/Start',
+    ('Microsoft-Windows-DotNETRuntime', 81, 2, 'Contention/Start', 1,
      '<data name="ContentionFlags" inType="win:UInt8"/><data name="ClrInstanceID" inType="win:UInt16"/>'
      f'<data name="LockID" {POINTER}/><data name="AssociatedObjectID" {POINTER}/>'
      '<data name="LockOwnerThreadID" inType="win:UInt64"/>'),
-    ('Microsoft-Windows-DotNETRuntime', 90, 0, 'Contention/LockCreated',
-     f'<data name="LockID" {POINTER}/><data name="AssociatedObjectID" {POINTER}/>'
+    ('Microsoft-Windows-DotNETRuntime', 90, 0, 'Contention/LockCreated', 11, f'<data name="LockID" {POINTER}/><data name="AssociatedObjectID" {POINTER}/>'
      '<data name="ClrInstanceID" inType="win:UInt16"/>'),
-    ('Microsoft-Windows-DotNETRuntime', 190, 1, 'Method/ILToNativeMap',
+    ('Microsoft-Windows-DotNETRuntime', 190, 1, 'Method/ILToNativeMap', 87,
      '<data name="MethodID" inType="win:UInt64"/><data name="ReJITID" inType="win:UInt64"/>'
      '<data name="MethodExtent" inType="win:UInt8"/><data name="CountOfMapEntries" inType="win:UInt16"/>'
      '<data name="ILOffsets" count="CountOfMapEntries" inType="win:UInt32"/>'
      '<data name="NativeOffsets" count="CountOfMapEntries" inType="win:UInt32"/>'
      '<data name="ClrInstanceID" inType="win:UInt16"/><data name="ILVersionID" inType="win:UInt64"/>'),
-    ('Microsoft-Windows-DotNETRuntimeRundown', 150, 1, 'Method/ILToNativeMapDCStop',
+    ('Microsoft-Windows-DotNETRuntimeRundown', 150, 1, 'Method/ILToNativeMapDCStop', 42,
      '<data name="MethodID" inType="win:UInt64"/><data name="ReJITID" inType="win:UInt64"/>'
      '<data name="MethodExtent" inType="win:UInt8"/><data name="CountOfMapEntries" inType="win:UInt16"/>'
      '<data name="ILOffsets" count="CountOfMapEntries" inType="win:UInt32"/>'
      '<data name="NativeOffsets" count="CountOfMapEntries" inType="win:UInt32"/>'
      '<data name="ClrInstanceID" inType="win:UInt16"/><data name="ILVersionID" inType="win:UInt64"/>'),
-    ('Microsoft-Windows-DotNETRuntime', 205, 4, 'GC/GlobalHeapHistory',
+    ('Microsoft-Windows-DotNETRuntime', 205, 4, 'GC/GlobalHeapHistory', 205,
      '<data name="FinalYoungestDesired" inType="win:UInt64"/><data name="NumHeaps" inType="win:Int32"/>'
      '<data name="CondemnedGeneration" inType="win:UInt32"/><data name="Gen0ReductionCount" inType="win:UInt32"/>'
      '<data name="Reason" inType="win:UInt32"/><data name="GlobalMechanisms" inType="win:UInt32"/>'
@@ -164,7 +172,7 @@ SUPPLEMENT = [
      '<data name="MemoryPressure" inType="win:UInt32"/><data name="CondemnReasons0" inType="win:UInt32"/>'
      '<data name="CondemnReasons1" inType="win:UInt32"/><data name="Count" inType="win:UInt32"/>'
      '<struct name="Values" count="Count"><data name="Time" inType="win:UInt32"/></struct>'),
-    ('Microsoft-Windows-DotNETRuntime', 208, 0, 'GC/LOHCompact',
+    ('Microsoft-Windows-DotNETRuntime', 208, 0, 'GC/LOHCompact', 208,
      '<data name="ClrInstanceID" inType="win:UInt16"/><data name="Count" inType="win:UInt16"/>'
      '<struct name="Values" count="Count"><data name="TimePlan" inType="win:UInt32"/>'
      '<data name="TimeCompact" inType="win:UInt32"/><data name="TimeRelocate" inType="win:UInt32"/>'
@@ -172,38 +180,44 @@ SUPPLEMENT = [
     # The manifest says each bucket's Index is a UInt16; the runtime writes the
     # bucket struct with Index padded to 4 bytes (16 bytes a bucket, as
     # TraceEvent reads it).
-    ('Microsoft-Windows-DotNETRuntime', 209, 0, 'GC/FitBucketInfo',
+    ('Microsoft-Windows-DotNETRuntime', 209, 0, 'GC/FitBucketInfo', 209,
      '<data name="ClrInstanceID" inType="win:UInt16"/><data name="BucketKind" inType="win:UInt16"/>'
      '<data name="TotalSize" inType="win:UInt64"/><data name="Count" inType="win:UInt16"/>'
      '<struct name="Values" count="Count"><data name="Index" inType="win:UInt32"/>'
      f'<data name="Count" inType="win:UInt32"/><data name="Size" {POINTER}/></struct>'),
-    ('Microsoft-Windows-DotNETRuntime', 301, 0, 'WaitHandleWait/Start',
-     f'<data name="WaitSource" inType="win:UInt8"/><data name="AssociatedObjectID" {POINTER}/>'
+    ('Microsoft-Windows-DotNETRuntime', 301, 0, 'WaitHandleWait/Start', 1, f'<data name="WaitSource" inType="win:UInt8"/><data name="AssociatedObjectID" {POINTER}/>'
      '<data name="ClrInstanceID" inType="win:UInt16"/>'),
-    ('Microsoft-Windows-DotNETRuntime', 302, 0, 'WaitHandleWait/Stop', '<data name="ClrInstanceID" inType="win:UInt16"/>'),
-    ('Microsoft-Windows-DotNETRuntime', 303, 0, 'AllocationSampling',
+    ('Microsoft-Windows-DotNETRuntime', 302, 0, 'WaitHandleWait/Stop', 2,
+     '<data name="ClrInstanceID" inType="win:UInt16"/>'),
+    ('Microsoft-Windows-DotNETRuntime', 303, 0, 'AllocationSampling', 0,
      '<data name="AllocationKind" inType="win:UInt32"/><data name="ClrInstanceID" inType="win:UInt16"/>'
      f'<data name="TypeID" {POINTER}/><data name="TypeName" inType="win:UnicodeString"/>'
      f'<data name="Address" {POINTER}/><data name="ObjectSize" inType="win:UInt64"/>'
      '<data name="SampledByteOffset" inType="win:UInt64"/>'),
-    ('Microsoft-Windows-DotNETRuntime', 34, 0, 'GC/PinPlugAtGCTime', None),
-    ('Microsoft-Windows-DotNETRuntimeRundown', 10, 0, 'GC/SettingsRundown',
+    ('Microsoft-Windows-DotNETRuntime', 34, 0, 'GC/PinPlugAtGCTime', 37, None),
+    ('Microsoft-Windows-DotNETRuntimeRundown', 10, 0, 'GC/SettingsRundown', 10,
      '<data name="HardLimit" inType="win:UInt64"/><data name="LOHThreshold" inType="win:UInt64"/>'
      '<data name="PhysicalMemoryConfig" inType="win:UInt64"/><data name="Gen0MinBudgetConfig" inType="win:UInt64"/>'
      '<data name="Gen0MaxBudgetConfig" inType="win:UInt64"/><data name="HighMemPercentConfig" inType="win:UInt32"/>'
      '<data name="BitSettings" inType="win:UInt32"/><data name="ClrInstanceID" inType="win:UInt16"/>'),
-    ('Microsoft-Windows-DotNETRuntimeRundown', 188, 0, 'CodeSymbolsRundown/Start',
+    ('Microsoft-Windows-DotNETRuntimeRundown', 188, 0, 'CodeSymbolsRundown/Start', 1,
      '<data name="ModuleId" inType="win:UInt64"/><data name="TotalChunks" inType="win:UInt16"/>'
      '<data name="ChunkNumber" inType="win:UInt16"/><data name="ChunkLength" inType="win:UInt32"/>'
      '<data name="Chunk" inType="win:Binary" length="ChunkLength"/><data name="ClrInstanceID" inType="win:UInt16"/>'),
-    ('Microsoft-Windows-DotNETRuntimePrivate', 198, 0, 'GC/PinObjectAtGCTime', None),
-    ('Microsoft-Windows-DotNETRuntimePrivate', 300, 0, 'ThreadPoolWorkingThreadCount/Start', None),
-    ('Microsoft-Windows-DotNETRuntimePrivate', 301, 0, 'ThreadPool/Enqueue', None),
-    ('Microsoft-Windows-DotNETRuntimePrivate', 302, 0, 'ThreadPool/Dequeue', None),
-    ('Microsoft-Windows-DotNETRuntimePrivate', 303, 0, 'ThreadPool/IOEnqueue', None),
-    ('Microsoft-Windows-DotNETRuntimePrivate', 304, 0, 'ThreadPool/IODequeue', None),
-    ('Microsoft-Windows-DotNETRuntimePrivate', 305, 0, 'ThreadPool/IOPack', None),
+    ('Microsoft-Windows-DotNETRuntimePrivate', 198, 0, 'GC/PinObjectAtGCTime', 44, None),
+    ('Microsoft-Windows-DotNETRuntimePrivate', 300, 0, 'ThreadPoolWorkingThreadCount/Start', 1, None),
+    ('Microsoft-Windows-DotNETRuntimePrivate', 301, 0, 'ThreadPool/Enqueue', 11, None),
+    ('Microsoft-Windows-DotNETRuntimePrivate', 302, 0, 'ThreadPool/Dequeue', 12, None),
+    ('Microsoft-Windows-DotNETRuntimePrivate', 303, 0, 'ThreadPool/IOEnqueue', 13, None),
+    ('Microsoft-Windows-DotNETRuntimePrivate', 304, 0, 'ThreadPool/IODequeue', 14, None),
+    ('Microsoft-Windows-DotNETRuntimePrivate', 305, 0, 'ThreadPool/IOPack', 15, None),
 ]
+
+# The values of the manifest's predefined opcodes (winmeta.xml), as TraceEventOpcode numbers them.
+BUILTIN_OPCODE_VALUES = {
+    'win:Info': 0, 'win:Start': 1, 'win:Stop': 2, 'win:DC_Start': 3, 'win:DC_Stop': 4, 'win:Extension': 5,
+    'win:Reply': 6, 'win:Resume': 7, 'win:Suspend': 8, 'win:Send': 9, 'win:Receive': 240,
+}
 
 BUILTIN_OPCODES = {
     'win:Info': None,
@@ -377,11 +391,13 @@ def load(manifest_path):
         if pname not in PROVIDERS:
             continue
         tasks = {}
+        op_values = {}  # (task, opcode name) -> value
         tasks_el = prov.find(NS + 'tasks')
         for t in (tasks_el if tasks_el is not None else []):
             ops = {}
             for o in t.iter(NS + 'opcode'):
                 ops[o.get('name')] = message(o.get('message')) or o.get('name')
+                op_values[(t.get('name'), o.get('name'))] = int(o.get('value'), 0)
             tasks[t.get('name')] = (message(t.get('message')) or t.get('name'), ops)
         templates = {}
         tpl_el = prov.find(NS + 'templates')
@@ -417,14 +433,23 @@ def load(manifest_path):
                 if odisp and tdisp == 'GC' and re.match(r'GC[A-Z]', odisp):
                     odisp = odisp[2:]
                 name = tdisp + ('/' + odisp if odisp else '')
+            if op is None:
+                opcode = 0
+            elif op in BUILTIN_OPCODE_VALUES:
+                opcode = BUILTIN_OPCODE_VALUES[op]
+            elif (task, op) in op_values:
+                opcode = op_values[(task, op)]
+            else:
+                raise GenError(f'{pname} event {eid}: no value for opcode {op!r}')
+            opcode = TE_OPCODES.get((pname, eid), opcode)
             tid = ev.get('template')
             if tid is not None and tid not in templates:
                 raise GenError(f'{pname} event {eid} v{ver}: unknown template {tid!r}')
             layout = templates[tid] if tid is not None else []
-            events.append((pname, eid, ver, name, layout, ev.get('symbol')))
+            events.append((pname, eid, ver, name, layout, ev.get('symbol'), opcode))
 
     known = {(e[0], e[1], e[2]): i for i, e in enumerate(events)}
-    for pname, eid, ver, name, xml in SUPPLEMENT:
+    for pname, eid, ver, name, opcode, xml in SUPPLEMENT:
         where = f'supplement {pname} {eid} v{ver}'
         layout = None
         if xml is not None:
@@ -433,11 +458,11 @@ def load(manifest_path):
             if (pname, eid, ver) not in known:
                 raise GenError(f'{where} replaces a row the manifest does not have')
             old = events[known[(pname, eid, ver)]]
-            events[known[(pname, eid, ver)]] = (pname, eid, ver, old[3], layout, old[5])
+            events[known[(pname, eid, ver)]] = (pname, eid, ver, old[3], layout, old[5], old[6])
             continue
         if (pname, eid, ver) in known:
             raise GenError(f'{where} is in the manifest now: drop it')
-        events.append((pname, eid, ver, name, layout, None))
+        events.append((pname, eid, ver, name, layout, None, opcode))
 
     seen = set()
     for e in events:
@@ -455,12 +480,12 @@ def generate(manifest_path):
     events = load(manifest_path)
     fields = Fields()
     rows = []
-    for pname, eid, ver, name, layout, symbol in events:
+    for pname, eid, ver, name, layout, symbol, opcode in events:
         if layout:
             start, count = fields.add_list(list(layout)), len(layout)
         else:
             start, count = None, 0
-        rows.append((PROVIDERS.index(pname), eid, ver, name, start, count, layout is None, symbol))
+        rows.append((PROVIDERS.index(pname), eid, ver, name, start, count, layout is None, symbol, opcode))
 
     o = []
     w = o.append
@@ -493,13 +518,13 @@ def generate(manifest_path):
     w('};')
     w(f'const size_t ntx_manifest_field_count = {len(fields.rows)};')
     w('')
-    w('/* {provider, version, event id, field count, no layout, name, fields} (manifest symbol),')
+    w('/* {provider, version, event id, field count, no layout, opcode, name, fields} (manifest symbol),')
     w(' * sorted by provider, event id, version. */')
     w('const ntx_manifest_event ntx_manifest_events[] = {')
-    for prov, eid, ver, name, start, count, no_layout, symbol in rows:
+    for prov, eid, ver, name, start, count, no_layout, symbol, opcode in rows:
         f_s = f'&ntx_manifest_fields[{start}]' if start is not None else 'NULL'
         note = f' /* {symbol} */' if symbol and re.fullmatch(r'\w+', symbol) else ''
-        w(f'    {{{prov}, {ver}, {eid}, {count}, {1 if no_layout else 0}, {c_str(name)}, {f_s}}},{note}')
+        w(f'    {{{prov}, {ver}, {eid}, {count}, {1 if no_layout else 0}, {opcode}, {c_str(name)}, {f_s}}},{note}')
     w('};')
     w(f'const size_t ntx_manifest_event_count = {len(rows)};')
     return '\n'.join(o) + '\n'

@@ -1055,464 +1055,464 @@ const ntidx_field ntx_manifest_fields[] = {
 };
 const size_t ntx_manifest_field_count = 1029;
 
-/* {provider, version, event id, field count, no layout, name, fields} (manifest symbol),
+/* {provider, version, event id, field count, no layout, opcode, name, fields} (manifest symbol),
  * sorted by provider, event id, version. */
 const ntx_manifest_event ntx_manifest_events[] = {
-    {0, 0, 1, 2, 0, "GC/Start", &ntx_manifest_fields[0]}, /* GCStart */
-    {0, 1, 1, 5, 0, "GC/Start", &ntx_manifest_fields[2]}, /* GCStart_V1 */
-    {0, 2, 1, 6, 0, "GC/Start", &ntx_manifest_fields[7]}, /* GCStart_V2 */
-    {0, 0, 2, 2, 0, "GC/Stop", &ntx_manifest_fields[13]}, /* GCEnd */
-    {0, 1, 2, 3, 0, "GC/Stop", &ntx_manifest_fields[15]}, /* GCEnd_V1 */
-    {0, 0, 3, 0, 0, "GC/RestartEEStop", NULL}, /* GCRestartEEEnd */
-    {0, 1, 3, 1, 0, "GC/RestartEEStop", &ntx_manifest_fields[18]}, /* GCRestartEEEnd_V1 */
-    {0, 0, 4, 13, 0, "GC/HeapStats", &ntx_manifest_fields[19]}, /* GCHeapStats */
-    {0, 1, 4, 14, 0, "GC/HeapStats", &ntx_manifest_fields[32]}, /* GCHeapStats_V1 */
-    {0, 2, 4, 16, 0, "GC/HeapStats", &ntx_manifest_fields[46]}, /* GCHeapStats_V2 */
-    {0, 0, 5, 3, 0, "GC/CreateSegment", &ntx_manifest_fields[62]}, /* GCCreateSegment */
-    {0, 1, 5, 4, 0, "GC/CreateSegment", &ntx_manifest_fields[65]}, /* GCCreateSegment_V1 */
-    {0, 0, 6, 1, 0, "GC/FreeSegment", &ntx_manifest_fields[69]}, /* GCFreeSegment */
-    {0, 1, 6, 2, 0, "GC/FreeSegment", &ntx_manifest_fields[70]}, /* GCFreeSegment_V1 */
-    {0, 0, 7, 0, 0, "GC/RestartEEStart", NULL}, /* GCRestartEEBegin */
-    {0, 1, 7, 1, 0, "GC/RestartEEStart", &ntx_manifest_fields[18]}, /* GCRestartEEBegin_V1 */
-    {0, 0, 8, 0, 0, "GC/SuspendEEStop", NULL}, /* GCSuspendEEEnd */
-    {0, 1, 8, 1, 0, "GC/SuspendEEStop", &ntx_manifest_fields[18]}, /* GCSuspendEEEnd_V1 */
-    {0, 0, 9, 1, 0, "GC/SuspendEEStart", &ntx_manifest_fields[72]}, /* GCSuspendEEBegin */
-    {0, 1, 9, 3, 0, "GC/SuspendEEStart", &ntx_manifest_fields[73]}, /* GCSuspendEEBegin_V1 */
-    {0, 0, 10, 2, 0, "GC/AllocationTick", &ntx_manifest_fields[76]}, /* GCAllocationTick */
-    {0, 1, 10, 3, 0, "GC/AllocationTick", &ntx_manifest_fields[78]}, /* GCAllocationTick_V1 */
-    {0, 2, 10, 7, 0, "GC/AllocationTick", &ntx_manifest_fields[81]}, /* GCAllocationTick_V2 */
-    {0, 3, 10, 8, 0, "GC/AllocationTick", &ntx_manifest_fields[88]}, /* GCAllocationTick_V3 */
-    {0, 4, 10, 9, 0, "GC/AllocationTick", &ntx_manifest_fields[96]},
-    {0, 0, 11, 0, 0, "GC/CreateConcurrentThread", NULL}, /* GCCreateConcurrentThread */
-    {0, 1, 11, 1, 0, "GC/CreateConcurrentThread", &ntx_manifest_fields[18]}, /* GCCreateConcurrentThread_V1 */
-    {0, 0, 12, 0, 0, "GC/TerminateConcurrentThread", NULL}, /* GCTerminateConcurrentThread */
-    {0, 1, 12, 1, 0, "GC/TerminateConcurrentThread", &ntx_manifest_fields[18]}, /* GCTerminateConcurrentThread_V1 */
-    {0, 0, 13, 1, 0, "GC/FinalizersStop", &ntx_manifest_fields[105]}, /* GCFinalizersEnd */
-    {0, 1, 13, 2, 0, "GC/FinalizersStop", &ntx_manifest_fields[106]}, /* GCFinalizersEnd_V1 */
-    {0, 0, 14, 0, 0, "GC/FinalizersStart", NULL}, /* GCFinalizersBegin */
-    {0, 1, 14, 1, 0, "GC/FinalizersStart", &ntx_manifest_fields[18]}, /* GCFinalizersBegin_V1 */
-    {0, 0, 15, 3, 0, "Type/BulkType", &ntx_manifest_fields[118]}, /* BulkType */
-    {0, 0, 16, 4, 0, "GC/BulkRootEdge", &ntx_manifest_fields[126]}, /* GCBulkRootEdge */
-    {0, 0, 17, 4, 0, "GC/BulkRootConditionalWeakTableElementEdge", &ntx_manifest_fields[134]}, /* GCBulkRootConditionalWeakTableElementEdge */
-    {0, 0, 18, 4, 0, "GC/BulkNode", &ntx_manifest_fields[143]}, /* GCBulkNode */
-    {0, 0, 19, 4, 0, "GC/BulkEdge", &ntx_manifest_fields[150]}, /* GCBulkEdge */
-    {0, 0, 20, 5, 0, "GC/SampledObjectAllocation", &ntx_manifest_fields[154]}, /* GCSampledObjectAllocationHigh */
-    {0, 0, 21, 4, 0, "GC/BulkSurvivingObjectRanges", &ntx_manifest_fields[162]}, /* GCBulkSurvivingObjectRanges */
-    {0, 0, 22, 4, 0, "GC/BulkMovedObjectRanges", &ntx_manifest_fields[170]}, /* GCBulkMovedObjectRanges */
-    {0, 0, 23, 5, 0, "GC/GenerationRange", &ntx_manifest_fields[174]}, /* GCGenerationRange */
-    {0, 0, 25, 2, 0, "GC/MarkStackRoots", &ntx_manifest_fields[179]}, /* GCMarkStackRoots */
-    {0, 0, 26, 2, 0, "GC/MarkFinalizeQueueRoots", &ntx_manifest_fields[179]}, /* GCMarkFinalizeQueueRoots */
-    {0, 0, 27, 2, 0, "GC/MarkHandles", &ntx_manifest_fields[179]}, /* GCMarkHandles */
-    {0, 0, 28, 2, 0, "GC/MarkCards", &ntx_manifest_fields[179]}, /* GCMarkOlderGenerationRoots */
-    {0, 0, 29, 3, 0, "GC/FinalizeObject", &ntx_manifest_fields[181]}, /* FinalizeObject */
-    {0, 0, 30, 6, 0, "GC/SetGCHandle", &ntx_manifest_fields[184]}, /* SetGCHandle */
-    {0, 0, 31, 2, 0, "GC/DestoryGCHandle", &ntx_manifest_fields[190]}, /* DestroyGCHandle */
-    {0, 0, 32, 5, 0, "GC/SampledObjectAllocation", &ntx_manifest_fields[154]}, /* GCSampledObjectAllocationLow */
-    {0, 0, 33, 5, 0, "GC/PinObjectAtGCTime", &ntx_manifest_fields[192]}, /* PinObjectAtGCTime */
-    {0, 0, 34, 0, 1, "GC/PinPlugAtGCTime", NULL},
-    {0, 0, 35, 2, 0, "GC/Triggered", &ntx_manifest_fields[197]}, /* GCTriggered */
-    {0, 0, 36, 3, 0, "GC/BulkRootCCW", &ntx_manifest_fields[207]}, /* GCBulkRootCCW */
-    {0, 0, 37, 3, 0, "GC/BulkRCW", &ntx_manifest_fields[217]}, /* GCBulkRCW */
-    {0, 0, 38, 4, 0, "GC/BulkRootStaticVar", &ntx_manifest_fields[226]}, /* GCBulkRootStaticVar */
-    {0, 0, 39, 4, 0, "GC/DynamicEvent", &ntx_manifest_fields[231]}, /* GCDynamicEvent */
-    {0, 0, 40, 2, 0, "", &ntx_manifest_fields[235]}, /* WorkerThreadCreate */
-    {0, 0, 41, 2, 0, "", &ntx_manifest_fields[235]}, /* WorkerThreadTerminate */
-    {0, 0, 42, 2, 0, "", &ntx_manifest_fields[235]}, /* WorkerThreadRetire */
-    {0, 0, 43, 2, 0, "", &ntx_manifest_fields[235]}, /* WorkerThreadUnretire */
-    {0, 0, 44, 2, 0, "IOThreadCreation/Start", &ntx_manifest_fields[237]}, /* IOThreadCreate */
-    {0, 1, 44, 3, 0, "IOThreadCreation/Start", &ntx_manifest_fields[239]}, /* IOThreadCreate_V1 */
-    {0, 0, 45, 2, 0, "IOThreadCreation/Stop", &ntx_manifest_fields[237]}, /* IOThreadTerminate */
-    {0, 1, 45, 3, 0, "IOThreadCreation/Stop", &ntx_manifest_fields[239]}, /* IOThreadTerminate_V1 */
-    {0, 0, 46, 2, 0, "IOThreadRetirement/Start", &ntx_manifest_fields[237]}, /* IOThreadRetire */
-    {0, 1, 46, 3, 0, "IOThreadRetirement/Start", &ntx_manifest_fields[239]}, /* IOThreadRetire_V1 */
-    {0, 0, 47, 2, 0, "IOThreadRetirement/Stop", &ntx_manifest_fields[237]}, /* IOThreadUnretire */
-    {0, 1, 47, 3, 0, "IOThreadRetirement/Stop", &ntx_manifest_fields[239]}, /* IOThreadUnretire_V1 */
-    {0, 0, 48, 2, 0, "", &ntx_manifest_fields[242]}, /* ThreadpoolSuspensionSuspendThread */
-    {0, 0, 49, 2, 0, "", &ntx_manifest_fields[242]}, /* ThreadpoolSuspensionResumeThread */
-    {0, 0, 50, 3, 0, "ThreadPoolWorkerThread/Start", &ntx_manifest_fields[244]}, /* ThreadPoolWorkerThreadStart */
-    {0, 0, 51, 3, 0, "ThreadPoolWorkerThread/Stop", &ntx_manifest_fields[244]}, /* ThreadPoolWorkerThreadStop */
-    {0, 0, 52, 3, 0, "ThreadPoolWorkerThreadRetirement/Start", &ntx_manifest_fields[244]}, /* ThreadPoolWorkerThreadRetirementStart */
-    {0, 0, 53, 3, 0, "ThreadPoolWorkerThreadRetirement/Stop", &ntx_manifest_fields[244]}, /* ThreadPoolWorkerThreadRetirementStop */
-    {0, 0, 54, 2, 0, "ThreadPoolWorkerThreadAdjustment/Sample", &ntx_manifest_fields[247]}, /* ThreadPoolWorkerThreadAdjustmentSample */
-    {0, 0, 55, 4, 0, "ThreadPoolWorkerThreadAdjustment/Adjustment", &ntx_manifest_fields[249]}, /* ThreadPoolWorkerThreadAdjustmentAdjustment */
-    {0, 0, 56, 11, 0, "ThreadPoolWorkerThreadAdjustment/Stats", &ntx_manifest_fields[253]}, /* ThreadPoolWorkerThreadAdjustmentStats */
-    {0, 0, 57, 3, 0, "ThreadPoolWorkerThread/Wait", &ntx_manifest_fields[244]}, /* ThreadPoolWorkerThreadWait */
-    {0, 0, 58, 3, 0, "YieldProcessorMeasurement", &ntx_manifest_fields[264]}, /* InitializeYieldProcessorNormalizedInfo */
-    {0, 0, 59, 5, 0, "ThreadPoolMinMaxThreads", &ntx_manifest_fields[267]},
-    {0, 0, 60, 2, 0, "ThreadPoolWorkingThreadCount/Start", &ntx_manifest_fields[106]}, /* ThreadPoolWorkingThreadCount */
-    {0, 0, 61, 2, 0, "ThreadPool/Enqueue", &ntx_manifest_fields[272]}, /* ThreadPoolEnqueue */
-    {0, 0, 62, 2, 0, "ThreadPool/Dequeue", &ntx_manifest_fields[272]}, /* ThreadPoolDequeue */
-    {0, 0, 63, 4, 0, "ThreadPool/IOEnqueue", &ntx_manifest_fields[274]}, /* ThreadPoolIOEnqueue */
-    {0, 0, 64, 3, 0, "ThreadPool/IODequeue", &ntx_manifest_fields[278]}, /* ThreadPoolIODequeue */
-    {0, 0, 65, 3, 0, "ThreadPool/IOPack", &ntx_manifest_fields[278]}, /* ThreadPoolIOPack */
-    {0, 0, 70, 2, 0, "Thread/Creating", &ntx_manifest_fields[281]}, /* ThreadCreating */
-    {0, 0, 71, 2, 0, "Thread/Running", &ntx_manifest_fields[281]}, /* ThreadRunning */
-    {0, 0, 72, 6, 0, "Method/MethodDetails", &ntx_manifest_fields[283]}, /* MethodDetails */
-    {0, 0, 73, 2, 0, "TypeLoad/Start", &ntx_manifest_fields[289]}, /* TypeLoadStart */
-    {0, 0, 74, 5, 0, "TypeLoad/Stop", &ntx_manifest_fields[291]}, /* TypeLoadStop */
-    {0, 0, 80, 0, 0, "Exception/Start", NULL}, /* ExceptionThrown */
-    {0, 1, 80, 6, 0, "Exception/Start", &ntx_manifest_fields[296]}, /* ExceptionThrown_V1 */
-    {0, 0, 81, 0, 0, "Contention/Start", NULL}, /* Contention */
-    {0, 1, 81, 2, 0, "Contention/Start", &ntx_manifest_fields[302]}, /* ContentionStart_V1 */
-    {0, 2, 81, 5, 0, "Contention/Start", &ntx_manifest_fields[304]},
-    {0, 0, 82, 5, 0, "ClrStack/Walk", &ntx_manifest_fields[310]}, /* CLRStackWalk */
-    {0, 0, 83, 3, 0, "AppDomainResourceManagement/MemAllocated", &ntx_manifest_fields[315]}, /* AppDomainMemAllocated */
-    {0, 0, 84, 4, 0, "AppDomainResourceManagement/MemSurvived", &ntx_manifest_fields[318]}, /* AppDomainMemSurvived */
-    {0, 0, 85, 6, 0, "AppDomainResourceManagement/ThreadCreated", &ntx_manifest_fields[322]}, /* ThreadCreated */
-    {0, 0, 86, 3, 0, "AppDomainResourceManagement/ThreadTerminated", &ntx_manifest_fields[328]}, /* ThreadTerminated */
-    {0, 0, 87, 3, 0, "AppDomainResourceManagement/DomainEnter", &ntx_manifest_fields[328]}, /* ThreadDomainEnter */
-    {0, 0, 88, 11, 0, "ILStub/StubGenerated", &ntx_manifest_fields[331]}, /* ILStubGenerated */
-    {0, 0, 89, 7, 0, "ILStub/StubCacheHit", &ntx_manifest_fields[342]}, /* ILStubCacheHit */
-    {0, 0, 90, 3, 0, "Contention/LockCreated", &ntx_manifest_fields[349]},
-    {0, 0, 91, 2, 0, "Contention/Stop", &ntx_manifest_fields[302]}, /* ContentionStop */
-    {0, 1, 91, 3, 0, "Contention/Stop", &ntx_manifest_fields[352]}, /* ContentionStop_V1 */
-    {0, 0, 135, 0, 0, "Method/DCStartCompleteV2", NULL}, /* DCStartCompleteV2 */
-    {0, 0, 136, 0, 0, "Method/DCStopCompleteV2", NULL}, /* DCEndCompleteV2 */
-    {0, 0, 137, 6, 0, "Method/DCStartV2", &ntx_manifest_fields[355]}, /* MethodDCStartV2 */
-    {0, 0, 138, 6, 0, "Method/DCStopV2", &ntx_manifest_fields[355]}, /* MethodDCEndV2 */
-    {0, 0, 139, 9, 0, "Method/DCStartVerboseV2", &ntx_manifest_fields[361]}, /* MethodDCStartVerboseV2 */
-    {0, 0, 140, 9, 0, "Method/DCStopVerboseV2", &ntx_manifest_fields[361]}, /* MethodDCEndVerboseV2 */
-    {0, 0, 141, 6, 0, "Method/Load", &ntx_manifest_fields[355]}, /* MethodLoad */
-    {0, 1, 141, 7, 0, "Method/Load", &ntx_manifest_fields[370]}, /* MethodLoad_V1 */
-    {0, 2, 141, 8, 0, "Method/Load", &ntx_manifest_fields[377]}, /* MethodLoad_V2 */
-    {0, 0, 142, 6, 0, "Method/Unload", &ntx_manifest_fields[355]}, /* MethodUnload */
-    {0, 1, 142, 7, 0, "Method/Unload", &ntx_manifest_fields[370]}, /* MethodUnload_V1 */
-    {0, 2, 142, 8, 0, "Method/Unload", &ntx_manifest_fields[377]}, /* MethodUnload_V2 */
-    {0, 0, 143, 9, 0, "Method/LoadVerbose", &ntx_manifest_fields[361]}, /* MethodLoadVerbose */
-    {0, 1, 143, 10, 0, "Method/LoadVerbose", &ntx_manifest_fields[385]}, /* MethodLoadVerbose_V1 */
-    {0, 2, 143, 11, 0, "Method/LoadVerbose", &ntx_manifest_fields[395]}, /* MethodLoadVerbose_V2 */
-    {0, 0, 144, 9, 0, "Method/UnloadVerbose", &ntx_manifest_fields[361]}, /* MethodUnloadVerbose */
-    {0, 1, 144, 10, 0, "Method/UnloadVerbose", &ntx_manifest_fields[385]}, /* MethodUnloadVerbose_V1 */
-    {0, 2, 144, 11, 0, "Method/UnloadVerbose", &ntx_manifest_fields[395]}, /* MethodUnloadVerbose_V2 */
-    {0, 0, 145, 7, 0, "Method/JittingStarted", &ntx_manifest_fields[406]}, /* MethodJittingStarted */
-    {0, 1, 145, 8, 0, "Method/JittingStarted", &ntx_manifest_fields[413]}, /* MethodJittingStarted_V1 */
-    {0, 0, 146, 7, 0, "Method/MemoryAllocatedForJitCode", &ntx_manifest_fields[421]}, /* MethodJitMemoryAllocatedForCode */
-    {0, 0, 149, 6, 0, "Loader/ModuleDCStartV2", &ntx_manifest_fields[428]}, /* ModuleDCStartV2 */
-    {0, 0, 150, 6, 0, "Loader/ModuleDCStopV2", &ntx_manifest_fields[428]}, /* ModuleDCEndV2 */
-    {0, 0, 151, 7, 0, "Loader/DomainModuleLoad", &ntx_manifest_fields[434]}, /* DomainModuleLoad */
-    {0, 1, 151, 8, 0, "Loader/DomainModuleLoad", &ntx_manifest_fields[441]}, /* DomainModuleLoad_V1 */
-    {0, 0, 152, 6, 0, "Loader/ModuleLoad", &ntx_manifest_fields[428]}, /* ModuleLoad */
-    {0, 1, 152, 7, 0, "Loader/ModuleLoad", &ntx_manifest_fields[449]}, /* ModuleLoad_V1 */
-    {0, 2, 152, 13, 0, "Loader/ModuleLoad", &ntx_manifest_fields[456]}, /* ModuleLoad_V2 */
-    {0, 0, 153, 6, 0, "Loader/ModuleUnload", &ntx_manifest_fields[428]}, /* ModuleUnload */
-    {0, 1, 153, 7, 0, "Loader/ModuleUnload", &ntx_manifest_fields[449]}, /* ModuleUnload_V1 */
-    {0, 2, 153, 13, 0, "Loader/ModuleUnload", &ntx_manifest_fields[456]}, /* ModuleUnload_V2 */
-    {0, 0, 154, 4, 0, "Loader/AssemblyLoad", &ntx_manifest_fields[469]}, /* AssemblyLoad */
-    {0, 1, 154, 6, 0, "Loader/AssemblyLoad", &ntx_manifest_fields[473]}, /* AssemblyLoad_V1 */
-    {0, 0, 155, 4, 0, "Loader/AssemblyUnload", &ntx_manifest_fields[469]}, /* AssemblyUnload */
-    {0, 1, 155, 6, 0, "Loader/AssemblyUnload", &ntx_manifest_fields[473]}, /* AssemblyUnload_V1 */
-    {0, 0, 156, 3, 0, "Loader/AppDomainLoad", &ntx_manifest_fields[479]}, /* AppDomainLoad */
-    {0, 1, 156, 5, 0, "Loader/AppDomainLoad", &ntx_manifest_fields[482]}, /* AppDomainLoad_V1 */
-    {0, 0, 157, 3, 0, "Loader/AppDomainUnload", &ntx_manifest_fields[479]}, /* AppDomainUnload */
-    {0, 1, 157, 5, 0, "Loader/AppDomainUnload", &ntx_manifest_fields[482]}, /* AppDomainUnload_V1 */
-    {0, 0, 158, 5, 0, "", &ntx_manifest_fields[487]}, /* ModuleRangeLoad */
-    {0, 0, 159, 6, 0, "Method/R2RGetEntryPoint", &ntx_manifest_fields[492]}, /* R2RGetEntryPoint */
-    {0, 0, 160, 2, 0, "Method/R2RGetEntryPointStart", &ntx_manifest_fields[498]}, /* R2RGetEntryPointStart */
-    {0, 0, 181, 3, 0, "StrongNameVerification/Start", &ntx_manifest_fields[500]}, /* StrongNameVerificationStart */
-    {0, 1, 181, 4, 0, "StrongNameVerification/Start", &ntx_manifest_fields[503]}, /* StrongNameVerificationStart_V1 */
-    {0, 0, 182, 3, 0, "StrongNameVerification/Stop", &ntx_manifest_fields[500]}, /* StrongNameVerificationStop */
-    {0, 1, 182, 4, 0, "StrongNameVerification/Stop", &ntx_manifest_fields[503]}, /* StrongNameVerificationStop_V1 */
-    {0, 0, 183, 3, 0, "AuthenticodeVerification/Start", &ntx_manifest_fields[507]}, /* AuthenticodeVerificationStart */
-    {0, 1, 183, 4, 0, "AuthenticodeVerification/Start", &ntx_manifest_fields[510]}, /* AuthenticodeVerificationStart_V1 */
-    {0, 0, 184, 3, 0, "AuthenticodeVerification/Stop", &ntx_manifest_fields[507]}, /* AuthenticodeVerificationStop */
-    {0, 1, 184, 4, 0, "AuthenticodeVerification/Stop", &ntx_manifest_fields[510]}, /* AuthenticodeVerificationStop_V1 */
-    {0, 0, 185, 10, 0, "Method/InliningSucceeded", &ntx_manifest_fields[514]}, /* MethodJitInliningSucceeded */
-    {0, 0, 186, 12, 0, "Method/InliningFailedAnsi", &ntx_manifest_fields[524]}, /* MethodJitInliningFailedAnsi */
-    {0, 0, 187, 15, 0, "Runtime/Start", &ntx_manifest_fields[536]}, /* RuntimeInformationStart */
-    {0, 0, 188, 12, 0, "Method/TailCallSucceeded", &ntx_manifest_fields[551]}, /* MethodJitTailCallSucceeded */
-    {0, 0, 189, 12, 0, "Method/TailCallFailed", &ntx_manifest_fields[563]}, /* MethodJitTailCallFailedAnsi */
-    {0, 0, 190, 7, 0, "Method/ILToNativeMap", &ntx_manifest_fields[577]}, /* MethodILToNativeMap */
-    {0, 1, 190, 8, 0, "Method/ILToNativeMap", &ntx_manifest_fields[584]},
-    {0, 0, 191, 12, 0, "", &ntx_manifest_fields[592]}, /* MethodJitTailCallFailed */
-    {0, 0, 192, 12, 0, "Method/InliningFailed", &ntx_manifest_fields[604]}, /* MethodJitInliningFailed */
-    {0, 0, 200, 2, 0, "", &ntx_manifest_fields[616]}, /* IncreaseMemoryPressure */
-    {0, 0, 201, 2, 0, "", &ntx_manifest_fields[618]}, /* DecreaseMemoryPressure */
-    {0, 0, 202, 4, 0, "GC/MarkWithType", &ntx_manifest_fields[620]}, /* GCMarkWithType */
-    {0, 2, 203, 5, 0, "GC/Join", &ntx_manifest_fields[624]}, /* GCJoin_V2 */
-    {0, 3, 204, 16, 0, "GC/PerHeapHistory", &ntx_manifest_fields[640]}, /* GCPerHeapHistory_V3 */
-    {0, 2, 205, 9, 0, "GC/GlobalHeapHistory", &ntx_manifest_fields[656]}, /* GCGlobalHeapHistory_V2 */
-    {0, 3, 205, 11, 0, "GC/GlobalHeapHistory", &ntx_manifest_fields[665]}, /* GCGlobalHeapHistory_V3 */
-    {0, 4, 205, 13, 0, "GC/GlobalHeapHistory", &ntx_manifest_fields[678]},
-    {0, 0, 206, 2, 0, "GC/GenAwareBegin", &ntx_manifest_fields[106]}, /* GenAwareBegin */
-    {0, 0, 207, 2, 0, "GC/GenAwareEnd", &ntx_manifest_fields[106]}, /* GenAwareEnd */
-    {0, 0, 208, 3, 0, "GC/LOHCompact", &ntx_manifest_fields[697]},
-    {0, 0, 209, 5, 0, "GC/FitBucketInfo", &ntx_manifest_fields[704]},
-    {0, 0, 240, 0, 0, "", NULL}, /* DebugIPCEventStart */
-    {0, 0, 241, 0, 0, "", NULL}, /* DebugIPCEventEnd */
-    {0, 0, 242, 0, 0, "", NULL}, /* DebugExceptionProcessingStart */
-    {0, 0, 243, 0, 0, "", NULL}, /* DebugExceptionProcessingEnd */
-    {0, 0, 250, 4, 0, "ExceptionCatch/Start", &ntx_manifest_fields[709]}, /* ExceptionCatchStart */
-    {0, 0, 251, 0, 0, "ExceptionCatch/Stop", NULL}, /* ExceptionCatchStop */
-    {0, 0, 252, 4, 0, "ExceptionFinally/Start", &ntx_manifest_fields[709]}, /* ExceptionFinallyStart */
-    {0, 0, 253, 0, 0, "ExceptionFinally/Stop", NULL}, /* ExceptionFinallyStop */
-    {0, 0, 254, 4, 0, "ExceptionFilter/Start", &ntx_manifest_fields[709]}, /* ExceptionFilterStart */
-    {0, 0, 255, 0, 0, "ExceptionFilter/Stop", NULL}, /* ExceptionFilterStop */
-    {0, 0, 256, 0, 0, "Exception/Stop", NULL}, /* ExceptionThrownStop */
-    {0, 0, 260, 6, 0, "CodeSymbols/Start", &ntx_manifest_fields[714]}, /* CodeSymbols */
-    {0, 0, 270, 4, 0, "EventSourceEvent", &ntx_manifest_fields[720]}, /* EventSource */
-    {0, 0, 280, 2, 0, "TieredCompilation/Settings", &ntx_manifest_fields[724]}, /* TieredCompilationSettings */
-    {0, 0, 281, 1, 0, "TieredCompilation/Pause", &ntx_manifest_fields[18]}, /* TieredCompilationPause */
-    {0, 0, 282, 2, 0, "TieredCompilation/Resume", &ntx_manifest_fields[726]}, /* TieredCompilationResume */
-    {0, 0, 283, 2, 0, "TieredCompilation/BackgroundJitStart", &ntx_manifest_fields[728]}, /* TieredCompilationBackgroundJitStart */
-    {0, 0, 284, 3, 0, "TieredCompilation/BackgroundJitStop", &ntx_manifest_fields[730]}, /* TieredCompilationBackgroundJitStop */
-    {0, 0, 290, 6, 0, "AssemblyLoader/Start", &ntx_manifest_fields[733]}, /* AssemblyLoadStart */
-    {0, 0, 291, 10, 0, "AssemblyLoader/Stop", &ntx_manifest_fields[739]}, /* AssemblyLoadStop */
-    {0, 0, 292, 8, 0, "AssemblyLoader/ResolutionAttempted", &ntx_manifest_fields[749]}, /* ResolutionAttempted */
-    {0, 0, 293, 6, 0, "AssemblyLoader/AssemblyLoadContextResolvingHandlerInvoked", &ntx_manifest_fields[757]}, /* AssemblyLoadContextResolvingHandlerInvoked */
-    {0, 0, 294, 5, 0, "AssemblyLoader/AppDomainAssemblyResolveHandlerInvoked", &ntx_manifest_fields[763]}, /* AppDomainAssemblyResolveHandlerInvoked */
-    {0, 0, 295, 5, 0, "AssemblyLoader/AssemblyLoadFromResolveHandlerInvoked", &ntx_manifest_fields[768]}, /* AssemblyLoadFromResolveHandlerInvoked */
-    {0, 0, 296, 4, 0, "AssemblyLoader/KnownPathProbed", &ntx_manifest_fields[773]}, /* KnownPathProbed */
-    {0, 0, 297, 5, 0, "JitInstrumentationData/InstrumentationData", &ntx_manifest_fields[777]}, /* JitInstrumentationData */
-    {0, 0, 298, 10, 0, "JitInstrumentationDataVerbose/InstrumentationData", &ntx_manifest_fields[782]}, /* JitInstrumentationDataVerbose */
-    {0, 0, 300, 3, 0, "ExecutionCheckpoint/ExecutionCheckpoint", &ntx_manifest_fields[792]},
-    {0, 0, 301, 3, 0, "WaitHandleWait/Start", &ntx_manifest_fields[795]},
-    {0, 0, 302, 1, 0, "WaitHandleWait/Stop", &ntx_manifest_fields[18]},
-    {0, 0, 303, 7, 0, "AllocationSampling", &ntx_manifest_fields[798]},
-    {1, 0, 0, 5, 0, "ClrStack/Walk", &ntx_manifest_fields[310]}, /* CLRStackWalkDCStart */
-    {1, 0, 10, 8, 0, "GC/SettingsRundown", &ntx_manifest_fields[805]},
-    {1, 0, 141, 6, 0, "Method/DCStart", &ntx_manifest_fields[355]}, /* MethodDCStart */
-    {1, 1, 141, 7, 0, "Method/DCStart", &ntx_manifest_fields[370]}, /* MethodDCStart_V1 */
-    {1, 2, 141, 8, 0, "Method/DCStart", &ntx_manifest_fields[377]}, /* MethodDCStart_V2 */
-    {1, 0, 142, 6, 0, "Method/DCStop", &ntx_manifest_fields[355]}, /* MethodDCEnd */
-    {1, 1, 142, 7, 0, "Method/DCStop", &ntx_manifest_fields[370]}, /* MethodDCEnd_V1 */
-    {1, 2, 142, 8, 0, "Method/DCStop", &ntx_manifest_fields[377]}, /* MethodDCEnd_V2 */
-    {1, 0, 143, 9, 0, "Method/DCStartVerbose", &ntx_manifest_fields[361]}, /* MethodDCStartVerbose */
-    {1, 1, 143, 10, 0, "Method/DCStartVerbose", &ntx_manifest_fields[385]}, /* MethodDCStartVerbose_V1 */
-    {1, 2, 143, 11, 0, "Method/DCStartVerbose", &ntx_manifest_fields[395]}, /* MethodDCStartVerbose_V2 */
-    {1, 0, 144, 9, 0, "Method/DCStopVerbose", &ntx_manifest_fields[361]}, /* MethodDCEndVerbose */
-    {1, 1, 144, 10, 0, "Method/DCStopVerbose", &ntx_manifest_fields[385]}, /* MethodDCEndVerbose_V1 */
-    {1, 2, 144, 11, 0, "Method/DCStopVerbose", &ntx_manifest_fields[395]}, /* MethodDCEndVerbose_V2 */
-    {1, 0, 145, 0, 0, "Method/DCStartComplete", NULL}, /* DCStartComplete */
-    {1, 1, 145, 1, 0, "Method/DCStartComplete", &ntx_manifest_fields[18]}, /* DCStartComplete_V1 */
-    {1, 0, 146, 0, 0, "Method/DCStopComplete", NULL}, /* DCEndComplete */
-    {1, 1, 146, 1, 0, "Method/DCStopComplete", &ntx_manifest_fields[18]}, /* DCEndComplete_V1 */
-    {1, 0, 147, 0, 0, "Method/DCStartInit", NULL}, /* DCStartInit */
-    {1, 1, 147, 1, 0, "Method/DCStartInit", &ntx_manifest_fields[18]}, /* DCStartInit_V1 */
-    {1, 0, 148, 0, 0, "Method/DCStopInit", NULL}, /* DCEndInit */
-    {1, 1, 148, 1, 0, "Method/DCStopInit", &ntx_manifest_fields[18]}, /* DCEndInit_V1 */
-    {1, 0, 149, 7, 0, "Method/ILToNativeMapDCStart", &ntx_manifest_fields[577]}, /* MethodDCStartILToNativeMap */
-    {1, 0, 150, 7, 0, "Method/ILToNativeMapDCStop", &ntx_manifest_fields[577]}, /* MethodDCEndILToNativeMap */
-    {1, 1, 150, 8, 0, "Method/ILToNativeMapDCStop", &ntx_manifest_fields[584]},
-    {1, 0, 151, 7, 0, "Loader/DomainModuleDCStart", &ntx_manifest_fields[434]}, /* DomainModuleDCStart */
-    {1, 1, 151, 8, 0, "Loader/DomainModuleDCStart", &ntx_manifest_fields[441]}, /* DomainModuleDCStart_V1 */
-    {1, 0, 152, 7, 0, "Loader/DomainModuleDCStop", &ntx_manifest_fields[434]}, /* DomainModuleDCEnd */
-    {1, 1, 152, 8, 0, "Loader/DomainModuleDCStop", &ntx_manifest_fields[441]}, /* DomainModuleDCEnd_V1 */
-    {1, 0, 153, 6, 0, "Loader/ModuleDCStart", &ntx_manifest_fields[428]}, /* ModuleDCStart */
-    {1, 1, 153, 7, 0, "Loader/ModuleDCStart", &ntx_manifest_fields[449]}, /* ModuleDCStart_V1 */
-    {1, 2, 153, 13, 0, "Loader/ModuleDCStart", &ntx_manifest_fields[456]}, /* ModuleDCStart_V2 */
-    {1, 0, 154, 6, 0, "Loader/ModuleDCStop", &ntx_manifest_fields[428]}, /* ModuleDCEnd */
-    {1, 1, 154, 7, 0, "Loader/ModuleDCStop", &ntx_manifest_fields[449]}, /* ModuleDCEnd_V1 */
-    {1, 2, 154, 13, 0, "Loader/ModuleDCStop", &ntx_manifest_fields[456]}, /* ModuleDCEnd_V2 */
-    {1, 0, 155, 4, 0, "Loader/AssemblyDCStart", &ntx_manifest_fields[469]}, /* AssemblyDCStart */
-    {1, 1, 155, 6, 0, "Loader/AssemblyDCStart", &ntx_manifest_fields[473]}, /* AssemblyDCStart_V1 */
-    {1, 0, 156, 4, 0, "Loader/AssemblyDCStop", &ntx_manifest_fields[469]}, /* AssemblyDCEnd */
-    {1, 1, 156, 6, 0, "Loader/AssemblyDCStop", &ntx_manifest_fields[473]}, /* AssemblyDCEnd_V1 */
-    {1, 0, 157, 3, 0, "Loader/AppDomainDCStart", &ntx_manifest_fields[479]}, /* AppDomainDCStart */
-    {1, 1, 157, 5, 0, "Loader/AppDomainDCStart", &ntx_manifest_fields[482]}, /* AppDomainDCStart_V1 */
-    {1, 0, 158, 3, 0, "Loader/AppDomainDCStop", &ntx_manifest_fields[479]}, /* AppDomainDCEnd */
-    {1, 1, 158, 5, 0, "Loader/AppDomainDCStop", &ntx_manifest_fields[482]}, /* AppDomainDCEnd_V1 */
-    {1, 0, 159, 6, 0, "Loader/ThreadDCStop", &ntx_manifest_fields[322]}, /* ThreadDC */
-    {1, 0, 160, 5, 0, "", &ntx_manifest_fields[815]}, /* ModuleRangeDCStart */
-    {1, 0, 161, 5, 0, "", &ntx_manifest_fields[815]}, /* ModuleRangeDCEnd */
-    {1, 0, 187, 15, 0, "Runtime/Start", &ntx_manifest_fields[536]}, /* RuntimeInformationDCStart */
-    {1, 0, 188, 6, 0, "CodeSymbolsRundown/Start", &ntx_manifest_fields[714]},
-    {1, 0, 280, 2, 0, "TieredCompilationRundown/SettingsDCStart", &ntx_manifest_fields[724]}, /* TieredCompilationSettingsDCStart */
-    {1, 0, 300, 3, 0, "ExecutionCheckpointRundown/ExecutionCheckpointDCEnd", &ntx_manifest_fields[792]},
-    {2, 0, 1, 1, 0, "GC/Decision", &ntx_manifest_fields[820]}, /* GCDecision */
-    {2, 1, 1, 2, 0, "GC/Decision", &ntx_manifest_fields[821]}, /* GCDecision_V1 */
-    {2, 0, 2, 3, 0, "GC/Settings", &ntx_manifest_fields[823]}, /* GCSettings */
-    {2, 1, 2, 4, 0, "GC/Settings", &ntx_manifest_fields[826]}, /* GCSettings_V1 */
-    {2, 0, 3, 3, 0, "GC/Optimized", &ntx_manifest_fields[830]}, /* GCOptimized */
-    {2, 1, 3, 4, 0, "GC/Optimized", &ntx_manifest_fields[833]}, /* GCOptimized_V1 */
-    {2, 1, 4, 1, 0, "GC/PerHeapHistory", &ntx_manifest_fields[18]}, /* GCPerHeapHistory_V1 */
-    {2, 2, 4, 0, 0, "GC/PerHeapHistory", NULL}, /* GCPerHeapHistory */
-    {2, 0, 5, 6, 0, "GC/GlobalHeapHistory", &ntx_manifest_fields[837]}, /* GCGlobalHeapHistory */
-    {2, 1, 5, 7, 0, "GC/GlobalHeapHistory", &ntx_manifest_fields[843]}, /* GCGlobalHeapHistory_V1 */
-    {2, 0, 6, 3, 0, "GC/Join", &ntx_manifest_fields[850]}, /* GCJoin */
-    {2, 1, 6, 4, 0, "GC/Join", &ntx_manifest_fields[853]}, /* GCJoin_V1 */
-    {2, 0, 7, 1, 0, "GC/MarkStackRoots", &ntx_manifest_fields[857]}, /* PrvGCMarkStackRoots */
-    {2, 1, 7, 2, 0, "GC/MarkStackRoots", &ntx_manifest_fields[179]}, /* PrvGCMarkStackRoots_V1 */
-    {2, 0, 8, 1, 0, "GC/MarkFinalizeQueueRoots", &ntx_manifest_fields[857]}, /* PrvGCMarkFinalizeQueueRoots */
-    {2, 1, 8, 2, 0, "GC/MarkFinalizeQueueRoots", &ntx_manifest_fields[179]}, /* PrvGCMarkFinalizeQueueRoots_V1 */
-    {2, 0, 9, 1, 0, "GC/MarkHandles", &ntx_manifest_fields[857]}, /* PrvGCMarkHandles */
-    {2, 1, 9, 2, 0, "GC/MarkHandles", &ntx_manifest_fields[179]}, /* PrvGCMarkHandles_V1 */
-    {2, 0, 10, 1, 0, "GC/MarkCards", &ntx_manifest_fields[857]}, /* PrvGCMarkCards */
-    {2, 1, 10, 2, 0, "GC/MarkCards", &ntx_manifest_fields[179]}, /* PrvGCMarkCards_V1 */
-    {2, 0, 11, 1, 0, "GC/BGCStart", &ntx_manifest_fields[18]}, /* BGCBegin */
-    {2, 0, 12, 1, 0, "GC/BGC1stNonCondStop", &ntx_manifest_fields[18]}, /* BGC1stNonConEnd */
-    {2, 0, 13, 1, 0, "GC/BGC1stConStop", &ntx_manifest_fields[18]}, /* BGC1stConEnd */
-    {2, 0, 14, 1, 0, "GC/BGC2ndNonConStart", &ntx_manifest_fields[18]}, /* BGC2ndNonConBegin */
-    {2, 0, 15, 1, 0, "GC/BGC2ndNonConStop", &ntx_manifest_fields[18]}, /* BGC2ndNonConEnd */
-    {2, 0, 16, 1, 0, "GC/BGC2ndConStart", &ntx_manifest_fields[18]}, /* BGC2ndConBegin */
-    {2, 0, 17, 1, 0, "GC/BGC2ndConStop", &ntx_manifest_fields[18]}, /* BGC2ndConEnd */
-    {2, 0, 18, 1, 0, "GC/BGCPlanStop", &ntx_manifest_fields[18]}, /* BGCPlanEnd */
-    {2, 0, 19, 1, 0, "GC/BGCSweepStop", &ntx_manifest_fields[18]}, /* BGCSweepEnd */
-    {2, 0, 20, 2, 0, "GC/BGCDrainMark", &ntx_manifest_fields[858]}, /* BGCDrainMark */
-    {2, 0, 21, 4, 0, "GC/BGCRevisit", &ntx_manifest_fields[860]}, /* BGCRevisit */
-    {2, 0, 22, 5, 0, "GC/BGCOverflow", &ntx_manifest_fields[864]}, /* BGCOverflow */
-    {2, 1, 22, 6, 0, "GC/BGCOverflow", &ntx_manifest_fields[869]}, /* BGCOverflow_V1 */
-    {2, 0, 23, 2, 0, "GC/BGCAllocWaitStart", &ntx_manifest_fields[197]}, /* BGCAllocWaitBegin */
-    {2, 0, 24, 2, 0, "GC/BGCAllocWaitStop", &ntx_manifest_fields[197]}, /* BGCAllocWaitEnd */
-    {2, 0, 25, 2, 0, "GC/FullNotify", &ntx_manifest_fields[875]}, /* GCFullNotify */
-    {2, 1, 25, 3, 0, "GC/FullNotify", &ntx_manifest_fields[877]}, /* GCFullNotify_V1 */
-    {2, 0, 26, 2, 0, "", &ntx_manifest_fields[880]}, /* BGC1stSweepEnd */
-    {2, 0, 80, 0, 0, "Startup/EEStartupStart", NULL}, /* EEStartupStart */
-    {2, 1, 80, 1, 0, "Startup/EEStartupStart", &ntx_manifest_fields[18]}, /* EEStartupStart_V1 */
-    {2, 0, 81, 0, 0, "Startup/EEStartupStop", NULL}, /* EEStartupEnd */
-    {2, 1, 81, 1, 0, "Startup/EEStartupStop", &ntx_manifest_fields[18]}, /* EEStartupEnd_V1 */
-    {2, 0, 82, 0, 0, "Startup/EEConfigSetupStart", NULL}, /* EEConfigSetup */
-    {2, 1, 82, 1, 0, "Startup/EEConfigSetupStart", &ntx_manifest_fields[18]}, /* EEConfigSetup_V1 */
-    {2, 0, 83, 0, 0, "Startup/EEConfigSetupStop", NULL}, /* EEConfigSetupEnd */
-    {2, 1, 83, 1, 0, "Startup/EEConfigSetupStop", &ntx_manifest_fields[18]}, /* EEConfigSetupEnd_V1 */
-    {2, 0, 84, 0, 0, "Startup/LoadSystemBasesStart", NULL}, /* LdSysBases */
-    {2, 1, 84, 1, 0, "Startup/LoadSystemBasesStart", &ntx_manifest_fields[18]}, /* LdSysBases_V1 */
-    {2, 0, 85, 0, 0, "Startup/LoadSystemBasesStop", NULL}, /* LdSysBasesEnd */
-    {2, 1, 85, 1, 0, "Startup/LoadSystemBasesStop", &ntx_manifest_fields[18]}, /* LdSysBasesEnd_V1 */
-    {2, 0, 86, 0, 0, "Startup/ExecExeStart", NULL}, /* ExecExe */
-    {2, 1, 86, 1, 0, "Startup/ExecExeStart", &ntx_manifest_fields[18]}, /* ExecExe_V1 */
-    {2, 0, 87, 0, 0, "Startup/ExecExeStop", NULL}, /* ExecExeEnd */
-    {2, 1, 87, 1, 0, "Startup/ExecExeStop", &ntx_manifest_fields[18]}, /* ExecExeEnd_V1 */
-    {2, 0, 88, 0, 0, "Startup/MainStart", NULL}, /* Main */
-    {2, 1, 88, 1, 0, "Startup/MainStart", &ntx_manifest_fields[18]}, /* Main_V1 */
-    {2, 0, 89, 0, 0, "Startup/MainStop", NULL}, /* MainEnd */
-    {2, 1, 89, 1, 0, "Startup/MainStop", &ntx_manifest_fields[18]}, /* MainEnd_V1 */
-    {2, 0, 90, 0, 0, "Startup/ApplyPolicyStart", NULL}, /* ApplyPolicyStart */
-    {2, 1, 90, 1, 0, "Startup/ApplyPolicyStart", &ntx_manifest_fields[18]}, /* ApplyPolicyStart_V1 */
-    {2, 0, 91, 0, 0, "Startup/ApplyPolicyStop", NULL}, /* ApplyPolicyEnd */
-    {2, 1, 91, 1, 0, "Startup/ApplyPolicyStop", &ntx_manifest_fields[18]}, /* ApplyPolicyEnd_V1 */
-    {2, 0, 92, 0, 0, "Startup/LdLibShFolderStart", NULL}, /* LdLibShFolder */
-    {2, 1, 92, 1, 0, "Startup/LdLibShFolderStart", &ntx_manifest_fields[18]}, /* LdLibShFolder_V1 */
-    {2, 0, 93, 0, 0, "Startup/LdLibShFolderStop", NULL}, /* LdLibShFolderEnd */
-    {2, 1, 93, 1, 0, "Startup/LdLibShFolderStop", &ntx_manifest_fields[18]}, /* LdLibShFolderEnd_V1 */
-    {2, 0, 94, 0, 0, "Startup/PrestubWorkerStart", NULL}, /* PrestubWorker */
-    {2, 1, 94, 1, 0, "Startup/PrestubWorkerStart", &ntx_manifest_fields[18]}, /* PrestubWorker_V1 */
-    {2, 0, 95, 0, 0, "Startup/PrestubWorkerStop", NULL}, /* PrestubWorkerEnd */
-    {2, 1, 95, 1, 0, "Startup/PrestubWorkerStop", &ntx_manifest_fields[18]}, /* PrestubWorkerEnd_V1 */
-    {2, 0, 96, 0, 0, "Startup/GetInstallationStart", NULL}, /* GetInstallationStart */
-    {2, 1, 96, 1, 0, "Startup/GetInstallationStart", &ntx_manifest_fields[18]}, /* GetInstallationStart_V1 */
-    {2, 0, 97, 0, 0, "Startup/GetInstallationStop", NULL}, /* GetInstallationEnd */
-    {2, 1, 97, 1, 0, "Startup/GetInstallationStop", &ntx_manifest_fields[18]}, /* GetInstallationEnd_V1 */
-    {2, 0, 98, 0, 0, "Startup/OpenHModuleStart", NULL}, /* OpenHModule */
-    {2, 1, 98, 1, 0, "Startup/OpenHModuleStart", &ntx_manifest_fields[18]}, /* OpenHModule_V1 */
-    {2, 0, 99, 0, 0, "Startup/OpenHModuleStop", NULL}, /* OpenHModuleEnd */
-    {2, 1, 99, 1, 0, "Startup/OpenHModuleStop", &ntx_manifest_fields[18]}, /* OpenHModuleEnd_V1 */
-    {2, 0, 100, 0, 0, "Startup/ExplicitBindStart", NULL}, /* ExplicitBindStart */
-    {2, 1, 100, 1, 0, "Startup/ExplicitBindStart", &ntx_manifest_fields[18]}, /* ExplicitBindStart_V1 */
-    {2, 0, 101, 0, 0, "Startup/ExplicitBindStop", NULL}, /* ExplicitBindEnd */
-    {2, 1, 101, 1, 0, "Startup/ExplicitBindStop", &ntx_manifest_fields[18]}, /* ExplicitBindEnd_V1 */
-    {2, 0, 102, 0, 0, "Startup/ParseXmlStart", NULL}, /* ParseXml */
-    {2, 1, 102, 1, 0, "Startup/ParseXmlStart", &ntx_manifest_fields[18]}, /* ParseXml_V1 */
-    {2, 0, 103, 0, 0, "Startup/ParseXmlStop", NULL}, /* ParseXmlEnd */
-    {2, 1, 103, 1, 0, "Startup/ParseXmlStop", &ntx_manifest_fields[18]}, /* ParseXmlEnd_V1 */
-    {2, 0, 104, 0, 0, "Startup/InitDefaultDomainStart", NULL}, /* InitDefaultDomain */
-    {2, 1, 104, 1, 0, "Startup/InitDefaultDomainStart", &ntx_manifest_fields[18]}, /* InitDefaultDomain_V1 */
-    {2, 0, 105, 0, 0, "Startup/InitDefaultDomainStop", NULL}, /* InitDefaultDomainEnd */
-    {2, 1, 105, 1, 0, "Startup/InitDefaultDomainStop", &ntx_manifest_fields[18]}, /* InitDefaultDomainEnd_V1 */
-    {2, 0, 106, 0, 0, "Startup/InitSecurityStart", NULL}, /* InitSecurity */
-    {2, 1, 106, 1, 0, "Startup/InitSecurityStart", &ntx_manifest_fields[18]}, /* InitSecurity_V1 */
-    {2, 0, 107, 0, 0, "Startup/InitSecurityStop", NULL}, /* InitSecurityEnd */
-    {2, 1, 107, 1, 0, "Startup/InitSecurityStop", &ntx_manifest_fields[18]}, /* InitSecurityEnd_V1 */
-    {2, 0, 108, 0, 0, "Startup/AllowBindingRedirsStart", NULL}, /* AllowBindingRedirs */
-    {2, 1, 108, 1, 0, "Startup/AllowBindingRedirsStart", &ntx_manifest_fields[18]}, /* AllowBindingRedirs_V1 */
-    {2, 0, 109, 0, 0, "Startup/AllowBindingRedirsStop", NULL}, /* AllowBindingRedirsEnd */
-    {2, 1, 109, 1, 0, "Startup/AllowBindingRedirsStop", &ntx_manifest_fields[18]}, /* AllowBindingRedirsEnd_V1 */
-    {2, 0, 110, 0, 0, "Startup/EEConfigSyncStart", NULL}, /* EEConfigSync */
-    {2, 1, 110, 1, 0, "Startup/EEConfigSyncStart", &ntx_manifest_fields[18]}, /* EEConfigSync_V1 */
-    {2, 0, 111, 0, 0, "Startup/EEConfigSyncStop", NULL}, /* EEConfigSyncEnd */
-    {2, 1, 111, 1, 0, "Startup/EEConfigSyncStop", &ntx_manifest_fields[18]}, /* EEConfigSyncEnd_V1 */
-    {2, 0, 112, 0, 0, "Startup/BindingStart", NULL}, /* FusionBinding */
-    {2, 1, 112, 1, 0, "Startup/BindingStart", &ntx_manifest_fields[18]}, /* FusionBinding_V1 */
-    {2, 0, 113, 0, 0, "Startup/BindingStop", NULL}, /* FusionBindingEnd */
-    {2, 1, 113, 1, 0, "Startup/BindingStop", &ntx_manifest_fields[18]}, /* FusionBindingEnd_V1 */
-    {2, 0, 114, 0, 0, "Startup/LoaderCatchCallStart", NULL}, /* LoaderCatchCall */
-    {2, 1, 114, 1, 0, "Startup/LoaderCatchCallStart", &ntx_manifest_fields[18]}, /* LoaderCatchCall_V1 */
-    {2, 0, 115, 0, 0, "Startup/LoaderCatchCallStop", NULL}, /* LoaderCatchCallEnd */
-    {2, 1, 115, 1, 0, "Startup/LoaderCatchCallStop", &ntx_manifest_fields[18]}, /* LoaderCatchCallEnd_V1 */
-    {2, 0, 116, 0, 0, "Startup/FusionInitStart", NULL}, /* FusionInit */
-    {2, 1, 116, 1, 0, "Startup/FusionInitStart", &ntx_manifest_fields[18]}, /* FusionInit_V1 */
-    {2, 0, 117, 0, 0, "Startup/FusionInitStop", NULL}, /* FusionInitEnd */
-    {2, 1, 117, 1, 0, "Startup/FusionInitStop", &ntx_manifest_fields[18]}, /* FusionInitEnd_V1 */
-    {2, 0, 118, 0, 0, "Startup/FusionAppCtxStart", NULL}, /* FusionAppCtx */
-    {2, 1, 118, 1, 0, "Startup/FusionAppCtxStart", &ntx_manifest_fields[18]}, /* FusionAppCtx_V1 */
-    {2, 0, 119, 0, 0, "Startup/FusionAppCtxStop", NULL}, /* FusionAppCtxEnd */
-    {2, 1, 119, 1, 0, "Startup/FusionAppCtxStop", &ntx_manifest_fields[18]}, /* FusionAppCtxEnd_V1 */
-    {2, 0, 120, 0, 0, "Startup/Fusion2EEStart", NULL}, /* Fusion2EE */
-    {2, 1, 120, 1, 0, "Startup/Fusion2EEStart", &ntx_manifest_fields[18]}, /* Fusion2EE_V1 */
-    {2, 0, 121, 0, 0, "Startup/Fusion2EEStop", NULL}, /* Fusion2EEEnd */
-    {2, 1, 121, 1, 0, "Startup/Fusion2EEStop", &ntx_manifest_fields[18]}, /* Fusion2EEEnd_V1 */
-    {2, 0, 122, 0, 0, "Startup/SecurityCatchCallStart", NULL}, /* SecurityCatchCall */
-    {2, 1, 122, 1, 0, "Startup/SecurityCatchCallStart", &ntx_manifest_fields[18]}, /* SecurityCatchCall_V1 */
-    {2, 0, 123, 0, 0, "Startup/SecurityCatchCallStop", NULL}, /* SecurityCatchCallEnd */
-    {2, 1, 123, 1, 0, "Startup/SecurityCatchCallStop", &ntx_manifest_fields[18]}, /* SecurityCatchCallEnd_V1 */
-    {2, 0, 151, 5, 0, "ClrStack/Walk", &ntx_manifest_fields[310]}, /* CLRStackWalkPrivate */
-    {2, 0, 158, 7, 0, "ClrPerfTrack/ModuleRangeLoad", &ntx_manifest_fields[882]}, /* ModuleRangeLoadPrivate */
-    {2, 0, 159, 7, 0, "Binding/PolicyPhaseStart", &ntx_manifest_fields[889]}, /* BindingPolicyPhaseStart */
-    {2, 0, 160, 7, 0, "Binding/PolicyPhaseStop", &ntx_manifest_fields[889]}, /* BindingPolicyPhaseEnd */
-    {2, 0, 161, 7, 0, "Binding/NgenPhaseStart", &ntx_manifest_fields[889]}, /* BindingNgenPhaseStart */
-    {2, 0, 162, 7, 0, "Binding/NgenPhaseStop", &ntx_manifest_fields[889]}, /* BindingNgenPhaseEnd */
-    {2, 0, 163, 7, 0, "Binding/LoopupAndProbingPhaseStart", &ntx_manifest_fields[889]}, /* BindingLookupAndProbingPhaseStart */
-    {2, 0, 164, 7, 0, "Binding/LookupAndProbingPhaseStop", &ntx_manifest_fields[889]}, /* BindingLookupAndProbingPhaseEnd */
-    {2, 0, 165, 7, 0, "Binding/LoaderPhaseStart", &ntx_manifest_fields[889]}, /* LoaderPhaseStart */
-    {2, 0, 166, 7, 0, "Binding/LoaderPhaseStop", &ntx_manifest_fields[889]}, /* LoaderPhaseEnd */
-    {2, 0, 167, 7, 0, "Binding/PhaseStart", &ntx_manifest_fields[889]}, /* BindingPhaseStart */
-    {2, 0, 168, 7, 0, "Binding/PhaseStop", &ntx_manifest_fields[889]}, /* BindingPhaseEnd */
-    {2, 0, 169, 7, 0, "Binding/DownloadPhaseStart", &ntx_manifest_fields[889]}, /* BindingDownloadPhaseStart */
-    {2, 0, 170, 7, 0, "Binding/DownloadPhaseStop", &ntx_manifest_fields[889]}, /* BindingDownloadPhaseEnd */
-    {2, 0, 171, 7, 0, "Binding/LoaderAssemblyInitPhaseStart", &ntx_manifest_fields[889]}, /* LoaderAssemblyInitPhaseStart */
-    {2, 0, 172, 7, 0, "Binding/LoaderAssemblyInitPhaseStop", &ntx_manifest_fields[889]}, /* LoaderAssemblyInitPhaseEnd */
-    {2, 0, 173, 7, 0, "Binding/LoaderMappingPhaseStart", &ntx_manifest_fields[889]}, /* LoaderMappingPhaseStart */
-    {2, 0, 174, 7, 0, "Binding/LoaderMappingPhaseStop", &ntx_manifest_fields[889]}, /* LoaderMappingPhaseEnd */
-    {2, 0, 175, 7, 0, "Binding/LoaderDeliverEventPhaseStart", &ntx_manifest_fields[889]}, /* LoaderDeliverEventsPhaseStart */
-    {2, 0, 176, 7, 0, "Binding/LoaderDeliverEventsPhaseStop", &ntx_manifest_fields[889]}, /* LoaderDeliverEventsPhaseEnd */
-    {2, 0, 177, 4, 0, "EvidenceGeneration/EvidenceGenerated", &ntx_manifest_fields[896]}, /* EvidenceGenerated */
-    {2, 0, 178, 3, 0, "Transparency/ModuleTransparencyComputationStart", &ntx_manifest_fields[900]}, /* ModuleTransparencyComputationStart */
-    {2, 0, 179, 8, 0, "Transparency/ModuleTransparencyComputationStop", &ntx_manifest_fields[903]}, /* ModuleTransparencyComputationEnd */
-    {2, 0, 180, 4, 0, "Transparency/TypeTransparencyComputationStart", &ntx_manifest_fields[911]}, /* TypeTransparencyComputationStart */
-    {2, 0, 181, 8, 0, "Transparency/TypeTransparencyComputationStop", &ntx_manifest_fields[915]}, /* TypeTransparencyComputationEnd */
-    {2, 0, 182, 4, 0, "Transparency/MethodTransparencyComputationStart", &ntx_manifest_fields[923]}, /* MethodTransparencyComputationStart */
-    {2, 0, 183, 6, 0, "Transparency/MethodTransparencyComputationStop", &ntx_manifest_fields[927]}, /* MethodTransparencyComputationEnd */
-    {2, 0, 184, 4, 0, "Transparency/FieldTransparencyComputationStart", &ntx_manifest_fields[933]}, /* FieldTransparencyComputationStart */
-    {2, 0, 185, 6, 0, "Transparency/FieldTransparencyComputationStop", &ntx_manifest_fields[937]}, /* FieldTransparencyComputationEnd */
-    {2, 0, 186, 4, 0, "Transparency/TokenTransparencyComputationStart", &ntx_manifest_fields[943]}, /* TokenTransparencyComputationStart */
-    {2, 0, 187, 6, 0, "Transparency/TokenTransparencyComputationStop", &ntx_manifest_fields[947]}, /* TokenTransparencyComputationEnd */
-    {2, 0, 188, 4, 0, "NgenBinder/NgenBind", &ntx_manifest_fields[953]}, /* NgenBindEvent */
-    {2, 0, 191, 5, 0, "FailFast", &ntx_manifest_fields[957]}, /* FailFast */
-    {2, 0, 192, 4, 0, "GC/FinalizeObject", &ntx_manifest_fields[962]}, /* PrvFinalizeObject */
-    {2, 0, 193, 9, 0, "GC/CCWRefCountChangeAnsi", &ntx_manifest_fields[966]}, /* CCWRefCountChangeAnsi */
-    {2, 0, 194, 6, 0, "GC/SetGCHandle", &ntx_manifest_fields[184]}, /* PrvSetGCHandle */
-    {2, 0, 195, 2, 0, "GC/DestroyGCHandle", &ntx_manifest_fields[190]}, /* PrvDestroyGCHandle */
-    {2, 0, 196, 3, 0, "Binding/FusionMessage", &ntx_manifest_fields[975]}, /* FusionMessageEvent */
-    {2, 0, 197, 3, 0, "", &ntx_manifest_fields[978]}, /* FusionErrorCodeEvent */
-    {2, 0, 198, 0, 1, "GC/PinObjectAtGCTime", NULL},
-    {2, 0, 199, 4, 0, "GC/PinPlugAtGCTime", &ntx_manifest_fields[981]}, /* PinPlugAtGCTime */
-    {2, 0, 200, 9, 0, "GC/CCWRefCountChange", &ntx_manifest_fields[985]}, /* CCWRefCountChange */
-    {2, 0, 201, 6, 0, "ClrMulticoreJit/Common", &ntx_manifest_fields[994]}, /* MulticoreJit */
-    {2, 0, 202, 3, 0, "ClrMulticoreJit/MethodCodeReturned", &ntx_manifest_fields[1000]}, /* MulticoreJitMethodCodeReturned */
-    {2, 0, 300, 0, 1, "ThreadPoolWorkingThreadCount/Start", NULL},
-    {2, 0, 301, 0, 1, "ThreadPool/Enqueue", NULL},
-    {2, 0, 302, 0, 1, "ThreadPool/Dequeue", NULL},
-    {2, 0, 303, 0, 1, "ThreadPool/IOEnqueue", NULL},
-    {2, 0, 304, 0, 1, "ThreadPool/IODequeue", NULL},
-    {2, 0, 305, 0, 1, "ThreadPool/IOPack", NULL},
-    {2, 0, 310, 6, 0, "LoaderHeap/AllocRequest", &ntx_manifest_fields[1003]}, /* AllocRequest */
-    {2, 0, 400, 2, 0, "ClrDynamicTypeUsage/IInspectableRuntimeClassName", &ntx_manifest_fields[1009]}, /* IInspectableRuntimeClassName */
-    {2, 0, 401, 3, 0, "ClrDynamicTypeUsage/WinRTUnbox", &ntx_manifest_fields[1011]}, /* WinRTUnbox */
-    {2, 0, 402, 2, 0, "ClrDynamicTypeUsage/CreateRCW", &ntx_manifest_fields[1009]}, /* CreateRCW */
-    {2, 0, 403, 4, 0, "ClrDynamicTypeUsage/RCWVariance", &ntx_manifest_fields[1014]}, /* RCWVariance */
-    {2, 0, 404, 3, 0, "ClrDynamicTypeUsage/RCWIEnumerableCasting", &ntx_manifest_fields[1011]}, /* RCWIEnumerableCasting */
-    {2, 0, 405, 2, 0, "ClrDynamicTypeUsage/CreateCCW", &ntx_manifest_fields[1009]}, /* CreateCCW */
-    {2, 0, 406, 4, 0, "ClrDynamicTypeUsage/CCWVariance", &ntx_manifest_fields[1014]}, /* CCWVariance */
-    {2, 0, 407, 3, 0, "ClrDynamicTypeUsage/ObjectVariantMarshallingToNative", &ntx_manifest_fields[1018]}, /* ObjectVariantMarshallingToNative */
-    {2, 0, 408, 3, 0, "ClrDynamicTypeUsage/GetTypeFromGUID", &ntx_manifest_fields[1011]}, /* GetTypeFromGUID */
-    {2, 0, 409, 3, 0, "ClrDynamicTypeUsage/GetTypeFromProgID", &ntx_manifest_fields[1011]}, /* GetTypeFromProgID */
-    {2, 0, 410, 3, 0, "ClrDynamicTypeUsage/ConvertToCallbackEtw", &ntx_manifest_fields[1011]}, /* ConvertToCallbackEtw */
-    {2, 0, 411, 1, 0, "ClrDynamicTypeUsage/BeginCreateManagedReference", &ntx_manifest_fields[18]}, /* BeginCreateManagedReference */
-    {2, 0, 412, 1, 0, "ClrDynamicTypeUsage/EndCreateManagedReference", &ntx_manifest_fields[18]}, /* EndCreateManagedReference */
-    {2, 0, 413, 3, 0, "ClrDynamicTypeUsage/ObjectVariantMarshallingToManaged", &ntx_manifest_fields[1018]}, /* ObjectVariantMarshallingToManaged */
-    {3, 0, 0, 3, 0, "StressLog/Start", &ntx_manifest_fields[1021]}, /* StressLogEvent */
-    {3, 1, 0, 4, 0, "StressLog/Start", &ntx_manifest_fields[1024]}, /* StressLogEvent_V1 */
-    {3, 0, 1, 5, 0, "ClrStack/Walk", &ntx_manifest_fields[310]}, /* CLRStackWalkStress */
-    {4, 0, 0, 1, 0, "Thread/Sample", &ntx_manifest_fields[1028]},
-    {4, 0, 1, 0, 1, "Thread/StackWalk", NULL},
+    {0, 0, 1, 2, 0, 1, "GC/Start", &ntx_manifest_fields[0]}, /* GCStart */
+    {0, 1, 1, 5, 0, 1, "GC/Start", &ntx_manifest_fields[2]}, /* GCStart_V1 */
+    {0, 2, 1, 6, 0, 1, "GC/Start", &ntx_manifest_fields[7]}, /* GCStart_V2 */
+    {0, 0, 2, 2, 0, 2, "GC/Stop", &ntx_manifest_fields[13]}, /* GCEnd */
+    {0, 1, 2, 3, 0, 2, "GC/Stop", &ntx_manifest_fields[15]}, /* GCEnd_V1 */
+    {0, 0, 3, 0, 0, 132, "GC/RestartEEStop", NULL}, /* GCRestartEEEnd */
+    {0, 1, 3, 1, 0, 132, "GC/RestartEEStop", &ntx_manifest_fields[18]}, /* GCRestartEEEnd_V1 */
+    {0, 0, 4, 13, 0, 133, "GC/HeapStats", &ntx_manifest_fields[19]}, /* GCHeapStats */
+    {0, 1, 4, 14, 0, 133, "GC/HeapStats", &ntx_manifest_fields[32]}, /* GCHeapStats_V1 */
+    {0, 2, 4, 16, 0, 133, "GC/HeapStats", &ntx_manifest_fields[46]}, /* GCHeapStats_V2 */
+    {0, 0, 5, 3, 0, 134, "GC/CreateSegment", &ntx_manifest_fields[62]}, /* GCCreateSegment */
+    {0, 1, 5, 4, 0, 134, "GC/CreateSegment", &ntx_manifest_fields[65]}, /* GCCreateSegment_V1 */
+    {0, 0, 6, 1, 0, 135, "GC/FreeSegment", &ntx_manifest_fields[69]}, /* GCFreeSegment */
+    {0, 1, 6, 2, 0, 135, "GC/FreeSegment", &ntx_manifest_fields[70]}, /* GCFreeSegment_V1 */
+    {0, 0, 7, 0, 0, 136, "GC/RestartEEStart", NULL}, /* GCRestartEEBegin */
+    {0, 1, 7, 1, 0, 136, "GC/RestartEEStart", &ntx_manifest_fields[18]}, /* GCRestartEEBegin_V1 */
+    {0, 0, 8, 0, 0, 137, "GC/SuspendEEStop", NULL}, /* GCSuspendEEEnd */
+    {0, 1, 8, 1, 0, 137, "GC/SuspendEEStop", &ntx_manifest_fields[18]}, /* GCSuspendEEEnd_V1 */
+    {0, 0, 9, 1, 0, 10, "GC/SuspendEEStart", &ntx_manifest_fields[72]}, /* GCSuspendEEBegin */
+    {0, 1, 9, 3, 0, 10, "GC/SuspendEEStart", &ntx_manifest_fields[73]}, /* GCSuspendEEBegin_V1 */
+    {0, 0, 10, 2, 0, 11, "GC/AllocationTick", &ntx_manifest_fields[76]}, /* GCAllocationTick */
+    {0, 1, 10, 3, 0, 11, "GC/AllocationTick", &ntx_manifest_fields[78]}, /* GCAllocationTick_V1 */
+    {0, 2, 10, 7, 0, 11, "GC/AllocationTick", &ntx_manifest_fields[81]}, /* GCAllocationTick_V2 */
+    {0, 3, 10, 8, 0, 11, "GC/AllocationTick", &ntx_manifest_fields[88]}, /* GCAllocationTick_V3 */
+    {0, 4, 10, 9, 0, 11, "GC/AllocationTick", &ntx_manifest_fields[96]},
+    {0, 0, 11, 0, 0, 12, "GC/CreateConcurrentThread", NULL}, /* GCCreateConcurrentThread */
+    {0, 1, 11, 1, 0, 12, "GC/CreateConcurrentThread", &ntx_manifest_fields[18]}, /* GCCreateConcurrentThread_V1 */
+    {0, 0, 12, 0, 0, 13, "GC/TerminateConcurrentThread", NULL}, /* GCTerminateConcurrentThread */
+    {0, 1, 12, 1, 0, 13, "GC/TerminateConcurrentThread", &ntx_manifest_fields[18]}, /* GCTerminateConcurrentThread_V1 */
+    {0, 0, 13, 1, 0, 15, "GC/FinalizersStop", &ntx_manifest_fields[105]}, /* GCFinalizersEnd */
+    {0, 1, 13, 2, 0, 15, "GC/FinalizersStop", &ntx_manifest_fields[106]}, /* GCFinalizersEnd_V1 */
+    {0, 0, 14, 0, 0, 19, "GC/FinalizersStart", NULL}, /* GCFinalizersBegin */
+    {0, 1, 14, 1, 0, 19, "GC/FinalizersStart", &ntx_manifest_fields[18]}, /* GCFinalizersBegin_V1 */
+    {0, 0, 15, 3, 0, 10, "Type/BulkType", &ntx_manifest_fields[118]}, /* BulkType */
+    {0, 0, 16, 4, 0, 20, "GC/BulkRootEdge", &ntx_manifest_fields[126]}, /* GCBulkRootEdge */
+    {0, 0, 17, 4, 0, 21, "GC/BulkRootConditionalWeakTableElementEdge", &ntx_manifest_fields[134]}, /* GCBulkRootConditionalWeakTableElementEdge */
+    {0, 0, 18, 4, 0, 22, "GC/BulkNode", &ntx_manifest_fields[143]}, /* GCBulkNode */
+    {0, 0, 19, 4, 0, 23, "GC/BulkEdge", &ntx_manifest_fields[150]}, /* GCBulkEdge */
+    {0, 0, 20, 5, 0, 24, "GC/SampledObjectAllocation", &ntx_manifest_fields[154]}, /* GCSampledObjectAllocationHigh */
+    {0, 0, 21, 4, 0, 25, "GC/BulkSurvivingObjectRanges", &ntx_manifest_fields[162]}, /* GCBulkSurvivingObjectRanges */
+    {0, 0, 22, 4, 0, 26, "GC/BulkMovedObjectRanges", &ntx_manifest_fields[170]}, /* GCBulkMovedObjectRanges */
+    {0, 0, 23, 5, 0, 27, "GC/GenerationRange", &ntx_manifest_fields[174]}, /* GCGenerationRange */
+    {0, 0, 25, 2, 0, 28, "GC/MarkStackRoots", &ntx_manifest_fields[179]}, /* GCMarkStackRoots */
+    {0, 0, 26, 2, 0, 29, "GC/MarkFinalizeQueueRoots", &ntx_manifest_fields[179]}, /* GCMarkFinalizeQueueRoots */
+    {0, 0, 27, 2, 0, 30, "GC/MarkHandles", &ntx_manifest_fields[179]}, /* GCMarkHandles */
+    {0, 0, 28, 2, 0, 31, "GC/MarkCards", &ntx_manifest_fields[179]}, /* GCMarkOlderGenerationRoots */
+    {0, 0, 29, 3, 0, 32, "GC/FinalizeObject", &ntx_manifest_fields[181]}, /* FinalizeObject */
+    {0, 0, 30, 6, 0, 33, "GC/SetGCHandle", &ntx_manifest_fields[184]}, /* SetGCHandle */
+    {0, 0, 31, 2, 0, 34, "GC/DestoryGCHandle", &ntx_manifest_fields[190]}, /* DestroyGCHandle */
+    {0, 0, 32, 5, 0, 24, "GC/SampledObjectAllocation", &ntx_manifest_fields[154]}, /* GCSampledObjectAllocationLow */
+    {0, 0, 33, 5, 0, 36, "GC/PinObjectAtGCTime", &ntx_manifest_fields[192]}, /* PinObjectAtGCTime */
+    {0, 0, 34, 0, 1, 37, "GC/PinPlugAtGCTime", NULL},
+    {0, 0, 35, 2, 0, 35, "GC/Triggered", &ntx_manifest_fields[197]}, /* GCTriggered */
+    {0, 0, 36, 3, 0, 38, "GC/BulkRootCCW", &ntx_manifest_fields[207]}, /* GCBulkRootCCW */
+    {0, 0, 37, 3, 0, 39, "GC/BulkRCW", &ntx_manifest_fields[217]}, /* GCBulkRCW */
+    {0, 0, 38, 4, 0, 40, "GC/BulkRootStaticVar", &ntx_manifest_fields[226]}, /* GCBulkRootStaticVar */
+    {0, 0, 39, 4, 0, 41, "GC/DynamicEvent", &ntx_manifest_fields[231]}, /* GCDynamicEvent */
+    {0, 0, 40, 2, 0, 1, "", &ntx_manifest_fields[235]}, /* WorkerThreadCreate */
+    {0, 0, 41, 2, 0, 2, "", &ntx_manifest_fields[235]}, /* WorkerThreadTerminate */
+    {0, 0, 42, 2, 0, 1, "", &ntx_manifest_fields[235]}, /* WorkerThreadRetire */
+    {0, 0, 43, 2, 0, 2, "", &ntx_manifest_fields[235]}, /* WorkerThreadUnretire */
+    {0, 0, 44, 2, 0, 1, "IOThreadCreation/Start", &ntx_manifest_fields[237]}, /* IOThreadCreate */
+    {0, 1, 44, 3, 0, 1, "IOThreadCreation/Start", &ntx_manifest_fields[239]}, /* IOThreadCreate_V1 */
+    {0, 0, 45, 2, 0, 2, "IOThreadCreation/Stop", &ntx_manifest_fields[237]}, /* IOThreadTerminate */
+    {0, 1, 45, 3, 0, 2, "IOThreadCreation/Stop", &ntx_manifest_fields[239]}, /* IOThreadTerminate_V1 */
+    {0, 0, 46, 2, 0, 1, "IOThreadRetirement/Start", &ntx_manifest_fields[237]}, /* IOThreadRetire */
+    {0, 1, 46, 3, 0, 1, "IOThreadRetirement/Start", &ntx_manifest_fields[239]}, /* IOThreadRetire_V1 */
+    {0, 0, 47, 2, 0, 2, "IOThreadRetirement/Stop", &ntx_manifest_fields[237]}, /* IOThreadUnretire */
+    {0, 1, 47, 3, 0, 2, "IOThreadRetirement/Stop", &ntx_manifest_fields[239]}, /* IOThreadUnretire_V1 */
+    {0, 0, 48, 2, 0, 1, "", &ntx_manifest_fields[242]}, /* ThreadpoolSuspensionSuspendThread */
+    {0, 0, 49, 2, 0, 2, "", &ntx_manifest_fields[242]}, /* ThreadpoolSuspensionResumeThread */
+    {0, 0, 50, 3, 0, 1, "ThreadPoolWorkerThread/Start", &ntx_manifest_fields[244]}, /* ThreadPoolWorkerThreadStart */
+    {0, 0, 51, 3, 0, 2, "ThreadPoolWorkerThread/Stop", &ntx_manifest_fields[244]}, /* ThreadPoolWorkerThreadStop */
+    {0, 0, 52, 3, 0, 1, "ThreadPoolWorkerThreadRetirement/Start", &ntx_manifest_fields[244]}, /* ThreadPoolWorkerThreadRetirementStart */
+    {0, 0, 53, 3, 0, 2, "ThreadPoolWorkerThreadRetirement/Stop", &ntx_manifest_fields[244]}, /* ThreadPoolWorkerThreadRetirementStop */
+    {0, 0, 54, 2, 0, 100, "ThreadPoolWorkerThreadAdjustment/Sample", &ntx_manifest_fields[247]}, /* ThreadPoolWorkerThreadAdjustmentSample */
+    {0, 0, 55, 4, 0, 101, "ThreadPoolWorkerThreadAdjustment/Adjustment", &ntx_manifest_fields[249]}, /* ThreadPoolWorkerThreadAdjustmentAdjustment */
+    {0, 0, 56, 11, 0, 102, "ThreadPoolWorkerThreadAdjustment/Stats", &ntx_manifest_fields[253]}, /* ThreadPoolWorkerThreadAdjustmentStats */
+    {0, 0, 57, 3, 0, 90, "ThreadPoolWorkerThread/Wait", &ntx_manifest_fields[244]}, /* ThreadPoolWorkerThreadWait */
+    {0, 0, 58, 3, 0, 0, "YieldProcessorMeasurement", &ntx_manifest_fields[264]}, /* InitializeYieldProcessorNormalizedInfo */
+    {0, 0, 59, 5, 0, 0, "ThreadPoolMinMaxThreads", &ntx_manifest_fields[267]},
+    {0, 0, 60, 2, 0, 1, "ThreadPoolWorkingThreadCount/Start", &ntx_manifest_fields[106]}, /* ThreadPoolWorkingThreadCount */
+    {0, 0, 61, 2, 0, 11, "ThreadPool/Enqueue", &ntx_manifest_fields[272]}, /* ThreadPoolEnqueue */
+    {0, 0, 62, 2, 0, 12, "ThreadPool/Dequeue", &ntx_manifest_fields[272]}, /* ThreadPoolDequeue */
+    {0, 0, 63, 4, 0, 13, "ThreadPool/IOEnqueue", &ntx_manifest_fields[274]}, /* ThreadPoolIOEnqueue */
+    {0, 0, 64, 3, 0, 14, "ThreadPool/IODequeue", &ntx_manifest_fields[278]}, /* ThreadPoolIODequeue */
+    {0, 0, 65, 3, 0, 15, "ThreadPool/IOPack", &ntx_manifest_fields[278]}, /* ThreadPoolIOPack */
+    {0, 0, 70, 2, 0, 11, "Thread/Creating", &ntx_manifest_fields[281]}, /* ThreadCreating */
+    {0, 0, 71, 2, 0, 12, "Thread/Running", &ntx_manifest_fields[281]}, /* ThreadRunning */
+    {0, 0, 72, 6, 0, 43, "Method/MethodDetails", &ntx_manifest_fields[283]}, /* MethodDetails */
+    {0, 0, 73, 2, 0, 1, "TypeLoad/Start", &ntx_manifest_fields[289]}, /* TypeLoadStart */
+    {0, 0, 74, 5, 0, 2, "TypeLoad/Stop", &ntx_manifest_fields[291]}, /* TypeLoadStop */
+    {0, 0, 80, 0, 0, 1, "Exception/Start", NULL}, /* ExceptionThrown */
+    {0, 1, 80, 6, 0, 1, "Exception/Start", &ntx_manifest_fields[296]}, /* ExceptionThrown_V1 */
+    {0, 0, 81, 0, 0, 1, "Contention/Start", NULL}, /* Contention */
+    {0, 1, 81, 2, 0, 1, "Contention/Start", &ntx_manifest_fields[302]}, /* ContentionStart_V1 */
+    {0, 2, 81, 5, 0, 1, "Contention/Start", &ntx_manifest_fields[304]},
+    {0, 0, 82, 5, 0, 82, "ClrStack/Walk", &ntx_manifest_fields[310]}, /* CLRStackWalk */
+    {0, 0, 83, 3, 0, 48, "AppDomainResourceManagement/MemAllocated", &ntx_manifest_fields[315]}, /* AppDomainMemAllocated */
+    {0, 0, 84, 4, 0, 49, "AppDomainResourceManagement/MemSurvived", &ntx_manifest_fields[318]}, /* AppDomainMemSurvived */
+    {0, 0, 85, 6, 0, 50, "AppDomainResourceManagement/ThreadCreated", &ntx_manifest_fields[322]}, /* ThreadCreated */
+    {0, 0, 86, 3, 0, 51, "AppDomainResourceManagement/ThreadTerminated", &ntx_manifest_fields[328]}, /* ThreadTerminated */
+    {0, 0, 87, 3, 0, 52, "AppDomainResourceManagement/DomainEnter", &ntx_manifest_fields[328]}, /* ThreadDomainEnter */
+    {0, 0, 88, 11, 0, 88, "ILStub/StubGenerated", &ntx_manifest_fields[331]}, /* ILStubGenerated */
+    {0, 0, 89, 7, 0, 89, "ILStub/StubCacheHit", &ntx_manifest_fields[342]}, /* ILStubCacheHit */
+    {0, 0, 90, 3, 0, 11, "Contention/LockCreated", &ntx_manifest_fields[349]},
+    {0, 0, 91, 2, 0, 2, "Contention/Stop", &ntx_manifest_fields[302]}, /* ContentionStop */
+    {0, 1, 91, 3, 0, 2, "Contention/Stop", &ntx_manifest_fields[352]}, /* ContentionStop_V1 */
+    {0, 0, 135, 0, 0, 14, "Method/DCStartCompleteV2", NULL}, /* DCStartCompleteV2 */
+    {0, 0, 136, 0, 0, 15, "Method/DCStopCompleteV2", NULL}, /* DCEndCompleteV2 */
+    {0, 0, 137, 6, 0, 35, "Method/DCStartV2", &ntx_manifest_fields[355]}, /* MethodDCStartV2 */
+    {0, 0, 138, 6, 0, 36, "Method/DCStopV2", &ntx_manifest_fields[355]}, /* MethodDCEndV2 */
+    {0, 0, 139, 9, 0, 39, "Method/DCStartVerboseV2", &ntx_manifest_fields[361]}, /* MethodDCStartVerboseV2 */
+    {0, 0, 140, 9, 0, 40, "Method/DCStopVerboseV2", &ntx_manifest_fields[361]}, /* MethodDCEndVerboseV2 */
+    {0, 0, 141, 6, 0, 33, "Method/Load", &ntx_manifest_fields[355]}, /* MethodLoad */
+    {0, 1, 141, 7, 0, 33, "Method/Load", &ntx_manifest_fields[370]}, /* MethodLoad_V1 */
+    {0, 2, 141, 8, 0, 33, "Method/Load", &ntx_manifest_fields[377]}, /* MethodLoad_V2 */
+    {0, 0, 142, 6, 0, 34, "Method/Unload", &ntx_manifest_fields[355]}, /* MethodUnload */
+    {0, 1, 142, 7, 0, 34, "Method/Unload", &ntx_manifest_fields[370]}, /* MethodUnload_V1 */
+    {0, 2, 142, 8, 0, 34, "Method/Unload", &ntx_manifest_fields[377]}, /* MethodUnload_V2 */
+    {0, 0, 143, 9, 0, 37, "Method/LoadVerbose", &ntx_manifest_fields[361]}, /* MethodLoadVerbose */
+    {0, 1, 143, 10, 0, 37, "Method/LoadVerbose", &ntx_manifest_fields[385]}, /* MethodLoadVerbose_V1 */
+    {0, 2, 143, 11, 0, 37, "Method/LoadVerbose", &ntx_manifest_fields[395]}, /* MethodLoadVerbose_V2 */
+    {0, 0, 144, 9, 0, 38, "Method/UnloadVerbose", &ntx_manifest_fields[361]}, /* MethodUnloadVerbose */
+    {0, 1, 144, 10, 0, 38, "Method/UnloadVerbose", &ntx_manifest_fields[385]}, /* MethodUnloadVerbose_V1 */
+    {0, 2, 144, 11, 0, 38, "Method/UnloadVerbose", &ntx_manifest_fields[395]}, /* MethodUnloadVerbose_V2 */
+    {0, 0, 145, 7, 0, 42, "Method/JittingStarted", &ntx_manifest_fields[406]}, /* MethodJittingStarted */
+    {0, 1, 145, 8, 0, 42, "Method/JittingStarted", &ntx_manifest_fields[413]}, /* MethodJittingStarted_V1 */
+    {0, 0, 146, 7, 0, 103, "Method/MemoryAllocatedForJitCode", &ntx_manifest_fields[421]}, /* MethodJitMemoryAllocatedForCode */
+    {0, 0, 149, 6, 0, 35, "Loader/ModuleDCStartV2", &ntx_manifest_fields[428]}, /* ModuleDCStartV2 */
+    {0, 0, 150, 6, 0, 36, "Loader/ModuleDCStopV2", &ntx_manifest_fields[428]}, /* ModuleDCEndV2 */
+    {0, 0, 151, 7, 0, 45, "Loader/DomainModuleLoad", &ntx_manifest_fields[434]}, /* DomainModuleLoad */
+    {0, 1, 151, 8, 0, 45, "Loader/DomainModuleLoad", &ntx_manifest_fields[441]}, /* DomainModuleLoad_V1 */
+    {0, 0, 152, 6, 0, 33, "Loader/ModuleLoad", &ntx_manifest_fields[428]}, /* ModuleLoad */
+    {0, 1, 152, 7, 0, 33, "Loader/ModuleLoad", &ntx_manifest_fields[449]}, /* ModuleLoad_V1 */
+    {0, 2, 152, 13, 0, 33, "Loader/ModuleLoad", &ntx_manifest_fields[456]}, /* ModuleLoad_V2 */
+    {0, 0, 153, 6, 0, 34, "Loader/ModuleUnload", &ntx_manifest_fields[428]}, /* ModuleUnload */
+    {0, 1, 153, 7, 0, 34, "Loader/ModuleUnload", &ntx_manifest_fields[449]}, /* ModuleUnload_V1 */
+    {0, 2, 153, 13, 0, 34, "Loader/ModuleUnload", &ntx_manifest_fields[456]}, /* ModuleUnload_V2 */
+    {0, 0, 154, 4, 0, 37, "Loader/AssemblyLoad", &ntx_manifest_fields[469]}, /* AssemblyLoad */
+    {0, 1, 154, 6, 0, 37, "Loader/AssemblyLoad", &ntx_manifest_fields[473]}, /* AssemblyLoad_V1 */
+    {0, 0, 155, 4, 0, 38, "Loader/AssemblyUnload", &ntx_manifest_fields[469]}, /* AssemblyUnload */
+    {0, 1, 155, 6, 0, 38, "Loader/AssemblyUnload", &ntx_manifest_fields[473]}, /* AssemblyUnload_V1 */
+    {0, 0, 156, 3, 0, 41, "Loader/AppDomainLoad", &ntx_manifest_fields[479]}, /* AppDomainLoad */
+    {0, 1, 156, 5, 0, 41, "Loader/AppDomainLoad", &ntx_manifest_fields[482]}, /* AppDomainLoad_V1 */
+    {0, 0, 157, 3, 0, 42, "Loader/AppDomainUnload", &ntx_manifest_fields[479]}, /* AppDomainUnload */
+    {0, 1, 157, 5, 0, 42, "Loader/AppDomainUnload", &ntx_manifest_fields[482]}, /* AppDomainUnload_V1 */
+    {0, 0, 158, 5, 0, 10, "", &ntx_manifest_fields[487]}, /* ModuleRangeLoad */
+    {0, 0, 159, 6, 0, 33, "Method/R2RGetEntryPoint", &ntx_manifest_fields[492]}, /* R2RGetEntryPoint */
+    {0, 0, 160, 2, 0, 33, "Method/R2RGetEntryPointStart", &ntx_manifest_fields[498]}, /* R2RGetEntryPointStart */
+    {0, 0, 181, 3, 0, 1, "StrongNameVerification/Start", &ntx_manifest_fields[500]}, /* StrongNameVerificationStart */
+    {0, 1, 181, 4, 0, 1, "StrongNameVerification/Start", &ntx_manifest_fields[503]}, /* StrongNameVerificationStart_V1 */
+    {0, 0, 182, 3, 0, 2, "StrongNameVerification/Stop", &ntx_manifest_fields[500]}, /* StrongNameVerificationStop */
+    {0, 1, 182, 4, 0, 2, "StrongNameVerification/Stop", &ntx_manifest_fields[503]}, /* StrongNameVerificationStop_V1 */
+    {0, 0, 183, 3, 0, 1, "AuthenticodeVerification/Start", &ntx_manifest_fields[507]}, /* AuthenticodeVerificationStart */
+    {0, 1, 183, 4, 0, 1, "AuthenticodeVerification/Start", &ntx_manifest_fields[510]}, /* AuthenticodeVerificationStart_V1 */
+    {0, 0, 184, 3, 0, 2, "AuthenticodeVerification/Stop", &ntx_manifest_fields[507]}, /* AuthenticodeVerificationStop */
+    {0, 1, 184, 4, 0, 2, "AuthenticodeVerification/Stop", &ntx_manifest_fields[510]}, /* AuthenticodeVerificationStop_V1 */
+    {0, 0, 185, 10, 0, 83, "Method/InliningSucceeded", &ntx_manifest_fields[514]}, /* MethodJitInliningSucceeded */
+    {0, 0, 186, 12, 0, 84, "Method/InliningFailedAnsi", &ntx_manifest_fields[524]}, /* MethodJitInliningFailedAnsi */
+    {0, 0, 187, 15, 0, 1, "Runtime/Start", &ntx_manifest_fields[536]}, /* RuntimeInformationStart */
+    {0, 0, 188, 12, 0, 85, "Method/TailCallSucceeded", &ntx_manifest_fields[551]}, /* MethodJitTailCallSucceeded */
+    {0, 0, 189, 12, 0, 86, "Method/TailCallFailed", &ntx_manifest_fields[563]}, /* MethodJitTailCallFailedAnsi */
+    {0, 0, 190, 7, 0, 87, "Method/ILToNativeMap", &ntx_manifest_fields[577]}, /* MethodILToNativeMap */
+    {0, 1, 190, 8, 0, 87, "Method/ILToNativeMap", &ntx_manifest_fields[584]},
+    {0, 0, 191, 12, 0, 86, "", &ntx_manifest_fields[592]}, /* MethodJitTailCallFailed */
+    {0, 0, 192, 12, 0, 84, "Method/InliningFailed", &ntx_manifest_fields[604]}, /* MethodJitInliningFailed */
+    {0, 0, 200, 2, 0, 200, "", &ntx_manifest_fields[616]}, /* IncreaseMemoryPressure */
+    {0, 0, 201, 2, 0, 201, "", &ntx_manifest_fields[618]}, /* DecreaseMemoryPressure */
+    {0, 0, 202, 4, 0, 202, "GC/MarkWithType", &ntx_manifest_fields[620]}, /* GCMarkWithType */
+    {0, 2, 203, 5, 0, 203, "GC/Join", &ntx_manifest_fields[624]}, /* GCJoin_V2 */
+    {0, 3, 204, 16, 0, 204, "GC/PerHeapHistory", &ntx_manifest_fields[640]}, /* GCPerHeapHistory_V3 */
+    {0, 2, 205, 9, 0, 205, "GC/GlobalHeapHistory", &ntx_manifest_fields[656]}, /* GCGlobalHeapHistory_V2 */
+    {0, 3, 205, 11, 0, 205, "GC/GlobalHeapHistory", &ntx_manifest_fields[665]}, /* GCGlobalHeapHistory_V3 */
+    {0, 4, 205, 13, 0, 205, "GC/GlobalHeapHistory", &ntx_manifest_fields[678]},
+    {0, 0, 206, 2, 0, 206, "GC/GenAwareBegin", &ntx_manifest_fields[106]}, /* GenAwareBegin */
+    {0, 0, 207, 2, 0, 207, "GC/GenAwareEnd", &ntx_manifest_fields[106]}, /* GenAwareEnd */
+    {0, 0, 208, 3, 0, 208, "GC/LOHCompact", &ntx_manifest_fields[697]},
+    {0, 0, 209, 5, 0, 209, "GC/FitBucketInfo", &ntx_manifest_fields[704]},
+    {0, 0, 240, 0, 0, 1, "", NULL}, /* DebugIPCEventStart */
+    {0, 0, 241, 0, 0, 2, "", NULL}, /* DebugIPCEventEnd */
+    {0, 0, 242, 0, 0, 1, "", NULL}, /* DebugExceptionProcessingStart */
+    {0, 0, 243, 0, 0, 2, "", NULL}, /* DebugExceptionProcessingEnd */
+    {0, 0, 250, 4, 0, 1, "ExceptionCatch/Start", &ntx_manifest_fields[709]}, /* ExceptionCatchStart */
+    {0, 0, 251, 0, 0, 2, "ExceptionCatch/Stop", NULL}, /* ExceptionCatchStop */
+    {0, 0, 252, 4, 0, 1, "ExceptionFinally/Start", &ntx_manifest_fields[709]}, /* ExceptionFinallyStart */
+    {0, 0, 253, 0, 0, 2, "ExceptionFinally/Stop", NULL}, /* ExceptionFinallyStop */
+    {0, 0, 254, 4, 0, 1, "ExceptionFilter/Start", &ntx_manifest_fields[709]}, /* ExceptionFilterStart */
+    {0, 0, 255, 0, 0, 2, "ExceptionFilter/Stop", NULL}, /* ExceptionFilterStop */
+    {0, 0, 256, 0, 0, 2, "Exception/Stop", NULL}, /* ExceptionThrownStop */
+    {0, 0, 260, 6, 0, 1, "CodeSymbols/Start", &ntx_manifest_fields[714]}, /* CodeSymbols */
+    {0, 0, 270, 4, 0, 0, "EventSourceEvent", &ntx_manifest_fields[720]}, /* EventSource */
+    {0, 0, 280, 2, 0, 11, "TieredCompilation/Settings", &ntx_manifest_fields[724]}, /* TieredCompilationSettings */
+    {0, 0, 281, 1, 0, 12, "TieredCompilation/Pause", &ntx_manifest_fields[18]}, /* TieredCompilationPause */
+    {0, 0, 282, 2, 0, 13, "TieredCompilation/Resume", &ntx_manifest_fields[726]}, /* TieredCompilationResume */
+    {0, 0, 283, 2, 0, 1, "TieredCompilation/BackgroundJitStart", &ntx_manifest_fields[728]}, /* TieredCompilationBackgroundJitStart */
+    {0, 0, 284, 3, 0, 2, "TieredCompilation/BackgroundJitStop", &ntx_manifest_fields[730]}, /* TieredCompilationBackgroundJitStop */
+    {0, 0, 290, 6, 0, 1, "AssemblyLoader/Start", &ntx_manifest_fields[733]}, /* AssemblyLoadStart */
+    {0, 0, 291, 10, 0, 2, "AssemblyLoader/Stop", &ntx_manifest_fields[739]}, /* AssemblyLoadStop */
+    {0, 0, 292, 8, 0, 11, "AssemblyLoader/ResolutionAttempted", &ntx_manifest_fields[749]}, /* ResolutionAttempted */
+    {0, 0, 293, 6, 0, 12, "AssemblyLoader/AssemblyLoadContextResolvingHandlerInvoked", &ntx_manifest_fields[757]}, /* AssemblyLoadContextResolvingHandlerInvoked */
+    {0, 0, 294, 5, 0, 13, "AssemblyLoader/AppDomainAssemblyResolveHandlerInvoked", &ntx_manifest_fields[763]}, /* AppDomainAssemblyResolveHandlerInvoked */
+    {0, 0, 295, 5, 0, 14, "AssemblyLoader/AssemblyLoadFromResolveHandlerInvoked", &ntx_manifest_fields[768]}, /* AssemblyLoadFromResolveHandlerInvoked */
+    {0, 0, 296, 4, 0, 15, "AssemblyLoader/KnownPathProbed", &ntx_manifest_fields[773]}, /* KnownPathProbed */
+    {0, 0, 297, 5, 0, 11, "JitInstrumentationData/InstrumentationData", &ntx_manifest_fields[777]}, /* JitInstrumentationData */
+    {0, 0, 298, 10, 0, 12, "JitInstrumentationDataVerbose/InstrumentationData", &ntx_manifest_fields[782]}, /* JitInstrumentationDataVerbose */
+    {0, 0, 300, 3, 0, 11, "ExecutionCheckpoint/ExecutionCheckpoint", &ntx_manifest_fields[792]},
+    {0, 0, 301, 3, 0, 1, "WaitHandleWait/Start", &ntx_manifest_fields[795]},
+    {0, 0, 302, 1, 0, 2, "WaitHandleWait/Stop", &ntx_manifest_fields[18]},
+    {0, 0, 303, 7, 0, 0, "AllocationSampling", &ntx_manifest_fields[798]},
+    {1, 0, 0, 5, 0, 82, "ClrStack/Walk", &ntx_manifest_fields[310]}, /* CLRStackWalkDCStart */
+    {1, 0, 10, 8, 0, 10, "GC/SettingsRundown", &ntx_manifest_fields[805]},
+    {1, 0, 141, 6, 0, 35, "Method/DCStart", &ntx_manifest_fields[355]}, /* MethodDCStart */
+    {1, 1, 141, 7, 0, 35, "Method/DCStart", &ntx_manifest_fields[370]}, /* MethodDCStart_V1 */
+    {1, 2, 141, 8, 0, 35, "Method/DCStart", &ntx_manifest_fields[377]}, /* MethodDCStart_V2 */
+    {1, 0, 142, 6, 0, 36, "Method/DCStop", &ntx_manifest_fields[355]}, /* MethodDCEnd */
+    {1, 1, 142, 7, 0, 36, "Method/DCStop", &ntx_manifest_fields[370]}, /* MethodDCEnd_V1 */
+    {1, 2, 142, 8, 0, 36, "Method/DCStop", &ntx_manifest_fields[377]}, /* MethodDCEnd_V2 */
+    {1, 0, 143, 9, 0, 39, "Method/DCStartVerbose", &ntx_manifest_fields[361]}, /* MethodDCStartVerbose */
+    {1, 1, 143, 10, 0, 39, "Method/DCStartVerbose", &ntx_manifest_fields[385]}, /* MethodDCStartVerbose_V1 */
+    {1, 2, 143, 11, 0, 39, "Method/DCStartVerbose", &ntx_manifest_fields[395]}, /* MethodDCStartVerbose_V2 */
+    {1, 0, 144, 9, 0, 40, "Method/DCStopVerbose", &ntx_manifest_fields[361]}, /* MethodDCEndVerbose */
+    {1, 1, 144, 10, 0, 40, "Method/DCStopVerbose", &ntx_manifest_fields[385]}, /* MethodDCEndVerbose_V1 */
+    {1, 2, 144, 11, 0, 40, "Method/DCStopVerbose", &ntx_manifest_fields[395]}, /* MethodDCEndVerbose_V2 */
+    {1, 0, 145, 0, 0, 14, "Method/DCStartComplete", NULL}, /* DCStartComplete */
+    {1, 1, 145, 1, 0, 14, "Method/DCStartComplete", &ntx_manifest_fields[18]}, /* DCStartComplete_V1 */
+    {1, 0, 146, 0, 0, 15, "Method/DCStopComplete", NULL}, /* DCEndComplete */
+    {1, 1, 146, 1, 0, 15, "Method/DCStopComplete", &ntx_manifest_fields[18]}, /* DCEndComplete_V1 */
+    {1, 0, 147, 0, 0, 16, "Method/DCStartInit", NULL}, /* DCStartInit */
+    {1, 1, 147, 1, 0, 16, "Method/DCStartInit", &ntx_manifest_fields[18]}, /* DCStartInit_V1 */
+    {1, 0, 148, 0, 0, 17, "Method/DCStopInit", NULL}, /* DCEndInit */
+    {1, 1, 148, 1, 0, 17, "Method/DCStopInit", &ntx_manifest_fields[18]}, /* DCEndInit_V1 */
+    {1, 0, 149, 7, 0, 41, "Method/ILToNativeMapDCStart", &ntx_manifest_fields[577]}, /* MethodDCStartILToNativeMap */
+    {1, 0, 150, 7, 0, 42, "Method/ILToNativeMapDCStop", &ntx_manifest_fields[577]}, /* MethodDCEndILToNativeMap */
+    {1, 1, 150, 8, 0, 42, "Method/ILToNativeMapDCStop", &ntx_manifest_fields[584]},
+    {1, 0, 151, 7, 0, 46, "Loader/DomainModuleDCStart", &ntx_manifest_fields[434]}, /* DomainModuleDCStart */
+    {1, 1, 151, 8, 0, 46, "Loader/DomainModuleDCStart", &ntx_manifest_fields[441]}, /* DomainModuleDCStart_V1 */
+    {1, 0, 152, 7, 0, 47, "Loader/DomainModuleDCStop", &ntx_manifest_fields[434]}, /* DomainModuleDCEnd */
+    {1, 1, 152, 8, 0, 47, "Loader/DomainModuleDCStop", &ntx_manifest_fields[441]}, /* DomainModuleDCEnd_V1 */
+    {1, 0, 153, 6, 0, 35, "Loader/ModuleDCStart", &ntx_manifest_fields[428]}, /* ModuleDCStart */
+    {1, 1, 153, 7, 0, 35, "Loader/ModuleDCStart", &ntx_manifest_fields[449]}, /* ModuleDCStart_V1 */
+    {1, 2, 153, 13, 0, 35, "Loader/ModuleDCStart", &ntx_manifest_fields[456]}, /* ModuleDCStart_V2 */
+    {1, 0, 154, 6, 0, 36, "Loader/ModuleDCStop", &ntx_manifest_fields[428]}, /* ModuleDCEnd */
+    {1, 1, 154, 7, 0, 36, "Loader/ModuleDCStop", &ntx_manifest_fields[449]}, /* ModuleDCEnd_V1 */
+    {1, 2, 154, 13, 0, 36, "Loader/ModuleDCStop", &ntx_manifest_fields[456]}, /* ModuleDCEnd_V2 */
+    {1, 0, 155, 4, 0, 39, "Loader/AssemblyDCStart", &ntx_manifest_fields[469]}, /* AssemblyDCStart */
+    {1, 1, 155, 6, 0, 39, "Loader/AssemblyDCStart", &ntx_manifest_fields[473]}, /* AssemblyDCStart_V1 */
+    {1, 0, 156, 4, 0, 40, "Loader/AssemblyDCStop", &ntx_manifest_fields[469]}, /* AssemblyDCEnd */
+    {1, 1, 156, 6, 0, 40, "Loader/AssemblyDCStop", &ntx_manifest_fields[473]}, /* AssemblyDCEnd_V1 */
+    {1, 0, 157, 3, 0, 43, "Loader/AppDomainDCStart", &ntx_manifest_fields[479]}, /* AppDomainDCStart */
+    {1, 1, 157, 5, 0, 43, "Loader/AppDomainDCStart", &ntx_manifest_fields[482]}, /* AppDomainDCStart_V1 */
+    {1, 0, 158, 3, 0, 44, "Loader/AppDomainDCStop", &ntx_manifest_fields[479]}, /* AppDomainDCEnd */
+    {1, 1, 158, 5, 0, 44, "Loader/AppDomainDCStop", &ntx_manifest_fields[482]}, /* AppDomainDCEnd_V1 */
+    {1, 0, 159, 6, 0, 48, "Loader/ThreadDCStop", &ntx_manifest_fields[322]}, /* ThreadDC */
+    {1, 0, 160, 5, 0, 10, "", &ntx_manifest_fields[815]}, /* ModuleRangeDCStart */
+    {1, 0, 161, 5, 0, 11, "", &ntx_manifest_fields[815]}, /* ModuleRangeDCEnd */
+    {1, 0, 187, 15, 0, 1, "Runtime/Start", &ntx_manifest_fields[536]}, /* RuntimeInformationDCStart */
+    {1, 0, 188, 6, 0, 1, "CodeSymbolsRundown/Start", &ntx_manifest_fields[714]},
+    {1, 0, 280, 2, 0, 11, "TieredCompilationRundown/SettingsDCStart", &ntx_manifest_fields[724]}, /* TieredCompilationSettingsDCStart */
+    {1, 0, 300, 3, 0, 11, "ExecutionCheckpointRundown/ExecutionCheckpointDCEnd", &ntx_manifest_fields[792]},
+    {2, 0, 1, 1, 0, 132, "GC/Decision", &ntx_manifest_fields[820]}, /* GCDecision */
+    {2, 1, 1, 2, 0, 132, "GC/Decision", &ntx_manifest_fields[821]}, /* GCDecision_V1 */
+    {2, 0, 2, 3, 0, 14, "GC/Settings", &ntx_manifest_fields[823]}, /* GCSettings */
+    {2, 1, 2, 4, 0, 14, "GC/Settings", &ntx_manifest_fields[826]}, /* GCSettings_V1 */
+    {2, 0, 3, 3, 0, 16, "GC/Optimized", &ntx_manifest_fields[830]}, /* GCOptimized */
+    {2, 1, 3, 4, 0, 16, "GC/Optimized", &ntx_manifest_fields[833]}, /* GCOptimized_V1 */
+    {2, 1, 4, 1, 0, 17, "GC/PerHeapHistory", &ntx_manifest_fields[18]}, /* GCPerHeapHistory_V1 */
+    {2, 2, 4, 0, 0, 17, "GC/PerHeapHistory", NULL}, /* GCPerHeapHistory */
+    {2, 0, 5, 6, 0, 18, "GC/GlobalHeapHistory", &ntx_manifest_fields[837]}, /* GCGlobalHeapHistory */
+    {2, 1, 5, 7, 0, 18, "GC/GlobalHeapHistory", &ntx_manifest_fields[843]}, /* GCGlobalHeapHistory_V1 */
+    {2, 0, 6, 3, 0, 20, "GC/Join", &ntx_manifest_fields[850]}, /* GCJoin */
+    {2, 1, 6, 4, 0, 20, "GC/Join", &ntx_manifest_fields[853]}, /* GCJoin_V1 */
+    {2, 0, 7, 1, 0, 21, "GC/MarkStackRoots", &ntx_manifest_fields[857]}, /* PrvGCMarkStackRoots */
+    {2, 1, 7, 2, 0, 21, "GC/MarkStackRoots", &ntx_manifest_fields[179]}, /* PrvGCMarkStackRoots_V1 */
+    {2, 0, 8, 1, 0, 22, "GC/MarkFinalizeQueueRoots", &ntx_manifest_fields[857]}, /* PrvGCMarkFinalizeQueueRoots */
+    {2, 1, 8, 2, 0, 22, "GC/MarkFinalizeQueueRoots", &ntx_manifest_fields[179]}, /* PrvGCMarkFinalizeQueueRoots_V1 */
+    {2, 0, 9, 1, 0, 23, "GC/MarkHandles", &ntx_manifest_fields[857]}, /* PrvGCMarkHandles */
+    {2, 1, 9, 2, 0, 23, "GC/MarkHandles", &ntx_manifest_fields[179]}, /* PrvGCMarkHandles_V1 */
+    {2, 0, 10, 1, 0, 24, "GC/MarkCards", &ntx_manifest_fields[857]}, /* PrvGCMarkCards */
+    {2, 1, 10, 2, 0, 24, "GC/MarkCards", &ntx_manifest_fields[179]}, /* PrvGCMarkCards_V1 */
+    {2, 0, 11, 1, 0, 25, "GC/BGCStart", &ntx_manifest_fields[18]}, /* BGCBegin */
+    {2, 0, 12, 1, 0, 26, "GC/BGC1stNonCondStop", &ntx_manifest_fields[18]}, /* BGC1stNonConEnd */
+    {2, 0, 13, 1, 0, 27, "GC/BGC1stConStop", &ntx_manifest_fields[18]}, /* BGC1stConEnd */
+    {2, 0, 14, 1, 0, 28, "GC/BGC2ndNonConStart", &ntx_manifest_fields[18]}, /* BGC2ndNonConBegin */
+    {2, 0, 15, 1, 0, 29, "GC/BGC2ndNonConStop", &ntx_manifest_fields[18]}, /* BGC2ndNonConEnd */
+    {2, 0, 16, 1, 0, 30, "GC/BGC2ndConStart", &ntx_manifest_fields[18]}, /* BGC2ndConBegin */
+    {2, 0, 17, 1, 0, 31, "GC/BGC2ndConStop", &ntx_manifest_fields[18]}, /* BGC2ndConEnd */
+    {2, 0, 18, 1, 0, 32, "GC/BGCPlanStop", &ntx_manifest_fields[18]}, /* BGCPlanEnd */
+    {2, 0, 19, 1, 0, 33, "GC/BGCSweepStop", &ntx_manifest_fields[18]}, /* BGCSweepEnd */
+    {2, 0, 20, 2, 0, 34, "GC/BGCDrainMark", &ntx_manifest_fields[858]}, /* BGCDrainMark */
+    {2, 0, 21, 4, 0, 35, "GC/BGCRevisit", &ntx_manifest_fields[860]}, /* BGCRevisit */
+    {2, 0, 22, 5, 0, 36, "GC/BGCOverflow", &ntx_manifest_fields[864]}, /* BGCOverflow */
+    {2, 1, 22, 6, 0, 36, "GC/BGCOverflow", &ntx_manifest_fields[869]}, /* BGCOverflow_V1 */
+    {2, 0, 23, 2, 0, 37, "GC/BGCAllocWaitStart", &ntx_manifest_fields[197]}, /* BGCAllocWaitBegin */
+    {2, 0, 24, 2, 0, 38, "GC/BGCAllocWaitStop", &ntx_manifest_fields[197]}, /* BGCAllocWaitEnd */
+    {2, 0, 25, 2, 0, 19, "GC/FullNotify", &ntx_manifest_fields[875]}, /* GCFullNotify */
+    {2, 1, 25, 3, 0, 19, "GC/FullNotify", &ntx_manifest_fields[877]}, /* GCFullNotify_V1 */
+    {2, 0, 26, 2, 0, 45, "", &ntx_manifest_fields[880]}, /* BGC1stSweepEnd */
+    {2, 0, 80, 0, 0, 128, "Startup/EEStartupStart", NULL}, /* EEStartupStart */
+    {2, 1, 80, 1, 0, 128, "Startup/EEStartupStart", &ntx_manifest_fields[18]}, /* EEStartupStart_V1 */
+    {2, 0, 81, 0, 0, 129, "Startup/EEStartupStop", NULL}, /* EEStartupEnd */
+    {2, 1, 81, 1, 0, 129, "Startup/EEStartupStop", &ntx_manifest_fields[18]}, /* EEStartupEnd_V1 */
+    {2, 0, 82, 0, 0, 130, "Startup/EEConfigSetupStart", NULL}, /* EEConfigSetup */
+    {2, 1, 82, 1, 0, 130, "Startup/EEConfigSetupStart", &ntx_manifest_fields[18]}, /* EEConfigSetup_V1 */
+    {2, 0, 83, 0, 0, 131, "Startup/EEConfigSetupStop", NULL}, /* EEConfigSetupEnd */
+    {2, 1, 83, 1, 0, 131, "Startup/EEConfigSetupStop", &ntx_manifest_fields[18]}, /* EEConfigSetupEnd_V1 */
+    {2, 0, 84, 0, 0, 132, "Startup/LoadSystemBasesStart", NULL}, /* LdSysBases */
+    {2, 1, 84, 1, 0, 132, "Startup/LoadSystemBasesStart", &ntx_manifest_fields[18]}, /* LdSysBases_V1 */
+    {2, 0, 85, 0, 0, 133, "Startup/LoadSystemBasesStop", NULL}, /* LdSysBasesEnd */
+    {2, 1, 85, 1, 0, 133, "Startup/LoadSystemBasesStop", &ntx_manifest_fields[18]}, /* LdSysBasesEnd_V1 */
+    {2, 0, 86, 0, 0, 134, "Startup/ExecExeStart", NULL}, /* ExecExe */
+    {2, 1, 86, 1, 0, 134, "Startup/ExecExeStart", &ntx_manifest_fields[18]}, /* ExecExe_V1 */
+    {2, 0, 87, 0, 0, 135, "Startup/ExecExeStop", NULL}, /* ExecExeEnd */
+    {2, 1, 87, 1, 0, 135, "Startup/ExecExeStop", &ntx_manifest_fields[18]}, /* ExecExeEnd_V1 */
+    {2, 0, 88, 0, 0, 136, "Startup/MainStart", NULL}, /* Main */
+    {2, 1, 88, 1, 0, 136, "Startup/MainStart", &ntx_manifest_fields[18]}, /* Main_V1 */
+    {2, 0, 89, 0, 0, 137, "Startup/MainStop", NULL}, /* MainEnd */
+    {2, 1, 89, 1, 0, 137, "Startup/MainStop", &ntx_manifest_fields[18]}, /* MainEnd_V1 */
+    {2, 0, 90, 0, 0, 10, "Startup/ApplyPolicyStart", NULL}, /* ApplyPolicyStart */
+    {2, 1, 90, 1, 0, 10, "Startup/ApplyPolicyStart", &ntx_manifest_fields[18]}, /* ApplyPolicyStart_V1 */
+    {2, 0, 91, 0, 0, 11, "Startup/ApplyPolicyStop", NULL}, /* ApplyPolicyEnd */
+    {2, 1, 91, 1, 0, 11, "Startup/ApplyPolicyStop", &ntx_manifest_fields[18]}, /* ApplyPolicyEnd_V1 */
+    {2, 0, 92, 0, 0, 12, "Startup/LdLibShFolderStart", NULL}, /* LdLibShFolder */
+    {2, 1, 92, 1, 0, 12, "Startup/LdLibShFolderStart", &ntx_manifest_fields[18]}, /* LdLibShFolder_V1 */
+    {2, 0, 93, 0, 0, 13, "Startup/LdLibShFolderStop", NULL}, /* LdLibShFolderEnd */
+    {2, 1, 93, 1, 0, 13, "Startup/LdLibShFolderStop", &ntx_manifest_fields[18]}, /* LdLibShFolderEnd_V1 */
+    {2, 0, 94, 0, 0, 14, "Startup/PrestubWorkerStart", NULL}, /* PrestubWorker */
+    {2, 1, 94, 1, 0, 14, "Startup/PrestubWorkerStart", &ntx_manifest_fields[18]}, /* PrestubWorker_V1 */
+    {2, 0, 95, 0, 0, 15, "Startup/PrestubWorkerStop", NULL}, /* PrestubWorkerEnd */
+    {2, 1, 95, 1, 0, 15, "Startup/PrestubWorkerStop", &ntx_manifest_fields[18]}, /* PrestubWorkerEnd_V1 */
+    {2, 0, 96, 0, 0, 16, "Startup/GetInstallationStart", NULL}, /* GetInstallationStart */
+    {2, 1, 96, 1, 0, 16, "Startup/GetInstallationStart", &ntx_manifest_fields[18]}, /* GetInstallationStart_V1 */
+    {2, 0, 97, 0, 0, 17, "Startup/GetInstallationStop", NULL}, /* GetInstallationEnd */
+    {2, 1, 97, 1, 0, 17, "Startup/GetInstallationStop", &ntx_manifest_fields[18]}, /* GetInstallationEnd_V1 */
+    {2, 0, 98, 0, 0, 18, "Startup/OpenHModuleStart", NULL}, /* OpenHModule */
+    {2, 1, 98, 1, 0, 18, "Startup/OpenHModuleStart", &ntx_manifest_fields[18]}, /* OpenHModule_V1 */
+    {2, 0, 99, 0, 0, 19, "Startup/OpenHModuleStop", NULL}, /* OpenHModuleEnd */
+    {2, 1, 99, 1, 0, 19, "Startup/OpenHModuleStop", &ntx_manifest_fields[18]}, /* OpenHModuleEnd_V1 */
+    {2, 0, 100, 0, 0, 20, "Startup/ExplicitBindStart", NULL}, /* ExplicitBindStart */
+    {2, 1, 100, 1, 0, 20, "Startup/ExplicitBindStart", &ntx_manifest_fields[18]}, /* ExplicitBindStart_V1 */
+    {2, 0, 101, 0, 0, 21, "Startup/ExplicitBindStop", NULL}, /* ExplicitBindEnd */
+    {2, 1, 101, 1, 0, 21, "Startup/ExplicitBindStop", &ntx_manifest_fields[18]}, /* ExplicitBindEnd_V1 */
+    {2, 0, 102, 0, 0, 22, "Startup/ParseXmlStart", NULL}, /* ParseXml */
+    {2, 1, 102, 1, 0, 22, "Startup/ParseXmlStart", &ntx_manifest_fields[18]}, /* ParseXml_V1 */
+    {2, 0, 103, 0, 0, 23, "Startup/ParseXmlStop", NULL}, /* ParseXmlEnd */
+    {2, 1, 103, 1, 0, 23, "Startup/ParseXmlStop", &ntx_manifest_fields[18]}, /* ParseXmlEnd_V1 */
+    {2, 0, 104, 0, 0, 24, "Startup/InitDefaultDomainStart", NULL}, /* InitDefaultDomain */
+    {2, 1, 104, 1, 0, 24, "Startup/InitDefaultDomainStart", &ntx_manifest_fields[18]}, /* InitDefaultDomain_V1 */
+    {2, 0, 105, 0, 0, 25, "Startup/InitDefaultDomainStop", NULL}, /* InitDefaultDomainEnd */
+    {2, 1, 105, 1, 0, 25, "Startup/InitDefaultDomainStop", &ntx_manifest_fields[18]}, /* InitDefaultDomainEnd_V1 */
+    {2, 0, 106, 0, 0, 26, "Startup/InitSecurityStart", NULL}, /* InitSecurity */
+    {2, 1, 106, 1, 0, 26, "Startup/InitSecurityStart", &ntx_manifest_fields[18]}, /* InitSecurity_V1 */
+    {2, 0, 107, 0, 0, 27, "Startup/InitSecurityStop", NULL}, /* InitSecurityEnd */
+    {2, 1, 107, 1, 0, 27, "Startup/InitSecurityStop", &ntx_manifest_fields[18]}, /* InitSecurityEnd_V1 */
+    {2, 0, 108, 0, 0, 28, "Startup/AllowBindingRedirsStart", NULL}, /* AllowBindingRedirs */
+    {2, 1, 108, 1, 0, 28, "Startup/AllowBindingRedirsStart", &ntx_manifest_fields[18]}, /* AllowBindingRedirs_V1 */
+    {2, 0, 109, 0, 0, 29, "Startup/AllowBindingRedirsStop", NULL}, /* AllowBindingRedirsEnd */
+    {2, 1, 109, 1, 0, 29, "Startup/AllowBindingRedirsStop", &ntx_manifest_fields[18]}, /* AllowBindingRedirsEnd_V1 */
+    {2, 0, 110, 0, 0, 30, "Startup/EEConfigSyncStart", NULL}, /* EEConfigSync */
+    {2, 1, 110, 1, 0, 30, "Startup/EEConfigSyncStart", &ntx_manifest_fields[18]}, /* EEConfigSync_V1 */
+    {2, 0, 111, 0, 0, 31, "Startup/EEConfigSyncStop", NULL}, /* EEConfigSyncEnd */
+    {2, 1, 111, 1, 0, 31, "Startup/EEConfigSyncStop", &ntx_manifest_fields[18]}, /* EEConfigSyncEnd_V1 */
+    {2, 0, 112, 0, 0, 32, "Startup/BindingStart", NULL}, /* FusionBinding */
+    {2, 1, 112, 1, 0, 32, "Startup/BindingStart", &ntx_manifest_fields[18]}, /* FusionBinding_V1 */
+    {2, 0, 113, 0, 0, 33, "Startup/BindingStop", NULL}, /* FusionBindingEnd */
+    {2, 1, 113, 1, 0, 33, "Startup/BindingStop", &ntx_manifest_fields[18]}, /* FusionBindingEnd_V1 */
+    {2, 0, 114, 0, 0, 34, "Startup/LoaderCatchCallStart", NULL}, /* LoaderCatchCall */
+    {2, 1, 114, 1, 0, 34, "Startup/LoaderCatchCallStart", &ntx_manifest_fields[18]}, /* LoaderCatchCall_V1 */
+    {2, 0, 115, 0, 0, 35, "Startup/LoaderCatchCallStop", NULL}, /* LoaderCatchCallEnd */
+    {2, 1, 115, 1, 0, 35, "Startup/LoaderCatchCallStop", &ntx_manifest_fields[18]}, /* LoaderCatchCallEnd_V1 */
+    {2, 0, 116, 0, 0, 36, "Startup/FusionInitStart", NULL}, /* FusionInit */
+    {2, 1, 116, 1, 0, 36, "Startup/FusionInitStart", &ntx_manifest_fields[18]}, /* FusionInit_V1 */
+    {2, 0, 117, 0, 0, 37, "Startup/FusionInitStop", NULL}, /* FusionInitEnd */
+    {2, 1, 117, 1, 0, 37, "Startup/FusionInitStop", &ntx_manifest_fields[18]}, /* FusionInitEnd_V1 */
+    {2, 0, 118, 0, 0, 38, "Startup/FusionAppCtxStart", NULL}, /* FusionAppCtx */
+    {2, 1, 118, 1, 0, 38, "Startup/FusionAppCtxStart", &ntx_manifest_fields[18]}, /* FusionAppCtx_V1 */
+    {2, 0, 119, 0, 0, 39, "Startup/FusionAppCtxStop", NULL}, /* FusionAppCtxEnd */
+    {2, 1, 119, 1, 0, 39, "Startup/FusionAppCtxStop", &ntx_manifest_fields[18]}, /* FusionAppCtxEnd_V1 */
+    {2, 0, 120, 0, 0, 40, "Startup/Fusion2EEStart", NULL}, /* Fusion2EE */
+    {2, 1, 120, 1, 0, 40, "Startup/Fusion2EEStart", &ntx_manifest_fields[18]}, /* Fusion2EE_V1 */
+    {2, 0, 121, 0, 0, 41, "Startup/Fusion2EEStop", NULL}, /* Fusion2EEEnd */
+    {2, 1, 121, 1, 0, 41, "Startup/Fusion2EEStop", &ntx_manifest_fields[18]}, /* Fusion2EEEnd_V1 */
+    {2, 0, 122, 0, 0, 42, "Startup/SecurityCatchCallStart", NULL}, /* SecurityCatchCall */
+    {2, 1, 122, 1, 0, 42, "Startup/SecurityCatchCallStart", &ntx_manifest_fields[18]}, /* SecurityCatchCall_V1 */
+    {2, 0, 123, 0, 0, 43, "Startup/SecurityCatchCallStop", NULL}, /* SecurityCatchCallEnd */
+    {2, 1, 123, 1, 0, 43, "Startup/SecurityCatchCallStop", &ntx_manifest_fields[18]}, /* SecurityCatchCallEnd_V1 */
+    {2, 0, 151, 5, 0, 82, "ClrStack/Walk", &ntx_manifest_fields[310]}, /* CLRStackWalkPrivate */
+    {2, 0, 158, 7, 0, 10, "ClrPerfTrack/ModuleRangeLoad", &ntx_manifest_fields[882]}, /* ModuleRangeLoadPrivate */
+    {2, 0, 159, 7, 0, 51, "Binding/PolicyPhaseStart", &ntx_manifest_fields[889]}, /* BindingPolicyPhaseStart */
+    {2, 0, 160, 7, 0, 52, "Binding/PolicyPhaseStop", &ntx_manifest_fields[889]}, /* BindingPolicyPhaseEnd */
+    {2, 0, 161, 7, 0, 53, "Binding/NgenPhaseStart", &ntx_manifest_fields[889]}, /* BindingNgenPhaseStart */
+    {2, 0, 162, 7, 0, 54, "Binding/NgenPhaseStop", &ntx_manifest_fields[889]}, /* BindingNgenPhaseEnd */
+    {2, 0, 163, 7, 0, 55, "Binding/LoopupAndProbingPhaseStart", &ntx_manifest_fields[889]}, /* BindingLookupAndProbingPhaseStart */
+    {2, 0, 164, 7, 0, 56, "Binding/LookupAndProbingPhaseStop", &ntx_manifest_fields[889]}, /* BindingLookupAndProbingPhaseEnd */
+    {2, 0, 165, 7, 0, 57, "Binding/LoaderPhaseStart", &ntx_manifest_fields[889]}, /* LoaderPhaseStart */
+    {2, 0, 166, 7, 0, 58, "Binding/LoaderPhaseStop", &ntx_manifest_fields[889]}, /* LoaderPhaseEnd */
+    {2, 0, 167, 7, 0, 59, "Binding/PhaseStart", &ntx_manifest_fields[889]}, /* BindingPhaseStart */
+    {2, 0, 168, 7, 0, 60, "Binding/PhaseStop", &ntx_manifest_fields[889]}, /* BindingPhaseEnd */
+    {2, 0, 169, 7, 0, 61, "Binding/DownloadPhaseStart", &ntx_manifest_fields[889]}, /* BindingDownloadPhaseStart */
+    {2, 0, 170, 7, 0, 62, "Binding/DownloadPhaseStop", &ntx_manifest_fields[889]}, /* BindingDownloadPhaseEnd */
+    {2, 0, 171, 7, 0, 63, "Binding/LoaderAssemblyInitPhaseStart", &ntx_manifest_fields[889]}, /* LoaderAssemblyInitPhaseStart */
+    {2, 0, 172, 7, 0, 64, "Binding/LoaderAssemblyInitPhaseStop", &ntx_manifest_fields[889]}, /* LoaderAssemblyInitPhaseEnd */
+    {2, 0, 173, 7, 0, 65, "Binding/LoaderMappingPhaseStart", &ntx_manifest_fields[889]}, /* LoaderMappingPhaseStart */
+    {2, 0, 174, 7, 0, 66, "Binding/LoaderMappingPhaseStop", &ntx_manifest_fields[889]}, /* LoaderMappingPhaseEnd */
+    {2, 0, 175, 7, 0, 67, "Binding/LoaderDeliverEventPhaseStart", &ntx_manifest_fields[889]}, /* LoaderDeliverEventsPhaseStart */
+    {2, 0, 176, 7, 0, 68, "Binding/LoaderDeliverEventsPhaseStop", &ntx_manifest_fields[889]}, /* LoaderDeliverEventsPhaseEnd */
+    {2, 0, 177, 4, 0, 10, "EvidenceGeneration/EvidenceGenerated", &ntx_manifest_fields[896]}, /* EvidenceGenerated */
+    {2, 0, 178, 3, 0, 83, "Transparency/ModuleTransparencyComputationStart", &ntx_manifest_fields[900]}, /* ModuleTransparencyComputationStart */
+    {2, 0, 179, 8, 0, 84, "Transparency/ModuleTransparencyComputationStop", &ntx_manifest_fields[903]}, /* ModuleTransparencyComputationEnd */
+    {2, 0, 180, 4, 0, 85, "Transparency/TypeTransparencyComputationStart", &ntx_manifest_fields[911]}, /* TypeTransparencyComputationStart */
+    {2, 0, 181, 8, 0, 86, "Transparency/TypeTransparencyComputationStop", &ntx_manifest_fields[915]}, /* TypeTransparencyComputationEnd */
+    {2, 0, 182, 4, 0, 87, "Transparency/MethodTransparencyComputationStart", &ntx_manifest_fields[923]}, /* MethodTransparencyComputationStart */
+    {2, 0, 183, 6, 0, 88, "Transparency/MethodTransparencyComputationStop", &ntx_manifest_fields[927]}, /* MethodTransparencyComputationEnd */
+    {2, 0, 184, 4, 0, 89, "Transparency/FieldTransparencyComputationStart", &ntx_manifest_fields[933]}, /* FieldTransparencyComputationStart */
+    {2, 0, 185, 6, 0, 90, "Transparency/FieldTransparencyComputationStop", &ntx_manifest_fields[937]}, /* FieldTransparencyComputationEnd */
+    {2, 0, 186, 4, 0, 91, "Transparency/TokenTransparencyComputationStart", &ntx_manifest_fields[943]}, /* TokenTransparencyComputationStart */
+    {2, 0, 187, 6, 0, 92, "Transparency/TokenTransparencyComputationStop", &ntx_manifest_fields[947]}, /* TokenTransparencyComputationEnd */
+    {2, 0, 188, 4, 0, 69, "NgenBinder/NgenBind", &ntx_manifest_fields[953]}, /* NgenBindEvent */
+    {2, 0, 191, 5, 0, 52, "FailFast", &ntx_manifest_fields[957]}, /* FailFast */
+    {2, 0, 192, 4, 0, 39, "GC/FinalizeObject", &ntx_manifest_fields[962]}, /* PrvFinalizeObject */
+    {2, 0, 193, 9, 0, 40, "GC/CCWRefCountChangeAnsi", &ntx_manifest_fields[966]}, /* CCWRefCountChangeAnsi */
+    {2, 0, 194, 6, 0, 42, "GC/SetGCHandle", &ntx_manifest_fields[184]}, /* PrvSetGCHandle */
+    {2, 0, 195, 2, 0, 43, "GC/DestroyGCHandle", &ntx_manifest_fields[190]}, /* PrvDestroyGCHandle */
+    {2, 0, 196, 3, 0, 70, "Binding/FusionMessage", &ntx_manifest_fields[975]}, /* FusionMessageEvent */
+    {2, 0, 197, 3, 0, 71, "", &ntx_manifest_fields[978]}, /* FusionErrorCodeEvent */
+    {2, 0, 198, 0, 1, 44, "GC/PinObjectAtGCTime", NULL},
+    {2, 0, 199, 4, 0, 45, "GC/PinPlugAtGCTime", &ntx_manifest_fields[981]}, /* PinPlugAtGCTime */
+    {2, 0, 200, 9, 0, 40, "GC/CCWRefCountChange", &ntx_manifest_fields[985]}, /* CCWRefCountChange */
+    {2, 0, 201, 6, 0, 10, "ClrMulticoreJit/Common", &ntx_manifest_fields[994]}, /* MulticoreJit */
+    {2, 0, 202, 3, 0, 11, "ClrMulticoreJit/MethodCodeReturned", &ntx_manifest_fields[1000]}, /* MulticoreJitMethodCodeReturned */
+    {2, 0, 300, 0, 1, 1, "ThreadPoolWorkingThreadCount/Start", NULL},
+    {2, 0, 301, 0, 1, 11, "ThreadPool/Enqueue", NULL},
+    {2, 0, 302, 0, 1, 12, "ThreadPool/Dequeue", NULL},
+    {2, 0, 303, 0, 1, 13, "ThreadPool/IOEnqueue", NULL},
+    {2, 0, 304, 0, 1, 14, "ThreadPool/IODequeue", NULL},
+    {2, 0, 305, 0, 1, 15, "ThreadPool/IOPack", NULL},
+    {2, 0, 310, 6, 0, 97, "LoaderHeap/AllocRequest", &ntx_manifest_fields[1003]}, /* AllocRequest */
+    {2, 0, 400, 2, 0, 11, "ClrDynamicTypeUsage/IInspectableRuntimeClassName", &ntx_manifest_fields[1009]}, /* IInspectableRuntimeClassName */
+    {2, 0, 401, 3, 0, 12, "ClrDynamicTypeUsage/WinRTUnbox", &ntx_manifest_fields[1011]}, /* WinRTUnbox */
+    {2, 0, 402, 2, 0, 13, "ClrDynamicTypeUsage/CreateRCW", &ntx_manifest_fields[1009]}, /* CreateRCW */
+    {2, 0, 403, 4, 0, 14, "ClrDynamicTypeUsage/RCWVariance", &ntx_manifest_fields[1014]}, /* RCWVariance */
+    {2, 0, 404, 3, 0, 15, "ClrDynamicTypeUsage/RCWIEnumerableCasting", &ntx_manifest_fields[1011]}, /* RCWIEnumerableCasting */
+    {2, 0, 405, 2, 0, 16, "ClrDynamicTypeUsage/CreateCCW", &ntx_manifest_fields[1009]}, /* CreateCCW */
+    {2, 0, 406, 4, 0, 17, "ClrDynamicTypeUsage/CCWVariance", &ntx_manifest_fields[1014]}, /* CCWVariance */
+    {2, 0, 407, 3, 0, 18, "ClrDynamicTypeUsage/ObjectVariantMarshallingToNative", &ntx_manifest_fields[1018]}, /* ObjectVariantMarshallingToNative */
+    {2, 0, 408, 3, 0, 19, "ClrDynamicTypeUsage/GetTypeFromGUID", &ntx_manifest_fields[1011]}, /* GetTypeFromGUID */
+    {2, 0, 409, 3, 0, 20, "ClrDynamicTypeUsage/GetTypeFromProgID", &ntx_manifest_fields[1011]}, /* GetTypeFromProgID */
+    {2, 0, 410, 3, 0, 21, "ClrDynamicTypeUsage/ConvertToCallbackEtw", &ntx_manifest_fields[1011]}, /* ConvertToCallbackEtw */
+    {2, 0, 411, 1, 0, 22, "ClrDynamicTypeUsage/BeginCreateManagedReference", &ntx_manifest_fields[18]}, /* BeginCreateManagedReference */
+    {2, 0, 412, 1, 0, 23, "ClrDynamicTypeUsage/EndCreateManagedReference", &ntx_manifest_fields[18]}, /* EndCreateManagedReference */
+    {2, 0, 413, 3, 0, 24, "ClrDynamicTypeUsage/ObjectVariantMarshallingToManaged", &ntx_manifest_fields[1018]}, /* ObjectVariantMarshallingToManaged */
+    {3, 0, 0, 3, 0, 1, "StressLog/Start", &ntx_manifest_fields[1021]}, /* StressLogEvent */
+    {3, 1, 0, 4, 0, 1, "StressLog/Start", &ntx_manifest_fields[1024]}, /* StressLogEvent_V1 */
+    {3, 0, 1, 5, 0, 82, "ClrStack/Walk", &ntx_manifest_fields[310]}, /* CLRStackWalkStress */
+    {4, 0, 0, 1, 0, 1, "Thread/Sample", &ntx_manifest_fields[1028]},
+    {4, 0, 1, 0, 1, 2, "Thread/StackWalk", NULL},
 };
 const size_t ntx_manifest_event_count = 456;

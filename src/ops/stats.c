@@ -85,11 +85,11 @@ static long find_type(collector *c, const char *provider, uint32_t event_id, con
 /* Type index of a metadata definition; definitions of the same type share one. */
 static long type_of(collector *c, const ntidx_metadata *m)
 {
-    void *v = ntx_idmap_get(&c->by_definition, m->offset);
+    void *v = ntx_idmap_get(&c->by_definition, ntx_metadata_key(m));
     if (v)
         return (long)((uintptr_t)v - 1);
     long i = find_type(c, m->provider, m->event_id, m->event_name ? m->event_name : "", m->version);
-    if (i < 0 || ntx_idmap_put(&c->by_definition, m->offset, (void *)(uintptr_t)(i + 1)) != 0)
+    if (i < 0 || ntx_idmap_put(&c->by_definition, ntx_metadata_key(m), (void *)(uintptr_t)(i + 1)) != 0)
         return -1;
     return i;
 }
@@ -155,11 +155,11 @@ int ntx_stats_accum_add(ntx_stats_accum *a, const ntidx_event *e)
 {
     collector *c = a;
     long ti = a->last_type;
-    if (e->metadata->offset != a->last_def) {
+    if (ntx_metadata_key(e->metadata) != a->last_def) {
         ti = type_of(c, e->metadata);
         if (ti < 0)
             return NTIDX_E_NOMEM;
-        a->last_def = e->metadata->offset;
+        a->last_def = ntx_metadata_key(e->metadata);
         a->last_type = ti;
     }
     ntidx_type_stat *ts = &c->types[ti];

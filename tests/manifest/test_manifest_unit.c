@@ -273,8 +273,8 @@ static void test_fill_only_gaps(void **state)
     assert_true(m.has_fields);
     assert_int_equal(m.field_count, 6);
 
-    /* The trace's fields win; its name gives way to TraceEvent's (its parsers name the runtime's
-       events whatever the trace says). */
+    /* TraceEvent's name and layout win where it has a template: its parsers name and decode the
+       runtime's events whatever the trace says. */
     static const ntidx_field mine[] = {{.name = "Mine", .type_code = NTIDX_TYPE_UINT32}};
     m = runtime_row(RT, 10, 3);
     m.event_name = "MyName";
@@ -282,6 +282,14 @@ static void test_fill_only_gaps(void **state)
     m.fields = mine;
     ntx_manifest_fill(&m);
     assert_string_equal(m.event_name, "GC/AllocationTick");
+    assert_int_equal(m.field_count, 8);
+    assert_true(ntx_manifest_owns(m.fields));
+
+    /* Where TraceEvent has no template (GC/IncreaseMemoryPressure), the trace's fields stand. */
+    m = runtime_row(RT, 200, 0);
+    m.field_count = 1;
+    m.fields = mine;
+    ntx_manifest_fill(&m);
     assert_ptr_equal(m.fields, mine);
 
     /* A name but no fields (V6 rows may say only the name). */
@@ -303,7 +311,7 @@ static void test_fill_only_gaps(void **state)
     m.fields = mine;
     ntx_manifest_fill(&m);
     assert_string_equal(m.event_name, "GC/AllocationTick");
-    assert_ptr_equal(m.fields, mine);
+    assert_int_equal(m.field_count, 8);
 
     /* Older than anything the manifest knows (GC/Join is v2 only): the name applies, no layout. */
     m = runtime_row(RT, 203, 1);

@@ -12,7 +12,8 @@
 //                                the random-access route: TraceLog conversion of TRACE to ETLX (time,
 //                                size), then the events of [FROM_MS, TO_MS) (milliseconds from the
 //                                trace header's sync time, TraceEvent's TimeStampRelativeMSec)
-//   dumper names                 every event TraceEvent's runtime parsers name: "provider<TAB>id<TAB>name"
+//   dumper names                 every event TraceEvent's runtime parsers name:
+//                                "provider<TAB>id<TAB>name<TAB>opcode of its template"
 //   dumper window TRACE FROM TO  the streaming route to the same window: Process() from the start,
 //                                stopped at the first event at or past TO
 //
@@ -78,7 +79,7 @@ public static class Program
         var rows = new SortedSet<string>(StringComparer.Ordinal);
         foreach (var parser in parsers)
         {
-            Action<TraceEvent> add = t => rows.Add($"{t.ProviderName}\t{(int)t.ID}\t{t.EventName}");
+            Action<TraceEvent> add = t => rows.Add($"{t.ProviderName}\t{(int)t.ID}\t{t.EventName}\t{(int)t.Opcode}");
             enumerate.Invoke(parser, new object?[] { null, add });
         }
         foreach (var row in rows)
