@@ -53,6 +53,9 @@ PROVIDERS = [
     'Microsoft-Windows-DotNETRuntimePrivate',
     'Microsoft-Windows-DotNETRuntimeStress',
     'Microsoft-DotNETCore-SampleProfiler',
+    # Not the runtime's, and not in the manifest: one-collect's process events (dotnet-trace
+    # collect-linux), which TraceEvent decodes with its own parser (SUPPLEMENT below).
+    'Universal.System',
 ]
 
 # Events whose TraceEvent name (ClrTraceEventParser, ClrRundownTraceEventParser)
@@ -211,6 +214,27 @@ SUPPLEMENT = [
     ('Microsoft-Windows-DotNETRuntimePrivate', 303, 0, 'ThreadPool/IOEnqueue', 13, None),
     ('Microsoft-Windows-DotNETRuntimePrivate', 304, 0, 'ThreadPool/IODequeue', 14, None),
     ('Microsoft-Windows-DotNETRuntimePrivate', 305, 0, 'ThreadPool/IOPack', 15, None),
+    # one-collect's Universal.System events, laid out as TraceEvent's UniversalSystemTraceEventParser
+    # reads them: its metadata types the strings UTF8CodeUnit, but it writes each as a 16-bit length
+    # and UTF-8 bytes (ProcessMapping's payload then repeats two strings, which no reader names).
+    ('Universal.System', 0, 0, 'ExistingProcess', 0,
+     '<data name="NamespaceId" inType="ntidx:VarUInt"/><data name="Name" inType="ntidx:ShortUTF8String"/>'
+     '<data name="NamespaceName" inType="ntidx:ShortUTF8String"/>'),
+    ('Universal.System', 1, 0, 'ProcessCreate', 0,
+     '<data name="NamespaceId" inType="ntidx:VarUInt"/><data name="Name" inType="ntidx:ShortUTF8String"/>'
+     '<data name="NamespaceName" inType="ntidx:ShortUTF8String"/>'),
+    ('Universal.System', 2, 0, 'ProcessExit', 0, ''),
+    ('Universal.System', 3, 0, 'ProcessMapping', 0,
+     '<data name="Id" inType="ntidx:VarUInt"/><data name="StartAddress" inType="ntidx:VarUInt"/>'
+     '<data name="EndAddress" inType="ntidx:VarUInt"/><data name="FileOffset" inType="ntidx:VarUInt"/>'
+     '<data name="FileName" inType="ntidx:ShortUTF8String"/><data name="MetadataId" inType="ntidx:VarUInt"/>'),
+    ('Universal.System', 4, 0, 'ProcessSymbol', 0,
+     '<data name="Id" inType="ntidx:VarUInt"/><data name="MappingId" inType="ntidx:VarUInt"/>'
+     '<data name="StartAddress" inType="ntidx:VarUInt"/><data name="EndAddress" inType="ntidx:VarUInt"/>'
+     '<data name="Name" inType="ntidx:ShortUTF8String"/>'),
+    ('Universal.System', 5, 0, 'ProcessMappingMetadata', 0,
+     '<data name="Id" inType="ntidx:VarUInt"/><data name="SymbolMetadata" inType="ntidx:ShortUTF8String"/>'
+     '<data name="VersionMetadata" inType="ntidx:ShortUTF8String"/>'),
 ]
 
 # The values of the manifest's predefined opcodes (winmeta.xml), as TraceEventOpcode numbers them.
@@ -229,6 +253,7 @@ BUILTIN_OPCODES = {
 
 # manifest inType -> C type code (NTIDX_TYPE_* public, NTX_TYPE_* ntidx-internal)
 SCALARS = {
+    'ntidx:VarUInt': 'NTIDX_TYPE_VARUINT',  # for the Universal.System supplement (not the manifest's)
     'win:Int8': 'NTIDX_TYPE_SBYTE',
     'win:UInt8': 'NTIDX_TYPE_BYTE',
     'win:Int16': 'NTIDX_TYPE_INT16',
@@ -331,7 +356,10 @@ def parse_layout(elements, where):
             in_type = el.get('inType')
             length = el.get('length')
             count = el.get('count')
-            if in_type == 'win:Binary':
+            if in_type == 'ntidx:ShortUTF8String':
+                # a 16-bit count of UTF-8 code units, then the units: EventPipe's Array of UTF8CodeUnit
+                n = node(name, 'NTIDX_TYPE_ARRAY', 0, node(name, 'NTIDX_TYPE_UTF8_CODE_UNIT'))
+            elif in_type == 'win:Binary':
                 if length is None:
                     raise GenError(f'{where}: win:Binary {name!r} without length=')
                 byte = node(name, 'NTIDX_TYPE_BYTE')

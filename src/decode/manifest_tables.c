@@ -18,8 +18,9 @@ const char *const ntx_manifest_providers[] = {
     "Microsoft-Windows-DotNETRuntimePrivate",
     "Microsoft-Windows-DotNETRuntimeStress",
     "Microsoft-DotNETCore-SampleProfiler",
+    "Universal.System",
 };
-const size_t ntx_manifest_provider_count = 5;
+const size_t ntx_manifest_provider_count = 6;
 
 /* Every field node; a field list is a contiguous run. */
 const ntidx_field ntx_manifest_fields[] = {
@@ -1052,8 +1053,30 @@ const ntidx_field ntx_manifest_fields[] = {
     /* 1026 */ {"Message", NTX_TYPE_ANSI_STRING, 0, NULL, NULL, 0},
     /* 1027 */ {"ClrInstanceID", NTIDX_TYPE_UINT16, 0, NULL, NULL, 0},
     /* 1028 */ {"Type", NTIDX_TYPE_INT32, 0, NULL, NULL, 0},
+    /* 1029 */ {"Name", NTIDX_TYPE_UTF8_CODE_UNIT, 0, NULL, NULL, 0},
+    /* 1030 */ {"NamespaceName", NTIDX_TYPE_UTF8_CODE_UNIT, 0, NULL, NULL, 0},
+    /* 1031 */ {"NamespaceId", NTIDX_TYPE_VARUINT, 0, NULL, NULL, 0},
+    /* 1032 */ {"Name", NTIDX_TYPE_ARRAY, 0, &ntx_manifest_fields[1029], NULL, 0},
+    /* 1033 */ {"NamespaceName", NTIDX_TYPE_ARRAY, 0, &ntx_manifest_fields[1030], NULL, 0},
+    /* 1034 */ {"FileName", NTIDX_TYPE_UTF8_CODE_UNIT, 0, NULL, NULL, 0},
+    /* 1035 */ {"Id", NTIDX_TYPE_VARUINT, 0, NULL, NULL, 0},
+    /* 1036 */ {"StartAddress", NTIDX_TYPE_VARUINT, 0, NULL, NULL, 0},
+    /* 1037 */ {"EndAddress", NTIDX_TYPE_VARUINT, 0, NULL, NULL, 0},
+    /* 1038 */ {"FileOffset", NTIDX_TYPE_VARUINT, 0, NULL, NULL, 0},
+    /* 1039 */ {"FileName", NTIDX_TYPE_ARRAY, 0, &ntx_manifest_fields[1034], NULL, 0},
+    /* 1040 */ {"MetadataId", NTIDX_TYPE_VARUINT, 0, NULL, NULL, 0},
+    /* 1041 */ {"Id", NTIDX_TYPE_VARUINT, 0, NULL, NULL, 0},
+    /* 1042 */ {"MappingId", NTIDX_TYPE_VARUINT, 0, NULL, NULL, 0},
+    /* 1043 */ {"StartAddress", NTIDX_TYPE_VARUINT, 0, NULL, NULL, 0},
+    /* 1044 */ {"EndAddress", NTIDX_TYPE_VARUINT, 0, NULL, NULL, 0},
+    /* 1045 */ {"Name", NTIDX_TYPE_ARRAY, 0, &ntx_manifest_fields[1029], NULL, 0},
+    /* 1046 */ {"SymbolMetadata", NTIDX_TYPE_UTF8_CODE_UNIT, 0, NULL, NULL, 0},
+    /* 1047 */ {"VersionMetadata", NTIDX_TYPE_UTF8_CODE_UNIT, 0, NULL, NULL, 0},
+    /* 1048 */ {"Id", NTIDX_TYPE_VARUINT, 0, NULL, NULL, 0},
+    /* 1049 */ {"SymbolMetadata", NTIDX_TYPE_ARRAY, 0, &ntx_manifest_fields[1046], NULL, 0},
+    /* 1050 */ {"VersionMetadata", NTIDX_TYPE_ARRAY, 0, &ntx_manifest_fields[1047], NULL, 0},
 };
-const size_t ntx_manifest_field_count = 1029;
+const size_t ntx_manifest_field_count = 1051;
 
 /* {provider, version, event id, field count, no layout, opcode, name, fields} (manifest symbol),
  * sorted by provider, event id, version. */
@@ -1514,5 +1537,11 @@ const ntx_manifest_event ntx_manifest_events[] = {
     {3, 0, 1, 5, 0, 82, "ClrStack/Walk", &ntx_manifest_fields[310]}, /* CLRStackWalkStress */
     {4, 0, 0, 1, 0, 1, "Thread/Sample", &ntx_manifest_fields[1028]},
     {4, 0, 1, 0, 1, 2, "Thread/StackWalk", NULL},
+    {5, 0, 0, 3, 0, 0, "ExistingProcess", &ntx_manifest_fields[1031]},
+    {5, 0, 1, 3, 0, 0, "ProcessCreate", &ntx_manifest_fields[1031]},
+    {5, 0, 2, 0, 0, 0, "ProcessExit", NULL},
+    {5, 0, 3, 6, 0, 0, "ProcessMapping", &ntx_manifest_fields[1035]},
+    {5, 0, 4, 5, 0, 0, "ProcessSymbol", &ntx_manifest_fields[1041]},
+    {5, 0, 5, 3, 0, 0, "ProcessMappingMetadata", &ntx_manifest_fields[1048]},
 };
-const size_t ntx_manifest_event_count = 456;
+const size_t ntx_manifest_event_count = 462;

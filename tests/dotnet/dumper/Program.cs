@@ -18,7 +18,7 @@
 //                                stopped at the first event at or past TO
 //
 // Names are TraceEvent's: every parser PerfView registers for a .nettrace (runtime, rundown,
-// private runtime, stress, sample profiler) and, for everything else, the metadata in the trace
+// private runtime, stress, sample profiler, one-collect's Universal.System and Universal.Events) and, for everything else, the metadata in the trace
 // (TraceEvent's dynamic parser). Values: integers and enums as numbers, floating point as
 // round-trip numbers ("NaN", "Infinity" as strings), Guid "D", DateTime as UTC ISO-8601 with 7
 // decimals, byte[] and arrays as JSON arrays, structs as objects: as ntidx prints them.
@@ -73,6 +73,7 @@ public static class Program
         {
             source.Clr, new ClrRundownTraceEventParser(source), new ClrPrivateTraceEventParser(source),
             new ClrStressTraceEventParser(source), new SampleProfilerTraceEventParser(source),
+            new UniversalSystemTraceEventParser(source),
         };
         var enumerate = typeof(TraceEventParser).GetMethod("EnumerateTemplates",
             System.Reflection.BindingFlags.NonPublic | System.Reflection.BindingFlags.Instance)!;
@@ -105,6 +106,9 @@ public static class Program
         new ClrPrivateTraceEventParser(source).All += none;
         new ClrStressTraceEventParser(source).All += none;
         new SampleProfilerTraceEventParser(source).All += none;
+        // PerfView's TraceLog reads V6 traces of one-collect (dotnet-trace collect-linux) with these
+        new UniversalSystemTraceEventParser(source).All += none;
+        new UniversalEventsTraceEventParser(source).All += none;
         source.Dynamic.All += none;
         source.AllEvents += handler;
     }
