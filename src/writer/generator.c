@@ -446,6 +446,12 @@ static int gen_options_check(const ntidx_gen_options *o)
 #define BAD(...) return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET, __VA_ARGS__)
     if (o->format_version != 5 && o->format_version != 6)
         BAD("generator: format version %d is neither 5 nor 6", o->format_version);
+    if (o->shape != NTIDX_GEN_SHAPE_NTIDX && o->shape != NTIDX_GEN_SHAPE_ONE_COLLECT)
+        BAD("generator: unknown shape %d", o->shape);
+    if (o->shape == NTIDX_GEN_SHAPE_ONE_COLLECT && o->format_version != 6)
+        BAD("generator: the one-collect shape is V6 (one-collect writes nothing else)");
+    if (o->unknown_end && o->shape != NTIDX_GEN_SHAPE_ONE_COLLECT)
+        BAD("generator: an unknown end of capture is a one-collect shape option");
     if (o->threads == 0 || o->threads > 4096)
         BAD("generator: %u threads (1 to 4096)", o->threads);
     if (!(o->drop_rate >= 0.0 && o->drop_rate < 1.0))
@@ -542,6 +548,19 @@ int ntidx_w_generate(const char *path, const ntidx_gen_options *o, uint8_t **dat
 
     ntidx_writer_options wo;
     ntidx_writer_options_defaults(&wo);
+    if (o->shape == NTIDX_GEN_SHAPE_ONE_COLLECT) {
+        /* one-collect's trace block: a 1 GHz clock, the CPU count and the ns between samples */
+        wo.format_version = 6;
+        wo.sync_ticks = NTIDX_W_OC_SYNC;
+        wo.tick_frequency = 1000000000;
+        wo.number_of_processors = 8;
+        wo.expected_cpu_sampling_rate = 1000000;
+        rc = path ? ntidx_writer_open_file(path, &wo, &g->w) : ntidx_writer_open_memory(&wo, &g->w);
+        if (!rc)
+            rc = ntidx_w_generate_one_collect(g->w, o, &g->st);
+        g->events_written = g->st.events;
+        goto written;
+    }
     wo.format_version = o->format_version;
     wo.sync_ticks = GEN_SYNC_TICKS;
     wo.process_id = GEN_PID;
@@ -560,6 +579,7 @@ int ntidx_w_generate(const char *path, const ntidx_gen_options *o, uint8_t **dat
     rc = path ? ntidx_writer_open_file(path, &wo, &g->w) : ntidx_writer_open_memory(&wo, &g->w);
     if (!rc)
         rc = gen_run(g);
+written:
     if (!rc && data) {
         *data = ntidx_w_take_memory(g->w, size);
         if (!*data)

@@ -99,6 +99,14 @@ typedef struct ntidx_w_gen_stats {
 } ntidx_w_gen_stats;
 
 /**
+ * Write a trace of the one-collect shape (generator_onecollect.c, NTIDX_GEN_SHAPE_ONE_COLLECT) to a V6
+ * writer opened with its trace block (sync ticks NTIDX_W_OC_SYNC, 1 GHz), end-of-stream included when
+ * o->finish. @return NTIDX_OK or a negative ntidx_error.
+ */
+#define NTIDX_W_OC_SYNC 1000000000000ll
+int ntidx_w_generate_one_collect(ntidx_writer *w, const ntidx_gen_options *o, ntidx_w_gen_stats *st);
+
+/**
  * ntidx_generate_file() (path != NULL) or ntidx_generate_memory() (data and
  * size != NULL) with statistics; `stats` may be NULL.
  */
