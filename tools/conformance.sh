@@ -139,7 +139,8 @@ if [ "$write_golden" = 1 ]; then
   # a trace ntidx writes: V6 with label overrides, flushes, thread removal and drops
   "$ntidx" gen -q -o "$golden/gen-v6.nettrace" --format-version 6 --events 6000 --seed 13 --threads 4 \
     --drop-rate 0.02 --metadata-flush-every 2 --thread-flush-every 3 --remove-threads
-  for t in runtime-file dotnet-trace killed gen-v6; do
+  "$ntidx" gen -q -o "$golden/gen-one-collect.nettrace" --shape one-collect --events 20000 --seed 23 --unknown-end
+  for t in runtime-file dotnet-trace killed gen-v6 gen-one-collect; do
     "${dumper[@]}" dump "$golden/$t.nettrace" | xz -9e >"$golden/$t.traceevent.jsonl.xz"
     if $python tools/conformance_compare.py "$ntidx" "$golden/$t.nettrace" "$golden/$t.traceevent.jsonl.xz" --summary; then
       ok "golden $t"
@@ -200,6 +201,9 @@ gen gen-v6 --format-version 6 --events 40000 --seed 7
 gen gen-v6-flushes --format-version 6 --events 40000 --seed 8 --threads 5 --drop-rate 0.02 \
   --metadata-flush-every 3 --thread-flush-every 2 --remove-threads
 gen gen-v6-uncompressed --format-version 6 --events 20000 --seed 9 --uncompressed
+# V6 as one-collect (dotnet-trace collect-linux) writes it, its end of capture known and not
+gen gen-one-collect --shape one-collect --size 8M --seed 21
+gen gen-one-collect-unknown-end --shape one-collect --size 8M --seed 22 --unknown-end
 # (V5 --uncompressed is left out: TraceEvent cannot read the spec's uncompressed V4/V5 events,
 #  docs/conformance.md)
 
@@ -222,6 +226,7 @@ slice slice-gen-v5 "$work/gen-v5.nettrace" --from 20ms --to 300ms
 slice slice-gen-v6 "$work/gen-v6-flushes.nettrace" --from 20ms --to 300ms
 slice slice-gen-v6-recoded "$work/gen-v6-flushes.nettrace" --from 20ms --to 300ms --no-copy
 slice slice-gen-v6-event "$work/gen-v6.nettrace" --event Heartbeat
+slice slice-one-collect "$work/gen-one-collect-unknown-end.nettrace" --from 10s --to 30s --no-copy
 
 # ---- the committed golden traces, with a fresh TraceEvent dump ----------------------------------
 for t in tests/dotnet/golden/*.nettrace; do
