@@ -14,6 +14,11 @@
 //                                trace header's sync time, TraceEvent's TimeStampRelativeMSec)
 //   dumper names                 every event TraceEvent's runtime parsers name:
 //                                "provider<TAB>id<TAB>name<TAB>opcode of its template"
+//   dumper samples TRACE ETLX    TraceEvent's CPU samples per frame, as dotnet-trace's speedscope
+//                                export builds them (TraceLog, SampleProfilerThreadTimeComputer):
+//                                {"samples":N,"frames":{"name":[inclusive,self],...}}, each sample
+//                                counted once (its metric, thread time, is not a count); self is
+//                                the innermost module!method frame
 //   dumper window TRACE FROM TO  the streaming route to the same window: Process() from the start,
 //                                stopped at the first event at or past TO
 //
@@ -31,6 +36,8 @@ using Microsoft.Diagnostics.Tracing.Etlx;
 using Microsoft.Diagnostics.Tracing.EventPipe;
 using Microsoft.Diagnostics.Tracing.Parsers;
 using Microsoft.Diagnostics.Tracing.Parsers.Clr;
+using Microsoft.Diagnostics.Tracing.Stacks;
+using Microsoft.Diagnostics.Symbols;
 
 namespace Ntidx.Dumper;
 
@@ -53,6 +60,7 @@ public static class Program
                     return Etlx(args[1], args[2], double.Parse(args[3], CultureInfo.InvariantCulture),
                                 double.Parse(args[4], CultureInfo.InvariantCulture));
                 case "window" when args.Length == 4: return Window(args[1], long.Parse(args[2]), long.Parse(args[3]));
+                case "samples" when args.Length == 3: return Samples(args[1], args[2]);
                 default: return Usage();
             }
         }
@@ -90,7 +98,8 @@ public static class Program
 
     static int Usage()
     {
-        Console.Error.WriteLine("usage: dumper dump TRACE | pass TRACE | etlx TRACE ETLX FROM TO | window TRACE FROM TO");
+        Console.Error.WriteLine("usage: dumper dump TRACE | names | pass TRACE | etlx TRACE ETLX FROM_MS TO_MS | " +
+                                "window TRACE FROM TO | samples TRACE ETLX");
         return 2;
     }
 
@@ -335,6 +344,53 @@ public static class Program
             Console.WriteLine($"traceevent etlx: convert {convert:F3} s, etlx {size} bytes, open {open:F6} s, " +
                               $"window {events} events {sw.Elapsed.TotalSeconds:F6} s");
         }
+        return 0;
+    }
+
+    static int Samples(string path, string etlx)
+    {
+        TraceLog.CreateFromEventPipeDataFile(path, etlx);
+        using var log = new TraceLog(etlx);
+        var stacks = new MutableTraceEventStackSource(log);
+        using var symbols = new SymbolReader(TextWriter.Null) { SymbolPath = "" };
+        new SampleProfilerThreadTimeComputer(log, symbols).GenerateThreadTimeStacks(stacks);
+        var frames = new SortedDictionary<string, long[]>(StringComparer.Ordinal);
+        long n = 0;
+        var seen = new HashSet<string>();
+        stacks.ForEach(sample =>
+        {
+            n++;
+            seen.Clear();
+            bool leaf = true;
+            for (var i = sample.StackIndex; i != StackSourceCallStackIndex.Invalid; i = stacks.GetCallerIndex(i))
+            {
+                string name = stacks.GetFrameName(stacks.GetFrameIndex(i), false);
+                if (!frames.TryGetValue(name, out var c))
+                    frames[name] = c = new long[2];
+                if (seen.Add(name))
+                    c[0]++;
+                // self: the innermost code frame ("module!method"), not the computer's own
+                // UNMANAGED_CODE_TIME / CPU_TIME leaves
+                if (leaf && name.Contains('!'))
+                {
+                    c[1]++;
+                    leaf = false;
+                }
+            }
+        });
+        var b = new StringBuilder();
+        b.Append("{\"samples\":").Append(n).Append(",\"frames\":{");
+        bool first = true;
+        foreach (var kv in frames)
+        {
+            if (!first)
+                b.Append(',');
+            first = false;
+            Str(b, kv.Key);
+            b.Append(":[").Append(kv.Value[0]).Append(',').Append(kv.Value[1]).Append(']');
+        }
+        b.Append("}}");
+        Console.WriteLine(b.ToString());
         return 0;
     }
 
