@@ -244,7 +244,10 @@ typedef struct payload_ctx {
 /* Values of varied magnitude, so that varints take 1 to 10 bytes. */
 static uint64_t varied(ntidx_w_rng *r)
 {
-    return ntidx_w_rng_next(r) >> ntidx_w_rng_below(r, 64);
+    /* two statements: C leaves the order of a call's operands unspecified (the two calls of one
+       expression ran in another order in the ASan build, so its traces differed from the release's) */
+    uint64_t v = ntidx_w_rng_next(r);
+    return v >> ntidx_w_rng_below(r, 64);
 }
 
 static void put_string(payload_ctx *c)
