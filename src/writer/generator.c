@@ -395,7 +395,7 @@ static void emit(gen *g, gthread *t, uint64_t ts, int sorted)
     g->events_written++;
     g->st.sorted_marks += sorted != 0;
     if (g->events_target ? g->events_written >= g->events_target
-                         : ntidx_writer_bytes(g->w) + 64 >= g->o.target_bytes)
+                         : ntidx_writer_bytes(g->w) >= g->o.target_bytes)
         g->done = 1;
 }
 
