@@ -21,6 +21,8 @@ static const cli_option options[] = {
     {"remove-threads", 0, NULL, "V6: retire threads with RemoveThread blocks"},
     {"uncompressed", 0, NULL, "uncompressed event headers"},
     {"no-finish", 0, NULL, "leave out the end-of-stream marker"},
+    {"shape", 0, "ntidx|one-collect", "ntidx's own (default), or V6 as one-collect writes it"},
+    {"unknown-end", 0, NULL, "one-collect: end of capture not known (last block maximum all ones)"},
     {"quiet", 'q', NULL, "print nothing on success"},
     {NULL, 0, NULL, NULL}};
 
@@ -32,7 +34,11 @@ const cli_command cli_cmd_gen = {
     .output_required = 1,
     .options = options,
     .notes = "Several threads whose events interleave out of order, sequence points, stacks, label lists (V6)\n"
-             "and typed payloads of every field type. Same options and seed, same bytes.\n",
+             "and typed payloads of every field type. Same options and seed, same bytes.\n"
+             "--shape one-collect: V6 as microsoft/one-collect (dotnet-trace collect-linux) writes it: one\n"
+             "capture thread, IsSorted everywhere, ~1 MiB event blocks each after a sequence point and fresh\n"
+             "stack, thread and label-list blocks, Universal.Events samples and Universal.System events;\n"
+             "--threads, --drop-rate, flushes, --remove-threads and --uncompressed do not apply.\n",
 };
 
 static int parse_u32(const char *s, uint32_t *v)
@@ -92,6 +98,23 @@ int ntidx_cmd_gen(int argc, char **argv)
         o.compressed_headers = 0;
     if (cli_opt(&c, "no-finish"))
         o.finish = 0;
+    if ((v = cli_opt(&c, "shape"))) {
+        if (!strcmp(v, "one-collect"))
+            o.shape = NTIDX_GEN_SHAPE_ONE_COLLECT;
+        else if (strcmp(v, "ntidx"))
+            return cli_bad_usage(c.cmd, "invalid value '%s' for --shape", v);
+    }
+    o.unknown_end = cli_opt(&c, "unknown-end") != NULL;
+    if (o.shape == NTIDX_GEN_SHAPE_ONE_COLLECT) {
+        if (o.format_version != 6)
+            return cli_bad_usage(c.cmd, "--shape one-collect is V6 (one-collect writes nothing else)");
+        if (cli_opt(&c, "threads") || cli_opt(&c, "drop-rate") || o.metadata_flush_every || o.thread_flush_every ||
+            o.remove_threads || !o.compressed_headers)
+            return cli_bad_usage(c.cmd, "--threads, --drop-rate, flushes, --remove-threads and --uncompressed do "
+                                        "not apply to --shape one-collect");
+    } else if (o.unknown_end) {
+        return cli_bad_usage(c.cmd, "--unknown-end needs --shape one-collect");
+    }
     if (cli_opt(&c, "size") && cli_opt(&c, "events"))
         return cli_bad_usage(c.cmd, "--size and --events cannot be used together");
     if (o.format_version == 5 && (o.metadata_flush_every || o.thread_flush_every || o.remove_threads))

@@ -29,7 +29,13 @@ Naming rule (docs/runtime-events.md):
            dropped under the GC task ("GCBulkNode" -> "BulkNode"), as
            TraceEvent does.
   An event without a task is named by its symbol.
-  RENAMES lists the few events whose TraceEvent name departs from the rule.
+  RENAMES lists the few events whose TraceEvent name departs from the rule,
+  and (with the name "") the events TraceEvent's parsers do not name at all:
+  TraceEvent shows them as EventID(N) and so does ntidx (their fields still
+  decode). SUPPLEMENT adds what this copy of the manifest lacks: events and
+  versions newer .NET runtimes write (checked against .NET 10 traces by
+  tools/conformance.sh, names held against TraceEvent's by the test
+  traceevent-names).
 """
 import argparse
 import hashlib
@@ -47,6 +53,9 @@ PROVIDERS = [
     'Microsoft-Windows-DotNETRuntimePrivate',
     'Microsoft-Windows-DotNETRuntimeStress',
     'Microsoft-DotNETCore-SampleProfiler',
+    # Not the runtime's, and not in the manifest: one-collect's process events (dotnet-trace
+    # collect-linux), which TraceEvent decodes with its own parser (SUPPLEMENT below).
+    'Universal.System',
 ]
 
 # Events whose TraceEvent name (ClrTraceEventParser, ClrRundownTraceEventParser)
@@ -67,25 +76,172 @@ RENAMES = {
     ('Microsoft-Windows-DotNETRuntimeRundown', 149): 'Method/ILToNativeMapDCStart',
     ('Microsoft-Windows-DotNETRuntimeRundown', 150): 'Method/ILToNativeMapDCStop',
     ('Microsoft-Windows-DotNETRuntimeRundown', 280): 'TieredCompilationRundown/SettingsDCStart',
+    ('Microsoft-Windows-DotNETRuntimePrivate', 191): 'FailFast',
+    ('Microsoft-Windows-DotNETRuntimePrivate', 193): 'GC/CCWRefCountChangeAnsi',
+    ('Microsoft-Windows-DotNETRuntimePrivate', 195): 'GC/DestroyGCHandle',
+    ('Microsoft-Windows-DotNETRuntimePrivate', 310): 'LoaderHeap/AllocRequest',
 }
 
-# Events the manifest does not define but real traces carry, with the layout
-# the runtime writes (checked against real payloads; names as TraceEvent
-# gives them). Fields are (name, inType).
+# Templates whose opcode in TraceEvent differs from the manifest's (TraceEvent
+# renames an event whose opcode differs from its template's, so the template's
+# is the one that counts).
+TE_OPCODES = {
+    ('Microsoft-Windows-DotNETRuntimePrivate', 199): 45,  # GC/PinPlugAtGCTime; the manifest says 44
+}
+
+# Events TraceEvent's parsers (TraceEvent 4.0.0) have no template for: TraceEvent
+# names them EventID(N) from the trace's empty metadata name, and so does ntidx
+# (the name is the specification; the manifest's layout still decodes the
+# payload). The runtime's GC/DynamicEvent (39) is not here: TraceEvent shows
+# each one as an event named after its payload (docs/conformance.md).
+UNNAMED = {
+    'Microsoft-Windows-DotNETRuntime': [40, 41, 42, 43, 48, 49, 158, 191, 200, 201, 240, 241, 242, 243],
+    'Microsoft-Windows-DotNETRuntimePrivate': [26, 197],
+    'Microsoft-Windows-DotNETRuntimeRundown': [160, 161],
+}
+# Providers TraceEvent names only a few events of (ClrStressTraceEventParser):
+# every other event of theirs is unnamed.
+NAMED_ONLY = {
+    'Microsoft-Windows-DotNETRuntimeStress': {0: 'StressLog/Start', 1: 'ClrStack/Walk'},
+}
+
+# Events and versions the manifest does not define but real traces carry, with
+# the layout the runtime writes (names and opcodes as TraceEvent's templates
+# give them). A layout is the manifest's own <data>/<struct> XML; None means
+# named only. Entries marked
+# REPLACE take the place of the manifest's row (its layout is not what the
+# runtime writes). Sources: the runtime's newer ClrEtwAll.man and TraceEvent's
+# parsers (ClrTraceEventParser), checked against .NET 10 payloads by
+# tools/conformance.sh (every event decodes to exactly its size).
+REPLACE = 'replace'
+POINTER = 'inType="win:Pointer"'
 SUPPLEMENT = [
     # The sample profiler is an EventPipe-only provider (TraceEvent's
     # SampleProfilerTraceEventParser): event 0 is one sample, its payload the
     # sample type (1 external code, 2 managed code).
-    ('Microsoft-DotNETCore-SampleProfiler', 0, 0, 'Thread/Sample', [('Type', 'win:Int32')]),
+    ('Microsoft-DotNETCore-SampleProfiler', 0, 0, 'Thread/Sample', 1,
+     '<data name="Type" inType="win:Int32"/>'),
     # Event 1 is a stack walk: pointer-size instruction pointers to the end
     # of the payload, which no field layout can say; named only.
-    ('Microsoft-DotNETCore-SampleProfiler', 1, 0, 'Thread/StackWalk', None),
+    ('Microsoft-DotNETCore-SampleProfiler', 1, 0, 'Thread/StackWalk', 2, None),
     # Added to the manifest after this copy (.NET 6): execution checkpoints
     # replayed at rundown.
-    ('Microsoft-Windows-DotNETRuntimeRundown', 300, 0, 'ExecutionCheckpointRundown/ExecutionCheckpointDCEnd',
-     [('ClrInstanceID', 'win:UInt16'), ('CheckpointName', 'win:UnicodeString'),
-      ('CheckpointTimestamp', 'win:Int64')]),
+    ('Microsoft-Windows-DotNETRuntimeRundown', 300, 0, 'ExecutionCheckpointRundown/ExecutionCheckpointDCEnd', 11,
+     '<data name="ClrInstanceID" inType="win:UInt16"/><data name="CheckpointName" inType="win:UnicodeString"/>'
+     '<data name="CheckpointTimestamp" inType="win:Int64"/>'),
+    # .NET 6 and later.
+    ('Microsoft-Windows-DotNETRuntime', 300, 0, 'ExecutionCheckpoint/ExecutionCheckpoint', 11,
+     '<data name="ClrInstanceID" inType="win:UInt16"/><data name="CheckpointName" inType="win:UnicodeString"/>'
+     '<data name="CheckpointTimestamp" inType="win:Int64"/>'),
+    # Event 58 was InitializeYieldProcessorNormalized in this copy; the runtime
+    # now writes YieldProcessorMeasurement (18 bytes) under the same id and
+    # version.
+    ('Microsoft-Windows-DotNETRuntime', 58, 0, REPLACE, None,
+     '<data name="ClrInstanceID" inType="win:UInt16"/><data name="NsPerYield" inType="win:Double"/>'
+     '<data name="EstablishedNsPerYield" inType="win:Double"/>'),
+    ('Microsoft-Windows-DotNETRuntime', 59, 0, 'ThreadPoolMinMaxThreads', 0,
+     '<data name="MinWorkerThreads" inType="win:UInt16"/><data name="MaxWorkerThreads" inType="win:UInt16"/>'
+     '<data name="MinIOCompletionThreads" inType="win:UInt16"/><data name="MaxIOCompletionThreads" inType="win:UInt16"/>'
+     '<data name="ClrInstanceID" inType="win:UInt16"/>'),
+    ('Microsoft-Windows-DotNETRuntime', 10, 4, 'GC/AllocationTick', 11,
+     '<data name="AllocationAmount" inType="win:UInt32"/><data name="AllocationKind" inType="win:UInt32"/>'
+     '<data name="ClrInstanceID" inType="win:UInt16"/><data name="AllocationAmount64" inType="win:UInt64"/>'
+     f'<data name="TypeID" {POINTER}/><data name="TypeName" inType="win:UnicodeString"/>'
+     f'<data name="HeapIndex" inType="win:UInt32"/><data name="Address" {POINTER}/>'
+     '<data name="ObjectSize" inType="win:UInt64"/>'),
+    ('Microsoft-Windows-DotNETRuntime', 81, 2, 'Contention/Start', 1,
+     '<data name="ContentionFlags" inType="win:UInt8"/><data name="ClrInstanceID" inType="win:UInt16"/>'
+     f'<data name="LockID" {POINTER}/><data name="AssociatedObjectID" {POINTER}/>'
+     '<data name="LockOwnerThreadID" inType="win:UInt64"/>'),
+    ('Microsoft-Windows-DotNETRuntime', 90, 0, 'Contention/LockCreated', 11, f'<data name="LockID" {POINTER}/><data name="AssociatedObjectID" {POINTER}/>'
+     '<data name="ClrInstanceID" inType="win:UInt16"/>'),
+    ('Microsoft-Windows-DotNETRuntime', 190, 1, 'Method/ILToNativeMap', 87,
+     '<data name="MethodID" inType="win:UInt64"/><data name="ReJITID" inType="win:UInt64"/>'
+     '<data name="MethodExtent" inType="win:UInt8"/><data name="CountOfMapEntries" inType="win:UInt16"/>'
+     '<data name="ILOffsets" count="CountOfMapEntries" inType="win:UInt32"/>'
+     '<data name="NativeOffsets" count="CountOfMapEntries" inType="win:UInt32"/>'
+     '<data name="ClrInstanceID" inType="win:UInt16"/><data name="ILVersionID" inType="win:UInt64"/>'),
+    ('Microsoft-Windows-DotNETRuntimeRundown', 150, 1, 'Method/ILToNativeMapDCStop', 42,
+     '<data name="MethodID" inType="win:UInt64"/><data name="ReJITID" inType="win:UInt64"/>'
+     '<data name="MethodExtent" inType="win:UInt8"/><data name="CountOfMapEntries" inType="win:UInt16"/>'
+     '<data name="ILOffsets" count="CountOfMapEntries" inType="win:UInt32"/>'
+     '<data name="NativeOffsets" count="CountOfMapEntries" inType="win:UInt32"/>'
+     '<data name="ClrInstanceID" inType="win:UInt16"/><data name="ILVersionID" inType="win:UInt64"/>'),
+    ('Microsoft-Windows-DotNETRuntime', 205, 4, 'GC/GlobalHeapHistory', 205,
+     '<data name="FinalYoungestDesired" inType="win:UInt64"/><data name="NumHeaps" inType="win:Int32"/>'
+     '<data name="CondemnedGeneration" inType="win:UInt32"/><data name="Gen0ReductionCount" inType="win:UInt32"/>'
+     '<data name="Reason" inType="win:UInt32"/><data name="GlobalMechanisms" inType="win:UInt32"/>'
+     '<data name="ClrInstanceID" inType="win:UInt16"/><data name="PauseMode" inType="win:UInt32"/>'
+     '<data name="MemoryPressure" inType="win:UInt32"/><data name="CondemnReasons0" inType="win:UInt32"/>'
+     '<data name="CondemnReasons1" inType="win:UInt32"/><data name="Count" inType="win:UInt32"/>'
+     '<struct name="Values" count="Count"><data name="Time" inType="win:UInt32"/></struct>'),
+    ('Microsoft-Windows-DotNETRuntime', 208, 0, 'GC/LOHCompact', 208,
+     '<data name="ClrInstanceID" inType="win:UInt16"/><data name="Count" inType="win:UInt16"/>'
+     '<struct name="Values" count="Count"><data name="TimePlan" inType="win:UInt32"/>'
+     '<data name="TimeCompact" inType="win:UInt32"/><data name="TimeRelocate" inType="win:UInt32"/>'
+     f'<data name="TotalRefs" {POINTER}/><data name="ZeroRefs" {POINTER}/></struct>'),
+    # The manifest says each bucket's Index is a UInt16; the runtime writes the
+    # bucket struct with Index padded to 4 bytes (16 bytes a bucket, as
+    # TraceEvent reads it).
+    ('Microsoft-Windows-DotNETRuntime', 209, 0, 'GC/FitBucketInfo', 209,
+     '<data name="ClrInstanceID" inType="win:UInt16"/><data name="BucketKind" inType="win:UInt16"/>'
+     '<data name="TotalSize" inType="win:UInt64"/><data name="Count" inType="win:UInt16"/>'
+     '<struct name="Values" count="Count"><data name="Index" inType="win:UInt32"/>'
+     f'<data name="Count" inType="win:UInt32"/><data name="Size" {POINTER}/></struct>'),
+    ('Microsoft-Windows-DotNETRuntime', 301, 0, 'WaitHandleWait/Start', 1, f'<data name="WaitSource" inType="win:UInt8"/><data name="AssociatedObjectID" {POINTER}/>'
+     '<data name="ClrInstanceID" inType="win:UInt16"/>'),
+    ('Microsoft-Windows-DotNETRuntime', 302, 0, 'WaitHandleWait/Stop', 2,
+     '<data name="ClrInstanceID" inType="win:UInt16"/>'),
+    ('Microsoft-Windows-DotNETRuntime', 303, 0, 'AllocationSampling', 0,
+     '<data name="AllocationKind" inType="win:UInt32"/><data name="ClrInstanceID" inType="win:UInt16"/>'
+     f'<data name="TypeID" {POINTER}/><data name="TypeName" inType="win:UnicodeString"/>'
+     f'<data name="Address" {POINTER}/><data name="ObjectSize" inType="win:UInt64"/>'
+     '<data name="SampledByteOffset" inType="win:UInt64"/>'),
+    ('Microsoft-Windows-DotNETRuntime', 34, 0, 'GC/PinPlugAtGCTime', 37, None),
+    ('Microsoft-Windows-DotNETRuntimeRundown', 10, 0, 'GC/SettingsRundown', 10,
+     '<data name="HardLimit" inType="win:UInt64"/><data name="LOHThreshold" inType="win:UInt64"/>'
+     '<data name="PhysicalMemoryConfig" inType="win:UInt64"/><data name="Gen0MinBudgetConfig" inType="win:UInt64"/>'
+     '<data name="Gen0MaxBudgetConfig" inType="win:UInt64"/><data name="HighMemPercentConfig" inType="win:UInt32"/>'
+     '<data name="BitSettings" inType="win:UInt32"/><data name="ClrInstanceID" inType="win:UInt16"/>'),
+    ('Microsoft-Windows-DotNETRuntimeRundown', 188, 0, 'CodeSymbolsRundown/Start', 1,
+     '<data name="ModuleId" inType="win:UInt64"/><data name="TotalChunks" inType="win:UInt16"/>'
+     '<data name="ChunkNumber" inType="win:UInt16"/><data name="ChunkLength" inType="win:UInt32"/>'
+     '<data name="Chunk" inType="win:Binary" length="ChunkLength"/><data name="ClrInstanceID" inType="win:UInt16"/>'),
+    ('Microsoft-Windows-DotNETRuntimePrivate', 198, 0, 'GC/PinObjectAtGCTime', 44, None),
+    ('Microsoft-Windows-DotNETRuntimePrivate', 300, 0, 'ThreadPoolWorkingThreadCount/Start', 1, None),
+    ('Microsoft-Windows-DotNETRuntimePrivate', 301, 0, 'ThreadPool/Enqueue', 11, None),
+    ('Microsoft-Windows-DotNETRuntimePrivate', 302, 0, 'ThreadPool/Dequeue', 12, None),
+    ('Microsoft-Windows-DotNETRuntimePrivate', 303, 0, 'ThreadPool/IOEnqueue', 13, None),
+    ('Microsoft-Windows-DotNETRuntimePrivate', 304, 0, 'ThreadPool/IODequeue', 14, None),
+    ('Microsoft-Windows-DotNETRuntimePrivate', 305, 0, 'ThreadPool/IOPack', 15, None),
+    # one-collect's Universal.System events, laid out as TraceEvent's UniversalSystemTraceEventParser
+    # reads them: its metadata types the strings UTF8CodeUnit, but it writes each as a 16-bit length
+    # and UTF-8 bytes (ProcessMapping's payload then repeats two strings, which no reader names).
+    ('Universal.System', 0, 0, 'ExistingProcess', 0,
+     '<data name="NamespaceId" inType="ntidx:VarUInt"/><data name="Name" inType="ntidx:ShortUTF8String"/>'
+     '<data name="NamespaceName" inType="ntidx:ShortUTF8String"/>'),
+    ('Universal.System', 1, 0, 'ProcessCreate', 0,
+     '<data name="NamespaceId" inType="ntidx:VarUInt"/><data name="Name" inType="ntidx:ShortUTF8String"/>'
+     '<data name="NamespaceName" inType="ntidx:ShortUTF8String"/>'),
+    ('Universal.System', 2, 0, 'ProcessExit', 0, ''),
+    ('Universal.System', 3, 0, 'ProcessMapping', 0,
+     '<data name="Id" inType="ntidx:VarUInt"/><data name="StartAddress" inType="ntidx:VarUInt"/>'
+     '<data name="EndAddress" inType="ntidx:VarUInt"/><data name="FileOffset" inType="ntidx:VarUInt"/>'
+     '<data name="FileName" inType="ntidx:ShortUTF8String"/><data name="MetadataId" inType="ntidx:VarUInt"/>'),
+    ('Universal.System', 4, 0, 'ProcessSymbol', 0,
+     '<data name="Id" inType="ntidx:VarUInt"/><data name="MappingId" inType="ntidx:VarUInt"/>'
+     '<data name="StartAddress" inType="ntidx:VarUInt"/><data name="EndAddress" inType="ntidx:VarUInt"/>'
+     '<data name="Name" inType="ntidx:ShortUTF8String"/>'),
+    ('Universal.System', 5, 0, 'ProcessMappingMetadata', 0,
+     '<data name="Id" inType="ntidx:VarUInt"/><data name="SymbolMetadata" inType="ntidx:ShortUTF8String"/>'
+     '<data name="VersionMetadata" inType="ntidx:ShortUTF8String"/>'),
 ]
+
+# The values of the manifest's predefined opcodes (winmeta.xml), as TraceEventOpcode numbers them.
+BUILTIN_OPCODE_VALUES = {
+    'win:Info': 0, 'win:Start': 1, 'win:Stop': 2, 'win:DC_Start': 3, 'win:DC_Stop': 4, 'win:Extension': 5,
+    'win:Reply': 6, 'win:Resume': 7, 'win:Suspend': 8, 'win:Send': 9, 'win:Receive': 240,
+}
 
 BUILTIN_OPCODES = {
     'win:Info': None,
@@ -97,6 +253,7 @@ BUILTIN_OPCODES = {
 
 # manifest inType -> C type code (NTIDX_TYPE_* public, NTX_TYPE_* ntidx-internal)
 SCALARS = {
+    'ntidx:VarUInt': 'NTIDX_TYPE_VARUINT',  # for the Universal.System supplement (not the manifest's)
     'win:Int8': 'NTIDX_TYPE_SBYTE',
     'win:UInt8': 'NTIDX_TYPE_BYTE',
     'win:Int16': 'NTIDX_TYPE_INT16',
@@ -199,7 +356,10 @@ def parse_layout(elements, where):
             in_type = el.get('inType')
             length = el.get('length')
             count = el.get('count')
-            if in_type == 'win:Binary':
+            if in_type == 'ntidx:ShortUTF8String':
+                # a 16-bit count of UTF-8 code units, then the units: EventPipe's Array of UTF8CodeUnit
+                n = node(name, 'NTIDX_TYPE_ARRAY', 0, node(name, 'NTIDX_TYPE_UTF8_CODE_UNIT'))
+            elif in_type == 'win:Binary':
                 if length is None:
                     raise GenError(f'{where}: win:Binary {name!r} without length=')
                 byte = node(name, 'NTIDX_TYPE_BYTE')
@@ -259,11 +419,13 @@ def load(manifest_path):
         if pname not in PROVIDERS:
             continue
         tasks = {}
+        op_values = {}  # (task, opcode name) -> value
         tasks_el = prov.find(NS + 'tasks')
         for t in (tasks_el if tasks_el is not None else []):
             ops = {}
             for o in t.iter(NS + 'opcode'):
                 ops[o.get('name')] = message(o.get('message')) or o.get('name')
+                op_values[(t.get('name'), o.get('name'))] = int(o.get('value'), 0)
             tasks[t.get('name')] = (message(t.get('message')) or t.get('name'), ops)
         templates = {}
         tpl_el = prov.find(NS + 'templates')
@@ -276,7 +438,11 @@ def load(manifest_path):
             eid = int(ev.get('value'))
             ver = int(ev.get('version') or 0)
             task, op = ev.get('task'), ev.get('opcode')
-            if (pname, eid) in RENAMES:
+            if eid in UNNAMED.get(pname, ()):
+                name = ''
+            elif pname in NAMED_ONLY:
+                name = NAMED_ONLY[pname].get(eid, '')
+            elif (pname, eid) in RENAMES:
                 name = RENAMES[(pname, eid)]
             elif not task:
                 name = ev.get('symbol')
@@ -295,18 +461,36 @@ def load(manifest_path):
                 if odisp and tdisp == 'GC' and re.match(r'GC[A-Z]', odisp):
                     odisp = odisp[2:]
                 name = tdisp + ('/' + odisp if odisp else '')
+            if op is None:
+                opcode = 0
+            elif op in BUILTIN_OPCODE_VALUES:
+                opcode = BUILTIN_OPCODE_VALUES[op]
+            elif (task, op) in op_values:
+                opcode = op_values[(task, op)]
+            else:
+                raise GenError(f'{pname} event {eid}: no value for opcode {op!r}')
+            opcode = TE_OPCODES.get((pname, eid), opcode)
             tid = ev.get('template')
             if tid is not None and tid not in templates:
                 raise GenError(f'{pname} event {eid} v{ver}: unknown template {tid!r}')
             layout = templates[tid] if tid is not None else []
-            events.append((pname, eid, ver, name, layout, ev.get('symbol')))
+            events.append((pname, eid, ver, name, layout, ev.get('symbol'), opcode))
 
-    known = {(e[0], e[1], e[2]) for e in events}
-    for pname, eid, ver, name, fields in SUPPLEMENT:
+    known = {(e[0], e[1], e[2]): i for i, e in enumerate(events)}
+    for pname, eid, ver, name, opcode, xml in SUPPLEMENT:
+        where = f'supplement {pname} {eid} v{ver}'
+        layout = None
+        if xml is not None:
+            layout = parse_layout(list(ET.fromstring(f'<t xmlns="{NS[1:-1]}">{xml}</t>')), where)
+        if name == REPLACE:
+            if (pname, eid, ver) not in known:
+                raise GenError(f'{where} replaces a row the manifest does not have')
+            old = events[known[(pname, eid, ver)]]
+            events[known[(pname, eid, ver)]] = (pname, eid, ver, old[3], layout, old[5], old[6])
+            continue
         if (pname, eid, ver) in known:
-            raise GenError(f'supplement {pname} {eid} v{ver} is in the manifest now: drop it')
-        layout = None if fields is None else [node(n, SCALARS[t]) for n, t in fields]
-        events.append((pname, eid, ver, name, layout, None))
+            raise GenError(f'{where} is in the manifest now: drop it')
+        events.append((pname, eid, ver, name, layout, None, opcode))
 
     seen = set()
     for e in events:
@@ -324,12 +508,12 @@ def generate(manifest_path):
     events = load(manifest_path)
     fields = Fields()
     rows = []
-    for pname, eid, ver, name, layout, symbol in events:
+    for pname, eid, ver, name, layout, symbol, opcode in events:
         if layout:
             start, count = fields.add_list(list(layout)), len(layout)
         else:
             start, count = None, 0
-        rows.append((PROVIDERS.index(pname), eid, ver, name, start, count, layout is None, symbol))
+        rows.append((PROVIDERS.index(pname), eid, ver, name, start, count, layout is None, symbol, opcode))
 
     o = []
     w = o.append
@@ -362,13 +546,13 @@ def generate(manifest_path):
     w('};')
     w(f'const size_t ntx_manifest_field_count = {len(fields.rows)};')
     w('')
-    w('/* {provider, version, event id, field count, no layout, name, fields} (manifest symbol),')
+    w('/* {provider, version, event id, field count, no layout, opcode, name, fields} (manifest symbol),')
     w(' * sorted by provider, event id, version. */')
     w('const ntx_manifest_event ntx_manifest_events[] = {')
-    for prov, eid, ver, name, start, count, no_layout, symbol in rows:
+    for prov, eid, ver, name, start, count, no_layout, symbol, opcode in rows:
         f_s = f'&ntx_manifest_fields[{start}]' if start is not None else 'NULL'
         note = f' /* {symbol} */' if symbol and re.fullmatch(r'\w+', symbol) else ''
-        w(f'    {{{prov}, {ver}, {eid}, {count}, {1 if no_layout else 0}, {c_str(name)}, {f_s}}},{note}')
+        w(f'    {{{prov}, {ver}, {eid}, {count}, {1 if no_layout else 0}, {opcode}, {c_str(name)}, {f_s}}},{note}')
     w('};')
     w(f'const size_t ntx_manifest_event_count = {len(rows)};')
     return '\n'.join(o) + '\n'

@@ -201,7 +201,13 @@ typedef struct ntidx_type_list ntidx_type_list;
  * definition blocks the index lists (no event is decoded: metadata blocks,
  * and before V4 the metadata rows of event blocks). A type defined twice
  * with the same provider, id, version, name and layout is listed once; the
- * runtime's events carry the layouts of its manifest. What a client needs to
+ * runtime's events carry the layouts of its manifest. In a V6 trace whose
+ * label lists override events' opcodes or versions (types no definition
+ * names: TraceEvent names them by the opcode), those types are listed too:
+ * when a label list block overrides something, every event header of the
+ * indexed trace is read to find them (a full decode, as `ntidx stats`
+ * without an index; traces without such label lists cost only their label
+ * list blocks). What a client needs to
  * know the columns of a batch before it runs (data frame schemas). A region
  * of a lazily checked index that fails its check is recovered from as
  * queries do (the index rebuilt, saved and used from then on).

@@ -410,11 +410,12 @@ typedef struct ntidx_metadata {
     int opcode;                /**< -1 when the metadata gives none */
     const char *provider;
     /** The event's name as TraceEvent shows it: the trace's name, followed by "/" and the opcode's name
-        when the metadata gives an opcode other than Info (0): "RequestStart/Start", "TestEvent3/24" (the
-        opcode names of TraceEventOpcode: Start, Stop, DataCollectionStart, DataCollectionStop,
-        Extension, Reply, Resume, Suspend, Transfer; other values as numbers). The .NET runtime's
-        events, which carry no name, get theirs from its manifest ("GC/AllocationTick"). "" when
-        nothing names the event. */
+        when the metadata gives an opcode other than Info (0): "TestEvent3/24" (the opcode names of
+        TraceEventOpcode: Start, Stop, DataCollectionStart, DataCollectionStop, Extension, Reply,
+        Resume, Suspend, Transfer; other values as numbers). EventSource's conventions first: a name
+        ending in Start or Stop without an opcode has that opcode, and the suffix goes
+        ("WorkStart" is "Work/Start"). The .NET runtime's events get TraceEvent's names for them
+        ("GC/AllocationTick") whatever the trace says. "" when nothing names the event. */
     const char *event_name;
     const char *message_template; /**< V6 optional, else NULL */
     const char *description;      /**< V6 optional, else NULL */
@@ -425,7 +426,26 @@ typedef struct ntidx_metadata {
     /** The name exactly as the trace stores it (no opcode suffix, "" for the runtime's events); NULL
         in metadata a client builds for the writer, which then writes event_name. */
     const char *name_in_trace;
+    /** 0 for a row as the trace defines it. V6: an event whose label list overrides the opcode,
+        version, level or keywords of its metadata (the spec; TraceEvent applies them per event) points
+        at a row derived from the trace's: the same id and offset, those values, the name TraceEvent
+        gives it, and here what changed its name or version: bit 8 and bits 0-7 the opcode when it
+        renamed the event ("Work/Reply"; such an event answers to its own name only in
+        ntidx_metadata_matches_name()), bit 17 and bits 9-16 the version. */
+    uint32_t label_overrides;
 } ntidx_metadata;
+
+/**
+ * A key for a client's cache of facts per event type (names, filters,
+ * columns): the definition's offset, or for a row derived by V6 label
+ * overrides (label_overrides != 0), the offset with the overrides that
+ * changed its name or version, tagged in bit 63. Two rows with one key are
+ * the same type; the offset alone is not enough (derived rows share it).
+ */
+static inline uint64_t ntidx_metadata_key(const ntidx_metadata *m)
+{
+    return m->label_overrides ? (1ull << 63) | (m->offset << 18) | m->label_overrides : m->offset;
+}
 
 /**
  * A copy of a metadata row that lives until ntidx_metadata_free(), for a

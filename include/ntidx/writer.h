@@ -186,8 +186,27 @@ typedef struct ntidx_gen_options {
     int remove_threads;        /**< V6: retire and replace threads with RemoveThread blocks */
     int compressed_headers;    /**< default 1 */
     int finish;                /**< default 1: write end-of-stream */
-    uint64_t reserved[8];      /**< zero (see Conventions in ntidx.h) */
+    int shape;                 /**< NTIDX_GEN_SHAPE_NTIDX (default) or NTIDX_GEN_SHAPE_ONE_COLLECT */
+    int unknown_end;           /**< one-collect shape: the end of capture not known, so the last event
+                                    block's maximum timestamp is 0xFFFFFFFFFFFFFFFF (as one-collect
+                                    writes it then) instead of the end of capture */
+    uint64_t reserved[7];      /**< zero (see Conventions in ntidx.h) */
 } ntidx_gen_options;
+
+/**
+ * Generator shapes. NTIDX_GEN_SHAPE_NTIDX is ntidx's own: several capture threads whose runs
+ * interleave, the runtime's providers and every field type, V5 or V6. NTIDX_GEN_SHAPE_ONE_COLLECT is
+ * V6 as microsoft/one-collect (behind `dotnet-trace collect-linux`) writes it: one capture thread
+ * with IsSorted on every event and every header field present, event blocks of about 1 MiB each
+ * preceded by a sequence point that flushes threads (its time the previous block's last event) and
+ * by fresh stack, thread and label-list blocks whose ids restart, one metadata block never
+ * flushed, block minimum the previous block's last timestamp, Universal.Events samples (a varuint
+ * value, a stack, labels) and Universal.System process, mapping and symbol events (UTF-8 strings
+ * with a 16-bit length). It needs format version 6; threads, drop_rate, flushes, thread removal and
+ * uncompressed headers do not apply.
+ */
+#define NTIDX_GEN_SHAPE_NTIDX 0
+#define NTIDX_GEN_SHAPE_ONE_COLLECT 1
 
 NTIDX_API void ntidx_gen_options_defaults(ntidx_gen_options *o);
 

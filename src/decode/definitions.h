@@ -41,4 +41,18 @@ typedef int (*ntx_label_list_cb)(void *ctx, uint32_t id, const uint8_t *p, uint3
 int ntx_decode_label_list_block(const struct ntidx_trace *t, const ntidx_block *b, ntx_label_list_cb cb, void *ctx,
                                 ntx_err *err);
 
+/*
+ * What a V6 label list overrides in the metadata of the events that use it (the spec: its OpCode,
+ * Keywords, Level and Version labels override the metadata's; TraceEvent applies them per event).
+ * -1: not given. The last label of a kind wins.
+ */
+typedef struct ntx_label_overrides {
+    int opcode, version, level;
+    int has_keywords;
+    uint64_t keywords;
+} ntx_label_overrides;
+
+/* The overrides of an encoded (validated) label list; 1 when it has any, else 0. */
+int ntx_label_list_overrides(const uint8_t *p, uint32_t size, ntx_label_overrides *o);
+
 #endif

@@ -87,3 +87,25 @@ int ntx_decode_label_list_block(const ntidx_trace *t, const ntidx_block *b, ntx_
     }
     return NTIDX_OK;
 }
+
+int ntx_label_list_overrides(const uint8_t *p, uint32_t size, ntx_label_overrides *o)
+{
+    o->opcode = o->version = o->level = -1;
+    o->has_keywords = 0;
+    o->keywords = 0;
+    ntx_cur c = {.p = p, .end = p + size, .base = p, .err = 0};
+    int any = 0;
+    while (c.p < c.end) {
+        ntidx_label l;
+        if (read_label(&c, &l) < 0)
+            break; /* validated when the block was read; a bad tail overrides nothing */
+        switch (l.kind) {
+        case NTIDX_LABEL_OPCODE: o->opcode = (int)l.u; any = 1; break;
+        case NTIDX_LABEL_VERSION: o->version = (int)l.u; any = 1; break;
+        case NTIDX_LABEL_LEVEL: o->level = (int)l.u; any = 1; break;
+        case NTIDX_LABEL_KEYWORDS: o->has_keywords = 1; o->keywords = l.u; any = 1; break;
+        default: break;
+        }
+    }
+    return any;
+}

@@ -69,16 +69,20 @@ void ntx_manifest_fill(ntidx_metadata *m)
         return;
     int need_name = !m->event_name || !m->event_name[0];
     int need_fields = !m->has_fields || m->field_count == 0;
-    if (!need_name && !need_fields)
-        return;
     const ntx_manifest_event *lowest;
     const ntx_manifest_event *e = ntx_manifest_find(m->provider, m->event_id, m->version, &lowest);
     const ntx_manifest_event *named = e ? e : lowest;
     if (!named)
         return;
-    if (need_name)
+    /* TraceEvent names the runtime's events by its parsers whatever name the trace gives (a V5 or V6
+       writer may give one): so does ntidx. Where its parsers have no template (an unnamed row), the
+       trace's name stands, as in TraceEvent. The trace's own name stays in name_in_trace. */
+    if (named->name[0] || need_name)
         m->event_name = named->name;
-    if (need_fields && e && !e->no_layout && e->field_count > 0) {
+    /* The layout too: where TraceEvent has a template, its parser decodes the event by its version
+       whatever field list the trace gives (from a writer that knows the event, the same fields); where
+       it has none, the trace's list stands and the manifest only fills a missing one. */
+    if ((named->name[0] || need_fields) && e && !e->no_layout && e->field_count > 0) {
         m->has_fields = 1;
         m->field_count = e->field_count;
         m->fields = e->fields;
@@ -134,12 +138,13 @@ static int is_event_id(const char *s, size_t n, uint32_t id)
 }
 
 /* The part after the provider: the event name (as TraceEvent shows it, or as the trace stores it,
-   without the opcode suffix) or EventID(N). */
+   without the opcode suffix) or EventID(N). An event a V6 label list renamed ("Work/Reply") answers to
+   its own name only: "Work" names the others. */
 static int matches_event(const ntidx_metadata *m, const char *s, size_t n)
 {
     if (m->event_name && m->event_name[0] && eq_n(s, n, m->event_name))
         return 1;
-    if (m->name_in_trace && m->name_in_trace[0] && eq_n(s, n, m->name_in_trace))
+    if (!(m->label_overrides & 0x100) && m->name_in_trace && m->name_in_trace[0] && eq_n(s, n, m->name_in_trace))
         return 1;
     return is_event_id(s, n, m->event_id);
 }

@@ -5,8 +5,9 @@
  * before V6, no field list). The tables are generated into manifest_tables.c
  * by tools/gen_manifest_tables.py; docs/runtime-events.md has the rules.
  *
- * The trace always wins: the manifest only fills an empty event name and a
- * missing or empty field list.
+ * Names and layouts are TraceEvent's, whatever the trace says, where its
+ * parsers have a template for the event; elsewhere the trace's name and
+ * field list stand and the manifest only fills what is missing.
  */
 #ifndef NTIDX_MANIFEST_H
 #define NTIDX_MANIFEST_H
@@ -42,7 +43,8 @@ typedef struct ntx_manifest_event {
     uint16_t event_id;
     uint16_t field_count;
     uint8_t no_layout;          /* the payload has no describable layout (named only) */
-    const char *name;           /* "Task/Opcode" */
+    uint8_t opcode;             /* the opcode of TraceEvent's template (the manifest's) */
+    const char *name;           /* "Task/Opcode" as TraceEvent shows it; "" when TraceEvent has no template */
     const ntidx_field *fields;  /* field_count fields, or NULL */
 } ntx_manifest_event;
 
@@ -65,9 +67,10 @@ const ntx_manifest_event *ntx_manifest_find(const char *provider, uint32_t event
                                             const ntx_manifest_event **name_only);
 
 /*
- * Fill the gaps of a metadata row from the manifest: an empty event_name,
- * and a missing or empty field list. Rows the trace describes are left
- * alone. The filled pointers are static tables (no allocation).
+ * Name and lay out a metadata row of the runtime's providers as TraceEvent
+ * does: the table's name and layout where TraceEvent has a template (a named
+ * row), else the trace's, the table filling only an empty name or field
+ * list. The filled pointers are static tables (no allocation).
  */
 void ntx_manifest_fill(ntidx_metadata *m);
 

@@ -180,21 +180,56 @@ static int parse_fields_v2(blob_ctx *x, ntidx_field **out, uint32_t *count, int 
     return 0;
 }
 
+/* Does the n-byte s end with suffix, ASCII case-insensitively? */
+static int ends_with_ci(const char *s, size_t n, const char *suffix)
+{
+    size_t k = strlen(suffix);
+    if (n < k)
+        return 0;
+    for (size_t i = 0; i < k; i++) {
+        char c = s[n - k + i];
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        char d = suffix[i];
+        if (d >= 'A' && d <= 'Z')
+            d = (char)(d - 'A' + 'a');
+        if (c != d)
+            return 0;
+    }
+    return 1;
+}
+
 /*
- * TraceEvent names an event from its metadata as "Name/Opcode" when the metadata gives an opcode other
- * than Info (TraceEvent.EventName with the opcode name of TraceEventOpcode, or the number), and ntidx
- * names events as TraceEvent does. The name as stored stays in name_in_trace.
+ * ntidx names events from their metadata as TraceEvent does (EventPipeMetadata.ApplyTransforms, then
+ * TraceEvent.EventName), the specification of names:
+ *   - metadata without an opcode whose name ends with "Start" or "Stop" (ASCII, any case) has the
+ *     implied opcode Start (1) or Stop (2): EventSource's convention;
+ *   - with opcode Start a trailing "Start" is dropped, with Stop a trailing "Stop" (EventSource's
+ *     WorkStart/WorkStop become Work/Start and Work/Stop);
+ *   - an opcode other than Info is appended as "/Opcode", by its TraceEventOpcode name (Start, Stop,
+ *     ... Transfer) or its number (TestEvent3/24).
+ * The name as stored stays in name_in_trace (the writer writes it back); m->opcode stays the trace's.
  */
 static int name_like_traceevent(ntx_arena *a, ntidx_metadata *m)
 {
     static const char *const names[] = {"Info",    "Start",  "Stop",   "DataCollectionStart", "DataCollectionStop",
                                         "Extension", "Reply", "Resume", "Suspend",             "Transfer"};
     m->name_in_trace = m->event_name;
-    if (!m->event_name || !m->event_name[0] || m->opcode <= 0)
+    if (!m->event_name || !m->event_name[0])
         return 0;
+    size_t n = strlen(m->event_name);
+    int opcode = m->opcode;
+    if (opcode < 0)
+        opcode = ends_with_ci(m->event_name, n, "Start") ? 1 : ends_with_ci(m->event_name, n, "Stop") ? 2 : 0;
+    if (opcode <= 0)
+        return 0;
+    if (opcode == 1 && ends_with_ci(m->event_name, n, "Start"))
+        n -= 5;
+    else if (opcode == 2 && ends_with_ci(m->event_name, n, "Stop"))
+        n -= 4;
     char num[8];
-    const char *op = m->opcode < 10 ? names[m->opcode] : (snprintf(num, sizeof num, "%d", m->opcode), num);
-    size_t n = strlen(m->event_name), k = strlen(op);
+    const char *op = opcode < 10 ? names[opcode] : (snprintf(num, sizeof num, "%d", opcode), num);
+    size_t k = strlen(op);
     char *s = ntx_arena_alloc(a, n + 1 + k + 1);
     if (!s)
         return NTIDX_E_NOMEM;

@@ -535,7 +535,16 @@ static int tree_add(ntidx_values *t, const ntidx_value *val, ntidx_value **out)
         size_t at = t->strings.len;
         const unsigned char *s = (const unsigned char *)v->str;
         for (size_t k = 0; k < v->len;) {
-            size_t l = s[k] ? ntx_utf8_seq_len(s + k, v->len - k) : 1;
+            /* runs of ASCII (most strings are all ASCII) go in one copy */
+            size_t run = k;
+            while (run < v->len && s[run] < 0x80)
+                run++;
+            if (run > k) {
+                ntx_buf_put(&t->strings, s + k, run - k);
+                k = run;
+                continue;
+            }
+            size_t l = ntx_utf8_seq_len(s + k, v->len - k);
             if (l == 0) {
                 ntx_buf_put(&t->strings, "\xef\xbf\xbd", 3);
                 k++;
@@ -611,7 +620,8 @@ NTIDX_API int ntidx_values_decode(ntidx_values *t, const ntidx_trace *tr, const 
     t->n = 0;
     t->depth = 0;
     t->last[0] = NONE;
-    ntidx_buf_free(&t->strings); /* also forgets a sticky out-of-memory */
+    t->strings.len = 0; /* its storage stays for the next event */
+    t->strings.err = 0; /* forgets a sticky out-of-memory */
     ntx_err err = {0};
     int rc = ntx_values_walk(tr, ev, &t->sink, &t->used, &err);
     if (rc == NTIDX_OK && t->strings.err)

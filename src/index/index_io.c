@@ -526,9 +526,11 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
         FAIL(NTIDX_E_INDEX_CORRUPT, "region statistics sections are incomplete or without FULL");
     if (nstat && rstats_count != x->nregions)
         FAIL(NTIDX_E_INDEX_CORRUPT, "%llu region statistics for %llu regions", (unsigned long long)rstats_count, (unsigned long long)x->nregions);
-    if (minor < 3 && rstats_count) {
-        /* Before 1.3 the stored statistics named event types without TraceEvent's opcode suffix: decoded
-           regions would name the same type otherwise, so they are not used (docs/index-format.md, 1.3). */
+    if (minor < 5 && rstats_count) {
+        /* Before 1.5 the stored statistics named some event types otherwise than TraceEvent (1.2: without the
+           opcode suffix; 1.3 and 1.4: EventSource's Start/Stop names and runtime events TraceEvent does not
+           name or names otherwise): decoded regions would name the same type otherwise, so they are not used
+           (docs/index-format.md, 1.3 and 1.5). */
         x->rstats = x->tcounts = x->thcounts = x->dcounts = x->strings = NULL;
         x->ntcounts = x->nthcounts = x->ndcounts = x->strings_len = 0;
         rstats_count = 0;

@@ -19,13 +19,14 @@
 #include "error.h"
 #include "hash.h"
 #include "idmap.h"
+#include "metadata.h"
 #include "ntidx/batch.h"
 
 #define DEFAULT_ROWS 65536
 
 /* What a batch knows of one metadata definition. */
 typedef struct def_info {
-    uint64_t offset;    /* the definition's file offset (its key) */
+    uint64_t offset;    /* the definition's key (ntx_metadata_key: its file offset, or that with label overrides) */
     uint32_t type;      /* row of the type table */
     uint32_t nfields;   /* top-level fields of its layout */
     const char **names; /* their names (copies: the reader's cache may be reset) */
@@ -199,9 +200,12 @@ static long type_of(ntidx_batch *b, const ntidx_metadata *m)
    names become columns then). NULL out of memory. */
 static def_info *def_of(ntidx_batch *b, const ntidx_metadata *m)
 {
-    if (b->last_def && b->last_def->offset == m->offset)
+    /* keyed as the statistics key types: a row that V6 label lists derived (another opcode, version or
+       layout) shares its definition's offset but is a type of its own */
+    uint64_t key = ntx_metadata_key(m);
+    if (b->last_def && b->last_def->offset == key)
         return b->last_def;
-    def_info *d = ntx_idmap_get(&b->defs, m->offset);
+    def_info *d = ntx_idmap_get(&b->defs, key);
     if (d)
         return b->last_def = d;
     d = ntx_arena_alloc(&b->arena, sizeof *d);
@@ -210,7 +214,7 @@ static def_info *def_of(ntidx_batch *b, const ntidx_metadata *m)
     long ty = type_of(b, m);
     if (ty < 0)
         return NULL;
-    d->offset = m->offset;
+    d->offset = key;
     d->type = (uint32_t)ty;
     d->max_col = -1;
     d->nfields = m->fields ? m->field_count : 0;
@@ -231,7 +235,7 @@ static def_info *def_of(ntidx_batch *b, const ntidx_metadata *m)
         if (c > d->max_col)
             d->max_col = (int32_t)c;
     }
-    if (ntx_idmap_put(&b->defs, m->offset, d) != 0)
+    if (ntx_idmap_put(&b->defs, key, d) != 0)
         return NULL;
     return b->last_def = d;
 }

@@ -21,6 +21,7 @@
 #include "ops_internal.h"
 #include "query_internal.h"
 #include "reader_internal.h"
+#include "metadata.h"
 #include "reader_sort.h"
 
 struct ntidx_query {
@@ -461,12 +462,12 @@ NTIDX_API int ntidx_query_estimate(ntidx_trace *t, const ntidx_index *x, const n
 
 static int type_matches(ntidx_query *q, const ntidx_metadata *m)
 {
-    if (m->offset == q->last_def)
+    if (ntx_metadata_key(m) == q->last_def)
         return q->last_match;
     int ok = (!q->o.provider || !strcmp(q->o.provider, m->provider)) &&
              (!q->o.has_event_id || m->event_id == q->o.event_id) &&
              (!q->o.event_name || ntidx_metadata_matches_name(m, q->o.event_name));
-    q->last_def = m->offset;
+    q->last_def = ntx_metadata_key(m);
     q->last_match = ok;
     return ok;
 }

@@ -138,6 +138,8 @@ typedef struct slicer {
     /* the input block being gathered */
     int have_block;
     uint64_t block;
+    /* The capture thread of the last event in the writer's pending event block (UINT64_MAX: none). */
+    uint64_t pending_capture;
     sl_event *evs;
     size_t nev, evcap;
 
@@ -649,14 +651,25 @@ static int flush_block(slicer *s)
             if (rc < 0)
                 return wfail(s, rc, "event block");
             copied = 1;
+            s->pending_capture = UINT64_MAX; /* the copied block ended the pending one */
             s->st.blocks_copied++;
             s->st.events_copied += s->nev;
         }
     }
     for (size_t i = 0; i < s->nev; i++) {
         const ntidx_event *e = &s->evs[i].e;
-        if (!copied && (rc = ntidx_writer_add_event(s->w, e)) < 0)
-            return wfail(s, rc, "event");
+        if (!copied) {
+            /* A reader may take the capture thread to change only at an IsSorted event or at the start
+               of a block (TraceEvent files the rest under the last one's thread), as the runtime writes
+               them. A run the window or a filter cut has lost its marked first event: it starts a
+               block instead (marking it would claim an order that may not hold). */
+            if (s->pending_capture != UINT64_MAX && e->capture_thread_index != s->pending_capture &&
+                !e->is_sorted && (rc = ntidx_writer_flush(s->w)) < 0)
+                return wfail(s, rc, "event block");
+            if ((rc = ntidx_writer_add_event(s->w, e)) < 0)
+                return wfail(s, rc, "event");
+            s->pending_capture = e->capture_thread_index;
+        }
         if (!s->v6) {
             static char mark;
             if (!ntx_idmap_get(&s->seen.m, e->capture_thread_index) &&
@@ -838,6 +851,7 @@ static int slicer_init(slicer *s, ntidx_trace *t, const ntidx_index *x, const nt
                        const ntidx_slice_options *o)
 {
     memset(s, 0, sizeof *s);
+    s->pending_capture = UINT64_MAX;
     s->t = t;
     s->x = x;
     if (q)

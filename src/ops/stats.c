@@ -86,11 +86,11 @@ static long find_type(collector *c, const char *provider, uint32_t event_id, con
 /* Type index of a metadata definition; definitions of the same type share one. */
 static long type_of(collector *c, const ntidx_metadata *m)
 {
-    void *v = ntx_idmap_get(&c->by_definition, m->offset);
+    void *v = ntx_idmap_get(&c->by_definition, ntx_metadata_key(m));
     if (v)
         return (long)((uintptr_t)v - 1);
     long i = find_type(c, m->provider, m->event_id, m->event_name ? m->event_name : "", m->version);
-    if (i < 0 || ntx_idmap_put(&c->by_definition, m->offset, (void *)(uintptr_t)(i + 1)) != 0)
+    if (i < 0 || ntx_idmap_put(&c->by_definition, ntx_metadata_key(m), (void *)(uintptr_t)(i + 1)) != 0)
         return -1;
     return i;
 }
@@ -159,15 +159,20 @@ int ntx_stats_accum_init(ntx_stats_accum *a)
     return 0;
 }
 
-/* The index of an event type's statistic (cached by metadata id, checked by definition offset); -1: no memory. */
+/*
+ * The index of an event type's statistic (cached by metadata id, checked by
+ * the definition's key: its offset, or for a row derived by V6 label
+ * overrides, the offset with the overrides); -1: no memory.
+ */
 static inline long type_index(ntx_stats_accum *a, const ntidx_metadata *m)
 {
     __typeof__(a->type_cache[0]) *tc = &a->type_cache[m->id & 255];
-    if (__builtin_expect(tc->def != m->offset, 0)) {
+    uint64_t key = ntx_metadata_key(m);
+    if (__builtin_expect(tc->def != key, 0)) {
         long ti = type_of(a, m);
         if (ti < 0)
             return -1;
-        tc->def = m->offset;
+        tc->def = key;
         tc->type = ti;
     }
     return tc->type;

@@ -9,6 +9,7 @@
 #include "arena.h"
 #include "error.h"
 #include "idmap.h"
+#include "metadata.h"
 #include "ntidx/index.h"
 #include "ntidx/ntidx.h"
 

@@ -7,6 +7,8 @@
  * new epoch since a V6 metadata flush lets ids be defined again, and tells
  * us of every row it defines. Rows are copied out of the reader (its cache
  * dies at the next reset) and listed once per distinct type and layout.
+ * V6 label lists may override an event's opcode or version, which makes a
+ * type of its own that only events show (list_derived_types()).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +121,89 @@ static int refill(void *ctx, const ntx_plan_step **plan, size_t *len, ntx_err *e
     return p->n ? 1 : 0;
 }
 
+/*
+ * Read the blocks of plan `p` as context (no event is decoded), telling `l`
+ * of every row defined. *saw (when given): a label list read overrides
+ * something. 0 or an error.
+ */
+static int walk_plan(ntidx_trace *t, type_plan *p, ntidx_type_list *l, int *saw, ntx_err *err)
+{
+    ntidx_reader_options ro;
+    ntidx_reader_options_defaults(&ro);
+    ntidx_reader *r = NULL;
+    int rc = ntidx_reader_open(t, &ro, &r);
+    if (rc < 0)
+        return ntx_err_from_last(err, rc);
+    ntx_reader_set_plan(r, refill, p);
+    ntx_reader_on_metadata(r, add_type, l);
+    const ntidx_event *e;
+    while ((rc = ntidx_reader_next(r, &e)) == 1)
+        ; /* context only: no event comes out */
+    if (rc < 0)
+        ntx_err_from_last(err, rc);
+    if (saw)
+        *saw = r->saw_label_overrides;
+    ntidx_reader_close(&r);
+    return rc < 0 ? rc : 0;
+}
+
+/*
+ * V6 events whose label list overrides their opcode or version are of a type
+ * no definition block names (TraceEvent names them by the overriding opcode,
+ * and lays them out by the overriding version): such types exist only where
+ * events carry those label lists. The label list blocks are read first
+ * (small); only when one of them overrides something is every event header
+ * of the indexed trace read (the statistics' loop), and the rows the reader
+ * derives are listed (docs: include/ntidx/batch.h, ntidx_index_types).
+ */
+static int list_derived_types(ntidx_trace *t, const ntidx_index *x, ntidx_type_list *l, ntx_err *err)
+{
+    type_plan p = {0};
+    size_t cap = 0;
+    for (uint64_t b = 0; b < x->nblocks; b++) {
+        if (ntx_blk_kind(x, b) != NTIDX_BLOCK_LABEL_LIST)
+            continue;
+        int rc = ntx_index_need_block(x, b, err);
+        if (rc < 0) {
+            free(p.steps);
+            return rc;
+        }
+        if (p.n == cap) {
+            cap = cap ? 2 * cap : 64;
+            ntx_plan_step *ns = realloc(p.steps, cap * sizeof *ns);
+            if (!ns) {
+                free(p.steps);
+                return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+            }
+            p.steps = ns;
+        }
+        p.steps[p.n++] = (ntx_plan_step){.offset = ntx_blk_offset(x, b), .size = ntx_blk_size(x, b),
+                                          .op = NTX_OP_CONTEXT, .forget_seq = 0};
+    }
+    int saw = 0, rc = p.n ? walk_plan(t, &p, l, &saw, err) : 0;
+    free(p.steps);
+    if (rc < 0 || !saw)
+        return rc;
+    ntidx_reader_options ro;
+    ntidx_reader_options_defaults(&ro);
+    ntidx_reader *r = NULL;
+    if ((rc = ntidx_reader_open(t, &ro, &r)) < 0)
+        return ntx_err_from_last(err, rc);
+    r->end_pos = x->indexed_end; /* what the index covers: a trace cut short ends there, without an error */
+    ntx_reader_on_metadata(r, add_type, l);
+    ntx_row rows[256];
+    uint64_t block;
+    long n;
+    while ((n = ntx_reader_rows(r, rows, sizeof rows / sizeof rows[0], &block)) > 0)
+        ; /* the rows are not wanted: the reader tells add_type() of every row it derives */
+    if (n < 0) {
+        *err = r->err;
+        rc = (int)n;
+    }
+    ntidx_reader_close(&r);
+    return rc;
+}
+
 static int list_types(ntidx_trace *t, const ntidx_index *x, ntidx_type_list *l, ntx_err *err)
 {
     type_plan p = {0};
@@ -144,24 +229,11 @@ static int list_types(ntidx_trace *t, const ntidx_index *x, ntidx_type_list *l, 
                                           .op = NTX_OP_CONTEXT,
                                           .forget_seq = 0};
     }
-    ntidx_reader_options ro;
-    ntidx_reader_options_defaults(&ro);
-    ntidx_reader *r = NULL;
-    int rc = ntidx_reader_open(t, &ro, &r);
-    if (rc < 0) {
-        free(p.steps);
-        return ntx_err_from_last(err, rc);
-    }
-    ntx_reader_set_plan(r, refill, &p);
-    ntx_reader_on_metadata(r, add_type, l);
-    const ntidx_event *e;
-    while ((rc = ntidx_reader_next(r, &e)) == 1)
-        ; /* context only: no event comes out */
-    if (rc < 0)
-        ntx_err_from_last(err, rc);
-    ntidx_reader_close(&r);
+    int rc = walk_plan(t, &p, l, NULL, err);
     free(p.steps);
-    return rc < 0 ? rc : 0;
+    if (rc < 0 || t->gen != NTX_GEN_V6)
+        return rc;
+    return list_derived_types(t, x, l, err);
 }
 
 static void free_list(ntidx_type_list *l)

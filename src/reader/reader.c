@@ -166,12 +166,53 @@ static int remove_thread(void *ctx, uint64_t index, uint32_t seq)
 static int add_label_list(void *ctx, uint32_t id, const uint8_t *p, uint32_t size)
 {
     ntidx_reader *r = ctx;
-    ntx_stack_ref *l = ntx_arena_alloc(&r->label_arena, sizeof *l);
+    ntx_label_ref *l = ntx_arena_alloc(&r->label_arena, sizeof *l);
     if (!l || ntx_idmap_put(&r->labels, id, l) != 0)
         return ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory caching label lists");
-    l->ips = p;
+    l->labels = p;
     l->size = size;
+    l->overrides = ntx_label_list_overrides(p, size, &l->o);
+    r->saw_label_overrides |= l->overrides;
     return 0;
+}
+
+/* Metadata rows die at a metadata flush or a cache reset: so do the rows derived from them. */
+static void forget_metadata(ntidx_reader *r)
+{
+    ntx_idmap_clear(&r->metadata);
+    ntx_idmap_clear(&r->derived);
+    ntx_arena_free(&r->metadata_arena);
+}
+
+static uint64_t derived_hash(const ntidx_metadata *base, const ntx_label_overrides *o)
+{
+    uint64_t h = (uint64_t)(uintptr_t)base * 0x9E3779B97F4A7C15ULL;
+    h ^= ((uint64_t)(uint32_t)o->opcode << 40) ^ ((uint64_t)(uint32_t)o->version << 20) ^ (uint32_t)o->level;
+    h ^= o->has_keywords ? o->keywords * 0xC2B2AE3D27D4EB4FULL + 1 : 0;
+    return h;
+}
+
+/* The row of an event of `base` whose label list overrides it (ntx_metadata_derive), made once. */
+static const ntidx_metadata *derived_row(ntidx_reader *r, const ntidx_metadata *base, const ntx_label_overrides *o)
+{
+    uint64_t h = derived_hash(base, o);
+    ntx_derived *first = ntx_idmap_get(&r->derived, h);
+    for (ntx_derived *d = first; d; d = d->next)
+        if (d->base == base && d->o.opcode == o->opcode && d->o.version == o->version && d->o.level == o->level &&
+            d->o.has_keywords == o->has_keywords && d->o.keywords == o->keywords)
+            return d->row;
+    ntx_derived *d = ntx_arena_alloc(&r->metadata_arena, sizeof *d);
+    if (!d || ntx_metadata_derive(&r->metadata_arena, base, o, &d->row) < 0)
+        return NULL;
+    d->base = base;
+    d->o = *o;
+    d->next = first;
+    if (ntx_idmap_put(&r->derived, h, d) != 0)
+        return NULL;
+    /* a type of its own: listeners of definitions hear of it as of a row defined (the type listing) */
+    if (r->on_metadata && r->on_metadata(r->on_metadata_ctx, d->row) != 0)
+        return NULL;
+    return d->row;
 }
 
 static int read_v6_metadata_block(ntidx_reader *r, const ntidx_block *b)
@@ -220,10 +261,8 @@ static int apply_sequence_point(ntidx_reader *r, const ntidx_block *b)
         /* After the checks above, every thread index starts afresh. */
         ntx_idmap_each(&r->seqs, reset_seq, NULL);
     }
-    if (r->t->gen == NTX_GEN_V6 && (sp.flags & 2u)) {
-        ntx_idmap_clear(&r->metadata);
-        ntx_arena_free(&r->metadata_arena);
-    }
+    if (r->t->gen == NTX_GEN_V6 && (sp.flags & 2u))
+        forget_metadata(r);
     return 0;
 }
 
@@ -336,11 +375,13 @@ static int make_event(ntidx_reader *r, const ntx_hdr *h, ntidx_event *e)
         if (ct->has_os_thread_id)
             e->capture_thread_id = ct->os_thread_id;
         if (h->label_id) {
-            const ntx_stack_ref *l = ntx_idmap_get(&r->labels, h->label_id);
+            const ntx_label_ref *l = ntx_idmap_get(&r->labels, h->label_id);
             if (!l)
                 return undefined(r, h, "label list id", h->label_id);
-            e->label_list = l->ips;
+            e->label_list = l->labels;
             e->label_list_size = l->size;
+            if (l->overrides && !(e->metadata = derived_row(r, m, &l->o)))
+                return ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory deriving metadata for label overrides");
         }
     }
     if (t->gen == NTX_GEN_NETPERF) {
@@ -402,8 +443,7 @@ static int seq_baseline(void *ctx, uint64_t thread, uint32_t seq)
 /* Drop every cache: the next blocks come from a region that does not follow the last one. */
 static void reset_caches(ntidx_reader *r)
 {
-    ntx_idmap_clear(&r->metadata);
-    ntx_arena_free(&r->metadata_arena);
+    forget_metadata(r);
     ntx_idmap_clear(&r->threads);
     ntx_arena_free(&r->thread_arena);
     ntx_idmap_clear(&r->stacks);
@@ -786,6 +826,13 @@ static long rows_compressed(ntidx_reader *r, ntx_row *rows, size_t cap)
             if ((rc = check_refs(r, &h, &m)) < 0)
                 break;
         }
+        if (lid) { /* a V6 label list may override the opcode, version, level or keywords: make_event()'s row */
+            const ntx_label_ref *l = lid < NTX_IDMAP_DENSE ? ldense[lid] : ntx_idmap_get(&r->labels, lid);
+            if (l->overrides && !(m = derived_row(r, m, &l->o))) {
+                rc = ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory deriving metadata for label overrides");
+                break;
+            }
+        }
         uint64_t tid = h.thread, cid = h.capture;
         if (v6) {
             if (__builtin_expect(!c->have_thread || h.thread != c->thread, 0)) {
@@ -895,6 +942,7 @@ NTIDX_API int ntidx_reader_open(ntidx_trace *t, const ntidx_reader_options *o, n
     r->end_pos = UINT64_MAX;
     r->live_lo = UINT64_MAX;
     ntx_idmap_init(&r->metadata);
+    ntx_idmap_init(&r->derived);
     ntx_idmap_init(&r->threads);
     ntx_idmap_init(&r->stacks);
     ntx_idmap_init(&r->labels);
@@ -925,6 +973,7 @@ NTIDX_API void ntidx_reader_close(ntidx_reader **rp)
     r->live_lo = UINT64_MAX;
     release_read(r);
     ntx_idmap_free(&r->metadata);
+    ntx_idmap_free(&r->derived);
     ntx_idmap_free(&r->threads);
     ntx_idmap_free(&r->stacks);
     ntx_idmap_free(&r->labels);

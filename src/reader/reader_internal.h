@@ -8,6 +8,7 @@
 #define NTIDX_READER_INTERNAL_H
 
 #include "arena.h"
+#include "definitions.h"
 #include "error.h"
 #include "event_header.h"
 #include "idmap.h"
@@ -27,6 +28,22 @@ typedef struct ntx_stack_ref {
     const uint8_t *ips;
     uint32_t size;
 } ntx_stack_ref;
+
+/* A V6 label list: its labels, and what they override in the metadata of its events. */
+typedef struct ntx_label_ref {
+    const uint8_t *labels;
+    uint32_t size;
+    int overrides; /* 1 when `o` overrides something */
+    ntx_label_overrides o;
+} ntx_label_ref;
+
+/* A metadata row derived for events whose label list overrides it (chained per hash). */
+typedef struct ntx_derived {
+    ntidx_metadata *row;
+    const ntidx_metadata *base;
+    ntx_label_overrides o;
+    struct ntx_derived *next;
+} ntx_derived;
 
 /*
  * A plan: the blocks a query visits, in file order, instead of walking the
@@ -103,6 +120,7 @@ struct ntidx_reader {
     /* caches */
     ntx_idmap metadata;
     ntx_arena metadata_arena;
+    ntx_idmap derived; /* hash of (base row, overrides) -> ntx_derived chain, in metadata_arena */
     ntx_idmap threads;
     ntx_arena thread_arena;
     ntx_idmap stacks;
@@ -131,7 +149,9 @@ struct ntidx_reader {
     ntidx_dropped *dropped;
     size_t dropped_len;
 
-    /* Told of every metadata row defined (ntx_reader_on_metadata); non-zero: out of memory. */
+    int saw_label_overrides; /* a V6 label list read overrides an opcode, version, level or keywords */
+    /* Told of every metadata row defined, and of every row derived by label overrides
+       (ntx_reader_on_metadata); non-zero: out of memory. */
     int (*on_metadata)(void *ctx, const ntidx_metadata *m);
     void *on_metadata_ctx;
     /*

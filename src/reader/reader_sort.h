@@ -21,7 +21,8 @@ static inline int ntx_reader_next(ntidx_reader *r, const ntidx_event **ev)
 }
 void ntx_reader_set_plan(ntidx_reader *r, int (*refill)(void *, const ntx_plan_step **, size_t *, ntx_err *),
                          void *ctx);
-/* Call fn with every metadata row as it is defined (the row lives until the reader's next reset). */
+/* Call fn with every metadata row as it is defined, and with every row derived from one by V6 label
+   overrides as it is first needed (the row lives until the reader's next reset). */
 void ntx_reader_on_metadata(ntidx_reader *r, int (*fn)(void *ctx, const ntidx_metadata *m), void *ctx);
 
 #endif

@@ -10,10 +10,13 @@
  *   written one thread after the other in a random order. So events
  *   interleave out of order across threads (A: 10 15 20, then B: 12 13 14)
  *   while each capture thread's own events stay in time order.
- * - IsSorted: in each batch the event with the smallest timestamp is marked.
- *   It is the first event of its thread's run, every other event of the
- *   batch is >= it, and every later batch starts after this one ends, so
- *   "every later event in file order has timestamp >= it" holds.
+ * - IsSorted: the first event of every thread's run is marked, as the
+ *   runtime does, and the runs of a batch are written in the order of their
+ *   first timestamps, so "every later event in file order has timestamp >=
+ *   it" holds (every later run starts no earlier, every later batch after
+ *   this one ends). A reader may thus take the capture thread to change only
+ *   at an IsSorted event: TraceEvent does, and attributes unmarked events to
+ *   the thread of the last marked one.
  * - Sequence points close "regions" of 1 to 10 MB (fewer for small traces):
  *   the SP timestamp is the boundary between two batch windows, so every
  *   event before it is earlier and every event after it is later. Each SP
@@ -367,6 +370,11 @@ static void emit(gen *g, gthread *t, uint64_t ts, int sorted)
     uint8_t related[16];
     if (g->v6) {
         ev.label_list_id = ((x >> 40) & 1) ? 0 : 1 + (uint32_t)((x >> 41) % GEN_LABEL_LISTS);
+        /* Readers decode the runtime's events by their version (TraceEvent's parsers, ntidx's manifest):
+           a list that overrode it would say another layout than the payload's. Those events take the
+           next list instead of the one with a Version label. */
+        if (ev.label_list_id && (ev.label_list_id - 1) % 6 == 4 && !strcmp(s->types[type].meta.provider, "Microsoft-Windows-DotNETRuntime"))
+            ev.label_list_id = ev.label_list_id % GEN_LABEL_LISTS + 1;
     } else {
         /* Activities change now and then; the event that starts one names its parent. */
         if (((x >> 48) & 127) == 0) {
@@ -387,7 +395,7 @@ static void emit(gen *g, gthread *t, uint64_t ts, int sorted)
     g->events_written++;
     g->st.sorted_marks += sorted != 0;
     if (g->events_target ? g->events_written >= g->events_target
-                         : ntidx_writer_bytes(g->w) + 64 >= g->o.target_bytes)
+                         : ntidx_writer_bytes(g->w) >= g->o.target_bytes)
         g->done = 1;
 }
 
@@ -408,15 +416,17 @@ static void emit_batch(gen *g)
     }
     uint64_t width = (uint64_t)total * GEN_TICKS_PER_EVENT / 2 +
                      ntidx_w_rng_below(r, total * GEN_TICKS_PER_EVENT);
-    uint32_t min_first = UINT32_MAX, min_thread = 0;
     for (uint32_t i = 0; i < n; i++) {
         /* Thread i writes at b0 + first, then every `step` ticks (plus jitter). */
         g->first[i] = 1 + ntidx_w_rng_below(r, (uint32_t)(width / 4));
         g->step[i] = (uint32_t)((width - 1 - g->first[i]) / g->run[i]);
-        if (g->first[i] < min_first) {
-            min_first = g->first[i];
-            min_thread = i;
-        }
+    }
+    /* The runs go out in the order of their first timestamps (the shuffle breaks ties). */
+    for (uint32_t k = 1; k < n; k++) {
+        uint32_t v = g->order[k], j = k;
+        for (; j > 0 && g->first[g->order[j - 1]] > g->first[v]; j--)
+            g->order[j] = g->order[j - 1];
+        g->order[j] = v;
     }
     for (uint32_t k = 0; k < n && !g->done; k++) {
         uint32_t i = g->order[k];
@@ -425,7 +435,7 @@ static void emit_batch(gen *g)
             uint64_t ts = g->now + g->first[i] + (uint64_t)e * g->step[i];
             if (e)
                 ts += ntidx_w_rng_below(r, g->step[i]);
-            emit(g, t, ts, i == min_thread && e == 0);
+            emit(g, t, ts, e == 0);
         }
     }
     g->now += width;
@@ -436,6 +446,12 @@ static int gen_options_check(const ntidx_gen_options *o)
 #define BAD(...) return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET, __VA_ARGS__)
     if (o->format_version != 5 && o->format_version != 6)
         BAD("generator: format version %d is neither 5 nor 6", o->format_version);
+    if (o->shape != NTIDX_GEN_SHAPE_NTIDX && o->shape != NTIDX_GEN_SHAPE_ONE_COLLECT)
+        BAD("generator: unknown shape %d", o->shape);
+    if (o->shape == NTIDX_GEN_SHAPE_ONE_COLLECT && o->format_version != 6)
+        BAD("generator: the one-collect shape is V6 (one-collect writes nothing else)");
+    if (o->unknown_end && o->shape != NTIDX_GEN_SHAPE_ONE_COLLECT)
+        BAD("generator: an unknown end of capture is a one-collect shape option");
     if (o->threads == 0 || o->threads > 4096)
         BAD("generator: %u threads (1 to 4096)", o->threads);
     if (!(o->drop_rate >= 0.0 && o->drop_rate < 1.0))
@@ -532,6 +548,19 @@ int ntidx_w_generate(const char *path, const ntidx_gen_options *o, uint8_t **dat
 
     ntidx_writer_options wo;
     ntidx_writer_options_defaults(&wo);
+    if (o->shape == NTIDX_GEN_SHAPE_ONE_COLLECT) {
+        /* one-collect's trace block: a 1 GHz clock, the CPU count and the ns between samples */
+        wo.format_version = 6;
+        wo.sync_ticks = NTIDX_W_OC_SYNC;
+        wo.tick_frequency = 1000000000;
+        wo.number_of_processors = 8;
+        wo.expected_cpu_sampling_rate = 1000000;
+        rc = path ? ntidx_writer_open_file(path, &wo, &g->w) : ntidx_writer_open_memory(&wo, &g->w);
+        if (!rc)
+            rc = ntidx_w_generate_one_collect(g->w, o, &g->st);
+        g->events_written = g->st.events;
+        goto written;
+    }
     wo.format_version = o->format_version;
     wo.sync_ticks = GEN_SYNC_TICKS;
     wo.process_id = GEN_PID;
@@ -550,6 +579,7 @@ int ntidx_w_generate(const char *path, const ntidx_gen_options *o, uint8_t **dat
     rc = path ? ntidx_writer_open_file(path, &wo, &g->w) : ntidx_writer_open_memory(&wo, &g->w);
     if (!rc)
         rc = gen_run(g);
+written:
     if (!rc && data) {
         *data = ntidx_w_take_memory(g->w, size);
         if (!*data)

@@ -72,6 +72,7 @@ typedef struct ntidx_w_gen_type {
 
 typedef struct ntidx_w_gen_schema {
     const ntidx_w_gen_type *types;
+    ntidx_w_gen_type *owned; /* V6: the types with V6's field lists (types points here), else NULL */
     uint32_t count;
     ntidx_buf pool;        /* payload bytes of every variant */
     size_t *variant_offset; /* count * VARIANTS + 1 offsets into pool */
@@ -96,6 +97,14 @@ typedef struct ntidx_w_gen_stats {
     uint64_t threads_removed; /* V6 RemoveThread entries */
     uint64_t metadata_flushes, thread_flushes;
 } ntidx_w_gen_stats;
+
+/**
+ * Write a trace of the one-collect shape (generator_onecollect.c, NTIDX_GEN_SHAPE_ONE_COLLECT) to a V6
+ * writer opened with its trace block (sync ticks NTIDX_W_OC_SYNC, 1 GHz), end-of-stream included when
+ * o->finish. @return NTIDX_OK or a negative ntidx_error.
+ */
+#define NTIDX_W_OC_SYNC 1000000000000ll
+int ntidx_w_generate_one_collect(ntidx_writer *w, const ntidx_gen_options *o, ntidx_w_gen_stats *st);
 
 /**
  * ntidx_generate_file() (path != NULL) or ntidx_generate_memory() (data and

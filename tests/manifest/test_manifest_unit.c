@@ -146,11 +146,13 @@ static void test_table_invariants(void **state)
 {
     (void)state;
     assert_true(ntx_manifest_event_count > 400);
+    size_t unnamed = 0;
     for (size_t i = 0; i < ntx_manifest_event_count; i++) {
         const ntx_manifest_event *e = &ntx_manifest_events[i];
         assert_true(e->provider < ntx_manifest_provider_count);
         assert_non_null(e->name);
-        assert_true(e->name[0] != 0);
+        /* unnamed: the events TraceEvent does not name (gen_manifest_tables.py UNNAMED, NAMED_ONLY) */
+        unnamed += e->name[0] == 0;
         assert_null(strchr(e->name, ' '));
         assert_null(strstr(e->name, "EventID"));
         assert_int_equal(e->fields == NULL, e->field_count == 0);
@@ -163,6 +165,16 @@ static void test_table_invariants(void **state)
             assert_true(order); /* sorted and unique */
         }
     }
+    /* a few dozen, not the manifest: most events keep their name */
+    assert_true(unnamed > 10 && unnamed < 120);
+    const ntx_manifest_event *e = ntx_manifest_find(RT, 200, 0, NULL); /* GC/IncreaseMemoryPressure */
+    assert_non_null(e);
+    assert_string_equal(e->name, "");
+    assert_true(e->field_count > 0); /* still decoded */
+    e = ntx_manifest_find(RT, 39, 0, NULL);
+    assert_string_equal(e->name, "GC/DynamicEvent");
+    e = ntx_manifest_find(RT, 90, 0, NULL);
+    assert_string_equal(e->name, "Contention/LockCreated");
 }
 
 static void test_names_match_traceevent(void **state)
@@ -200,6 +212,16 @@ static void test_names_match_traceevent(void **state)
         {"Microsoft-Windows-DotNETRuntimePrivate", 199, 0, "GC/PinPlugAtGCTime"},
         {"Microsoft-DotNETCore-SampleProfiler", 0, 0, "Thread/Sample"},
         {"Microsoft-DotNETCore-SampleProfiler", 1, 0, "Thread/StackWalk"},
+        /* newer than this copy of the manifest (gen_manifest_tables.py SUPPLEMENT) */
+        {RT, 90, 0, "Contention/LockCreated"},
+        {RT, 209, 0, "GC/FitBucketInfo"},
+        {RUNDOWN, 10, 0, "GC/SettingsRundown"},
+        /* TraceEvent's names where its parsers depart from the manifest */
+        {"Microsoft-Windows-DotNETRuntimePrivate", 195, 0, "GC/DestroyGCHandle"},
+        {"Microsoft-Windows-DotNETRuntimeStress", 1, 0, "ClrStack/Walk"},
+        /* no TraceEvent template: unnamed, shown EventID(N) */
+        {RT, 200, 0, ""},
+        {RT, 42, 0, ""},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         ntidx_metadata m = runtime_row(want[i].provider, want[i].id, want[i].version);
@@ -218,10 +240,10 @@ static void test_find_by_version(void **state)
     assert_int_equal(e->version, 2);
     assert_int_equal(e->field_count, 7);
     assert_null(lowest);
-    /* Newer than any known: the highest known version. */
+    /* Newer than any known: the highest known version (v4: the supplement). */
     e = ntx_manifest_find(RT, 10, 9, NULL);
     assert_non_null(e);
-    assert_int_equal(e->version, 3);
+    assert_int_equal(e->version, 4);
     /* Exception/Start knows v0 and v1 only. */
     e = ntx_manifest_find(RT, 80, 4, NULL);
     assert_int_equal(e->version, 1);
@@ -251,22 +273,37 @@ static void test_fill_only_gaps(void **state)
     assert_true(m.has_fields);
     assert_int_equal(m.field_count, 6);
 
-    /* The trace's name and fields win. */
+    /* TraceEvent's name and layout win where it has a template: its parsers name and decode the
+       runtime's events whatever the trace says. */
     static const ntidx_field mine[] = {{.name = "Mine", .type_code = NTIDX_TYPE_UINT32}};
     m = runtime_row(RT, 10, 3);
     m.event_name = "MyName";
     m.field_count = 1;
     m.fields = mine;
     ntx_manifest_fill(&m);
-    assert_string_equal(m.event_name, "MyName");
+    assert_string_equal(m.event_name, "GC/AllocationTick");
+    assert_int_equal(m.field_count, 8);
+    assert_true(ntx_manifest_owns(m.fields));
+
+    /* Where TraceEvent has no template (GC/IncreaseMemoryPressure), the trace's fields stand. */
+    m = runtime_row(RT, 200, 0);
+    m.field_count = 1;
+    m.fields = mine;
+    ntx_manifest_fill(&m);
     assert_ptr_equal(m.fields, mine);
 
     /* A name but no fields (V6 rows may say only the name). */
     m = runtime_row(RT, 10, 3);
     m.event_name = "MyName";
     ntx_manifest_fill(&m);
-    assert_string_equal(m.event_name, "MyName");
+    assert_string_equal(m.event_name, "GC/AllocationTick");
     assert_int_equal(m.field_count, 8);
+
+    /* An event TraceEvent does not name keeps the trace's name, as in TraceEvent. */
+    m = runtime_row(RT, 200, 0);
+    m.event_name = "MyName";
+    ntx_manifest_fill(&m);
+    assert_string_equal(m.event_name, "MyName");
 
     /* Fields but no name. */
     m = runtime_row(RT, 10, 3);
@@ -274,7 +311,7 @@ static void test_fill_only_gaps(void **state)
     m.fields = mine;
     ntx_manifest_fill(&m);
     assert_string_equal(m.event_name, "GC/AllocationTick");
-    assert_ptr_equal(m.fields, mine);
+    assert_int_equal(m.field_count, 8);
 
     /* Older than anything the manifest knows (GC/Join is v2 only): the name applies, no layout. */
     m = runtime_row(RT, 203, 1);
@@ -393,18 +430,19 @@ static void test_pointer_size(void **state)
 static void test_newer_version_leaves_trailing_bytes(void **state)
 {
     (void)state;
-    ntidx_metadata m = runtime_row(RT, 10, 5); /* the manifest knows up to v3 */
+    ntidx_metadata m = runtime_row(RT, 10, 5); /* the tables know up to v4 */
     ntx_manifest_fill(&m);
     assert_string_equal(m.event_name, "GC/AllocationTick");
     pb b = {0};
     allocation_tick(&b, 8);
+    u64(&b, 24); /* v4's ObjectSize */
     size_t known = b.len;
     u64(&b, 0xdeadbeef); /* a field of v5 */
     wstr(&b, "new");
     decoded d = decode(&m, &b, 8);
     assert_int_equal(d.rc, NTIDX_OK);
     assert_int_equal(d.used, known);
-    assert_non_null(strstr(d.json, "\"Address\":4096}"));
+    assert_non_null(strstr(d.json, "\"Address\":4096,\"ObjectSize\":24}"));
 }
 
 static void test_counted_arrays(void **state)

@@ -198,7 +198,9 @@ static void test_v6_uncompressed_header_fields(void **state)
     assert_null(e->activity_id);
     assert_null(e->related_activity_id);
     assert_string_equal(e->metadata->provider, "Prov");
-    assert_string_equal(e->metadata->event_name, "Ev");
+    /* its label list (0x87: opcode 9) renames it as TraceEvent does */
+    assert_string_equal(e->metadata->event_name, "Ev/Send");
+    assert_string_equal(e->metadata->name_in_trace, "Ev");
     assert_int_equal(e->metadata->event_id, 70);
     assert_non_null(e->thread);
     assert_int_equal(e->thread->index, 1);

@@ -470,6 +470,187 @@ static void test_v6_metadata_optional_kinds(void **state)
     tb_free(&p);
 }
 
+/* EventSource's Start/Stop names as TraceEvent shows them (EventPipeMetadata.ApplyTransforms): an
+ * implied opcode for a name ending in Start/Stop without an opcode, the suffix dropped when the
+ * opcode is Start/Stop, then "/Opcode". */
+static void test_names_start_stop_like_traceevent(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *stored;
+        int opcode; /* -1: no opcode in the metadata */
+        const char *shown;
+    } cases[] = {
+        {"WorkStart", -1, "Work/Start"},      /* implied Start, suffix dropped */
+        {"WorkStop", -1, "Work/Stop"},        /* implied Stop */
+        {"requestSTART", -1, "request/Start"},/* any case */
+        {"RequestStop", 2, "Request/Stop"},   /* explicit Stop */
+        {"FooStart", 2, "FooStart/Stop"},     /* Start suffix, Stop opcode: kept */
+        {"BarStop", 9, "BarStop/Transfer"},   /* other opcodes never strip */
+        {"BazStart", 0, "BazStart"},          /* explicit Info: no implied opcode */
+        {"Begin", -1, "Begin"},               /* nothing implied */
+        {"Start", -1, "/Start"},              /* the whole name is the suffix: as TraceEvent */
+        {"Stopped", -1, "Stopped"},
+    };
+    enum { N = sizeof cases / sizeof cases[0] };
+    tb f, rows, opt, p;
+    tb_init(&f);
+    tb_init(&rows);
+    tb_init(&opt);
+    tb_init(&p);
+    v6_begin(&f);
+    for (int i = 0; i < N; i++) {
+        tb_reset(&opt);
+        if (cases[i].opcode >= 0)
+            opt_u8(&opt, 1, (uint8_t)cases[i].opcode);
+        v6_metadata_row(&rows, (uint32_t)(i + 1), "P", (uint32_t)(i + 1), cases[i].stored, NULL,
+                        cases[i].opcode >= 0 ? &opt : NULL, 0);
+    }
+    tb_u16(&p, 0);
+    tb_tb(&p, &rows);
+    v6_block(&f, 3, p.d, p.len);
+    tb_reset(&p);
+    v6_thread_row(&p, 1, NULL, UINT64_MAX, UINT64_MAX);
+    v6_block(&f, 6, p.d, p.len);
+    tb_reset(&p);
+    eb_header(&p, 20, 0, 0, 0);
+    for (int i = 0; i < N; i++) {
+        ev6 e = {.metadata_id = (uint32_t)(i + 1), .seq = (uint32_t)(i + 1), .thread = 1, .capture = 1,
+                 .ts = (uint64_t)(i + 1)};
+        v6_event_row(&p, &e);
+    }
+    v6_block(&f, 2, p.d, p.len);
+    v6_end(&f);
+
+    ntidx_trace *t = open_ok(&f);
+    ntidx_reader *r;
+    assert_int_equal(ntidx_reader_open(t, NULL, &r), NTIDX_OK);
+    const ntidx_event *ev;
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(ntidx_reader_next(r, &ev), 1);
+        assert_string_equal(ev->metadata->event_name, cases[i].shown);
+        assert_string_equal(ev->metadata->name_in_trace, cases[i].stored);
+        assert_int_equal(ev->metadata->opcode, cases[i].opcode); /* the trace's, not the implied one */
+        assert_true(ntidx_metadata_matches_name(ev->metadata, cases[i].stored));
+        assert_true(ntidx_metadata_matches_name(ev->metadata, cases[i].shown));
+    }
+    assert_int_equal(ntidx_reader_next(r, &ev), 0);
+    ntidx_reader_close(&r);
+    ntidx_trace_close(&t);
+    tb_free(&f);
+    tb_free(&rows);
+    tb_free(&opt);
+    tb_free(&p);
+}
+
+/* A V6 label list overrides its events' opcode, version, level and keywords (the spec), per event as
+ * TraceEvent applies them: the event's version is the label's; when its opcode is not the one of the
+ * template TraceEvent decodes it with, it is renamed "Task/Opcode" (TraceEvent's opcode names for a
+ * rename: Send, Opcode(N)); the runtime's events take the manifest's layout for the new version. */
+static void test_label_overrides_like_traceevent(void **state)
+{
+    (void)state;
+    tb f, rows, opt, p;
+    tb_init(&f);
+    tb_init(&rows);
+    tb_init(&opt);
+    tb_init(&p);
+    v6_begin(&f);
+    v6_metadata_row(&rows, 1, "P", 7, "Work", NULL, NULL, 0);
+    v6_metadata_row(&rows, 2, "Microsoft-Windows-DotNETRuntime", 10, "", NULL, NULL, 0); /* GC/AllocationTick */
+    v6_metadata_row(&rows, 3, "P", 8, "JobStart", NULL, NULL, 0);                        /* implied Start */
+    opt_u8(&opt, 9, 3); /* version 3 */
+    v6_metadata_row(&rows, 4, "Microsoft-Windows-DotNETRuntime", 10, "", NULL, &opt, 0);
+    tb_u16(&p, 0);
+    tb_tb(&p, &rows);
+    v6_block(&f, 3, p.d, p.len);
+    tb_reset(&p);
+    v6_thread_row(&p, 1, NULL, UINT64_MAX, UINT64_MAX);
+    v6_block(&f, 6, p.d, p.len);
+    /* label lists 1..5 */
+    tb_reset(&p);
+    tb_u32(&p, 1);
+    tb_u32(&p, 5);
+    tb_u8(&p, 7), tb_u8(&p, 6), tb_u8(&p, 0x80 | 10), tb_u8(&p, 2); /* 1: opcode Reply, version 2 */
+    tb_u8(&p, 0x80 | 7), tb_u8(&p, 0);                              /* 2: opcode Info */
+    tb_u8(&p, 0x80 | 7), tb_u8(&p, 11);                             /* 3: opcode 11, the template's */
+    tb_u8(&p, 8), tb_u64(&p, 0xF0), tb_u8(&p, 0x80 | 9), tb_u8(&p, 2); /* 4: keywords, level: no rename */
+    tb_u8(&p, 0x80 | 7), tb_u8(&p, 9);                              /* 5: opcode 9: "Send" in a rename */
+    v6_block(&f, 8, p.d, p.len);
+    tb_reset(&p);
+    eb_header(&p, 20, 0, 0, 0);
+    static const struct {
+        uint32_t meta, label;
+    } evs[] = {{1, 1}, {1, 0}, {2, 1}, {2, 3}, {2, 2}, {1, 4}, {3, 5}, {3, 0}, {1, 5}, {4, 1}};
+    enum { N = sizeof evs / sizeof evs[0] };
+    uint8_t pl[64] = {0};
+    for (uint32_t i = 0; i < N; i++) {
+        ev6 e = {.metadata_id = evs[i].meta, .seq = i + 1, .thread = 1, .capture = 1, .ts = 10 + i,
+                 .label_id = evs[i].label, .payload = pl, .payload_size = sizeof pl};
+        v6_event_row(&p, &e);
+    }
+    v6_block(&f, 2, p.d, p.len);
+    v6_end(&f);
+
+    static const struct {
+        const char *name;
+        uint32_t version;
+        int opcode;
+        uint32_t overrides;
+    } want[N] = {
+        {"Work/Reply", 2, 6, 0x100 | 6 | (0x100 | 2) << 9},
+        {"Work", 0, -1, 0},
+        {"GC/Reply", 2, 6, 0x100 | 6 | (0x100 | 2) << 9}, /* the parser's task, the new opcode */
+        {"GC/AllocationTick", 0, 11, 0},                 /* the template's own opcode: no rename */
+        {"GC", 0, 0, 0x100},                             /* Info: the task alone */
+        {"Work", 0, -1, 0},                              /* keywords and level rename nothing */
+        {"Job/Send", 0, 9, 0x100 | 9},                   /* the Start rule first, then the rename */
+        {"Job/Start", 0, -1, 0},
+        {"Work/Send", 0, 9, 0x100 | 9},
+        {"GC/Reply", 2, 6, 0x100 | 6 | (0x100 | 2) << 9},
+    };
+    ntidx_trace *t = open_ok(&f);
+    ntidx_reader *r;
+    assert_int_equal(ntidx_reader_open(t, NULL, &r), NTIDX_OK);
+    const ntidx_event *ev;
+    const ntidx_metadata *first_reply = NULL;
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(ntidx_reader_next(r, &ev), 1);
+        const ntidx_metadata *m = ev->metadata;
+        if (strcmp(m->event_name, want[i].name) != 0)
+            fail_msg("event %d: '%s', want '%s'", i, m->event_name, want[i].name);
+        assert_int_equal(m->version, want[i].version);
+        assert_int_equal(m->opcode, want[i].opcode);
+        assert_int_equal(m->label_overrides, want[i].overrides);
+        assert_int_equal(m->id, evs[i].meta); /* the trace's row, seen through the labels */
+        /* a renamed event answers to its own name only */
+        assert_true(ntidx_metadata_matches_name(m, want[i].name));
+        if (want[i].overrides & 0x100)
+            assert_false(ntidx_metadata_matches_name(m, m->name_in_trace));
+        if (i == 5) {
+            assert_true(m->keywords == 0xF0);
+            assert_int_equal(m->level, 2);
+        }
+        if (i == 2) {
+            /* version 2 of GC/AllocationTick: its 7 fields, not version 0's */
+            assert_int_equal(m->field_count, 7);
+            first_reply = m;
+        }
+        if (i == 9) {
+            assert_ptr_equal(m == first_reply, 0); /* another base row, another derived row */
+            assert_int_equal(m->field_count, 7);
+        }
+    }
+    assert_int_equal(ntidx_reader_next(r, &ev), 0);
+    ntidx_reader_close(&r);
+
+    ntidx_trace_close(&t);
+    tb_free(&f);
+    tb_free(&rows);
+    tb_free(&opt);
+    tb_free(&p);
+}
+
 /* Row-level errors through ntx_metadata_parse_v6_row. */
 static void test_v6_metadata_errors(void **state)
 {
@@ -1209,6 +1390,8 @@ int main(void)
         cmocka_unit_test(test_v5_tags_opcode_and_v2params),
         cmocka_unit_test(test_v5_metadata_errors),
         cmocka_unit_test(test_v6_metadata_optional_kinds),
+        cmocka_unit_test(test_names_start_stop_like_traceevent),
+        cmocka_unit_test(test_label_overrides_like_traceevent),
         cmocka_unit_test(test_v6_metadata_errors),
         cmocka_unit_test(test_v6_payload_json_every_type),
         cmocka_unit_test(test_v5_payload_json_every_type),

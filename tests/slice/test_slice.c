@@ -277,6 +277,49 @@ static int sp_thread_defined(void *ctx, uint64_t index, uint32_t seq)
 }
 
 /*
+ * Events whose capture thread differs from the previous event's in the same event block while they are
+ * not marked IsSorted. The runtime writes none (each thread's run starts with a marked event) and
+ * TraceEvent files such an event under the previous one's thread, so a slice must not make any.
+ */
+static uint64_t unmarked_thread_changes(ntidx_trace *t)
+{
+    uint64_t pos = ntidx_trace_get_info(t)->first_block_offset, nblocks = 0, cap = 64;
+    uint64_t *starts = malloc(cap * sizeof *starts);
+    assert_non_null(starts);
+    ntidx_block b;
+    int rc;
+    while ((rc = ntidx_trace_next_block(t, &pos, &b)) == 1) {
+        if (b.kind != NTIDX_BLOCK_EVENT)
+            continue;
+        if (nblocks == cap) {
+            cap *= 2;
+            starts = realloc(starts, cap * sizeof *starts);
+            assert_non_null(starts);
+        }
+        starts[nblocks++] = b.payload_offset;
+    }
+    ntidx_reader *r;
+    assert_int_equal(ntidx_reader_open(t, NULL, &r), NTIDX_OK);
+    const ntidx_event *e;
+    uint64_t bad = 0, prev = UINT64_MAX, bi = 0;
+    int in_block = 0;
+    while ((rc = ntidx_reader_next(r, &e)) == 1) {
+        int new_block = 0;
+        while (bi < nblocks && starts[bi] <= e->offset) {
+            bi++;
+            new_block = 1;
+        }
+        if (in_block && !new_block && e->capture_thread_index != prev && !e->is_sorted)
+            bad++;
+        in_block = 1;
+        prev = e->capture_thread_index;
+    }
+    ntidx_reader_close(&r);
+    free(starts);
+    return bad;
+}
+
+/*
  * Walk the output's blocks: framing exact up to the end-of-stream marker,
  * every reference to a definition made earlier (and, for stacks and label
  * lists, since the last sequence point), sequence points taken from the
@@ -572,6 +615,9 @@ static void check_slice(input *in, const ntidx_query_options *o, const ntidx_sli
         assert_int_equal(s->complete, 1);
         ntidx_stats_free(&s);
     }
+    /* runs keep their marks: a run the window or a filter cut starts an event block */
+    if (!in->v3 && unmarked_thread_changes(in->t) == 0)
+        assert_int_equal(unmarked_thread_changes(out), 0);
     size_t nsp = check_structure(out, &in->sps, in->region_times_ok);
     assert_int_equal(nsp, st.sequence_points);
     /* nothing besides what the events need: one metadata row per definition used (+1: the V5 marker) */

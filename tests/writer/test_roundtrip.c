@@ -542,6 +542,44 @@ static void same_fields(const ntidx_field *got, const ntidx_field *want, uint32_
     }
 }
 
+/*
+ * What a V6 event's label list makes of its metadata (the spec's overrides, as TraceEvent applies them):
+ * version, level, keywords and opcode; an opcode other than the metadata's renames a named event
+ * "Name/Opcode" with TraceEvent's opcode names for a rename (none of these names ends in Start/Stop).
+ * The expected name goes to want_name (same_metadata() checks and clears it).
+ */
+static char want_renamed[256];
+static const char *want_name;
+
+static void apply_label_overrides(ntidx_metadata *m, const ntidx_label *l, size_t n)
+{
+    static const char *const ops[] = {"Info",      "Start", "Stop",   "DCStart", "DCStop",
+                                      "Extension", "Reply", "Resume", "Suspend", "Send"};
+    want_name = NULL;
+    for (size_t k = 0; k < n; k++) {
+        switch (l[k].kind) {
+        case NTIDX_LABEL_VERSION: m->version = (uint32_t)l[k].u; break;
+        case NTIDX_LABEL_LEVEL: m->level = (uint32_t)l[k].u; break;
+        case NTIDX_LABEL_KEYWORDS: m->keywords = l[k].u; break;
+        case NTIDX_LABEL_OPCODE: {
+            int op = (int)l[k].u, template_op = m->opcode >= 0 ? m->opcode : 0;
+            if (m->event_name && m->event_name[0] && op != template_op) {
+                if (op == 0)
+                    snprintf(want_renamed, sizeof want_renamed, "%s", m->event_name);
+                else if (op < 10)
+                    snprintf(want_renamed, sizeof want_renamed, "%s/%s", m->event_name, ops[op]);
+                else
+                    snprintf(want_renamed, sizeof want_renamed, "%s/Opcode(%d)", m->event_name, op);
+                want_name = want_renamed;
+            }
+            m->opcode = op;
+            break;
+        }
+        default: break;
+        }
+    }
+}
+
 static void same_metadata(const ntidx_metadata *got, const ntidx_metadata *want, int v6)
 {
     assert_non_null(got);
@@ -554,7 +592,10 @@ static void same_metadata(const ntidx_metadata *got, const ntidx_metadata *want,
     same_str(got->provider, want->provider);
     /* stored as written; shown as TraceEvent shows it: with the opcode's name (or number) unless Info */
     same_str(got->name_in_trace, want->event_name);
-    if (want->opcode > 0 && want->event_name && want->event_name[0]) {
+    if (want_name) {
+        same_str(got->event_name, want_name);
+        want_name = NULL;
+    } else if (want->opcode > 0 && want->event_name && want->event_name[0]) {
         static const char *const ops[] = {"", "Start", "Stop", "DataCollectionStart", "DataCollectionStop",
                                           "Extension", "Reply", "Resume", "Suspend", "Transfer"};
         char name[256];
@@ -710,6 +751,8 @@ static void check_trace(const uint8_t *data, size_t size, int v6, int complete, 
             assert_null(e->thread);
         }
         ntidx_metadata m = schema(x->kind[i], v6, x->id_base[i]);
+        if (v6)
+            apply_label_overrides(&m, x->labels[i], x->nlabels[i]);
         same_metadata(e->metadata, &m, v6);
         json.len = 0;
         rc = ntidx_event_fields_json(t, e, &json);

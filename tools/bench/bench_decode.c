@@ -6,7 +6,11 @@
  * (zstd -b style); the peak resident memory of this process so far is
  * printed beside each trace's figures.
  *
- * usage: bench_decode [-r REPS] FILE...
+ * usage: bench_decode [-r REPS] [-p] FILE...
+ *
+ * -p: decode every event's payload too (ntidx_values_decode: each field's
+ * value, as TraceEvent's full pass reads every payload value), in file order
+ * on one thread, instead of the statistics' header-only decode.
  */
 #include <inttypes.h>
 #include <spawn.h>
@@ -68,15 +72,39 @@ static double time_cat(const char *path)
     return t;
 }
 
+/* Every event and its payload's values, file order, one thread; returns the events or -1. */
+static int64_t decode_payloads(ntidx_trace *t, uint64_t *values)
+{
+    ntidx_reader *r;
+    ntidx_values *v;
+    if (ntidx_reader_open(t, NULL, &r) != NTIDX_OK || ntidx_values_new(&v) != NTIDX_OK)
+        return -1;
+    const ntidx_event *e;
+    int64_t n = 0;
+    int rc;
+    while ((rc = ntidx_reader_next(r, &e)) == 1) {
+        n++;
+        if (ntidx_values_decode(v, t, e) == NTIDX_OK)
+            *values += ntidx_values_count(v);
+    }
+    ntidx_values_free(&v);
+    ntidx_reader_close(&r);
+    return rc < 0 ? -1 : n;
+}
+
 int main(int argc, char **argv)
 {
-    int reps = 5, i = 1;
-    if (argc > 2 && !strcmp(argv[1], "-r")) {
-        reps = atoi(argv[2]);
-        i = 3;
+    int reps = 5, i = 1, payloads = 0;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        if (!strcmp(argv[i], "-r") && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-p"))
+            payloads = 1;
+        else
+            break;
     }
     if (i >= argc || reps < 1 || reps > 1000) {
-        fprintf(stderr, "usage: bench_decode [-r REPS] FILE...\n");
+        fprintf(stderr, "usage: bench_decode [-r REPS] [-p] FILE...\n");
         return 2;
     }
     double *tc = calloc((size_t)reps, sizeof *tc), *td = calloc((size_t)reps, sizeof *td);
@@ -103,14 +131,24 @@ int main(int argc, char **argv)
                 fprintf(stderr, "%s\n", ntidx_last_error());
                 return 1;
             }
-            ntidx_stats *s;
-            if (ntidx_stats_compute(t, &s) != NTIDX_OK) {
-                fprintf(stderr, "%s\n", ntidx_last_error());
-                return 1;
+            if (payloads) {
+                uint64_t values = 0;
+                int64_t n = decode_payloads(t, &values);
+                if (n < 0) {
+                    fprintf(stderr, "%s\n", ntidx_last_error());
+                    return 1;
+                }
+                events = (uint64_t)n;
+            } else {
+                ntidx_stats *s;
+                if (ntidx_stats_compute(t, &s) != NTIDX_OK) {
+                    fprintf(stderr, "%s\n", ntidx_last_error());
+                    return 1;
+                }
+                events = s->events;
+                ntidx_stats_free(&s);
             }
-            events = s->events;
             ntidx_trace_data(t, &size);
-            ntidx_stats_free(&s);
             ntidx_trace_close(&t);
             td[r] = now() - t0;
             tu[r] = cpu_now() - u0;

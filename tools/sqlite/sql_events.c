@@ -509,7 +509,7 @@ static int set_has_num(const ev_set *s, int64_t x) { return bsearch(&x, s->num, 
 /* The type filters (provider, event_name, event_id), exactly as SQL compares, once per definition. */
 static int type_passes(ev_cursor *c, const ntidx_metadata *m)
 {
-    if (m == c->last_m && m->offset == c->last_m_offset)
+    if (m == c->last_m && ntidx_metadata_key(m) == c->last_m_offset)
         return c->last_m_ok;
     int ok = 1;
     for (size_t i = 0; i < c->nsets && ok; i++) {
@@ -522,7 +522,7 @@ static int type_passes(ev_cursor *c, const ntidx_metadata *m)
             ok = set_has_num(s, (int64_t)m->event_id);
     }
     c->last_m = m;
-    c->last_m_offset = m->offset;
+    c->last_m_offset = ntidx_metadata_key(m); /* derived rows share the offset */
     c->last_m_ok = ok;
     return ok;
 }

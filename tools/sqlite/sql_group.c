@@ -15,7 +15,7 @@
 static int64_t intern_type(ev_cursor *c, const ntidx_metadata *m)
 {
     size_t slot = m->id & (TYPE_CACHE - 1);
-    if (c->type_cache[slot].m == m && c->type_cache[slot].offset == m->offset)
+    if (c->type_cache[slot].m == m && c->type_cache[slot].offset == ntidx_metadata_key(m))
         return c->type_cache[slot].type;
     size_t i = 0;
     for (; i < c->ntypes; i++) {
@@ -43,7 +43,7 @@ static int64_t intern_type(ev_cursor *c, const ntidx_metadata *m)
             return -1;
     }
     c->type_cache[slot].m = m;
-    c->type_cache[slot].offset = m->offset;
+    c->type_cache[slot].offset = ntidx_metadata_key(m); /* derived rows share the offset */
     c->type_cache[slot].type = (uint32_t)i;
     return (int64_t)i;
 }

@@ -919,9 +919,11 @@ static void query_dealloc(PyObject *self)
 
 static MetaObject *meta_of(module_state *st, QueryObject *o, const ntidx_metadata *m)
 {
-    if (o->last_meta && o->last_off == m->offset)
+    /* by type key, not offset: rows derived by V6 label overrides share their definition's offset */
+    const uint64_t k = ntidx_metadata_key(m);
+    if (o->last_meta && o->last_off == k)
         return o->last_meta;
-    PyObject *key = PyLong_FromUnsignedLongLong(m->offset);
+    PyObject *key = PyLong_FromUnsignedLongLong(k);
     if (!key)
         return NULL;
     PyObject *meta = PyDict_GetItemWithError(o->metas, key);
@@ -935,7 +937,7 @@ static MetaObject *meta_of(module_state *st, QueryObject *o, const ntidx_metadat
     }
     Py_DECREF(key);
     Py_XSETREF(o->last_meta, (MetaObject *)Py_NewRef(meta));
-    o->last_off = m->offset;
+    o->last_off = k;
     return o->last_meta;
 }
 
