@@ -115,10 +115,13 @@ public static class Program
         new ClrPrivateTraceEventParser(source).All += none;
         new ClrStressTraceEventParser(source).All += none;
         new SampleProfilerTraceEventParser(source).All += none;
+        // The trace's own metadata before the Universal parsers: they answer for events of any provider
+        // they are asked about, and asked first they left every EventSource event unnamed
+        // ("Provider(guid)/EventID(1)", no fields).
+        source.Dynamic.All += none;
         // PerfView's TraceLog reads V6 traces of one-collect (dotnet-trace collect-linux) with these
         new UniversalSystemTraceEventParser(source).All += none;
         new UniversalEventsTraceEventParser(source).All += none;
-        source.Dynamic.All += none;
         source.AllEvents += handler;
     }
 
