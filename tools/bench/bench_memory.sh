@@ -28,7 +28,7 @@ mid=$(( first + (last - first) / 2 ))
 w10=$(( mid + freq / 100 ))    # a 10 ms window
 w60=$(( mid + 60 * freq ))     # a 60 s window
 cat "$trace" >/dev/null
-gb=$(stat -c %s "$trace" | awk '{print $1/1e9}')
+gb=$(stat -c %s "$trace" | awk '{printf "%.9f", $1/1e9}') # never 6.6e-05: bc cannot read it
 printf 'trace %s: %.2f GB; load average %s; limit %d MB\n' "$trace" "$gb" "$(cut -d' ' -f1 /proc/loadavg)" "$limit_mb"
 printf '%-58s %9s %11s\n' "command" "wall s" "peak RSS MB"
 worst=0
