@@ -25,6 +25,7 @@ struct ntidx_index {
     int64_t trace_mtime_ns;
     int64_t trace_ctime_ns; /* TRACE_STAT section (1.1); has_trace_stat is 0 for a loaded 1.0 index */
     int has_trace_stat;
+    int64_t index_written_ns; /* the index file's modification time when loaded from a file (0: from memory) */
     uint64_t head_hash;
     uint64_t indexed_end;
     uint64_t last_block_off;

@@ -291,6 +291,30 @@ static int size_grows(int fd, uint64_t size)
     return 0;
 }
 
+/*
+ * How long after the trace's last change an index must have been written for
+ * its recorded times alone to prove the trace unchanged (below).
+ */
+#define NTX_SETTLED_NS 2000000000LL
+
+/*
+ * Whether the trace's times as recorded prove it unchanged since it was
+ * indexed, so that the identity check need not read it: the same size,
+ * modification and change time, and an index written well after that change
+ * time. Any write moves the change time, which no user can set; file times
+ * are coarse (a few ms), so a rewrite within one tick of the indexed state
+ * could keep it, which cannot happen once the index was written seconds
+ * after it (a trace changed while it was being indexed excepted, as before).
+ * Saves reading the first MiB and the last block: on a cold page cache most
+ * of what a query reads.
+ */
+static int times_prove_unchanged(const ntidx_index *x, const ntidx_trace *t)
+{
+    return t->map && x->has_trace_stat && x->index_written_ns && t->size == x->trace_size &&
+           t->mtime_ns == x->trace_mtime_ns && t->ctime_ns == x->trace_ctime_ns &&
+           x->index_written_ns - x->trace_ctime_ns >= NTX_SETTLED_NS;
+}
+
 /* Compare the index's identity with the trace as it is now. */
 static int identity(const ntidx_index *x, const ntidx_trace *t, ntidx_index_state *state, const char *path)
 {
@@ -300,6 +324,10 @@ static int identity(const ntidx_index *x, const ntidx_trace *t, ntidx_index_stat
     if (t->size < x->trace_size)
         return say(path, NTIDX_E_INDEX_STALE, "the trace shrank from %llu to %llu bytes since it was indexed",
                    (unsigned long long)x->trace_size, (unsigned long long)t->size);
+    if (times_prove_unchanged(x, t)) {
+        *state = NTIDX_INDEX_CURRENT;
+        return NTIDX_OK;
+    }
     uint64_t head = x->trace_size < NTX_IDX_HEAD_HASH_BYTES ? x->trace_size : NTX_IDX_HEAD_HASH_BYTES;
     if (ntx_trace_range_hash(t, 0, head) != x->head_hash)
         return say(path, NTIDX_E_INDEX_STALE, "the trace's first bytes changed since it was indexed");
@@ -339,7 +367,7 @@ static int identity(const ntidx_index *x, const ntidx_trace *t, ntidx_index_stat
  * as an index of `t`. On success *out owns nothing of `m`'s storage unless
  * `own_map` (then it unmaps it on close).
  */
-static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len, int own_map,
+static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len, int own_map, int64_t written_ns,
                       ntidx_index_verify verify, ntidx_index **out, ntidx_index_state *state)
 {
     if (len < NTX_IDX_HEADER_SIZE + 8) {
@@ -593,6 +621,7 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
             if ((rc = ntx_index_check_region_now(x, r, why, sizeof why)) < 0)
                 FAIL(rc, "%s", why);
     }
+    x->index_written_ns = written_ns;
     if ((rc = identity(x, t, state, path)) < 0)
         goto fail; /* said by identity() */
     x->info.bytes = len;
@@ -618,14 +647,18 @@ NTIDX_API int ntidx_index_load(ntidx_trace *t, const char *path, ntidx_index_ver
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return say(path, NTIDX_E_IO, "cannot open: %s", strerror(errno));
-    /* The identity check hashes the trace's first MiB: its read goes on while the index is read. */
-    ntx_trace_prefetch(t, 0, t->size < NTX_IDX_HEAD_HASH_BYTES ? t->size : NTX_IDX_HEAD_HASH_BYTES);
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;
         close(fd);
         return say(path, NTIDX_E_IO, "cannot stat: %s", strerror(e));
     }
+    int64_t written_ns = (int64_t)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+    /* The identity check may hash the trace's first MiB: its read goes on while the index is read, unless
+       the trace settled long before the index was written (then its times may prove it unchanged, and the
+       read would be wasted: times_prove_unchanged() decides once the index is read). */
+    if (!t->map || written_ns - t->ctime_ns < NTX_SETTLED_NS)
+        ntx_trace_prefetch(t, 0, t->size < NTX_IDX_HEAD_HASH_BYTES ? t->size : NTX_IDX_HEAD_HASH_BYTES);
     uint64_t len = (uint64_t)st.st_size;
     if (len < NTX_IDX_HEADER_SIZE + 8) {
         close(fd);
@@ -639,7 +672,7 @@ NTIDX_API int ntidx_index_load(ntidx_trace *t, const char *path, ntidx_index_ver
        The first read takes the header and, from format 1.4, the tables behind it (docs/index-format.md). */
     (void)madvise(m, (size_t)len, MADV_RANDOM);
     (void)madvise(m, (size_t)(len < NTX_IDX_FIRST_READ ? len : NTX_IDX_FIRST_READ), MADV_WILLNEED);
-    return load_bytes(t, path, m, len, 1, verify, out, state);
+    return load_bytes(t, path, m, len, 1, written_ns, verify, out, state);
 }
 
 NTIDX_API int ntidx_index_load_memory(ntidx_trace *t, const void *data, size_t size, const char *name,
@@ -650,7 +683,7 @@ NTIDX_API int ntidx_index_load_memory(ntidx_trace *t, const void *data, size_t s
     if (!t || (!data && size) || !out || (unsigned)verify > NTIDX_VERIFY_ON_USE)
         return say(name, NTIDX_E_INVALID_ARG, "ntidx_index_load_memory: NULL argument or unknown verify mode");
     ntidx_index_state st_dummy;
-    return load_bytes(t, name ? name : "(memory)", (uint8_t *)(uintptr_t)data, size, 0, verify, out,
+    return load_bytes(t, name ? name : "(memory)", (uint8_t *)(uintptr_t)data, size, 0, 0, verify, out,
                       state ? state : &st_dummy);
 }
 
