@@ -57,6 +57,29 @@ class Dask(unittest.TestCase):
             got = ntidx.dask.stats(PATHS, start="5ms", end="30ms", client=client, partition_bytes=128 << 10)
             self.assertEqual(got["traces"], {p: cli_stats(p, "--from", "5ms", "--to", "30ms") for p in PATHS})
 
+    def test_region_groups(self):
+        """Every region in exactly one group, in order; no more groups than the partition size asks for (and no
+        more than regions), as many when regions are even; groups of about equal bytes (no small remainder)."""
+        for path in PATHS:
+            with self.subTest(trace=os.path.basename(path)), ntidx.open(path) as t:
+                regions = t.regions()
+                total = sum(r.bytes for r in regions)
+                for pb in (max(1, total // 3), max(1, total // 7), 64 << 10, total + 1):
+                    groups = ntidx.dask._groups(regions, pb)
+                    self.assertEqual([n for g in groups for n in g], [r.number for r in regions])
+                    if not regions:
+                        self.assertEqual(groups, [[]])
+                        continue
+                    want = max(1, min(len(regions), -(-total // pb)))
+                    self.assertLessEqual(len(groups), want)
+                    if len({r.bytes for r in regions}) == 1:  # even regions: exactly as many
+                        self.assertEqual(len(groups), want)
+                    self.assertTrue(all(groups))
+                    size = {r.number: r.bytes for r in regions}
+                    largest = max(r.bytes for r in regions)
+                    for g in groups:  # each within a region's size of the even share
+                        self.assertLessEqual(abs(sum(size[n] for n in g) - total / want), largest + total / want)
+
     def test_merge_of_any_partition(self):
         for path in PATHS:
             with self.subTest(trace=os.path.basename(path)), ntidx.open(path) as t:

@@ -44,14 +44,19 @@ def _compute(tasks, client):
 
 
 def _groups(regions, partition_bytes):
-    """Consecutive regions in groups of about partition_bytes of trace (at least one region each)."""
+    """Consecutive regions in groups of about equal bytes, as many as partition_bytes of trace asks for (at
+    least one region each). Equal groups, rather than full ones and a small remainder, keep the workers
+    busy to the end of a job and open each trace fewer times."""
+    regions = list(regions)
+    total = sum(r.bytes for r in regions)
+    n = max(1, min(len(regions), -(-total // partition_bytes)))
     groups, cur, size = [], [], 0
     for r in regions:
-        if cur and size + r.bytes > partition_bytes:
-            groups.append(cur)
-            cur, size = [], 0
         cur.append(r.number)
         size += r.bytes
+        if len(groups) < n - 1 and size * n >= total * (len(groups) + 1):  # past the next boundary
+            groups.append(cur)
+            cur = []
     if cur or not groups:
         groups.append(cur)
     return groups
