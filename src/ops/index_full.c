@@ -219,6 +219,9 @@ static int region_pass(full_shared *sh, uint64_t r, ntx_err *err)
         uint8_t *be = blocks + bi * NTX_BLOCK_ENTRY, *f = filters + bi * NTX_FILTER_ENTRY;
         ntx_store32(be + 20, ntx_load32(be + 20) + (uint32_t)n);
         size_t k = 0;
+        /* A thread's key is added to this block's filter once per run of its events (adding it again sets
+           the same bits): the rows are of one block. */
+        int thread_added = 0;
         for (long i = 0; i < n; i++) {
             const ntx_row *e = &rows[i];
             __typeof__(type_keys[0]) *tk = &type_keys[e->metadata->id & 255];
@@ -226,15 +229,21 @@ static int region_pass(full_shared *sh, uint64_t r, ntx_err *err)
                 tk->def = e->metadata->offset;
                 tk->h = ntx_type_hash(e->metadata->provider, e->metadata->event_id);
             }
-            const uint64_t type_h = tk->h;
+            ntx_bloom_add(f, tk->h);
             if (e->thread_id != last_tid) {
                 last_tid = e->thread_id;
                 thread_h = ntx_thread_hash(last_tid);
+                thread_added = 0;
             }
-            ntx_bloom_add(f, type_h);
-            ntx_bloom_add(f + 32, thread_h);
-            if (e->timestamp != UINT64_MAX) /* the statistics' window is [0, UINT64_MAX) */
-                rows[k++] = *e;
+            if (!thread_added) {
+                ntx_bloom_add(f + 32, thread_h);
+                thread_added = 1;
+            }
+            if (e->timestamp != UINT64_MAX) { /* the statistics' window is [0, UINT64_MAX) */
+                if (k != (size_t)i) /* moved only behind a row left out */
+                    rows[k] = *e;
+                k++;
+            }
         }
         if ((rc = ntx_stats_accum_add_rows(&a, rows, k)) < 0)
             ntx_err_set(err, rc, "out of memory");
