@@ -37,6 +37,8 @@ typedef struct shared {
     const ntidx_stats_options *o;
     uint64_t *regions;      /* the regions that overlap the window */
     size_t nregions;
+    size_t *unit_first;     /* work unit u: regions[unit_first[u] .. unit_first[u + 1]) */
+    size_t nunits;
     atomic_size_t next;
     uint64_t hist_start, hist_width;
     size_t nbuckets;
@@ -61,8 +63,29 @@ typedef struct worker {
  * indexes store per region (index_summary.c) so that later statistics can
  * skip the region's blocks.
  */
+static int run_stats(ntidx_trace *t, const ntidx_index *x, const uint64_t *regions, size_t count, uint64_t t0,
+                     uint64_t t1, ntx_stats_accum *a, ntx_drop_map *drops, const ntx_hist *h, ntidx_reader_stats *rs,
+                     ntx_err *err);
+
 int ntx_region_stats(ntidx_trace *t, const ntidx_index *x, uint64_t region, uint64_t t0, uint64_t t1,
                      ntx_stats_accum *a, ntx_drop_map *drops, const ntx_hist *h, ntidx_reader_stats *rs, ntx_err *err)
+{
+    return run_stats(t, x, &region, 1, t0, t1, a, drops, h, rs, err);
+}
+
+/*
+ * A run of regions as one unit of work: one query over them, which primes
+ * its first region from the index and reads on into the next ones as a reader
+ * from the start would (a region that follows the last needs no priming), so
+ * a trace of many small regions (a real runtime's: a sequence point every
+ * ~1.5 MB) does not re-read its definitions per region. The numbers are the
+ * sum of the regions' own (ntx_region_stats of each): an event belongs to
+ * exactly one region, and dropped events count from the sequence point that
+ * opens the run, as the first region's would.
+ */
+static int run_stats(ntidx_trace *t, const ntidx_index *x, const uint64_t *regions, size_t count, uint64_t t0,
+                     uint64_t t1, ntx_stats_accum *a, ntx_drop_map *drops, const ntx_hist *h, ntidx_reader_stats *rs,
+                     ntx_err *err)
 {
     ntidx_query_options qo;
     ntidx_query_options_defaults(&qo);
@@ -70,7 +93,14 @@ int ntx_region_stats(ntidx_trace *t, const ntidx_index *x, uint64_t region, uint
     qo.t1 = t1;
     qo.order = NTIDX_ORDER_FILE; /* counting needs no sorting */
     ntidx_query *q = NULL;
-    int rc = ntx_query_open_region(&q, t, x, &qo, region, 0);
+    int rc;
+    if (count == 1) {
+        rc = ntx_query_open_region(&q, t, x, &qo, regions[0], 0);
+    } else {
+        qo.regions = regions;
+        qo.region_count = count;
+        rc = ntidx_query_open(t, x, &qo, &q);
+    }
     /* Rows a block at a time: the reader's loop for compressed headers, counted here in a loop of our own. */
     ntx_row rows[512];
     uint64_t block;
@@ -111,17 +141,27 @@ static void *work(void *arg)
     for (;;) {
         if (atomic_load(&sh->failed))
             break;
-        size_t i = atomic_fetch_add(&sh->next, 1);
-        if (i >= sh->nregions)
+        size_t u = atomic_fetch_add(&sh->next, 1);
+        if (u >= sh->nunits)
             break;
-        int rc = ntx_region_stats(sh->t, sh->x, sh->regions[i], sh->o->t0, sh->o->t1, &w->a, &w->drops, &h, &w->rs,
-                                  &w->err);
+        size_t first = sh->unit_first[u], count = sh->unit_first[u + 1] - first;
+        int rc = run_stats(sh->t, sh->x, &sh->regions[first], count, sh->o->t0, sh->o->t1, &w->a, &w->drops, &h,
+                           &w->rs, &w->err);
         if (rc < 0) {
             w->rc = rc;
             atomic_store(&sh->failed, 1);
         }
     }
     return NULL;
+}
+
+/* The bytes of the trace a region's blocks span. */
+static uint64_t region_bytes(const ntidx_index *x, uint64_t r)
+{
+    uint64_t first = ntx_rg_first(x, r), end = ntx_rg_end(x, r);
+    if (end <= first || end > x->nblocks)
+        return 0;
+    return ntx_blk_offset(x, end - 1) + ntx_blk_size(x, end - 1) - ntx_blk_offset(x, first);
 }
 
 /* Regions a worker computes are those the options select (all, or o->regions) that overlap the window. */
@@ -204,7 +244,24 @@ static int stats_run(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_opt
         nthreads = MAX_THREADS;
     if (nthreads > sh.nregions)
         nthreads = sh.nregions ? (unsigned)sh.nregions : 1;
-    worker *ws = calloc(nthreads, sizeof *ws);
+    /* Work units: runs of consecutive regions (one query each, primed once), about a quarter of a
+       thread's share of the bytes, so that threads still finish together. */
+    sh.unit_first = malloc((sh.nregions + 1) * sizeof *sh.unit_first);
+    if (sh.unit_first) {
+        uint64_t total = 0, unit = 0;
+        for (size_t i = 0; i < sh.nregions; i++)
+            total += region_bytes(x, sh.regions[i]);
+        uint64_t target = total / ((uint64_t)nthreads * 4) + 1;
+        for (size_t i = 0; i < sh.nregions; i++) {
+            if (i == 0 || sh.regions[i] != sh.regions[i - 1] + 1 || unit >= target) {
+                sh.unit_first[sh.nunits++] = i;
+                unit = 0;
+            }
+            unit += region_bytes(x, sh.regions[i]);
+        }
+        sh.unit_first[sh.nunits] = sh.nregions;
+    }
+    worker *ws = sh.unit_first ? calloc(nthreads, sizeof *ws) : NULL;
     int rc = ws ? 0 : ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     for (unsigned i = 0; rc == 0 && i < nthreads; i++) {
         ws[i].sh = &sh;
@@ -290,6 +347,7 @@ static int stats_run(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_opt
         ntx_drop_map_free(&ws[i].drops);
     }
     free(ws);
+    free(sh.unit_first);
     free(sh.regions);
     free(inside);
     free(chosen);
