@@ -151,10 +151,9 @@ NTIDX_API int ntidx_index_region(const ntidx_index *x, uint64_t number, ntidx_re
     out->last_ts = ntx_rg_ts_max(x, number);
     out->blocks = e - f;
     out->events = x->filters ? 0 : UINT64_MAX;
-    if (e > f) {
+    if (e > f)
         out->offset = ntx_blk_offset(x, f);
-        out->bytes = ntx_blk_offset(x, e - 1) + ntx_blk_size(x, e - 1) - out->offset;
-    }
+    out->bytes = ntx_rg_bytes(x, number);
     for (uint64_t b = f; b < e; b++) {
         if (ntx_blk_kind(x, b) != NTIDX_BLOCK_EVENT || (ntx_blk_flags(x, b) & NTX_BF_NO_EVENTS))
             continue;

@@ -118,6 +118,16 @@ static inline uint32_t ntx_rg_meta_epoch(const ntidx_index *x, uint64_t i) { ret
 static inline uint32_t ntx_rg_thread_epoch(const ntidx_index *x, uint64_t i) { return ntx_load32(x->regions + i * x->sr + 36); }
 static inline uint32_t ntx_rg_flags(const ntidx_index *x, uint64_t i) { return ntx_load32(x->regions + i * x->sr + 40); }
 
+/* The bytes of the trace that region i's blocks span (0: no block). The regions table is checked at load,
+   so its blocks lie inside BLOCKS even before the region's own entries are checked; the bound is kept. */
+static inline uint64_t ntx_rg_bytes(const ntidx_index *x, uint64_t i)
+{
+    uint64_t f = ntx_rg_first(x, i), e = ntx_rg_end(x, i);
+    if (e <= f || e > x->nblocks)
+        return 0;
+    return ntx_blk_offset(x, e - 1) + ntx_blk_size(x, e - 1) - ntx_blk_offset(x, f);
+}
+
 static inline uint32_t ntx_def_block(const ntidx_index *x, uint64_t i) { return ntx_load32(x->defs + i * x->sd); }
 static inline uint8_t ntx_def_kind(const ntidx_index *x, uint64_t i) { return x->defs[i * x->sd + 4]; }
 static inline uint32_t ntx_def_meta_epoch(const ntidx_index *x, uint64_t i) { return ntx_load32(x->defs + i * x->sd + 8); }

@@ -298,8 +298,7 @@ static void *full_work(void *arg)
                 ;
             continue;
         }
-        uint64_t f = ntx_rg_first(x, r), e = ntx_rg_end(x, r);
-        uint64_t bytes = e > f ? ntx_blk_offset(x, e - 1) + ntx_blk_size(x, e - 1) - ntx_blk_offset(x, f) : 0;
+        uint64_t bytes = ntx_rg_bytes(x, r);
         uint64_t done = atomic_fetch_add(&sh->done_bytes, bytes) + bytes;
         /* Progress from the calling thread only: the callback need not be thread-safe. */
         if (is_caller && o->progress && o->progress(o->progress_ctx, x->first_block + done, sh->t->size)) {

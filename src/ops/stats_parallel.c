@@ -155,15 +155,6 @@ static void *work(void *arg)
     return NULL;
 }
 
-/* The bytes of the trace a region's blocks span. */
-static uint64_t region_bytes(const ntidx_index *x, uint64_t r)
-{
-    uint64_t first = ntx_rg_first(x, r), end = ntx_rg_end(x, r);
-    if (end <= first || end > x->nblocks)
-        return 0;
-    return ntx_blk_offset(x, end - 1) + ntx_blk_size(x, end - 1) - ntx_blk_offset(x, first);
-}
-
 /* Regions a worker computes are those the options select (all, or o->regions) that overlap the window. */
 static int selected(const ntidx_stats_options *o, const uint8_t *chosen, uint64_t r)
 {
@@ -250,14 +241,14 @@ static int stats_run(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_opt
     if (sh.unit_first) {
         uint64_t total = 0, unit = 0;
         for (size_t i = 0; i < sh.nregions; i++)
-            total += region_bytes(x, sh.regions[i]);
+            total += ntx_rg_bytes(x, sh.regions[i]);
         uint64_t target = total / ((uint64_t)nthreads * 4) + 1;
         for (size_t i = 0; i < sh.nregions; i++) {
             if (i == 0 || sh.regions[i] != sh.regions[i - 1] + 1 || unit >= target) {
                 sh.unit_first[sh.nunits++] = i;
                 unit = 0;
             }
-            unit += region_bytes(x, sh.regions[i]);
+            unit += ntx_rg_bytes(x, sh.regions[i]);
         }
         sh.unit_first[sh.nunits] = sh.nregions;
     }
