@@ -215,6 +215,21 @@ static const ntidx_metadata *derived_row(ntidx_reader *r, const ntidx_metadata *
     return d->row;
 }
 
+/*
+ * The row of an event of `m` whose V6 label list is `l`: m itself, or the row
+ * the list's overrides (opcode, version, level, keywords) derive from it.
+ * NULL: out of memory (said in r->err).
+ */
+static inline const ntidx_metadata *label_row(ntidx_reader *r, const ntidx_metadata *m, const ntx_label_ref *l)
+{
+    if (!l->overrides)
+        return m;
+    const ntidx_metadata *d = derived_row(r, m, &l->o);
+    if (!d)
+        ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory deriving metadata for label overrides");
+    return d;
+}
+
 static int read_v6_metadata_block(ntidx_reader *r, const ntidx_block *b)
 {
     ntx_cur c;
@@ -380,8 +395,8 @@ static int make_event(ntidx_reader *r, const ntx_hdr *h, ntidx_event *e)
                 return undefined(r, h, "label list id", h->label_id);
             e->label_list = l->labels;
             e->label_list_size = l->size;
-            if (l->overrides && !(e->metadata = derived_row(r, m, &l->o)))
-                return ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory deriving metadata for label overrides");
+            if (!(e->metadata = label_row(r, m, l)))
+                return NTIDX_E_NOMEM;
         }
     }
     if (t->gen == NTX_GEN_NETPERF) {
@@ -826,12 +841,9 @@ static long rows_compressed(ntidx_reader *r, ntx_row *rows, size_t cap)
             if ((rc = check_refs(r, &h, &m)) < 0)
                 break;
         }
-        if (lid) { /* a V6 label list may override the opcode, version, level or keywords: make_event()'s row */
-            const ntx_label_ref *l = lid < NTX_IDMAP_DENSE ? ldense[lid] : ntx_idmap_get(&r->labels, lid);
-            if (l->overrides && !(m = derived_row(r, m, &l->o))) {
-                rc = ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory deriving metadata for label overrides");
-                break;
-            }
+        if (lid && !(m = label_row(r, m, lid < NTX_IDMAP_DENSE ? ldense[lid] : ntx_idmap_get(&r->labels, lid)))) {
+            rc = NTIDX_E_NOMEM; /* make_event()'s row: said by label_row() */
+            break;
         }
         uint64_t tid = h.thread, cid = h.capture;
         if (v6) {
