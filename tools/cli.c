@@ -348,7 +348,9 @@ int cli_begin(const cli_command *cmd, int argc, char **argv, cli_ctx *c)
     if (!takes(cmd, CLI_TRACE))
         return CLI_GO_ON;
 
-    /* the trace, the times, the index */
+    /* the trace, the times, the index; the index's first reads from disk go on while the trace is opened */
+    if (takes(cmd, CLI_INDEX) && !c->no_index)
+        ntidx_index_prefetch(c->trace_path, c->index_path);
     if (ntidx_trace_open(c->trace_path, &c->trace) < 0) {
         cli_library_error();
         return CLI_FAIL;

@@ -136,6 +136,26 @@ NTIDX_NODISCARD NTIDX_API int ntidx_index_load(ntidx_trace *t, const char *path,
                                                ntidx_index **out, ntidx_index_state *state);
 
 /**
+ * A hint, for a caller about to open a trace and load its index from a page
+ * cache that may not hold them: ask the kernel to start reading what
+ * ntidx_index_load() reads first (the index's header page and its last
+ * pages; a small index whole), so that those reads go on while the trace is
+ * opened instead of after it. Nothing is read into the process, nothing is
+ * checked, nothing is returned: a missing or unreadable file is ignored.
+ * Costs an open(), an fstat() and two posix_fadvise() calls.
+ * @param trace_path  the trace (used when `index_path` is NULL)
+ * @param index_path  the index file, or NULL for where ntidx_index_open()
+ *                    looks for it given no path (ntidx_index_path(), and
+ *                    TRACE.ntidx beside the trace when that is elsewhere)
+ * @note Thread-safe. Example, as `ntidx query` does:
+ * @code
+ * ntidx_index_prefetch(path, NULL);
+ * if (ntidx_trace_open(path, &t) == NTIDX_OK && ntidx_index_open(t, NULL, NULL, &x, NULL) == NTIDX_OK) ...
+ * @endcode
+ */
+NTIDX_API void ntidx_index_prefetch(const char *trace_path, const char *index_path);
+
+/**
  * Check every entry of `x` that a lazily checked load left for later.
  * @return NTIDX_OK (also for built indexes and indexes checked whole at load), or
  *         NTIDX_E_INDEX_CORRUPT naming the index, the region and the problem.

@@ -103,7 +103,7 @@ int ntx_index_check_tables(const ntidx_index *x, uint64_t trace_first_block, cha
     if (x->nsps != closed_regions)
         BAD("%llu sequence points for %llu closed regions", (unsigned long long)x->nsps,
             (unsigned long long)closed_regions);
-    for (uint64_t i = 0; i < x->nsps; i++)
+    for (uint64_t i = 0; !x->sps_hash_later && i < x->nsps; i++) /* lazily: per region (region_structure) */
         if (ntx_sp_block(x, i) != ntx_rg_end(x, i) - 1)
             BAD("sequence point %llu is not the last block of region %llu", (unsigned long long)i,
                 (unsigned long long)i);
@@ -180,7 +180,7 @@ static int region_structure(const ntidx_index *x, uint64_t r, char *why, size_t 
     int closed = (ntx_rg_flags(x, r) & NTX_RF_CLOSED) != 0;
     if (closed != (e > f && ntx_blk_kind(x, e - 1) == NTIDX_BLOCK_SEQUENCE_POINT))
         BAD("region %llu closed flag disagrees with its last block", (unsigned long long)r);
-    if (closed && ntx_blk_offset(x, e - 1) != ntx_sp_offset(x, r))
+    if (closed && (r >= x->nsps || ntx_sp_block(x, r) != e - 1 || ntx_blk_offset(x, e - 1) != ntx_sp_offset(x, r)))
         BAD("sequence point %llu does not match block %llu", (unsigned long long)r, (unsigned long long)(e - 1));
     /* The definitions that point into this region (DEFS is in block order). */
     struct key k = {x, f};
@@ -203,11 +203,13 @@ int ntx_index_check_region(const ntidx_index *x, uint64_t r, ntx_err *err)
     if (r >= x->nregions)
         return ntx_err_set(err, NTIDX_E_INVALID_ARG, "no region %llu", (unsigned long long)r);
     uint8_t state = __atomic_load_n(&x->region_ok[r], __ATOMIC_ACQUIRE);
+    if (state == 0)
+        ntx_index_prefetch_region(x, r); /* its pages in one read, not a fault per page */
     char why[256] = "";
     int rc = state == 1 ? 0 : state == 2 ? why_set(why, sizeof why, "region %llu failed its check before",
                                                       (unsigned long long)r)
                                          : ntx_index_check_region_now(x, r, why, sizeof why);
-    if (state == 0)
+    if (state == 0 || state == 3)
         __atomic_store_n(&x->region_ok[r], (uint8_t)(rc < 0 ? 2 : 1), __ATOMIC_RELEASE);
     if (rc < 0)
         return ntx_err_set(err, rc, "%s: the index is corrupt", why);
@@ -218,6 +220,13 @@ int ntx_index_need_all(const ntidx_index *x, ntx_err *err)
 {
     if (!x->region_ok)
         return 0;
+    /* A lazy load left REGION_SUMS' own checksum for later too: its entries beyond what a region check
+       compares (the filter sums of a plain index, the bytes of longer entries) are covered by it alone. */
+    if (x->region_sums && ntx_xxh3(x->region_sums, (size_t)(x->nregions * x->srs)) != x->region_sums_hash)
+        return ntx_err_set(err, NTIDX_E_INDEX_CORRUPT, "the region checksums (REGION_SUMS) fail their section checksum: the index is corrupt");
+    /* So did SEQPOINTS' (queries do not read it; each region check compares the entry that closes it). */
+    if (x->sps_hash_later && ntx_xxh3(x->sps, (size_t)(x->nsps * x->ss)) != x->sps_hash)
+        return ntx_err_set(err, NTIDX_E_INDEX_CORRUPT, "the sequence points closing the regions (SEQPOINTS) fail their section checksum: the index is corrupt");
     for (uint64_t r = 0; r < x->nregions; r++) {
         int rc = ntx_index_need_region(x, r, err);
         if (rc < 0)

@@ -160,12 +160,14 @@ enum {
 /*
  * What a load reads: every section but BLOCKS and FILTERS is checksummed (and
  * its tables checked) at load, so from format 1.4 they are written right after
- * the header and BLOCKS and FILTERS, read a region at a time, come last. The
- * load's first read takes this many bytes from the start of the file: the
- * header and those sections of a trace up to about 15 GB (a plain index of a
- * 10 GB trace has about 160 KB of them), in one read from disk.
+ * the header and BLOCKS and FILTERS, read a region at a time, come last
+ * (REGION_SUMS too is read a region at a time by a lazily checked load). An
+ * index up to this size is read whole at once.
  */
 #define NTX_IDX_FIRST_READ (256u << 10)
+/* A larger index: its header page and this many bytes at its end (the footer, the last region's entries)
+   first, then exactly the sections the directory lists as read whole. */
+#define NTX_IDX_TAIL_READ (8u << 10)
 static inline int ntx_index_section_hot(uint32_t id) { return id != NTX_SEC_BLOCKS && id != NTX_SEC_FILTERS; }
 
 #endif

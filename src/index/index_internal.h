@@ -46,12 +46,18 @@ struct ntidx_index {
      * for structure, the first time something needs the region
      * (ntx_index_need_region). region_ok is NULL when everything was checked
      * (built indexes, small or older indexes); else one byte per region, 0
-     * unchecked, 1 good, 2 bad, read and written atomically (parallel
+     * unchecked, 3 unchecked with its pages asked for (ntx_index_prefetch_region),
+     * 1 good, 2 bad, read and written atomically (parallel
      * statistics check regions from several threads; a check is pure, so two
      * threads doing the same one is harmless).
      */
     const uint8_t *region_sums;
     uint32_t srs; /* stride of region_sums */
+    uint64_t region_sums_hash; /* the directory's checksum of REGION_SUMS, checked by ntx_index_need_all() */
+    /* Lazily checked loads leave SEQPOINTS' checksum to ntx_index_need_all() too, and the check that
+       sequence point i closes region i to region i's check: no query reads SEQPOINTS. */
+    int sps_hash_later;
+    uint64_t sps_hash;
     uint8_t *region_ok;
     char *name; /* the index's path (loaded, written or opened), or the name it was loaded from memory under */
     int from_file; /* name is a file the index lives in: a recovery saves the rebuilt index there */
@@ -154,6 +160,13 @@ static inline int ntx_index_need_block(const ntidx_index *x, uint64_t b, ntx_err
 {
     return x->region_ok ? ntx_index_need_region(x, ntx_index_region_of(x, b), err) : 0;
 }
+/*
+ * Ask the kernel for the pages that checking region r will read (its BLOCKS
+ * and FILTERS entries, the previous region's last ones, their REGION_SUMS
+ * entries), in one go instead of page fault after page fault. Nothing to do
+ * for an index in memory or a region already checked.
+ */
+void ntx_index_prefetch_region(const ntidx_index *x, uint64_t r);
 /* Every region (slices, extending an index, writing it). */
 int ntx_index_need_all(const ntidx_index *x, ntx_err *err);
 

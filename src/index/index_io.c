@@ -362,6 +362,117 @@ static int identity(const ntidx_index *x, const ntidx_trace *t, ntidx_index_stat
     return NTIDX_OK;
 }
 
+/* Ask the kernel to read [off, off + len) of the mapped index (clipped to it), without waiting. */
+static void willneed(const uint8_t *m, uint64_t len, uint64_t off, uint64_t n)
+{
+    if (off >= len || !n)
+        return;
+    if (n > len - off)
+        n = len - off;
+    uint64_t start = off & ~(uint64_t)4095;
+    (void)madvise((void *)(uintptr_t)(m + start), (size_t)(off + n - start), MADV_WILLNEED);
+}
+
+/*
+ * What a load reads first: a small index whole; a large one's header page
+ * and its tail (the footer, and with BLOCKS or FILTERS last the entries of
+ * the last region, which a load checks), in two reads that go on together.
+ */
+static void prefetch_ends(const uint8_t *m, uint64_t len)
+{
+    if (len <= NTX_IDX_FIRST_READ) {
+        willneed(m, len, 0, len);
+        return;
+    }
+    willneed(m, len, 0, 4096);
+    willneed(m, len, len - NTX_IDX_TAIL_READ, NTX_IDX_TAIL_READ);
+}
+
+/* The entries that checking region r reads (see ntx_index_prefetch_region); clipped to their sections. */
+static void prefetch_entries(const ntidx_index *x, uint64_t r)
+{
+    const uint8_t *m = x->map;
+    if (!m || r >= x->nregions)
+        return;
+    /* The previous region's entries are checked with it (its last entry bounds this region's first). */
+    uint64_t f = ntx_rg_first(x, r > 0 ? r - 1 : 0), e = ntx_rg_end(x, r);
+    if (e > x->nblocks)
+        e = x->nblocks;
+    if (f < e && x->blocks) {
+        willneed(m, x->map_len, (uint64_t)(x->blocks - m) + f * x->sb, (e - f) * x->sb);
+        if (x->filters)
+            willneed(m, x->map_len, (uint64_t)(x->filters - m) + f * x->sf, (e - f) * x->sf);
+    }
+    uint64_t s = r > 0 ? r - 1 : 0;
+    if (x->region_sums)
+        willneed(m, x->map_len, (uint64_t)(x->region_sums - m) + s * x->srs, (r + 1 - s) * x->srs);
+    if (x->sps && r < x->nsps) /* the sequence point that closes it */
+        willneed(m, x->map_len, (uint64_t)(x->sps - m) + r * x->ss, x->ss);
+}
+
+void ntx_index_prefetch_region(const ntidx_index *x, uint64_t r)
+{
+    /* 0 -> 3 (unchecked, pages asked for): each region's pages are asked for once */
+    uint8_t unchecked = 0;
+    if (x->map && x->region_ok && r < x->nregions &&
+        __atomic_compare_exchange_n(&x->region_ok[r], &unchecked, (uint8_t)3, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        prefetch_entries(x, r);
+}
+
+/*
+ * Ask for the sections a lazily checked load reads whole (every one but
+ * BLOCKS, FILTERS, REGION_SUMS and SEQPOINTS), merged into as few ranges as their
+ * places allow: a plain index's are one run right after the header. Offsets
+ * are not trusted yet: a range outside the file is not asked for (the
+ * directory check refuses it).
+ */
+static void prefetch_hot_sections(uint8_t *m, uint64_t len, uint32_t nsec)
+{
+    uint64_t lo[NTX_IDX_MAX_SECTIONS + 1], hi[NTX_IDX_MAX_SECTIONS + 1];
+    int n = 0;
+    lo[n] = 0;
+    hi[n++] = NTX_IDX_HEADER_SIZE;
+    for (uint32_t i = 0; i < nsec && i < NTX_IDX_MAX_SECTIONS; i++) {
+        const uint8_t *d = m + NTX_IH_DIRECTORY + i * NTX_IDX_DIRENT_SIZE;
+        uint32_t id = ntx_load32(d), entry = ntx_load32(d + 4);
+        uint64_t off = ntx_load64(d + 8), count = ntx_load64(d + 16);
+        if (!ntx_index_section_hot(id) || off >= len || !entry || count > (len - off) / entry)
+            continue;
+        if (id == NTX_SEC_REGION_SUMS || id == NTX_SEC_SEQPOINTS) {
+            /* read a region at a time; the last two regions' are checked at load */
+            uint64_t k = count < 2 ? count : 2;
+            willneed(m, len, off + (count - k) * entry, k * entry);
+            continue;
+        }
+        /* insertion by offset (at most 12 sections) */
+        int k = n++;
+        while (k > 0 && lo[k - 1] > off) {
+            lo[k] = lo[k - 1];
+            hi[k] = hi[k - 1];
+            k--;
+        }
+        lo[k] = off;
+        hi[k] = off + count * entry;
+    }
+    /* Ranges less than a page apart are read as one. */
+    uint64_t a = 0, b = 0;
+    for (int k = 0; k <= n; k++) {
+        if (k < n && (k == 0 || lo[k] <= b + 4096)) {
+            if (k == 0)
+                a = lo[k];
+            if (hi[k] > b)
+                b = hi[k];
+            continue;
+        }
+        uint64_t start = a & ~(uint64_t)4095;
+        (void)madvise(m + start, (size_t)(b - start), MADV_WILLNEED);
+        if (k < n) {
+            a = lo[k];
+            b = hi[k];
+        }
+    }
+}
+
 /*
  * Validate `len` bytes at `m` (a mapping of `path`, or the caller's memory)
  * as an index of `t`. On success *out owns nothing of `m`'s storage unless
@@ -411,8 +522,6 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
         FAIL(NTIDX_E_INDEX_CORRUPT, "header size %u is invalid", hsize);
     if (ntx_xxh3(m, hsize - 8) != ntx_load64(m + hsize - 8))
         FAIL(NTIDX_E_INDEX_CORRUPT, "header checksum mismatch");
-    if (memcmp(m + len - 8, NTX_IDX_FOOTER, 8) != 0)
-        FAIL(NTIDX_E_INDEX_CORRUPT, "footer missing (the file was cut short)");
     x->minor = minor;
     x->flags = ntx_load32(m + NTX_IH_FLAGS);
     if ((x->flags & ~NTX_IF_KNOWN) && ntx_index_strict(x))
@@ -431,10 +540,6 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
     x->last_ts = ntx_load64(m + NTX_IH_LAST_TS);
     x->events = ntx_load64(m + NTX_IH_EVENTS);
     x->first_block = ntx_load64(m + NTX_IH_FIRST_BLOCK);
-    /* The identity check below hashes the trace's last indexed block: ask for it now, so that its read
-       overlaps the index's (it ends at or before indexed_end; a range that makes no sense is not asked). */
-    if (x->last_block_off < x->indexed_end && x->indexed_end <= t->size && x->indexed_end - x->last_block_off <= (16u << 20))
-        ntx_trace_prefetch(t, x->last_block_off, x->indexed_end - x->last_block_off);
     uint32_t nsec = ntx_load32(m + NTX_IH_SECTION_COUNT);
     if (nsec > (hsize - 8 - NTX_IH_DIRECTORY) / NTX_IDX_DIRENT_SIZE || nsec > NTX_IDX_MAX_SECTIONS)
         FAIL(NTIDX_E_INDEX_CORRUPT, "%u sections do not fit the header", nsec);
@@ -465,19 +570,13 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
         (void)madvise(m, (size_t)len, MADV_POPULATE_READ);
 #endif
     } else if (own_map) {
-        /* Lazily checked: the tables every query needs are read now, each section in one read (from
-           format 1.4 they follow the header, so the read at open already holds them); BLOCKS and
-           FILTERS are read a page at a time as regions are checked and used. */
-        for (uint32_t i = 0; i < nsec; i++) {
-            const uint8_t *d = m + NTX_IH_DIRECTORY + i * NTX_IDX_DIRENT_SIZE;
-            uint32_t id = ntx_load32(d);
-            uint64_t off = ntx_load64(d + 8), bytes = ntx_load64(d + 16) * ntx_load32(d + 4);
-            if (!ntx_index_section_hot(id) || off >= len || bytes > len - off)
-                continue; /* out-of-range sections are refused below */
-            uint64_t a = off & ~(uint64_t)4095;
-            (void)madvise(m + a, (size_t)(off + bytes - a), MADV_WILLNEED);
-        }
+        /* Lazily checked: exactly the sections a load reads whole are asked for now, in as few reads as
+           they allow (from format 1.4 they follow the header); BLOCKS, FILTERS, REGION_SUMS and SEQPOINTS
+           are read a region at a time as regions are checked and used (ntx_index_prefetch_region). */
+        prefetch_hot_sections(m, len, nsec);
     }
+    if (memcmp(m + len - 8, NTX_IDX_FOOTER, 8) != 0)
+        FAIL(NTIDX_E_INDEX_CORRUPT, "footer missing (the file was cut short)");
     int seen[13] = {0};
     uint64_t data_end = len - 8;
     for (uint32_t i = 0; i < nsec; i++) {
@@ -491,7 +590,11 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
         for (uint64_t b = off + bytes; ntx_index_strict(x) && b % 8 && b < data_end; b++)
             if (m[b])
                 FAIL(NTIDX_E_INDEX_CORRUPT, "padding byte %llu after section %u is not zero", (unsigned long long)b, i);
-        int later = lazy && (id == NTX_SEC_BLOCKS || id == NTX_SEC_FILTERS);
+        /* Lazily checked: BLOCKS and FILTERS are checked region by region against REGION_SUMS, and each
+           REGION_SUMS entry by the region it sums (a damaged entry fails its region); the sections are
+           hashed whole by ntidx_index_verify_all() (ntx_index_need_all). */
+        int later = lazy && (id == NTX_SEC_BLOCKS || id == NTX_SEC_FILTERS || id == NTX_SEC_REGION_SUMS ||
+                             id == NTX_SEC_SEQPOINTS);
         if (!later && ntx_xxh3(m + off, (size_t)bytes) != sum)
             FAIL(NTIDX_E_INDEX_CORRUPT, "section %u (id %u) checksum mismatch", i, id);
         if (id == 0 || id > NTX_SEC_STRINGS)
@@ -503,7 +606,13 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
                  min_entry[id]);
         switch (id) {
         case NTX_SEC_BLOCKS: x->blocks = m + off; x->nblocks = count; x->sb = entry; break;
-        case NTX_SEC_SEQPOINTS: x->sps = m + off; x->nsps = count; x->ss = entry; break;
+        case NTX_SEC_SEQPOINTS:
+            x->sps = m + off;
+            x->nsps = count;
+            x->ss = entry;
+            x->sps_hash_later = later;
+            x->sps_hash = sum;
+            break;
         case NTX_SEC_REGIONS: x->regions = m + off; x->nregions = count; x->sr = entry; break;
         case NTX_SEC_DEFS: x->defs = m + off; x->ndefs = count; x->sd = entry; break;
         case NTX_SEC_FILTERS: x->filters = m + off; x->sf = entry; break;
@@ -536,6 +645,7 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
             if (lazy) {
                 x->region_sums = m + off;
                 x->srs = entry;
+                x->region_sums_hash = sum;
                 sums_count = count;
             }
             break;
@@ -574,23 +684,17 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
         if (!d || ntx_load64(d + 16) != x->nblocks)
             FAIL(NTIDX_E_INDEX_CORRUPT, "filters do not cover every block");
     }
-    if (own_map && lazy && x->nregions && x->blocks) {
-        /* The last region's entries are checked below (and the identity check reads its last block): ask
-           for their pages now, while the tables are checked (nothing is trusted yet: clipped to BLOCKS). */
-        uint64_t r = x->nregions - 1, f = ntx_rg_first(x, r), e = ntx_rg_end(x, r);
-        if (f > 0)
-            f--; /* the previous region's last entry is checked with it */
-        if (e > x->nblocks)
-            e = x->nblocks;
-        if (f < e) {
-            uint64_t a = (uint64_t)(x->blocks - m) + f * x->sb;
-            (void)madvise(m + (a & ~(uint64_t)4095), (size_t)((e - f) * x->sb + (a & 4095)), MADV_WILLNEED);
-            if (x->filters) {
-                a = (uint64_t)(x->filters - m) + f * x->sf;
-                (void)madvise(m + (a & ~(uint64_t)4095), (size_t)((e - f) * x->sf + (a & 4095)), MADV_WILLNEED);
-            }
-        }
-    }
+    x->index_written_ns = written_ns;
+    /* The identity check below hashes the trace's last indexed block unless the trace's times prove it
+       unchanged: then nothing of the trace is read for it. Else ask for the block now, so that its read
+       overlaps the index's (it ends at or before indexed_end; a range that makes no sense is not asked). */
+    if (x->nregions && x->regions && !times_prove_unchanged(x, t) && x->last_block_off < x->indexed_end &&
+        x->indexed_end <= t->size && x->indexed_end - x->last_block_off <= (16u << 20))
+        ntx_trace_prefetch(t, x->last_block_off, x->indexed_end - x->last_block_off);
+    /* The last region's entries are checked below: ask for their pages now, while the tables are checked
+       (nothing is trusted yet: clipped to the sections). */
+    if (own_map && lazy && x->nregions)
+        prefetch_entries(x, x->nregions - 1);
     char why[400];
     /* The table starts after the trace block. */
     uint64_t first = t->info.first_block_offset;
@@ -621,7 +725,6 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
             if ((rc = ntx_index_check_region_now(x, r, why, sizeof why)) < 0)
                 FAIL(rc, "%s", why);
     }
-    x->index_written_ns = written_ns;
     if ((rc = identity(x, t, state, path)) < 0)
         goto fail; /* said by identity() */
     x->info.bytes = len;
@@ -668,11 +771,54 @@ NTIDX_API int ntidx_index_load(ntidx_trace *t, const char *path, ntidx_index_ver
     close(fd);
     if (m == MAP_FAILED)
         return say(path, NTIDX_E_IO, "cannot map: %s", strerror(errno));
-    /* What a load reads is said explicitly (load_bytes): no page fault pulls in read-ahead around it.
-       The first read takes the header and, from format 1.4, the tables behind it (docs/index-format.md). */
+    /* What a load reads is said explicitly (load_bytes): no page fault pulls in read-ahead around it. A
+       small index is read whole; a large one's header and tail first (the footer, and the last region's
+       entries, which the load checks), then exactly the sections the header's directory says the load
+       reads whole (docs/index-format.md). ntidx_index_prefetch() may have asked for them already. */
     (void)madvise(m, (size_t)len, MADV_RANDOM);
-    (void)madvise(m, (size_t)(len < NTX_IDX_FIRST_READ ? len : NTX_IDX_FIRST_READ), MADV_WILLNEED);
+    prefetch_ends(m, len);
     return load_bytes(t, path, m, len, 1, written_ns, verify, out, state);
+}
+
+/* Ask the kernel to start reading what a load of the index file at `path` reads first (prefetch_ends). */
+static void prefetch_file(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return;
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        uint64_t len = (uint64_t)st.st_size;
+        if (len <= NTX_IDX_FIRST_READ) {
+            (void)posix_fadvise(fd, 0, (off_t)len, POSIX_FADV_WILLNEED);
+        } else {
+            (void)posix_fadvise(fd, 0, 4096, POSIX_FADV_WILLNEED);
+            (void)posix_fadvise(fd, (off_t)(len - NTX_IDX_TAIL_READ), NTX_IDX_TAIL_READ, POSIX_FADV_WILLNEED);
+        }
+    }
+    close(fd);
+}
+
+NTIDX_API void ntidx_index_prefetch(const char *trace_path, const char *index_path)
+{
+    if (index_path) {
+        prefetch_file(index_path);
+        return;
+    }
+    if (!trace_path)
+        return;
+    char *own = NULL;
+    int in_dir = 0, private_dir = 0;
+    if (ntx_index_locate(trace_path, &own, &in_dir, &private_dir) < 0)
+        return;
+    if (in_dir) { /* ntidx_index_open() looks beside the trace first */
+        char *beside = ntidx_index_default_path(trace_path);
+        if (beside)
+            prefetch_file(beside);
+        free(beside);
+    }
+    prefetch_file(own);
+    free(own);
 }
 
 NTIDX_API int ntidx_index_load_memory(ntidx_trace *t, const void *data, size_t size, const char *name,

@@ -144,6 +144,36 @@ static int def_before_epochs(const void *ctx, uint64_t i)
     return ntx_def_meta_epoch(e->x, i) < e->meta && ntx_def_thread_epoch(e->x, i) < e->thread;
 }
 
+/*
+ * A region entered by a jump is checked, then primed with the definitions of
+ * its epochs, whose block entries lie in other regions, checked in turn: ask
+ * for all those entries at once (one wait on a cold page cache instead of
+ * one per region). Definitions before the region's end cover those before
+ * any block j of it.
+ */
+static void prefetch_prime(const ntidx_query *q, uint64_t region)
+{
+    const ntidx_index *x = q->x;
+    if (!x->region_ok || !x->map)
+        return; /* checked whole at load, or not a file */
+    struct epochs e = {x, ntx_rg_meta_epoch(x, region), ntx_rg_thread_epoch(x, region)};
+    uint64_t end = ntx_rg_end(x, region), last = UINT64_MAX;
+    int asked = 0;
+    for (uint64_t d = ntx_lower_bound(x->ndefs, def_before_epochs, &e);
+         d < x->ndefs && ntx_def_block(x, d) < end && asked < 64; d++) {
+        uint8_t k = ntx_def_kind(x, d);
+        int is_meta = k == NTIDX_BLOCK_METADATA || k == NTIDX_BLOCK_EVENT;
+        if (!((is_meta && ntx_def_meta_epoch(x, d) == e.meta) || (!is_meta && ntx_def_thread_epoch(x, d) == e.thread)))
+            continue;
+        uint64_t r = ntx_index_region_of(x, ntx_def_block(x, d));
+        if (r != last && r != region) {
+            ntx_index_prefetch_region(x, r);
+            asked++;
+        }
+        last = r;
+    }
+}
+
 /* Prime a region entered by a jump: definitions of its epochs before block j, then its stacks and labels. */
 static int prime(ntidx_query *q, uint64_t region, uint64_t j, ntx_err *err)
 {
@@ -209,6 +239,8 @@ static int plan_next_region(ntidx_query *q, ntx_err *err)
         if (!q->every_block && !ntx_ranges_overlap(lo, hi, t0, t1))
             continue;
         /* A lazily checked index: this region's block entries are checked before they are trusted. */
+        if ((int64_t)r != q->prev_region + 1)
+            prefetch_prime(q, r);
         int crc = ntx_index_need_region(x, r, err);
         if (crc < 0)
             return crc;
