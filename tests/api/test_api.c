@@ -29,6 +29,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -964,6 +968,68 @@ static void test_stack_blocks(void **state)
     ntidx_trace_close(&t);
 }
 
+/* ------------------------------------------------------------------ */
+/* Prefetch                                                            */
+/* ------------------------------------------------------------------ */
+
+/* Whether the first page of the file at `path` is in the page cache (-1: cannot tell). */
+static int first_page_cached(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return -1;
+    void *m = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED)
+        return -1;
+    unsigned char v = 0;
+    int rc = mincore(m, 4096, &v) == 0 ? (v & 1) : -1;
+    munmap(m, 4096);
+    return rc;
+}
+
+/*
+ * ntidx_index_prefetch() is a hint: it never fails, whatever it is given, and
+ * the index loads afterwards as before. Where the page cache lets a test
+ * evict the index (not on tmpfs), the index's first page comes back.
+ */
+static void test_index_prefetch(void **state)
+{
+    (void)state;
+    char path[256], ipath[300];
+    ntidx_trace *t = make_trace("prefetch.nettrace", 6, 20000, path, sizeof path);
+    snprintf(ipath, sizeof ipath, "%s.ntidx", path);
+    ntidx_index *x = NULL;
+    assert_int_equal(ntidx_index_open(t, ipath, NULL, &x, NULL), NTIDX_OK);
+    ntidx_index_close(&x);
+    /* nothing to prefetch, or nothing there: silently nothing */
+    ntidx_index_prefetch(NULL, NULL);
+    ntidx_index_prefetch(NULL, "/nonexistent/x.ntidx");
+    ntidx_index_prefetch("/nonexistent/trace.nettrace", NULL);
+    ntidx_index_prefetch(path, dir); /* a directory */
+    int fd = open(ipath, O_RDONLY);
+    assert_true(fd >= 0);
+    assert_int_equal(fsync(fd), 0);
+    (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    close(fd);
+    int evicted = first_page_cached(ipath) == 0;
+    ntidx_index_prefetch(path, NULL); /* TRACE.ntidx beside it, where ntidx_index_open() looks */
+    if (evicted) {
+        int back = 0;
+        for (int i = 0; i < 1000 && !(back = first_page_cached(ipath) == 1); i++)
+            nanosleep(&(struct timespec){0, 1000000}, NULL);
+        assert_true(back);
+    }
+    assert_int_equal(first_page_cached(ipath) >= 0, 1);
+    ntidx_index_state st;
+    assert_int_equal(ntidx_index_load(t, ipath, NTIDX_VERIFY_AUTO, &x, &st), NTIDX_OK);
+    assert_int_equal(st, NTIDX_INDEX_CURRENT);
+    ntidx_index_close(&x);
+    ntidx_trace_close(&t);
+    unlink(ipath);
+    unlink(path);
+}
+
 int main(int argc, char **argv)
 {
     traces_dir = argc > 1 ? argv[1] : "../shared/traces";
@@ -976,6 +1042,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_values_real),       cmocka_unit_test(test_values_generated),
         cmocka_unit_test(test_recovery),          cmocka_unit_test(test_estimates_seeks_regions),
         cmocka_unit_test(test_symbolizer),        cmocka_unit_test(test_stack_blocks),
+        cmocka_unit_test(test_index_prefetch),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[128];
