@@ -304,6 +304,8 @@ static int query_start(ntidx_query *q)
                      : q->sorted && !q->planned_all ? first_region(x, q->o.t0) : 0;
     q->next_chosen = 0;
     ntx_reader_set_plan(q->r, refill, q);
+    if (q->o.order == NTIDX_ORDER_TIME)
+        ntx_reader_set_time_floor(q->r, q->o.t0); /* next_event() drops what is earlier */
     return NTIDX_OK;
 }
 
