@@ -780,12 +780,13 @@ NTIDX_API int ntidx_index_load(ntidx_trace *t, const char *path, ntidx_index_ver
     return load_bytes(t, path, m, len, 1, written_ns, verify, out, state);
 }
 
-/* Ask the kernel to start reading what a load of the index file at `path` reads first (prefetch_ends). */
-static void prefetch_file(const char *path)
+/* Ask the kernel to start reading what a load of the index file at `path` reads first (prefetch_ends).
+   0, or -1 when there is no such file to read. */
+static int prefetch_file(const char *path)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
-        return;
+        return -1;
     struct stat st;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
         uint64_t len = (uint64_t)st.st_size;
@@ -797,27 +798,29 @@ static void prefetch_file(const char *path)
         }
     }
     close(fd);
+    return 0;
 }
 
 NTIDX_API void ntidx_index_prefetch(const char *trace_path, const char *index_path)
 {
     if (index_path) {
-        prefetch_file(index_path);
+        (void)prefetch_file(index_path);
         return;
     }
     if (!trace_path)
         return;
+    /* TRACE.ntidx beside the trace: where the index is, or where ntidx_index_open() looks first when new
+       indexes go to the index directory. Only without one is the index directory's name worked out
+       (a realpath(): a readlink() per component of the path). */
+    char *beside = ntidx_index_default_path(trace_path);
+    int found = beside && prefetch_file(beside) == 0;
+    free(beside);
+    if (found)
+        return;
     char *own = NULL;
     int in_dir = 0, private_dir = 0;
-    if (ntx_index_locate(trace_path, &own, &in_dir, &private_dir) < 0)
-        return;
-    if (in_dir) { /* ntidx_index_open() looks beside the trace first */
-        char *beside = ntidx_index_default_path(trace_path);
-        if (beside)
-            prefetch_file(beside);
-        free(beside);
-    }
-    prefetch_file(own);
+    if (ntx_index_locate(trace_path, &own, &in_dir, &private_dir) == 0 && in_dir)
+        (void)prefetch_file(own);
     free(own);
 }
 
