@@ -142,11 +142,12 @@ NTIDX_NODISCARD NTIDX_API int ntidx_index_load(ntidx_trace *t, const char *path,
  * pages; a small index whole), so that those reads go on while the trace is
  * opened instead of after it. Nothing is read into the process, nothing is
  * checked, nothing is returned: a missing or unreadable file is ignored.
- * Costs an open(), an fstat() and two posix_fadvise() calls.
+ * Costs an open(), an fstat() and two posix_fadvise() calls (and the
+ * realpath() of ntidx_index_path() when there is no TRACE.ntidx).
  * @param trace_path  the trace (used when `index_path` is NULL)
  * @param index_path  the index file, or NULL for where ntidx_index_open()
- *                    looks for it given no path (ntidx_index_path(), and
- *                    TRACE.ntidx beside the trace when that is elsewhere)
+ *                    looks for it given no path: TRACE.ntidx beside the
+ *                    trace when there is one, else ntidx_index_path()
  * @note Thread-safe. Example, as `ntidx query` does:
  * @code
  * ntidx_index_prefetch(path, NULL);
