@@ -220,6 +220,7 @@ int ntx_index_need_all(const ntidx_index *x, ntx_err *err)
 {
     if (!x->region_ok)
         return 0;
+    ntx_index_prefetch_regions(x, 0, x->nregions);
     /* A lazy load left REGION_SUMS' own checksum for later too: its entries beyond what a region check
        compares (the filter sums of a plain index, the bytes of longer entries) are covered by it alone. */
     if (x->region_sums && ntx_xxh3(x->region_sums, (size_t)(x->nregions * x->srs)) != x->region_sums_hash)

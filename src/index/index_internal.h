@@ -167,6 +167,8 @@ static inline int ntx_index_need_block(const ntidx_index *x, uint64_t b, ntx_err
  * for an index in memory or a region already checked.
  */
 void ntx_index_prefetch_region(const ntidx_index *x, uint64_t r);
+/* The same for regions [r0, r1) at once (a caller about to check them all): each section in one request. */
+void ntx_index_prefetch_regions(const ntidx_index *x, uint64_t r0, uint64_t r1);
 /* Every region (slices, extending an index, writing it). */
 int ntx_index_need_all(const ntidx_index *x, ntx_err *err);
 

@@ -419,6 +419,32 @@ void ntx_index_prefetch_region(const ntidx_index *x, uint64_t r)
         prefetch_entries(x, r);
 }
 
+void ntx_index_prefetch_regions(const ntidx_index *x, uint64_t r0, uint64_t r1)
+{
+    const uint8_t *m = x->map;
+    if (r1 > x->nregions)
+        r1 = x->nregions;
+    if (!m || !x->region_ok || r0 >= r1)
+        return;
+    /* one request per section, not three per region; the region before r0 is checked with it */
+    uint64_t f = ntx_rg_first(x, r0 > 0 ? r0 - 1 : 0), e = ntx_rg_end(x, r1 - 1);
+    if (e > x->nblocks)
+        e = x->nblocks;
+    if (x->blocks && f < e)
+        willneed(m, x->map_len, (uint64_t)(x->blocks - m) + f * x->sb, (e - f) * x->sb);
+    if (x->filters && f < e)
+        willneed(m, x->map_len, (uint64_t)(x->filters - m) + f * x->sf, (e - f) * x->sf);
+    uint64_t s = r0 > 0 ? r0 - 1 : 0;
+    if (x->region_sums)
+        willneed(m, x->map_len, (uint64_t)(x->region_sums - m) + s * x->srs, (r1 - s) * x->srs);
+    if (x->sps && s < x->nsps)
+        willneed(m, x->map_len, (uint64_t)(x->sps - m) + s * x->ss, ((r1 < x->nsps ? r1 : x->nsps) - s) * x->ss);
+    for (uint64_t r = r0; r < r1; r++) {
+        uint8_t unchecked = 0;
+        __atomic_compare_exchange_n(&x->region_ok[r], &unchecked, (uint8_t)3, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    }
+}
+
 /*
  * Ask for the sections a lazily checked load reads whole (every one but
  * BLOCKS, FILTERS, REGION_SUMS and SEQPOINTS), merged into as few ranges as their

@@ -205,6 +205,12 @@ static int stats_run(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_opt
         else
             sh.regions[sh.nregions++] = r;
     }
+    /* A lazily checked index: the entries of the regions this run checks, asked for at once rather than
+       region by region (each section in one request). */
+    if (sh.nregions > 1)
+        ntx_index_prefetch_regions(x, sh.regions[0], sh.regions[sh.nregions - 1] + 1);
+    if (ninside > 1)
+        ntx_index_prefetch_regions(x, inside[0], inside[ninside - 1] + 1);
     /* Histogram span: the window, clipped to the trace's events. */
     if (o->buckets || o->bucket_ticks) {
         uint64_t lo = o->t0 > ii->first_ts ? o->t0 : ii->first_ts;
