@@ -256,6 +256,26 @@ class Counts(unittest.TestCase):
         self.assertEqual(sorted((r["thread"], r["provider"], r["n"]) for r in a),
                          sorted((r["thread"], r["provider"], r["n"]) for r in b))
 
+    def test_grouped_filters(self):
+        """Counts by type over whole traces come from the library's statistics, counts split or filtered by
+        thread event by event: with the type filters pushed down, both equal SQLite's own sort of the rows."""
+        for path in [real(REAL[1]), gen("g6.nettrace", "--events", "20000", "--seed", "4")]:
+            s = stats(path)
+            top = sorted(s["types"], key=lambda t: (-t["count"], t["provider"], t["event_name"]))[:3]
+            providers = ", ".join(q(p) for p in sorted({t["provider"] for t in top}))
+            thread = max(s["threads"], key=lambda t: t["count"])["thread"]
+            for where in [f"provider IN ({providers})", f"event_name = {q(top[0]['event_name'])}",
+                          f"event_id IN ({top[1]['event_id']}, {top[2]['event_id']})", f"thread = {thread}",
+                          f"provider IN ({providers}) AND thread = {thread}", "provider = 'nobody'"]:
+                grouped = f"SELECT provider, event_name, count(*) AS n FROM events WHERE {where} GROUP BY 1, 2"
+                plan = sql(path, "EXPLAIN QUERY PLAN " + grouped, fmt="text")
+                self.assertIn("GROUP(provider,event_name)", plan, where)
+                own_sort = grouped.replace("count(*) AS n", "count(*) AS n, max(ts) AS m")
+                a = sorted((r["provider"], r["event_name"], r["n"]) for r in sql(path, grouped))
+                b = sorted((r["provider"], r["event_name"], r["n"]) for r in sql(path, own_sort))
+                self.assertEqual(a, b, (path, where))
+                self.assertEqual(bool(a), where != "provider = 'nobody'", (path, where))
+
     def test_types_fields_regions_stacks(self):
         path = real(REAL[1])
         tick = sql(path, "SELECT fields FROM types WHERE event_name = 'GC/AllocationTick'")[0]["fields"]
