@@ -325,7 +325,6 @@ int nsql_group_column(ev_cursor *c, sqlite3_context *ctx, int col)
 {
     const ev_group *g = &c->groups[c->gi];
     const ev_type *t = &c->types[g->type];
-    nsql_source *s = c->src[g->src];
     switch (col) {
     case C_PROVIDER: sqlite3_result_text(ctx, t->provider, t->provider_len, SQLITE_STATIC); break;
     case C_EVENT_ID: sqlite3_result_int64(ctx, t->event_id); break;
@@ -334,8 +333,8 @@ int nsql_group_column(ev_cursor *c, sqlite3_context *ctx, int col)
     case C_THREAD: sqlite3_result_int64(ctx, (sqlite3_int64)g->thread); break;
     case C_CAPTURE_THREAD: sqlite3_result_int64(ctx, (sqlite3_int64)g->capture); break;
     case C_TRACE:
-    case C_PATH: sqlite3_result_text(ctx, s->path, -1, SQLITE_TRANSIENT); break;
-    case C_INDEX: nsql_result_text(ctx, s->index_path); break;
+    case C_PATH: sqlite3_result_text(ctx, c->src[g->src]->path, -1, SQLITE_TRANSIENT); break;
+    case C_INDEX: nsql_result_text(ctx, c->src[g->src]->index_path); break;
     default: /* not read by a grouped plan (xBestIndex checked colUsed) */
         sqlite3_result_error(ctx, "ntidx: internal error: a grouped scan was asked for another column", -1);
         break;
