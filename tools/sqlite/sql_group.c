@@ -185,7 +185,7 @@ static int count_regions(ev_cursor *c, int src, const uint64_t *regions, size_t 
     nsql_source *s = c->src[src];
     ntidx_stats_options o;
     ntidx_stats_options_defaults(&o);
-    o.threads = 1; /* SQLite's own work is one thread too; the figures compare with `ntidx stats --threads 1` */
+    o.threads = 1; /* the statement's own thread: an extension does not take its host's cores unasked */
     o.regions = regions;
     o.region_count = n;
     ntidx_stats *st = NULL;
