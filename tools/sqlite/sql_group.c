@@ -275,7 +275,8 @@ int nsql_group_scan(ev_cursor *c)
             c->groups[n++] = c->groups[i];
     c->ngroups = n;
     c->last_slot = 0; /* no longer a hash table */
-    qsort_r(c->groups, n, sizeof *c->groups, cmp_group, c);
+    if (n) /* no group: no table at all (NULL), which qsort_r() must not be given */
+        qsort_r(c->groups, n, sizeof *c->groups, cmp_group, c);
     c->gi = 0;
     c->g_rowid = 1;
     c->eof = n == 0;
