@@ -256,6 +256,26 @@ class Counts(unittest.TestCase):
         self.assertEqual(sorted((r["thread"], r["provider"], r["n"]) for r in a),
                          sorted((r["thread"], r["provider"], r["n"]) for r in b))
 
+    def test_grouped_filters(self):
+        """Counts by type over whole traces come from the library's statistics, counts split or filtered by
+        thread event by event: with the type filters pushed down, both equal SQLite's own sort of the rows."""
+        for path in [real(REAL[1]), gen("g6.nettrace", "--events", "20000", "--seed", "4")]:
+            s = stats(path)
+            top = sorted(s["types"], key=lambda t: (-t["count"], t["provider"], t["event_name"]))[:3]
+            providers = ", ".join(q(p) for p in sorted({t["provider"] for t in top}))
+            thread = max(s["threads"], key=lambda t: t["count"])["thread"]
+            for where in [f"provider IN ({providers})", f"event_name = {q(top[0]['event_name'])}",
+                          f"event_id IN ({top[1]['event_id']}, {top[2]['event_id']})", f"thread = {thread}",
+                          f"provider IN ({providers}) AND thread = {thread}", "provider = 'nobody'"]:
+                grouped = f"SELECT provider, event_name, count(*) AS n FROM events WHERE {where} GROUP BY 1, 2"
+                plan = sql(path, "EXPLAIN QUERY PLAN " + grouped, fmt="text")
+                self.assertIn("GROUP(provider,event_name)", plan, where)
+                own_sort = grouped.replace("count(*) AS n", "count(*) AS n, max(ts) AS m")
+                a = sorted((r["provider"], r["event_name"], r["n"]) for r in sql(path, grouped))
+                b = sorted((r["provider"], r["event_name"], r["n"]) for r in sql(path, own_sort))
+                self.assertEqual(a, b, (path, where))
+                self.assertEqual(bool(a), where != "provider = 'nobody'", (path, where))
+
     def test_types_fields_regions_stacks(self):
         path = real(REAL[1])
         tick = sql(path, "SELECT fields FROM types WHERE event_name = 'GC/AllocationTick'")[0]["fields"]
@@ -469,14 +489,17 @@ class BadInput(unittest.TestCase):
 
     def test_corrupt_and_stale_index_rebuilt(self):
         path = self.copy_of(gen("g6.nettrace", "--events", "20000", "--seed", "4"), "corrupt-index.nettrace")
-        run("index", path)
-        with open(path + ".ntidx", "r+b") as f:
-            f.seek(100)
-            f.write(b"\x5a" * 64)
-        p = sql(path, "SELECT count(*) AS n FROM events", fmt="csv", check=False)
-        self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertEqual(p.stdout.splitlines()[1], "20000")
-        self.assertIn("rebuilding the index", p.stderr)
+        # counted event by event, and by the statistics of a grouped scan
+        for st in ("SELECT count(*) AS n FROM events",
+                   "SELECT sum(n) AS n FROM (SELECT event_name, count(*) AS n FROM events GROUP BY 1)"):
+            run("index", path)
+            with open(path + ".ntidx", "r+b") as f:
+                f.seek(100)
+                f.write(b"\x5a" * 64)
+            p = sql(path, st, fmt="csv", check=False)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(p.stdout.splitlines()[1], "20000")
+            self.assertIn("rebuilding the index", p.stderr)
         # the trace rewritten in place (another trace in the same file): the index no longer matches it
         other = gen("g6b.nettrace", "--events", "15000", "--seed", "9")
         with open(other, "rb") as f, open(path, "r+b") as g:
@@ -493,10 +516,12 @@ class BadInput(unittest.TestCase):
         with open(path, "r+b") as f:
             f.seek(size // 2)
             f.write(b"\xff" * 4096)
-        p = sql(path, "SELECT count(*), sum(length(fields)) FROM events", check=False)
-        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
-        self.assertIn(path, p.stderr)
-        self.assertRegex(p.stderr, r"offset \d+")
+        for st in ("SELECT count(*), sum(length(fields)) FROM events",
+                   "SELECT event_name, count(*) FROM events GROUP BY 1"):  # a grouped scan's statistics
+            p = sql(path, st, check=False)
+            self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+            self.assertIn(path, p.stderr)
+            self.assertRegex(p.stderr, r"offset \d+")
 
     def test_bad_statements_exit_2(self):
         path = real(REAL[3])

@@ -394,7 +394,7 @@ static int ev_open(sqlite3_vtab *tab, sqlite3_vtab_cursor **out)
     return SQLITE_OK;
 }
 
-static void progress_end(ev_cursor *c)
+void nsql_progress_end(ev_cursor *c)
 {
     if (c->total_bytes && c->conn->hooks.progress_end)
         c->conn->hooks.progress_end(c->conn->hooks.ctx);
@@ -404,7 +404,7 @@ static void progress_end(ev_cursor *c)
 static void reset(ev_cursor *c)
 {
     ntidx_query_close(&c->q);
-    progress_end(c);
+    nsql_progress_end(c);
     for (size_t i = 0; i < c->nsets; i++) {
         ev_set *s = &c->sets[i];
         for (size_t k = 0; s->text && k < s->n; k++)
@@ -431,13 +431,14 @@ static void reset(ev_cursor *c)
     c->fields_state = 0;
     sqlite3_free(c->field_error);
     c->field_error = NULL;
-    nsql_group_free(c);
+    nsql_group_reset(c);
 }
 
 static int ev_close(sqlite3_vtab_cursor *cur)
 {
     ev_cursor *c = (ev_cursor *)cur;
     reset(c);
+    nsql_group_free(c);
     if (c->conn->last_scan == c)
         c->conn->last_scan = NULL; /* ntidx_bytes_read() keeps its figure */
     ntidx_buf_free(&c->fields);
@@ -506,21 +507,35 @@ static int set_has_text(const ev_set *s, const char *x)
 
 static int set_has_num(const ev_set *s, int64_t x) { return bsearch(&x, s->num, s->n, sizeof *s->num, cmp_num) != NULL; }
 
-/* The type filters (provider, event_name, event_id), exactly as SQL compares, once per definition. */
-static int type_passes(ev_cursor *c, const ntidx_metadata *m)
+int nsql_type_passes(const ev_cursor *c, const char *provider, const char *event_name, uint32_t event_id)
 {
-    if (m == c->last_m && ntidx_metadata_key(m) == c->last_m_offset)
-        return c->last_m_ok;
     int ok = 1;
     for (size_t i = 0; i < c->nsets && ok; i++) {
         const ev_set *s = &c->sets[i];
         if (s->col == C_PROVIDER)
-            ok = set_has_text(s, m->provider);
+            ok = set_has_text(s, provider);
         else if (s->col == C_EVENT_NAME)
-            ok = set_has_text(s, m->event_name);
+            ok = set_has_text(s, event_name);
         else if (s->col == C_EVENT_ID)
-            ok = set_has_num(s, (int64_t)m->event_id);
+            ok = set_has_num(s, (int64_t)event_id);
     }
+    return ok;
+}
+
+int nsql_thread_filtered(const ev_cursor *c)
+{
+    for (size_t i = 0; i < c->nsets; i++)
+        if (c->sets[i].col == C_THREAD)
+            return 1;
+    return 0;
+}
+
+/* The type filters, once per definition. */
+static int type_passes(ev_cursor *c, const ntidx_metadata *m)
+{
+    if (m == c->last_m && ntidx_metadata_key(m) == c->last_m_offset)
+        return c->last_m_ok;
+    int ok = nsql_type_passes(c, m->provider, m->event_name, m->event_id);
     c->last_m = m;
     c->last_m_offset = ntidx_metadata_key(m); /* derived rows share the offset */
     c->last_m_ok = ok;
@@ -585,7 +600,7 @@ int nsql_events_advance(ev_cursor *c)
         if (!c->q) {
             if (c->at >= c->nsrc) {
                 c->eof = 1;
-                progress_end(c);
+                nsql_progress_end(c);
                 return SQLITE_OK;
             }
             ntidx_query_options o;
@@ -775,11 +790,9 @@ static int decode_fields(ev_cursor *c)
     return SQLITE_OK;
 }
 
-static int ev_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i)
+/* A column of the current event (kept out of ev_column(), whose grouped rows come by the million). */
+__attribute__((noinline)) static int event_column(ev_cursor *c, sqlite3_context *ctx, int i)
 {
-    ev_cursor *c = (ev_cursor *)cur;
-    if (c->grouped)
-        return nsql_group_column(c, ctx, c->vt->col[i]);
     const ntidx_event *e = c->e;
     const ntidx_metadata *m = e->metadata;
     nsql_source *s = c->src[c->at];
@@ -834,6 +847,12 @@ static int ev_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i)
     default: sqlite3_result_null(ctx); break;
     }
     return SQLITE_OK;
+}
+
+static int ev_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i)
+{
+    ev_cursor *c = (ev_cursor *)cur;
+    return c->grouped ? nsql_group_column(c, ctx, c->vt->col[i]) : event_column(c, ctx, i);
 }
 
 static int ev_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)

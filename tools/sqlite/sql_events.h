@@ -51,6 +51,7 @@ typedef struct ev_set {
 /* Grouped scans: an event type interned, and the count of one distinct value tuple. */
 typedef struct ev_type {
     char *provider, *event_name;
+    int provider_len, event_name_len;
     uint32_t event_id, version;
 } ev_type;
 
@@ -102,6 +103,7 @@ typedef struct ev_cursor {
     } type_cache[TYPE_CACHE];
     ev_group *groups;
     size_t ngroups, cap_groups; /* a hash table while scanning, then a sorted array */
+    size_t last_slot;           /* the slot the previous event counted in + 1 (events come in runs), 0: none */
     size_t gi;                  /* the group being handed out */
     uint64_t g_left;            /* and how many more times */
     sqlite3_int64 g_rowid;
@@ -123,6 +125,12 @@ uint64_t nsql_seconds_to_ticks(const ntidx_trace *t, double s, int up);
 
 /* Move the cursor to the next event that passes (eof at the end); SQLITE_OK or an error set on the table. */
 int nsql_events_advance(ev_cursor *c);
+/* The type filters (provider, event_name, event_id) of the plan, exactly as SQL compares. */
+int nsql_type_passes(const ev_cursor *c, const char *provider, const char *event_name, uint32_t event_id);
+/* 1 when the plan filters by thread. */
+int nsql_thread_filtered(const ev_cursor *c);
+/* The scan is over: the progress bar, if any, goes. */
+void nsql_progress_end(ev_cursor *c);
 
 /* ---- sql_group.c ---- */
 
@@ -132,7 +140,9 @@ int nsql_group_scan(ev_cursor *c);
 int nsql_group_next(ev_cursor *c);
 /* A column of the current row: the values of its group. */
 int nsql_group_column(ev_cursor *c, sqlite3_context *ctx, int col);
-/* Free what a grouped scan holds. */
+/* Forget a grouped scan's counts (the names it interned stay: SQLite may still hold them, see sql_group.c). */
+void nsql_group_reset(ev_cursor *c);
+/* Free what a grouped scan holds (the cursor closes). */
 void nsql_group_free(ev_cursor *c);
 
 #endif
