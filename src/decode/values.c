@@ -31,12 +31,48 @@
 
 #define NONE UINT32_MAX
 
+/*
+ * A layout's top level compiled once per event type (a plan), so that an
+ * event of a known type costs, per field, one check of its type code and its
+ * bytes left and one store of its value. A plan holds only what the field
+ * types' codes decide (sizes, value kinds; for the runtime's manifest
+ * layouts, which are static, when a string may be omitted), and every use
+ * checks each field's type code against the live layout: a plan can never
+ * decode by a layout it was not made from, even when a freed row's memory
+ * is reused for another. Containers and the rarer types go to the
+ * interpreter (decode_compound()) with the live layout; a layout with a
+ * counted array, or one that does not fit, is decoded by the interpreter
+ * alone; a payload the plan cannot take (too short, bad string...) is
+ * decoded again by the interpreter, which says what is wrong.
+ */
+#define PLAN_SLOTS 128     /* event types remembered (direct-mapped by row) */
+#define PLAN_MAX_FIELDS 256
+
+typedef struct plan_op {
+    uint8_t type; /* the field's type code */
+    uint8_t kind; /* NTIDX_VALUE_* of a fixed-size scalar or a UTF-16 string; 0: decode_compound() */
+    uint8_t size; /* bytes of a fixed-size scalar */
+    uint8_t omit; /* a manifest string, absent when exactly `rest` bytes are left (string_omitted()) */
+    uint32_t rest;
+} plan_op;
+
+typedef struct plan {
+    const ntidx_metadata *m; /* the row it was made for, */
+    const ntidx_field *fields; /* its layout, */
+    uint32_t n;                /* its field count, */
+    uint8_t v6, ptr_size;      /* and the trace's encoding it assumed */
+    uint8_t interpret;         /* 1: the interpreter decodes this layout */
+    plan_op *ops;
+    uint32_t cap;
+} plan;
+
 struct ntidx_values {
     ntidx_value *v;
     size_t n, cap;
     ntidx_buf strings; /* the values' strings, NUL-terminated; str holds offsets until the decode ends */
     uint32_t top;      /* top-level values */
     uint32_t used;
+    plan plans[PLAN_SLOTS];
 };
 
 typedef struct pctx {
@@ -550,6 +586,204 @@ static int decode_compound(pctx *c, const ntidx_field *f, const char *name, cons
     return 0;
 }
 
+/* The size and kind of a fixed-size scalar type, or 0 (then *kind is NTIDX_VALUE_STRING for a UTF-16 string,
+   else 0). Sizes as decode_scalar() reads them. */
+static unsigned scalar_shape(uint8_t type, int v6, uint32_t ptr, uint8_t *kind)
+{
+    *kind = 0;
+    switch (type) {
+    case NTIDX_TYPE_BOOLEAN32: *kind = NTIDX_VALUE_BOOL; return 4;
+    case NTIDX_TYPE_BOOLEAN8: *kind = NTIDX_VALUE_BOOL; return 1;
+    case NTIDX_TYPE_SBYTE: *kind = NTIDX_VALUE_INT; return 1;
+    case NTIDX_TYPE_BYTE: *kind = NTIDX_VALUE_UINT; return 1;
+    case NTIDX_TYPE_INT16: *kind = NTIDX_VALUE_INT; return 2;
+    case NTIDX_TYPE_UINT16: *kind = NTIDX_VALUE_UINT; return 2;
+    case NTIDX_TYPE_INT32: *kind = NTIDX_VALUE_INT; return 4;
+    case NTIDX_TYPE_UINT32: *kind = NTIDX_VALUE_UINT; return 4;
+    case NTIDX_TYPE_INT64: *kind = NTIDX_VALUE_INT; return 8;
+    case NTIDX_TYPE_UINT64: *kind = NTIDX_VALUE_UINT; return 8;
+    case NTIDX_TYPE_SINGLE: *kind = NTIDX_VALUE_FLOAT; return 4;
+    case NTIDX_TYPE_DOUBLE: *kind = NTIDX_VALUE_FLOAT; return 8;
+    case NTIDX_TYPE_DECIMAL: *kind = NTIDX_VALUE_DECIMAL; return 16;
+    case NTIDX_TYPE_GUID: *kind = NTIDX_VALUE_GUID; return 16;
+    case NTIDX_TYPE_DATETIME: *kind = NTIDX_VALUE_TIME; return v6 ? 16 : 8;
+    case NTX_TYPE_POINTER: *kind = NTIDX_VALUE_UINT; return ptr;
+    case NTIDX_TYPE_UTF16_STRING: *kind = NTIDX_VALUE_STRING; return 0;
+    default: return 0;
+    }
+}
+
+/* Make `pl` the plan of m's layout (out of memory, or for a layout plans do not take: one that says interpret). */
+static void plan_compile(plan *pl, const pctx *c, const ntidx_metadata *m)
+{
+    pl->m = m;
+    pl->fields = m->fields;
+    pl->n = m->field_count;
+    pl->v6 = (uint8_t)c->v6;
+    pl->ptr_size = (uint8_t)c->ptr_size;
+    pl->interpret = 1;
+    if (m->field_count > PLAN_MAX_FIELDS)
+        return;
+    if (pl->cap < m->field_count) {
+        plan_op *ops = realloc(pl->ops, m->field_count * sizeof *ops);
+        if (!ops)
+            return;
+        pl->ops = ops;
+        pl->cap = m->field_count;
+    }
+    for (uint32_t i = 0; i < m->field_count; i++) {
+        const ntidx_field *f = &m->fields[i];
+        plan_op *op = &pl->ops[i];
+        if (f->type_code == NTX_TYPE_COUNTED_ARRAY)
+            return; /* its count is an earlier field's value: decode_fields() keeps them */
+        op->type = f->type_code;
+        op->size = (uint8_t)scalar_shape(f->type_code, c->v6, c->ptr_size, &op->kind);
+        op->omit = 0;
+        op->rest = 0;
+        if (c->manifest && f->type_code == NTIDX_TYPE_UTF16_STRING) {
+            /* string_omitted()'s sum, once: the manifest's layouts never change */
+            uint64_t sum = 0;
+            int fixed = 1;
+            for (uint32_t k = i + 1; k < m->field_count && fixed; k++) {
+                long sz = ntx_field_fixed_size(&m->fields[k], c->v6, c->ptr_size, 0);
+                fixed = sz >= 0;
+                sum += fixed ? (uint64_t)sz : 0;
+            }
+            op->omit = fixed && sum <= UINT32_MAX;
+            op->rest = (uint32_t)sum;
+        }
+    }
+    pl->interpret = 0;
+}
+
+/* The plan for m's layout in this trace, made now when the one remembered is for another (out of memory, a
+   plan that says: interpret). */
+static plan *plan_for(pctx *c, const ntidx_metadata *m)
+{
+    uintptr_t h = (uintptr_t)m;
+    plan *pl = &c->t->plans[((h >> 4) ^ (h >> 11)) % PLAN_SLOTS];
+    if (pl->m == m && pl->fields == m->fields && pl->n == m->field_count && pl->v6 == c->v6 &&
+        pl->ptr_size == c->ptr_size)
+        return pl;
+    plan_compile(pl, c, m);
+    return pl;
+}
+
+/*
+ * The top-level fields of m by its plan, from p. 0 with *pp past them; 1 when the payload does not take
+ * the plan (the interpreter then decodes it and says why); 2 when a field's type code is not the plan's
+ * (the plan is made again); -1 out of memory or an error the interpreter also finds.
+ */
+static int plan_run(pctx *c, const plan *pl, const ntidx_field *fields, const uint8_t **pp, const uint8_t *end)
+{
+    ntidx_values *t = c->t;
+    uint32_t n = pl->n;
+    if (t->cap - t->n < n) { /* room for the top level at once: scalars need no check of their own */
+        while (t->cap - t->n < n)
+            if (grow(c) < 0)
+                return -1;
+    }
+    const uint8_t *p = *pp, *q;
+    const plan_op *ops = pl->ops;
+    uint32_t prev = NONE;
+    for (uint32_t i = 0; i < n; i++) {
+        const ntidx_field *f = &fields[i];
+        const plan_op *op = &ops[i];
+        if (f->type_code != op->type)
+            return 2;
+        const char *name = f->name ? f->name : "";
+        uint32_t at = (uint32_t)t->n;
+        if (prev != NONE)
+            t->v[prev].next = at;
+        prev = at;
+        if (op->size) {
+            if ((uint64_t)(end - p) < op->size)
+                return 1;
+            ntidx_value *v = &t->v[t->n++]; /* room reserved above (only scalars come before) */
+            *v = (ntidx_value){.name = name,
+                               .field = f,
+                               .kind = op->kind,
+                               .type_code = op->type,
+                               .payload_offset = (uint32_t)(p - c->payload),
+                               .next = NONE};
+            switch (op->type) {
+            case NTIDX_TYPE_BOOLEAN32: v->u = ntx_load32(p) != 0; break;
+            case NTIDX_TYPE_BOOLEAN8: v->u = *p != 0; break;
+            case NTIDX_TYPE_SBYTE: v->i = (int8_t)*p; break;
+            case NTIDX_TYPE_BYTE: v->u = *p; break;
+            case NTIDX_TYPE_INT16: v->i = (int16_t)ntx_load16(p); break;
+            case NTIDX_TYPE_UINT16: v->u = ntx_load16(p); break;
+            case NTIDX_TYPE_INT32: v->i = (int32_t)ntx_load32(p); break;
+            case NTIDX_TYPE_UINT32: v->u = ntx_load32(p); break;
+            case NTIDX_TYPE_INT64: v->i = (int64_t)ntx_load64(p); break;
+            case NTIDX_TYPE_UINT64: v->u = ntx_load64(p); break;
+            case NTIDX_TYPE_SINGLE: {
+                float x;
+                memcpy(&x, p, 4);
+                v->f = x;
+                break;
+            }
+            case NTIDX_TYPE_DOUBLE: memcpy(&v->f, p, 8); break;
+            case NTIDX_TYPE_DATETIME:
+                v->bytes = p;
+                v->len = op->size;
+                if (op->size == 16) {
+                    v->i = systemtime_ticks(p);
+                } else {
+                    int64_t ft = (int64_t)ntx_load64(p);
+                    v->i = ft > INT64_MAX - FILETIME_TO_DOTNET ? INT64_MAX : ft + FILETIME_TO_DOTNET;
+                }
+                break;
+            case NTX_TYPE_POINTER: v->u = op->size == 4 ? ntx_load32(p) : ntx_load64(p); break;
+            default: /* GUID, DECIMAL: the bytes */
+                v->bytes = p;
+                v->len = 16;
+                break;
+            }
+            p += op->size;
+            continue;
+        }
+        if (op->kind == NTIDX_VALUE_STRING && op->omit && (uint64_t)(end - p) == op->rest) {
+            ntidx_value *v = add(c, f, name, p, NTIDX_VALUE_STRING);
+            if (!v || put_utf8(c, v, p, 0) < 0)
+                return -1;
+        } else if (op->kind == NTIDX_VALUE_STRING) {
+            ntidx_value *v;
+            const uint8_t *z = ntx_utf16_find_nul(p, end);
+            if (!z)
+                return 1;
+            if (!(v = add(c, f, name, p, NTIDX_VALUE_STRING)) || put_utf16(c, v, p, (size_t)(z - p) / 2) < 0)
+                return -1;
+            p = z + 2;
+        } else {
+            q = p;
+            if (decode_value(c, f, name, &q, end, 1) < 0)
+                return c->nomem ? -1 : 1;
+            p = q;
+        }
+        /* room again for the scalars after a string or a container */
+        while (t->cap - t->n < n - i)
+            if (grow(c) < 0)
+                return -1;
+    }
+    t->top = n;
+    *pp = p;
+    return 0;
+}
+
+/* Back to the payload's start with no values, no error and nothing counted. */
+static void restart(pctx *c, const uint8_t **p)
+{
+    c->t->n = 0;
+    c->t->top = 0;
+    c->t->strings.len = 0;
+    c->err->code = 0;
+    c->nomem = 0;
+    c->empty_elements = 0;
+    c->loc_bytes = 0;
+    *p = c->payload;
+}
+
 int ntx_values_walk(const ntidx_trace *tr, const ntidx_event *ev, ntidx_values *t, ntx_err *err)
 {
     t->n = 0;
@@ -569,7 +803,17 @@ int ntx_values_walk(const ntidx_trace *tr, const ntidx_event *ev, ntidx_values *
               .manifest = ntx_manifest_owns(m->fields),
               .err = err};
     const uint8_t *p = ev->payload, *end = ev->payload + ev->payload_size;
-    int rc = decode_fields(&c, NULL, NULL, m->fields, m->field_count, &p, end, 0, 1);
+    plan *pl = plan_for(&c, m);
+    int rc = pl->interpret ? 1 : plan_run(&c, pl, m->fields, &p, end);
+    if (rc == 2) { /* a field's type is not the plan's (a row whose memory was reused): made again */
+        restart(&c, &p);
+        plan_compile(pl, &c, m);
+        rc = pl->interpret ? 1 : plan_run(&c, pl, m->fields, &p, end);
+    }
+    if (rc > 0) { /* the interpreter, from the start: it also says what is wrong with the payload */
+        restart(&c, &p);
+        rc = decode_fields(&c, NULL, NULL, m->fields, m->field_count, &p, end, 0, 1);
+    }
     if (rc != 0) {
         t->n = 0;
         t->top = 0;
@@ -603,6 +847,8 @@ NTIDX_API void ntidx_values_free(ntidx_values **vp)
         return;
     free((*vp)->v);
     ntidx_buf_free(&(*vp)->strings);
+    for (int i = 0; i < PLAN_SLOTS; i++)
+        free((*vp)->plans[i].ops);
     free(*vp);
     *vp = NULL;
 }
