@@ -72,6 +72,7 @@ struct ntidx_values {
     ntidx_buf strings; /* the values' strings, NUL-terminated; str holds offsets until the decode ends */
     uint32_t top;      /* top-level values */
     uint32_t used;
+    int interpret_only; /* ntx_values_interpret_only(): no plans (tests hold the plans against the interpreter) */
     plan plans[PLAN_SLOTS];
 };
 
@@ -803,8 +804,8 @@ int ntx_values_walk(const ntidx_trace *tr, const ntidx_event *ev, ntidx_values *
               .manifest = ntx_manifest_owns(m->fields),
               .err = err};
     const uint8_t *p = ev->payload, *end = ev->payload + ev->payload_size;
-    plan *pl = plan_for(&c, m);
-    int rc = pl->interpret ? 1 : plan_run(&c, pl, m->fields, &p, end);
+    plan *pl = t->interpret_only ? NULL : plan_for(&c, m);
+    int rc = !pl || pl->interpret ? 1 : plan_run(&c, pl, m->fields, &p, end);
     if (rc == 2) { /* a field's type is not the plan's (a row whose memory was reused): made again */
         restart(&c, &p);
         plan_compile(pl, &c, m);
@@ -865,6 +866,8 @@ NTIDX_API int ntidx_values_decode(ntidx_values *t, const ntidx_trace *tr, const 
 }
 
 uint32_t ntx_values_used(const ntidx_values *v) { return v->used; }
+
+void ntx_values_interpret_only(ntidx_values *v, int on) { v->interpret_only = on; }
 
 int ntx_values_owns(const ntidx_values *t, const ntidx_value *v) { return t && v && v >= t->v && v < t->v + t->n; }
 

@@ -35,6 +35,10 @@ long ntx_field_fixed_size(const ntidx_field *f, int v6, uint32_t ptr, int depth)
    newer version than the layout knows; 0 without a layout). */
 uint32_t ntx_values_used(const ntidx_values *v);
 
+/* 1: `v` decodes every payload with the interpreter alone, never by a plan (what tests hold the plans
+   against: the values and errors must be the same). */
+void ntx_values_interpret_only(ntidx_values *v, int on);
+
 /* Whether `v` is one of the values `t` holds now. */
 int ntx_values_owns(const ntidx_values *t, const ntidx_value *v);
 
