@@ -83,7 +83,7 @@ typedef struct pctx {
     uint64_t payload_file_offset; /* where the payload lies in the trace (error offsets) */
     int v6;
     uint32_t ptr_size; /* NTX_TYPE_POINTER width: the trace's pointer size */
-    int manifest;      /* the layout comes from the runtime's manifest */
+    int manifest;      /* the layout comes from the runtime's manifest (set for the interpreter only) */
     ntx_err *err;
     int nomem;
     uint64_t empty_elements; /* zero-size array elements decoded so far in this payload */
@@ -623,6 +623,7 @@ static void plan_compile(plan *pl, const pctx *c, const ntidx_metadata *m)
     pl->v6 = (uint8_t)c->v6;
     pl->ptr_size = (uint8_t)c->ptr_size;
     pl->interpret = 1;
+    const int manifest = ntx_manifest_owns(m->fields);
     if (m->field_count > PLAN_MAX_FIELDS)
         return;
     if (pl->cap < m->field_count) {
@@ -641,7 +642,7 @@ static void plan_compile(plan *pl, const pctx *c, const ntidx_metadata *m)
         op->size = (uint8_t)scalar_shape(f->type_code, c->v6, c->ptr_size, &op->kind);
         op->omit = 0;
         op->rest = 0;
-        if (c->manifest && f->type_code == NTIDX_TYPE_UTF16_STRING) {
+        if (manifest && f->type_code == NTIDX_TYPE_UTF16_STRING) {
             /* string_omitted()'s sum, once: the manifest's layouts never change */
             uint64_t sum = 0;
             int fixed = 1;
@@ -801,7 +802,6 @@ int ntx_values_walk(const ntidx_trace *tr, const ntidx_event *ev, ntidx_values *
               .payload_file_offset = (uint64_t)(ev->payload - tr->data),
               .v6 = tr->gen == NTX_GEN_V6,
               .ptr_size = tr->info.pointer_size == 4 ? 4 : 8,
-              .manifest = ntx_manifest_owns(m->fields),
               .err = err};
     const uint8_t *p = ev->payload, *end = ev->payload + ev->payload_size;
     plan *pl = t->interpret_only ? NULL : plan_for(&c, m);
@@ -813,6 +813,7 @@ int ntx_values_walk(const ntidx_trace *tr, const ntidx_event *ev, ntidx_values *
     }
     if (rc > 0) { /* the interpreter, from the start: it also says what is wrong with the payload */
         restart(&c, &p);
+        c.manifest = ntx_manifest_owns(m->fields);
         rc = decode_fields(&c, NULL, NULL, m->fields, m->field_count, &p, end, 0, 1);
     }
     if (rc != 0) {
