@@ -15,6 +15,7 @@ void event_print_header(enum event_format f);
 /* What a command prints events with: scratch space, and the count of payloads that did not fit. */
 typedef struct event_printer {
     ntidx_buf fields;
+    ntidx_buf line; /* a JSON line built whole, then written */
     uint64_t field_errors;
 } event_printer;
 

@@ -658,6 +658,13 @@ NTIDX_API void ntidx_buf_free(ntidx_buf *b);
 /** Append `n` bytes (a NUL follows them). @return NTIDX_OK or NTIDX_E_NOMEM. */
 NTIDX_API int ntidx_buf_append(ntidx_buf *b, const void *data, size_t n);
 
+/**
+ * Append `v` in decimal, the bytes printf's "%" PRIu64 gives, without
+ * printf (for clients that print many numbers: the CLI's event lines).
+ * @return NTIDX_OK or NTIDX_E_NOMEM.
+ */
+NTIDX_API int ntidx_buf_append_dec(ntidx_buf *b, uint64_t v);
+
 /*
  * Payload values
  * --------------

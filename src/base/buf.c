@@ -59,6 +59,44 @@ int ntx_buf_printf(ntidx_buf *b, const char *fmt, ...)
     return 0;
 }
 
+int ntx_buf_dec_u64(ntidx_buf *b, uint64_t v)
+{
+    /* Two digits a step from a table of the pairs 00..99, right to left into a scratch of 20. */
+    static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                   "8081828384858687888990919293949596979899";
+    char tmp[20], *e = tmp + sizeof tmp, *p = e;
+    while (v >= 100) {
+        unsigned d = (unsigned)(v % 100) * 2;
+        v /= 100;
+        *--p = pairs[d + 1];
+        *--p = pairs[d];
+    }
+    if (v >= 10) {
+        *--p = pairs[v * 2 + 1];
+        *--p = pairs[v * 2];
+    } else {
+        *--p = (char)('0' + v);
+    }
+    return ntx_buf_put(b, p, (size_t)(e - p));
+}
+
+int ntx_buf_dec_i64(ntidx_buf *b, int64_t v)
+{
+    if (v >= 0)
+        return ntx_buf_dec_u64(b, (uint64_t)v);
+    if (ntx_buf_put(b, "-", 1))
+        return b->err;
+    return ntx_buf_dec_u64(b, (uint64_t)0 - (uint64_t)v); /* INT64_MIN too, without overflow */
+}
+
+NTIDX_API int ntidx_buf_append_dec(ntidx_buf *b, uint64_t v)
+{
+    if (!b)
+        return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET, "ntidx_buf_append_dec: NULL argument");
+    return ntx_buf_dec_u64(b, v) ? ntx_failf(NTIDX_E_NOMEM, NULL, NTIDX_NO_OFFSET, "out of memory") : NTIDX_OK;
+}
+
 size_t ntx_utf8_seq_len(const unsigned char *s, size_t n)
 {
     unsigned char c = s[0];

@@ -117,6 +117,14 @@ static inline void ntx_buf_reset(ntidx_buf *b)
 int ntx_buf_printf(ntidx_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*
+ * v in decimal, the bytes "%llu" / "%lld" print, without printf: most values
+ * a dump prints are integers, and vsnprintf's format parsing cost more than
+ * the decode of the event they came from.
+ */
+int ntx_buf_dec_u64(ntidx_buf *b, uint64_t v);
+int ntx_buf_dec_i64(ntidx_buf *b, int64_t v);
+
+/*
  * A JSON string literal with its quotes: the one JSON escaper of the library
  * and its tools. Policy for bytes that are not valid UTF-8 (the shortest
  * form, no surrogates, at most U+10FFFF): each such byte becomes U+FFFD, so

@@ -304,6 +304,8 @@ static int query_start(ntidx_query *q)
                      : q->sorted && !q->planned_all ? first_region(x, q->o.t0) : 0;
     q->next_chosen = 0;
     ntx_reader_set_plan(q->r, refill, q);
+    if (q->o.order == NTIDX_ORDER_TIME)
+        ntx_reader_set_time_floor(q->r, q->o.t0); /* next_event() drops what is earlier */
     return NTIDX_OK;
 }
 
@@ -535,16 +537,18 @@ long ntx_query_rows(ntidx_query *q, ntx_row *rows, size_t cap, uint64_t *block_o
             q->emitted += (uint64_t)n;
             return n;
         }
-        size_t k = 0;
         const int filtered = q->o.provider || q->o.has_event_id || q->o.event_name || q->o.has_thread;
-        for (size_t i = 0; i < (size_t)n; i++) {
-            const ntx_row *r = &rows[i];
-            if (r->timestamp < q->o.t0 || r->timestamp >= q->o.t1)
-                continue;
-            if (filtered && (!type_matches(q, r->metadata) || (q->o.has_thread && r->thread_id != q->o.thread)))
-                continue;
-            rows[k++] = *r;
-        }
+#define ROW_TAKEN(r)                                                                                               \
+    ((r)->timestamp >= q->o.t0 && (r)->timestamp < q->o.t1 &&                                                      \
+     (!filtered || (type_matches(q, (r)->metadata) && (!q->o.has_thread || (r)->thread_id == q->o.thread))))
+        /* Mostly every row is taken (whole-trace statistics): the rows stay where they are until one is not. */
+        size_t k = 0;
+        while (k < (size_t)n && ROW_TAKEN(&rows[k]))
+            k++;
+        for (size_t i = k + 1; i < (size_t)n; i++)
+            if (ROW_TAKEN(&rows[i]))
+                rows[k++] = rows[i];
+#undef ROW_TAKEN
         q->emitted += k;
         if (k)
             return (long)k;

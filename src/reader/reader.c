@@ -796,12 +796,12 @@ static int check_refs(ntidx_reader *r, const ntx_hdr *h, const ntidx_metadata **
 #define PREFETCH_AHEAD 256
 #endif
 
-static long rows_compressed(ntidx_reader *r, ntx_row *rows, size_t cap)
+static inline __attribute__((always_inline)) long rows_compressed_as(ntidx_reader *r, ntx_row *rows, size_t cap,
+                                                                       const int v6)
 {
     ntx_hdr_block *hb = &r->hb;
     ntx_hdr h = hb->prev; /* the delta state, in registers while the loop runs */
     const uint8_t *p = hb->p, *const end = hb->end, *const base = hb->base;
-    const int v6 = r->t->gen == NTX_GEN_V6;
     void *const *mdense = ntx_idmap_dense(&r->metadata), *const *sdense = ntx_idmap_dense(&r->stacks);
     void *const *ldense = ntx_idmap_dense(&r->labels);
     ntx_row_cache *c = &r->rc;
@@ -892,6 +892,12 @@ static long rows_compressed(ntidx_reader *r, ntx_row *rows, size_t cap)
     }
     hb->p = p;
     return (long)n;
+}
+
+/* The loop compiled twice, V6 and V4/V5, so that neither tests the version per field of every row. */
+static long rows_compressed(ntidx_reader *r, ntx_row *rows, size_t cap)
+{
+    return r->t->gen == NTX_GEN_V6 ? rows_compressed_as(r, rows, cap, 1) : rows_compressed_as(r, rows, cap, 0);
 }
 
 long ntx_reader_rows(ntidx_reader *r, ntx_row *rows, size_t cap, uint64_t *block_offset)

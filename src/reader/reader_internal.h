@@ -145,6 +145,7 @@ struct ntidx_reader {
     ntidx_block pending_barrier;
     int has_pending_barrier;
     uint64_t last_ts_out, last_off_out;
+    uint64_t time_floor;     /* events earlier than this are not sorted (ntx_reader_set_time_floor) */
 
     ntidx_dropped *dropped;
     size_t dropped_len;

@@ -123,6 +123,13 @@ int ntx_reader_time_next(ntidx_reader *r, const ntidx_event **ev)
         ntidx_event e;
         int rc = ntx_reader_file_next(r, &e, 1);
         if (rc == 1) {
+            if (e.timestamp < r->time_floor) { /* below the window: its IsSorted mark still moves the watermark */
+                if (e.is_sorted && !key_le(e.timestamp, e.offset, r->wm_ts, r->wm_off)) {
+                    r->wm_ts = e.timestamp;
+                    r->wm_off = e.offset;
+                }
+                continue;
+            }
             if (push(r, &e) != 0) {
                 ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory sorting events");
                 r->failed = NTIDX_E_NOMEM;

@@ -19,6 +19,14 @@ static inline int ntx_reader_next(ntidx_reader *r, const ntidx_event **ev)
         *ev = &r->ev;
     return rc;
 }
+/*
+ * In time order, events earlier than `ts` are read (their sequence numbers, stacks and IsSorted marks
+ * count as before) but never enter the sorting heap: a window query drops them anyway, and on traces
+ * whose blocks overlap in time (per-thread buffers) most of what a window's blocks hold lies before it.
+ * 0 (the default): every event is sorted.
+ */
+static inline void ntx_reader_set_time_floor(ntidx_reader *r, uint64_t ts) { r->time_floor = ts; }
+
 void ntx_reader_set_plan(ntidx_reader *r, int (*refill)(void *, const ntx_plan_step **, size_t *, ntx_err *),
                          void *ctx);
 /* Call fn with every metadata row as it is defined, and with every row derived from one by V6 label

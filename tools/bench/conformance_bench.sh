@@ -3,7 +3,7 @@
 # nothing (docs/conformance.md, "Side by side"). One run of each; the machine may be shared, so the
 # figures that matter are the ratios of one run.
 #
-#   tools/bench/conformance_bench.sh TRACE [--cold] [--speedscope CPU_TRACE] [--skip-etlx]
+#   tools/bench/conformance_bench.sh TRACE [--cold] [--speedscope CPU_TRACE] [--skip-etlx] [--window-only]
 #
 #   full pass      TraceEvent: EventPipeEventSource.Process() with a handler reading every payload
 #                  value (dumper pass); ntidx: stats --no-index (one pass, headers), index, stats
@@ -18,6 +18,7 @@
 #   speedscope     with --speedscope CPU_TRACE (a CPU-sampling trace, dotnet-trace's default
 #                  session): dotnet-trace convert --format speedscope against ntidx export --format
 #                  speedscope, then samples per frame compared (tools/bench/speedscope_compare.py).
+#   --window-only  the 10 ms window alone (the index built first), no full passes
 #   --cold         also the full passes and the window with the page cache emptied first (root).
 #
 # Needs the .NET SDK and tools/conformance.sh's build (build-dotnet/); ntidx in build/.
@@ -26,12 +27,13 @@ cd "$(dirname "$0")/../.."
 root=$(pwd)
 trace=$1
 shift
-cold=0 cpu_trace= skip_etlx=0
+cold=0 cpu_trace= skip_etlx=0 window_only=0
 while [ $# -gt 0 ]; do
   case $1 in
     --cold) cold=1; shift ;;
     --speedscope) cpu_trace=$2; shift 2 ;;
     --skip-etlx) skip_etlx=1; shift ;;
+    --window-only) window_only=1; shift ;;
     *) echo "conformance_bench.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -77,6 +79,10 @@ from_ms=$(echo "$from $sync_ticks $freq" | awk '{printf "%.6f", ($1 - $2) * 1000
 to_ms=$(echo "$to $sync_ticks $freq" | awk '{printf "%.6f", ($1 - $2) * 1000 / $3}')
 printf 'trace %s: %s GB, %d cores, load average %s\n' "$trace" "$gb" "$cores" "$(cut -d' ' -f1-3 /proc/loadavg)"
 
+if [ "$window_only" = 1 ]; then
+  cat "$trace" >/dev/null
+  "$ntidx" index "$trace" -o "$work/t.ntidx" >/dev/null 2>&1
+else
 # ---- full pass, page-cached ----
 cat "$trace" >/dev/null
 run cat cat "$trace"
@@ -109,18 +115,29 @@ for k in stats_noindex index stats1 statsn decode_payloads dump_text dump_jsonl;
     "${rss[$k]}" "$(ratio "${secs[te_pass]}" "${secs[$k]}")" "$(ratio "${cpu[te_pass]}" "${cpu[$k]}")"
 done
 
+fi
+
 # ---- a 10 ms window in the middle ----
 run te_window "${dumper[@]}" window "$trace" "$from" "$to"
-# ntidx's runs take milliseconds, where one sample is mostly noise: the median of five of each
-median5() { sort -g | awk '{a[NR]=$1} END {print a[3]}'; }
-for i in 1 2 3 4 5; do
-  run query "$ntidx" query "$trace" --index "$work/t.ntidx" --from "$from" --to "$to" --format jsonl
-  echo "${secs[query]}" >>"$work/query.secs"
-  run seek "$ntidx" seek "$trace" --index "$work/t.ntidx" --at "$from"
-  echo "${secs[seek]}" >>"$work/seek.secs"
-done
-secs[query]=$(median5 <"$work/query.secs")
-secs[seek]=$(median5 <"$work/seek.secs")
+# ntidx's runs take milliseconds, where one sample is mostly noise, and where /usr/bin/time's own fork and
+# exec would count: the median of 15 runs of each, timed around posix_spawn of ntidx itself (output kept)
+spawn_median() { # OUT ARGV...: the median wall seconds of 15 runs, stdout of the last to OUT
+  python3 - "$@" <<'PY'
+import os, sys, time
+out, argv = sys.argv[1], sys.argv[2:]
+ts = []
+for _ in range(15):
+    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    t0 = time.perf_counter()
+    pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=[(os.POSIX_SPAWN_DUP2, fd, 1)])
+    os.waitpid(pid, 0)
+    ts.append(time.perf_counter() - t0)
+    os.close(fd)
+print("%.5f" % sorted(ts)[len(ts) // 2])
+PY
+}
+secs[query]=$(spawn_median "$work/query.out" "$ntidx" query "$trace" --index "$work/t.ntidx" --from "$from" --to "$to" --format jsonl)
+secs[seek]=$(spawn_median "$work/seek.out" "$ntidx" seek "$trace" --index "$work/t.ntidx" --at "$from")
 qn=$(wc -l <"$work/query.out")
 echo "10 ms window [$from, $to) ($qn events in ntidx's query):"
 printf '  TraceEvent streaming to it        %8.3f s   (%s)\n' "${secs[te_window]}" "$(cat "$work/te_window.out")"
@@ -130,9 +147,9 @@ if [ "$skip_etlx" = 0 ]; then
     "$(cat "$work/te_etlx.out")"
   rm -f "$work/t.etlx"
 fi
-printf '  ntidx query (whole process, p50 of 5) %8.4f s   %sx faster than TraceEvent streaming\n' "${secs[query]}" \
+printf '  ntidx query (whole process, p50 of 15) %8.4f s   %sx faster than TraceEvent streaming\n' "${secs[query]}" \
   "$(ratio "${secs[te_window]}" "${secs[query]}")"
-printf '  ntidx seek (whole process, p50 of 5)  %8.4f s\n' "${secs[seek]}"
+printf '  ntidx seek (whole process, p50 of 15) %8.4f s\n' "${secs[seek]}"
 
 if [ "$cold" = 1 ]; then
   echo "cold (page cache emptied before each):"
