@@ -1,8 +1,8 @@
 /*
  * An event's payload as JSON ({"name":value,...}) or text (name=value
- * name=value): the values the payload decoder (values.h) gives, written
- * into the caller's buffer one value at a time, with the library's one JSON
- * escaper (base/buf.c).
+ * name=value): the formatting sink of the payload decoder (values.h). It
+ * writes straight into the caller's buffer, one value at a time, with the
+ * library's one JSON escaper (base/buf.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -16,12 +16,13 @@
 
 #define MAX_DEPTH 48 /* the decoder stops nesting long before (2 * NTX_MAX_FIELD_DEPTH + 2) */
 
-typedef struct fmt_state {
+typedef struct fmt_sink {
+    ntx_value_sink sink;
     ntidx_buf *out;
     int json;            /* 0: the top level is "name=value name=value" (values inside stay JSON) */
     int depth;           /* open containers */
     int count[MAX_DEPTH];/* values written so far at each depth (0: the top level) */
-} fmt_state;
+} fmt_sink;
 
 static int put_double(ntidx_buf *b, double d)
 {
@@ -41,7 +42,7 @@ static int put_filetime(ntidx_buf *b, int64_t ft)
 }
 
 /* The separator and key before a value at the current depth. */
-static int put_key(fmt_state *f, const ntidx_value *v)
+static int put_key(fmt_sink *f, const ntidx_value *v)
 {
     ntidx_buf *b = f->out;
     int top = f->depth == 0;
@@ -59,8 +60,9 @@ static int put_key(fmt_state *f, const ntidx_value *v)
     return b->err;
 }
 
-static int fmt_value(fmt_state *f, const ntidx_value *v)
+static int fmt_value(ntx_value_sink *s, const ntidx_value *v)
 {
+    fmt_sink *f = (fmt_sink *)s;
     ntidx_buf *b = f->out;
     if (put_key(f, v))
         return b->err;
@@ -68,8 +70,8 @@ static int fmt_value(fmt_state *f, const ntidx_value *v)
     switch (v->kind) {
     case NTIDX_VALUE_NULL: ntx_buf_puts(b, "null"); break;
     case NTIDX_VALUE_BOOL: ntx_buf_puts(b, v->u ? "true" : "false"); break;
-    case NTIDX_VALUE_INT: ntx_buf_dec_i64(b, v->i); break;
-    case NTIDX_VALUE_UINT: ntx_buf_dec_u64(b, v->u); break;
+    case NTIDX_VALUE_INT: ntx_buf_printf(b, "%lld", (long long)v->i); break;
+    case NTIDX_VALUE_UINT: ntx_buf_printf(b, "%llu", (unsigned long long)v->u); break;
     case NTIDX_VALUE_FLOAT: put_double(b, v->f); break;
     case NTIDX_VALUE_STRING: ntx_buf_json_str(b, v->str, v->len); break;
     case NTIDX_VALUE_GUID: {
@@ -95,14 +97,8 @@ static int fmt_value(fmt_state *f, const ntidx_value *v)
     case NTIDX_VALUE_ARRAY: { /* a byte array: numbers */
         int sign = v->field->element && v->field->element->type_code == NTIDX_TYPE_SBYTE;
         ntx_buf_puts(b, "[");
-        for (size_t i = 0; i < v->len; i++) {
-            if (i)
-                ntx_buf_puts(b, ",");
-            if (sign)
-                ntx_buf_dec_i64(b, (int8_t)p[i]);
-            else
-                ntx_buf_dec_u64(b, p[i]);
-        }
+        for (size_t i = 0; i < v->len; i++)
+            ntx_buf_printf(b, sign ? "%s%d" : "%s%u", i ? "," : "", sign ? (int)(int8_t)p[i] : (int)p[i]);
         ntx_buf_puts(b, "]");
         break;
     }
@@ -111,8 +107,9 @@ static int fmt_value(fmt_state *f, const ntidx_value *v)
     return b->err;
 }
 
-static int fmt_open(fmt_state *f, const ntidx_value *v)
+static int fmt_open(ntx_value_sink *s, const ntidx_value *v)
 {
+    fmt_sink *f = (fmt_sink *)s;
     if (put_key(f, v))
         return f->out->err;
     if (f->depth + 1 >= MAX_DEPTH)
@@ -121,25 +118,11 @@ static int fmt_open(fmt_state *f, const ntidx_value *v)
     return ntx_buf_puts(f->out, v->kind == NTIDX_VALUE_OBJECT ? "{" : "[");
 }
 
-static int fmt_close(fmt_state *f, const ntidx_value *v)
+static int fmt_close(ntx_value_sink *s, const ntidx_value *v)
 {
+    fmt_sink *f = (fmt_sink *)s;
     f->depth--;
     return ntx_buf_puts(f->out, v->kind == NTIDX_VALUE_OBJECT ? "}" : "]");
-}
-
-/* A value of the tree and its children; `nokey`: without its name (the value asked for alone). */
-static int tree_json(fmt_state *f, const ntidx_values *vs, const ntidx_value *v, int nokey)
-{
-    ntidx_value shown = *v;
-    if (nokey)
-        shown.name = NULL;
-    int container = v->kind == NTIDX_VALUE_OBJECT || (v->kind == NTIDX_VALUE_ARRAY && !v->bytes && v->count);
-    if (!container)
-        return fmt_value(f, &shown);
-    int rc = fmt_open(f, &shown);
-    for (const ntidx_value *c = ntidx_values_child(vs, v); rc == 0 && c; c = ntidx_values_next(vs, c))
-        rc = tree_json(f, vs, c, 0);
-    return rc ? rc : fmt_close(f, &shown);
 }
 
 static int format_fields(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out, int json)
@@ -148,25 +131,15 @@ static int format_fields(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf 
         return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET,
                          "ntidx_event_fields_json/text: NULL argument");
     size_t mark = out->len;
-    fmt_state f = {out, json, 0, {0}};
+    fmt_sink f = {{fmt_value, fmt_open, fmt_close}, out, json, 0, {0}};
     ntx_err err = {0};
-    ntidx_values *vs = NULL;
-    int rc = out->err;
-    if (rc == NTIDX_OK && ntidx_values_new(&vs) != NTIDX_OK)
+    if (json)
+        ntx_buf_puts(out, "{");
+    int rc = out->err ? out->err : ntx_values_stream(t, ev, &f.sink, NULL, &err);
+    if (rc == NTIDX_OK && json)
+        ntx_buf_puts(out, "}");
+    if (rc == NTIDX_OK && out->err)
         rc = ntx_err_set(&err, NTIDX_E_NOMEM, "out of memory formatting a payload");
-    if (rc == NTIDX_OK)
-        rc = ntx_values_walk(t, ev, vs, &err);
-    if (rc == NTIDX_OK) {
-        if (json)
-            ntx_buf_puts(out, "{");
-        for (const ntidx_value *v = ntidx_values_at(vs, 0); v && !out->err; v = ntidx_values_next(vs, v))
-            tree_json(&f, vs, v, 0);
-        if (json)
-            ntx_buf_puts(out, "}");
-        if (out->err)
-            rc = ntx_err_set(&err, NTIDX_E_NOMEM, "out of memory formatting a payload");
-    }
-    ntidx_values_free(&vs);
     if (rc != NTIDX_OK) {
         if (!out->err) { /* nothing appended */
             out->len = mark;
@@ -178,6 +151,22 @@ static int format_fields(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf 
     return NTIDX_OK;
 }
 
+/* A value of the tree and its children, as the decoder's walk would have handed them to the sink;
+   `nokey`: without its name (the value asked for alone). */
+static int tree_json(fmt_sink *f, const ntidx_values *vs, const ntidx_value *v, int nokey)
+{
+    ntidx_value shown = *v;
+    if (nokey)
+        shown.name = NULL;
+    int container = v->kind == NTIDX_VALUE_OBJECT || (v->kind == NTIDX_VALUE_ARRAY && !v->bytes && v->count);
+    if (!container)
+        return fmt_value(&f->sink, &shown);
+    int rc = fmt_open(&f->sink, &shown);
+    for (const ntidx_value *c = ntidx_values_child(vs, v); rc == 0 && c; c = ntidx_values_next(vs, c))
+        rc = tree_json(f, vs, c, 0);
+    return rc ? rc : fmt_close(&f->sink, &shown);
+}
+
 NTIDX_API int ntidx_value_json(const ntidx_values *vs, const ntidx_value *val, ntidx_buf *out)
 {
     if (!vs || !val || !out)
@@ -185,7 +174,7 @@ NTIDX_API int ntidx_value_json(const ntidx_values *vs, const ntidx_value *val, n
     if (!ntx_values_owns(vs, val))
         return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET, "ntidx_value_json: not a value of these values");
     size_t mark = out->len;
-    fmt_state f = {out, 1, 0, {0}};
+    fmt_sink f = {{fmt_value, fmt_open, fmt_close}, out, 1, 0, {0}};
     int rc = out->err ? out->err : tree_json(&f, vs, val, 1);
     if (rc == NTIDX_OK && out->err)
         rc = out->err;

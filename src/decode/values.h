@@ -24,6 +24,24 @@
 int ntx_values_walk(const ntidx_trace *t, const ntidx_event *ev, ntidx_values *v, ntx_err *err);
 
 /*
+ * The same decode handed to a sink value by value and kept nowhere
+ * (values_stream.c), for the formatter: memory bounded by what it writes.
+ * For containers (ARRAY, OBJECT whose children follow) open() comes first,
+ * then the children, then close(). Leaves (every other kind, and byte
+ * arrays) come through value(). A value's str may point into scratch memory
+ * that lives only during the call, and is not checked UTF-8. Each returns 0,
+ * or NTIDX_E_NOMEM to stop the decode. Same results and errors as
+ * ntx_values_walk(); *used as ntx_values_used().
+ */
+typedef struct ntx_value_sink ntx_value_sink;
+struct ntx_value_sink {
+    int (*value)(ntx_value_sink *s, const ntidx_value *v);
+    int (*open)(ntx_value_sink *s, const ntidx_value *v);
+    int (*close)(ntx_value_sink *s, const ntidx_value *v);
+};
+int ntx_values_stream(const ntidx_trace *t, const ntidx_event *ev, ntx_value_sink *sink, uint32_t *used, ntx_err *err);
+
+/*
  * The fixed encoded size of a field's type, or -1 when it varies (strings, counted arrays, varints, and
  * objects or fixed arrays holding one): what RelLoc/DataLoc elements must have. V6 DateTime is a
  * SYSTEMTIME (16 bytes), a FILETIME (8) before; `ptr` sizes the manifest's pointers. Sizes saturate at
