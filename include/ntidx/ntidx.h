@@ -691,7 +691,10 @@ NTIDX_API int ntidx_buf_append_dec(ntidx_buf *b, uint64_t v);
  *   OBJECT   count fields, its children (names in `name`)
  *
  * Values and their strings live in the ntidx_values handle until its next
- * decode or its free; `bytes` point into the trace mapping.
+ * decode or its free; `bytes` point into the trace mapping. Keep one handle
+ * per thread for a whole pass: it keeps its storage and, per event type, the
+ * field layout compiled once, so that after the first events of a type a
+ * decode allocates nothing and costs a few stores per field.
  *
  * @code
  *   ntidx_values *v; if (ntidx_values_new(&v) < 0) ...;

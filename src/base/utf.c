@@ -2,6 +2,10 @@
 
 #include "le.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 static size_t put_cp(char *d, uint32_t cp)
 {
     if (cp < 0x80) {
@@ -26,11 +30,31 @@ static size_t put_cp(char *d, uint32_t cp)
     return 4;
 }
 
+/*
+ * Payload strings are nearly all ASCII and a full pass converts every one of
+ * them: eight code units at a time are checked for ASCII and narrowed in one
+ * step (SSE2, which every x86-64 has); the rest goes unit by unit.
+ */
 size_t ntx_utf16_to_utf8(const uint8_t *src, size_t units, char *dst)
 {
-    size_t o = 0;
-    for (size_t i = 0; i < units; i++) {
+    size_t o = 0, i = 0;
+#if defined(__SSE2__)
+    const __m128i high = _mm_set1_epi16((short)0xff80);
+    while (i + 8 <= units) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(src + 2 * i));
+        if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_and_si128(x, high), _mm_setzero_si128())) != 0xffff)
+            break; /* a unit of 0x80 or more in these eight: go on one at a time */
+        _mm_storel_epi64((__m128i *)(dst + o), _mm_packus_epi16(x, x));
+        i += 8;
+        o += 8;
+    }
+#endif
+    for (; i < units; i++) {
         uint32_t u = ntx_load16(src + 2 * i);
+        if (u < 0x80) {
+            dst[o++] = (char)u;
+            continue;
+        }
         if (u >= 0xd800 && u < 0xdc00 && i + 1 < units) {
             uint32_t lo = ntx_load16(src + 2 * (i + 1));
             if (lo >= 0xdc00 && lo < 0xe000) {
@@ -46,6 +70,22 @@ size_t ntx_utf16_to_utf8(const uint8_t *src, size_t units, char *dst)
     }
     dst[o] = 0;
     return o;
+}
+
+const uint8_t *ntx_utf16_find_nul(const uint8_t *p, const uint8_t *end)
+{
+#if defined(__SSE2__)
+    while (end - p >= 16) {
+        int m = _mm_movemask_epi8(_mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)p), _mm_setzero_si128()));
+        if (m)
+            return p + __builtin_ctz((unsigned)m); /* the low byte of the first zero unit: even */
+        p += 16;
+    }
+#endif
+    for (; end - p >= 2; p += 2)
+        if (!ntx_load16(p))
+            return p;
+    return NULL;
 }
 
 char *ntx_utf16_dup(ntx_arena *a, const uint8_t *src, size_t units)

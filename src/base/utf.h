@@ -13,6 +13,9 @@ static inline size_t ntx_utf8_bound(size_t units) { return units * 3 + 1; }
 /* Convert `units` code units at `src` into dst (ntx_utf8_bound bytes); returns length without NUL. */
 size_t ntx_utf16_to_utf8(const uint8_t *src, size_t units, char *dst);
 
+/* The first UTF-16 NUL code unit in [p, end) (scanning whole units from p), or NULL when there is none. */
+const uint8_t *ntx_utf16_find_nul(const uint8_t *p, const uint8_t *end);
+
 /* Convert into a new NUL-terminated arena string; NULL if out of memory. */
 char *ntx_utf16_dup(ntx_arena *a, const uint8_t *src, size_t units);
 

@@ -1,11 +1,19 @@
 /*
  * Payload fields decoded from metadata, for every type code: the one
- * decoder (ntx_values_walk), and the typed values of the public API
- * (ntidx_values), a tree built by one of the decoder's sinks. The JSON and
- * text formatting is the other sink (fields_format.c). A payload that does
- * not fit its metadata gives NTIDX_E_PAYLOAD with the field, its offset and
- * the reason, and no values, so callers can still list the event with the
- * error in place of its fields.
+ * decoder (ntx_values_walk), which writes the typed values of the public
+ * API (ntidx_values: a tree in pre-order) straight into their handle, with
+ * no call per value and no copy of a value; the JSON and text formatting
+ * (fields_format.c) writes that tree out. A payload that does not fit its
+ * metadata gives NTIDX_E_PAYLOAD with the field, its offset and the reason,
+ * and no values, so callers can still list the event with the error in place
+ * of its fields.
+ *
+ * Why it is fast (it runs once per event of a full pass): a value is one
+ * store of the struct into an array the handle keeps from event to event;
+ * UTF-16 strings are found and converted in runs of 8 code units
+ * (base/utf.c) straight into the handle's string storage, where they stay
+ * valid UTF-8 without a second pass; nothing is allocated once the handle
+ * has grown to the largest event seen.
  */
 #include "values.h"
 
@@ -21,30 +29,66 @@
 #include "trace_internal.h"
 #include "utf.h"
 
+#define NONE UINT32_MAX
+
+/*
+ * A layout's top level compiled once per event type (a plan), so that an
+ * event of a known type costs, per field, one check of its type code and its
+ * bytes left and one store of its value. A plan holds only what the field
+ * types' codes decide (sizes, value kinds; for the runtime's manifest
+ * layouts, which are static, when a string may be omitted), and every use
+ * checks each field's type code against the live layout: a plan can never
+ * decode by a layout it was not made from, even when a freed row's memory
+ * is reused for another. Containers and the rarer types go to the
+ * interpreter (decode_compound()) with the live layout; a layout with a
+ * counted array, or one that does not fit, is decoded by the interpreter
+ * alone; a payload the plan cannot take (too short, bad string...) is
+ * decoded again by the interpreter, which says what is wrong.
+ */
+#define PLAN_SLOTS 128     /* event types remembered (direct-mapped by row) */
+#define PLAN_MAX_FIELDS 256
+
+typedef struct plan_op {
+    uint8_t type; /* the field's type code */
+    uint8_t kind; /* NTIDX_VALUE_* of a fixed-size scalar or a UTF-16 string; 0: decode_compound() */
+    uint8_t size; /* bytes of a fixed-size scalar */
+    uint8_t omit; /* a manifest string, absent when exactly `rest` bytes are left (string_omitted()) */
+    uint32_t rest;
+} plan_op;
+
+typedef struct plan {
+    const ntidx_metadata *m; /* the row it was made for, */
+    const ntidx_field *fields; /* its layout, */
+    uint32_t n;                /* its field count, */
+    uint8_t v6, ptr_size;      /* and the trace's encoding it assumed */
+    uint8_t interpret;         /* 1: the interpreter decodes this layout */
+    plan_op *ops;
+    uint32_t cap;
+} plan;
+
+struct ntidx_values {
+    ntidx_value *v;
+    size_t n, cap;
+    ntidx_buf strings; /* the values' strings, NUL-terminated; str holds offsets until the decode ends */
+    uint32_t top;      /* top-level values */
+    uint32_t used;
+    int interpret_only; /* ntx_values_interpret_only(): no plans (tests hold the plans against the interpreter) */
+    plan plans[PLAN_SLOTS];
+};
+
 typedef struct pctx {
+    ntidx_values *t;
     const uint8_t *payload; /* start of the payload: DataLoc positions count from here */
     uint32_t payload_size;
     uint64_t payload_file_offset; /* where the payload lies in the trace (error offsets) */
     int v6;
     uint32_t ptr_size; /* NTX_TYPE_POINTER width: the trace's pointer size */
-    int manifest;      /* the layout comes from the runtime's manifest */
-    ntx_value_sink *sink;
+    int manifest;      /* the layout comes from the runtime's manifest (set for the interpreter only) */
     ntx_err *err;
     int nomem;
     uint64_t empty_elements; /* zero-size array elements decoded so far in this payload */
     uint64_t loc_bytes;      /* bytes referenced by RelLoc/DataLoc fields so far in this payload */
-    ntidx_buf scratch;       /* UTF-16 strings converted to UTF-8 for the sink */
 } pctx;
-
-/* Hand a value to the sink; stop on its error. */
-#define EMIT(fn, v)                                                                                    \
-    do {                                                                                               \
-        if (c->sink->fn(c->sink, (v)) != 0) {                                                          \
-            c->nomem = 1;                                                                              \
-            return -1;                                                                                 \
-        }                                                                                              \
-    } while (0)
-
 static int perr(pctx *c, const ntidx_field *f, const uint8_t *at, const char *fmt, unsigned long long a,
                 unsigned long long b)
 {
@@ -95,17 +139,72 @@ long ntx_field_fixed_size(const ntidx_field *f, int v6, uint32_t ptr, int depth)
     }
 }
 
-/* A value of field f starting at p, its kind and position set; the rest zero. */
-static ntidx_value leaf(const pctx *c, const ntidx_field *f, const char *name, const uint8_t *p, uint8_t kind)
+/* Room for one more value; 0, or -1 out of memory. */
+static int grow(pctx *c)
 {
-    ntidx_value v;
-    memset(&v, 0, sizeof v);
-    v.name = name;
-    v.field = f;
-    v.kind = kind;
-    v.type_code = f->type_code;
-    v.payload_offset = (uint32_t)(p - c->payload);
+    ntidx_values *t = c->t;
+    size_t cap = t->cap ? t->cap * 2 : 32;
+    ntidx_value *nv = cap < NONE ? realloc(t->v, cap * sizeof *nv) : NULL;
+    if (!nv) {
+        c->nomem = 1;
+        return -1;
+    }
+    t->v = nv;
+    t->cap = cap;
+    return 0;
+}
+
+/* A new value of field f starting at p, its kind and position set, the rest zero, appended to the tree
+   (pre-order: after its parent and its earlier siblings' subtrees); NULL when out of memory. */
+static inline __attribute__((always_inline)) ntidx_value *add(pctx *c, const ntidx_field *f, const char *name, const uint8_t *p, uint8_t kind)
+{
+    ntidx_values *t = c->t;
+    if (t->n == t->cap && grow(c) < 0)
+        return NULL;
+    ntidx_value *v = &t->v[t->n++];
+    *v = (ntidx_value){.name = name,
+                       .field = f,
+                       .kind = kind,
+                       .type_code = f->type_code,
+                       .payload_offset = (uint32_t)(p - c->payload),
+                       .next = NONE};
     return v;
+}
+
+/* A STRING value's text goes to the handle's storage: where it starts (an offset until the decode
+   ends: the storage may move), its length, a NUL after it. */
+static void set_str(ntidx_value *v, size_t at, size_t len)
+{
+    v->str = (const char *)(uintptr_t)at;
+    v->len = len;
+}
+
+/* A STRING value of `units` UTF-16 code units at s (converted: always valid UTF-8); -1 out of memory. */
+static int put_utf16(pctx *c, ntidx_value *v, const uint8_t *s, size_t units)
+{
+    ntidx_buf *b = &c->t->strings;
+    if (ntx_buf_reserve(b, ntx_utf8_bound(units)) != 0) {
+        c->nomem = 1;
+        return -1;
+    }
+    size_t at = b->len, n = ntx_utf16_to_utf8(s, units, b->data + at); /* writes the NUL */
+    b->len += n + 1;
+    set_str(v, at, n);
+    return 0;
+}
+
+/* A STRING value of `n` bytes of 8-bit text at s, kept as valid UTF-8 (what JSON would show: a byte
+   that starts no valid sequence becomes U+FFFD); -1 out of memory. */
+static int put_utf8(pctx *c, ntidx_value *v, const uint8_t *s, size_t n)
+{
+    ntidx_buf *b = &c->t->strings;
+    size_t at = b->len;
+    if (ntx_buf_utf8(b, (const char *)s, n) != 0 || ntx_buf_u8(b, 0) != 0) {
+        c->nomem = 1;
+        return -1;
+    }
+    set_str(v, at, b->len - at - 1);
+    return 0;
 }
 
 /* FILETIME (100 ns since 1601-01-01) -> DateTime.Ticks (100 ns since 0001-01-01): 504911232000000000 apart. */
@@ -124,11 +223,135 @@ static int64_t systemtime_ticks(const uint8_t *p)
     return ((((days * 24 + h) * 60 + mi) * 60 + s) * 1000 + ms) * 10000;
 }
 
-static int decode_value(pctx *c, const ntidx_field *f, const char *name, const uint8_t **pp, const uint8_t *end,
-                        int depth);
-
+static int decode_compound(pctx *c, const ntidx_field *f, const char *name, const uint8_t **pp, const uint8_t *end,
+                           int depth);
 static int decode_elements(pctx *c, const ntidx_field *f, const char *name, const ntidx_field *el, uint64_t count,
                            const uint8_t **pp, const uint8_t *end, int depth);
+
+#define NEED(n)                                                                                        \
+    do {                                                                                               \
+        if ((uint64_t)(end - p) < (uint64_t)(n))                                                       \
+            return perr(c, f, p, "needs %llu bytes but only %llu remain", (unsigned long long)(n),     \
+                        (unsigned long long)(end - p));                                                \
+    } while (0)
+
+/* A fixed-size leaf of `size` bytes at p: checked, then its value added (NULL: out of memory). */
+#define LEAF(size, k)                                                                                  \
+    do {                                                                                               \
+        NEED(size);                                                                                    \
+        if (!(v = add(c, f, name, p, (k))))                                                            \
+            return -1;                                                                                 \
+    } while (0)
+
+/*
+ * A value of a scalar type (numbers, booleans, characters, GUIDs, times,
+ * pointers, UTF-16 strings: nearly every field of a real trace) at *pp:
+ * added, *pp moved past it; 0, or -1 with the error. Inlined into the loops
+ * over fields and elements, so such a value costs no call. 1: f is of
+ * another type (decode_compound()), nothing done.
+ */
+static inline __attribute__((always_inline)) int decode_scalar(pctx *c, const ntidx_field *f, const char *name,
+                                                               const uint8_t **pp, const uint8_t *end)
+{
+    const uint8_t *p = *pp;
+    ntidx_value *v;
+    switch (f->type_code) {
+    case NTIDX_TYPE_BOOLEAN32: LEAF(4, NTIDX_VALUE_BOOL); v->u = ntx_load32(p) != 0; p += 4; break;
+    case NTIDX_TYPE_BOOLEAN8: LEAF(1, NTIDX_VALUE_BOOL); v->u = *p != 0; p += 1; break;
+    case NTIDX_TYPE_SBYTE: LEAF(1, NTIDX_VALUE_INT); v->i = (int8_t)*p; p += 1; break;
+    case NTIDX_TYPE_BYTE: LEAF(1, NTIDX_VALUE_UINT); v->u = *p; p += 1; break;
+    case NTIDX_TYPE_UTF8_CODE_UNIT:
+        LEAF(1, NTIDX_VALUE_STRING);
+        if (put_utf8(c, v, p, 1) < 0)
+            return -1;
+        p += 1;
+        break;
+    case NTIDX_TYPE_INT16: LEAF(2, NTIDX_VALUE_INT); v->i = (int16_t)ntx_load16(p); p += 2; break;
+    case NTIDX_TYPE_UINT16: LEAF(2, NTIDX_VALUE_UINT); v->u = ntx_load16(p); p += 2; break;
+    case NTIDX_TYPE_UTF16_CODE_UNIT:
+        LEAF(2, NTIDX_VALUE_STRING);
+        if (put_utf16(c, v, p, 1) < 0)
+            return -1;
+        p += 2;
+        break;
+    case NTIDX_TYPE_INT32: LEAF(4, NTIDX_VALUE_INT); v->i = (int32_t)ntx_load32(p); p += 4; break;
+    case NTIDX_TYPE_UINT32: LEAF(4, NTIDX_VALUE_UINT); v->u = ntx_load32(p); p += 4; break;
+    case NTIDX_TYPE_INT64: LEAF(8, NTIDX_VALUE_INT); v->i = (int64_t)ntx_load64(p); p += 8; break;
+    case NTIDX_TYPE_UINT64: LEAF(8, NTIDX_VALUE_UINT); v->u = ntx_load64(p); p += 8; break;
+    case NTIDX_TYPE_SINGLE: {
+        LEAF(4, NTIDX_VALUE_FLOAT);
+        float x;
+        memcpy(&x, p, 4);
+        v->f = x;
+        p += 4;
+        break;
+    }
+    case NTIDX_TYPE_DOUBLE: {
+        LEAF(8, NTIDX_VALUE_FLOAT);
+        double x;
+        memcpy(&x, p, 8);
+        v->f = x;
+        p += 8;
+        break;
+    }
+    case NTIDX_TYPE_DECIMAL:
+        LEAF(16, NTIDX_VALUE_DECIMAL);
+        v->bytes = p;
+        v->len = 16;
+        p += 16;
+        break;
+    case NTIDX_TYPE_DATETIME:
+        if (c->v6) {
+            LEAF(16, NTIDX_VALUE_TIME);
+            v->bytes = p;
+            v->len = 16;
+            v->i = systemtime_ticks(p);
+            p += 16;
+        } else {
+            LEAF(8, NTIDX_VALUE_TIME);
+            v->bytes = p;
+            v->len = 8;
+            int64_t ft = (int64_t)ntx_load64(p);
+            /* DateTime.Ticks covers years 1-9999; a FILETIME past that stays a FILETIME's distance */
+            v->i = ft > INT64_MAX - FILETIME_TO_DOTNET ? INT64_MAX : ft + FILETIME_TO_DOTNET;
+            p += 8;
+        }
+        break;
+    case NTIDX_TYPE_GUID:
+        LEAF(16, NTIDX_VALUE_GUID);
+        v->bytes = p;
+        v->len = 16;
+        p += 16;
+        break;
+    case NTX_TYPE_POINTER:
+        LEAF(c->ptr_size, NTIDX_VALUE_UINT);
+        v->u = c->ptr_size == 4 ? ntx_load32(p) : ntx_load64(p);
+        p += c->ptr_size;
+        break;
+    case NTIDX_TYPE_UTF16_STRING: {
+        const uint8_t *z = ntx_utf16_find_nul(p, end);
+        if (!z)
+            return perr(c, f, p, "string has no terminator within the %llu bytes left", (unsigned long long)(end - p), 0);
+        if (!(v = add(c, f, name, p, NTIDX_VALUE_STRING)) || put_utf16(c, v, p, (size_t)(z - p) / 2) < 0)
+            return -1;
+        p = z + 2;
+        break;
+    }
+    default: return 1;
+    }
+    *pp = p;
+    return 0;
+}
+
+/* A value of any type at *pp, at nesting depth `depth`. */
+static inline __attribute__((always_inline)) int decode_value(pctx *c, const ntidx_field *f, const char *name,
+                                                              const uint8_t **pp, const uint8_t *end, int depth)
+{
+    if (depth > 2 * NTX_MAX_FIELD_DEPTH + 2)
+        return perr(c, f, *pp, "nested too deeply", 0, 0);
+    int rc = decode_scalar(c, f, name, pp, end);
+    return rc <= 0 ? rc : decode_compound(c, f, name, pp, end, depth);
+}
 
 /* The value of an integer field already decoded at p: a counted array's count. */
 static int count_value(const pctx *c, const ntidx_field *f, const uint8_t *p, uint64_t *v)
@@ -170,43 +393,64 @@ static int string_omitted(const pctx *c, const ntidx_field *rest, uint32_t n, ui
     return sum == left;
 }
 
+/* Link the value at index `i` after its previous sibling `*prev` (NONE: it is the first). */
+static inline void link_sibling(ntidx_values *t, uint32_t *prev, uint32_t i)
+{
+    if (*prev != NONE)
+        t->v[*prev].next = i;
+    *prev = i;
+}
+
 /* An object's fields (or the payload's top level, which has no object value around it). */
 static int decode_fields(pctx *c, const ntidx_field *obj, const char *name, const ntidx_field *fields, uint32_t n,
                          const uint8_t **pp, const uint8_t *end, int depth, int top)
 {
     const uint8_t *starts[NTX_MAX_COUNT_REF]; /* where each field began: counted arrays read their count there */
-    ntidx_value ov;
+    ntidx_values *t = c->t;
     if (!top) {
-        ov = leaf(c, obj, name, *pp, NTIDX_VALUE_OBJECT);
-        ov.count = n;
-        EMIT(open, &ov);
+        ntidx_value *ov = add(c, obj, name, *pp, NTIDX_VALUE_OBJECT);
+        if (!ov)
+            return -1;
+        ov->count = n;
     }
+    /* The cursor stays in a local that no call sees (the usual field is a scalar, decoded inline): the
+       compiler keeps it in a register although the values' stores may alias anything. */
+    const uint8_t *p = *pp, *q;
+    const int omissible = top && c->manifest, deep = depth + 1 > 2 * NTX_MAX_FIELD_DEPTH + 2;
+    uint32_t prev = NONE;
     for (uint32_t i = 0; i < n; i++) {
         const ntidx_field *f = &fields[i];
         const char *fname = f->name ? f->name : "";
+        link_sibling(t, &prev, (uint32_t)t->n); /* the field's value comes next */
         if (i < NTX_MAX_COUNT_REF)
-            starts[i] = *pp;
+            starts[i] = p;
+        int rc = 1;
         if (f->type_code == NTX_TYPE_COUNTED_ARRAY) {
             uint32_t k = f->element_count;
             uint64_t count;
             if (k >= i || k >= NTX_MAX_COUNT_REF || count_value(c, &fields[k], starts[k], &count) < 0)
-                return perr(c, f, *pp, "its count (field %llu) is not an earlier non-negative integer field", k, 0);
-            if (decode_elements(c, f, fname, f->element, count, pp, end, depth + 1) < 0)
-                return -1;
-            continue;
+                return perr(c, f, p, "its count (field %llu) is not an earlier non-negative integer field", k, 0);
+            q = p;
+            rc = decode_elements(c, f, fname, f->element, count, &q, end, depth + 1);
+            p = q;
+        } else if (omissible && f->type_code == NTIDX_TYPE_UTF16_STRING &&
+                   string_omitted(c, fields + i + 1, n - i - 1, (uint64_t)(end - p))) {
+            ntidx_value *v = add(c, f, fname, p, NTIDX_VALUE_STRING);
+            rc = v ? put_utf8(c, v, p, 0) : -1;
+        } else if (!deep) {
+            rc = decode_scalar(c, f, fname, &p, end);
         }
-        if (top && c->manifest && f->type_code == NTIDX_TYPE_UTF16_STRING &&
-            string_omitted(c, fields + i + 1, n - i - 1, (uint64_t)(end - *pp))) {
-            ntidx_value v = leaf(c, f, fname, *pp, NTIDX_VALUE_STRING);
-            v.str = "";
-            EMIT(value, &v);
-            continue;
+        if (rc > 0) { /* a container or a rarer type, or too deep (decode_value() says so) */
+            q = p;
+            rc = deep ? decode_value(c, f, fname, &q, end, depth + 1) : decode_compound(c, f, fname, &q, end, depth + 1);
+            p = q;
         }
-        if (decode_value(c, f, fname, pp, end, depth + 1) < 0)
+        if (rc < 0)
             return -1;
     }
-    if (!top)
-        EMIT(close, &ov);
+    *pp = p;
+    if (top)
+        t->top = n;
     return 0;
 }
 
@@ -221,21 +465,9 @@ static int decode_elements(pctx *c, const ntidx_field *f, const char *name, cons
         if (count > (uint64_t)(end - *pp) / unit)
             return perr(c, f, *pp, "%llu characters do not fit in the %llu bytes left", count,
                         (unsigned long long)(end - *pp));
-        ntidx_value v = leaf(c, f, name, *pp, NTIDX_VALUE_STRING);
-        if (unit == 2) {
-            ntx_buf_reset(&c->scratch);
-            if (ntx_buf_reserve(&c->scratch, (size_t)count * 3 + 1) != 0) {
-                c->nomem = 1;
-                return -1;
-            }
-            v.len = ntx_utf16_to_utf8(*pp, (size_t)count, c->scratch.data);
-            c->scratch.data[v.len] = 0;
-            v.str = c->scratch.data;
-        } else {
-            v.str = (const char *)*pp;
-            v.len = (size_t)count;
-        }
-        EMIT(value, &v);
+        ntidx_value *v = add(c, f, name, *pp, NTIDX_VALUE_STRING);
+        if (!v || (unit == 2 ? put_utf16(c, v, *pp, (size_t)count) : put_utf8(c, v, *pp, (size_t)count)) < 0)
+            return -1;
         *pp += count * unit;
         return 0;
     }
@@ -250,189 +482,78 @@ static int decode_elements(pctx *c, const ntidx_field *f, const char *name, cons
         if (c->empty_elements > 65536)
             return perr(c, f, *pp, "%llu empty elements", c->empty_elements, 0);
     }
-    ntidx_value av = leaf(c, f, name, *pp, NTIDX_VALUE_ARRAY);
-    av.count = (uint32_t)count; /* count <= bytes left (or <= 65536 empties): fits */
+    ntidx_value *av = add(c, f, name, *pp, NTIDX_VALUE_ARRAY);
+    if (!av)
+        return -1;
+    av->count = (uint32_t)count; /* count <= bytes left (or <= 65536 empties): fits */
     if (el->type_code == NTIDX_TYPE_BYTE || el->type_code == NTIDX_TYPE_SBYTE) {
         /* byte[]: one value over the bytes, not one per byte */
-        av.bytes = *pp;
-        av.len = (size_t)count;
-        EMIT(value, &av);
+        av->bytes = *pp;
+        av->len = (size_t)count;
         *pp += count;
         return 0;
     }
-    EMIT(open, &av);
-    for (uint64_t i = 0; i < count; i++)
+    ntidx_values *t = c->t;
+    uint32_t prev = NONE;
+    for (uint64_t i = 0; i < count; i++) {
+        link_sibling(t, &prev, (uint32_t)t->n);
         if (decode_value(c, el, NULL, pp, end, depth + 1) < 0)
             return -1;
-    EMIT(close, &av);
+    }
     return 0;
 }
 
-#define NEED(n)                                                                                        \
-    do {                                                                                               \
-        if ((uint64_t)(end - p) < (uint64_t)(n))                                                       \
-            return perr(c, f, p, "needs %llu bytes but only %llu remain", (unsigned long long)(n),     \
-                        (unsigned long long)(end - p));                                                \
-    } while (0)
-
-static int decode_value(pctx *c, const ntidx_field *f, const char *name, const uint8_t **pp, const uint8_t *end,
-                        int depth)
+/* A value of any other type (containers, varints, 8-bit strings, locations, EMPTY, unknown codes) at *pp. */
+static int decode_compound(pctx *c, const ntidx_field *f, const char *name, const uint8_t **pp, const uint8_t *end,
+                           int depth)
 {
     const uint8_t *p = *pp;
-    if (depth > 2 * NTX_MAX_FIELD_DEPTH + 2)
-        return perr(c, f, p, "nested too deeply", 0, 0);
-    ntidx_value v = leaf(c, f, name, p, NTIDX_VALUE_NULL);
+    ntidx_value *v;
     long fs;
     switch (f->type_code) {
-    case NTIDX_TYPE_EMPTY: EMIT(value, &v); return 0;
-    case NTIDX_TYPE_BOOLEAN32: NEED(4); v.kind = NTIDX_VALUE_BOOL; v.u = ntx_load32(p) != 0; p += 4; break;
-    case NTIDX_TYPE_BOOLEAN8: NEED(1); v.kind = NTIDX_VALUE_BOOL; v.u = *p != 0; p += 1; break;
-    case NTIDX_TYPE_SBYTE: NEED(1); v.kind = NTIDX_VALUE_INT; v.i = (int8_t)*p; p += 1; break;
-    case NTIDX_TYPE_BYTE: NEED(1); v.kind = NTIDX_VALUE_UINT; v.u = *p; p += 1; break;
-    case NTIDX_TYPE_UTF8_CODE_UNIT:
-        NEED(1);
-        v.kind = NTIDX_VALUE_STRING;
-        v.str = (const char *)p;
-        v.len = 1;
-        p += 1;
-        break;
-    case NTIDX_TYPE_INT16: NEED(2); v.kind = NTIDX_VALUE_INT; v.i = (int16_t)ntx_load16(p); p += 2; break;
-    case NTIDX_TYPE_UINT16: NEED(2); v.kind = NTIDX_VALUE_UINT; v.u = ntx_load16(p); p += 2; break;
-    case NTIDX_TYPE_UTF16_CODE_UNIT: {
-        NEED(2);
-        char tmp[8];
-        v.kind = NTIDX_VALUE_STRING;
-        v.len = ntx_utf16_to_utf8(p, 1, tmp);
-        tmp[v.len] = 0;
-        v.str = tmp;
-        p += 2;
-        EMIT(value, &v);
-        *pp = p;
-        return 0;
-    }
-    case NTIDX_TYPE_INT32: NEED(4); v.kind = NTIDX_VALUE_INT; v.i = (int32_t)ntx_load32(p); p += 4; break;
-    case NTIDX_TYPE_UINT32: NEED(4); v.kind = NTIDX_VALUE_UINT; v.u = ntx_load32(p); p += 4; break;
-    case NTIDX_TYPE_INT64: NEED(8); v.kind = NTIDX_VALUE_INT; v.i = (int64_t)ntx_load64(p); p += 8; break;
-    case NTIDX_TYPE_UINT64: NEED(8); v.kind = NTIDX_VALUE_UINT; v.u = ntx_load64(p); p += 8; break;
-    case NTIDX_TYPE_SINGLE: {
-        NEED(4);
-        float x;
-        memcpy(&x, p, 4);
-        v.kind = NTIDX_VALUE_FLOAT;
-        v.f = x;
-        p += 4;
-        break;
-    }
-    case NTIDX_TYPE_DOUBLE: {
-        NEED(8);
-        double x;
-        memcpy(&x, p, 8);
-        v.kind = NTIDX_VALUE_FLOAT;
-        v.f = x;
-        p += 8;
-        break;
-    }
-    case NTIDX_TYPE_DECIMAL:
-        NEED(16);
-        v.kind = NTIDX_VALUE_DECIMAL;
-        v.bytes = p;
-        v.len = 16;
-        p += 16;
-        break;
-    case NTIDX_TYPE_DATETIME:
-        v.kind = NTIDX_VALUE_TIME;
-        v.bytes = p;
-        if (c->v6) {
-            NEED(16);
-            v.len = 16;
-            v.i = systemtime_ticks(p);
-            p += 16;
-        } else {
-            NEED(8);
-            v.len = 8;
-            int64_t ft = (int64_t)ntx_load64(p);
-            /* DateTime.Ticks covers years 1-9999; a FILETIME past that stays a FILETIME's distance */
-            v.i = ft > INT64_MAX - FILETIME_TO_DOTNET ? INT64_MAX : ft + FILETIME_TO_DOTNET;
-            p += 8;
-        }
-        break;
-    case NTIDX_TYPE_GUID:
-        NEED(16);
-        v.kind = NTIDX_VALUE_GUID;
-        v.bytes = p;
-        v.len = 16;
-        p += 16;
-        break;
-    case NTX_TYPE_POINTER:
-        NEED(c->ptr_size);
-        v.kind = NTIDX_VALUE_UINT;
-        v.u = c->ptr_size == 4 ? ntx_load32(p) : ntx_load64(p);
-        p += c->ptr_size;
-        break;
+    case NTIDX_TYPE_EMPTY: return add(c, f, name, p, NTIDX_VALUE_NULL) ? 0 : -1;
     case NTX_TYPE_ANSI_STRING: {
         const uint8_t *z = memchr(p, 0, (size_t)(end - p));
         if (!z)
             return perr(c, f, p, "string has no terminator within the %llu bytes left", (unsigned long long)(end - p), 0);
-        v.kind = NTIDX_VALUE_STRING;
-        v.str = (const char *)p;
-        v.len = (size_t)(z - p);
+        if (!(v = add(c, f, name, p, NTIDX_VALUE_STRING)) || put_utf8(c, v, p, (size_t)(z - p)) < 0)
+            return -1;
         p = z + 1;
         break;
     }
     case NTX_TYPE_COUNTED_ARRAY: return perr(c, f, p, "counted array outside a field list", 0, 0);
-    case NTIDX_TYPE_UTF16_STRING: {
-        const uint8_t *s = p;
-        uint64_t units = 0;
-        for (;;) {
-            if ((uint64_t)(end - p) < 2)
-                return perr(c, f, s, "string has no terminator within the %llu bytes left",
-                            (unsigned long long)(end - s), 0);
-            if (!ntx_load16(p))
-                break;
-            p += 2;
-            units++;
-        }
-        p += 2;
-        ntidx_field tmp = {.name = f->name, .type_code = NTIDX_TYPE_UTF16_CODE_UNIT};
-        const uint8_t *q = s;
-        if (decode_elements(c, f, name, &tmp, units, &q, end, depth) < 0)
-            return -1;
-        *pp = p;
-        return 0;
-    }
     case NTIDX_TYPE_VARINT:
     case NTIDX_TYPE_VARUINT: {
         uint64_t x;
+        const uint8_t *s = p;
         if (!ntx_varu64_fast(&p, end, &x))
             return perr(c, f, p, "variable-length integer is truncated or too long", 0, 0);
+        if (!(v = add(c, f, name, s, NTIDX_VALUE_UINT)))
+            return -1;
         if (f->type_code == NTIDX_TYPE_VARINT) {
-            v.kind = NTIDX_VALUE_INT;
-            v.i = (int64_t)(x >> 1) ^ -(int64_t)(x & 1);
+            v->kind = NTIDX_VALUE_INT;
+            v->i = (int64_t)(x >> 1) ^ -(int64_t)(x & 1);
         } else {
-            v.kind = NTIDX_VALUE_UINT;
-            v.u = x;
+            v->u = x;
         }
         break;
     }
     case NTIDX_TYPE_OBJECT:
         if (decode_fields(c, f, name, f->fields, f->field_count, &p, end, depth, 0) < 0)
             return -1;
-        *pp = p;
-        return 0;
+        break;
     case NTIDX_TYPE_ARRAY: {
         NEED(2);
         uint16_t n = ntx_load16(p);
         p += 2;
         if (decode_elements(c, f, name, f->element, n, &p, end, depth) < 0)
             return -1;
-        *pp = p;
-        return 0;
+        break;
     }
     case NTIDX_TYPE_FIXED_ARRAY:
         if (decode_elements(c, f, name, f->element, f->element_count, &p, end, depth) < 0)
             return -1;
-        *pp = p;
-        return 0;
+        break;
     case NTIDX_TYPE_RELLOC:
     case NTIDX_TYPE_DATALOC: {
         NEED(4);
@@ -458,138 +579,259 @@ static int decode_value(pctx *c, const ntidx_field *f, const char *name, const u
         const uint8_t *q = c->payload + start;
         if (decode_elements(c, f, name, f->element, size / (uint64_t)fs, &q, c->payload + start + size, depth) < 0)
             return -1;
-        *pp = p;
-        return 0;
+        break;
     }
     default: return perr(c, f, p, "unknown type code", 0, 0);
     }
-    EMIT(value, &v);
     *pp = p;
     return 0;
 }
 
-int ntx_values_walk(const ntidx_trace *t, const ntidx_event *ev, ntx_value_sink *sink, uint32_t *used, ntx_err *err)
+/* The size and kind of a fixed-size scalar type, or 0 (then *kind is NTIDX_VALUE_STRING for a UTF-16 string,
+   else 0). Sizes as decode_scalar() reads them. */
+static unsigned scalar_shape(uint8_t type, int v6, uint32_t ptr, uint8_t *kind)
 {
-    if (used)
-        *used = 0;
+    *kind = 0;
+    switch (type) {
+    case NTIDX_TYPE_BOOLEAN32: *kind = NTIDX_VALUE_BOOL; return 4;
+    case NTIDX_TYPE_BOOLEAN8: *kind = NTIDX_VALUE_BOOL; return 1;
+    case NTIDX_TYPE_SBYTE: *kind = NTIDX_VALUE_INT; return 1;
+    case NTIDX_TYPE_BYTE: *kind = NTIDX_VALUE_UINT; return 1;
+    case NTIDX_TYPE_INT16: *kind = NTIDX_VALUE_INT; return 2;
+    case NTIDX_TYPE_UINT16: *kind = NTIDX_VALUE_UINT; return 2;
+    case NTIDX_TYPE_INT32: *kind = NTIDX_VALUE_INT; return 4;
+    case NTIDX_TYPE_UINT32: *kind = NTIDX_VALUE_UINT; return 4;
+    case NTIDX_TYPE_INT64: *kind = NTIDX_VALUE_INT; return 8;
+    case NTIDX_TYPE_UINT64: *kind = NTIDX_VALUE_UINT; return 8;
+    case NTIDX_TYPE_SINGLE: *kind = NTIDX_VALUE_FLOAT; return 4;
+    case NTIDX_TYPE_DOUBLE: *kind = NTIDX_VALUE_FLOAT; return 8;
+    case NTIDX_TYPE_DECIMAL: *kind = NTIDX_VALUE_DECIMAL; return 16;
+    case NTIDX_TYPE_GUID: *kind = NTIDX_VALUE_GUID; return 16;
+    case NTIDX_TYPE_DATETIME: *kind = NTIDX_VALUE_TIME; return v6 ? 16 : 8;
+    case NTX_TYPE_POINTER: *kind = NTIDX_VALUE_UINT; return ptr;
+    case NTIDX_TYPE_UTF16_STRING: *kind = NTIDX_VALUE_STRING; return 0;
+    default: return 0;
+    }
+}
+
+/* Make `pl` the plan of m's layout (out of memory, or for a layout plans do not take: one that says interpret). */
+static void plan_compile(plan *pl, const pctx *c, const ntidx_metadata *m)
+{
+    pl->m = m;
+    pl->fields = m->fields;
+    pl->n = m->field_count;
+    pl->v6 = (uint8_t)c->v6;
+    pl->ptr_size = (uint8_t)c->ptr_size;
+    pl->interpret = 1;
+    const int manifest = ntx_manifest_owns(m->fields);
+    if (m->field_count > PLAN_MAX_FIELDS)
+        return;
+    if (pl->cap < m->field_count) {
+        plan_op *ops = realloc(pl->ops, m->field_count * sizeof *ops);
+        if (!ops)
+            return;
+        pl->ops = ops;
+        pl->cap = m->field_count;
+    }
+    for (uint32_t i = 0; i < m->field_count; i++) {
+        const ntidx_field *f = &m->fields[i];
+        plan_op *op = &pl->ops[i];
+        if (f->type_code == NTX_TYPE_COUNTED_ARRAY)
+            return; /* its count is an earlier field's value: decode_fields() keeps them */
+        op->type = f->type_code;
+        op->size = (uint8_t)scalar_shape(f->type_code, c->v6, c->ptr_size, &op->kind);
+        op->omit = 0;
+        op->rest = 0;
+        if (manifest && f->type_code == NTIDX_TYPE_UTF16_STRING) {
+            /* string_omitted()'s sum, once: the manifest's layouts never change */
+            uint64_t sum = 0;
+            int fixed = 1;
+            for (uint32_t k = i + 1; k < m->field_count && fixed; k++) {
+                long sz = ntx_field_fixed_size(&m->fields[k], c->v6, c->ptr_size, 0);
+                fixed = sz >= 0;
+                sum += fixed ? (uint64_t)sz : 0;
+            }
+            op->omit = fixed && sum <= UINT32_MAX;
+            op->rest = (uint32_t)sum;
+        }
+    }
+    pl->interpret = 0;
+}
+
+/* The plan for m's layout in this trace, made now when the one remembered is for another (out of memory, a
+   plan that says: interpret). */
+static plan *plan_for(pctx *c, const ntidx_metadata *m)
+{
+    uintptr_t h = (uintptr_t)m;
+    plan *pl = &c->t->plans[((h >> 4) ^ (h >> 11)) % PLAN_SLOTS];
+    if (pl->m == m && pl->fields == m->fields && pl->n == m->field_count && pl->v6 == c->v6 &&
+        pl->ptr_size == c->ptr_size)
+        return pl;
+    plan_compile(pl, c, m);
+    return pl;
+}
+
+/*
+ * The top-level fields of m by its plan, from p. 0 with *pp past them; 1 when the payload does not take
+ * the plan (the interpreter then decodes it and says why); 2 when a field's type code is not the plan's
+ * (the plan is made again); -1 out of memory or an error the interpreter also finds.
+ */
+static int plan_run(pctx *c, const plan *pl, const ntidx_field *fields, const uint8_t **pp, const uint8_t *end)
+{
+    ntidx_values *t = c->t;
+    uint32_t n = pl->n;
+    if (t->cap - t->n < n) { /* room for the top level at once: scalars need no check of their own */
+        while (t->cap - t->n < n)
+            if (grow(c) < 0)
+                return -1;
+    }
+    const uint8_t *p = *pp, *q;
+    const plan_op *ops = pl->ops;
+    uint32_t prev = NONE;
+    for (uint32_t i = 0; i < n; i++) {
+        const ntidx_field *f = &fields[i];
+        const plan_op *op = &ops[i];
+        if (f->type_code != op->type)
+            return 2;
+        const char *name = f->name ? f->name : "";
+        uint32_t at = (uint32_t)t->n;
+        if (prev != NONE)
+            t->v[prev].next = at;
+        prev = at;
+        if (op->size) {
+            if ((uint64_t)(end - p) < op->size)
+                return 1;
+            ntidx_value *v = &t->v[t->n++]; /* room reserved above (only scalars come before) */
+            *v = (ntidx_value){.name = name,
+                               .field = f,
+                               .kind = op->kind,
+                               .type_code = op->type,
+                               .payload_offset = (uint32_t)(p - c->payload),
+                               .next = NONE};
+            switch (op->type) {
+            case NTIDX_TYPE_BOOLEAN32: v->u = ntx_load32(p) != 0; break;
+            case NTIDX_TYPE_BOOLEAN8: v->u = *p != 0; break;
+            case NTIDX_TYPE_SBYTE: v->i = (int8_t)*p; break;
+            case NTIDX_TYPE_BYTE: v->u = *p; break;
+            case NTIDX_TYPE_INT16: v->i = (int16_t)ntx_load16(p); break;
+            case NTIDX_TYPE_UINT16: v->u = ntx_load16(p); break;
+            case NTIDX_TYPE_INT32: v->i = (int32_t)ntx_load32(p); break;
+            case NTIDX_TYPE_UINT32: v->u = ntx_load32(p); break;
+            case NTIDX_TYPE_INT64: v->i = (int64_t)ntx_load64(p); break;
+            case NTIDX_TYPE_UINT64: v->u = ntx_load64(p); break;
+            case NTIDX_TYPE_SINGLE: {
+                float x;
+                memcpy(&x, p, 4);
+                v->f = x;
+                break;
+            }
+            case NTIDX_TYPE_DOUBLE: memcpy(&v->f, p, 8); break;
+            case NTIDX_TYPE_DATETIME:
+                v->bytes = p;
+                v->len = op->size;
+                if (op->size == 16) {
+                    v->i = systemtime_ticks(p);
+                } else {
+                    int64_t ft = (int64_t)ntx_load64(p);
+                    v->i = ft > INT64_MAX - FILETIME_TO_DOTNET ? INT64_MAX : ft + FILETIME_TO_DOTNET;
+                }
+                break;
+            case NTX_TYPE_POINTER: v->u = op->size == 4 ? ntx_load32(p) : ntx_load64(p); break;
+            default: /* GUID, DECIMAL: the bytes */
+                v->bytes = p;
+                v->len = 16;
+                break;
+            }
+            p += op->size;
+            continue;
+        }
+        if (op->kind == NTIDX_VALUE_STRING && op->omit && (uint64_t)(end - p) == op->rest) {
+            ntidx_value *v = add(c, f, name, p, NTIDX_VALUE_STRING);
+            if (!v || put_utf8(c, v, p, 0) < 0)
+                return -1;
+        } else if (op->kind == NTIDX_VALUE_STRING) {
+            ntidx_value *v;
+            const uint8_t *z = ntx_utf16_find_nul(p, end);
+            if (!z)
+                return 1;
+            if (!(v = add(c, f, name, p, NTIDX_VALUE_STRING)) || put_utf16(c, v, p, (size_t)(z - p) / 2) < 0)
+                return -1;
+            p = z + 2;
+        } else {
+            q = p;
+            if (decode_value(c, f, name, &q, end, 1) < 0)
+                return c->nomem ? -1 : 1;
+            p = q;
+        }
+        /* room again for the scalars after a string or a container */
+        while (t->cap - t->n < n - i)
+            if (grow(c) < 0)
+                return -1;
+    }
+    t->top = n;
+    *pp = p;
+    return 0;
+}
+
+/* Back to the payload's start with no values, no error and nothing counted. */
+static void restart(pctx *c, const uint8_t **p)
+{
+    c->t->n = 0;
+    c->t->top = 0;
+    c->t->strings.len = 0;
+    c->err->code = 0;
+    c->nomem = 0;
+    c->empty_elements = 0;
+    c->loc_bytes = 0;
+    *p = c->payload;
+}
+
+int ntx_values_walk(const ntidx_trace *tr, const ntidx_event *ev, ntidx_values *t, ntx_err *err)
+{
+    t->n = 0;
+    t->top = 0;
+    t->used = 0;
+    t->strings.len = 0; /* its storage stays for the next event */
+    t->strings.err = 0; /* forgets a sticky out-of-memory */
     const ntidx_metadata *m = ev->metadata;
     if (!m || !m->has_fields || m->field_count == 0)
         return NTIDX_OK;
-    pctx c = {.payload = ev->payload,
+    pctx c = {.t = t,
+              .payload = ev->payload,
               .payload_size = ev->payload_size,
-              .payload_file_offset = (uint64_t)(ev->payload - t->data),
-              .v6 = t->gen == NTX_GEN_V6,
-              .ptr_size = t->info.pointer_size == 4 ? 4 : 8,
-              .manifest = ntx_manifest_owns(m->fields),
-              .sink = sink,
+              .payload_file_offset = (uint64_t)(ev->payload - tr->data),
+              .v6 = tr->gen == NTX_GEN_V6,
+              .ptr_size = tr->info.pointer_size == 4 ? 4 : 8,
               .err = err};
     const uint8_t *p = ev->payload, *end = ev->payload + ev->payload_size;
-    int rc = decode_fields(&c, NULL, NULL, m->fields, m->field_count, &p, end, 0, 1);
-    ntidx_buf_free(&c.scratch);
-    if (rc != 0)
+    plan *pl = t->interpret_only ? NULL : plan_for(&c, m);
+    int rc = !pl || pl->interpret ? 1 : plan_run(&c, pl, m->fields, &p, end);
+    if (rc == 2) { /* a field's type is not the plan's (a row whose memory was reused): made again */
+        restart(&c, &p);
+        plan_compile(pl, &c, m);
+        rc = pl->interpret ? 1 : plan_run(&c, pl, m->fields, &p, end);
+    }
+    if (rc > 0) { /* the interpreter, from the start: it also says what is wrong with the payload */
+        restart(&c, &p);
+        c.manifest = ntx_manifest_owns(m->fields);
+        rc = decode_fields(&c, NULL, NULL, m->fields, m->field_count, &p, end, 0, 1);
+    }
+    if (rc != 0) {
+        t->n = 0;
+        t->top = 0;
         return c.nomem ? ntx_err_set(err, NTIDX_E_NOMEM, "out of memory decoding a payload") : NTIDX_E_PAYLOAD;
-    if (used)
-        *used = (uint32_t)(p - ev->payload);
+    }
+    if (t->strings.len) /* the strings' offsets become pointers, now that their storage stays put */
+        for (size_t i = 0; i < t->n; i++)
+            if (t->v[i].kind == NTIDX_VALUE_STRING)
+                t->v[i].str = t->strings.data + (uintptr_t)t->v[i].str;
+    t->used = (uint32_t)(p - ev->payload);
     return NTIDX_OK;
 }
 
 /* ------------------------------------------------------------------ */
 /* The typed values: a tree in pre-order                               */
 /* ------------------------------------------------------------------ */
-
-#define NONE UINT32_MAX
-#define MAX_DEPTH (2 * NTX_MAX_FIELD_DEPTH + 8)
-
-struct ntidx_values {
-    ntx_value_sink sink;
-    ntidx_value *v;
-    size_t n, cap;
-    ntidx_buf strings;      /* the values' strings, NUL-terminated; str holds offsets until the decode ends */
-    uint32_t last[MAX_DEPTH]; /* per open container (0: the top level), its last child so far */
-    uint32_t open_at[MAX_DEPTH];
-    int depth;
-    uint32_t used;
-};
-
-static int tree_add(ntidx_values *t, const ntidx_value *val, ntidx_value **out)
-{
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 32;
-        if (cap > NONE)
-            return NTIDX_E_NOMEM;
-        ntidx_value *nv = realloc(t->v, cap * sizeof *nv);
-        if (!nv)
-            return NTIDX_E_NOMEM;
-        t->v = nv;
-        t->cap = cap;
-    }
-    uint32_t i = (uint32_t)t->n++;
-    ntidx_value *v = &t->v[i];
-    *v = *val;
-    v->next = NONE;
-    if (t->last[t->depth] != NONE)
-        t->v[t->last[t->depth]].next = i;
-    t->last[t->depth] = i;
-    if (v->kind == NTIDX_VALUE_STRING) {
-        /* keep the bytes, as valid UTF-8 (what JSON would show), NUL-terminated */
-        size_t at = t->strings.len;
-        const unsigned char *s = (const unsigned char *)v->str;
-        for (size_t k = 0; k < v->len;) {
-            /* runs of ASCII (most strings are all ASCII) go in one copy */
-            size_t run = k;
-            while (run < v->len && s[run] < 0x80)
-                run++;
-            if (run > k) {
-                ntx_buf_put(&t->strings, s + k, run - k);
-                k = run;
-                continue;
-            }
-            size_t l = ntx_utf8_seq_len(s + k, v->len - k);
-            if (l == 0) {
-                ntx_buf_put(&t->strings, "\xef\xbf\xbd", 3);
-                k++;
-            } else {
-                ntx_buf_put(&t->strings, s + k, l);
-                k += l;
-            }
-        }
-        ntx_buf_u8(&t->strings, 0);
-        if (t->strings.err)
-            return NTIDX_E_NOMEM;
-        v->len = t->strings.len - at - 1;
-        v->str = (const char *)(uintptr_t)at; /* an offset until the decode ends: the storage may move */
-    }
-    *out = v;
-    return 0;
-}
-
-static int tree_value(ntx_value_sink *s, const ntidx_value *val)
-{
-    ntidx_value *v;
-    return tree_add((ntidx_values *)s, val, &v);
-}
-
-static int tree_open(ntx_value_sink *s, const ntidx_value *val)
-{
-    ntidx_values *t = (ntidx_values *)s;
-    ntidx_value *v;
-    int rc = tree_add(t, val, &v);
-    if (rc)
-        return rc;
-    if (t->depth + 1 >= MAX_DEPTH)
-        return NTIDX_E_NOMEM; /* cannot happen: the decoder stops nesting first */
-    t->open_at[++t->depth] = (uint32_t)(t->n - 1);
-    t->last[t->depth] = NONE;
-    return 0;
-}
-
-static int tree_close(ntx_value_sink *s, const ntidx_value *val)
-{
-    ntidx_values *t = (ntidx_values *)s;
-    (void)val;
-    t->depth--;
-    return 0;
-}
 
 NTIDX_API int ntidx_values_new(ntidx_values **out)
 {
@@ -598,7 +840,6 @@ NTIDX_API int ntidx_values_new(ntidx_values **out)
     *out = calloc(1, sizeof **out);
     if (!*out)
         return ntx_failf(NTIDX_E_NOMEM, NULL, NTIDX_NO_OFFSET, "out of memory");
-    (*out)->sink = (ntx_value_sink){tree_value, tree_open, tree_close};
     return NTIDX_OK;
 }
 
@@ -608,6 +849,8 @@ NTIDX_API void ntidx_values_free(ntidx_values **vp)
         return;
     free((*vp)->v);
     ntidx_buf_free(&(*vp)->strings);
+    for (int i = 0; i < PLAN_SLOTS; i++)
+        free((*vp)->plans[i].ops);
     free(*vp);
     *vp = NULL;
 }
@@ -617,36 +860,19 @@ NTIDX_API int ntidx_values_decode(ntidx_values *t, const ntidx_trace *tr, const 
     if (!t || !tr || !ev)
         return ntx_failf(NTIDX_E_INVALID_ARG, tr ? tr->name : NULL, NTIDX_NO_OFFSET,
                          "ntidx_values_decode: NULL argument");
-    t->n = 0;
-    t->depth = 0;
-    t->last[0] = NONE;
-    t->strings.len = 0; /* its storage stays for the next event */
-    t->strings.err = 0; /* forgets a sticky out-of-memory */
-    ntx_err err = {0};
-    int rc = ntx_values_walk(tr, ev, &t->sink, &t->used, &err);
-    if (rc == NTIDX_OK && t->strings.err)
-        rc = ntx_err_set(&err, NTIDX_E_NOMEM, "out of memory decoding a payload");
-    if (rc != NTIDX_OK) {
-        t->n = 0;
-        return ntx_fail(rc, tr->name, &err);
-    }
-    for (size_t i = 0; i < t->n; i++)
-        if (t->v[i].kind == NTIDX_VALUE_STRING)
-            t->v[i].str = t->strings.data + (uintptr_t)t->v[i].str;
-    return NTIDX_OK;
+    ntx_err err;
+    err.code = 0; /* the rest is written with the code */
+    int rc = ntx_values_walk(tr, ev, t, &err);
+    return rc == NTIDX_OK ? NTIDX_OK : ntx_fail(rc, tr->name, &err);
 }
 
 uint32_t ntx_values_used(const ntidx_values *v) { return v->used; }
 
+void ntx_values_interpret_only(ntidx_values *v, int on) { v->interpret_only = on; }
+
 int ntx_values_owns(const ntidx_values *t, const ntidx_value *v) { return t && v && v >= t->v && v < t->v + t->n; }
 
-NTIDX_API size_t ntidx_values_count(const ntidx_values *t)
-{
-    size_t k = 0;
-    for (uint32_t i = t && t->n ? 0 : NONE; i != NONE; i = t->v[i].next)
-        k++;
-    return k;
-}
+NTIDX_API size_t ntidx_values_count(const ntidx_values *t) { return t ? t->top : 0; }
 
 NTIDX_API const ntidx_value *ntidx_values_at(const ntidx_values *t, size_t idx)
 {

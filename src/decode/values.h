@@ -1,10 +1,9 @@
 /*
  * Payload decoding: one decoder walks an event's payload by its field layout
- * and hands every value to a sink. Two sinks exist: the typed values of the
- * public API (values.c: a tree in an ntidx_values handle) and the JSON/text
- * formatter (fields_format.c), which writes straight into a buffer. So the
- * checks a payload gets, and the error it fails with, are the same whichever
- * way a client reads it.
+ * and writes its typed values (the public API's ntidx_values: a tree in
+ * pre-order) straight into their handle. The JSON/text formatter
+ * (fields_format.c) writes that tree out. So the checks a payload gets, and
+ * the error it fails with, are the same whichever way a client reads it.
  */
 #ifndef NTX_DECODE_VALUES_H
 #define NTX_DECODE_VALUES_H
@@ -16,12 +15,23 @@
 #include "ntidx/ntidx.h"
 
 /*
- * What the decoder hands over. For containers (ARRAY, OBJECT whose children
- * follow) open() comes first, then the children, then close(). Leaves
- * (every other kind, and byte arrays, which have no children) come through
- * value(). A value's str may point into scratch memory that lives only
- * during the call: a sink that keeps it copies it. Each returns 0, or
- * NTIDX_E_NOMEM to stop the decode.
+ * Decode the payload of `ev` into `v` (its earlier values go). Returns
+ * NTIDX_OK (an event without a layout gives no values), NTIDX_E_PAYLOAD with
+ * `err` saying which field, where and why (its offset: the field's byte in
+ * the file), or NTIDX_E_NOMEM; on failure `v` holds no values.
+ * ntx_values_used() then gives the payload bytes the layout accounted for.
+ */
+int ntx_values_walk(const ntidx_trace *t, const ntidx_event *ev, ntidx_values *v, ntx_err *err);
+
+/*
+ * The same decode handed to a sink value by value and kept nowhere
+ * (values_stream.c), for the formatter: memory bounded by what it writes.
+ * For containers (ARRAY, OBJECT whose children follow) open() comes first,
+ * then the children, then close(). Leaves (every other kind, and byte
+ * arrays) come through value(). A value's str may point into scratch memory
+ * that lives only during the call, and is not checked UTF-8. Each returns 0,
+ * or NTIDX_E_NOMEM to stop the decode. Same results and errors as
+ * ntx_values_walk(); *used as ntx_values_used().
  */
 typedef struct ntx_value_sink ntx_value_sink;
 struct ntx_value_sink {
@@ -29,16 +39,7 @@ struct ntx_value_sink {
     int (*open)(ntx_value_sink *s, const ntidx_value *v);
     int (*close)(ntx_value_sink *s, const ntidx_value *v);
 };
-
-/*
- * Decode the payload of `ev` into `sink`. Returns NTIDX_OK (an event without
- * a layout hands nothing over), NTIDX_E_PAYLOAD with `err` saying which
- * field, where and why (its offset: the field's byte in the file), or
- * NTIDX_E_NOMEM (a sink ran out). *used, when given, receives the payload
- * bytes the layout accounted for (payload_size - *used were left over: fields
- * of a newer version than the layout knows; 0 without a layout).
- */
-int ntx_values_walk(const ntidx_trace *t, const ntidx_event *ev, ntx_value_sink *sink, uint32_t *used, ntx_err *err);
+int ntx_values_stream(const ntidx_trace *t, const ntidx_event *ev, ntx_value_sink *sink, uint32_t *used, ntx_err *err);
 
 /*
  * The fixed encoded size of a field's type, or -1 when it varies (strings, counted arrays, varints, and
@@ -48,8 +49,13 @@ int ntx_values_walk(const ntidx_trace *t, const ntidx_event *ev, ntx_value_sink 
  */
 long ntx_field_fixed_size(const ntidx_field *f, int v6, uint32_t ptr, int depth);
 
-/* Payload bytes the last successful ntidx_values_decode() accounted for (see ntx_values_walk()). */
+/* Payload bytes the last successful decode accounted for (payload_size - used were left over: fields of a
+   newer version than the layout knows; 0 without a layout). */
 uint32_t ntx_values_used(const ntidx_values *v);
+
+/* 1: `v` decodes every payload with the interpreter alone, never by a plan (what tests hold the plans
+   against: the values and errors must be the same). */
+void ntx_values_interpret_only(ntidx_values *v, int on);
 
 /* Whether `v` is one of the values `t` holds now. */
 int ntx_values_owns(const ntidx_values *t, const ntidx_value *v);
