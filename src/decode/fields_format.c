@@ -70,8 +70,8 @@ static int fmt_value(ntx_value_sink *s, const ntidx_value *v)
     switch (v->kind) {
     case NTIDX_VALUE_NULL: ntx_buf_puts(b, "null"); break;
     case NTIDX_VALUE_BOOL: ntx_buf_puts(b, v->u ? "true" : "false"); break;
-    case NTIDX_VALUE_INT: ntx_buf_printf(b, "%lld", (long long)v->i); break;
-    case NTIDX_VALUE_UINT: ntx_buf_printf(b, "%llu", (unsigned long long)v->u); break;
+    case NTIDX_VALUE_INT: ntx_buf_dec_i64(b, v->i); break;
+    case NTIDX_VALUE_UINT: ntx_buf_dec_u64(b, v->u); break;
     case NTIDX_VALUE_FLOAT: put_double(b, v->f); break;
     case NTIDX_VALUE_STRING: ntx_buf_json_str(b, v->str, v->len); break;
     case NTIDX_VALUE_GUID: {
@@ -97,8 +97,14 @@ static int fmt_value(ntx_value_sink *s, const ntidx_value *v)
     case NTIDX_VALUE_ARRAY: { /* a byte array: numbers */
         int sign = v->field->element && v->field->element->type_code == NTIDX_TYPE_SBYTE;
         ntx_buf_puts(b, "[");
-        for (size_t i = 0; i < v->len; i++)
-            ntx_buf_printf(b, sign ? "%s%d" : "%s%u", i ? "," : "", sign ? (int)(int8_t)p[i] : (int)p[i]);
+        for (size_t i = 0; i < v->len; i++) {
+            if (i)
+                ntx_buf_puts(b, ",");
+            if (sign)
+                ntx_buf_dec_i64(b, (int8_t)p[i]);
+            else
+                ntx_buf_dec_u64(b, p[i]);
+        }
         ntx_buf_puts(b, "]");
         break;
     }
