@@ -8,8 +8,8 @@
 #   full pass      TraceEvent: EventPipeEventSource.Process() with a handler reading every payload
 #                  value (dumper pass); ntidx: stats --no-index (one pass, headers), index, stats
 #                  through the index on 1 thread and on every core, every payload's values decoded
-#                  (bench_decode -p, the like of TraceEvent's pass), dump (text and jsonl: every
-#                  payload decoded and printed) to /dev/null.
+#                  (bench_decode -p, the like of TraceEvent's pass; on one thread, then -t on every
+#                  core), dump (text and jsonl: every payload decoded and printed) to /dev/null.
 #   10 ms window   TraceEvent's random-access route: TraceLog conversion to ETLX (time, size), then
 #                  the window through the ETLX (dumper etlx; its open and window times), and its
 #                  streaming route (Process() from the start, stopped past the window: dumper
@@ -93,6 +93,7 @@ run index "$ntidx" index "$trace" -o "$work/t.ntidx"
 run stats1 "$ntidx" stats --index "$work/t.ntidx" --threads 1 --json "$trace"
 run statsn "$ntidx" stats --index "$work/t.ntidx" --threads "$cores" --json "$trace"
 run decode_payloads "$root/build/tools/bench/bench_decode" -r 1 -p "$trace"
+run decode_payloadsn "$root/build/tools/bench/bench_decode" -r 1 -p -t "$cores" "$trace"
 run dump_text "$ntidx" dump "$trace"
 run dump_jsonl "$ntidx" dump --format jsonl "$trace"
 events=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["events"])' "$work/stats1.out")
@@ -101,13 +102,14 @@ echo "full pass (page-cached), $events events (TraceEvent dispatched $te_events)
 printf '  cat > /dev/null                   %8.2f s\n' "${secs[cat]}"
 echo "  (wall seconds, CPU seconds (user+sys), peak RSS (mapped trace pages count); ratios: TraceEvent's / ntidx's, wall and CPU)"
 printf '  TraceEvent Process(), payloads    %8.2f s  %7.2f s CPU  %6d MB RSS\n' "${secs[te_pass]}" "${cpu[te_pass]}" "${rss[te_pass]}"
-for k in stats_noindex index stats1 statsn decode_payloads dump_text dump_jsonl; do
+for k in stats_noindex index stats1 statsn decode_payloads decode_payloadsn dump_text dump_jsonl; do
   case $k in
     stats_noindex) what='ntidx stats --no-index' ;;
     index) what="ntidx index ($(stat -c %s "$work/t.ntidx") bytes)" ;;
     stats1) what='ntidx stats --threads 1' ;;
     statsn) what="ntidx stats --threads $cores" ;;
     decode_payloads) what='ntidx every payload decoded' ;;
+    decode_payloadsn) what="  the same on $cores threads" ;;
     dump_text) what='ntidx dump > /dev/null' ;;
     dump_jsonl) what='ntidx dump --format jsonl' ;;
   esac
