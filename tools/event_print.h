@@ -15,7 +15,10 @@ void event_print_header(enum event_format f);
 /* What a command prints events with: scratch space, and the count of payloads that did not fit. */
 typedef struct event_printer {
     ntidx_buf fields;
-    ntidx_buf line; /* a JSON line built whole, then written */
+    ntidx_buf line; /* a line built whole, then written */
+    const ntidx_metadata *name_of; /* the type whose text name is in `name` */
+    uint64_t name_key;
+    char name[512];
     uint64_t field_errors;
 } event_printer;
 
