@@ -33,7 +33,7 @@ t1=$(for i in $(seq "$reps"); do t "$ntidx" stats "$trace" --index "$plain" --js
 tn=$(for i in $(seq "$reps"); do t "$ntidx" stats "$trace" --index "$plain" --json --threads "$cores"; done | median); rn=$(rss)
 same=no
 [ "$("$ntidx" stats "$trace" --index "$plain" --json --threads 1 | md5sum)" = "$("$ntidx" stats "$trace" --index "$plain" --json --threads "$cores" | md5sum)" ] && same=yes
-gb=$(stat -c %s "$trace" | awk '{printf "%.9f", $1/1e9}') # never 6.6e-05: bc cannot read it
+gb=$(stat -L -c %s "$trace" | awk '{printf "%.9f", $1/1e9}') # never 6.6e-05: bc cannot read it
 printf 'trace %s: %.2f GB, %d cores, median of %d runs, load average %s\n' "$trace" "$gb" "$cores" "$reps" "$(cut -d' ' -f1 /proc/loadavg)"
 printf 'cat > /dev/null:       %7.3f s  %6.2f GB/s\n' "$tc" "$(echo "$gb / $tc" | bc -l)"
 printf 'stats --threads 1:     %7.3f s  %6.2f GB/s  (%.2fx cat time, %.2f of its rate); peak RSS %s MB\n' "$t1" "$(echo "$gb / $t1" | bc -l)" "$(echo "$t1 / $tc" | bc -l)" "$(echo "$tc / $t1" | bc -l)" "$r1"
