@@ -16,6 +16,7 @@
  * has grown to the largest event seen.
  */
 #include "values.h"
+#include "values_layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,7 +53,7 @@ typedef struct plan_op {
     uint8_t type; /* the field's type code */
     uint8_t kind; /* NTIDX_VALUE_* of a fixed-size scalar or a UTF-16 string; 0: decode_compound() */
     uint8_t size; /* bytes of a fixed-size scalar */
-    uint8_t omit; /* a manifest string, absent when exactly `rest` bytes are left (string_omitted()) */
+    uint8_t omit; /* a manifest string, absent when exactly `rest` bytes are left (ntx_string_omitted()) */
     uint32_t rest;
 } plan_op;
 
@@ -207,22 +208,6 @@ static int put_utf8(pctx *c, ntidx_value *v, const uint8_t *s, size_t n)
     return 0;
 }
 
-/* FILETIME (100 ns since 1601-01-01) -> DateTime.Ticks (100 ns since 0001-01-01): 504911232000000000 apart. */
-#define FILETIME_TO_DOTNET 504911232000000000LL
-
-/* A SYSTEMTIME's fields -> DateTime.Ticks; 0 when they do not make a date. */
-static int64_t systemtime_ticks(const uint8_t *p)
-{
-    int y = (int16_t)ntx_load16(p), mo = (int16_t)ntx_load16(p + 2), d = (int16_t)ntx_load16(p + 6);
-    int h = (int16_t)ntx_load16(p + 8), mi = (int16_t)ntx_load16(p + 10), s = (int16_t)ntx_load16(p + 12);
-    int ms = (int16_t)ntx_load16(p + 14);
-    if (y < 1 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 ||
-        s > 60 || ms < 0 || ms > 999)
-        return 0;
-    int64_t days = ntx_days_from_civil(y, (unsigned)mo, (unsigned)d) - ntx_days_from_civil(1, 1, 1);
-    return ((((days * 24 + h) * 60 + mi) * 60 + s) * 1000 + ms) * 10000;
-}
-
 static int decode_compound(pctx *c, const ntidx_field *f, const char *name, const uint8_t **pp, const uint8_t *end,
                            int depth);
 static int decode_elements(pctx *c, const ntidx_field *f, const char *name, const ntidx_field *el, uint64_t count,
@@ -305,15 +290,13 @@ static inline __attribute__((always_inline)) int decode_scalar(pctx *c, const nt
             LEAF(16, NTIDX_VALUE_TIME);
             v->bytes = p;
             v->len = 16;
-            v->i = systemtime_ticks(p);
+            v->i = ntx_systemtime_ticks(p);
             p += 16;
         } else {
             LEAF(8, NTIDX_VALUE_TIME);
             v->bytes = p;
             v->len = 8;
-            int64_t ft = (int64_t)ntx_load64(p);
-            /* DateTime.Ticks covers years 1-9999; a FILETIME past that stays a FILETIME's distance */
-            v->i = ft > INT64_MAX - FILETIME_TO_DOTNET ? INT64_MAX : ft + FILETIME_TO_DOTNET;
+            v->i = ntx_filetime_ticks((int64_t)ntx_load64(p));
             p += 8;
         }
         break;
@@ -353,46 +336,6 @@ static inline __attribute__((always_inline)) int decode_value(pctx *c, const nti
     return rc <= 0 ? rc : decode_compound(c, f, name, pp, end, depth);
 }
 
-/* The value of an integer field already decoded at p: a counted array's count. */
-static int count_value(const pctx *c, const ntidx_field *f, const uint8_t *p, uint64_t *v)
-{
-    int64_t s;
-    switch (f->type_code) {
-    case NTIDX_TYPE_BYTE: *v = *p; return 0;
-    case NTIDX_TYPE_UINT16: *v = ntx_load16(p); return 0;
-    case NTIDX_TYPE_UINT32: *v = ntx_load32(p); return 0;
-    case NTIDX_TYPE_UINT64: *v = ntx_load64(p); return 0;
-    case NTX_TYPE_POINTER: *v = c->ptr_size == 4 ? ntx_load32(p) : ntx_load64(p); return 0;
-    case NTIDX_TYPE_INT16: s = (int16_t)ntx_load16(p); break;
-    case NTIDX_TYPE_INT32: s = (int32_t)ntx_load32(p); break;
-    case NTIDX_TYPE_INT64: s = (int64_t)ntx_load64(p); break;
-    default: return -1;
-    }
-    if (s < 0)
-        return -1;
-    *v = (uint64_t)s;
-    return 0;
-}
-
-/*
- * Runtimes before .NET 6 wrote nothing at all for a NULL string argument
- * over EventPipe (not even the terminator; ExceptionThrown's message is the
- * known case). A manifest string followed only by fixed-size fields is
- * therefore absent when exactly those fields' bytes are left: a present
- * string takes at least its 2-byte terminator.
- */
-static int string_omitted(const pctx *c, const ntidx_field *rest, uint32_t n, uint64_t left)
-{
-    uint64_t sum = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        long s = ntx_field_fixed_size(&rest[i], c->v6, c->ptr_size, 0);
-        if (s < 0)
-            return 0;
-        sum += (uint64_t)s;
-    }
-    return sum == left;
-}
-
 /* Link the value at index `i` after its previous sibling `*prev` (NONE: it is the first). */
 static inline void link_sibling(ntidx_values *t, uint32_t *prev, uint32_t i)
 {
@@ -428,13 +371,13 @@ static int decode_fields(pctx *c, const ntidx_field *obj, const char *name, cons
         if (f->type_code == NTX_TYPE_COUNTED_ARRAY) {
             uint32_t k = f->element_count;
             uint64_t count;
-            if (k >= i || k >= NTX_MAX_COUNT_REF || count_value(c, &fields[k], starts[k], &count) < 0)
+            if (k >= i || k >= NTX_MAX_COUNT_REF || ntx_count_value(&fields[k], c->ptr_size, starts[k], &count) < 0)
                 return perr(c, f, p, "its count (field %llu) is not an earlier non-negative integer field", k, 0);
             q = p;
             rc = decode_elements(c, f, fname, f->element, count, &q, end, depth + 1);
             p = q;
         } else if (omissible && f->type_code == NTIDX_TYPE_UTF16_STRING &&
-                   string_omitted(c, fields + i + 1, n - i - 1, (uint64_t)(end - p))) {
+                   ntx_string_omitted(fields + i + 1, n - i - 1, c->v6, c->ptr_size, (uint64_t)(end - p))) {
             ntidx_value *v = add(c, f, fname, p, NTIDX_VALUE_STRING);
             rc = v ? put_utf8(c, v, p, 0) : -1;
         } else if (!deep) {
@@ -643,7 +586,7 @@ static void plan_compile(plan *pl, const pctx *c, const ntidx_metadata *m)
         op->omit = 0;
         op->rest = 0;
         if (manifest && f->type_code == NTIDX_TYPE_UTF16_STRING) {
-            /* string_omitted()'s sum, once: the manifest's layouts never change */
+            /* ntx_string_omitted()'s sum, once: the manifest's layouts never change */
             uint64_t sum = 0;
             int fixed = 1;
             for (uint32_t k = i + 1; k < m->field_count && fixed; k++) {
@@ -730,10 +673,9 @@ static int plan_run(pctx *c, const plan *pl, const ntidx_field *fields, const ui
                 v->bytes = p;
                 v->len = op->size;
                 if (op->size == 16) {
-                    v->i = systemtime_ticks(p);
+                    v->i = ntx_systemtime_ticks(p);
                 } else {
-                    int64_t ft = (int64_t)ntx_load64(p);
-                    v->i = ft > INT64_MAX - FILETIME_TO_DOTNET ? INT64_MAX : ft + FILETIME_TO_DOTNET;
+                    v->i = ntx_filetime_ticks((int64_t)ntx_load64(p));
                 }
                 break;
             case NTX_TYPE_POINTER: v->u = op->size == 4 ? ntx_load32(p) : ntx_load64(p); break;

@@ -9,6 +9,7 @@
  * for the tree's two routes).
  */
 #include "values.h"
+#include "values_layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,67 +72,11 @@ static ntidx_value leaf(const pctx *c, const ntidx_field *f, const char *name, c
     return v;
 }
 
-/* FILETIME (100 ns since 1601-01-01) -> DateTime.Ticks (100 ns since 0001-01-01): 504911232000000000 apart. */
-#define FILETIME_TO_DOTNET 504911232000000000LL
-
-/* A SYSTEMTIME's fields -> DateTime.Ticks; 0 when they do not make a date. */
-static int64_t systemtime_ticks(const uint8_t *p)
-{
-    int y = (int16_t)ntx_load16(p), mo = (int16_t)ntx_load16(p + 2), d = (int16_t)ntx_load16(p + 6);
-    int h = (int16_t)ntx_load16(p + 8), mi = (int16_t)ntx_load16(p + 10), s = (int16_t)ntx_load16(p + 12);
-    int ms = (int16_t)ntx_load16(p + 14);
-    if (y < 1 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 ||
-        s > 60 || ms < 0 || ms > 999)
-        return 0;
-    int64_t days = ntx_days_from_civil(y, (unsigned)mo, (unsigned)d) - ntx_days_from_civil(1, 1, 1);
-    return ((((days * 24 + h) * 60 + mi) * 60 + s) * 1000 + ms) * 10000;
-}
-
 static int decode_value(pctx *c, const ntidx_field *f, const char *name, const uint8_t **pp, const uint8_t *end,
                         int depth);
 
 static int decode_elements(pctx *c, const ntidx_field *f, const char *name, const ntidx_field *el, uint64_t count,
                            const uint8_t **pp, const uint8_t *end, int depth);
-
-/* The value of an integer field already decoded at p: a counted array's count. */
-static int count_value(const pctx *c, const ntidx_field *f, const uint8_t *p, uint64_t *v)
-{
-    int64_t s;
-    switch (f->type_code) {
-    case NTIDX_TYPE_BYTE: *v = *p; return 0;
-    case NTIDX_TYPE_UINT16: *v = ntx_load16(p); return 0;
-    case NTIDX_TYPE_UINT32: *v = ntx_load32(p); return 0;
-    case NTIDX_TYPE_UINT64: *v = ntx_load64(p); return 0;
-    case NTX_TYPE_POINTER: *v = c->ptr_size == 4 ? ntx_load32(p) : ntx_load64(p); return 0;
-    case NTIDX_TYPE_INT16: s = (int16_t)ntx_load16(p); break;
-    case NTIDX_TYPE_INT32: s = (int32_t)ntx_load32(p); break;
-    case NTIDX_TYPE_INT64: s = (int64_t)ntx_load64(p); break;
-    default: return -1;
-    }
-    if (s < 0)
-        return -1;
-    *v = (uint64_t)s;
-    return 0;
-}
-
-/*
- * Runtimes before .NET 6 wrote nothing at all for a NULL string argument
- * over EventPipe (not even the terminator; ExceptionThrown's message is the
- * known case). A manifest string followed only by fixed-size fields is
- * therefore absent when exactly those fields' bytes are left: a present
- * string takes at least its 2-byte terminator.
- */
-static int string_omitted(const pctx *c, const ntidx_field *rest, uint32_t n, uint64_t left)
-{
-    uint64_t sum = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        long s = ntx_field_fixed_size(&rest[i], c->v6, c->ptr_size, 0);
-        if (s < 0)
-            return 0;
-        sum += (uint64_t)s;
-    }
-    return sum == left;
-}
 
 /* An object's fields (or the payload's top level, which has no object value around it). */
 static int decode_fields(pctx *c, const ntidx_field *obj, const char *name, const ntidx_field *fields, uint32_t n,
@@ -152,14 +97,14 @@ static int decode_fields(pctx *c, const ntidx_field *obj, const char *name, cons
         if (f->type_code == NTX_TYPE_COUNTED_ARRAY) {
             uint32_t k = f->element_count;
             uint64_t count;
-            if (k >= i || k >= NTX_MAX_COUNT_REF || count_value(c, &fields[k], starts[k], &count) < 0)
+            if (k >= i || k >= NTX_MAX_COUNT_REF || ntx_count_value(&fields[k], c->ptr_size, starts[k], &count) < 0)
                 return perr(c, f, *pp, "its count (field %llu) is not an earlier non-negative integer field", k, 0);
             if (decode_elements(c, f, fname, f->element, count, pp, end, depth + 1) < 0)
                 return -1;
             continue;
         }
         if (top && c->manifest && f->type_code == NTIDX_TYPE_UTF16_STRING &&
-            string_omitted(c, fields + i + 1, n - i - 1, (uint64_t)(end - *pp))) {
+            ntx_string_omitted(fields + i + 1, n - i - 1, c->v6, c->ptr_size, (uint64_t)(end - *pp))) {
             ntidx_value v = leaf(c, f, fname, *pp, NTIDX_VALUE_STRING);
             v.str = "";
             EMIT(value, &v);
@@ -308,14 +253,12 @@ static int decode_value(pctx *c, const ntidx_field *f, const char *name, const u
         if (c->v6) {
             NEED(16);
             v.len = 16;
-            v.i = systemtime_ticks(p);
+            v.i = ntx_systemtime_ticks(p);
             p += 16;
         } else {
             NEED(8);
             v.len = 8;
-            int64_t ft = (int64_t)ntx_load64(p);
-            /* DateTime.Ticks covers years 1-9999; a FILETIME past that stays a FILETIME's distance */
-            v.i = ft > INT64_MAX - FILETIME_TO_DOTNET ? INT64_MAX : ft + FILETIME_TO_DOTNET;
+            v.i = ntx_filetime_ticks((int64_t)ntx_load64(p));
             p += 8;
         }
         break;
