@@ -88,6 +88,15 @@ static int push(ntidx_reader *r, const ntidx_event *e)
     return 0;
 }
 
+/* An event marked IsSorted: nothing later is earlier than it, so everything up to its key may leave. */
+static void raise_watermark(ntidx_reader *r, const ntidx_event *e)
+{
+    if (e->is_sorted && !key_le(e->timestamp, e->offset, r->wm_ts, r->wm_off)) {
+        r->wm_ts = e->timestamp;
+        r->wm_off = e->offset;
+    }
+}
+
 int ntx_reader_time_next(ntidx_reader *r, const ntidx_event **ev)
 {
     for (;;) {
@@ -124,10 +133,7 @@ int ntx_reader_time_next(ntidx_reader *r, const ntidx_event **ev)
         int rc = ntx_reader_file_next(r, &e, 1);
         if (rc == 1) {
             if (e.timestamp < r->time_floor) { /* below the window: its IsSorted mark still moves the watermark */
-                if (e.is_sorted && !key_le(e.timestamp, e.offset, r->wm_ts, r->wm_off)) {
-                    r->wm_ts = e.timestamp;
-                    r->wm_off = e.offset;
-                }
+                raise_watermark(r, &e);
                 continue;
             }
             if (push(r, &e) != 0) {
@@ -137,10 +143,7 @@ int ntx_reader_time_next(ntidx_reader *r, const ntidx_event **ev)
                 r->wm_all = 1;
                 continue;
             }
-            if (e.is_sorted && !key_le(e.timestamp, e.offset, r->wm_ts, r->wm_off)) {
-                r->wm_ts = e.timestamp;
-                r->wm_off = e.offset;
-            }
+            raise_watermark(r, &e);
             continue;
         }
         /* 2: a sequence point ends the region; 0 or <0: the read ends. Drain either way. */
