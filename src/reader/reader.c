@@ -846,7 +846,8 @@ static inline __attribute__((always_inline)) long rows_compressed_as(ntidx_reade
                chosen without a branch, and only a list that overrides something costs one. */
             static const ntx_label_ref no_labels;
             const ntx_label_ref *l = lid < NTX_IDMAP_DENSE ? ldense[lid] : ntx_idmap_get(&r->labels, lid);
-            l = lid ? l : &no_labels;
+            const uintptr_t has = (uintptr_t)0 - (lid != 0); /* a mask, not a branch (compilers keep masks) */
+            l = (const ntx_label_ref *)(((uintptr_t)l & has) | ((uintptr_t)&no_labels & ~has));
             if (__builtin_expect(l->overrides, 0) && !(m = label_row(r, m, l))) {
                 rc = NTIDX_E_NOMEM; /* make_event()'s row: said by label_row() */
                 break;
