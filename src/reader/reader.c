@@ -509,7 +509,7 @@ static void plan_read_ahead(ntidx_reader *r)
         if (!st->size)
             continue;
         if (hi > lo && st->offset != hi) {
-            ntx_trace_prefetch(r->t, lo, hi - lo);
+            ntx_trace_map_ahead(r->t, lo, hi - lo);
             lo = hi = 0;
         }
         if (hi == lo)
@@ -518,7 +518,7 @@ static void plan_read_ahead(ntidx_reader *r)
         ahead += st->size;
     }
     if (hi > lo)
-        ntx_trace_prefetch(r->t, lo, hi - lo);
+        ntx_trace_map_ahead(r->t, lo, hi - lo);
 }
 
 /* Next block of the plan; 0 at its end. */
