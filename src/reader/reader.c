@@ -996,6 +996,7 @@ NTIDX_API void ntidx_reader_close(ntidx_reader **rp)
         return;
     ntidx_reader *r = *rp;
     r->heap_len = 0; /* nothing waits any more: everything read is given back */
+    r->over_ceiling_waiting = 0;
     r->live_lo = UINT64_MAX;
     release_read(r);
     ntx_idmap_free(&r->metadata);
