@@ -658,6 +658,11 @@ static int next_row(ntidx_reader *r, ntidx_event *e)
     }
 }
 
+/* Bytes ahead of the row being decoded that the rows' loops ask the cache for. */
+#ifndef PREFETCH_AHEAD
+#define PREFETCH_AHEAD 256
+#endif
+
 /*
  * next_row() for a block of event rows with compressed headers (what every
  * runtime writes), once per event of a full pass: the header decoder inlined,
@@ -678,6 +683,9 @@ static inline __attribute__((always_inline)) int next_compressed_row(ntidx_reade
     }
     ntx_hdr *h = &hb->prev;
     const char *what;
+    /* the rows' loop's prefetch: each row's place depends on the one before it */
+    __builtin_prefetch(p + PREFETCH_AHEAD);
+    __builtin_prefetch(p + PREFETCH_AHEAD + 64);
     if (__builtin_expect(!ntx_hdr_decode_compressed(h, &p, hb->end, v6, &what), 0))
         return fail(r, ntx_hdr_row_error(hb, at, &r->err, what));
     h->offset = (uint64_t)(at - hb->base);
@@ -850,9 +858,6 @@ static int check_refs(ntidx_reader *r, const ntx_hdr *h, const ntidx_metadata **
  * are make_event()'s (check_refs()). Returns the rows decoded (0: the block is
  * over, in_block cleared), <0 an error (sticky).
  */
-#ifndef PREFETCH_AHEAD
-#define PREFETCH_AHEAD 256
-#endif
 
 static inline __attribute__((always_inline)) long rows_compressed_as(ntidx_reader *r, ntx_row *rows, size_t cap,
                                                                        const int v6)
