@@ -693,12 +693,21 @@ static int plan_run(pctx *c, const plan *pl, const ntidx_field *fields, const ui
             if (!v || put_utf8(c, v, p, 0) < 0)
                 return -1;
         } else if (op->kind == NTIDX_VALUE_STRING) {
-            ntidx_value *v;
-            const uint8_t *z = ntx_utf16_find_nul(p, end);
+            /* found and converted in one pass, into room for the rest of the payload as text */
+            ntidx_buf *b = &t->strings;
+            size_t len;
+            if (ntx_buf_reserve(b, ntx_utf8_bound((size_t)(end - p) / 2) + 8) != 0) {
+                c->nomem = 1;
+                return -1;
+            }
+            const uint8_t *z = ntx_utf16z_to_utf8(p, end, b->data + b->len, &len);
             if (!z)
                 return 1;
-            if (!(v = add(c, f, name, p, NTIDX_VALUE_STRING)) || put_utf16(c, v, p, (size_t)(z - p) / 2) < 0)
+            ntidx_value *v = add(c, f, name, p, NTIDX_VALUE_STRING);
+            if (!v)
                 return -1;
+            set_str(v, b->len, len);
+            b->len += len + 1;
             p = z + 2;
         } else {
             q = p;
