@@ -377,6 +377,8 @@ int ntx_stats_accum_finish(ntx_stats_accum *a, ntidx_trace *t, int complete, con
     ntx_idmap_free(&c->by_definition);
     ntx_idmap_free(&c->by_thread);
     ntx_idmap_free(&c->by_type);
+    free(c->thread_cache); /* the counts went to the public struct; the lookups' memory goes */
+    c->thread_cache = NULL;
     *out = p;
     return NTIDX_OK;
 }
