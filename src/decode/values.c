@@ -46,7 +46,8 @@
  * alone; a payload the plan cannot take (too short, bad string...) is
  * decoded again by the interpreter, which says what is wrong.
  */
-#define PLAN_SLOTS 128     /* event types remembered (direct-mapped by row) */
+#define PLAN_SLOT_BITS 8
+#define PLAN_SLOTS (1 << PLAN_SLOT_BITS) /* layouts remembered (direct-mapped by address) */
 #define PLAN_MAX_FIELDS 256
 
 typedef struct plan_op {
@@ -58,8 +59,7 @@ typedef struct plan_op {
 } plan_op;
 
 typedef struct plan {
-    const ntidx_metadata *m; /* the row it was made for, */
-    const ntidx_field *fields; /* its layout, */
+    const ntidx_field *fields; /* the layout it was made for, */
     uint32_t n;                /* its field count, */
     uint8_t v6, ptr_size;      /* and the trace's encoding it assumed */
     uint8_t interpret;         /* 1: the interpreter decodes this layout */
@@ -560,7 +560,6 @@ static unsigned scalar_shape(uint8_t type, int v6, uint32_t ptr, uint8_t *kind)
 /* Make `pl` the plan of m's layout (out of memory, or for a layout plans do not take: one that says interpret). */
 static void plan_compile(plan *pl, const pctx *c, const ntidx_metadata *m)
 {
-    pl->m = m;
     pl->fields = m->fields;
     pl->n = m->field_count;
     pl->v6 = (uint8_t)c->v6;
@@ -605,9 +604,11 @@ static void plan_compile(plan *pl, const pctx *c, const ntidx_metadata *m)
    plan that says: interpret). */
 static plan *plan_for(pctx *c, const ntidx_metadata *m)
 {
-    uintptr_t h = (uintptr_t)m;
-    plan *pl = &c->t->plans[((h >> 4) ^ (h >> 11)) % PLAN_SLOTS];
-    if (pl->m == m && pl->fields == m->fields && pl->n == m->field_count && pl->v6 == c->v6 &&
+    /* The layout's address picks the slot (a plan is valid for a layout, whichever row holds it): its bits
+       mixed by a multiply, as rows and layouts lie at regular strides in their arenas and the manifest. */
+    uint64_t h = (uint64_t)(uintptr_t)m->fields * 0x9E3779B97F4A7C15ULL;
+    plan *pl = &c->t->plans[h >> (64 - PLAN_SLOT_BITS)];
+    if (pl->fields == m->fields && pl->n == m->field_count && pl->v6 == c->v6 &&
         pl->ptr_size == c->ptr_size)
         return pl;
     plan_compile(pl, c, m);
@@ -692,12 +693,21 @@ static int plan_run(pctx *c, const plan *pl, const ntidx_field *fields, const ui
             if (!v || put_utf8(c, v, p, 0) < 0)
                 return -1;
         } else if (op->kind == NTIDX_VALUE_STRING) {
-            ntidx_value *v;
-            const uint8_t *z = ntx_utf16_find_nul(p, end);
+            /* found and converted in one pass, into room for the rest of the payload as text */
+            ntidx_buf *b = &t->strings;
+            size_t len;
+            if (ntx_buf_reserve(b, ntx_utf8_bound((size_t)(end - p) / 2) + 8) != 0) {
+                c->nomem = 1;
+                return -1;
+            }
+            const uint8_t *z = ntx_utf16z_to_utf8(p, end, b->data + b->len, &len);
             if (!z)
                 return 1;
-            if (!(v = add(c, f, name, p, NTIDX_VALUE_STRING)) || put_utf16(c, v, p, (size_t)(z - p) / 2) < 0)
+            ntidx_value *v = add(c, f, name, p, NTIDX_VALUE_STRING);
+            if (!v)
                 return -1;
+            set_str(v, b->len, len);
+            b->len += len + 1;
             p = z + 2;
         } else {
             q = p;

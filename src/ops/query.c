@@ -47,6 +47,7 @@ struct ntidx_query {
     /* filter verdict cache per metadata definition */
     uint64_t last_def;
     int last_match;
+    int filtered;  /* a provider, event id, name or thread filter is set: events are matched */
     int recovered; /* the index was rebuilt once already: a second failure is an error */
 };
 
@@ -418,6 +419,7 @@ static int query_open(ntidx_trace *t, const ntidx_index *x, const ntidx_query_op
     }
     q->o.provider = q->provider;
     q->o.event_name = q->event_name;
+    q->filtered = q->o.provider || q->o.has_event_id || q->o.event_name || q->o.has_thread;
     if (q->o.seek) { /* the first event at or after t0: time order, one event */
         q->o.order = NTIDX_ORDER_TIME;
         q->o.limit = 1;
@@ -512,6 +514,10 @@ static int type_matches(ntidx_query *q, const ntidx_metadata *m)
 static void update_stats(ntidx_query *q)
 {
     const ntidx_reader_stats *rs = &q->r->stats;
+    /* Once per event: blocks are counted with their bytes (never 0: framing included) and drops as they are
+       seen, so unchanged bytes and drops mean unchanged figures. */
+    if (rs->bytes_read == q->stats.bytes_read && rs->dropped_events == q->stats.dropped_events)
+        return;
     q->stats.bytes_read = rs->bytes_read;
     q->stats.event_blocks_read = rs->blocks[NTIDX_BLOCK_EVENT];
     q->stats.dropped_events = rs->dropped_events;
@@ -546,7 +552,7 @@ static int next_event(ntidx_query *q, const ntidx_event **ev)
             }
             continue;
         }
-        if (!type_matches(q, e->metadata) || (q->o.has_thread && e->thread_id != q->o.thread))
+        if (q->filtered && (!type_matches(q, e->metadata) || (q->o.has_thread && e->thread_id != q->o.thread)))
             continue;
         q->emitted++;
         *ev = e;
@@ -571,10 +577,9 @@ long ntx_query_rows(ntidx_query *q, ntx_row *rows, size_t cap, uint64_t *block_o
             q->emitted += (uint64_t)n;
             return n;
         }
-        const int filtered = q->o.provider || q->o.has_event_id || q->o.event_name || q->o.has_thread;
 #define ROW_TAKEN(r)                                                                                               \
     ((r)->timestamp >= q->o.t0 && (r)->timestamp < q->o.t1 &&                                                      \
-     (!filtered || (type_matches(q, (r)->metadata) && (!q->o.has_thread || (r)->thread_id == q->o.thread))))
+     (!q->filtered || (type_matches(q, (r)->metadata) && (!q->o.has_thread || (r)->thread_id == q->o.thread))))
         /* Mostly every row is taken (whole-trace statistics): the rows stay where they are until one is not. */
         size_t k = 0;
         while (k < (size_t)n && ROW_TAKEN(&rows[k]))

@@ -351,11 +351,11 @@ static int undefined(ntidx_reader *r, const ntx_hdr *h, const char *what, uint64
     return undefined_at(r, h->offset, what, id);
 }
 
-static int make_event(ntidx_reader *r, const ntx_hdr *h, ntidx_event *e)
+/* The fields every event takes from its header as it stands, with its metadata row m; no thread, stack or
+   label list yet (make_event() and the compressed rows' loop set those). */
+static inline __attribute__((always_inline)) void fill_event(const ntidx_reader *r, const ntx_hdr *h,
+                                                            const ntidx_metadata *m, ntidx_event *e)
 {
-    const ntidx_metadata *m = ntx_idmap_get(&r->metadata, h->metadata_id);
-    if (!m)
-        return undefined(r, h, "metadata id", h->metadata_id);
     e->offset = h->offset;
     e->timestamp = h->timestamp;
     e->thread_index = e->thread_id = h->thread;
@@ -376,6 +376,14 @@ static int make_event(ntidx_reader *r, const ntx_hdr *h, ntidx_event *e)
     e->stack_size = 0;
     e->label_list = NULL;
     e->label_list_size = 0;
+}
+
+static int make_event(ntidx_reader *r, const ntx_hdr *h, ntidx_event *e)
+{
+    const ntidx_metadata *m = ntx_idmap_get(&r->metadata, h->metadata_id);
+    if (!m)
+        return undefined(r, h, "metadata id", h->metadata_id);
+    fill_event(r, h, m, e);
     ntidx_trace *t = r->t;
     if (t->gen == NTX_GEN_V6) {
         const ntidx_thread *th = ntx_idmap_get(&r->threads, h->thread);
@@ -650,6 +658,60 @@ static int next_row(ntidx_reader *r, ntidx_event *e)
     }
 }
 
+/* Bytes ahead of the row being decoded that the rows' loops ask the cache for. */
+#ifndef PREFETCH_AHEAD
+#define PREFETCH_AHEAD 256
+#endif
+
+/*
+ * next_row() for a block of event rows with compressed headers (what every
+ * runtime writes), once per event of a full pass: the header decoder inlined,
+ * and before V6 the references looked up in the maps' dense arrays and the
+ * capture thread's state taken from the last event's when it is the same
+ * thread. Anything else (V6 threads and label lists, ids past the dense
+ * arrays, an undefined reference) goes through make_event(), which makes
+ * the same event or says what is wrong, so the events and errors are
+ * next_row()'s.
+ */
+static inline __attribute__((always_inline)) int next_compressed_row(ntidx_reader *r, ntidx_event *e, const int v6)
+{
+    ntx_hdr_block *hb = &r->hb;
+    const uint8_t *at = hb->p, *p = at;
+    if (p >= hb->end) {
+        r->in_block = 0;
+        return 0;
+    }
+    ntx_hdr *h = &hb->prev;
+    const char *what;
+    /* the rows' loop's prefetch: each row's place depends on the one before it */
+    __builtin_prefetch(p + PREFETCH_AHEAD);
+    __builtin_prefetch(p + PREFETCH_AHEAD + 64);
+    if (__builtin_expect(!ntx_hdr_decode_compressed(h, &p, hb->end, v6, &what), 0))
+        return fail(r, ntx_hdr_row_error(hb, at, &r->err, what));
+    h->offset = (uint64_t)(at - hb->base);
+    h->payload_off = (uint64_t)(p - hb->base);
+    hb->p = p + h->payload_size;
+    const uint32_t mid = h->metadata_id, sid = h->stack_id;
+    const ntidx_metadata *m;
+    const ntx_stack_ref *st = NULL;
+    ntx_seqstate *ss = r->last_seq;
+    if (v6 || __builtin_expect((mid | sid) >= NTX_IDMAP_DENSE, 0) ||
+        !(m = ntx_idmap_dense(&r->metadata)[mid]) || (sid && !(st = ntx_idmap_dense(&r->stacks)[sid])) || !ss ||
+        ss->capture != h->capture) {
+        int rc = make_event(r, h, e);
+        return rc < 0 ? fail(r, rc) : 1;
+    }
+    fill_event(r, h, m, e);
+    if (st) {
+        e->stack = st->ips;
+        e->stack_size = st->size;
+    }
+    ss->os_tid = e->capture_thread_id;
+    seq_event(r, ss, h->seq);
+    r->stats.events++;
+    return 1;
+}
+
 /*
  * The next block, applied (an event block is then being decoded: in_block):
  * 1, 0 at the end, 2 a sequence point is waiting (only with defer_barriers),
@@ -732,7 +794,11 @@ int ntx_reader_file_next(ntidx_reader *r, ntidx_event *e, int defer_barriers)
         return r->failed;
     for (;;) {
         if (r->in_block) {
-            int rc = next_row(r, e);
+            int rc;
+            if (r->hb.compressed && !r->block_is_metadata && !r->block_metadata_only)
+                rc = r->t->gen == NTX_GEN_V6 ? next_compressed_row(r, e, 1) : next_compressed_row(r, e, 0);
+            else
+                rc = next_row(r, e);
             if (rc != 0)
                 return rc;
             continue;
@@ -792,9 +858,6 @@ static int check_refs(ntidx_reader *r, const ntx_hdr *h, const ntidx_metadata **
  * are make_event()'s (check_refs()). Returns the rows decoded (0: the block is
  * over, in_block cleared), <0 an error (sticky).
  */
-#ifndef PREFETCH_AHEAD
-#define PREFETCH_AHEAD 256
-#endif
 
 static inline __attribute__((always_inline)) long rows_compressed_as(ntidx_reader *r, ntx_row *rows, size_t cap,
                                                                        const int v6)

@@ -552,6 +552,50 @@ static void test_utf16_bound_worst_case(void **state)
     }
 }
 
+/*
+ * The one-pass converter (ntx_utf16z_to_utf8) gives what ntx_utf16_find_nul() then ntx_utf16_to_utf8() give,
+ * on strings with the terminator and the non-ASCII units at every position of the eight-unit steps, lone and
+ * split surrogates, no terminator, and an odd byte at the end; its output stays within the bound it states.
+ */
+static void test_utf16z_matches_find_then_convert(void **state)
+{
+    (void)state;
+    uint64_t s = 1234;
+    for (int iter = 0; iter < 20000; iter++) {
+        size_t bytes = (size_t)(rng_next(&s) % 80);
+        uint8_t *src = malloc(bytes ? bytes : 1); /* exactly `bytes`: a sanitizer sees a read past them */
+        assert_non_null(src);
+        for (size_t k = 0; k + 1 < bytes; k += 2) {
+            uint64_t r = rng_next(&s);
+            static const uint16_t pick[] = {0, 0x41, 0x7e, 0x7f, 0x80, 0xe9, 0xd83d, 0xde00, 0xdbff, 0x20ac};
+            /* mostly ASCII, as payload strings are */
+            uint16_t u = r % 4 ? (uint16_t)(0x20 + (r >> 8) % 0x5f) : pick[(r >> 8) % 10];
+            src[k] = (uint8_t)u;
+            src[k + 1] = (uint8_t)(u >> 8);
+        }
+        if (bytes & 1)
+            src[bytes - 1] = (uint8_t)rng_next(&s);
+        const uint8_t *end = src + bytes;
+        const uint8_t *want_z = ntx_utf16_find_nul(src, end);
+        size_t room = ntx_utf8_bound(bytes / 2) + 8, len = 0;
+        char *dst = malloc(room);
+        assert_non_null(dst);
+        const uint8_t *z = ntx_utf16z_to_utf8(src, end, dst, &len);
+        assert_ptr_equal(z, want_z);
+        if (want_z) {
+            size_t units = (size_t)(want_z - src) / 2;
+            char *want = malloc(ntx_utf8_bound(units));
+            assert_non_null(want);
+            size_t want_len = ntx_utf16_to_utf8(src, units, want);
+            if (len != want_len || memcmp(dst, want, want_len + 1) != 0)
+                fail_msg("iteration %d: %zu bytes, want %zu", iter, len, want_len);
+            free(want);
+        }
+        free(dst);
+        free(src);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -568,6 +612,7 @@ int main(void)
         cmocka_unit_test(test_idmap_random_against_reference),
         cmocka_unit_test(test_utf16_to_utf8_table),
         cmocka_unit_test(test_utf16_bound_worst_case),
+        cmocka_unit_test(test_utf16z_matches_find_then_convert),
     };
     return cmocka_run_group_tests_name("reader-cursor", tests, NULL, NULL);
 }
