@@ -352,9 +352,7 @@ static void run_pass(full_shared *sh, uint64_t r0, uint64_t r1, int is_caller)
         uint64_t read = ntidx_query_get_stats(q)->event_blocks_read;
         rc = finish_region(sh, r, q, &a, (uint32_t)(read - blocks_at_end + primed), err);
         blocks_at_end = read;
-        ntx_stats_accum_discard(&a);
-        if (rc == 0 && (rc = ntx_stats_accum_init(&a)) < 0)
-            ntx_err_set(err, rc, "out of memory");
+        ntx_stats_accum_reset(&a);
         if (rc < 0)
             break;
         region_done(sh, r, is_caller);

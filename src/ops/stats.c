@@ -159,6 +159,18 @@ int ntx_stats_accum_init(ntx_stats_accum *a)
     return 0;
 }
 
+void ntx_stats_accum_reset(ntx_stats_accum *a)
+{
+    ntx_idmap_clear(&a->by_definition);
+    ntx_idmap_clear(&a->by_thread);
+    ntx_idmap_clear(&a->by_type);
+    ntx_arena_free(&a->st->arena); /* the types' names */
+    a->ntypes = a->nthreads = 0;
+    a->lo = UINT64_MAX;
+    a->hi = a->events = a->payload = 0;
+    caches_reset(a);
+}
+
 /*
  * The index of an event type's statistic (cached by metadata id, checked by
  * the definition's key: its offset, or for a row derived by V6 label
