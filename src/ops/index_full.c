@@ -36,16 +36,15 @@
 #define MAX_THREADS 64
 
 
-/* Strings stored once: offset of `s` in STRINGS, added when new. */
+/* Strings stored once: offset of `s` (h: ntx_xxh3 of its bytes) in STRINGS, added when new. */
 typedef struct interner {
     ntidx_buf *pool;
     ntx_idmap at; /* xxh3 of the string -> offset + 1 (a collision falls back to appending) */
 } interner;
 
-static int intern(interner *in, const char *s, uint64_t *off)
+static int intern(interner *in, const char *s, uint64_t h, uint64_t *off)
 {
     size_t n = strlen(s);
-    uint64_t h = ntx_xxh3(s, n);
     void *v = ntx_idmap_get(&in->at, h);
     if (v) {
         uint64_t o = (uintptr_t)v - 1;
@@ -95,6 +94,7 @@ static void bind(ntidx_index *x)
  */
 typedef struct region_type {
     size_t provider, name; /* offsets into the region's strings */
+    uint64_t provider_h, name_h; /* their hashes, for STRINGS (computed by the workers, not the writer) */
     uint32_t event_id, version;
     uint64_t count, first_ts, payload;
 } region_type;
@@ -155,9 +155,11 @@ static int keep_result(region_result *res, const ntx_stats_accum *a, const ntx_d
         size_t pl = strlen(ts->provider) + 1, nl = strlen(ts->event_name) + 1;
         memcpy(res->strings + at, ts->provider, pl);
         rt->provider = at;
+        rt->provider_h = ntx_xxh3(ts->provider, pl - 1);
         at += pl;
         memcpy(res->strings + at, ts->event_name, nl);
         rt->name = at;
+        rt->name_h = ntx_xxh3(ts->event_name, nl - 1);
         at += nl;
         rt->event_id = ts->event_id;
         rt->version = ts->version;
@@ -288,8 +290,9 @@ static void run_pass(full_shared *sh, uint64_t r0, uint64_t r1, int is_caller)
     uint64_t block, blocks_at_end = 0;
     long n = 0;
     /* Filter keys: a type's, hashed once per definition (a direct-mapped cache by metadata id, checked by
-       the definition's offset: events alternate between a few types); a thread's, once per run. */
-    struct { uint64_t def, h; } type_keys[256];
+       the definition's offset: events alternate between a few types) and added once per block; a
+       thread's, once per run of its events. */
+    struct { uint64_t def, h, block; } type_keys[256];
     for (size_t i = 0; i < 256; i++)
         type_keys[i].def = UINT64_MAX;
     uint64_t last_tid = 0, thread_h = ntx_thread_hash(0);
@@ -300,17 +303,26 @@ static void run_pass(full_shared *sh, uint64_t r0, uint64_t r1, int is_caller)
             uint8_t *be = blocks + bi * NTX_BLOCK_ENTRY, *f = filters + bi * NTX_FILTER_ENTRY;
             ntx_store32(be + 20, ntx_load32(be + 20) + (uint32_t)n);
             size_t k = 0;
-            /* A thread's key is added to this block's filter once per run of its events (adding it again
-               sets the same bits): the rows are of one block. */
+            /* The rows are of one block: a run of one definition's events needs nothing more after its
+               first, and a key already in this block's filter is not added again (adding sets the same
+               bits; not storing keeps the loop free of a dependency through the filter's memory). */
+            const ntidx_metadata *last_def = NULL;
             int thread_added = 0;
             for (long i = 0; i < n; i++) {
                 const ntx_row *e = &rows[i];
-                __typeof__(type_keys[0]) *tk = &type_keys[e->metadata->id & 255];
-                if (tk->def != e->metadata->offset) {
-                    tk->def = e->metadata->offset;
-                    tk->h = ntx_type_hash(e->metadata->provider, e->metadata->event_id);
+                if (e->metadata != last_def) {
+                    last_def = e->metadata;
+                    __typeof__(type_keys[0]) *tk = &type_keys[last_def->id & 255];
+                    if (tk->def != last_def->offset) {
+                        tk->def = last_def->offset;
+                        tk->h = ntx_type_hash(last_def->provider, last_def->event_id);
+                        tk->block = UINT64_MAX;
+                    }
+                    if (tk->block != bi) {
+                        tk->block = bi;
+                        ntx_bloom_add(f, tk->h);
+                    }
                 }
-                ntx_bloom_add(f, tk->h);
                 if (e->thread_id != last_tid) {
                     last_tid = e->thread_id;
                     thread_h = ntx_thread_hash(last_tid);
@@ -393,7 +405,7 @@ static int write_summaries(full_shared *sh, ntx_err *err)
     ntx_idmap_init(&in.at);
     uint64_t empty_off;
     /* A pool that is never empty (the empty string first): its last byte is always a NUL. */
-    int rc = intern(&in, "", &empty_off) < 0 ? ntx_err_set(err, NTIDX_E_NOMEM, "out of memory") : 0;
+    int rc = intern(&in, "", ntx_xxh3("", 0), &empty_off) < 0 ? ntx_err_set(err, NTIDX_E_NOMEM, "out of memory") : 0;
     for (uint64_t r = 0; rc == 0 && r < x->nregions; r++) {
         const region_result *res = &sh->res[r];
         uint8_t *e = ntx_buf_append(&own[NTX_OWN_RSTATS], NTX_RSTAT_ENTRY);
@@ -415,7 +427,8 @@ static int write_summaries(full_shared *sh, ntx_err *err)
             const region_type *ts = &res->types[i];
             uint64_t po, no;
             uint8_t *p = ntx_buf_append(&own[NTX_OWN_TCOUNTS], NTX_TCOUNT_ENTRY);
-            if (!p || intern(&in, res->strings + ts->provider, &po) < 0 || intern(&in, res->strings + ts->name, &no) < 0) {
+            if (!p || intern(&in, res->strings + ts->provider, ts->provider_h, &po) < 0 ||
+                intern(&in, res->strings + ts->name, ts->name_h, &no) < 0) {
                 rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
                 break;
             }
