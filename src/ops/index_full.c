@@ -9,8 +9,10 @@
  * A statistics worker reads one sequence-point region at a time and adds
  * its events to counts per type and per thread, a time span, dropped events
  * per capture thread and the event blocks it read (stats_parallel.c). A
- * --full index stores exactly that, per region, computed by the same
- * function when the index is built. Statistics over a window then take the
+ * --full index stores exactly that, per region, computed when the index is
+ * built by a query that reads a run of regions region by region and gives
+ * each region's figures as a one-region query over it would
+ * (ntx_query_open_run). Statistics over a window then take the
  * regions that lie wholly inside it from the index and decode only the ones
  * at its edges: the result is the same byte for byte, and a whole-trace
  * `ntidx stats` or `ntidx top` reads no event block at all.
