@@ -4,6 +4,10 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
+
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22 /* Linux 5.14; older kernels refuse it (EINVAL), and pages fault in as before */
+#endif
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -62,7 +66,8 @@ void ntx_map_advise(const ntx_map *m, uint64_t off, uint64_t len, enum ntx_advic
     uint64_t start = off & ~(page - 1);
     uint64_t end = off + len;
     static const int advice[] = {[NTX_ADVISE_SEQUENTIAL] = MADV_SEQUENTIAL, [NTX_ADVISE_RANDOM] = MADV_RANDOM,
-                                 [NTX_ADVISE_DONTNEED] = MADV_DONTNEED, [NTX_ADVISE_WILLNEED] = MADV_WILLNEED};
+                                 [NTX_ADVISE_DONTNEED] = MADV_DONTNEED, [NTX_ADVISE_WILLNEED] = MADV_WILLNEED,
+                                 [NTX_ADVISE_POPULATE] = MADV_POPULATE_READ};
     int adv = advice[a];
     (void)madvise((char *)m->base + start, (size_t)(end - start), adv);
 }

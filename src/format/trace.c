@@ -239,6 +239,15 @@ void ntx_trace_prefetch(const ntidx_trace *t, uint64_t off, uint64_t len)
     ntx_map_advise(&m, off, len, NTX_ADVISE_WILLNEED);
 }
 
+void ntx_trace_map_ahead(const ntidx_trace *t, uint64_t off, uint64_t len)
+{
+    ntx_trace_prefetch(t, off, len); /* pages not in the page cache are read in the background first */
+    if (!t->map || off >= t->map_len || !len)
+        return;
+    ntx_map m = {.base = t->map, .size = t->map_len};
+    ntx_map_advise(&m, off, len, NTX_ADVISE_POPULATE);
+}
+
 void ntx_trace_walk_ahead(ntidx_trace *t, uint64_t pos, uint64_t *ahead)
 {
     if (!t->map || pos + NTX_WALK_AHEAD / 2 <= *ahead)

@@ -367,6 +367,8 @@ static int query_start(ntidx_query *q)
     ntx_reader_set_plan(q->r, refill, q);
     if (q->o.order == NTIDX_ORDER_TIME)
         ntx_reader_set_time_floor(q->r, q->o.t0); /* next_event() drops what is earlier */
+    if (q->o.order == NTIDX_ORDER_TIME && q->o.t1 != UINT64_MAX)
+        ntx_reader_set_time_ceiling(q->r, q->o.t1); /* and what is later, but the one that ends the window */
     return NTIDX_OK;
 }
 

@@ -137,12 +137,29 @@ static int cmp_thread(const void *a, const void *b)
 
 static stats_impl *stats_new(void);
 
-static void caches_reset(ntx_stats_accum *a)
+/* The thread cache starts small (an accumulator per region is common) and grows to 4 slots per thread. */
+enum { THREAD_CACHE_MIN_BITS = 6, THREAD_CACHE_MAX_BITS = 14 };
+
+/* An empty thread cache of 1 << bits slots in place of the old one; -1 out of memory (the old one kept). */
+static int thread_cache_resize(ntx_stats_accum *a, unsigned bits)
+{
+    size_t n = (size_t)1 << bits;
+    struct ntx_thread_slot *c = malloc(n * sizeof *c);
+    if (!c)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        c[i].index = -1;
+    free(a->thread_cache);
+    a->thread_cache = c;
+    a->thread_bits = bits;
+    return 0;
+}
+
+static int caches_reset(ntx_stats_accum *a)
 {
     for (size_t i = 0; i < sizeof a->type_cache / sizeof a->type_cache[0]; i++)
         a->type_cache[i].def = UINT64_MAX; /* no definition lies at that offset */
-    for (size_t i = 0; i < sizeof a->thread_cache / sizeof a->thread_cache[0]; i++)
-        a->thread_cache[i].index = -1;
+    return thread_cache_resize(a, THREAD_CACHE_MIN_BITS);
 }
 
 int ntx_stats_accum_init(ntx_stats_accum *a)
@@ -155,7 +172,10 @@ int ntx_stats_accum_init(ntx_stats_accum *a)
     ntx_idmap_init(&a->by_thread);
     ntx_idmap_init(&a->by_type);
     a->lo = UINT64_MAX;
-    caches_reset(a);
+    if (caches_reset(a) < 0) {
+        ntx_stats_accum_discard(a);
+        return NTIDX_E_NOMEM;
+    }
     return 0;
 }
 
@@ -190,18 +210,32 @@ static inline long type_index(ntx_stats_accum *a, const ntidx_metadata *m)
     return tc->type;
 }
 
+static inline struct ntx_thread_slot *thread_slot(ntx_stats_accum *a, uint64_t thread)
+{
+    return &a->thread_cache[(thread * 0x9E3779B97F4A7C15ULL) >> (64 - a->thread_bits)];
+}
+
+/* A thread the cache did not answer: looked up (or added), the cache grown when the threads outnumber it. */
+static __attribute__((noinline)) long thread_miss(ntx_stats_accum *a, uint64_t thread)
+{
+    ntidx_thread_stat *th = thread_of(a, thread);
+    if (!th)
+        return -1;
+    if (a->nthreads * 4 > ((size_t)1 << a->thread_bits) && a->thread_bits < THREAD_CACHE_MAX_BITS)
+        (void)thread_cache_resize(a, a->thread_bits + 2); /* out of memory: the smaller cache still works */
+    struct ntx_thread_slot *hc = thread_slot(a, thread);
+    hc->thread = thread;
+    hc->index = th - a->threads;
+    return hc->index;
+}
+
 /* The index of a thread's statistic (cached); -1: no memory. */
 static inline long thread_index(ntx_stats_accum *a, uint64_t thread)
 {
-    __typeof__(a->thread_cache[0]) *hc = &a->thread_cache[(thread ^ thread >> 6 ^ thread >> 12) & 63];
-    if (__builtin_expect(hc->index < 0 || hc->thread != thread, 0)) {
-        ntidx_thread_stat *th = thread_of(a, thread);
-        if (!th)
-            return -1;
-        hc->thread = thread;
-        hc->index = th - a->threads;
-    }
-    return hc->index;
+    const struct ntx_thread_slot *hc = thread_slot(a, thread);
+    if (__builtin_expect(hc->index >= 0 && hc->thread == thread, 1))
+        return hc->index;
+    return thread_miss(a, thread);
 }
 
 static inline void count_type(ntx_stats_accum *a, long ti, uint64_t ts, uint32_t payload)
@@ -303,6 +337,7 @@ void ntx_stats_accum_discard(ntx_stats_accum *a)
     ntx_idmap_free(&a->by_type);
     free(a->types);
     free(a->threads);
+    free(a->thread_cache);
     stats_impl *st = a->st;
     if (st) {
         ntx_arena_free(&st->arena);
@@ -354,6 +389,8 @@ int ntx_stats_accum_finish(ntx_stats_accum *a, ntidx_trace *t, int complete, con
     ntx_idmap_free(&c->by_definition);
     ntx_idmap_free(&c->by_thread);
     ntx_idmap_free(&c->by_type);
+    free(c->thread_cache); /* the counts went to the public struct; the lookups' memory goes */
+    c->thread_cache = NULL;
     *out = p;
     return NTIDX_OK;
 }

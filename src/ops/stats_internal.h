@@ -27,9 +27,12 @@ typedef struct ntx_stats_accum {
     uint64_t lo, hi, events, payload;
     /* Lookups in front of by_definition and by_thread: events alternate between a few definitions and
        threads, so a direct-mapped cache (by metadata id, checked by definition offset; by thread) answers
-       nearly every event without a hash probe. Entries are indexes into types and threads. */
+       nearly every event without a hash probe. Entries are indexes into types and threads. The thread
+       cache is Fibonacci-hashed (consecutive thread ids land in different slots) and grows with the
+       threads seen: a sampling trace's events change thread at nearly every event, among thousands. */
     struct { uint64_t def; long type; } type_cache[256];
-    struct { uint64_t thread; long index; } thread_cache[64];
+    struct ntx_thread_slot { uint64_t thread; long index; } *thread_cache;
+    unsigned thread_bits; /* thread_cache has 1 << thread_bits slots */
 } ntx_stats_accum;
 
 int ntx_stats_accum_init(ntx_stats_accum *a);

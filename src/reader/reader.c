@@ -527,7 +527,7 @@ static void plan_read_ahead(ntidx_reader *r)
         if (!st->size)
             continue;
         if (hi > lo && st->offset != hi) {
-            ntx_trace_prefetch(r->t, lo, hi - lo);
+            ntx_trace_map_ahead(r->t, lo, hi - lo);
             lo = hi = 0;
         }
         if (hi == lo)
@@ -536,7 +536,7 @@ static void plan_read_ahead(ntidx_reader *r)
         ahead += st->size;
     }
     if (hi > lo)
-        ntx_trace_prefetch(r->t, lo, hi - lo);
+        ntx_trace_map_ahead(r->t, lo, hi - lo);
 }
 
 /* Next block of the plan; 0 at its end. */
@@ -859,9 +859,17 @@ static inline __attribute__((always_inline)) long rows_compressed_as(ntidx_reade
             if ((rc = check_refs(r, &h, &m)) < 0)
                 break;
         }
-        if (lid && !(m = label_row(r, m, lid < NTX_IDMAP_DENSE ? ldense[lid] : ntx_idmap_get(&r->labels, lid)))) {
-            rc = NTIDX_E_NOMEM; /* make_event()'s row: said by label_row() */
-            break;
+        if (v6) {
+            /* Events with and without a label list interleave at random: the list (or an empty one) is
+               chosen without a branch, and only a list that overrides something costs one. */
+            static const ntx_label_ref no_labels;
+            const ntx_label_ref *l = lid < NTX_IDMAP_DENSE ? ldense[lid] : ntx_idmap_get(&r->labels, lid);
+            const uintptr_t has = (uintptr_t)0 - (lid != 0); /* a mask, not a branch (compilers keep masks) */
+            l = (const ntx_label_ref *)(((uintptr_t)l & has) | ((uintptr_t)&no_labels & ~has));
+            if (__builtin_expect(l->overrides, 0) && !(m = label_row(r, m, l))) {
+                rc = NTIDX_E_NOMEM; /* make_event()'s row: said by label_row() */
+                break;
+            }
         }
         uint64_t tid = h.thread, cid = h.capture;
         if (v6) {
@@ -1006,6 +1014,7 @@ NTIDX_API void ntidx_reader_close(ntidx_reader **rp)
         return;
     ntidx_reader *r = *rp;
     r->heap_len = 0; /* nothing waits any more: everything read is given back */
+    r->over_ceiling_waiting = 0;
     r->live_lo = UINT64_MAX;
     release_read(r);
     ntx_idmap_free(&r->metadata);

@@ -146,6 +146,8 @@ struct ntidx_reader {
     int has_pending_barrier;
     uint64_t last_ts_out, last_off_out;
     uint64_t time_floor;     /* events earlier than this are not sorted (ntx_reader_set_time_floor) */
+    uint64_t time_ceiling;   /* 0, or: of the events at or after it, one waits at a time (set_time_ceiling) */
+    int over_ceiling_waiting; /* that one is in the heap */
 
     ntidx_dropped *dropped;
     size_t dropped_len;

@@ -107,6 +107,8 @@ int ntx_reader_time_next(ntidx_reader *r, const ntidx_event **ev)
                 if (r->heap_len)
                     heap_down(r->heap, r->heap_len, 0);
                 r->ev = r->pool[top.slot];
+                if (r->time_ceiling && top.ts >= r->time_ceiling)
+                    r->over_ceiling_waiting = 0;
                 r->pool_next_free[top.slot] = r->pool_free_head;
                 r->pool_free_head = top.slot;
                 if (top.ts < r->last_ts_out)
@@ -135,6 +137,13 @@ int ntx_reader_time_next(ntidx_reader *r, const ntidx_event **ev)
             if (e.timestamp < r->time_floor) { /* below the window: its IsSorted mark still moves the watermark */
                 raise_watermark(r, &e);
                 continue;
+            }
+            if (r->time_ceiling && e.timestamp >= r->time_ceiling) { /* past it: one waits, the others pass */
+                if (r->over_ceiling_waiting) {
+                    raise_watermark(r, &e);
+                    continue;
+                }
+                r->over_ceiling_waiting = 1;
             }
             if (push(r, &e) != 0) {
                 ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory sorting events");

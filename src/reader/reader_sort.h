@@ -26,6 +26,13 @@ static inline int ntx_reader_next(ntidx_reader *r, const ntidx_event **ev)
  * 0 (the default): every event is sorted.
  */
 static inline void ntx_reader_set_time_floor(ntidx_reader *r, uint64_t ts) { r->time_floor = ts; }
+/*
+ * The same above a window: of the events at or after `ts`, only one waits in the heap at a time (read as
+ * before otherwise). A window query needs none of them but the one that tells it the window is over: on
+ * a runtime's trace (no IsSorted marks, nothing leaves the heap before the region's end) the rest of the
+ * region past the window would otherwise be copied into the heap and sorted for nothing. 0: no ceiling.
+ */
+static inline void ntx_reader_set_time_ceiling(ntidx_reader *r, uint64_t ts) { r->time_ceiling = ts; }
 
 void ntx_reader_set_plan(ntidx_reader *r, int (*refill)(void *, const ntx_plan_step **, size_t *, ntx_err *),
                          void *ctx);
