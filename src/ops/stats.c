@@ -188,7 +188,10 @@ void ntx_stats_accum_reset(ntx_stats_accum *a)
     a->ntypes = a->nthreads = 0;
     a->lo = UINT64_MAX;
     a->hi = a->events = a->payload = 0;
-    caches_reset(a);
+    /* The thread cache back to its first size; where that cannot be allocated, the one it has, emptied. */
+    if (caches_reset(a) < 0 && a->thread_cache)
+        for (size_t i = 0; i < (size_t)1 << a->thread_bits; i++)
+            a->thread_cache[i].index = -1;
 }
 
 /*
