@@ -35,6 +35,10 @@ typedef struct ntx_seqpoint {
 } ntx_seqpoint;
 int ntx_decode_sequence_point(const struct ntidx_trace *t, const ntidx_block *b, ntx_seqpoint *sp,
                               ntx_thread_seq_cb cb, void *ctx, ntx_err *err);
+/* The same from a copy of the block's payload (its b->payload_size bytes at `payload`), e.g. read with
+   pread(); `v6`: the trace is V6. Messages give offsets in the file. */
+int ntx_decode_sequence_point_bytes(const uint8_t *payload, const ntidx_block *b, int v6, ntx_seqpoint *sp,
+                                    ntx_thread_seq_cb cb, void *ctx, ntx_err *err);
 
 /* V6 label lists: each list's id and its encoded labels (validated). */
 typedef int (*ntx_label_list_cb)(void *ctx, uint32_t id, const uint8_t *p, uint32_t size);

@@ -181,7 +181,11 @@ int ntx_trace_open_file(ntidx_trace **out, const char *path, ntx_err *err)
     t->map_len = (size_t)m.size;
     t->mtime_ns = m.mtime_ns;
     t->ctime_ns = m.ctime_ns;
-    t->fd = open(path, O_RDONLY | O_CLOEXEC); /* for pread() scans; the mapping does not need it */
+    /* For pread() scans; the mapping does not need it. Without access-time updates where the owner may
+       ask for that: mapping the file has updated it already, and each pread() would check it again. */
+    t->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOATIME);
+    if (t->fd < 0)
+        t->fd = open(path, O_RDONLY | O_CLOEXEC);
     /* pread() reads exactly what it asks for (header scans, identity hashes): no read-ahead around it. */
     if (t->fd >= 0)
         (void)posix_fadvise(t->fd, 0, 0, POSIX_FADV_RANDOM);

@@ -47,6 +47,10 @@ typedef struct builder {
     /* pread() header scan: a FastSerialization end tag left to check with the next read */
     int use_pread;
     uint64_t pending_tag;
+    /* the last pread(): PREAD_WINDOW bytes of the file from win_at (win_len of them) */
+    uint64_t win_at, win_len;
+    uint8_t win[512];
+    int touched; /* the scan has read the mapping since its last release */
 } builder;
 
 /*
@@ -141,37 +145,53 @@ static int event_block_range(builder *b, const ntidx_block *blk, uint8_t *flags,
  * Frame the block at *pos from a small pread() of its first bytes instead of
  * touching the mapping: on a cached multi-GB trace a page fault per block
  * costs about three times a pread(), and most blocks need nothing more than
- * their header. `hdr` receives the event-block header bytes when they were
- * in the window (else *hdr_len is 0).
+ * their header. Each pread() reads PREAD_WINDOW bytes: blocks that start
+ * within them (a runtime's small stack blocks between its event blocks, and
+ * the event block after them) are framed from that read, without another.
+ * Framing sees FRAME_BYTES of the window (one more when the previous end tag
+ * comes first), as if each block had been read on its own: the same blocks,
+ * the same messages. `hdr` receives the event-block header bytes when they
+ * were in those (else *hdr_len is 0); *whole points at the whole block when
+ * the window holds it (else NULL).
  */
-#define PREAD_WINDOW 96
-static int pread_block(builder *b, uint64_t *pos, ntidx_block *blk, uint8_t *hdr, size_t *hdr_len, ntx_err *err)
+#define PREAD_WINDOW sizeof(((builder *)0)->win)
+#define FRAME_BYTES 96
+static int pread_block(builder *b, uint64_t *pos, ntidx_block *blk, uint8_t *hdr, size_t *hdr_len,
+                       const uint8_t **whole, ntx_err *err)
 {
     ntidx_trace *t = b->t;
-    uint8_t buf[PREAD_WINDOW + 1];
     uint64_t at = *pos, read_at = at;
     size_t skip = 0;
     *hdr_len = 0;
+    *whole = NULL;
     if (at > t->size)
         return ntx_err_at(err, NTIDX_E_CORRUPT, at, "block position is past the end of the file");
     if (b->pending_tag != UINT64_MAX) {
         read_at = b->pending_tag; /* the previous block's end tag, then this block */
         skip = 1;
     }
-    uint64_t want = t->size - read_at < sizeof buf ? t->size - read_at : sizeof buf;
-    ssize_t n = want ? pread(t->fd, buf, (size_t)want, (off_t)read_at) : 0;
-    if (n < 0 || (uint64_t)n < want) /* the mapping says these bytes exist: a short read means trouble */
-        return ntx_err_at(err, NTIDX_E_CORRUPT, read_at, "cannot read the trace here (file shrank?)");
+    uint64_t want = t->size - read_at < FRAME_BYTES + 1 ? t->size - read_at : FRAME_BYTES + 1;
+    if (read_at < b->win_at || read_at + want > b->win_at + b->win_len) {
+        uint64_t len = t->size - read_at < PREAD_WINDOW ? t->size - read_at : PREAD_WINDOW;
+        ssize_t n = len ? pread(t->fd, b->win, (size_t)len, (off_t)read_at) : 0;
+        b->win_at = read_at;
+        b->win_len = n > 0 ? (uint64_t)n : 0;
+        if (n < 0 || (uint64_t)n < len) /* the mapping says these bytes exist: a short read means trouble */
+            return ntx_err_at(err, NTIDX_E_CORRUPT, read_at, "cannot read the trace here (file shrank?)");
+    }
+    const uint8_t *buf = b->win + (read_at - b->win_at);
     if (skip) {
         if (buf[0] != 6)
             return ntx_err_at(err, NTIDX_E_CORRUPT, b->pending_tag, "expected the end-of-object tag (6), found %u", buf[0]);
         b->pending_tag = UINT64_MAX;
     }
-    uint64_t have = (uint64_t)n - skip, unchecked = UINT64_MAX;
+    uint64_t have = want - skip, unchecked = UINT64_MAX;
     int rc = t->gen == NTX_GEN_V6 ? ntx_v6_frame(buf + skip, have, at, t->size, pos, blk, err)
                                   : ntx_fastser_frame(buf + skip, have, at, t->size, pos, blk, &unchecked, err);
-    if (rc == NTX_NEED_MORE) /* an unusually long object header: frame it from the mapping */
+    if (rc == NTX_NEED_MORE) { /* an unusually long object header: frame it from the mapping */
+        b->touched = 1;
         return ntx_next_block(t, pos, blk, err);
+    }
     if (rc == 1) {
         b->pending_tag = unchecked;
         uint64_t ho = blk->payload_offset - at;
@@ -179,6 +199,10 @@ static int pread_block(builder *b, uint64_t *pos, ntidx_block *blk, uint8_t *hdr
             memcpy(hdr, buf + skip + ho, 20);
             *hdr_len = 20;
         }
+        uint64_t win_end = b->win_at + b->win_len;
+        if (blk->payload_offset >= b->win_at && blk->payload_offset <= win_end &&
+            blk->payload_size <= win_end - blk->payload_offset)
+            *whole = b->win + (blk->payload_offset - b->win_at);
     }
     return rc;
 }
@@ -186,7 +210,10 @@ static int pread_block(builder *b, uint64_t *pos, ntidx_block *blk, uint8_t *hdr
 static void release_passed(builder *b, uint64_t pos)
 {
     if (pos - b->released >= RELEASE_EVERY) {
-        ntx_trace_release(b->t, b->released, pos - b->released);
+        /* Nothing to give back when the scan read only with pread() since (zapping a range walks it) */
+        if (b->touched)
+            ntx_trace_release(b->t, b->released, pos - b->released);
+        b->touched = !b->use_pread;
         b->released = pos;
     }
 }
@@ -207,9 +234,11 @@ static int scan(builder *b, uint64_t pos)
         ntx_err walk = {0};
         uint8_t hdr[20] = {0};
         size_t hdr_len = 0;
+        const uint8_t *payload = NULL; /* the block's payload, read already (else read from the mapping) */
         if (!b->use_pread)
             ntx_trace_walk_ahead(t, pos, &b->ahead);
-        int rc = b->use_pread ? pread_block(b, &pos, &blk, hdr, &hdr_len, &walk) : ntx_next_block(t, &pos, &blk, &walk);
+        int rc = b->use_pread ? pread_block(b, &pos, &blk, hdr, &hdr_len, &payload, &walk)
+                              : ntx_next_block(t, &pos, &blk, &walk);
         if (rc == 0) {
             x->flags |= NTX_IF_COMPLETE;
             x->indexed_end = pos;
@@ -241,8 +270,10 @@ static int scan(builder *b, uint64_t pos)
                 lo = hmin;
                 hi = hmax;
                 flags |= NTX_BF_RANGE;
-            } else if ((rc = event_block_range(b, &blk, &flags, &lo, &hi)) < 0) {
-                return rc;
+            } else {
+                b->touched = 1; /* its events' headers are decoded from the mapping */
+                if ((rc = event_block_range(b, &blk, &flags, &lo, &hi)) < 0)
+                    return rc;
             }
             if (flags & NTX_BF_RANGE) {
                 if (lo < b->region_min)
@@ -276,7 +307,10 @@ static int scan(builder *b, uint64_t pos)
         x->indexed_end = pos;
         if (blk.kind == NTIDX_BLOCK_SEQUENCE_POINT) {
             ntx_seqpoint sp;
-            if ((rc = ntx_decode_sequence_point(t, &blk, &sp, NULL, NULL, b->err)) < 0)
+            b->touched |= !payload;
+            rc = payload ? ntx_decode_sequence_point_bytes(payload, &blk, t->gen == NTX_GEN_V6, &sp, NULL, NULL, b->err)
+                         : ntx_decode_sequence_point(t, &blk, &sp, NULL, NULL, b->err);
+            if (rc < 0)
                 return rc;
             uint8_t *s = ntx_buf_append(&x->own[B_SPS], NTX_SP_ENTRY);
             if (!s)
@@ -420,6 +454,7 @@ int ntx_index_scan(ntidx_trace *t, const ntidx_index *from, const ntidx_index_op
     }
     b.pending_tag = UINT64_MAX;
     b.use_pread = t->fd >= 0 && t->gen != NTX_GEN_NETPERF;
+    b.touched = 1; /* the identity hash read the trace's first MiB */
     x->indexed_end = pos;
     if ((rc = scan(&b, pos)) < 0)
         goto fail;

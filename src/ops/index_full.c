@@ -9,8 +9,10 @@
  * A statistics worker reads one sequence-point region at a time and adds
  * its events to counts per type and per thread, a time span, dropped events
  * per capture thread and the event blocks it read (stats_parallel.c). A
- * --full index stores exactly that, per region, computed by the same
- * function when the index is built. Statistics over a window then take the
+ * --full index stores exactly that, per region, computed when the index is
+ * built by a query that reads a run of regions region by region and gives
+ * each region's figures as a one-region query over it would
+ * (ntx_query_open_run). Statistics over a window then take the
  * regions that lie wholly inside it from the index and decode only the ones
  * at its edges: the result is the same byte for byte, and a whole-trace
  * `ntidx stats` or `ntidx top` reads no event block at all.
@@ -36,16 +38,15 @@
 #define MAX_THREADS 64
 
 
-/* Strings stored once: offset of `s` in STRINGS, added when new. */
+/* Strings stored once: offset of `s` (h: ntx_xxh3 of its bytes) in STRINGS, added when new. */
 typedef struct interner {
     ntidx_buf *pool;
     ntx_idmap at; /* xxh3 of the string -> offset + 1 (a collision falls back to appending) */
 } interner;
 
-static int intern(interner *in, const char *s, uint64_t *off)
+static int intern(interner *in, const char *s, uint64_t h, uint64_t *off)
 {
     size_t n = strlen(s);
-    uint64_t h = ntx_xxh3(s, n);
     void *v = ntx_idmap_get(&in->at, h);
     if (v) {
         uint64_t o = (uintptr_t)v - 1;
@@ -95,6 +96,7 @@ static void bind(ntidx_index *x)
  */
 typedef struct region_type {
     size_t provider, name; /* offsets into the region's strings */
+    uint64_t provider_h, name_h; /* their hashes, for STRINGS (computed by the workers, not the writer) */
     uint32_t event_id, version;
     uint64_t count, first_ts, payload;
 } region_type;
@@ -118,7 +120,9 @@ typedef struct full_shared {
     ntidx_index *x;
     const ntidx_index_options *o;
     region_result *res;
-    atomic_uint_fast64_t next;        /* the next region to take */
+    uint64_t *unit_first;             /* work unit u: regions [unit_first[u], unit_first[u + 1]) */
+    uint64_t nunits;
+    atomic_uint_fast64_t next;        /* the next work unit to take */
     atomic_uint_fast64_t first_failed;/* the lowest region that failed (nregions: none) */
     atomic_uint_fast64_t done_bytes;  /* trace bytes of the regions done (progress) */
     ntx_err *errs;                    /* per region: why it failed */
@@ -153,9 +157,11 @@ static int keep_result(region_result *res, const ntx_stats_accum *a, const ntx_d
         size_t pl = strlen(ts->provider) + 1, nl = strlen(ts->event_name) + 1;
         memcpy(res->strings + at, ts->provider, pl);
         rt->provider = at;
+        rt->provider_h = ntx_xxh3(ts->provider, pl - 1);
         at += pl;
         memcpy(res->strings + at, ts->event_name, nl);
         rt->name = at;
+        rt->name_h = ntx_xxh3(ts->event_name, nl - 1);
         at += nl;
         rt->event_id = ts->event_id;
         rt->version = ts->version;
@@ -179,78 +185,20 @@ static int keep_result(region_result *res, const ntx_stats_accum *a, const ntx_d
 }
 
 /*
- * Region r in one read: every event of its blocks counted into its blocks'
- * entries (events, and the type and thread Bloom filters), and its statistics
- * as a statistics worker computes them (events in [0, UINT64_MAX)). The
- * region's blocks belong to it alone: workers write their entries without a
- * lock.
+ * Region r's statistics, as a statistics worker computes them (events in
+ * [0, UINT64_MAX)): those in `a`, the dropped events the query counted since
+ * the region began, and the event blocks it read, kept in sh->res[r].
+ * `q` is NULL for a region with nothing to read (no drops).
  */
-static int region_pass(full_shared *sh, uint64_t r, ntx_err *err)
+static int finish_region(full_shared *sh, uint64_t r, ntidx_query *q, const ntx_stats_accum *a,
+                         uint32_t event_blocks, ntx_err *err)
 {
     ntidx_index *x = sh->x;
-    uint8_t *blocks = x->own[NTX_OWN_BLOCKS].bytes, *filters = x->own[NTX_OWN_FILTERS].bytes;
-    uint64_t first = ntx_rg_first(x, r), end = ntx_rg_end(x, r), bi = first;
-    ntidx_query_options qo;
-    ntidx_query_options_defaults(&qo);
-    qo.order = NTIDX_ORDER_FILE;
-    ntidx_query *q = NULL;
-    ntx_stats_accum a;
+    const uint8_t *blocks = x->own[NTX_OWN_BLOCKS].bytes;
     ntx_drop_map d;
     ntx_drop_map_init(&d);
-    int rc = ntx_stats_accum_init(&a);
-    if (rc < 0) {
-        ntx_drop_map_free(&d);
-        return ntx_err_set(err, rc, "out of memory");
-    }
-    if ((rc = ntx_query_open_region(&q, sh->t, x, &qo, r, 1)) < 0)
-        ntx_err_from_last(err, rc);
-    ntx_row rows[512];
-    uint64_t block;
-    long n = 0;
-    /* Filter keys: a type's, hashed once per definition (a direct-mapped cache by metadata id, checked by
-       the definition's offset: events alternate between a few types); a thread's, once per run. */
-    struct { uint64_t def, h; } type_keys[256];
-    for (size_t i = 0; i < 256; i++)
-        type_keys[i].def = UINT64_MAX;
-    uint64_t last_tid = 0, thread_h = ntx_thread_hash(0);
-    while (rc == 0 && (n = ntx_query_rows(q, rows, sizeof rows / sizeof rows[0], &block, 1)) > 0) {
-        while (bi + 1 < end && ntx_load64(blocks + (bi + 1) * NTX_BLOCK_ENTRY) <= block)
-            bi++;
-        uint8_t *be = blocks + bi * NTX_BLOCK_ENTRY, *f = filters + bi * NTX_FILTER_ENTRY;
-        ntx_store32(be + 20, ntx_load32(be + 20) + (uint32_t)n);
-        size_t k = 0;
-        /* A thread's key is added to this block's filter once per run of its events (adding it again sets
-           the same bits): the rows are of one block. */
-        int thread_added = 0;
-        for (long i = 0; i < n; i++) {
-            const ntx_row *e = &rows[i];
-            __typeof__(type_keys[0]) *tk = &type_keys[e->metadata->id & 255];
-            if (tk->def != e->metadata->offset) {
-                tk->def = e->metadata->offset;
-                tk->h = ntx_type_hash(e->metadata->provider, e->metadata->event_id);
-            }
-            ntx_bloom_add(f, tk->h);
-            if (e->thread_id != last_tid) {
-                last_tid = e->thread_id;
-                thread_h = ntx_thread_hash(last_tid);
-                thread_added = 0;
-            }
-            if (!thread_added) {
-                ntx_bloom_add(f + 32, thread_h);
-                thread_added = 1;
-            }
-            if (e->timestamp != UINT64_MAX) { /* the statistics' window is [0, UINT64_MAX) */
-                if (k != (size_t)i) /* moved only behind a row left out */
-                    rows[k] = *e;
-                k++;
-            }
-        }
-        if ((rc = ntx_stats_accum_add_rows(&a, rows, k)) < 0)
-            ntx_err_set(err, rc, "out of memory");
-    }
-    if (rc == 0 && n < 0)
-        ntx_err_from_last(err, rc = (int)n);
-    if (rc == 0) {
+    int rc = 0;
+    if (q) {
         const ntidx_dropped *dl;
         size_t dn;
         if ((rc = ntidx_query_dropped(q, &dl, &dn)) < 0)
@@ -260,13 +208,13 @@ static int region_pass(full_shared *sh, uint64_t r, ntx_err *err)
                 ntx_err_set(err, rc, "out of memory");
     }
     region_result *res = &sh->res[r];
-    if (rc == 0 && (rc = keep_result(res, &a, &d, (uint32_t)ntidx_query_get_stats(q)->event_blocks_read)) < 0)
+    if (rc == 0 && (rc = keep_result(res, a, &d, event_blocks)) < 0)
         ntx_err_set(err, rc, "out of memory");
     if (rc == 0) {
         /* This pass read every event block; a statistics query over the finished index skips those that
            hold no event, or none of [0, UINT64_MAX) (block_wanted() in query.c), which moves sequence
            baselines: such a region's statistics are computed again that way. */
-        for (uint64_t b = first; b < end; b++) {
+        for (uint64_t b = ntx_rg_first(x, r); b < ntx_rg_end(x, r); b++) {
             const uint8_t *be = blocks + b * NTX_BLOCK_ENTRY;
             uint8_t flags = be[13];
             if (be[12] == NTIDX_BLOCK_EVENT && !(flags & NTX_BF_NO_EVENTS) &&
@@ -275,36 +223,177 @@ static int region_pass(full_shared *sh, uint64_t r, ntx_err *err)
                 res->again = 1;
         }
     }
-    ntidx_query_close(&q);
-    ntx_stats_accum_discard(&a);
     ntx_drop_map_free(&d);
     return rc;
+}
+
+/* Region r is done: progress from the calling thread only (the callback need not be thread-safe). */
+static void region_done(full_shared *sh, uint64_t r, int is_caller)
+{
+    const ntidx_index_options *o = sh->o;
+    uint64_t bytes = ntx_rg_bytes(sh->x, r);
+    uint64_t done = atomic_fetch_add(&sh->done_bytes, bytes) + bytes;
+    if (is_caller && o->progress && o->progress(o->progress_ctx, sh->x->first_block + done, sh->t->size))
+        atomic_store(&sh->cancelled, 1);
+}
+
+/* Regions after one that failed are not needed (its error is the build's), nor any after a cancel. */
+static int stop(full_shared *sh, uint64_t r)
+{
+    return r > atomic_load(&sh->first_failed) || atomic_load(&sh->cancelled);
+}
+
+static void failed_at(full_shared *sh, uint64_t r)
+{
+    uint64_t cur = atomic_load(&sh->first_failed);
+    while (r < cur && !atomic_compare_exchange_weak(&sh->first_failed, &cur, r))
+        ;
+}
+
+/*
+ * Regions [r0, r1) in one read, with one query read region by region
+ * (ntx_query_open_run: primed once, not once per region): every event of
+ * their blocks counted into their blocks' entries (events, and the type and
+ * thread Bloom filters), and each region's statistics as a one-region
+ * statistics worker computes them. The regions' blocks belong to this worker
+ * alone: it writes their entries without a lock. A failure is recorded
+ * against the first region not yet done (sh->errs), which no region of an
+ * earlier run can come after.
+ */
+static void run_pass(full_shared *sh, uint64_t r0, uint64_t r1, int is_caller)
+{
+    ntidx_index *x = sh->x;
+    uint8_t *blocks = x->own[NTX_OWN_BLOCKS].bytes, *filters = x->own[NTX_OWN_FILTERS].bytes;
+    uint64_t end = ntx_rg_end(x, r1 - 1), bi = ntx_rg_first(x, r0);
+    uint64_t next = r0; /* regions before it are done */
+    ntx_err why = {0}, *err = &why;
+    uint64_t *list = malloc((size_t)(r1 - r0) * sizeof *list);
+    ntidx_query *q = NULL;
+    ntx_stats_accum a;
+    int rc = ntx_stats_accum_init(&a);
+    if (rc < 0 || !list) {
+        if (rc == 0)
+            ntx_stats_accum_discard(&a);
+        free(list);
+        ntx_err_set(&sh->errs[r0], NTIDX_E_NOMEM, "out of memory");
+        failed_at(sh, r0);
+        return;
+    }
+    for (uint64_t r = r0; r < r1; r++)
+        list[r - r0] = r;
+    ntidx_query_options qo;
+    ntidx_query_options_defaults(&qo);
+    qo.order = NTIDX_ORDER_FILE;
+    qo.regions = list;
+    qo.region_count = (size_t)(r1 - r0);
+    if ((rc = ntx_query_open_run(&q, sh->t, x, &qo, 1)) < 0)
+        ntx_err_from_last(err, rc);
+    ntx_row rows[512];
+    uint64_t block, blocks_at_end = 0;
+    long n = 0;
+    /* Filter keys: a type's, hashed once per definition (a direct-mapped cache by metadata id, checked by
+       the definition's offset: events alternate between a few types) and added once per block; a
+       thread's, once per run of its events. */
+    struct { uint64_t def, h, block; } type_keys[256];
+    for (size_t i = 0; i < 256; i++)
+        type_keys[i].def = UINT64_MAX;
+    uint64_t last_tid = 0, thread_h = ntx_thread_hash(0);
+    while (rc == 0) {
+        while (rc == 0 && (n = ntx_query_rows(q, rows, sizeof rows / sizeof rows[0], &block, 1)) > 0) {
+            while (bi + 1 < end && ntx_load64(blocks + (bi + 1) * NTX_BLOCK_ENTRY) <= block)
+                bi++;
+            uint8_t *be = blocks + bi * NTX_BLOCK_ENTRY, *f = filters + bi * NTX_FILTER_ENTRY;
+            ntx_store32(be + 20, ntx_load32(be + 20) + (uint32_t)n);
+            size_t k = 0;
+            /* The rows are of one block: a run of one definition's events needs nothing more after its
+               first, and a key already in this block's filter is not added again (adding sets the same
+               bits; not storing keeps the loop free of a dependency through the filter's memory). */
+            const ntidx_metadata *last_def = NULL;
+            int thread_added = 0;
+            for (long i = 0; i < n; i++) {
+                const ntx_row *e = &rows[i];
+                if (e->metadata != last_def) {
+                    last_def = e->metadata;
+                    __typeof__(type_keys[0]) *tk = &type_keys[last_def->id & 255];
+                    if (tk->def != last_def->offset) {
+                        tk->def = last_def->offset;
+                        tk->h = ntx_type_hash(last_def->provider, last_def->event_id);
+                        tk->block = UINT64_MAX;
+                    }
+                    if (tk->block != bi) {
+                        tk->block = bi;
+                        ntx_bloom_add(f, tk->h);
+                    }
+                }
+                if (e->thread_id != last_tid) {
+                    last_tid = e->thread_id;
+                    thread_h = ntx_thread_hash(last_tid);
+                    thread_added = 0;
+                }
+                if (!thread_added) {
+                    ntx_bloom_add(f + 32, thread_h);
+                    thread_added = 1;
+                }
+                if (e->timestamp != UINT64_MAX) { /* the statistics' window is [0, UINT64_MAX) */
+                    if (k != (size_t)i) /* moved only behind a row left out */
+                        rows[k] = *e;
+                    k++;
+                }
+            }
+            if ((rc = ntx_stats_accum_add_rows(&a, rows, k)) < 0)
+                ntx_err_set(err, rc, "out of memory");
+        }
+        if (rc == 0 && n < 0)
+            ntx_err_from_last(err, rc = (int)n);
+        uint64_t r, primed;
+        int more = rc == 0 ? ntx_query_region_end(q, &r, &primed) : 0;
+        if (!more)
+            r = r1; /* the run is over: the regions left had nothing to read */
+        /* Regions passed over (nothing to read), then the one that ended. */
+        for (; rc == 0 && next < r; next++) {
+            ntx_stats_accum empty;
+            if ((rc = ntx_stats_accum_init(&empty)) < 0) {
+                ntx_err_set(err, rc, "out of memory");
+                break;
+            }
+            rc = finish_region(sh, next, NULL, &empty, 0, err);
+            ntx_stats_accum_discard(&empty);
+            if (rc == 0)
+                region_done(sh, next, is_caller);
+        }
+        if (rc < 0 || !more)
+            break;
+        uint64_t read = ntidx_query_get_stats(q)->event_blocks_read;
+        rc = finish_region(sh, r, q, &a, (uint32_t)(read - blocks_at_end + primed), err);
+        blocks_at_end = read;
+        ntx_stats_accum_reset(&a);
+        if (rc < 0)
+            break;
+        region_done(sh, r, is_caller);
+        next = r + 1;
+        if (next >= r1 || stop(sh, next))
+            break;
+        ntx_query_next_region(q);
+    }
+    if (rc < 0) {
+        uint64_t at = next < r1 ? next : r1 - 1;
+        sh->errs[at] = why;
+        failed_at(sh, at);
+    }
+    ntidx_query_close(&q);
+    ntx_stats_accum_discard(&a);
+    free(list);
 }
 
 static void *full_work(void *arg)
 {
     full_shared *sh = ((void **)arg)[0];
     int is_caller = ((void **)arg)[1] != NULL;
-    ntidx_index *x = sh->x;
-    const ntidx_index_options *o = sh->o;
     for (;;) {
-        uint64_t r = atomic_fetch_add(&sh->next, 1);
-        /* Regions after one that failed are not needed: its error is the build's. */
-        if (r >= x->nregions || r > atomic_load(&sh->first_failed) || atomic_load(&sh->cancelled))
+        uint64_t u = atomic_fetch_add(&sh->next, 1);
+        if (u >= sh->nunits || stop(sh, sh->unit_first[u]))
             break;
-        if (region_pass(sh, r, &sh->errs[r]) < 0) {
-            uint64_t cur = atomic_load(&sh->first_failed);
-            while (r < cur && !atomic_compare_exchange_weak(&sh->first_failed, &cur, r))
-                ;
-            continue;
-        }
-        uint64_t bytes = ntx_rg_bytes(x, r);
-        uint64_t done = atomic_fetch_add(&sh->done_bytes, bytes) + bytes;
-        /* Progress from the calling thread only: the callback need not be thread-safe. */
-        if (is_caller && o->progress && o->progress(o->progress_ctx, x->first_block + done, sh->t->size)) {
-            atomic_store(&sh->cancelled, 1);
-            break;
-        }
+        run_pass(sh, sh->unit_first[u], sh->unit_first[u + 1], is_caller);
     }
     return NULL;
 }
@@ -318,7 +407,7 @@ static int write_summaries(full_shared *sh, ntx_err *err)
     ntx_idmap_init(&in.at);
     uint64_t empty_off;
     /* A pool that is never empty (the empty string first): its last byte is always a NUL. */
-    int rc = intern(&in, "", &empty_off) < 0 ? ntx_err_set(err, NTIDX_E_NOMEM, "out of memory") : 0;
+    int rc = intern(&in, "", ntx_xxh3("", 0), &empty_off) < 0 ? ntx_err_set(err, NTIDX_E_NOMEM, "out of memory") : 0;
     for (uint64_t r = 0; rc == 0 && r < x->nregions; r++) {
         const region_result *res = &sh->res[r];
         uint8_t *e = ntx_buf_append(&own[NTX_OWN_RSTATS], NTX_RSTAT_ENTRY);
@@ -340,7 +429,8 @@ static int write_summaries(full_shared *sh, ntx_err *err)
             const region_type *ts = &res->types[i];
             uint64_t po, no;
             uint8_t *p = ntx_buf_append(&own[NTX_OWN_TCOUNTS], NTX_TCOUNT_ENTRY);
-            if (!p || intern(&in, res->strings + ts->provider, &po) < 0 || intern(&in, res->strings + ts->name, &no) < 0) {
+            if (!p || intern(&in, res->strings + ts->provider, ts->provider_h, &po) < 0 ||
+                intern(&in, res->strings + ts->name, ts->name_h, &no) < 0) {
                 rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
                 break;
             }
@@ -384,8 +474,9 @@ static int write_summaries(full_shared *sh, ntx_err *err)
 
 /*
  * The --full part of an index just scanned, in one pass over its regions on
- * every core: each worker takes regions from a shared counter and reads each
- * once (region_pass) for its blocks' counts and filters and its statistics;
+ * every core: each worker takes runs of regions from a shared counter and
+ * reads each run once (run_pass) for its blocks' counts and filters and each
+ * region's statistics;
  * the calling thread then writes the statistics in region order. The result is
  * the same, byte for byte, as counting every block in one file-order pass and
  * then computing each region's statistics over the finished index (what
@@ -426,6 +517,28 @@ static int build_full(ntidx_trace *t, ntidx_index *x, const ntidx_index_options 
         nthreads = MAX_THREADS;
     if (nthreads > nr)
         nthreads = nr ? (unsigned)nr : 1;
+    /* Work units: runs of consecutive regions (one query each, primed once), about a quarter of a thread's
+       share of the bytes, so that threads still finish together (as statistics workers take them). */
+    sh.unit_first = malloc((size_t)(nr + 1) * sizeof *sh.unit_first);
+    if (!sh.unit_first) {
+        free(sh.res);
+        free(sh.errs);
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory building the index");
+    }
+    uint64_t total = 0, unit = 0;
+    for (uint64_t r = 0; r < nr; r++)
+        total += ntx_rg_bytes(x, r);
+    uint64_t target = total / ((uint64_t)nthreads * 4) + 1;
+    for (uint64_t r = 0; r < nr; r++) {
+        if (r == 0 || unit >= target) {
+            sh.unit_first[sh.nunits++] = r;
+            unit = 0;
+        }
+        unit += ntx_rg_bytes(x, r);
+    }
+    sh.unit_first[sh.nunits] = nr;
+    if (nthreads > sh.nunits)
+        nthreads = sh.nunits ? (unsigned)sh.nunits : 1;
     pthread_t tids[MAX_THREADS];
     void *args[MAX_THREADS][2];
     unsigned started = 0;
@@ -485,6 +598,7 @@ static int build_full(ntidx_trace *t, ntidx_index *x, const ntidx_index_options 
         result_free(&sh.res[r]);
     free(sh.res);
     free(sh.errs);
+    free(sh.unit_first);
     return rc;
 }
 

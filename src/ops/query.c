@@ -41,6 +41,10 @@ struct ntidx_query {
     size_t nchosen, next_chosen;
     int has_chosen;
     int every_block;       /* plan every event block that may hold events, whatever the window (--full builds) */
+    /* A run read region by region (ntx_query_open_run): the rows stop at the end of each region, whose
+       figures are those of a one-region query over it. */
+    int by_region, region_open, paused;
+    uint64_t primed_event_blocks; /* the region planned last: event blocks a one-region query primes with */
     ntidx_query_stats stats;
     uint64_t emitted;
     int done;
@@ -254,7 +258,22 @@ static int plan_next_region(ntidx_query *q, ntx_err *err)
         if (j == end)
             continue;
         q->stats.regions_visited++;
+        q->primed_event_blocks = 0;
         if ((int64_t)r == q->prev_region + 1) {
+            if (q->by_region) {
+                /* As a one-region query (prime()): sequence numbers from the sequence point that opens the
+                   region (the reader counts afresh from here), and the definition event blocks of earlier
+                   regions that its priming would read again counted as read. */
+                if (r > 0 && (ntx_rg_flags(x, r - 1) & NTX_RF_CLOSED) &&
+                    plan_push(q, ntx_rg_end(x, r - 1) - 1, NTX_OP_BASELINE, 0) < 0)
+                    return nomem(err);
+                uint32_t me = ntx_rg_meta_epoch(x, r);
+                struct epochs e = {x, me, ntx_rg_thread_epoch(x, r)};
+                for (uint64_t d = ntx_lower_bound(x->ndefs, def_before_epochs, &e);
+                     d < x->ndefs && ntx_def_block(x, d) < first; d++)
+                    if (ntx_def_kind(x, d) == NTIDX_BLOCK_EVENT && ntx_def_meta_epoch(x, d) == me)
+                        q->primed_event_blocks++;
+            }
             /* follows the last region: its definitions before j are all it needs */
             for (uint64_t b = first; b < j; b++) {
                 uint8_t k = ntx_blk_kind(x, b);
@@ -306,9 +325,17 @@ static int plan_next_region(ntidx_query *q, ntx_err *err)
 static int refill(void *ctx, const ntx_plan_step **plan, size_t *len, ntx_err *err)
 {
     ntidx_query *q = ctx;
+    if (q->region_open) { /* read region by region: the region's end ends the rows until ntx_query_next_region() */
+        q->region_open = 0;
+        q->paused = 1;
+        *plan = q->plan;
+        *len = 0;
+        return 0;
+    }
     int rc = plan_next_region(q, err);
     if (rc < 0)
         return rc;
+    q->region_open = rc == 1 && q->by_region;
     *plan = q->plan;
     *len = q->plan_len;
     return rc;
@@ -328,6 +355,8 @@ static int query_start(ntidx_query *q)
     q->plan_len = 0;
     q->emitted = 0;
     q->done = 0;
+    q->region_open = 0;
+    q->paused = 0;
     q->last_def = UINT64_MAX;
     memset(&q->stats, 0, sizeof q->stats);
     q->sorted = (x->flags & NTX_IF_REGIONS_SORTED) != 0;
@@ -450,6 +479,31 @@ int ntx_query_open_region(ntidx_query **out, ntidx_trace *t, const ntidx_index *
     if (region >= x->nregions)
         return ntx_failf(NTIDX_E_INVALID_ARG, x->name, NTIDX_NO_OFFSET, "no region %llu", (unsigned long long)region);
     return query_open(t, x, o, (int64_t)region, every_block, out);
+}
+
+int ntx_query_open_run(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o,
+                       int every_block)
+{
+    int rc = query_open(t, x, o, -1, every_block, out);
+    if (rc == NTIDX_OK)
+        (*out)->by_region = 1;
+    return rc;
+}
+
+int ntx_query_region_end(const ntidx_query *q, uint64_t *region, uint64_t *primed_event_blocks)
+{
+    if (!q->paused)
+        return 0;
+    *region = (uint64_t)q->prev_region;
+    *primed_event_blocks = q->primed_event_blocks;
+    return 1;
+}
+
+void ntx_query_next_region(ntidx_query *q)
+{
+    q->paused = 0;
+    q->done = 0;
+    ntx_reader_resume(q->r);
 }
 
 NTIDX_API void ntidx_query_options_seek(ntidx_query_options *o, uint64_t ts)

@@ -17,6 +17,21 @@ int ntx_query_open_region(ntidx_query **out, ntidx_trace *t, const ntidx_index *
                           uint64_t region, int every_block);
 
 /*
+ * A run of regions (o->regions, consecutive ones) read region by region with
+ * one reader: ntx_query_rows() returns 0 at the end of each region that holds
+ * events the plan reads; ntx_query_region_end() then says which region ended
+ * (1) or that the run is over (0), and ntx_query_next_region() goes on. Each
+ * region's figures (rows, ntidx_query_dropped(), and the event blocks read
+ * since the last region's end plus *primed_event_blocks) are those of a
+ * one-region query over it (ntx_query_open_region), without priming every
+ * region again from the index; regions with nothing to read are passed over.
+ */
+int ntx_query_open_run(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o,
+                       int every_block);
+int ntx_query_region_end(const ntidx_query *q, uint64_t *region, uint64_t *primed_event_blocks);
+void ntx_query_next_region(ntidx_query *q);
+
+/*
  * A query in file order without a limit, a block at a time: up to `cap` of
  * its events (window and filters applied; `unfiltered`: every event of the
  * blocks its plan reads) from one event block (its offset in *block_offset)

@@ -179,6 +179,21 @@ int ntx_stats_accum_init(ntx_stats_accum *a)
     return 0;
 }
 
+void ntx_stats_accum_reset(ntx_stats_accum *a)
+{
+    ntx_idmap_clear(&a->by_definition);
+    ntx_idmap_clear(&a->by_thread);
+    ntx_idmap_clear(&a->by_type);
+    ntx_arena_free(&a->st->arena); /* the types' names */
+    a->ntypes = a->nthreads = 0;
+    a->lo = UINT64_MAX;
+    a->hi = a->events = a->payload = 0;
+    /* The thread cache back to its first size; where that cannot be allocated, the one it has, emptied. */
+    if (caches_reset(a) < 0 && a->thread_cache)
+        for (size_t i = 0; i < (size_t)1 << a->thread_bits; i++)
+            a->thread_cache[i].index = -1;
+}
+
 /*
  * The index of an event type's statistic (cached by metadata id, checked by
  * the definition's key: its offset, or for a row derived by V6 label

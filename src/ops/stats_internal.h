@@ -36,6 +36,8 @@ typedef struct ntx_stats_accum {
 } ntx_stats_accum;
 
 int ntx_stats_accum_init(ntx_stats_accum *a);
+/* Empty again, as ntx_stats_accum_init() leaves it, keeping its storage (an accumulator per region of a run). */
+void ntx_stats_accum_reset(ntx_stats_accum *a);
 int ntx_stats_accum_add(ntx_stats_accum *a, const ntidx_event *e);
 struct ntx_row;
 /* The same for rows (ntx_reader_rows()): 0, or NTIDX_E_NOMEM. */

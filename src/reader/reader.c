@@ -451,6 +451,24 @@ static void forget_seq(void *ctx, uint64_t key, void *val)
 /* Blocks were skipped: the next event of each thread is a new baseline, not a gap. */
 static void forget_sequences(ntidx_reader *r) { ntx_idmap_each(&r->seqs, forget_seq, NULL); }
 
+static void restart_seq(void *ctx, uint64_t key, void *val)
+{
+    (void)ctx;
+    (void)key;
+    ntx_seqstate *s = val;
+    s->os_tid = s->capture;
+    s->dropped = 0;
+    s->last = 0;
+    s->seen = 0;
+}
+
+void ntx_reader_resume(ntidx_reader *r)
+{
+    /* Every state as seqstate() makes a new one for a plan (never seen): what a new reader would have. */
+    ntx_idmap_each(&r->seqs, restart_seq, NULL);
+    r->at_end = 0;
+}
+
 /* A sequence point as a starting line: each listed thread had tried to log `seq` events so far. */
 static int seq_baseline(void *ctx, uint64_t thread, uint32_t seq)
 {

@@ -178,4 +178,13 @@ struct ntidx_reader {
  */
 long ntx_reader_rows(ntidx_reader *r, ntx_row *rows, size_t cap, uint64_t *block_offset);
 
+/*
+ * A plan whose refill ended it (returned 0) goes on: the next ntx_reader_rows()
+ * asks the refill again. Sequence numbers and dropped events are counted
+ * afresh from here, as by a new reader (its other caches stay): what a
+ * caller that reads several regions with one reader but wants each region's
+ * figures as a one-region query computes them needs (ntx_query_open_run()).
+ */
+void ntx_reader_resume(ntidx_reader *r);
+
 #endif
