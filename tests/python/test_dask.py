@@ -57,6 +57,12 @@ class Dask(unittest.TestCase):
             got = ntidx.dask.stats(PATHS, start="5ms", end="30ms", client=client, partition_bytes=128 << 10)
             self.assertEqual(got["traces"], {p: cli_stats(p, "--from", "5ms", "--to", "30ms") for p in PATHS})
 
+    def test_stats_with_a_client_that_is_not_the_default(self):
+        """A program that keeps several clients (set_as_default=False) names one: no default is looked for."""
+        with Client(CLUSTER, set_as_default=False) as client:
+            got = ntidx.dask.stats(PATHS, client=client, partition_bytes=256 << 10)
+        self.assertEqual(got["traces"], {p: cli_stats(p) for p in PATHS})
+
     def test_region_groups(self):
         """Every region in exactly one group, in order; no more groups than the partition size asks for (and no
         more than regions), as many when regions are even; groups of about equal bytes (no small remainder)."""

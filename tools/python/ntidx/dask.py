@@ -98,7 +98,7 @@ def _stats_pipelined(paths, start, end, client, partition_bytes):
     owner_of = {f.key: i for i, f in enumerate(firsts)}
     per = [[] for _ in paths]
     rest = []
-    for f in as_completed(firsts):
+    for f in as_completed(firsts, loop=client.loop):  # the caller's client, default or not
         i = owner_of[f.key]
         groups, first = f.result()
         per[i].append(first)
