@@ -80,35 +80,6 @@ def _stats_part(path, start, end, regions):
         return t.stats(start, end, threads=1, regions=regions)
 
 
-def _plan_and_first(path, start, end, partition_bytes):
-    """On a worker: _plan(), and the statistics of the first group while the trace is open."""
-    with _open(path) as t:
-        groups = _groups(t.regions(start, end), partition_bytes)
-        return groups, t.stats(start, end, threads=1, regions=groups[0])
-
-
-def _stats_pipelined(paths, start, end, client, partition_bytes):
-    """stats() on a distributed client: no barrier between planning and counting. Each trace's first task
-    plans it and counts its first group; its other groups are submitted as soon as that task is done, while
-    the other traces are still being planned (two rounds of tasks with a wait between them left workers
-    idle at the seam)."""
-    from distributed import as_completed
-
-    firsts = [client.submit(_plan_and_first, p, start, end, partition_bytes, pure=False) for p in paths]
-    owner_of = {f.key: i for i, f in enumerate(firsts)}
-    per = [[] for _ in paths]
-    rest = []
-    for f in as_completed(firsts, loop=client.loop):  # the caller's client, default or not
-        i = owner_of[f.key]
-        groups, first = f.result()
-        per[i].append(first)
-        rest += [(i, client.submit(_stats_part, paths[i], start, end, g, pure=False)) for g in groups[1:]]
-    for (i, _), r in zip(rest, client.gather([f for _, f in rest])):
-        per[i].append(r)
-    traces = {p: merge_stats(parts) for p, parts in zip(paths, per)}
-    return {"traces": traces, "total": combine_stats(traces[p] for p in paths)}
-
-
 def _utf8(s):
     return s.encode("utf-8", "surrogatepass")
 
@@ -221,8 +192,6 @@ def stats(paths, start=None, end=None, client=None, partition_bytes=STATS_PARTIT
     scheduler, which is the active Client when there is one). Times as Trace.stats() takes them, applied to
     each trace (a string like "1s" counts from each trace's own sync time)."""
     paths = list(paths)
-    if client is not None:
-        return _stats_pipelined(paths, start, end, client, partition_bytes)
     plans = _compute([dask.delayed(_plan, pure=False)(p, start, end, partition_bytes) for p in paths], client)
     tasks, owner = [], []
     for i, (p, plan) in enumerate(zip(paths, plans)):
