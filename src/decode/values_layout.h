@@ -1,8 +1,9 @@
 /*
  * What both payload decoders (values.c's tree, values_stream.c's sink) read
  * the same way from a field's bytes: a counted array's count, a FILETIME's and
- * a SYSTEMTIME's ticks, and whether a manifest string was left out. One copy, so that the
- * two decoders cannot drift apart in what they accept.
+ * a SYSTEMTIME's ticks, whether a manifest string was left out, and the
+ * elements a RelLoc/DataLoc location refers to (with its bounds). One copy, so
+ * that the two decoders cannot drift apart in what they accept.
  */
 #ifndef NTIDX_VALUES_LAYOUT_H
 #define NTIDX_VALUES_LAYOUT_H
@@ -74,6 +75,54 @@ static inline int ntx_string_omitted(const ntidx_field *rest, uint32_t n, int v6
         sum += (uint64_t)s;
     }
     return sum == left;
+}
+
+/* Why a RelLoc/DataLoc location was refused: a message format with two numbers, for the decoders' perr(). */
+typedef struct ntx_loc_error {
+    const char *fmt;
+    unsigned long long a, b;
+} ntx_loc_error;
+
+/*
+ * The elements a RelLoc/DataLoc field refers to, from its 4-byte location at
+ * `at`: 0 with their bytes [*first, *end) in the payload and their count, or -1
+ * with *why. RelLoc counts from just after the field, DataLoc from the
+ * payload start. Locations may overlap, so one region could be rendered once
+ * per location (an array of them makes the output quadratic in the payload):
+ * *loc_bytes adds up the bytes every location of the payload refers to, and
+ * more than 4 times the payload is refused.
+ */
+static inline int ntx_loc_elements(const ntidx_field *f, const uint8_t *at, const uint8_t *payload, uint32_t payload_size,
+                                   int v6, uint32_t ptr_size, int depth, uint64_t *loc_bytes, const uint8_t **first,
+                                   const uint8_t **end, uint64_t *count, ntx_loc_error *why)
+{
+    uint32_t loc = ntx_load32(at);
+    uint32_t size = loc >> 16, pos = loc & 0xffff;
+    uint64_t start = f->type_code == NTIDX_TYPE_RELLOC ? (uint64_t)(at + 4 - payload) + pos : pos;
+    if (start > payload_size || size > payload_size - start) {
+        *why = (ntx_loc_error){"location range [%llu, +%llu) lies outside the payload", start, size};
+        return -1;
+    }
+    *loc_bytes += size;
+    if (*loc_bytes > 4 * (uint64_t)payload_size) {
+        *why = (ntx_loc_error){"locations reference %llu bytes, more than 4 times the %llu-byte payload", *loc_bytes,
+                               payload_size};
+        return -1;
+    }
+    long fs = f->element ? ntx_field_fixed_size(f->element, v6, ptr_size, depth) : -1;
+    if (fs <= 0) {
+        *why = (ntx_loc_error){"location element type is not fixed-size", 0, 0};
+        return -1;
+    }
+    if (size % (uint64_t)fs) {
+        *why = (ntx_loc_error){"location size %llu is not a multiple of the element size %llu", size,
+                               (unsigned long long)fs};
+        return -1;
+    }
+    *first = payload + start;
+    *end = payload + start + size;
+    *count = size / (uint64_t)fs;
+    return 0;
 }
 
 #endif

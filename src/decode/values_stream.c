@@ -190,7 +190,6 @@ static int decode_value(pctx *c, const ntidx_field *f, const char *name, const u
     if (depth > 2 * NTX_MAX_FIELD_DEPTH + 2)
         return perr(c, f, p, "nested too deeply", 0, 0);
     ntidx_value v = leaf(c, f, name, p, NTIDX_VALUE_NULL);
-    long fs;
     switch (f->type_code) {
     case NTIDX_TYPE_EMPTY: EMIT(value, &v); return 0;
     case NTIDX_TYPE_BOOLEAN32: NEED(4); v.kind = NTIDX_VALUE_BOOL; v.u = ntx_load32(p) != 0; p += 4; break;
@@ -342,27 +341,14 @@ static int decode_value(pctx *c, const ntidx_field *f, const char *name, const u
     case NTIDX_TYPE_RELLOC:
     case NTIDX_TYPE_DATALOC: {
         NEED(4);
-        uint32_t loc = ntx_load32(p);
+        const uint8_t *q, *q_end;
+        uint64_t count;
+        ntx_loc_error why;
+        if (ntx_loc_elements(f, p, c->payload, c->payload_size, c->v6, c->ptr_size, depth, &c->loc_bytes, &q, &q_end,
+                             &count, &why) < 0)
+            return perr(c, f, p, why.fmt, why.a, why.b);
         p += 4;
-        uint32_t size = loc >> 16, pos = loc & 0xffff;
-        /* RelLoc counts from just after the field, DataLoc from the payload start. */
-        uint64_t start = f->type_code == NTIDX_TYPE_RELLOC ? (uint64_t)(p - c->payload) + pos : pos;
-        if (start > c->payload_size || size > c->payload_size - start)
-            return perr(c, f, p - 4, "location range [%llu, +%llu) lies outside the payload", start, size);
-        /* Locations may overlap, so one region could be rendered once per location (an array of
-           them makes the output quadratic in the payload): bound the bytes they reference in all. */
-        c->loc_bytes += size;
-        if (c->loc_bytes > 4 * (uint64_t)c->payload_size)
-            return perr(c, f, p - 4, "locations reference %llu bytes, more than 4 times the %llu-byte payload",
-                        c->loc_bytes, c->payload_size);
-        fs = f->element ? ntx_field_fixed_size(f->element, c->v6, c->ptr_size, depth) : -1;
-        if (fs <= 0)
-            return perr(c, f, p - 4, "location element type is not fixed-size", 0, 0);
-        if (size % (uint64_t)fs)
-            return perr(c, f, p - 4, "location size %llu is not a multiple of the element size %llu", size,
-                        (unsigned long long)fs);
-        const uint8_t *q = c->payload + start;
-        if (decode_elements(c, f, name, f->element, size / (uint64_t)fs, &q, c->payload + start + size, depth) < 0)
+        if (decode_elements(c, f, name, f->element, count, &q, q_end, depth) < 0)
             return -1;
         *pp = p;
         return 0;
