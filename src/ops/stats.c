@@ -140,26 +140,37 @@ static stats_impl *stats_new(void);
 /* The thread cache starts small (an accumulator per region is common) and grows to 4 slots per thread. */
 enum { THREAD_CACHE_MIN_BITS = 6, THREAD_CACHE_MAX_BITS = 14 };
 
+static void thread_cache_empty(struct ntx_thread_slot *c, unsigned bits)
+{
+    for (size_t i = 0; i < (size_t)1 << bits; i++)
+        c[i].index = -1;
+}
+
 /* An empty thread cache of 1 << bits slots in place of the old one; -1 out of memory (the old one kept). */
 static int thread_cache_resize(ntx_stats_accum *a, unsigned bits)
 {
-    size_t n = (size_t)1 << bits;
-    struct ntx_thread_slot *c = malloc(n * sizeof *c);
+    struct ntx_thread_slot *c = malloc(((size_t)1 << bits) * sizeof *c);
     if (!c)
         return -1;
-    for (size_t i = 0; i < n; i++)
-        c[i].index = -1;
+    thread_cache_empty(c, bits);
     free(a->thread_cache);
     a->thread_cache = c;
     a->thread_bits = bits;
     return 0;
 }
 
+/* Both caches emptied, the thread cache at its first size; -1: out of memory for a first thread cache. */
 static int caches_reset(ntx_stats_accum *a)
 {
     for (size_t i = 0; i < sizeof a->type_cache / sizeof a->type_cache[0]; i++)
         a->type_cache[i].def = UINT64_MAX; /* no definition lies at that offset */
-    return thread_cache_resize(a, THREAD_CACHE_MIN_BITS);
+    if (!a->thread_cache)
+        return thread_cache_resize(a, THREAD_CACHE_MIN_BITS);
+    if (a->thread_bits != THREAD_CACHE_MIN_BITS && thread_cache_resize(a, THREAD_CACHE_MIN_BITS) == 0)
+        return 0; /* a grown cache given back */
+    thread_cache_empty(a->thread_cache, a->thread_bits); /* already small (kept: no allocation per region), or no
+                                                            memory for a small one */
+    return 0;
 }
 
 int ntx_stats_accum_init(ntx_stats_accum *a)
@@ -188,10 +199,7 @@ void ntx_stats_accum_reset(ntx_stats_accum *a)
     a->ntypes = a->nthreads = 0;
     a->lo = UINT64_MAX;
     a->hi = a->events = a->payload = 0;
-    /* The thread cache back to its first size; where that cannot be allocated, the one it has, emptied. */
-    if (caches_reset(a) < 0 && a->thread_cache)
-        for (size_t i = 0; i < (size_t)1 << a->thread_bits; i++)
-            a->thread_cache[i].index = -1;
+    (void)caches_reset(a); /* an initialised accumulator has a thread cache: this empties or shrinks it */
 }
 
 /*
