@@ -566,7 +566,7 @@ NTIDX_API void ntidx_reader_options_defaults(ntidx_reader_options *o);
  * @code
  *   ntidx_reader *r; const ntidx_event *e; int rc;
  *   ntidx_reader_options o; ntidx_reader_options_defaults(&o);
- *   if (ntidx_reader_open(&r, t, &o) != NTIDX_OK) ...;
+ *   if (ntidx_reader_open(t, &o, &r) != NTIDX_OK) ...;
  *   while ((rc = ntidx_reader_next(r, &e)) == 1) use(e);
  *   if (rc < 0) report(ntidx_reader_error(r));
  *   ntidx_reader_close(&r);
