@@ -18,6 +18,7 @@
 #include "values.h"
 #include "values_layout.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,9 +51,22 @@
 #define PLAN_SLOTS (1 << PLAN_SLOT_BITS) /* layouts remembered (direct-mapped by address) */
 #define PLAN_MAX_FIELDS 256
 
+_Static_assert(offsetof(ntidx_value, type_code) == offsetof(ntidx_value, kind) + 1, "kind, type_code adjacent");
+
+/* How a plan reads a field: a fixed-size scalar by its kind of load, a UTF-16 string, or the interpreter. */
+enum {
+    OP_U8, OP_S8, OP_B8, OP_U16, OP_S16, OP_U32, OP_S32, OP_B32, OP_U64, OP_S64, OP_F32, OP_F64,
+    OP_BYTES16,    /* GUID, DECIMAL: the bytes */
+    OP_FILETIME,   /* DATETIME before V6 */
+    OP_SYSTEMTIME, /* DATETIME in V6 */
+    OP_STRING,     /* UTF-16, NUL-terminated */
+    OP_OTHER       /* decode_compound() */
+};
+
 typedef struct plan_op {
-    uint8_t type; /* the field's type code */
-    uint8_t kind; /* NTIDX_VALUE_* of a fixed-size scalar or a UTF-16 string; 0: decode_compound() */
+    uint8_t kind; /* NTIDX_VALUE_* of a scalar or a string, */
+    uint8_t type; /* the field's type code: in ntidx_value's order, stored as one */
+    uint8_t op;   /* OP_* */
     uint8_t size; /* bytes of a fixed-size scalar */
     uint8_t omit; /* a manifest string, absent when exactly `rest` bytes are left (ntx_string_omitted()) */
     uint32_t rest;
@@ -70,7 +84,7 @@ typedef struct plan {
 struct ntidx_values {
     ntidx_value *v;
     size_t n, cap;
-    ntidx_buf strings; /* the values' strings, NUL-terminated; str holds offsets until the decode ends */
+    ntidx_buf strings; /* the values' strings, NUL-terminated; when it grows, the STRING values follow (strings_moved()) */
     uint32_t top;      /* top-level values */
     uint32_t used;
     int interpret_only; /* ntx_values_interpret_only(): no plans (tests hold the plans against the interpreter) */
@@ -89,7 +103,24 @@ typedef struct pctx {
     int nomem;
     uint64_t empty_elements; /* zero-size array elements decoded so far in this payload */
     uint64_t loc_bytes;      /* bytes referenced by RelLoc/DataLoc fields so far in this payload */
+    int ready;               /* 0: only t, payload, tr, ev and err are set yet (pctx_fill()) */
+    const ntidx_trace *tr;
+    const ntidx_event *ev;
 } pctx;
+
+/* The rest of a context the plans' fast path set only in part (most events need no more). */
+static void pctx_fill(pctx *c)
+{
+    c->payload_size = c->ev->payload_size;
+    c->payload_file_offset = (uint64_t)(c->ev->payload - c->tr->data);
+    c->v6 = c->tr->gen == NTX_GEN_V6;
+    c->ptr_size = c->tr->info.pointer_size == 4 ? 4 : 8;
+    c->manifest = 0;
+    c->nomem = 0;
+    c->empty_elements = 0;
+    c->loc_bytes = 0;
+    c->ready = 1;
+}
 static int perr(pctx *c, const ntidx_field *f, const uint8_t *at, const char *fmt, unsigned long long a,
                 unsigned long long b)
 {
@@ -172,25 +203,39 @@ static inline __attribute__((always_inline)) ntidx_value *add(pctx *c, const nti
     return v;
 }
 
-/* A STRING value's text goes to the handle's storage: where it starts (an offset until the decode
-   ends: the storage may move), its length, a NUL after it. */
-static void set_str(ntidx_value *v, size_t at, size_t len)
+/* The strings' storage moved (it grew from `old`): the STRING values made so far follow it. The value
+   being made has no text yet (str NULL) and is left alone. */
+static void strings_moved(ntidx_values *t, const char *old)
 {
-    v->str = (const char *)(uintptr_t)at;
-    v->len = len;
+    for (size_t i = 0; i < t->n; i++)
+        if (t->v[i].kind == NTIDX_VALUE_STRING && t->v[i].str)
+            t->v[i].str = t->strings.data + ((uintptr_t)t->v[i].str - (uintptr_t)old);
+}
+
+/* Room for n more bytes of text (t->n counts every value made so far); 0, or -1 out of memory. */
+static int strings_reserve(pctx *c, size_t n)
+{
+    ntidx_buf *b = &c->t->strings;
+    const char *old = b->data;
+    if (ntx_buf_reserve(b, n) != 0) {
+        c->nomem = 1;
+        return -1;
+    }
+    if (__builtin_expect(b->data != old, 0))
+        strings_moved(c->t, old);
+    return 0;
 }
 
 /* A STRING value of `units` UTF-16 code units at s (converted: always valid UTF-8); -1 out of memory. */
 static int put_utf16(pctx *c, ntidx_value *v, const uint8_t *s, size_t units)
 {
     ntidx_buf *b = &c->t->strings;
-    if (ntx_buf_reserve(b, ntx_utf8_bound(units)) != 0) {
-        c->nomem = 1;
+    if (strings_reserve(c, ntx_utf8_bound(units)) != 0)
         return -1;
-    }
     size_t at = b->len, n = ntx_utf16_to_utf8(s, units, b->data + at); /* writes the NUL */
     b->len += n + 1;
-    set_str(v, at, n);
+    v->str = b->data + at;
+    v->len = n;
     return 0;
 }
 
@@ -200,11 +245,15 @@ static int put_utf8(pctx *c, ntidx_value *v, const uint8_t *s, size_t n)
 {
     ntidx_buf *b = &c->t->strings;
     size_t at = b->len;
+    const char *old = b->data;
     if (ntx_buf_utf8(b, (const char *)s, n) != 0 || ntx_buf_u8(b, 0) != 0) {
         c->nomem = 1;
         return -1;
     }
-    set_str(v, at, b->len - at - 1);
+    if (b->data != old)
+        strings_moved(c->t, old);
+    v->str = b->data + at;
+    v->len = b->len - at - 1;
     return 0;
 }
 
@@ -516,30 +565,42 @@ static int decode_compound(pctx *c, const ntidx_field *f, const char *name, cons
     return 0;
 }
 
-/* The size and kind of a fixed-size scalar type, or 0 (then *kind is NTIDX_VALUE_STRING for a UTF-16 string,
-   else 0). Sizes as decode_scalar() reads them. */
-static unsigned scalar_shape(uint8_t type, int v6, uint32_t ptr, uint8_t *kind)
+/* How a plan reads a field of type `type` (OP_*), its value's kind and the bytes of a fixed-size scalar (sizes
+   as decode_scalar() reads them). */
+static void plan_shape(plan_op *op, uint8_t type, int v6, uint32_t ptr)
 {
-    *kind = 0;
-    switch (type) {
-    case NTIDX_TYPE_BOOLEAN32: *kind = NTIDX_VALUE_BOOL; return 4;
-    case NTIDX_TYPE_BOOLEAN8: *kind = NTIDX_VALUE_BOOL; return 1;
-    case NTIDX_TYPE_SBYTE: *kind = NTIDX_VALUE_INT; return 1;
-    case NTIDX_TYPE_BYTE: *kind = NTIDX_VALUE_UINT; return 1;
-    case NTIDX_TYPE_INT16: *kind = NTIDX_VALUE_INT; return 2;
-    case NTIDX_TYPE_UINT16: *kind = NTIDX_VALUE_UINT; return 2;
-    case NTIDX_TYPE_INT32: *kind = NTIDX_VALUE_INT; return 4;
-    case NTIDX_TYPE_UINT32: *kind = NTIDX_VALUE_UINT; return 4;
-    case NTIDX_TYPE_INT64: *kind = NTIDX_VALUE_INT; return 8;
-    case NTIDX_TYPE_UINT64: *kind = NTIDX_VALUE_UINT; return 8;
-    case NTIDX_TYPE_SINGLE: *kind = NTIDX_VALUE_FLOAT; return 4;
-    case NTIDX_TYPE_DOUBLE: *kind = NTIDX_VALUE_FLOAT; return 8;
-    case NTIDX_TYPE_DECIMAL: *kind = NTIDX_VALUE_DECIMAL; return 16;
-    case NTIDX_TYPE_GUID: *kind = NTIDX_VALUE_GUID; return 16;
-    case NTIDX_TYPE_DATETIME: *kind = NTIDX_VALUE_TIME; return v6 ? 16 : 8;
-    case NTX_TYPE_POINTER: *kind = NTIDX_VALUE_UINT; return ptr;
-    case NTIDX_TYPE_UTF16_STRING: *kind = NTIDX_VALUE_STRING; return 0;
-    default: return 0;
+    static const struct { uint8_t op, kind, size; } shapes[256] = {
+        [NTIDX_TYPE_BOOLEAN32] = {OP_B32, NTIDX_VALUE_BOOL, 4},
+        [NTIDX_TYPE_BOOLEAN8] = {OP_B8, NTIDX_VALUE_BOOL, 1},
+        [NTIDX_TYPE_SBYTE] = {OP_S8, NTIDX_VALUE_INT, 1},
+        [NTIDX_TYPE_BYTE] = {OP_U8, NTIDX_VALUE_UINT, 1},
+        [NTIDX_TYPE_INT16] = {OP_S16, NTIDX_VALUE_INT, 2},
+        [NTIDX_TYPE_UINT16] = {OP_U16, NTIDX_VALUE_UINT, 2},
+        [NTIDX_TYPE_INT32] = {OP_S32, NTIDX_VALUE_INT, 4},
+        [NTIDX_TYPE_UINT32] = {OP_U32, NTIDX_VALUE_UINT, 4},
+        [NTIDX_TYPE_INT64] = {OP_S64, NTIDX_VALUE_INT, 8},
+        [NTIDX_TYPE_UINT64] = {OP_U64, NTIDX_VALUE_UINT, 8},
+        [NTIDX_TYPE_SINGLE] = {OP_F32, NTIDX_VALUE_FLOAT, 4},
+        [NTIDX_TYPE_DOUBLE] = {OP_F64, NTIDX_VALUE_FLOAT, 8},
+        [NTIDX_TYPE_DECIMAL] = {OP_BYTES16, NTIDX_VALUE_DECIMAL, 16},
+        [NTIDX_TYPE_GUID] = {OP_BYTES16, NTIDX_VALUE_GUID, 16},
+        [NTIDX_TYPE_UTF16_STRING] = {OP_STRING, NTIDX_VALUE_STRING, 0},
+    };
+    op->op = OP_OTHER;
+    op->kind = 0;
+    op->size = 0;
+    if (type == NTIDX_TYPE_DATETIME) {
+        op->op = v6 ? OP_SYSTEMTIME : OP_FILETIME;
+        op->kind = NTIDX_VALUE_TIME;
+        op->size = v6 ? 16 : 8;
+    } else if (type == NTX_TYPE_POINTER) {
+        op->op = ptr == 4 ? OP_U32 : OP_U64;
+        op->kind = NTIDX_VALUE_UINT;
+        op->size = (uint8_t)ptr;
+    } else if (shapes[type].kind) {
+        op->op = shapes[type].op;
+        op->kind = shapes[type].kind;
+        op->size = shapes[type].size;
     }
 }
 
@@ -567,7 +628,7 @@ static void plan_compile(plan *pl, const pctx *c, const ntidx_metadata *m)
         if (f->type_code == NTX_TYPE_COUNTED_ARRAY)
             return; /* its count is an earlier field's value: decode_fields() keeps them */
         op->type = f->type_code;
-        op->size = (uint8_t)scalar_shape(f->type_code, c->v6, c->ptr_size, &op->kind);
+        plan_shape(op, f->type_code, c->v6, c->ptr_size);
         op->omit = 0;
         op->rest = 0;
         if (manifest && f->type_code == NTIDX_TYPE_UTF16_STRING) {
@@ -586,126 +647,150 @@ static void plan_compile(plan *pl, const pctx *c, const ntidx_metadata *m)
     pl->interpret = 0;
 }
 
+/* The plan remembered in m's layout's slot (it may be another layout's). The layout's address picks the slot
+   (a plan is valid for a layout, whichever row holds it): its bits mixed by a multiply, as rows and layouts lie
+   at regular strides in their arenas and the manifest. */
+static inline plan *plan_slot(ntidx_values *t, const ntidx_metadata *m)
+{
+    uint64_t h = (uint64_t)(uintptr_t)m->fields * 0x9E3779B97F4A7C15ULL;
+    return &t->plans[h >> (64 - PLAN_SLOT_BITS)];
+}
+
+static inline int plan_is_for(const plan *pl, const ntidx_metadata *m, int v6, uint32_t ptr_size)
+{
+    return pl->fields == m->fields && pl->n == m->field_count && pl->v6 == v6 && pl->ptr_size == ptr_size;
+}
+
 /* The plan for m's layout in this trace, made now when the one remembered is for another (out of memory, a
    plan that says: interpret). */
 static plan *plan_for(pctx *c, const ntidx_metadata *m)
 {
-    /* The layout's address picks the slot (a plan is valid for a layout, whichever row holds it): its bits
-       mixed by a multiply, as rows and layouts lie at regular strides in their arenas and the manifest. */
-    uint64_t h = (uint64_t)(uintptr_t)m->fields * 0x9E3779B97F4A7C15ULL;
-    plan *pl = &c->t->plans[h >> (64 - PLAN_SLOT_BITS)];
-    if (pl->fields == m->fields && pl->n == m->field_count && pl->v6 == c->v6 &&
-        pl->ptr_size == c->ptr_size)
+    plan *pl = plan_slot(c->t, m);
+    if (plan_is_for(pl, m, c->v6, c->ptr_size))
         return pl;
     plan_compile(pl, c, m);
     return pl;
 }
 
 /*
+ * A field plan_run() does not read inline: a UTF-16 string (omitted, or found and converted in one pass into
+ * room for the rest of the payload as text) or what the interpreter decodes, at p, its value(s) after
+ * t->n's; then room for `left` more values. Returns where the field ends, or NULL: out of memory (c->nomem)
+ * or a payload the plan does not take.
+ */
+static __attribute__((noinline)) const uint8_t *plan_field(pctx *c, const ntidx_field *f, const char *name,
+                                                           const plan_op *op, const uint8_t *p, const uint8_t *end,
+                                                           uint32_t left)
+{
+    ntidx_values *t = c->t;
+    if (!c->ready)
+        pctx_fill(c);
+    if (op->op == OP_STRING) {
+        ntidx_buf *b = &t->strings;
+        const int omitted = op->omit && (uint64_t)(end - p) == op->rest;
+        if (strings_reserve(c, omitted ? 1 : ntx_utf8_bound((size_t)(end - p) / 2) + 8) != 0)
+            return NULL;
+        size_t len = 0;
+        const uint8_t *z = NULL;
+        if (omitted)
+            b->data[b->len] = 0;
+        else if (!(z = ntx_utf16z_to_utf8(p, end, b->data + b->len, &len)))
+            return NULL;
+        ntidx_value *v = &t->v[t->n++]; /* room reserved by plan_run() */
+        *v = (ntidx_value){.name = name,
+                           .field = f,
+                           .kind = NTIDX_VALUE_STRING,
+                           .type_code = op->type,
+                           .str = b->data + b->len,
+                           .len = len,
+                           .payload_offset = (uint32_t)(p - c->payload)};
+        b->len += len + 1;
+        return z ? z + 2 : p;
+    }
+    if (decode_value(c, f, name, &p, end, 1) < 0)
+        return NULL;
+    while (t->cap - t->n < left) /* room again for the fields after a container */
+        if (grow(c) < 0)
+            return NULL;
+    return p;
+}
+
+/*
  * The top-level fields of m by its plan, from p. 0 with *pp past them; 1 when the payload does not take
  * the plan (the interpreter then decodes it and says why); 2 when a field's type code is not the plan's
  * (the plan is made again); -1 out of memory or an error the interpreter also finds.
+ *
+ * A scalar is read inline, with the values' array and count in locals (a value's stores could alias t->n):
+ * they go back to t before anything else runs (plan_field()). A top-level value links to the one after it
+ * (.next = its index + 1; a container's, past its subtree); the last is fixed at the end.
  */
 static int plan_run(pctx *c, const plan *pl, const ntidx_field *fields, const uint8_t **pp, const uint8_t *end)
 {
     ntidx_values *t = c->t;
-    uint32_t n = pl->n;
-    if (t->cap - t->n < n) { /* room for the top level at once: scalars need no check of their own */
-        while (t->cap - t->n < n)
-            if (grow(c) < 0)
-                return -1;
-    }
-    const uint8_t *p = *pp, *q;
-    const plan_op *ops = pl->ops;
-    uint32_t prev = NONE;
-    for (uint32_t i = 0; i < n; i++) {
-        const ntidx_field *f = &fields[i];
-        const plan_op *op = &ops[i];
+    const uint32_t n = pl->n;
+    while (t->cap - t->n < n) /* room for the top level at once: scalars need no check of their own */
+        if (grow(c) < 0)
+            return -1;
+    uint32_t k = (uint32_t)t->n;
+    ntidx_value *v = t->v + k, *lastv = v;
+    const uint8_t *p = *pp, *const payload = c->payload;
+    const plan_op *op = pl->ops, *const op_end = op + n;
+    for (const ntidx_field *f = fields; op < op_end; f++, op++) {
         if (f->type_code != op->type)
             return 2;
         const char *name = f->name ? f->name : "";
-        uint32_t at = (uint32_t)t->n;
-        if (prev != NONE)
-            t->v[prev].next = at;
-        prev = at;
-        if (op->size) {
-            if ((uint64_t)(end - p) < op->size)
-                return 1;
-            ntidx_value *v = &t->v[t->n++]; /* room reserved above (only scalars come before) */
-            *v = (ntidx_value){.name = name,
-                               .field = f,
-                               .kind = op->kind,
-                               .type_code = op->type,
-                               .payload_offset = (uint32_t)(p - c->payload),
-                               .next = NONE};
-            switch (op->type) {
-            case NTIDX_TYPE_BOOLEAN32: v->u = ntx_load32(p) != 0; break;
-            case NTIDX_TYPE_BOOLEAN8: v->u = *p != 0; break;
-            case NTIDX_TYPE_SBYTE: v->i = (int8_t)*p; break;
-            case NTIDX_TYPE_BYTE: v->u = *p; break;
-            case NTIDX_TYPE_INT16: v->i = (int16_t)ntx_load16(p); break;
-            case NTIDX_TYPE_UINT16: v->u = ntx_load16(p); break;
-            case NTIDX_TYPE_INT32: v->i = (int32_t)ntx_load32(p); break;
-            case NTIDX_TYPE_UINT32: v->u = ntx_load32(p); break;
-            case NTIDX_TYPE_INT64: v->i = (int64_t)ntx_load64(p); break;
-            case NTIDX_TYPE_UINT64: v->u = ntx_load64(p); break;
-            case NTIDX_TYPE_SINGLE: {
-                float x;
-                memcpy(&x, p, 4);
-                v->f = x;
-                break;
-            }
-            case NTIDX_TYPE_DOUBLE: memcpy(&v->f, p, 8); break;
-            case NTIDX_TYPE_DATETIME:
-                v->bytes = p;
-                v->len = op->size;
-                if (op->size == 16) {
-                    v->i = ntx_systemtime_ticks(p);
-                } else {
-                    v->i = ntx_filetime_ticks((int64_t)ntx_load64(p));
-                }
-                break;
-            case NTX_TYPE_POINTER: v->u = op->size == 4 ? ntx_load32(p) : ntx_load64(p); break;
-            default: /* GUID, DECIMAL: the bytes */
-                v->bytes = p;
-                v->len = 16;
-                break;
-            }
-            p += op->size;
+        lastv = v;
+        if (__builtin_expect(op->op >= OP_STRING, 0)) {
+            t->n = k;
+            if (!(p = plan_field(c, f, name, op, p, end, (uint32_t)(op_end - op))))
+                return c->nomem ? -1 : 1;
+            lastv = t->v + k;
+            lastv->next = k = (uint32_t)t->n;
+            v = t->v + k;
             continue;
         }
-        if (op->kind == NTIDX_VALUE_STRING && op->omit && (uint64_t)(end - p) == op->rest) {
-            ntidx_value *v = add(c, f, name, p, NTIDX_VALUE_STRING);
-            if (!v || put_utf8(c, v, p, 0) < 0)
-                return -1;
-        } else if (op->kind == NTIDX_VALUE_STRING) {
-            /* found and converted in one pass, into room for the rest of the payload as text */
-            ntidx_buf *b = &t->strings;
-            size_t len;
-            if (ntx_buf_reserve(b, ntx_utf8_bound((size_t)(end - p) / 2) + 8) != 0) {
-                c->nomem = 1;
-                return -1;
-            }
-            const uint8_t *z = ntx_utf16z_to_utf8(p, end, b->data + b->len, &len);
-            if (!z)
-                return 1;
-            ntidx_value *v = add(c, f, name, p, NTIDX_VALUE_STRING);
-            if (!v)
-                return -1;
-            set_str(v, b->len, len);
-            b->len += len + 1;
-            p = z + 2;
-        } else {
-            q = p;
-            if (decode_value(c, f, name, &q, end, 1) < 0)
-                return c->nomem ? -1 : 1;
-            p = q;
+        if ((uint64_t)(end - p) < op->size)
+            return 1;
+        *v = (ntidx_value){.name = name, .field = f, .payload_offset = (uint32_t)(p - payload), .next = ++k};
+        memcpy(&v->kind, &op->kind, 2); /* and type_code */
+        switch (op->op) {
+        case OP_U8: v->u = *p; break;
+        case OP_S8: v->i = (int8_t)*p; break;
+        case OP_B8: v->u = *p != 0; break;
+        case OP_U16: v->u = ntx_load16(p); break;
+        case OP_S16: v->i = (int16_t)ntx_load16(p); break;
+        case OP_U32: v->u = ntx_load32(p); break;
+        case OP_S32: v->i = (int32_t)ntx_load32(p); break;
+        case OP_B32: v->u = ntx_load32(p) != 0; break;
+        case OP_U64: v->u = ntx_load64(p); break;
+        case OP_S64: v->i = (int64_t)ntx_load64(p); break;
+        case OP_F32: {
+            float x;
+            memcpy(&x, p, 4);
+            v->f = x;
+            break;
         }
-        /* room again for the scalars after a string or a container */
-        while (t->cap - t->n < n - i)
-            if (grow(c) < 0)
-                return -1;
+        case OP_F64: memcpy(&v->f, p, 8); break;
+        case OP_FILETIME:
+            v->bytes = p;
+            v->len = 8;
+            v->i = ntx_filetime_ticks((int64_t)ntx_load64(p));
+            break;
+        case OP_SYSTEMTIME:
+            v->bytes = p;
+            v->len = 16;
+            v->i = ntx_systemtime_ticks(p);
+            break;
+        default: /* OP_BYTES16 */
+            v->bytes = p;
+            v->len = 16;
+            break;
+        }
+        p += op->size;
+        v++;
     }
+    lastv->next = NONE;
+    t->n = k;
     t->top = n;
     *pp = p;
     return 0;
@@ -724,23 +809,20 @@ static void restart(pctx *c, const uint8_t **p)
     *p = c->payload;
 }
 
-int ntx_values_walk(const ntidx_trace *tr, const ntidx_event *ev, ntidx_values *t, ntx_err *err)
+/* ntx_values_walk() when the fast path did not decode the payload: plans made, the interpreter. */
+static __attribute__((noinline)) int walk_slow(const ntidx_trace *tr, const ntidx_event *ev, ntidx_values *t,
+                                                ntx_err *err, const ntidx_metadata *m)
 {
-    t->n = 0;
-    t->top = 0;
-    t->used = 0;
-    t->strings.len = 0; /* its storage stays for the next event */
-    t->strings.err = 0; /* forgets a sticky out-of-memory */
-    const ntidx_metadata *m = ev->metadata;
-    if (!m || !m->has_fields || m->field_count == 0)
-        return NTIDX_OK;
     pctx c = {.t = t,
               .payload = ev->payload,
               .payload_size = ev->payload_size,
               .payload_file_offset = (uint64_t)(ev->payload - tr->data),
               .v6 = tr->gen == NTX_GEN_V6,
               .ptr_size = tr->info.pointer_size == 4 ? 4 : 8,
-              .err = err};
+              .err = err,
+              .ready = 1,
+              .tr = tr,
+              .ev = ev};
     const uint8_t *p = ev->payload, *end = ev->payload + ev->payload_size;
     plan *pl = t->interpret_only ? NULL : plan_for(&c, m);
     int rc = !pl || pl->interpret ? 1 : plan_run(&c, pl, m->fields, &p, end);
@@ -759,12 +841,45 @@ int ntx_values_walk(const ntidx_trace *tr, const ntidx_event *ev, ntidx_values *
         t->top = 0;
         return c.nomem ? ntx_err_set(err, NTIDX_E_NOMEM, "out of memory decoding a payload") : NTIDX_E_PAYLOAD;
     }
-    if (t->strings.len) /* the strings' offsets become pointers, now that their storage stays put */
-        for (size_t i = 0; i < t->n; i++)
-            if (t->v[i].kind == NTIDX_VALUE_STRING)
-                t->v[i].str = t->strings.data + (uintptr_t)t->v[i].str;
     t->used = (uint32_t)(p - ev->payload);
     return NTIDX_OK;
+}
+
+/*
+ * The fast path: an event whose layout has a plan made for it, decoded by the plan with the least set up (the
+ * context is filled only when a field needs the interpreter). Anything else, and a payload the plan does not
+ * take, goes to walk_slow(), which starts again and says what is wrong.
+ */
+int ntx_values_walk(const ntidx_trace *tr, const ntidx_event *ev, ntidx_values *t, ntx_err *err)
+{
+    t->n = 0;
+    t->top = 0;
+    t->used = 0;
+    t->strings.len = 0; /* its storage stays for the next event */
+    t->strings.err = 0; /* forgets a sticky out-of-memory */
+    const ntidx_metadata *m = ev->metadata;
+    if (!m || !m->has_fields || m->field_count == 0)
+        return NTIDX_OK;
+    const plan *pl = plan_slot(t, m);
+    if (!t->interpret_only && plan_is_for(pl, m, tr->gen == NTX_GEN_V6, tr->info.pointer_size == 4 ? 4 : 8) &&
+        !pl->interpret) {
+        struct {
+            pctx c;
+            ntx_err scratch; /* the fast path's errors are found again, and said, by walk_slow() */
+        } f;
+        f.c.t = t;
+        f.c.payload = ev->payload;
+        f.c.tr = tr;
+        f.c.ev = ev;
+        f.c.err = &f.scratch;
+        f.c.ready = 0;
+        const uint8_t *p = ev->payload;
+        if (plan_run(&f.c, pl, m->fields, &p, ev->payload + ev->payload_size) == 0) {
+            t->used = (uint32_t)(p - ev->payload);
+            return NTIDX_OK;
+        }
+    }
+    return walk_slow(tr, ev, t, err, m);
 }
 
 /* ------------------------------------------------------------------ */
