@@ -60,6 +60,8 @@ enum {
     OP_FILETIME,   /* DATETIME before V6 */
     OP_SYSTEMTIME, /* DATETIME in V6 */
     OP_STRING,     /* UTF-16, NUL-terminated */
+    OP_OBJECT,     /* an object of `count` scalars or strings: their ops from ops[rest] */
+    OP_ARRAY,      /* a uint16-counted array of a fixed-size scalar other than bytes: its op at ops[rest] */
     OP_OTHER       /* decode_compound() */
 };
 
@@ -69,8 +71,12 @@ typedef struct plan_op {
     uint8_t op;   /* OP_* */
     uint8_t size; /* bytes of a fixed-size scalar */
     uint8_t omit; /* a manifest string, absent when exactly `rest` bytes are left (ntx_string_omitted()) */
-    uint32_t rest;
+    uint16_t count; /* OP_OBJECT: its fields */
+    uint32_t rest;  /* OP_STRING: see omit; OP_OBJECT, OP_ARRAY: where their fields' or element's ops are */
 } plan_op;
+
+/* Fields an object may have for a plan to take it (more go to the interpreter). */
+#define PLAN_MAX_OBJECT_FIELDS 64
 
 typedef struct plan {
     const ntidx_field *fields; /* the layout it was made for, */
@@ -613,16 +619,26 @@ static void plan_compile(plan *pl, const pctx *c, const ntidx_metadata *m)
     pl->ptr_size = (uint8_t)c->ptr_size;
     pl->interpret = 1;
     const int manifest = ntx_manifest_owns(m->fields);
-    if (m->field_count > PLAN_MAX_FIELDS)
+    const uint32_t n = m->field_count;
+    if (n > PLAN_MAX_FIELDS)
         return;
-    if (pl->cap < m->field_count) {
-        plan_op *ops = realloc(pl->ops, m->field_count * sizeof *ops);
+    /* the ops: one per field, then those of the objects' fields and the arrays' elements */
+    uint32_t total = n;
+    for (uint32_t i = 0; i < n; i++)
+        total += m->fields[i].type_code == NTIDX_TYPE_OBJECT ? m->fields[i].field_count
+                 : m->fields[i].type_code == NTIDX_TYPE_ARRAY ? 1
+                                                              : 0;
+    if (total > PLAN_MAX_FIELDS * (PLAN_MAX_OBJECT_FIELDS + 1))
+        return;
+    if (pl->cap < total) {
+        plan_op *ops = realloc(pl->ops, total * sizeof *ops);
         if (!ops)
             return;
         pl->ops = ops;
-        pl->cap = m->field_count;
+        pl->cap = total;
     }
-    for (uint32_t i = 0; i < m->field_count; i++) {
+    uint32_t more = n;
+    for (uint32_t i = 0; i < n; i++) {
         const ntidx_field *f = &m->fields[i];
         plan_op *op = &pl->ops[i];
         if (f->type_code == NTX_TYPE_COUNTED_ARRAY)
@@ -630,6 +646,7 @@ static void plan_compile(plan *pl, const pctx *c, const ntidx_metadata *m)
         op->type = f->type_code;
         plan_shape(op, f->type_code, c->v6, c->ptr_size);
         op->omit = 0;
+        op->count = 0;
         op->rest = 0;
         if (manifest && f->type_code == NTIDX_TYPE_UTF16_STRING) {
             /* ntx_string_omitted()'s sum, once: the manifest's layouts never change */
@@ -642,6 +659,36 @@ static void plan_compile(plan *pl, const pctx *c, const ntidx_metadata *m)
             }
             op->omit = fixed && sum <= UINT32_MAX;
             op->rest = (uint32_t)sum;
+        } else if (f->type_code == NTIDX_TYPE_OBJECT && f->fields && f->field_count <= PLAN_MAX_OBJECT_FIELDS) {
+            /* an object of scalars and strings (TraceLogging's nested objects): its fields' ops follow */
+            int plain = 1;
+            for (uint32_t k = 0; k < f->field_count; k++) {
+                plan_op *sub = &pl->ops[more + k];
+                sub->type = f->fields[k].type_code;
+                plan_shape(sub, sub->type, c->v6, c->ptr_size);
+                sub->omit = 0;
+                sub->count = 0;
+                sub->rest = 0;
+                plain &= sub->op <= OP_STRING;
+            }
+            if (plain) {
+                op->op = OP_OBJECT;
+                op->count = (uint16_t)f->field_count;
+                op->rest = more;
+                more += f->field_count;
+            }
+        } else if (f->type_code == NTIDX_TYPE_ARRAY && f->element) {
+            /* an array of numbers (not bytes: one value for them all; not characters: a string) */
+            plan_op *el = &pl->ops[more];
+            el->type = f->element->type_code;
+            plan_shape(el, el->type, c->v6, c->ptr_size);
+            el->omit = 0;
+            el->count = 0;
+            el->rest = 0;
+            if (el->op < OP_STRING && el->type != NTIDX_TYPE_BYTE && el->type != NTIDX_TYPE_SBYTE) {
+                op->op = OP_ARRAY;
+                op->rest = more++;
+            }
         }
     }
     pl->interpret = 0;
@@ -672,47 +719,160 @@ static plan *plan_for(pctx *c, const ntidx_metadata *m)
     return pl;
 }
 
+/* A fixed-size scalar's value by its op at v (its kind, type and size checked by the caller), next as given. */
+static inline __attribute__((always_inline)) void plan_scalar(ntidx_value *v, const char *name, const ntidx_field *f,
+                                                              const plan_op *op, const uint8_t *p,
+                                                              const uint8_t *payload, uint32_t next)
+{
+    *v = (ntidx_value){.name = name, .field = f, .payload_offset = (uint32_t)(p - payload), .next = next};
+    memcpy(&v->kind, &op->kind, 2); /* and type_code */
+    switch (op->op) {
+    case OP_U8: v->u = *p; break;
+    case OP_S8: v->i = (int8_t)*p; break;
+    case OP_B8: v->u = *p != 0; break;
+    case OP_U16: v->u = ntx_load16(p); break;
+    case OP_S16: v->i = (int16_t)ntx_load16(p); break;
+    case OP_U32: v->u = ntx_load32(p); break;
+    case OP_S32: v->i = (int32_t)ntx_load32(p); break;
+    case OP_B32: v->u = ntx_load32(p) != 0; break;
+    case OP_U64: v->u = ntx_load64(p); break;
+    case OP_S64: v->i = (int64_t)ntx_load64(p); break;
+    case OP_F32: {
+        float x;
+        memcpy(&x, p, 4);
+        v->f = x;
+        break;
+    }
+    case OP_F64: memcpy(&v->f, p, 8); break;
+    case OP_FILETIME:
+        v->bytes = p;
+        v->len = 8;
+        v->i = ntx_filetime_ticks((int64_t)ntx_load64(p));
+        break;
+    case OP_SYSTEMTIME:
+        v->bytes = p;
+        v->len = 16;
+        v->i = ntx_systemtime_ticks(p);
+        break;
+    default: /* OP_BYTES16 */
+        v->bytes = p;
+        v->len = 16;
+        break;
+    }
+}
+
+/* A UTF-16 string's value (omitted: an empty one, no bytes read) at t->n (room reserved), found and converted
+   in one pass into room for the rest of the payload as text; where it ends, or NULL (c->nomem, or no end). */
+static const uint8_t *plan_string(pctx *c, const ntidx_field *f, const char *name, const plan_op *op,
+                                  const uint8_t *p, const uint8_t *end, int omitted)
+{
+    ntidx_values *t = c->t;
+    ntidx_buf *b = &t->strings;
+    if (strings_reserve(c, omitted ? 1 : ntx_utf8_bound((size_t)(end - p) / 2) + 8) != 0)
+        return NULL;
+    size_t len = 0;
+    const uint8_t *z = NULL;
+    if (omitted)
+        b->data[b->len] = 0;
+    else if (!(z = ntx_utf16z_to_utf8(p, end, b->data + b->len, &len)))
+        return NULL;
+    ntidx_value *v = &t->v[t->n++];
+    *v = (ntidx_value){.name = name,
+                       .field = f,
+                       .kind = NTIDX_VALUE_STRING,
+                       .type_code = op->type,
+                       .str = b->data + b->len,
+                       .len = len,
+                       .payload_offset = (uint32_t)(p - c->payload)};
+    b->len += len + 1;
+    return z ? z + 2 : p;
+}
+
+/* Room for `more` values after t->n's; 0, or -1 out of memory. */
+static int plan_room(pctx *c, uint64_t more)
+{
+    ntidx_values *t = c->t;
+    while (t->cap - t->n < more)
+        if (grow(c) < 0)
+            return -1;
+    return 0;
+}
+
 /*
- * A field plan_run() does not read inline: a UTF-16 string (omitted, or found and converted in one pass into
- * room for the rest of the payload as text) or what the interpreter decodes, at p, its value(s) after
- * t->n's; then room for `left` more values. Returns where the field ends, or NULL: out of memory (c->nomem)
- * or a payload the plan does not take.
+ * A field plan_run() does not read inline, at p, its value(s) after t->n's (room for one is there): a UTF-16
+ * string; an object of scalars and strings, or an array of numbers, as the interpreter (decode_fields(),
+ * decode_elements()) gives them, each field checked against the live layout; else what the interpreter
+ * decodes. Then room for `left` more values. Returns where the field ends, or NULL: out of memory
+ * (c->nomem) or a payload (or a layout) the plan does not take, which the interpreter then decodes.
  */
 static __attribute__((noinline)) const uint8_t *plan_field(pctx *c, const ntidx_field *f, const char *name,
-                                                           const plan_op *op, const uint8_t *p, const uint8_t *end,
-                                                           uint32_t left)
+                                                           const plan_op *ops, const plan_op *op, const uint8_t *p,
+                                                           const uint8_t *end, uint32_t left)
 {
     ntidx_values *t = c->t;
     if (!c->ready)
         pctx_fill(c);
-    if (op->op == OP_STRING) {
-        ntidx_buf *b = &t->strings;
-        const int omitted = op->omit && (uint64_t)(end - p) == op->rest;
-        if (strings_reserve(c, omitted ? 1 : ntx_utf8_bound((size_t)(end - p) / 2) + 8) != 0)
+    switch (op->op) {
+    case OP_STRING: return plan_string(c, f, name, op, p, end, op->omit && (uint64_t)(end - p) == op->rest);
+    case OP_OBJECT: {
+        const plan_op *sub = ops + op->rest;
+        const uint32_t n = op->count;
+        if (f->field_count != n || plan_room(c, (uint64_t)n + 1 + left) < 0)
             return NULL;
-        size_t len = 0;
-        const uint8_t *z = NULL;
-        if (omitted)
-            b->data[b->len] = 0;
-        else if (!(z = ntx_utf16z_to_utf8(p, end, b->data + b->len, &len)))
-            return NULL;
-        ntidx_value *v = &t->v[t->n++]; /* room reserved by plan_run() */
-        *v = (ntidx_value){.name = name,
-                           .field = f,
-                           .kind = NTIDX_VALUE_STRING,
-                           .type_code = op->type,
-                           .str = b->data + b->len,
-                           .len = len,
-                           .payload_offset = (uint32_t)(p - c->payload)};
-        b->len += len + 1;
-        return z ? z + 2 : p;
+        t->v[t->n++] = (ntidx_value){.name = name,
+                                     .field = f,
+                                     .kind = NTIDX_VALUE_OBJECT,
+                                     .type_code = NTIDX_TYPE_OBJECT,
+                                     .count = n,
+                                     .payload_offset = (uint32_t)(p - c->payload),
+                                     .next = NONE};
+        for (uint32_t i = 0; i < n; i++) {
+            const ntidx_field *cf = &f->fields[i];
+            if (cf->type_code != sub[i].type)
+                return NULL;
+            const char *cname = cf->name ? cf->name : "";
+            const uint32_t at = (uint32_t)t->n;
+            if (sub[i].op == OP_STRING) {
+                if (!(p = plan_string(c, cf, cname, &sub[i], p, end, 0)))
+                    return NULL;
+                t->v[at].next = i + 1 < n ? at + 1 : NONE;
+                continue;
+            }
+            if ((uint64_t)(end - p) < sub[i].size)
+                return NULL;
+            plan_scalar(&t->v[t->n++], cname, cf, &sub[i], p, c->payload, i + 1 < n ? at + 1 : NONE);
+            p += sub[i].size;
+        }
+        return p;
     }
-    if (decode_value(c, f, name, &p, end, 1) < 0)
-        return NULL;
-    while (t->cap - t->n < left) /* room again for the fields after a container */
-        if (grow(c) < 0)
+    case OP_ARRAY: {
+        const plan_op *el = ops + op->rest;
+        const ntidx_field *ef = f->element;
+        if (!ef || ef->type_code != el->type || (uint64_t)(end - p) < 2)
             return NULL;
-    return p;
+        const uint32_t n = ntx_load16(p);
+        p += 2;
+        if ((uint64_t)n * el->size > (uint64_t)(end - p) || plan_room(c, (uint64_t)n + 1 + left) < 0)
+            return NULL;
+        t->v[t->n++] = (ntidx_value){.name = name,
+                                     .field = f,
+                                     .kind = NTIDX_VALUE_ARRAY,
+                                     .type_code = NTIDX_TYPE_ARRAY,
+                                     .count = n,
+                                     .payload_offset = (uint32_t)(p - c->payload),
+                                     .next = NONE};
+        ntidx_value *v = t->v + t->n;
+        const uint32_t first = (uint32_t)t->n;
+        for (uint32_t i = 0; i < n; i++, p += el->size)
+            plan_scalar(&v[i], NULL, ef, el, p, c->payload, i + 1 < n ? first + i + 1 : NONE);
+        t->n += n;
+        return p;
+    }
+    default:
+        if (decode_value(c, f, name, &p, end, 1) < 0)
+            return NULL;
+        return plan_room(c, left) < 0 ? NULL : p;
+    }
 }
 
 /*
@@ -742,7 +902,7 @@ static int plan_run(pctx *c, const plan *pl, const ntidx_field *fields, const ui
         lastv = v;
         if (__builtin_expect(op->op >= OP_STRING, 0)) {
             t->n = k;
-            if (!(p = plan_field(c, f, name, op, p, end, (uint32_t)(op_end - op))))
+            if (!(p = plan_field(c, f, name, pl->ops, op, p, end, (uint32_t)(op_end - op))))
                 return c->nomem ? -1 : 1;
             lastv = t->v + k;
             lastv->next = k = (uint32_t)t->n;
@@ -751,41 +911,7 @@ static int plan_run(pctx *c, const plan *pl, const ntidx_field *fields, const ui
         }
         if ((uint64_t)(end - p) < op->size)
             return 1;
-        *v = (ntidx_value){.name = name, .field = f, .payload_offset = (uint32_t)(p - payload), .next = ++k};
-        memcpy(&v->kind, &op->kind, 2); /* and type_code */
-        switch (op->op) {
-        case OP_U8: v->u = *p; break;
-        case OP_S8: v->i = (int8_t)*p; break;
-        case OP_B8: v->u = *p != 0; break;
-        case OP_U16: v->u = ntx_load16(p); break;
-        case OP_S16: v->i = (int16_t)ntx_load16(p); break;
-        case OP_U32: v->u = ntx_load32(p); break;
-        case OP_S32: v->i = (int32_t)ntx_load32(p); break;
-        case OP_B32: v->u = ntx_load32(p) != 0; break;
-        case OP_U64: v->u = ntx_load64(p); break;
-        case OP_S64: v->i = (int64_t)ntx_load64(p); break;
-        case OP_F32: {
-            float x;
-            memcpy(&x, p, 4);
-            v->f = x;
-            break;
-        }
-        case OP_F64: memcpy(&v->f, p, 8); break;
-        case OP_FILETIME:
-            v->bytes = p;
-            v->len = 8;
-            v->i = ntx_filetime_ticks((int64_t)ntx_load64(p));
-            break;
-        case OP_SYSTEMTIME:
-            v->bytes = p;
-            v->len = 16;
-            v->i = ntx_systemtime_ticks(p);
-            break;
-        default: /* OP_BYTES16 */
-            v->bytes = p;
-            v->len = 16;
-            break;
-        }
+        plan_scalar(v, name, f, op, p, payload, ++k);
         p += op->size;
         v++;
     }

@@ -167,6 +167,56 @@ static void test_layout_changed_under_the_same_row(void **state)
     ntidx_trace_close(&t);
 }
 
+/* The same for the fields of an object and the element of an array, which plans also take. */
+static void test_nested_layout_changed_under_the_same_row(void **state)
+{
+    (void)state;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dirs[ndirs - 1], "runtime-file.nettrace");
+    ntidx_trace *t;
+    assert_int_equal(ntidx_trace_open(path, &t), NTIDX_OK);
+    uint64_t size;
+    const uint8_t *data = ntidx_trace_data(t, &size);
+    assert_true(size > 64);
+    static ntidx_field inner[2] = {{.name = "X", .type_code = NTIDX_TYPE_INT32},
+                                   {.name = "Y", .type_code = NTIDX_TYPE_INT32}};
+    static ntidx_field element = {.type_code = NTIDX_TYPE_UINT16};
+    static ntidx_field fields[2] = {{.name = "O", .type_code = NTIDX_TYPE_OBJECT, .fields = inner, .field_count = 2},
+                                    {.name = "A", .type_code = NTIDX_TYPE_ARRAY, .element = &element}};
+    static ntidx_metadata m = {.provider = "P", .event_name = "E", .has_fields = 1, .field_count = 2,
+                               .fields = fields};
+    uint8_t payload[24] = {1, 0, 0, 0, 2, 0, 0, 0, 2, 0, 7, 0, 9, 0};
+    (void)data;
+    ntidx_event e = {.metadata = &m, .payload = payload, .payload_size = 14};
+    ntidx_values *v, *w; /* w: the interpreter's, which every outcome is held against */
+    assert_int_equal(ntidx_values_new(&v), NTIDX_OK);
+    assert_int_equal(ntidx_values_new(&w), NTIDX_OK);
+    ntx_values_interpret_only(w, 1);
+    assert_int_equal(same_decode(v, w, t, &e), NTIDX_OK);
+    const ntidx_value *a = ntidx_values_at(v, 1);
+    assert_int_equal(a->count, 2);
+    assert_int_equal(ntidx_values_next(v, ntidx_values_child(v, a))->u, 9);
+    assert_int_equal(ntidx_values_get(v, ntidx_values_at(v, 0), "Y")->i, 2);
+    inner[1].type_code = NTIDX_TYPE_INT64; /* O is 12 bytes now: A's count is cut */
+    assert_int_equal(same_decode(v, w, t, &e), NTIDX_E_PAYLOAD);
+    inner[1].type_code = NTIDX_TYPE_UINT16; /* O is 6 bytes: A's count is 0 */
+    assert_int_equal(same_decode(v, w, t, &e), NTIDX_OK);
+    assert_int_equal(ntidx_values_get(v, ntidx_values_at(v, 0), "Y")->kind, NTIDX_VALUE_UINT);
+    assert_int_equal(ntidx_values_at(v, 1)->count, 0);
+    fields[0].field_count = 1; /* O is 4 bytes: A counts 2 elements of... */
+    element.type_code = NTIDX_TYPE_INT32; /* ...4 bytes: 8 of the 8 left */
+    e.payload_size = 14;
+    assert_int_equal(same_decode(v, w, t, &e), NTIDX_OK);
+    assert_null(ntidx_values_next(v, ntidx_values_child(v, ntidx_values_at(v, 0))));
+    a = ntidx_values_at(v, 1);
+    assert_int_equal(a->count, 2);
+    assert_int_equal(ntidx_values_child(v, a)->kind, NTIDX_VALUE_INT);
+    assert_int_equal(ntidx_values_child(v, a)->i, 0x00020000); /* bytes 6-9: 0 0 2 0 */
+    ntidx_values_free(&v);
+    ntidx_values_free(&w);
+    ntidx_trace_close(&t);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -178,6 +228,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_event_of_the_real_traces),
         cmocka_unit_test(test_layout_changed_under_the_same_row),
+        cmocka_unit_test(test_nested_layout_changed_under_the_same_row),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
