@@ -884,7 +884,7 @@ static inline __attribute__((always_inline)) long rows_compressed_as(ntidx_reade
     ntx_hdr h = hb->prev; /* the delta state, in registers while the loop runs */
     const uint8_t *p = hb->p, *const end = hb->end, *const base = hb->base;
     void *const *mdense = ntx_idmap_dense(&r->metadata), *const *sdense = ntx_idmap_dense(&r->stacks);
-    void *const *ldense = ntx_idmap_dense(&r->labels);
+    void *const *ldense = ntx_idmap_dense(&r->labels), *const *tdense = ntx_idmap_dense(&r->threads);
     ntx_row_cache *c = &r->rc;
     size_t n = 0;
     long rc = 0;
@@ -937,7 +937,9 @@ static inline __attribute__((always_inline)) long rows_compressed_as(ntidx_reade
         uint64_t tid = h.thread, cid = h.capture;
         if (v6) {
             if (__builtin_expect(!c->have_thread || h.thread != c->thread, 0)) {
-                const ntidx_thread *th = ntx_idmap_get(&r->threads, h.thread);
+                /* A sampling trace changes thread at nearly every event: the dense array read inline */
+                const ntidx_thread *th = h.thread < NTX_IDMAP_DENSE ? tdense[h.thread]
+                                                                     : ntx_idmap_get(&r->threads, h.thread);
                 if (!th) {
                     h.offset = (uint64_t)(at - base);
                     rc = check_refs(r, &h, &m);
