@@ -906,11 +906,12 @@ static inline __attribute__((always_inline)) long rows_compressed_as(ntidx_reade
         }
         p += h.payload_size;
         const ntidx_metadata *m;
+        const ntx_label_ref *l; /* V6: the event's label list (read with the checks) */
         const uint32_t mid = h.metadata_id, sid = h.stack_id, lid = v6 ? h.label_id : 0;
         if (__builtin_expect((mid | sid | lid) < NTX_IDMAP_DENSE, 1)) {
             m = mdense[mid];
-            if (__builtin_expect((m == NULL) | ((sid != 0) & (sdense[sid] == NULL)) | ((lid != 0) & (ldense[lid] == NULL)),
-                                 0)) {
+            l = v6 ? ldense[lid] : NULL;
+            if (__builtin_expect((m == NULL) | ((sid != 0) & (sdense[sid] == NULL)) | ((lid != 0) & (l == NULL)), 0)) {
                 h.offset = (uint64_t)(at - base);
                 rc = check_refs(r, &h, &m);
                 if (rc == 0) /* the thread checks, which come before the label's and the stack's, failed it */
@@ -921,12 +922,12 @@ static inline __attribute__((always_inline)) long rows_compressed_as(ntidx_reade
             h.offset = (uint64_t)(at - base);
             if ((rc = check_refs(r, &h, &m)) < 0)
                 break;
+            l = v6 ? ntx_idmap_get(&r->labels, lid) : NULL;
         }
         if (v6) {
             /* Events with and without a label list interleave at random: the list (or an empty one) is
                chosen without a branch, and only a list that overrides something costs one. */
             static const ntx_label_ref no_labels;
-            const ntx_label_ref *l = lid < NTX_IDMAP_DENSE ? ldense[lid] : ntx_idmap_get(&r->labels, lid);
             const uintptr_t has = (uintptr_t)0 - (lid != 0); /* a mask, not a branch (compilers keep masks) */
             l = (const ntx_label_ref *)(((uintptr_t)l & has) | ((uintptr_t)&no_labels & ~has));
             if (__builtin_expect(l->overrides, 0) && !(m = label_row(r, m, l))) {
