@@ -90,7 +90,7 @@ typedef struct plan {
 struct ntidx_values {
     ntidx_value *v;
     size_t n, cap;
-    ntidx_buf strings; /* the values' strings, NUL-terminated; when it grows, the STRING values follow (strings_moved()) */
+    ntidx_buf strings; /* the values' strings, NUL-terminated; STRING values follow it when it grows */
     uint32_t top;      /* top-level values */
     uint32_t used;
     int interpret_only; /* ntx_values_interpret_only(): no plans (tests hold the plans against the interpreter) */
@@ -109,7 +109,8 @@ typedef struct pctx {
     int nomem;
     uint64_t empty_elements; /* zero-size array elements decoded so far in this payload */
     uint64_t loc_bytes;      /* bytes referenced by RelLoc/DataLoc fields so far in this payload */
-    int ready;               /* 0: only t, payload, tr, ev and err are set yet (pctx_fill()) */
+    int ready;               /* 0: only t, payload, nomem, tr, ev and err are set yet (pctx_fill(), before the
+                                interpreter runs; the plans' own paths need no more) */
     const ntidx_trace *tr;
     const ntidx_event *ev;
 } pctx;
@@ -122,7 +123,6 @@ static void pctx_fill(pctx *c)
     c->v6 = c->tr->gen == NTX_GEN_V6;
     c->ptr_size = c->tr->info.pointer_size == 4 ? 4 : 8;
     c->manifest = 0;
-    c->nomem = 0;
     c->empty_elements = 0;
     c->loc_bytes = 0;
     c->ready = 1;
@@ -754,10 +754,11 @@ static inline __attribute__((always_inline)) void plan_scalar(ntidx_value *v, co
         v->len = 16;
         v->i = ntx_systemtime_ticks(p);
         break;
-    default: /* OP_BYTES16 */
+    case OP_BYTES16:
         v->bytes = p;
         v->len = 16;
         break;
+    default: __builtin_unreachable(); /* plan_compile() gives a scalar's op only to a scalar */
     }
 }
 
@@ -810,8 +811,6 @@ static __attribute__((noinline)) const uint8_t *plan_field(pctx *c, const ntidx_
                                                            const uint8_t *end, uint32_t left)
 {
     ntidx_values *t = c->t;
-    if (!c->ready)
-        pctx_fill(c);
     switch (op->op) {
     case OP_STRING: return plan_string(c, f, name, op, p, end, op->omit && (uint64_t)(end - p) == op->rest);
     case OP_OBJECT: {
@@ -869,6 +868,8 @@ static __attribute__((noinline)) const uint8_t *plan_field(pctx *c, const ntidx_
         return p;
     }
     default:
+        if (!c->ready)
+            pctx_fill(c);
         if (decode_value(c, f, name, &p, end, 1) < 0)
             return NULL;
         return plan_room(c, left) < 0 ? NULL : p;
@@ -880,11 +881,13 @@ static __attribute__((noinline)) const uint8_t *plan_field(pctx *c, const ntidx_
  * the plan (the interpreter then decodes it and says why); 2 when a field's type code is not the plan's
  * (the plan is made again); -1 out of memory or an error the interpreter also finds.
  *
- * A scalar is read inline, with the values' array and count in locals (a value's stores could alias t->n):
- * they go back to t before anything else runs (plan_field()). A top-level value links to the one after it
+ * Inlined into its callers (the fast path's call and return cost as much as a field). A scalar is read
+ * inline, with the values' array and count in locals (a value's stores could alias t->n): they go back to t
+ * before anything else runs (plan_field()). A top-level value links to the one after it
  * (.next = its index + 1; a container's, past its subtree); the last is fixed at the end.
  */
-static int plan_run(pctx *c, const plan *pl, const ntidx_field *fields, const uint8_t **pp, const uint8_t *end)
+static inline __attribute__((always_inline)) int plan_run(pctx *c, const plan *pl, const ntidx_field *fields,
+                                                          const uint8_t **pp, const uint8_t *end)
 {
     ntidx_values *t = c->t;
     const uint32_t n = pl->n;
@@ -998,6 +1001,7 @@ int ntx_values_walk(const ntidx_trace *tr, const ntidx_event *ev, ntidx_values *
         f.c.tr = tr;
         f.c.ev = ev;
         f.c.err = &f.scratch;
+        f.c.nomem = 0;
         f.c.ready = 0;
         const uint8_t *p = ev->payload;
         if (plan_run(&f.c, pl, m->fields, &p, ev->payload + ev->payload_size) == 0) {
