@@ -47,7 +47,7 @@
  * alone; a payload the plan cannot take (too short, bad string...) is
  * decoded again by the interpreter, which says what is wrong.
  */
-#define PLAN_SLOT_BITS 8
+#define PLAN_SLOT_BITS 10
 #define PLAN_SLOTS (1 << PLAN_SLOT_BITS) /* layouts remembered (direct-mapped by address) */
 #define PLAN_MAX_FIELDS 256
 
