@@ -125,6 +125,13 @@ int ntx_buf_dec_u64(ntidx_buf *b, uint64_t v);
 int ntx_buf_dec_i64(ntidx_buf *b, int64_t v);
 
 /*
+ * d as printf's "%.17g" prints it (fmt_double.c: the exact digits, rounded
+ * half to even, without printf's cost). NaN and infinities as printf's
+ * "nan", "-inf"..., though the formatters print those as JSON strings.
+ */
+int ntx_buf_g17(ntidx_buf *b, double d);
+
+/*
  * A JSON string literal with its quotes: the one JSON escaper of the library
  * and its tools. Policy for bytes that are not valid UTF-8 (the shortest
  * form, no surrogates, at most U+10FFFF): each such byte becomes U+FFFD, so

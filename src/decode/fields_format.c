@@ -30,7 +30,7 @@ static int put_double(ntidx_buf *b, double d)
         return ntx_buf_puts(b, "\"NaN\"");
     if (isinf(d))
         return ntx_buf_puts(b, d > 0 ? "\"Infinity\"" : "\"-Infinity\"");
-    return ntx_buf_printf(b, "%.17g", d);
+    return ntx_buf_g17(b, d); /* "%.17g" */
 }
 
 /* A FILETIME (100 ns units since 1601-01-01) as ISO-8601 UTC with 7 decimals. */
