@@ -67,15 +67,31 @@ static void put_fixed(ntidx_buf *l, double d, int decimals)
     put(l, tmp);
 }
 
-/* An event type's name as the text lines show it, made once per type in a row (not once per event). */
-static const char *display_name(event_printer *p, const ntidx_metadata *m)
+#define DISPLAY_NAME_BUF 512 /* the buffer the text lines' names were always formatted into */
+
+/*
+ * An event type's name as the text lines show it: the bytes of ntidx_event_display_name() into its 512-byte
+ * buffer ("provider/event_name", or "provider/EventID(N)"), cut at 511 bytes as snprintf cuts it, written
+ * without snprintf (event types alternate from one event to the next, so no cache of one name held).
+ */
+static void put_display_name(ntidx_buf *l, const ntidx_metadata *m)
 {
-    if (m != p->name_of || ntidx_metadata_key(m) != p->name_key) {
-        ntidx_event_display_name(m, p->name, sizeof p->name);
-        p->name_of = m;
-        p->name_key = ntidx_metadata_key(m);
+    if (!m || !m->provider || !m->event_name || !m->event_name[0]) {
+        char tmp[DISPLAY_NAME_BUF];
+        put(l, ntidx_event_display_name(m, tmp, sizeof tmp));
+        return;
     }
-    return p->name;
+    size_t room = DISPLAY_NAME_BUF - 1;
+    size_t np = strlen(m->provider), nn = strlen(m->event_name);
+    if (np >= room) {
+        ntidx_buf_append(l, m->provider, room);
+        return;
+    }
+    ntidx_buf_append(l, m->provider, np);
+    room -= np;
+    ntidx_buf_append(l, "/", 1);
+    room--;
+    ntidx_buf_append(l, m->event_name, nn < room ? nn : room);
 }
 
 /* `before`, then v in decimal. */
@@ -85,8 +101,18 @@ static void put_num(ntidx_buf *l, const char *before, uint64_t v)
     ntidx_buf_append_dec(l, v);
 }
 
-/* The JSON line; `err` NULL, or why the payload is listed as field_error instead of its fields. */
-static void json_line(ntidx_buf *l, const ntidx_event *e, const ntidx_buf *fields, const char *err)
+/* Cut the line back to `mark` bytes. */
+static void truncate_to(ntidx_buf *l, size_t mark)
+{
+    l->len = mark;
+    l->data[mark] = 0;
+}
+
+/*
+ * The JSON line, the payload formatted straight into it; a payload that does not fit its metadata is listed
+ * as field_error with the reason. Returns what the payload formatter returned.
+ */
+static int json_line(ntidx_buf *l, const ntidx_trace *t, const ntidx_event *e)
 {
     const ntidx_metadata *m = e->metadata;
     put_num(l, "{\"ts\":", e->timestamp);
@@ -101,14 +127,19 @@ static void json_line(ntidx_buf *l, const ntidx_event *e, const ntidx_buf *field
     put_num(l, ",\"seq\":", e->sequence_number);
     put_num(l, ",\"stack_id\":", e->stack_id);
     put_num(l, ",\"offset\":", e->offset);
-    if (!err) {
-        put(l, ",\"fields\":");
-        ntidx_buf_append(l, fields->data, fields->len);
-    } else {
+    size_t mark = l->len;
+    put(l, ",\"fields\":");
+    int rc = l->err ? NTIDX_E_NOMEM : ntidx_event_fields_json(t, e, l);
+    if (rc == NTIDX_E_NOMEM)
+        return rc;
+    if (rc != NTIDX_OK) { /* the formatter appended nothing */
+        const char *err = ntidx_last_error_info()->what;
+        truncate_to(l, mark);
         put(l, ",\"field_error\":");
         json_str(l, err);
     }
     put(l, "}\n");
+    return rc;
 }
 
 static void csv_line(ntidx_buf *l, const ntidx_trace *t, const ntidx_event *e, const ntidx_buf *fields, const char *err)
@@ -140,58 +171,84 @@ static void csv_line(ntidx_buf *l, const ntidx_trace *t, const ntidx_event *e, c
     }
 }
 
-static void text_line(event_printer *p, const ntidx_trace *t, const ntidx_event *e, const ntidx_buf *fields,
-                      const char *err)
+/* The text line, the payload formatted straight into it (as json_line). */
+static int text_line(ntidx_buf *l, const ntidx_trace *t, const ntidx_event *e)
 {
-    ntidx_buf *l = &p->line;
     put_fixed(l, ntidx_ticks_to_seconds(t, e->timestamp), 6);
     put_num(l, " ", e->timestamp);
     put(l, " ");
-    put(l, display_name(p, e->metadata));
+    put_display_name(l, e->metadata);
     put_num(l, " thread=", e->thread_id);
     put_num(l, " seq=", e->sequence_number);
     if (e->stack_id)
         put_num(l, " stack=", e->stack_id);
-    if (err) {
+    size_t mark = l->len;
+    put(l, " ");
+    int rc = l->err ? NTIDX_E_NOMEM : ntidx_event_fields_text(t, e, l);
+    if (rc == NTIDX_E_NOMEM)
+        return rc;
+    if (rc != NTIDX_OK) {
+        const char *err = ntidx_last_error_info()->what;
+        truncate_to(l, mark);
         put(l, " field_error=\"");
         put(l, err);
         put(l, "\"");
-    } else if (fields->len) {
-        put(l, " ");
-        ntidx_buf_append(l, fields->data, fields->len);
+    } else if (l->len == mark + 1) { /* no fields: no separator */
+        truncate_to(l, mark);
     }
     put(l, "\n");
+    return rc;
+}
+
+/* Write the lines held and empty the buffer. */
+static void write_lines(ntidx_buf *l)
+{
+    if (l->len)
+        fwrite(l->data, 1, l->len, stdout);
+    l->len = 0;
 }
 
 int event_print(event_printer *p, const ntidx_trace *t, const ntidx_event *e, enum event_format f)
 {
-    ntidx_buf *b = &p->fields;
-    b->len = 0;
-    int rc = f == EVENT_TEXT ? ntidx_event_fields_text(t, e, b) : ntidx_event_fields_json(t, e, b);
-    if (rc == NTIDX_E_NOMEM)
-        return rc; /* said by the library: ntidx_last_error() */
-    /* A payload that does not fit its metadata is listed with the reason, not its fields. */
-    const char *err = rc == NTIDX_OK ? NULL : ntidx_last_error_info()->what;
-    p->field_errors += rc != NTIDX_OK;
-    /* The line in one buffer and one write, numbers without printf: printf's parsing of a line's numbers and
-       its exact float conversion cost more than decoding the event (callgrind: a third of a query's
-       instructions, two thirds of a text dump's). The bytes are printf's. */
+    /* The line in one buffer, numbers without printf: printf's parsing of a line's numbers and its exact float
+       conversion cost more than decoding the event (callgrind: a third of a query's instructions, two thirds
+       of a text dump's). The bytes are printf's. A batching printer writes lines 64 KiB at a time: stdio's
+       per-call work on lines of ~150 bytes showed in the profile. */
     ntidx_buf *l = &p->line;
-    l->len = 0;
-    if (f == EVENT_JSONL)
-        json_line(l, e, b, err);
-    else if (f == EVENT_CSV)
-        csv_line(l, t, e, b, err);
-    else
-        text_line(p, t, e, b, err);
-    if (l->err)
+    if (!p->batch)
+        l->len = 0;
+    size_t start = l->len;
+    int rc;
+    if (f == EVENT_CSV) {
+        /* the fields go into a cell, quoted: formatted apart first */
+        ntidx_buf *b = &p->fields;
+        b->len = 0;
+        rc = ntidx_event_fields_json(t, e, b);
+        if (rc != NTIDX_E_NOMEM)
+            csv_line(l, t, e, b, rc == NTIDX_OK ? NULL : ntidx_last_error_info()->what);
+    } else {
+        rc = f == EVENT_JSONL ? json_line(l, t, e) : text_line(l, t, e);
+    }
+    if (rc == NTIDX_E_NOMEM || l->err) {
+        if (!l->err)
+            truncate_to(l, start);
         return NTIDX_E_NOMEM; /* said by the library: ntidx_last_error() */
-    fwrite(l->data, 1, l->len, stdout);
+    }
+    p->field_errors += rc != NTIDX_OK;
+    if (!p->batch || l->len >= (1u << 16))
+        write_lines(l);
     return rc;
+}
+
+void event_print_flush(event_printer *p)
+{
+    if (!p->line.err)
+        write_lines(&p->line);
 }
 
 void event_print_done(event_printer *p, const char *trace_path)
 {
+    event_print_flush(p);
     ntidx_buf_free(&p->fields);
     ntidx_buf_free(&p->line);
     if (p->field_errors)

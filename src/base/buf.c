@@ -180,48 +180,79 @@ int ntx_buf_utf8(ntidx_buf *b, const char *str, size_t n)
     return b->err;
 }
 
+/* Whether a byte goes into a JSON string as it is: printable ASCII but '"' and '\\'. */
+static inline int json_plain(unsigned char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; }
+
+/* Whether 8 bytes (in any order) all go as they are: the SWAR tests "a byte < 0x20", "a byte > 0x7e",
+   "a byte == '"'", "a byte == '\\'", each exact for whether any byte matches. */
+static inline int json_plain8(uint64_t x)
+{
+    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+    uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\');
+    uint64_t bad = ((x - ones * 0x20) & ~x) | ((x + ones * (127 - 0x7e)) | x) | ((q - ones) & ~q) | ((bs - ones) & ~bs);
+    return (bad & high) == 0;
+}
+
 int ntx_buf_json_str(ntidx_buf *b, const char *str, size_t n)
 {
     const unsigned char *s = (const unsigned char *)str;
-    if (ntx_buf_reserve(b, n + 2) != 0)
+    /* Room for the worst case at once (every byte a \u00XX), then written without checks. */
+    if (n > (SIZE_MAX / 2 - 8) / 6) {
+        b->err = NTIDX_E_NOMEM;
         return b->err;
-    b->data[b->len++] = '"';
+    }
+    if (ntx_buf_reserve(b, n * 6 + 2) != 0)
+        return b->err;
+    char *o = b->data + b->len;
+    *o++ = '"';
     size_t i = 0;
     while (i < n) {
         /* Most text is printable ASCII: a run of it goes out in one copy. */
         size_t run = i;
-        while (run < n && s[run] >= 0x20 && s[run] < 0x7f && s[run] != '"' && s[run] != '\\')
+        while (n - run >= 8 && json_plain8(ntx_load64(s + run)))
+            run += 8;
+        while (run < n && json_plain(s[run]))
             run++;
-        if (run > i) {
-            if (ntx_buf_put(b, s + i, run - i) != 0)
-                return b->err;
-            i = run;
-            continue;
-        }
+        memcpy(o, s + i, run - i);
+        o += run - i;
+        i = run;
+        if (i == n)
+            break;
         unsigned char c = s[i];
-        int rc = 0;
         if (c == '"' || c == '\\') {
-            char e[2] = {'\\', (char)c};
-            rc = ntx_buf_put(b, e, 2);
+            *o++ = '\\';
+            *o++ = (char)c;
             i++;
         } else if (c < 0x20 || c == 0x7f) {
-            static const char *named[] = {[8] = "\\b", [9] = "\\t", [10] = "\\n", [12] = "\\f", [13] = "\\r"};
-            rc = c < 14 && named[c] ? ntx_buf_puts(b, named[c]) : ntx_buf_printf(b, "\\u%04x", c);
+            static const char named[14] = {[8] = 'b', [9] = 't', [10] = 'n', [12] = 'f', [13] = 'r'};
+            *o++ = '\\';
+            if (c < 14 && named[c]) {
+                *o++ = named[c];
+            } else { /* "\\u%04x" */
+                static const char hex[] = "0123456789abcdef";
+                memcpy(o, "u00", 3);
+                o[3] = hex[c >> 4];
+                o[4] = hex[c & 15];
+                o += 5;
+            }
             i++;
         } else {
             size_t len = ntx_utf8_seq_len(s + i, n - i);
             if (len == 0) {
-                rc = ntx_buf_puts(b, "\xef\xbf\xbd");
+                memcpy(o, "\xef\xbf\xbd", 3);
+                o += 3;
                 i++;
             } else {
-                rc = ntx_buf_put(b, s + i, len);
+                memcpy(o, s + i, len);
+                o += len;
                 i += len;
             }
         }
-        if (rc != 0)
-            return rc;
     }
-    return ntx_buf_put(b, "\"", 1);
+    *o++ = '"';
+    *o = 0;
+    b->len = (size_t)(o - b->data);
+    return 0;
 }
 
 /* The public face of the buffer: appends that publish their failure (base/error.h). */
