@@ -1,8 +1,10 @@
 /*
- * The buffer's number formatters (base/buf.c, base/fmt_double.c) print the
- * bytes printf prints: ntx_buf_g17 those of "%.17g" (random bit patterns of
+ * The buffer's formatters (base/buf.c, base/fmt_double.c) print the bytes
+ * printf prints: ntx_buf_g17 those of "%.17g" (random bit patterns of
  * doubles and floats, every exponent, ties to even, denormals, limits),
  * ntx_buf_dec_u64/i64 those of "%llu"/"%lld" (every digit count, limits).
+ * The JSON escaper (8 bytes a step) is held to a byte-at-a-time statement
+ * of its policy on random strings of the bytes that matter.
  */
 #include <float.h>
 #include <math.h>
@@ -148,6 +150,66 @@ static void dec_all_lengths(void **state)
         check_dec(next() >> (next() % 64));
 }
 
+/* The escaping policy of buf.h, one byte at a time. */
+static void json_ref(ntidx_buf *b, const unsigned char *s, size_t n)
+{
+    ntx_buf_put(b, "\"", 1);
+    for (size_t i = 0; i < n;) {
+        unsigned char c = s[i];
+        size_t len = ntx_utf8_seq_len(s + i, n - i);
+        char tmp[8];
+        if (c == '"' || c == '\\') {
+            snprintf(tmp, sizeof tmp, "\\%c", c);
+            ntx_buf_puts(b, tmp);
+        } else if (c == 8 || c == 9 || c == 10 || c == 12 || c == 13) {
+            snprintf(tmp, sizeof tmp, "\\%c", "btn?fr"[c - 8]);
+            ntx_buf_puts(b, tmp);
+        } else if (c < 0x20 || c == 0x7f) {
+            snprintf(tmp, sizeof tmp, "\\u%04x", c);
+            ntx_buf_puts(b, tmp);
+        } else if (len == 0) {
+            ntx_buf_puts(b, "\xef\xbf\xbd");
+        } else {
+            ntx_buf_put(b, s + i, len);
+            i += len;
+            continue;
+        }
+        i++;
+    }
+    ntx_buf_put(b, "\"", 1);
+}
+
+static void json_strings(void **state)
+{
+    (void)state;
+    /* plain ASCII mostly, and each kind of byte the escaper treats apart, at every alignment */
+    static const char *pieces[] = {"a", "Z", " ", "~", "\"", "\\", "\n", "\t", "\x01", "\x1f", "\x7f", "/",
+                                   "\xc3\xa9", "\xe4\xb8\xad", "\xf0\x9f\x98\x80", "\xff", "\xc3", "\xed\xa0\x80",
+                                   "\xc0\xaf", "\x80", "abcdefgh", "0123456789abcdef"};
+    const size_t np = sizeof pieces / sizeof pieces[0];
+    for (int i = 0; i < 100000; i++) {
+        char s[512]; /* 23 pieces of at most 16 bytes, and a NUL */
+        size_t n = 0;
+        int k = (int)(next() % 24);
+        for (int j = 0; j < k; j++) {
+            /* plain pieces far more often, so that the 8-byte runs meet a special byte anywhere */
+            const char *pc = pieces[next() % 3 ? next() % 4 : next() % np];
+            size_t l = strlen(pc);
+            memcpy(s + n, pc, l);
+            n += l;
+        }
+        if (next() % 8 == 0)
+            s[n++] = 0; /* a NUL inside */
+        ntidx_buf got = {0}, want = {0};
+        ntx_buf_json_str(&got, s, n);
+        json_ref(&want, (const unsigned char *)s, n);
+        assert_int_equal(got.len, want.len);
+        assert_memory_equal(got.data, want.data, want.len);
+        ntidx_buf_free(&got);
+        ntidx_buf_free(&want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -155,6 +217,7 @@ int main(void)
         cmocka_unit_test(g17_ties),
         cmocka_unit_test(g17_random),
         cmocka_unit_test(dec_all_lengths),
+        cmocka_unit_test(json_strings),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     printf("%lu doubles compared with printf's %%.17g\n", checked);
