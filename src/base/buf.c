@@ -180,19 +180,6 @@ int ntx_buf_utf8(ntidx_buf *b, const char *str, size_t n)
     return b->err;
 }
 
-/* Whether a byte goes into a JSON string as it is: printable ASCII but '"' and '\\'. */
-static inline int json_plain(unsigned char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; }
-
-/* Whether 8 bytes (in any order) all go as they are: the SWAR tests "a byte < 0x20", "a byte > 0x7e",
-   "a byte == '"'", "a byte == '\\'", each exact for whether any byte matches. */
-static inline int json_plain8(uint64_t x)
-{
-    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-    uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\');
-    uint64_t bad = ((x - ones * 0x20) & ~x) | ((x + ones * (127 - 0x7e)) | x) | ((q - ones) & ~q) | ((bs - ones) & ~bs);
-    return (bad & high) == 0;
-}
-
 int ntx_buf_json_str(ntidx_buf *b, const char *str, size_t n)
 {
     const unsigned char *s = (const unsigned char *)str;
@@ -208,11 +195,7 @@ int ntx_buf_json_str(ntidx_buf *b, const char *str, size_t n)
     size_t i = 0;
     while (i < n) {
         /* Most text is printable ASCII: a run of it goes out in one copy. */
-        size_t run = i;
-        while (n - run >= 8 && json_plain8(ntx_load64(s + run)))
-            run += 8;
-        while (run < n && json_plain(s[run]))
-            run++;
+        size_t run = i + ntx_json_plain_run(s + i, n - i);
         memcpy(o, s + i, run - i);
         o += run - i;
         i = run;

@@ -126,23 +126,38 @@ static int put_guid(ntidx_buf *b, const uint8_t *p)
     return ntx_buf_put(b, s, (size_t)(o - s));
 }
 
-/* The separator and key before a value at the current depth. */
+/* The separator and key before a value at the current depth: written in place when the key needs no
+   escaping (the common case; through the escaper otherwise). */
 static int put_key(fmt_sink *f, const ntidx_value *v)
 {
     ntidx_buf *b = f->out;
-    int top = f->depth == 0;
-    if (f->count[f->depth]++)
-        ntx_buf_puts(b, f->json || !top ? "," : " ");
-    if (!v->name) /* an array element */
+    int json = f->json || f->depth != 0;
+    size_t n = v->name ? strlen(v->name) : 0;
+    if (ntx_buf_reserve(b, n + 4) != 0) /* separator, quotes, name, colon */
         return b->err;
-    if (f->json || !top) {
-        ntx_buf_json_str(b, v->name, strlen(v->name));
-        ntx_buf_puts(b, ":");
-    } else {
-        ntx_buf_puts(b, v->name);
-        ntx_buf_puts(b, "=");
+    char *o = b->data + b->len;
+    if (f->count[f->depth]++)
+        *o++ = json ? ',' : ' ';
+    if (v->name) {
+        if (!json) {
+            memcpy(o, v->name, n);
+            o += n;
+            *o++ = '=';
+        } else if (ntx_json_plain_run((const unsigned char *)v->name, n) == n) {
+            *o++ = '"';
+            memcpy(o, v->name, n);
+            o += n;
+            *o++ = '"';
+            *o++ = ':';
+        } else {
+            b->len = (size_t)(o - b->data);
+            ntx_buf_json_str(b, v->name, n);
+            return ntx_buf_put(b, ":", 1);
+        }
     }
-    return b->err;
+    b->len = (size_t)(o - b->data);
+    *o = 0;
+    return 0;
 }
 
 static int fmt_value(ntx_value_sink *s, const ntidx_value *v)
