@@ -101,25 +101,28 @@ static uint32_t big_div(big *a, uint32_t d)
     return (uint32_t)r;
 }
 
-/* floor(m * 2^e * 10^t) with the sticky bit, by big numbers; UINT64_MAX when it does not fit 64 bits. */
+/*
+ * floor(m * 2^e * 10^t) with the sticky bit, by big numbers; UINT64_MAX when it does not fit 64 bits.
+ * 10^t = 2^t * 5^t: the power of two is a shift, so only 5^|t| multiplies or divides (13 powers of 5 fit a
+ * limb against 9 powers of 10, on a number smaller by |t| bits). floor(floor(a / b) / c) = floor(a / (b c)),
+ * so the shift then the divisions give the quotient, and any remainder on the way sets the sticky bit.
+ */
 static uint64_t scaled_big(uint64_t m, int e, int t, int *sticky)
 {
+    static const uint32_t p5[14] = {1u, 5u, 25u, 125u, 625u, 3125u, 15625u, 78125u, 390625u, 1953125u, 9765625u,
+                                    48828125u, 244140625u, 1220703125u};
     big a = {{(uint32_t)m, (uint32_t)(m >> 32)}, 2};
     big_trim(&a);
-    if (e > 0)
-        big_shl(&a, (unsigned)e);
-    for (; t >= 9; t -= 9)
-        big_mul(&a, 1000000000u);
-    static const uint32_t p10[10] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000};
-    if (t > 0)
-        big_mul(&a, p10[t]);
+    int shift = e + t; /* the power of two left */
+    for (int f = t; f > 0; f -= 13)
+        big_mul(&a, p5[f < 13 ? f : 13]);
+    if (shift > 0)
+        big_shl(&a, (unsigned)shift);
     *sticky = 0;
-    if (e < 0)
-        *sticky |= big_shr(&a, (unsigned)-e);
-    for (; t <= -9; t += 9)
-        *sticky |= big_div(&a, 1000000000u) != 0;
-    if (t < 0)
-        *sticky |= big_div(&a, p10[-t]) != 0;
+    if (shift < 0)
+        *sticky |= big_shr(&a, (unsigned)-shift);
+    for (int f = -t; f > 0; f -= 13)
+        *sticky |= big_div(&a, p5[f < 13 ? f : 13]) != 0;
     if (a.n > 2)
         return UINT64_MAX;
     return a.n == 0 ? 0 : a.n == 1 ? a.w[0] : ((uint64_t)a.w[1] << 32) | a.w[0];
