@@ -297,7 +297,16 @@ static void run_pass(full_shared *sh, uint64_t r0, uint64_t r1, int is_caller)
     struct { uint64_t def, h, block; } type_keys[256];
     for (size_t i = 0; i < 256; i++)
         type_keys[i].def = UINT64_MAX;
-    uint64_t last_tid = 0, thread_h = ntx_thread_hash(0);
+    /* A thread's key likewise, by a direct-mapped cache of thread ids (Fibonacci-hashed: ids are often
+       multiples of a stride): a sampling trace changes thread at nearly every event, and hashing the id
+       each time cost more than the rest of the loop. */
+    struct { uint64_t tid, h, block; } thread_keys[256];
+    for (size_t i = 0; i < 256; i++) {
+        thread_keys[i].tid = 0;
+        thread_keys[i].h = ntx_thread_hash(0);
+        thread_keys[i].block = UINT64_MAX;
+    }
+    uint64_t last_tid = 0;
     while (rc == 0) {
         while (rc == 0 && (n = ntx_query_rows(q, rows, sizeof rows / sizeof rows[0], &block, 1)) > 0) {
             while (bi + 1 < end && ntx_load64(blocks + (bi + 1) * NTX_BLOCK_ENTRY) <= block)
@@ -309,7 +318,7 @@ static void run_pass(full_shared *sh, uint64_t r0, uint64_t r1, int is_caller)
                first, and a key already in this block's filter is not added again (adding sets the same
                bits; not storing keeps the loop free of a dependency through the filter's memory). */
             const ntidx_metadata *last_def = NULL;
-            int thread_added = 0;
+            int have_tid = 0; /* a thread's key added to this block yet */
             for (long i = 0; i < n; i++) {
                 const ntx_row *e = &rows[i];
                 if (e->metadata != last_def) {
@@ -325,14 +334,19 @@ static void run_pass(full_shared *sh, uint64_t r0, uint64_t r1, int is_caller)
                         ntx_bloom_add(f, tk->h);
                     }
                 }
-                if (e->thread_id != last_tid) {
+                if (!have_tid || e->thread_id != last_tid) {
+                    have_tid = 1;
                     last_tid = e->thread_id;
-                    thread_h = ntx_thread_hash(last_tid);
-                    thread_added = 0;
-                }
-                if (!thread_added) {
-                    ntx_bloom_add(f + 32, thread_h);
-                    thread_added = 1;
+                    __typeof__(thread_keys[0]) *hk = &thread_keys[(last_tid * 0x9E3779B97F4A7C15ULL) >> 56];
+                    if (hk->tid != last_tid) {
+                        hk->tid = last_tid;
+                        hk->h = ntx_thread_hash(last_tid);
+                        hk->block = UINT64_MAX;
+                    }
+                    if (hk->block != bi) {
+                        hk->block = bi;
+                        ntx_bloom_add(f + 32, hk->h);
+                    }
                 }
                 if (e->timestamp != UINT64_MAX) { /* the statistics' window is [0, UINT64_MAX) */
                     if (k != (size_t)i) /* moved only behind a row left out */

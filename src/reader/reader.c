@@ -884,7 +884,7 @@ static inline __attribute__((always_inline)) long rows_compressed_as(ntidx_reade
     ntx_hdr h = hb->prev; /* the delta state, in registers while the loop runs */
     const uint8_t *p = hb->p, *const end = hb->end, *const base = hb->base;
     void *const *mdense = ntx_idmap_dense(&r->metadata), *const *sdense = ntx_idmap_dense(&r->stacks);
-    void *const *ldense = ntx_idmap_dense(&r->labels);
+    void *const *ldense = ntx_idmap_dense(&r->labels), *const *tdense = ntx_idmap_dense(&r->threads);
     ntx_row_cache *c = &r->rc;
     size_t n = 0;
     long rc = 0;
@@ -906,11 +906,12 @@ static inline __attribute__((always_inline)) long rows_compressed_as(ntidx_reade
         }
         p += h.payload_size;
         const ntidx_metadata *m;
+        const ntx_label_ref *l; /* V6: the event's label list (read with the checks) */
         const uint32_t mid = h.metadata_id, sid = h.stack_id, lid = v6 ? h.label_id : 0;
         if (__builtin_expect((mid | sid | lid) < NTX_IDMAP_DENSE, 1)) {
             m = mdense[mid];
-            if (__builtin_expect((m == NULL) | ((sid != 0) & (sdense[sid] == NULL)) | ((lid != 0) & (ldense[lid] == NULL)),
-                                 0)) {
+            l = v6 ? ldense[lid] : NULL;
+            if (__builtin_expect((m == NULL) | ((sid != 0) & (sdense[sid] == NULL)) | ((lid != 0) & (l == NULL)), 0)) {
                 h.offset = (uint64_t)(at - base);
                 rc = check_refs(r, &h, &m);
                 if (rc == 0) /* the thread checks, which come before the label's and the stack's, failed it */
@@ -921,12 +922,12 @@ static inline __attribute__((always_inline)) long rows_compressed_as(ntidx_reade
             h.offset = (uint64_t)(at - base);
             if ((rc = check_refs(r, &h, &m)) < 0)
                 break;
+            l = v6 ? ntx_idmap_get(&r->labels, lid) : NULL;
         }
         if (v6) {
             /* Events with and without a label list interleave at random: the list (or an empty one) is
                chosen without a branch, and only a list that overrides something costs one. */
             static const ntx_label_ref no_labels;
-            const ntx_label_ref *l = lid < NTX_IDMAP_DENSE ? ldense[lid] : ntx_idmap_get(&r->labels, lid);
             const uintptr_t has = (uintptr_t)0 - (lid != 0); /* a mask, not a branch (compilers keep masks) */
             l = (const ntx_label_ref *)(((uintptr_t)l & has) | ((uintptr_t)&no_labels & ~has));
             if (__builtin_expect(l->overrides, 0) && !(m = label_row(r, m, l))) {
@@ -937,7 +938,9 @@ static inline __attribute__((always_inline)) long rows_compressed_as(ntidx_reade
         uint64_t tid = h.thread, cid = h.capture;
         if (v6) {
             if (__builtin_expect(!c->have_thread || h.thread != c->thread, 0)) {
-                const ntidx_thread *th = ntx_idmap_get(&r->threads, h.thread);
+                /* A sampling trace changes thread at nearly every event: the dense array read inline */
+                const ntidx_thread *th = h.thread < NTX_IDMAP_DENSE ? tdense[h.thread]
+                                                                     : ntx_idmap_get(&r->threads, h.thread);
                 if (!th) {
                     h.offset = (uint64_t)(at - base);
                     rc = check_refs(r, &h, &m);
