@@ -45,12 +45,14 @@ static void csv_cell(ntidx_buf *l, const char *s, size_t n)
 #define PIECE_MAX 512
 #define LIT(o, s) (memcpy((o), (s), sizeof(s) - 1), (o) + sizeof(s) - 1)
 
+/* The two-digit pairs 00..99. */
+static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                            "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                            "8081828384858687888990919293949596979899";
+
 /* v in decimal, the bytes of "%llu": two digits a step from the end, its length known first. */
 static char *dec(char *o, uint64_t v)
 {
-    static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                                   "8081828384858687888990919293949596979899";
     static const uint64_t p10[20] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
                                      100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
                                      1000000000000ull, 10000000000000ull, 100000000000000ull,
@@ -60,15 +62,19 @@ static char *dec(char *o, uint64_t v)
     int t = (64 - __builtin_clzll(v | 1)) * 1233 >> 12;
     int n = v ? t - (v < p10[t]) + 1 : 1;
     char *e = o + n, *q = e;
-    while (v >= 100) {
+    for (; v >> 32; v /= 100) { /* 64-bit steps only while it needs them */
         q -= 2;
         memcpy(q, pairs + v % 100 * 2, 2);
-        v /= 100;
     }
-    if (v >= 10)
-        memcpy(q - 2, pairs + v * 2, 2);
+    uint32_t w = (uint32_t)v;
+    for (; w >= 100; w /= 100) {
+        q -= 2;
+        memcpy(q, pairs + w % 100 * 2, 2);
+    }
+    if (w >= 10)
+        memcpy(q - 2, pairs + w * 2, 2);
     else
-        q[-1] = (char)('0' + v);
+        q[-1] = (char)('0' + w);
     return e;
 }
 
@@ -91,10 +97,15 @@ static char *fixed(char *o, double d, int decimals)
                 *o++ = '-';
             o = dec(o, v / unit);
             *o++ = '.';
-            uint64_t r = v % unit;
-            for (int i = decimals - 1; i >= 0; i--, r /= 10)
-                o[i] = (char)('0' + r % 10);
-            return o + decimals;
+            uint32_t r = (uint32_t)(v % unit);
+            char *e = o + decimals, *q = e;
+            for (int i = 0; i < decimals / 2; i++, r /= 100) {
+                q -= 2;
+                memcpy(q, pairs + r % 100 * 2, 2);
+            }
+            if (decimals & 1)
+                q[-1] = (char)('0' + r);
+            return e;
         }
     }
     return o + snprintf(o, 353, "%.*f", decimals, d);
