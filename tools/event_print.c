@@ -21,6 +21,18 @@ void event_print_header(enum event_format f)
 }
 
 static void put(ntidx_buf *l, const char *s) { ntidx_buf_append(l, s, strlen(s)); }
+/* A few bytes in place when they fit (the buffer's fields are public), else through the library, which grows it. */
+static void put_short(ntidx_buf *l, const char *s, size_t n)
+{
+    if (!l->err && l->data && l->cap - l->len > n) {
+        memcpy(l->data + l->len, s, n);
+        l->len += n;
+        l->data[l->len] = 0;
+    } else {
+        ntidx_buf_append(l, s, n);
+    }
+}
+
 static void json_str(ntidx_buf *l, const char *s) { ntidx_buf_append_json_string(l, s ? s : "", s ? strlen(s) : 0); }
 
 /* CSV cell: quoted, inner quotes doubled. */
@@ -216,7 +228,7 @@ static int json_line(event_printer *p, const ntidx_trace *t, const ntidx_event *
         put(l, ",\"field_error\":");
         json_str(l, err);
     }
-    put(l, "}\n");
+    put_short(l, "}\n", 2);
     return rc;
 }
 
@@ -270,7 +282,7 @@ static int text_line(event_printer *p, const ntidx_trace *t, const ntidx_event *
         o = dec(LIT(o, " stack="), e->stack_id);
     ntidx_buf_append(l, h, (size_t)(o - h));
     size_t mark = l->len;
-    put(l, " ");
+    put_short(l, " ", 1);
     int rc = l->err ? NTIDX_E_NOMEM : ntidx_event_fields_text(t, e, l);
     if (rc == NTIDX_E_NOMEM)
         return rc;
@@ -283,7 +295,7 @@ static int text_line(event_printer *p, const ntidx_trace *t, const ntidx_event *
     } else if (l->len == mark + 1) { /* no fields: no separator */
         truncate_to(l, mark);
     }
-    put(l, "\n");
+    put_short(l, "\n", 1);
     return rc;
 }
 
