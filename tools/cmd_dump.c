@@ -34,11 +34,12 @@ int ntidx_cmd_dump(int argc, char **argv)
     }
     cli_fast_stdout();
     event_print_header(fmt);
-    event_printer p = {0};
+    event_printer p = {.batch = 1}; /* nothing else goes to stdout until the end */
     const ntidx_event *e;
     while ((rc = ntidx_reader_next(r, &e)) == 1)
         if ((rc = event_print(&p, c.trace, e, fmt)) == NTIDX_E_NOMEM)
             break;
+    event_print_flush(&p);
     fflush(stdout);
     event_print_done(&p, c.trace_path);
     int ret = CLI_OK;

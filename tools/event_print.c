@@ -1,9 +1,11 @@
 #include "event_print.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -19,6 +21,18 @@ void event_print_header(enum event_format f)
 }
 
 static void put(ntidx_buf *l, const char *s) { ntidx_buf_append(l, s, strlen(s)); }
+/* A few bytes in place when they fit (the buffer's fields are public), else through the library, which grows it. */
+static void put_short(ntidx_buf *l, const char *s, size_t n)
+{
+    if (!l->err && l->data && l->cap - l->len > n) {
+        memcpy(l->data + l->len, s, n);
+        l->len += n;
+        l->data[l->len] = 0;
+    } else {
+        ntidx_buf_append(l, s, n);
+    }
+}
+
 static void json_str(ntidx_buf *l, const char *s) { ntidx_buf_append_json_string(l, s ? s : "", s ? strlen(s) : 0); }
 
 /* CSV cell: quoted, inner quotes doubled. */
@@ -37,11 +51,52 @@ static void csv_cell(ntidx_buf *l, const char *s, size_t n)
 }
 
 /*
+ * The fixed-size pieces of a line (numbers, keys) are written into a local array without checks, then
+ * appended at once: a library call per piece cost more than the piece (callgrind). PIECE_MAX bounds a piece.
+ */
+#define PIECE_MAX 512
+#define LIT(o, s) (memcpy((o), (s), sizeof(s) - 1), (o) + sizeof(s) - 1)
+
+/* The two-digit pairs 00..99. */
+static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                            "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                            "8081828384858687888990919293949596979899";
+
+/* v in decimal, the bytes of "%llu": two digits a step from the end, its length known first. */
+static char *dec(char *o, uint64_t v)
+{
+    static const uint64_t p10[20] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+                                     100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
+                                     1000000000000ull, 10000000000000ull, 100000000000000ull,
+                                     1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+                                     1000000000000000000ull, 10000000000000000000ull};
+    /* digits: floor(log10 v) + 1 from the bit length (log10(2) ~ 1233 / 4096), less one below that power */
+    int t = (64 - __builtin_clzll(v | 1)) * 1233 >> 12;
+    int n = v ? t - (v < p10[t]) + 1 : 1;
+    char *e = o + n, *q = e;
+    for (; v >> 32; v /= 100) { /* 64-bit steps only while it needs them */
+        q -= 2;
+        memcpy(q, pairs + v % 100 * 2, 2);
+    }
+    uint32_t w = (uint32_t)v;
+    for (; w >= 100; w /= 100) {
+        q -= 2;
+        memcpy(q, pairs + w % 100 * 2, 2);
+    }
+    if (w >= 10)
+        memcpy(q - 2, pairs + w * 2, 2);
+    else
+        q[-1] = (char)('0' + w);
+    return e;
+}
+
+/*
  * d as printf's "%.6f" or "%.9f" prints it. printf's conversion is exact; d * 10^decimals is one rounding
  * away from the exact product (at most x * 2^-53), so when the product's fraction is farther than that from
  * one half, rounding it gives printf's digits; otherwise (and for huge, infinite or NaN values) printf.
+ * Writes at most 352 bytes (the longest %.9f of a double) at o; returns the end.
  */
-static void put_fixed(ntidx_buf *l, double d, int decimals)
+static char *fixed(char *o, double d, int decimals)
 {
     const double scale = decimals == 9 ? 1e9 : 1e6;
     const uint64_t unit = decimals == 9 ? 1000000000u : 1000000u;
@@ -51,31 +106,54 @@ static void put_fixed(ntidx_buf *l, double d, int decimals)
         if (fabs(frac - 0.5) > x * 0x1p-52) {
             uint64_t v = (uint64_t)whole + (frac > 0.5);
             if (signbit(d))
-                put(l, "-");
-            ntidx_buf_append_dec(l, v / unit);
-            char digits[10];
-            uint64_t r = v % unit;
-            for (int i = decimals - 1; i >= 0; i--, r /= 10)
-                digits[i] = (char)('0' + r % 10);
-            put(l, ".");
-            ntidx_buf_append(l, digits, (size_t)decimals);
-            return;
+                *o++ = '-';
+            o = dec(o, v / unit);
+            *o++ = '.';
+            uint32_t r = (uint32_t)(v % unit);
+            char *e = o + decimals, *q = e;
+            for (int i = 0; i < decimals / 2; i++, r /= 100) {
+                q -= 2;
+                memcpy(q, pairs + r % 100 * 2, 2);
+            }
+            if (decimals & 1)
+                q[-1] = (char)('0' + r);
+            return e;
         }
     }
-    char tmp[352]; /* the longest %.9f of a double */
-    snprintf(tmp, sizeof tmp, "%.*f", decimals, d);
-    put(l, tmp);
+    return o + snprintf(o, 353, "%.*f", decimals, d);
 }
 
-/* An event type's name as the text lines show it, made once per type in a row (not once per event). */
-static const char *display_name(event_printer *p, const ntidx_metadata *m)
+static void put_fixed(ntidx_buf *l, double d, int decimals)
 {
-    if (m != p->name_of || ntidx_metadata_key(m) != p->name_key) {
-        ntidx_event_display_name(m, p->name, sizeof p->name);
-        p->name_of = m;
-        p->name_key = ntidx_metadata_key(m);
+    char tmp[PIECE_MAX];
+    ntidx_buf_append(l, tmp, (size_t)(fixed(tmp, d, decimals) - tmp));
+}
+
+#define DISPLAY_NAME_BUF 512 /* the buffer the text lines' names were always formatted into */
+
+/*
+ * An event type's name as the text lines show it: the bytes of ntidx_event_display_name() into its 512-byte
+ * buffer ("provider/event_name", or "provider/EventID(N)"), cut at 511 bytes as snprintf cuts it, written
+ * without snprintf (event types alternate from one event to the next, so no cache of one name held).
+ */
+static void put_display_name(ntidx_buf *l, const ntidx_metadata *m)
+{
+    if (!m || !m->provider || !m->event_name || !m->event_name[0]) {
+        char tmp[DISPLAY_NAME_BUF];
+        put(l, ntidx_event_display_name(m, tmp, sizeof tmp));
+        return;
     }
-    return p->name;
+    size_t room = DISPLAY_NAME_BUF - 1;
+    size_t np = strlen(m->provider), nn = strlen(m->event_name);
+    if (np >= room) {
+        ntidx_buf_append(l, m->provider, room);
+        return;
+    }
+    ntidx_buf_append(l, m->provider, np);
+    room -= np;
+    ntidx_buf_append(l, "/", 1);
+    room--;
+    ntidx_buf_append(l, m->event_name, nn < room ? nn : room);
 }
 
 /* `before`, then v in decimal. */
@@ -85,30 +163,73 @@ static void put_num(ntidx_buf *l, const char *before, uint64_t v)
     ntidx_buf_append_dec(l, v);
 }
 
-/* The JSON line; `err` NULL, or why the payload is listed as field_error instead of its fields. */
-static void json_line(ntidx_buf *l, const ntidx_event *e, const ntidx_buf *fields, const char *err)
+/*
+ * What a line shows of its event type, made once per type, not once per event: the JSON keys from provider
+ * to version, or the text name. A direct-mapped cache: types alternate from one event to the next. The same
+ * pointer with the same key is the same type (a type reloaded at the same place has the same text).
+ */
+static const ntidx_buf *type_text(event_printer *p, const ntidx_metadata *m, enum event_format f)
 {
-    const ntidx_metadata *m = e->metadata;
-    put_num(l, "{\"ts\":", e->timestamp);
-    put(l, ",\"provider\":");
-    json_str(l, m->provider);
-    put_num(l, ",\"event_id\":", m->event_id);
-    put(l, ",\"event_name\":");
-    json_str(l, m->event_name);
-    put_num(l, ",\"version\":", m->version);
-    put_num(l, ",\"thread\":", e->thread_id);
-    put_num(l, ",\"capture_thread\":", e->capture_thread_id);
-    put_num(l, ",\"seq\":", e->sequence_number);
-    put_num(l, ",\"stack_id\":", e->stack_id);
-    put_num(l, ",\"offset\":", e->offset);
-    if (!err) {
-        put(l, ",\"fields\":");
-        ntidx_buf_append(l, fields->data, fields->len);
-    } else {
+    uintptr_t h = (uintptr_t)m;
+    event_type_text *c = &p->types[(h >> 4 ^ h >> 11) % EVENT_TYPE_CACHE];
+    uint64_t key = ntidx_metadata_key(m);
+    if (c->m != m || c->key != key || c->format != f || !c->text.data || c->text.err) {
+        c->m = m;
+        c->key = key;
+        c->format = f;
+        c->text.len = 0;
+        if (f == EVENT_JSONL) {
+            put(&c->text, ",\"provider\":");
+            json_str(&c->text, m->provider);
+            put_num(&c->text, ",\"event_id\":", m->event_id);
+            put(&c->text, ",\"event_name\":");
+            json_str(&c->text, m->event_name);
+            put_num(&c->text, ",\"version\":", m->version);
+        } else {
+            put_display_name(&c->text, m);
+        }
+    }
+    return &c->text;
+}
+
+/* Cut the line back to `mark` bytes. */
+static void truncate_to(ntidx_buf *l, size_t mark)
+{
+    l->len = mark;
+    l->data[mark] = 0;
+}
+
+/*
+ * The JSON line, the payload formatted straight into it; a payload that does not fit its metadata is listed
+ * as field_error with the reason. Returns what the payload formatter returned.
+ */
+static int json_line(event_printer *p, const ntidx_trace *t, const ntidx_event *e)
+{
+    ntidx_buf *l = &p->line;
+    char h[PIECE_MAX], *o = LIT(h, "{\"ts\":");
+    o = dec(o, e->timestamp);
+    ntidx_buf_append(l, h, (size_t)(o - h));
+    const ntidx_buf *type = type_text(p, e->metadata, EVENT_JSONL);
+    ntidx_buf_append(l, type->data, type->len);
+    o = dec(LIT(h, ",\"thread\":"), e->thread_id);
+    o = dec(LIT(o, ",\"capture_thread\":"), e->capture_thread_id);
+    o = dec(LIT(o, ",\"seq\":"), e->sequence_number);
+    o = dec(LIT(o, ",\"stack_id\":"), e->stack_id);
+    o = dec(LIT(o, ",\"offset\":"), e->offset);
+    ntidx_buf_append(l, h, (size_t)(o - h));
+    size_t mark = l->len;
+    put(l, ",\"fields\":");
+    int rc = l->err ? NTIDX_E_NOMEM : ntidx_event_fields_json(t, e, l);
+    if (rc == NTIDX_E_NOMEM)
+        return rc;
+    if (rc != NTIDX_OK) { /* the formatter appended nothing */
+        const char *err = ntidx_last_error_info()->what;
+        truncate_to(l, mark);
         put(l, ",\"field_error\":");
         json_str(l, err);
     }
-    put(l, "}\n");
+    put_short(l, "}\n", 2);
+    return rc;
 }
 
 static void csv_line(ntidx_buf *l, const ntidx_trace *t, const ntidx_event *e, const ntidx_buf *fields, const char *err)
@@ -140,60 +261,113 @@ static void csv_line(ntidx_buf *l, const ntidx_trace *t, const ntidx_event *e, c
     }
 }
 
-static void text_line(event_printer *p, const ntidx_trace *t, const ntidx_event *e, const ntidx_buf *fields,
-                      const char *err)
+/* The text line, the payload formatted straight into it (as json_line). */
+static int text_line(event_printer *p, const ntidx_trace *t, const ntidx_event *e)
 {
     ntidx_buf *l = &p->line;
-    put_fixed(l, ntidx_ticks_to_seconds(t, e->timestamp), 6);
-    put_num(l, " ", e->timestamp);
-    put(l, " ");
-    put(l, display_name(p, e->metadata));
-    put_num(l, " thread=", e->thread_id);
-    put_num(l, " seq=", e->sequence_number);
+    char h[PIECE_MAX], *o = fixed(h, ntidx_ticks_to_seconds(t, e->timestamp), 6);
+    *o++ = ' ';
+    o = dec(o, e->timestamp);
+    *o++ = ' ';
+    ntidx_buf_append(l, h, (size_t)(o - h));
+    if (e->metadata) {
+        const ntidx_buf *name = type_text(p, e->metadata, EVENT_TEXT);
+        ntidx_buf_append(l, name->data, name->len);
+    } else {
+        put_display_name(l, NULL);
+    }
+    o = dec(LIT(h, " thread="), e->thread_id);
+    o = dec(LIT(o, " seq="), e->sequence_number);
     if (e->stack_id)
-        put_num(l, " stack=", e->stack_id);
-    if (err) {
+        o = dec(LIT(o, " stack="), e->stack_id);
+    ntidx_buf_append(l, h, (size_t)(o - h));
+    size_t mark = l->len;
+    put_short(l, " ", 1);
+    int rc = l->err ? NTIDX_E_NOMEM : ntidx_event_fields_text(t, e, l);
+    if (rc == NTIDX_E_NOMEM)
+        return rc;
+    if (rc != NTIDX_OK) {
+        const char *err = ntidx_last_error_info()->what;
+        truncate_to(l, mark);
         put(l, " field_error=\"");
         put(l, err);
         put(l, "\"");
-    } else if (fields->len) {
-        put(l, " ");
-        ntidx_buf_append(l, fields->data, fields->len);
+    } else if (l->len == mark + 1) { /* no fields: no separator */
+        truncate_to(l, mark);
     }
-    put(l, "\n");
+    put_short(l, "\n", 1);
+    return rc;
+}
+
+/* Write the lines held and empty the buffer. A batch goes to the descriptor itself, after what stdio holds
+   (the CSV header): through fwrite, stdio copied every byte into its own buffer first. */
+static void write_lines(event_printer *p)
+{
+    ntidx_buf *l = &p->line;
+    if (l->len && !p->batch) {
+        fwrite(l->data, 1, l->len, stdout);
+    } else if (l->len) {
+        fflush(stdout);
+        const char *d = l->data;
+        size_t n = l->len;
+        while (n) {
+            ssize_t w = write(fileno(stdout), d, n);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                break; /* as stdio's failed writes: the rest is lost (a closed pipe has sent SIGPIPE) */
+            d += w;
+            n -= (size_t)w;
+        }
+    }
+    l->len = 0;
 }
 
 int event_print(event_printer *p, const ntidx_trace *t, const ntidx_event *e, enum event_format f)
 {
-    ntidx_buf *b = &p->fields;
-    b->len = 0;
-    int rc = f == EVENT_TEXT ? ntidx_event_fields_text(t, e, b) : ntidx_event_fields_json(t, e, b);
-    if (rc == NTIDX_E_NOMEM)
-        return rc; /* said by the library: ntidx_last_error() */
-    /* A payload that does not fit its metadata is listed with the reason, not its fields. */
-    const char *err = rc == NTIDX_OK ? NULL : ntidx_last_error_info()->what;
-    p->field_errors += rc != NTIDX_OK;
-    /* The line in one buffer and one write, numbers without printf: printf's parsing of a line's numbers and
-       its exact float conversion cost more than decoding the event (callgrind: a third of a query's
-       instructions, two thirds of a text dump's). The bytes are printf's. */
+    /* The line in one buffer, numbers without printf: printf's parsing of a line's numbers and its exact float
+       conversion cost more than decoding the event (callgrind: a third of a query's instructions, two thirds
+       of a text dump's). The bytes are printf's. A batching printer writes lines 256 KiB at a time: stdio's
+       per-call work on lines of ~150 bytes showed in the profile. */
     ntidx_buf *l = &p->line;
-    l->len = 0;
-    if (f == EVENT_JSONL)
-        json_line(l, e, b, err);
-    else if (f == EVENT_CSV)
-        csv_line(l, t, e, b, err);
-    else
-        text_line(p, t, e, b, err);
-    if (l->err)
+    if (!p->batch)
+        l->len = 0;
+    size_t start = l->len;
+    int rc;
+    if (f == EVENT_CSV) {
+        /* the fields go into a cell, quoted: formatted apart first */
+        ntidx_buf *b = &p->fields;
+        b->len = 0;
+        rc = ntidx_event_fields_json(t, e, b);
+        if (rc != NTIDX_E_NOMEM)
+            csv_line(l, t, e, b, rc == NTIDX_OK ? NULL : ntidx_last_error_info()->what);
+    } else {
+        rc = f == EVENT_JSONL ? json_line(p, t, e) : text_line(p, t, e);
+    }
+    if (rc == NTIDX_E_NOMEM || l->err) {
+        if (!l->err)
+            truncate_to(l, start);
         return NTIDX_E_NOMEM; /* said by the library: ntidx_last_error() */
-    fwrite(l->data, 1, l->len, stdout);
+    }
+    p->field_errors += rc != NTIDX_OK;
+    if (!p->batch || l->len >= (1u << 18))
+        write_lines(p);
     return rc;
+}
+
+void event_print_flush(event_printer *p)
+{
+    if (!p->line.err)
+        write_lines(p);
 }
 
 void event_print_done(event_printer *p, const char *trace_path)
 {
+    event_print_flush(p);
     ntidx_buf_free(&p->fields);
     ntidx_buf_free(&p->line);
+    for (int i = 0; i < EVENT_TYPE_CACHE; i++)
+        ntidx_buf_free(&p->types[i].text);
     if (p->field_errors)
         fprintf(stderr, "ntidx: %s: warning: %" PRIu64 " events have payloads that do not match their metadata "
                         "(listed with field_error)\n",

@@ -12,18 +12,29 @@ enum event_format { EVENT_TEXT, EVENT_JSONL, EVENT_CSV };
 enum event_format event_format_parse(const char *s);
 void event_print_header(enum event_format f);
 
+/* What the lines show of one event type (event_print.c: type_text). */
+typedef struct event_type_text {
+    const ntidx_metadata *m;
+    uint64_t key; /* ntidx_metadata_key(m) */
+    enum event_format format;
+    ntidx_buf text;
+} event_type_text;
+
+#define EVENT_TYPE_CACHE 64
+
 /* What a command prints events with: scratch space, and the count of payloads that did not fit. */
 typedef struct event_printer {
     ntidx_buf fields;
-    ntidx_buf line; /* a line built whole, then written */
-    const ntidx_metadata *name_of; /* the type whose text name is in `name` */
-    uint64_t name_key;
-    char name[512];
+    ntidx_buf line;   /* a line built whole, then written (lines, with `batch`) */
+    int batch;        /* set by the caller: lines kept and written in big pieces, until event_print_flush() */
     uint64_t field_errors;
+    event_type_text types[EVENT_TYPE_CACHE];
 } event_printer;
 
 /* Print one event; returns NTIDX_OK, NTIDX_E_PAYLOAD (printed with field_error) or NTIDX_E_NOMEM (said). */
 int event_print(event_printer *p, const ntidx_trace *t, const ntidx_event *e, enum event_format f);
+/* Write the lines a batching printer holds (before anything else goes to stdout). */
+void event_print_flush(event_printer *p);
 /* Free the scratch and warn about payloads that did not fit. */
 void event_print_done(event_printer *p, const char *trace_path);
 

@@ -59,26 +59,61 @@ int ntx_buf_printf(ntidx_buf *b, const char *fmt, ...)
     return 0;
 }
 
-int ntx_buf_dec_u64(ntidx_buf *b, uint64_t v)
-{
-    /* Two digits a step from a table of the pairs 00..99, right to left into a scratch of 20. */
-    static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+/* The pairs 00..99: two digits a step. */
+static const char dec_pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                    "8081828384858687888990919293949596979899";
-    char tmp[20], *e = tmp + sizeof tmp, *p = e;
+
+/* v < 10^8 as exactly 8 digits, in 32-bit arithmetic. */
+static inline void dec_8(char *p, uint32_t v)
+{
+    uint32_t hi = v / 10000, lo = v % 10000;
+    memcpy(p, dec_pairs + hi / 100 * 2, 2);
+    memcpy(p + 2, dec_pairs + hi % 100 * 2, 2);
+    memcpy(p + 4, dec_pairs + lo / 100 * 2, 2);
+    memcpy(p + 6, dec_pairs + lo % 100 * 2, 2);
+}
+
+/* v < 10^8 in its own number of digits; returns the end. */
+static inline char *dec_small(char *p, uint32_t v)
+{
+    int n = v < 100 ? (v < 10 ? 1 : 2) : v < 10000 ? (v < 1000 ? 3 : 4) : v < 1000000 ? (v < 100000 ? 5 : 6)
+                                                                                      : (v < 10000000 ? 7 : 8);
+    char *e = p + n, *q = e;
     while (v >= 100) {
-        unsigned d = (unsigned)(v % 100) * 2;
+        q -= 2;
+        memcpy(q, dec_pairs + v % 100 * 2, 2);
         v /= 100;
-        *--p = pairs[d + 1];
-        *--p = pairs[d];
     }
-    if (v >= 10) {
-        *--p = pairs[v * 2 + 1];
-        *--p = pairs[v * 2];
+    if (v >= 10)
+        memcpy(q - 2, dec_pairs + v * 2, 2);
+    else
+        q[-1] = (char)('0' + v);
+    return e;
+}
+
+int ntx_buf_dec_u64(ntidx_buf *b, uint64_t v)
+{
+    /* Written in place: 8 digits at a time in 32-bit arithmetic (at most two 64-bit divisions). */
+    if (ntx_buf_reserve(b, 20) != 0)
+        return b->err;
+    char *p = b->data + b->len, *e;
+    if (v < 100000000) {
+        e = dec_small(p, (uint32_t)v);
+    } else if (v < 10000000000000000ull) {
+        e = dec_small(p, (uint32_t)(v / 100000000));
+        dec_8(e, (uint32_t)(v % 100000000));
+        e += 8;
     } else {
-        *--p = (char)('0' + v);
+        uint64_t hi = v / 10000000000000000ull, mid = v % 10000000000000000ull;
+        e = dec_small(p, (uint32_t)hi);
+        dec_8(e, (uint32_t)(mid / 100000000));
+        dec_8(e + 8, (uint32_t)(mid % 100000000));
+        e += 16;
     }
-    return ntx_buf_put(b, p, (size_t)(e - p));
+    b->len = (size_t)(e - b->data);
+    *e = 0;
+    return 0;
 }
 
 int ntx_buf_dec_i64(ntidx_buf *b, int64_t v)
@@ -148,45 +183,59 @@ int ntx_buf_utf8(ntidx_buf *b, const char *str, size_t n)
 int ntx_buf_json_str(ntidx_buf *b, const char *str, size_t n)
 {
     const unsigned char *s = (const unsigned char *)str;
-    if (ntx_buf_reserve(b, n + 2) != 0)
+    /* Room for the worst case at once (every byte a \u00XX), then written without checks. */
+    if (n > (SIZE_MAX / 2 - 8) / 6) {
+        b->err = NTIDX_E_NOMEM;
         return b->err;
-    b->data[b->len++] = '"';
+    }
+    if (ntx_buf_reserve(b, n * 6 + 2) != 0)
+        return b->err;
+    char *o = b->data + b->len;
+    *o++ = '"';
     size_t i = 0;
     while (i < n) {
         /* Most text is printable ASCII: a run of it goes out in one copy. */
-        size_t run = i;
-        while (run < n && s[run] >= 0x20 && s[run] < 0x7f && s[run] != '"' && s[run] != '\\')
-            run++;
-        if (run > i) {
-            if (ntx_buf_put(b, s + i, run - i) != 0)
-                return b->err;
-            i = run;
-            continue;
-        }
+        size_t run = i + ntx_json_plain_run(s + i, n - i);
+        memcpy(o, s + i, run - i);
+        o += run - i;
+        i = run;
+        if (i == n)
+            break;
         unsigned char c = s[i];
-        int rc = 0;
         if (c == '"' || c == '\\') {
-            char e[2] = {'\\', (char)c};
-            rc = ntx_buf_put(b, e, 2);
+            *o++ = '\\';
+            *o++ = (char)c;
             i++;
         } else if (c < 0x20 || c == 0x7f) {
-            static const char *named[] = {[8] = "\\b", [9] = "\\t", [10] = "\\n", [12] = "\\f", [13] = "\\r"};
-            rc = c < 14 && named[c] ? ntx_buf_puts(b, named[c]) : ntx_buf_printf(b, "\\u%04x", c);
+            static const char named[14] = {[8] = 'b', [9] = 't', [10] = 'n', [12] = 'f', [13] = 'r'};
+            *o++ = '\\';
+            if (c < 14 && named[c]) {
+                *o++ = named[c];
+            } else { /* "\\u%04x" */
+                static const char hex[] = "0123456789abcdef";
+                memcpy(o, "u00", 3);
+                o[3] = hex[c >> 4];
+                o[4] = hex[c & 15];
+                o += 5;
+            }
             i++;
         } else {
             size_t len = ntx_utf8_seq_len(s + i, n - i);
             if (len == 0) {
-                rc = ntx_buf_puts(b, "\xef\xbf\xbd");
+                memcpy(o, "\xef\xbf\xbd", 3);
+                o += 3;
                 i++;
             } else {
-                rc = ntx_buf_put(b, s + i, len);
+                memcpy(o, s + i, len);
+                o += len;
                 i += len;
             }
         }
-        if (rc != 0)
-            return rc;
     }
-    return ntx_buf_put(b, "\"", 1);
+    *o++ = '"';
+    *o = 0;
+    b->len = (size_t)(o - b->data);
+    return 0;
 }
 
 /* The public face of the buffer: appends that publish their failure (base/error.h). */

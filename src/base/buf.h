@@ -125,6 +125,13 @@ int ntx_buf_dec_u64(ntidx_buf *b, uint64_t v);
 int ntx_buf_dec_i64(ntidx_buf *b, int64_t v);
 
 /*
+ * d as printf's "%.17g" prints it (fmt_double.c: the exact digits, rounded
+ * half to even, without printf's cost). NaN and infinities as printf's
+ * "nan", "-inf"..., though the formatters print those as JSON strings.
+ */
+int ntx_buf_g17(ntidx_buf *b, double d);
+
+/*
  * A JSON string literal with its quotes: the one JSON escaper of the library
  * and its tools. Policy for bytes that are not valid UTF-8 (the shortest
  * form, no surrogates, at most U+10FFFF): each such byte becomes U+FFFD, so
@@ -132,6 +139,30 @@ int ntx_buf_dec_i64(ntidx_buf *b, int64_t v);
  * control characters as \b \t \n \f \r or \u00XX, DEL as \u007f.
  */
 int ntx_buf_json_str(ntidx_buf *b, const char *s, size_t n);
+
+/* Whether a byte goes into a JSON string as it is: printable ASCII but '"' and '\\'. */
+static inline int ntx_json_plain(unsigned char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; }
+
+/* Whether 8 bytes (in any order) all go as they are: the SWAR tests "a byte < 0x20", "a byte > 0x7e",
+   "a byte == '"'", "a byte == '\\'", each exact for whether any byte matches. */
+static inline int ntx_json_plain8(uint64_t x)
+{
+    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+    uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\');
+    uint64_t bad = ((x - ones * 0x20) & ~x) | ((x + ones * (127 - 0x7e)) | x) | ((q - ones) & ~q) | ((bs - ones) & ~bs);
+    return (bad & high) == 0;
+}
+
+/* How many of the n bytes at s, from the first, go into a JSON string as they are (8 a step). */
+static inline size_t ntx_json_plain_run(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+    while (n - i >= 8 && ntx_json_plain8(ntx_load64(s + i)))
+        i += 8;
+    while (i < n && ntx_json_plain(s[i]))
+        i++;
+    return i;
+}
 
 /* n bytes of UTF-8 appended by the same policy: each byte that is not part of valid UTF-8 becomes U+FFFD. */
 int ntx_buf_utf8(ntidx_buf *b, const char *s, size_t n);
