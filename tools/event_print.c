@@ -345,8 +345,11 @@ int event_print(event_printer *p, const ntidx_trace *t, const ntidx_event *e, en
         rc = f == EVENT_JSONL ? json_line(p, t, e) : text_line(p, t, e);
     }
     if (rc == NTIDX_E_NOMEM || l->err) {
-        if (!l->err)
-            truncate_to(l, start);
+        /* The whole lines batched before this one are still written; this one is dropped, and the buffer
+           starts afresh (its out-of-memory mark is sticky until freed). */
+        l->len = start;
+        write_lines(p);
+        ntidx_buf_free(l);
         return NTIDX_E_NOMEM; /* said by the library: ntidx_last_error() */
     }
     p->field_errors += rc != NTIDX_OK;
