@@ -25,7 +25,7 @@ void ntx_civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
     *y = (int64_t)yoe + era * 400 + (*m <= 2);
 }
 
-int ntx_format_iso8601(char *buf, size_t n, int64_t units, int digits, int64_t epoch_s)
+void ntx_utc_split(int64_t units, int digits, int64_t epoch_s, ntx_utc *out)
 {
     int64_t per_s = 1;
     for (int i = 0; i < digits; i++)
@@ -41,9 +41,17 @@ int ntx_format_iso8601(char *buf, size_t n, int64_t units, int digits, int64_t e
         sod += 86400;
         days--;
     }
-    int64_t y;
-    unsigned m, d;
-    ntx_civil_from_days(days, &y, &m, &d);
-    return snprintf(buf, n, "%04lld-%02u-%02uT%02d:%02d:%02d.%0*lldZ", (long long)y, m, d, (int)(sod / 3600),
-                    (int)(sod / 60 % 60), (int)(sod % 60), digits, (long long)frac);
+    ntx_civil_from_days(days, &out->year, &out->month, &out->day);
+    out->hour = (unsigned)(sod / 3600);
+    out->minute = (unsigned)(sod / 60 % 60);
+    out->second = (unsigned)(sod % 60);
+    out->frac = frac;
+}
+
+int ntx_format_iso8601(char *buf, size_t n, int64_t units, int digits, int64_t epoch_s)
+{
+    ntx_utc u;
+    ntx_utc_split(units, digits, epoch_s, &u);
+    return snprintf(buf, n, "%04lld-%02u-%02uT%02u:%02u:%02u.%0*lldZ", (long long)u.year, u.month, u.day, u.hour,
+                    u.minute, u.second, digits, (long long)u.frac);
 }

@@ -48,40 +48,28 @@ static char *put_fixed_digits(char *o, uint64_t v, int n)
  */
 static int put_filetime(ntidx_buf *b, int64_t ft)
 {
-    int64_t secs = ft / 10000000, frac = ft % 10000000;
-    if (frac < 0) {
-        frac += 10000000;
-        secs--;
-    }
-    secs -= 11644473600LL; /* 11644473600 s from 1601 to 1970 */
-    int64_t days = secs / 86400, sod = secs % 86400;
-    if (sod < 0) {
-        sod += 86400;
-        days--;
-    }
-    int64_t y;
-    unsigned m, d;
-    ntx_civil_from_days(days, &y, &m, &d);
+    ntx_utc u;
+    ntx_utc_split(ft, 7, -11644473600LL, &u); /* 11644473600 s from 1601 to 1970 */
     char s[64], *o = s;
-    if (y < 0 || y > 9999) {
+    if (u.year < 0 || u.year > 9999) {
         ntx_format_iso8601(s + 1, sizeof s - 2, ft, 7, -11644473600LL);
         s[0] = '"';
         o = s + 1 + strlen(s + 1);
     } else {
         *o++ = '"';
-        o = put_fixed_digits(o, (uint64_t)y, 4);
+        o = put_fixed_digits(o, (uint64_t)u.year, 4);
         *o++ = '-';
-        o = put_fixed_digits(o, m, 2);
+        o = put_fixed_digits(o, u.month, 2);
         *o++ = '-';
-        o = put_fixed_digits(o, d, 2);
+        o = put_fixed_digits(o, u.day, 2);
         *o++ = 'T';
-        o = put_fixed_digits(o, (uint64_t)(sod / 3600), 2);
+        o = put_fixed_digits(o, u.hour, 2);
         *o++ = ':';
-        o = put_fixed_digits(o, (uint64_t)(sod / 60 % 60), 2);
+        o = put_fixed_digits(o, u.minute, 2);
         *o++ = ':';
-        o = put_fixed_digits(o, (uint64_t)(sod % 60), 2);
+        o = put_fixed_digits(o, u.second, 2);
         *o++ = '.';
-        o = put_fixed_digits(o, (uint64_t)frac, 7);
+        o = put_fixed_digits(o, (uint64_t)u.frac, 7);
         *o++ = 'Z';
     }
     *o++ = '"';
@@ -108,12 +96,9 @@ static char *put_hex(char *o, uint32_t v, int n)
     return o + n;
 }
 
-/* A GUID quoted, the bytes of ntidx_guid_format(): Data1-3 little-endian, then the 8 bytes as stored. */
-static int put_guid(ntidx_buf *b, const uint8_t *p)
+void ntx_guid_chars(const uint8_t p[16], char out[36])
 {
-    char s[40], *o = s;
-    *o++ = '"';
-    o = put_hex(o, ntx_load32(p), 8);
+    char *o = put_hex(out, ntx_load32(p), 8);
     *o++ = '-';
     o = put_hex(o, ntx_load16(p + 4), 4);
     *o++ = '-';
@@ -121,9 +106,16 @@ static int put_guid(ntidx_buf *b, const uint8_t *p)
     *o++ = '-';
     o = put_hex_bytes(o, p + 8, 2);
     *o++ = '-';
-    o = put_hex_bytes(o, p + 10, 6);
-    *o++ = '"';
-    return ntx_buf_put(b, s, (size_t)(o - s));
+    put_hex_bytes(o, p + 10, 6);
+}
+
+/* A GUID quoted. */
+static int put_guid(ntidx_buf *b, const uint8_t *p)
+{
+    char s[38];
+    s[0] = s[37] = '"';
+    ntx_guid_chars(p, s + 1);
+    return ntx_buf_put(b, s, sizeof s);
 }
 
 /* The separator and key before a value at the current depth: written in place when the key needs no

@@ -1100,8 +1100,8 @@ NTIDX_API const ntidx_value *ntidx_values_get(const ntidx_values *t, const ntidx
 
 NTIDX_API void ntidx_guid_format(const uint8_t g[16], char out[37])
 {
-    snprintf(out, 37, "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x", ntx_load32(g), ntx_load16(g + 4),
-             ntx_load16(g + 6), g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]);
+    ntx_guid_chars(g, out);
+    out[36] = 0;
 }
 
 /* ------------------------------------------------------------------ */

@@ -60,4 +60,8 @@ void ntx_values_interpret_only(ntidx_values *v, int on);
 /* Whether `v` is one of the values `t` holds now. */
 int ntx_values_owns(const ntidx_values *t, const ntidx_value *v);
 
+/* A GUID's 36 characters as ntidx_guid_format() writes them (no NUL): Data1-3 little-endian, then the 8 bytes
+   as stored, lowercase hex (fields_format.c). */
+void ntx_guid_chars(const uint8_t g[16], char out[36]);
+
 #endif
