@@ -571,8 +571,8 @@ static int decode_compound(pctx *c, const ntidx_field *f, const char *name, cons
     return 0;
 }
 
-/* How a plan reads a field of type `type` (OP_*), its value's kind and the bytes of a fixed-size scalar (sizes
-   as decode_scalar() reads them). */
+/* A plan's op for a field of type `type`: how it reads it (OP_*), its value's kind and the bytes of a fixed-size
+   scalar (sizes as decode_scalar() reads them); no string omission, no nested ops (set by plan_compile()). */
 static void plan_shape(plan_op *op, uint8_t type, int v6, uint32_t ptr)
 {
     static const struct { uint8_t op, kind, size; } shapes[256] = {
@@ -592,9 +592,13 @@ static void plan_shape(plan_op *op, uint8_t type, int v6, uint32_t ptr)
         [NTIDX_TYPE_GUID] = {OP_BYTES16, NTIDX_VALUE_GUID, 16},
         [NTIDX_TYPE_UTF16_STRING] = {OP_STRING, NTIDX_VALUE_STRING, 0},
     };
+    op->type = type;
     op->op = OP_OTHER;
     op->kind = 0;
     op->size = 0;
+    op->omit = 0;
+    op->count = 0;
+    op->rest = 0;
     if (type == NTIDX_TYPE_DATETIME) {
         op->op = v6 ? OP_SYSTEMTIME : OP_FILETIME;
         op->kind = NTIDX_VALUE_TIME;
@@ -643,11 +647,7 @@ static void plan_compile(plan *pl, const pctx *c, const ntidx_metadata *m)
         plan_op *op = &pl->ops[i];
         if (f->type_code == NTX_TYPE_COUNTED_ARRAY)
             return; /* its count is an earlier field's value: decode_fields() keeps them */
-        op->type = f->type_code;
         plan_shape(op, f->type_code, c->v6, c->ptr_size);
-        op->omit = 0;
-        op->count = 0;
-        op->rest = 0;
         if (manifest && f->type_code == NTIDX_TYPE_UTF16_STRING) {
             /* ntx_string_omitted()'s sum, once: the manifest's layouts never change */
             uint64_t sum = 0;
@@ -664,11 +664,7 @@ static void plan_compile(plan *pl, const pctx *c, const ntidx_metadata *m)
             int plain = 1;
             for (uint32_t k = 0; k < f->field_count; k++) {
                 plan_op *sub = &pl->ops[more + k];
-                sub->type = f->fields[k].type_code;
-                plan_shape(sub, sub->type, c->v6, c->ptr_size);
-                sub->omit = 0;
-                sub->count = 0;
-                sub->rest = 0;
+                plan_shape(sub, f->fields[k].type_code, c->v6, c->ptr_size);
                 plain &= sub->op <= OP_STRING;
             }
             if (plain) {
@@ -680,11 +676,7 @@ static void plan_compile(plan *pl, const pctx *c, const ntidx_metadata *m)
         } else if (f->type_code == NTIDX_TYPE_ARRAY && f->element) {
             /* an array of numbers (not bytes: one value for them all; not characters: a string) */
             plan_op *el = &pl->ops[more];
-            el->type = f->element->type_code;
-            plan_shape(el, el->type, c->v6, c->ptr_size);
-            el->omit = 0;
-            el->count = 0;
-            el->rest = 0;
+            plan_shape(el, f->element->type_code, c->v6, c->ptr_size);
             if (el->op < OP_STRING && el->type != NTIDX_TYPE_BYTE && el->type != NTIDX_TYPE_SBYTE) {
                 op->op = OP_ARRAY;
                 op->rest = more++;
@@ -818,13 +810,7 @@ static __attribute__((noinline)) const uint8_t *plan_field(pctx *c, const ntidx_
         const uint32_t n = op->count;
         if (f->field_count != n || plan_room(c, (uint64_t)n + 1 + left) < 0)
             return NULL;
-        t->v[t->n++] = (ntidx_value){.name = name,
-                                     .field = f,
-                                     .kind = NTIDX_VALUE_OBJECT,
-                                     .type_code = NTIDX_TYPE_OBJECT,
-                                     .count = n,
-                                     .payload_offset = (uint32_t)(p - c->payload),
-                                     .next = NONE};
+        add(c, f, name, p, NTIDX_VALUE_OBJECT)->count = n; /* room made: never NULL */
         for (uint32_t i = 0; i < n; i++) {
             const ntidx_field *cf = &f->fields[i];
             if (cf->type_code != sub[i].type)
@@ -853,13 +839,7 @@ static __attribute__((noinline)) const uint8_t *plan_field(pctx *c, const ntidx_
         p += 2;
         if ((uint64_t)n * el->size > (uint64_t)(end - p) || plan_room(c, (uint64_t)n + 1 + left) < 0)
             return NULL;
-        t->v[t->n++] = (ntidx_value){.name = name,
-                                     .field = f,
-                                     .kind = NTIDX_VALUE_ARRAY,
-                                     .type_code = NTIDX_TYPE_ARRAY,
-                                     .count = n,
-                                     .payload_offset = (uint32_t)(p - c->payload),
-                                     .next = NONE};
+        add(c, f, name, p, NTIDX_VALUE_ARRAY)->count = n; /* room made: never NULL */
         ntidx_value *v = t->v + t->n;
         const uint32_t first = (uint32_t)t->n;
         for (uint32_t i = 0; i < n; i++, p += el->size)
@@ -942,16 +922,8 @@ static void restart(pctx *c, const uint8_t **p)
 static __attribute__((noinline)) int walk_slow(const ntidx_trace *tr, const ntidx_event *ev, ntidx_values *t,
                                                 ntx_err *err, const ntidx_metadata *m)
 {
-    pctx c = {.t = t,
-              .payload = ev->payload,
-              .payload_size = ev->payload_size,
-              .payload_file_offset = (uint64_t)(ev->payload - tr->data),
-              .v6 = tr->gen == NTX_GEN_V6,
-              .ptr_size = tr->info.pointer_size == 4 ? 4 : 8,
-              .err = err,
-              .ready = 1,
-              .tr = tr,
-              .ev = ev};
+    pctx c = {.t = t, .payload = ev->payload, .err = err, .tr = tr, .ev = ev};
+    pctx_fill(&c);
     const uint8_t *p = ev->payload, *end = ev->payload + ev->payload_size;
     plan *pl = t->interpret_only ? NULL : plan_for(&c, m);
     int rc = !pl || pl->interpret ? 1 : plan_run(&c, pl, m->fields, &p, end);
