@@ -131,29 +131,12 @@ static void put_fixed(ntidx_buf *l, double d, int decimals)
 
 #define DISPLAY_NAME_BUF 512 /* the buffer the text lines' names were always formatted into */
 
-/*
- * An event type's name as the text lines show it: the bytes of ntidx_event_display_name() into its 512-byte
- * buffer ("provider/event_name", or "provider/EventID(N)"), cut at 511 bytes as snprintf cuts it, written
- * without snprintf (event types alternate from one event to the next, so no cache of one name held).
- */
+/* An event type's name as the text lines show it (ntidx_event_display_name(), cut as its 512-byte buffer cuts
+   it); made once per type (type_text()), so its snprintf() does not show. */
 static void put_display_name(ntidx_buf *l, const ntidx_metadata *m)
 {
-    if (!m || !m->provider || !m->event_name || !m->event_name[0]) {
-        char tmp[DISPLAY_NAME_BUF];
-        put(l, ntidx_event_display_name(m, tmp, sizeof tmp));
-        return;
-    }
-    size_t room = DISPLAY_NAME_BUF - 1;
-    size_t np = strlen(m->provider), nn = strlen(m->event_name);
-    if (np >= room) {
-        ntidx_buf_append(l, m->provider, room);
-        return;
-    }
-    ntidx_buf_append(l, m->provider, np);
-    room -= np;
-    ntidx_buf_append(l, "/", 1);
-    room--;
-    ntidx_buf_append(l, m->event_name, nn < room ? nn : room);
+    char tmp[DISPLAY_NAME_BUF];
+    put(l, ntidx_event_display_name(m, tmp, sizeof tmp));
 }
 
 /* `before`, then v in decimal. */

@@ -20,7 +20,7 @@ typedef struct event_type_text {
     ntidx_buf text;
 } event_type_text;
 
-#define EVENT_TYPE_CACHE 64
+#define EVENT_TYPE_CACHE 256
 
 /* What a command prints events with: scratch space, and the count of payloads that did not fit. */
 typedef struct event_printer {
