@@ -132,13 +132,20 @@ static void test_every_event_of_the_real_traces(void **state)
 }
 
 /* A row whose layout changes in place (same row, same field array): the next event is decoded by the new one. */
-static void test_layout_changed_under_the_same_row(void **state)
+/* A small real trace, open: the events made up below take their payloads from it or hold their own. */
+static ntidx_trace *open_runtime_trace(void)
 {
-    (void)state;
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dirs[ndirs - 1], "runtime-file.nettrace");
     ntidx_trace *t;
     assert_int_equal(ntidx_trace_open(path, &t), NTIDX_OK);
+    return t;
+}
+
+static void test_layout_changed_under_the_same_row(void **state)
+{
+    (void)state;
+    ntidx_trace *t = open_runtime_trace();
     uint64_t size;
     const uint8_t *data = ntidx_trace_data(t, &size);
     assert_true(size > 64);
@@ -171,13 +178,7 @@ static void test_layout_changed_under_the_same_row(void **state)
 static void test_nested_layout_changed_under_the_same_row(void **state)
 {
     (void)state;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dirs[ndirs - 1], "runtime-file.nettrace");
-    ntidx_trace *t;
-    assert_int_equal(ntidx_trace_open(path, &t), NTIDX_OK);
-    uint64_t size;
-    const uint8_t *data = ntidx_trace_data(t, &size);
-    assert_true(size > 64);
+    ntidx_trace *t = open_runtime_trace();
     static ntidx_field inner[2] = {{.name = "X", .type_code = NTIDX_TYPE_INT32},
                                    {.name = "Y", .type_code = NTIDX_TYPE_INT32}};
     static ntidx_field element = {.type_code = NTIDX_TYPE_UINT16};
@@ -186,7 +187,6 @@ static void test_nested_layout_changed_under_the_same_row(void **state)
     static ntidx_metadata m = {.provider = "P", .event_name = "E", .has_fields = 1, .field_count = 2,
                                .fields = fields};
     uint8_t payload[24] = {1, 0, 0, 0, 2, 0, 0, 0, 2, 0, 7, 0, 9, 0};
-    (void)data;
     ntidx_event e = {.metadata = &m, .payload = payload, .payload_size = 14};
     ntidx_values *v, *w; /* w: the interpreter's, which every outcome is held against */
     assert_int_equal(ntidx_values_new(&v), NTIDX_OK);
