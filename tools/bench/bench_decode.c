@@ -145,12 +145,18 @@ static void *par_work(void *arg)
         ntidx_query *q;
         const ntidx_event *e;
         int rc = ntidx_query_open(p->t, p->x, &o, &q);
+        /* Counted in locals: the workers' records share a cache line, and a store per event
+         * from each thread would bounce it between the cores. */
+        int64_t events = 0;
+        uint64_t values = 0;
         if (rc == NTIDX_OK)
             while ((rc = ntidx_query_next(q, &e)) == 1) {
-                w->events++;
+                events++;
                 if (ntidx_values_decode(v, p->t, e) == NTIDX_OK)
-                    w->values += ntidx_values_count(v);
+                    values += ntidx_values_count(v);
             }
+        w->events += events;
+        w->values += values;
         if (rc < 0) {
             fprintf(stderr, "%s\n", ntidx_last_error());
             atomic_store(&p->failed, 1);
