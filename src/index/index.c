@@ -111,6 +111,7 @@ NTIDX_API void ntidx_index_close(ntidx_index **xp)
     ntidx_index_close(&next);
     for (size_t i = 0; i < sizeof x->own / sizeof x->own[0]; i++)
         ntidx_buf_free(&x->own[i]);
+    ntx_index_free_retired(x);
     free(x->region_ok);
     free(x->strings_copy);
     free(x->name);
@@ -118,6 +119,15 @@ NTIDX_API void ntidx_index_close(ntidx_index **xp)
         munmap(x->map, (size_t)x->map_len);
     free(x);
     *xp = NULL;
+}
+
+void ntx_index_free_retired(ntidx_index *x)
+{
+    for (size_t i = 0; i < x->nretired; i++)
+        free(x->retired[i]);
+    free(x->retired);
+    x->retired = NULL;
+    x->nretired = 0;
 }
 
 /* Bloom filter keys of --full indexes: an event type (provider + event id), a thread. */

@@ -80,6 +80,10 @@ struct ntidx_index {
 
     /* storage: owned section buffers (built) or the mapping (loaded) */
     ntidx_buf own[10];
+    /* A scan with a sink (ntx_index_scan_stream) never frees a section buffer it outgrows while the
+       sink's readers may hold it: the old ones are kept here until ntx_index_free_retired() or close. */
+    void **retired;
+    size_t nretired;
     void *map;
     uint64_t map_len;
     ntidx_index_info info;
@@ -180,6 +184,26 @@ int ntx_index_need_all(const ntidx_index *x, ntx_err *err);
  */
 int ntx_index_scan(ntidx_trace *t, const ntidx_index *from, const ntidx_index_options *o, ntidx_index **out,
                    ntx_err *err);
+
+/*
+ * Regions as the scan closes them (a --full build starts decoding them while
+ * the scan goes on, src/ops/index_full.c). After each sequence point closes
+ * a region, `region_closed` is called on the scanning thread with the index
+ * so far: its section pointers and counts (x->blocks, nblocks, regions,
+ * nregions, defs, ndefs, sps, nsps) bound to the entries written so far,
+ * which are final. A shallow copy of *x taken then stays valid for reading
+ * those entries until ntx_index_free_retired(x) or ntidx_index_close(): the
+ * scan never frees or moves a buffer it outgrows while it has a sink. Nothing
+ * of x may be written by the sink.
+ */
+typedef struct ntx_scan_sink {
+    void (*region_closed)(void *ctx, const ntidx_index *x);
+    void *ctx;
+} ntx_scan_sink;
+int ntx_index_scan_stream(ntidx_trace *t, const ntidx_index *from, const ntidx_index_options *o,
+                          const ntx_scan_sink *sink, ntidx_index **out, ntx_err *err);
+/* Free the buffers a scan with a sink outgrew (no copy of the index taken during the scan is used any more). */
+void ntx_index_free_retired(ntidx_index *x);
 
 /* The owned buffers of a built index (own[]). */
 enum { NTX_OWN_BLOCKS, NTX_OWN_SPS, NTX_OWN_REGIONS, NTX_OWN_DEFS, NTX_OWN_FILTERS, NTX_OWN_RSTATS, NTX_OWN_TCOUNTS,

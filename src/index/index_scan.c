@@ -51,6 +51,7 @@ typedef struct builder {
     uint64_t win_at, win_len;
     uint8_t win[512];
     int touched; /* the scan has read the mapping since its last release */
+    const ntx_scan_sink *sink; /* told of each region closed (NULL: nobody) */
 } builder;
 
 /*
@@ -74,9 +75,42 @@ uint64_t ntx_trace_head_hash(const ntidx_trace *t)
 
 static int nomem(builder *b) { return ntx_err_set(b->err, NTIDX_E_NOMEM, "out of memory building the index"); }
 
+/*
+ * n zeroed bytes appended to section s: where to write them, or NULL when
+ * out of memory. With a sink, a buffer that must grow is copied into a new
+ * one and the old one kept (x->retired), never realloc'ed: the sink's
+ * threads may be reading the entries in it.
+ */
+static uint8_t *sec_append(builder *b, int s, size_t n)
+{
+    ntidx_buf *buf = &b->x->own[s];
+    if (b->sink && !buf->err && !(buf->cap > buf->len && n < buf->cap - buf->len)) {
+        ntidx_index *x = b->x;
+        size_t cap = buf->cap ? buf->cap : 4096;
+        while (cap < buf->len + n + 1)
+            cap *= 2;
+        uint8_t *p = malloc(cap);
+        void **r = realloc(x->retired, (x->nretired + 1) * sizeof *r);
+        if (!p || !r) {
+            free(p);
+            if (r)
+                x->retired = r;
+            return NULL;
+        }
+        x->retired = r;
+        if (buf->len)
+            memcpy(p, buf->bytes, buf->len);
+        if (buf->data)
+            x->retired[x->nretired++] = buf->data;
+        buf->bytes = p;
+        buf->cap = cap;
+    }
+    return ntx_buf_append(buf, n);
+}
+
 static int add_def(builder *b, uint32_t block, uint8_t kind)
 {
-    uint8_t *p = ntx_buf_append(&b->x->own[B_DEFS], NTX_DEF_ENTRY);
+    uint8_t *p = sec_append(b, B_DEFS, NTX_DEF_ENTRY);
     if (!p)
         return nomem(b);
     ntx_store32(p, block);
@@ -88,7 +122,7 @@ static int add_def(builder *b, uint32_t block, uint8_t kind)
 
 static int close_region(builder *b, uint32_t end_block, int closed)
 {
-    uint8_t *p = ntx_buf_append(&b->x->own[B_REGIONS], NTX_REGION_ENTRY);
+    uint8_t *p = sec_append(b, B_REGIONS, NTX_REGION_ENTRY);
     if (!p)
         return nomem(b);
     ntx_store32(p, b->region_first);
@@ -292,7 +326,7 @@ static int scan(builder *b, uint64_t pos)
             if ((rc = add_def(b, (uint32_t)index, (uint8_t)blk.kind)) < 0)
                 return rc;
         }
-        uint8_t *p = ntx_buf_append(&x->own[B_BLOCKS], NTX_BLOCK_ENTRY);
+        uint8_t *p = sec_append(b, B_BLOCKS, NTX_BLOCK_ENTRY);
         if (!p)
             return nomem(b);
         ntx_store64(p, blk.offset);
@@ -312,7 +346,7 @@ static int scan(builder *b, uint64_t pos)
                          : ntx_decode_sequence_point(t, &blk, &sp, NULL, NULL, b->err);
             if (rc < 0)
                 return rc;
-            uint8_t *s = ntx_buf_append(&x->own[B_SPS], NTX_SP_ENTRY);
+            uint8_t *s = sec_append(b, B_SPS, NTX_SP_ENTRY);
             if (!s)
                 return nomem(b);
             ntx_store64(s, blk.offset);
@@ -330,6 +364,10 @@ static int scan(builder *b, uint64_t pos)
             b->region_min = UINT64_MAX;
             b->region_max = 0;
             b->region_start_ts = sp.timestamp;
+            if (b->sink) {
+                ntx_index_finish(x);
+                b->sink->region_closed(b->sink->ctx, x);
+            }
         }
     }
 }
@@ -370,6 +408,12 @@ static int regions_sorted(const ntidx_index *x)
 int ntx_index_scan(ntidx_trace *t, const ntidx_index *from, const ntidx_index_options *o, ntidx_index **out,
                    ntx_err *err)
 {
+    return ntx_index_scan_stream(t, from, o, NULL, out, err);
+}
+
+int ntx_index_scan_stream(ntidx_trace *t, const ntidx_index *from, const ntidx_index_options *o,
+                          const ntx_scan_sink *sink, ntidx_index **out, ntx_err *err)
+{
     ntidx_index_options def;
     if (!o) {
         ntidx_index_options_defaults(&def);
@@ -382,7 +426,7 @@ int ntx_index_scan(ntidx_trace *t, const ntidx_index *from, const ntidx_index_op
     ntidx_index *x = calloc(1, sizeof *x);
     if (!x)
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory building the index");
-    builder b = {.t = t, .x = x, .err = err, .o = o, .region_min = UINT64_MAX};
+    builder b = {.t = t, .x = x, .err = err, .o = o, .region_min = UINT64_MAX, .sink = sink};
     const ntidx_trace_info *in = &t->info;
     x->minor = NTX_IDX_MINOR;
     x->trace_size = t->size;
@@ -452,6 +496,10 @@ int ntx_index_scan(ntidx_trace *t, const ntidx_index *from, const ntidx_index_op
         }
         x->first_block = pos;
     }
+    if (sink && x->own[B_REGIONS].len) { /* the regions of `from` closed by a sequence point */
+        ntx_index_finish(x);
+        sink->region_closed(sink->ctx, x);
+    }
     b.pending_tag = UINT64_MAX;
     b.use_pread = t->fd >= 0 && t->gen != NTX_GEN_NETPERF;
     b.touched = 1; /* the identity hash read the trace's first MiB */
@@ -471,6 +519,9 @@ int ntx_index_scan(ntidx_trace *t, const ntidx_index *from, const ntidx_index_op
     *out = x;
     return NTIDX_OK;
 fail:
-    ntidx_index_close(&x);
+    if (sink && x->own[B_REGIONS].len)
+        *out = x; /* the sink's readers may still be reading it: the caller closes it */
+    else
+        ntidx_index_close(&x);
     return rc;
 }

@@ -115,18 +115,42 @@ typedef struct region_result {
     int done;
 } region_result;
 
+/*
+ * A work unit: a run of consecutive regions, read by one query (primed once).
+ * Units are made while the scan goes on (unit_from_scan): a worker starts on
+ * one as soon as the scan has closed its last region, with a copy of the index
+ * as it was then (the entries of the unit's blocks and of every definition
+ * before them are final by then). What a worker counts per block goes to the
+ * unit's own arrays, copied into BLOCKS and FILTERS once every unit is done
+ * (the scan may still be appending to the index's buffers while workers run).
+ */
+typedef struct full_unit {
+    uint64_t r0, r1;            /* regions [r0, r1) */
+    uint64_t b0, b1;            /* their blocks [b0, b1) */
+    ntidx_index *snap;          /* the index when the scan published the unit (NULL: the finished index) */
+    region_result *res;         /* region r: res[r - r0] */
+    ntx_err *errs;              /* region r: why it failed, errs[r - r0] */
+    uint32_t *counts;           /* block b: its events, counts[b - b0] */
+    uint8_t *filters;           /* block b: its FILTERS entry at (b - b0) * NTX_FILTER_ENTRY */
+} full_unit;
+
 typedef struct full_shared {
     ntidx_trace *t;
-    ntidx_index *x;
+    ntidx_index *x;                   /* the finished index (set once the scan is over) */
     const ntidx_index_options *o;
-    region_result *res;
-    uint64_t *unit_first;             /* work unit u: regions [unit_first[u], unit_first[u + 1]) */
-    uint64_t nunits;
-    atomic_uint_fast64_t next;        /* the next work unit to take */
-    atomic_uint_fast64_t first_failed;/* the lowest region that failed (nregions: none) */
+    pthread_mutex_t lock;             /* guards units, nunits, taken, scan_over */
+    pthread_cond_t more;              /* a unit was published, or the scan is over */
+    full_unit **units;
+    size_t nunits, capunits, taken;
+    int scan_over;
+    /* the scanning thread's: regions [pending, pending_end) are not in a unit yet, pending_bytes of them */
+    uint64_t pending, pending_end, pending_bytes;
+    uint64_t left, min_unit, nthreads; /* trace bytes not yet in a unit (estimated: the scan has not ended) */
+    uint64_t prev_max;                /* regions so far never go back in time: `sorted` */
+    int sorted, defer;                /* defer: units only once the scan is over (a region at the end of time) */
+    atomic_uint_fast64_t first_failed;/* the lowest region that failed (UINT64_MAX: none) */
     atomic_uint_fast64_t done_bytes;  /* trace bytes of the regions done (progress) */
-    ntx_err *errs;                    /* per region: why it failed */
-    atomic_int cancelled;             /* the progress callback (on the calling thread) cancelled */
+    atomic_int cancelled;             /* the progress callback (on the calling thread) cancelled, or the scan failed */
 } full_shared;
 
 static void result_free(region_result *r)
@@ -190,11 +214,9 @@ static int keep_result(region_result *res, const ntx_stats_accum *a, const ntx_d
  * the region began, and the event blocks it read, kept in sh->res[r].
  * `q` is NULL for a region with nothing to read (no drops).
  */
-static int finish_region(full_shared *sh, uint64_t r, ntidx_query *q, const ntx_stats_accum *a,
+static int finish_region(full_unit *u, const ntidx_index *x, uint64_t r, ntidx_query *q, const ntx_stats_accum *a,
                          uint32_t event_blocks, ntx_err *err)
 {
-    ntidx_index *x = sh->x;
-    const uint8_t *blocks = x->own[NTX_OWN_BLOCKS].bytes;
     ntx_drop_map d;
     ntx_drop_map_init(&d);
     int rc = 0;
@@ -207,7 +229,7 @@ static int finish_region(full_shared *sh, uint64_t r, ntidx_query *q, const ntx_
             if ((rc = ntx_drop_map_add(&d, &dl[k])) < 0)
                 ntx_err_set(err, rc, "out of memory");
     }
-    region_result *res = &sh->res[r];
+    region_result *res = &u->res[r - u->r0];
     if (rc == 0 && (rc = keep_result(res, a, &d, event_blocks)) < 0)
         ntx_err_set(err, rc, "out of memory");
     if (rc == 0) {
@@ -215,11 +237,10 @@ static int finish_region(full_shared *sh, uint64_t r, ntidx_query *q, const ntx_
            hold no event, or none of [0, UINT64_MAX) (block_wanted() in query.c), which moves sequence
            baselines: such a region's statistics are computed again that way. */
         for (uint64_t b = ntx_rg_first(x, r); b < ntx_rg_end(x, r); b++) {
-            const uint8_t *be = blocks + b * NTX_BLOCK_ENTRY;
-            uint8_t flags = be[13];
-            if (be[12] == NTIDX_BLOCK_EVENT && !(flags & NTX_BF_NO_EVENTS) &&
-                (ntx_load32(be + 20) == 0 ||
-                 ((flags & NTX_BF_RANGE) && !ntx_ranges_overlap(ntx_load64(be + 24), ntx_load64(be + 32), 0, UINT64_MAX))))
+            uint8_t flags = ntx_blk_flags(x, b);
+            if (ntx_blk_kind(x, b) == NTIDX_BLOCK_EVENT && !(flags & NTX_BF_NO_EVENTS) &&
+                (u->counts[b - u->b0] == 0 ||
+                 ((flags & NTX_BF_RANGE) && !ntx_ranges_overlap(ntx_blk_ts_min(x, b), ntx_blk_ts_max(x, b), 0, UINT64_MAX))))
                 res->again = 1;
         }
     }
@@ -228,12 +249,12 @@ static int finish_region(full_shared *sh, uint64_t r, ntidx_query *q, const ntx_
 }
 
 /* Region r is done: progress from the calling thread only (the callback need not be thread-safe). */
-static void region_done(full_shared *sh, uint64_t r, int is_caller)
+static void region_done(full_shared *sh, const ntidx_index *x, uint64_t r, int is_caller)
 {
     const ntidx_index_options *o = sh->o;
-    uint64_t bytes = ntx_rg_bytes(sh->x, r);
+    uint64_t bytes = ntx_rg_bytes(x, r);
     uint64_t done = atomic_fetch_add(&sh->done_bytes, bytes) + bytes;
-    if (is_caller && o->progress && o->progress(o->progress_ctx, sh->x->first_block + done, sh->t->size))
+    if (is_caller && o->progress && o->progress(o->progress_ctx, x->first_block + done, sh->t->size))
         atomic_store(&sh->cancelled, 1);
 }
 
@@ -260,11 +281,11 @@ static void failed_at(full_shared *sh, uint64_t r)
  * against the first region not yet done (sh->errs), which no region of an
  * earlier run can come after.
  */
-static void run_pass(full_shared *sh, uint64_t r0, uint64_t r1, int is_caller)
+static void run_pass(full_shared *sh, full_unit *u, int is_caller)
 {
-    ntidx_index *x = sh->x;
-    uint8_t *blocks = x->own[NTX_OWN_BLOCKS].bytes, *filters = x->own[NTX_OWN_FILTERS].bytes;
-    uint64_t end = ntx_rg_end(x, r1 - 1), bi = ntx_rg_first(x, r0);
+    const ntidx_index *x = u->snap ? u->snap : sh->x;
+    uint64_t r0 = u->r0, r1 = u->r1;
+    uint64_t end = u->b1, bi = u->b0;
     uint64_t next = r0; /* regions before it are done */
     ntx_err why = {0}, *err = &why;
     uint64_t *list = malloc((size_t)(r1 - r0) * sizeof *list);
@@ -275,7 +296,7 @@ static void run_pass(full_shared *sh, uint64_t r0, uint64_t r1, int is_caller)
         if (rc == 0)
             ntx_stats_accum_discard(&a);
         free(list);
-        ntx_err_set(&sh->errs[r0], NTIDX_E_NOMEM, "out of memory");
+        ntx_err_set(&u->errs[0], NTIDX_E_NOMEM, "out of memory");
         failed_at(sh, r0);
         return;
     }
@@ -309,10 +330,10 @@ static void run_pass(full_shared *sh, uint64_t r0, uint64_t r1, int is_caller)
     uint64_t last_tid = 0;
     while (rc == 0) {
         while (rc == 0 && (n = ntx_query_rows(q, rows, sizeof rows / sizeof rows[0], &block, 1)) > 0) {
-            while (bi + 1 < end && ntx_load64(blocks + (bi + 1) * NTX_BLOCK_ENTRY) <= block)
+            while (bi + 1 < end && ntx_blk_offset(x, bi + 1) <= block)
                 bi++;
-            uint8_t *be = blocks + bi * NTX_BLOCK_ENTRY, *f = filters + bi * NTX_FILTER_ENTRY;
-            ntx_store32(be + 20, ntx_load32(be + 20) + (uint32_t)n);
+            uint8_t *f = u->filters + (bi - u->b0) * NTX_FILTER_ENTRY;
+            u->counts[bi - u->b0] += (uint32_t)n;
             size_t k = 0;
             /* The rows are of one block: a run of one definition's events needs nothing more after its
                first, and a key already in this block's filter is not added again (adding sets the same
@@ -370,20 +391,20 @@ static void run_pass(full_shared *sh, uint64_t r0, uint64_t r1, int is_caller)
                 ntx_err_set(err, rc, "out of memory");
                 break;
             }
-            rc = finish_region(sh, next, NULL, &empty, 0, err);
+            rc = finish_region(u, x, next, NULL, &empty, 0, err);
             ntx_stats_accum_discard(&empty);
             if (rc == 0)
-                region_done(sh, next, is_caller);
+                region_done(sh, x, next, is_caller);
         }
         if (rc < 0 || !more)
             break;
         uint64_t read = ntidx_query_get_stats(q)->event_blocks_read;
-        rc = finish_region(sh, r, q, &a, (uint32_t)(read - blocks_at_end + primed), err);
+        rc = finish_region(u, x, r, q, &a, (uint32_t)(read - blocks_at_end + primed), err);
         blocks_at_end = read;
         ntx_stats_accum_reset(&a);
         if (rc < 0)
             break;
-        region_done(sh, r, is_caller);
+        region_done(sh, x, r, is_caller);
         next = r + 1;
         if (next >= r1 || stop(sh, next))
             break;
@@ -391,7 +412,7 @@ static void run_pass(full_shared *sh, uint64_t r0, uint64_t r1, int is_caller)
     }
     if (rc < 0) {
         uint64_t at = next < r1 ? next : r1 - 1;
-        sh->errs[at] = why;
+        u->errs[at - r0] = why;
         failed_at(sh, at);
     }
     ntidx_query_close(&q);
@@ -403,12 +424,22 @@ static void *full_work(void *arg)
 {
     full_shared *sh = ((void **)arg)[0];
     int is_caller = ((void **)arg)[1] != NULL;
+    pthread_mutex_lock(&sh->lock);
     for (;;) {
-        uint64_t u = atomic_fetch_add(&sh->next, 1);
-        if (u >= sh->nunits || stop(sh, sh->unit_first[u]))
+        if (sh->taken < sh->nunits) {
+            full_unit *u = sh->units[sh->taken++];
+            if (stop(sh, u->r0))
+                break;
+            pthread_mutex_unlock(&sh->lock);
+            run_pass(sh, u, is_caller);
+            pthread_mutex_lock(&sh->lock);
+        } else if (sh->scan_over || atomic_load(&sh->cancelled)) {
             break;
-        run_pass(sh, sh->unit_first[u], sh->unit_first[u + 1], is_caller);
+        } else {
+            pthread_cond_wait(&sh->more, &sh->lock);
+        }
     }
+    pthread_mutex_unlock(&sh->lock);
     return NULL;
 }
 
@@ -422,8 +453,11 @@ static int write_summaries(full_shared *sh, ntx_err *err)
     uint64_t empty_off;
     /* A pool that is never empty (the empty string first): its last byte is always a NUL. */
     int rc = intern(&in, "", ntx_xxh3("", 0), &empty_off) < 0 ? ntx_err_set(err, NTIDX_E_NOMEM, "out of memory") : 0;
+    size_t ui = 0;
     for (uint64_t r = 0; rc == 0 && r < x->nregions; r++) {
-        const region_result *res = &sh->res[r];
+        while (r >= sh->units[ui]->r1) /* the units cover the regions, in order */
+            ui++;
+        const region_result *res = &sh->units[ui]->res[r - sh->units[ui]->r0];
         uint8_t *e = ntx_buf_append(&own[NTX_OWN_RSTATS], NTX_RSTAT_ENTRY);
         if (!e) {
             rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
@@ -486,40 +520,135 @@ static int write_summaries(full_shared *sh, ntx_err *err)
     return rc;
 }
 
-/*
- * The --full part of an index just scanned, in one pass over its regions on
- * every core: each worker takes runs of regions from a shared counter and
- * reads each run once (run_pass) for its blocks' counts and filters and each
- * region's statistics;
- * the calling thread then writes the statistics in region order. The result is
- * the same, byte for byte, as counting every block in one file-order pass and
- * then computing each region's statistics over the finished index (what
- * earlier versions did, one thread, reading the trace twice): the same events
- * reach the same counts, and regions whose statistics a query over the
- * finished index would read differently (region_result.again) are computed
- * again that way. A failure is the lowest failing region's, as a file-order
- * pass would meet first.
- */
-static int build_full(ntidx_trace *t, ntidx_index *x, const ntidx_index_options *o, ntx_err *err)
+/* A unit of regions [r0, r1) of x (snap: a copy of x to keep, or NULL for the finished index), published
+   to the workers. 0, or NTIDX_E_NOMEM (nothing published). */
+static int publish(full_shared *sh, const ntidx_index *x, ntidx_index *snap, uint64_t r0, uint64_t r1)
 {
-    uint64_t nblocks = x->own[NTX_OWN_BLOCKS].len / NTX_BLOCK_ENTRY;
-    if (!ntx_buf_append(&x->own[NTX_OWN_FILTERS], nblocks * NTX_FILTER_ENTRY))
-        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory building the index");
-    memset(x->own[NTX_OWN_FILTERS].bytes, 0, (size_t)(nblocks * NTX_FILTER_ENTRY));
-    uint8_t *blocks = x->own[NTX_OWN_BLOCKS].bytes;
-    for (uint64_t i = 0; i < nblocks; i++)
-        ntx_store32(blocks + i * NTX_BLOCK_ENTRY + 20, 0);
-    full_shared sh = {.t = t, .x = x, .o = o};
-    uint64_t nr = x->nregions;
-    sh.res = calloc(nr ? nr : 1, sizeof *sh.res);
-    sh.errs = calloc(nr ? nr : 1, sizeof *sh.errs);
-    if (!sh.res || !sh.errs) {
-        free(sh.res);
-        free(sh.errs);
-        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory building the index");
+    full_unit *u = calloc(1, sizeof *u);
+    uint64_t b0 = ntx_rg_first(x, r0), b1 = ntx_rg_end(x, r1 - 1);
+    if (b1 < b0) /* regions are checked to be in order when loaded; built ones are */
+        b1 = b0;
+    if (u) {
+        u->r0 = r0;
+        u->r1 = r1;
+        u->b0 = b0;
+        u->b1 = b1;
+        u->snap = snap;
+        u->res = calloc((size_t)(r1 - r0), sizeof *u->res);
+        u->errs = calloc((size_t)(r1 - r0), sizeof *u->errs);
+        u->counts = calloc((size_t)(b1 - b0 + 1), sizeof *u->counts);
+        u->filters = calloc((size_t)(b1 - b0 + 1), NTX_FILTER_ENTRY);
     }
-    atomic_init(&sh.next, 0);
-    atomic_init(&sh.first_failed, nr);
+    pthread_mutex_lock(&sh->lock);
+    int ok = u && u->res && u->errs && u->counts && u->filters;
+    if (ok && sh->nunits == sh->capunits) {
+        size_t cap = sh->capunits ? sh->capunits * 2 : 64;
+        full_unit **nu = realloc(sh->units, cap * sizeof *nu);
+        if (nu) {
+            sh->units = nu;
+            sh->capunits = cap;
+        } else {
+            ok = 0;
+        }
+    }
+    if (ok) {
+        sh->units[sh->nunits++] = u;
+        pthread_cond_signal(&sh->more);
+    }
+    pthread_mutex_unlock(&sh->lock);
+    if (!ok && u) {
+        u->snap = NULL; /* the caller's */
+        free(u->res);
+        free(u->errs);
+        free(u->counts);
+        free(u->filters);
+        free(u);
+    }
+    return ok ? 0 : NTIDX_E_NOMEM;
+}
+
+/*
+ * How many bytes of regions the next unit takes: a quarter of a thread's share
+ * of what is left, so that units shrink towards the end of the trace and
+ * threads finish together (the last unit taken is small), and not less than
+ * a thirty-second share of the trace (every unit is primed once).
+ */
+static uint64_t unit_target(const full_shared *sh)
+{
+    uint64_t target = sh->left / (sh->nthreads * 4) + 1;
+    return target > sh->min_unit ? target : sh->min_unit;
+}
+
+/* The pending regions [pending, r1) became a unit. */
+static void unit_taken(full_shared *sh, uint64_t r1)
+{
+    sh->left = sh->left > sh->pending_bytes ? sh->left - sh->pending_bytes : 0;
+    sh->pending = r1;
+    sh->pending_bytes = 0;
+}
+
+/*
+ * The regions x has closed so far put into units of unit_target() bytes,
+ * those complete published with a copy of x. Called by the scan on the
+ * calling thread.
+ */
+static void unit_from_scan(void *ctx, const ntidx_index *x)
+{
+    full_shared *sh = ctx;
+    uint64_t start = sh->pending;
+    for (uint64_t r = sh->pending_end; r < x->nregions && !sh->defer; r++) {
+        uint64_t lo = ntx_rg_ts_min(x, r), hi = ntx_rg_ts_max(x, r);
+        if (lo <= hi) {
+            /* A region whose events are all at the end of time: a query over an unsorted index reads on
+               past it, over a sorted one it stops; sortedness is known only at the end of the scan. */
+            if (lo == UINT64_MAX) {
+                sh->defer = 1;
+                break;
+            }
+            if (lo < sh->prev_max)
+                sh->sorted = 0;
+            sh->prev_max = hi;
+        }
+        sh->pending_end = r + 1;
+        sh->pending_bytes += ntx_rg_bytes(x, r);
+        if (sh->pending_bytes >= unit_target(sh)) {
+            ntidx_index *snap = malloc(sizeof *snap);
+            if (!snap)
+                return; /* these regions wait for the end of the scan */
+            *snap = *x;
+            snap->flags = (x->flags & ~(uint32_t)NTX_IF_REGIONS_SORTED) | (sh->sorted ? NTX_IF_REGIONS_SORTED : 0);
+            if (publish(sh, x, snap, start, r + 1) < 0) {
+                free(snap);
+                return;
+            }
+            unit_taken(sh, r + 1);
+            start = r + 1;
+        }
+    }
+}
+
+/*
+ * The --full part of an index, in one pass over its regions on every core,
+ * while the scan (on the calling thread) is still finding them: the scan
+ * publishes runs of regions as it closes them (unit_from_scan) and the
+ * worker threads read each run once (run_pass) for its blocks' counts and
+ * filters and each region's statistics; the calling thread joins them when
+ * its scan is over, then writes the statistics in region order. The result
+ * is the same, byte for byte, as counting every block in one file-order pass
+ * and then computing each region's statistics over the finished index (what
+ * earlier versions did, one thread, reading the trace twice): the same
+ * events reach the same counts, and regions whose statistics a query over
+ * the finished index would read differently (region_result.again) are
+ * computed again that way. A failure is the scan's, else the lowest failing
+ * region's, as a file-order pass would meet first.
+ */
+static int build_full(ntidx_trace *t, const ntidx_index *from, const ntidx_index_options *o, ntidx_index **out,
+                      ntx_err *err)
+{
+    full_shared sh = {.t = t, .o = o, .sorted = 1};
+    pthread_mutex_init(&sh.lock, NULL);
+    pthread_cond_init(&sh.more, NULL);
+    atomic_init(&sh.first_failed, UINT64_MAX);
     atomic_init(&sh.done_bytes, 0);
     atomic_init(&sh.cancelled, 0);
     unsigned nthreads = o->threads;
@@ -529,30 +658,11 @@ static int build_full(ntidx_trace *t, ntidx_index *x, const ntidx_index_options 
     }
     if (nthreads > MAX_THREADS)
         nthreads = MAX_THREADS;
-    if (nthreads > nr)
-        nthreads = nr ? (unsigned)nr : 1;
-    /* Work units: runs of consecutive regions (one query each, primed once), about a quarter of a thread's
-       share of the bytes, so that threads still finish together (as statistics workers take them). */
-    sh.unit_first = malloc((size_t)(nr + 1) * sizeof *sh.unit_first);
-    if (!sh.unit_first) {
-        free(sh.res);
-        free(sh.errs);
-        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory building the index");
-    }
-    uint64_t total = 0, unit = 0;
-    for (uint64_t r = 0; r < nr; r++)
-        total += ntx_rg_bytes(x, r);
-    uint64_t target = total / ((uint64_t)nthreads * 4) + 1;
-    for (uint64_t r = 0; r < nr; r++) {
-        if (r == 0 || unit >= target) {
-            sh.unit_first[sh.nunits++] = r;
-            unit = 0;
-        }
-        unit += ntx_rg_bytes(x, r);
-    }
-    sh.unit_first[sh.nunits] = nr;
-    if (nthreads > sh.nunits)
-        nthreads = sh.nunits ? (unsigned)sh.nunits : 1;
+    /* Work units: runs of consecutive regions (one query each, primed once), unit_target() bytes each. The
+       regions' bytes are not known before the scan: the trace's size stands for them. */
+    sh.nthreads = nthreads;
+    sh.left = t->size;
+    sh.min_unit = t->size / ((uint64_t)nthreads * 32) + 1;
     pthread_t tids[MAX_THREADS];
     void *args[MAX_THREADS][2];
     unsigned started = 0;
@@ -563,56 +673,119 @@ static int build_full(ntidx_trace *t, ntidx_index *x, const ntidx_index_options 
             break;
         started = i;
     }
+    /* With no other thread, nobody would take a unit before the scan is over: no sink. */
+    ntx_scan_sink sink = {unit_from_scan, &sh};
+    *out = NULL;
+    /* With a sink, a failed scan still hands over its index: the workers may be reading it. */
+    int rc = ntx_index_scan_stream(t, from, o, started ? &sink : NULL, out, err);
+    ntidx_index *x = *out;
+    sh.x = rc == 0 ? x : NULL;
+    /* The regions left, in units by the same rule, on the finished index. */
+    uint64_t nr = rc == 0 ? x->nregions : 0;
+    for (uint64_t r = sh.pending_end; rc == 0 && r < nr; r++) {
+        sh.pending_bytes += ntx_rg_bytes(x, r);
+        if (sh.pending_bytes < unit_target(&sh) && r + 1 < nr)
+            continue;
+        if (publish(&sh, x, NULL, sh.pending, r + 1) < 0)
+            rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory building the index");
+        else
+            unit_taken(&sh, r + 1);
+    }
+    if (rc == 0 && sh.pending < nr && publish(&sh, x, NULL, sh.pending, nr) < 0)
+        rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory building the index");
+    if (rc < 0)
+        atomic_store(&sh.cancelled, 1);
+    pthread_mutex_lock(&sh.lock);
+    sh.scan_over = 1;
+    pthread_cond_broadcast(&sh.more);
+    pthread_mutex_unlock(&sh.lock);
     args[0][0] = &sh;
     args[0][1] = &sh; /* the calling thread: it reports progress */
-    full_work(args[0]);
+    if (rc == 0)
+        full_work(args[0]);
     for (unsigned i = 1; i <= started; i++)
         pthread_join(tids[i], NULL);
-    int rc = 0;
     uint64_t failed = atomic_load(&sh.first_failed);
-    if (atomic_load(&sh.cancelled)) {
+    if (rc < 0) {
+        /* the scan's error */
+    } else if (atomic_load(&sh.cancelled)) {
         rc = ntx_err_set(err, NTIDX_E_CANCELLED, "cancelled");
-    } else if (failed < nr) {
-        *err = sh.errs[failed];
+    } else if (failed != UINT64_MAX) {
+        for (size_t i = 0; i < sh.nunits; i++)
+            if (failed >= sh.units[i]->r0 && failed < sh.units[i]->r1) {
+                *err = sh.units[i]->errs[failed - sh.units[i]->r0];
+                break;
+            }
         rc = err->code ? err->code : NTIDX_E_CORRUPT;
     }
+    uint64_t nblocks = rc == 0 ? x->own[NTX_OWN_BLOCKS].len / NTX_BLOCK_ENTRY : 0;
+    if (rc == 0 && !ntx_buf_append(&x->own[NTX_OWN_FILTERS], nblocks * NTX_FILTER_ENTRY))
+        rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory building the index");
     if (rc == 0) {
-        uint64_t events = 0;
+        /* The units' counts and filters into BLOCKS and FILTERS (blocks of no region: none, 0). */
+        uint8_t *blocks = x->own[NTX_OWN_BLOCKS].bytes, *filters = x->own[NTX_OWN_FILTERS].bytes;
+        memset(filters, 0, (size_t)(nblocks * NTX_FILTER_ENTRY));
         for (uint64_t i = 0; i < nblocks; i++)
-            events += ntx_load32(blocks + i * NTX_BLOCK_ENTRY + 20);
+            ntx_store32(blocks + i * NTX_BLOCK_ENTRY + 20, 0);
+        uint64_t events = 0;
+        for (size_t i = 0; i < sh.nunits; i++) {
+            const full_unit *u = sh.units[i];
+            for (uint64_t b = u->b0; b < u->b1 && b < nblocks; b++) {
+                ntx_store32(blocks + b * NTX_BLOCK_ENTRY + 20, u->counts[b - u->b0]);
+                events += u->counts[b - u->b0];
+            }
+            if (u->b1 > u->b0 && u->b1 <= nblocks)
+                memcpy(filters + u->b0 * NTX_FILTER_ENTRY, u->filters, (size_t)((u->b1 - u->b0) * NTX_FILTER_ENTRY));
+        }
         x->events = events;
         x->flags |= NTX_IF_FULL;
         ntx_index_finish(x); /* binds FILTERS: queries over x now use the counts */
-        for (uint64_t r = 0; rc == 0 && r < nr; r++) {
-            if (!sh.res[r].again)
-                continue;
-            ntx_stats_accum a;
-            ntx_drop_map d;
-            ntidx_reader_stats rs;
-            memset(&rs, 0, sizeof rs);
-            ntx_err why = {0};
-            if ((rc = ntx_stats_accum_init(&a)) < 0) {
-                ntx_err_set(err, rc, "out of memory");
-                break;
+        for (size_t i = 0; rc == 0 && i < sh.nunits; i++) {
+            full_unit *u = sh.units[i];
+            for (uint64_t r = u->r0; rc == 0 && r < u->r1; r++) {
+                if (!u->res[r - u->r0].again)
+                    continue;
+                ntx_stats_accum a;
+                ntx_drop_map d;
+                ntidx_reader_stats rs;
+                memset(&rs, 0, sizeof rs);
+                ntx_err why = {0};
+                if ((rc = ntx_stats_accum_init(&a)) < 0) {
+                    ntx_err_set(err, rc, "out of memory");
+                    break;
+                }
+                ntx_drop_map_init(&d);
+                rc = ntx_region_stats(t, x, r, 0, UINT64_MAX, &a, &d, NULL, &rs, &why);
+                if (rc < 0)
+                    rc = ntx_err_wrap(err, rc, &why, "statistics of region %llu: ", (unsigned long long)r);
+                result_free(&u->res[r - u->r0]);
+                if (rc == 0 && (rc = keep_result(&u->res[r - u->r0], &a, &d, (uint32_t)rs.blocks[NTIDX_BLOCK_EVENT])) < 0)
+                    ntx_err_set(err, rc, "out of memory");
+                ntx_stats_accum_discard(&a);
+                ntx_drop_map_free(&d);
             }
-            ntx_drop_map_init(&d);
-            rc = ntx_region_stats(t, x, r, 0, UINT64_MAX, &a, &d, NULL, &rs, &why);
-            if (rc < 0)
-                rc = ntx_err_wrap(err, rc, &why, "statistics of region %llu: ", (unsigned long long)r);
-            result_free(&sh.res[r]);
-            if (rc == 0 && (rc = keep_result(&sh.res[r], &a, &d, (uint32_t)rs.blocks[NTIDX_BLOCK_EVENT])) < 0)
-                ntx_err_set(err, rc, "out of memory");
-            ntx_stats_accum_discard(&a);
-            ntx_drop_map_free(&d);
         }
     }
     if (rc == 0)
         rc = write_summaries(&sh, err);
-    for (uint64_t r = 0; r < nr; r++)
-        result_free(&sh.res[r]);
-    free(sh.res);
-    free(sh.errs);
-    free(sh.unit_first);
+    for (size_t i = 0; i < sh.nunits; i++) {
+        full_unit *u = sh.units[i];
+        for (uint64_t r = u->r0; r < u->r1; r++)
+            result_free(&u->res[r - u->r0]);
+        free(u->res);
+        free(u->errs);
+        free(u->counts);
+        free(u->filters);
+        free(u->snap);
+        free(u);
+    }
+    free(sh.units);
+    if (x)
+        ntx_index_free_retired(x);
+    pthread_mutex_destroy(&sh.lock);
+    pthread_cond_destroy(&sh.more);
+    if (rc < 0 && x)
+        ntidx_index_close(out);
     return rc;
 }
 
@@ -624,12 +797,9 @@ int ntx_index_build_full(ntidx_trace *t, const ntidx_index *from, const ntidx_in
         ntidx_index_options_defaults(&def);
         o = &def;
     }
-    int rc = ntx_index_scan(t, from, o, out, err);
-    if (rc < 0 || !o->full)
-        return rc;
-    if ((rc = build_full(t, *out, o, err)) < 0)
-        ntidx_index_close(out);
-    return rc;
+    if (!o->full)
+        return ntx_index_scan(t, from, o, out, err);
+    return build_full(t, from, o, out, err);
 }
 
 int ntx_index_summary_merge(const ntidx_index *x, uint64_t r, ntx_stats_accum *a, ntx_drop_map *drops,
