@@ -804,6 +804,84 @@ static void test_estimates_seeks_regions(void **state)
 }
 
 /* ------------------------------------------------------------------ */
+/* --full builds: any number of threads, cancelled at any point         */
+/* ------------------------------------------------------------------ */
+
+static int cancel_after; /* the progress callback cancels at this call */
+static int progress_calls;
+static int cancel_at(void *ctx, uint64_t done, uint64_t total)
+{
+    (void)ctx;
+    assert_true(done <= total);
+    return ++progress_calls >= cancel_after;
+}
+
+/* The --full index of t with `threads` workers, written to path; the progress callback cancels at call
+   `cancel` (0: never). The build's result. */
+static int build_full_to(ntidx_trace *t, unsigned threads, int cancel, const char *path)
+{
+    ntidx_index_options o;
+    ntidx_index_options_defaults(&o);
+    o.full = 1;
+    o.threads = threads;
+    o.progress = cancel ? cancel_at : NULL;
+    cancel_after = cancel;
+    progress_calls = 0;
+    ntidx_index *x = NULL;
+    int rc = ntidx_index_build(t, &o, &x);
+    if (rc == NTIDX_OK)
+        assert_int_equal(ntidx_index_write(x, path), NTIDX_OK);
+    else
+        assert_null(x);
+    ntidx_index_close(&x);
+    return rc;
+}
+
+static void test_full_threads_cancel(void **state)
+{
+    (void)state;
+    /* Large enough for the scan to report progress several times while workers decode what it found. */
+    char path[128], one[160], many[160];
+    ntidx_gen_options g;
+    ntidx_gen_options_defaults(&g);
+    g.target_bytes = 48u << 20;
+    g.seed = 5;
+    uint8_t *data;
+    size_t size;
+    assert_int_equal(ntidx_generate_memory(&g, &data, &size), NTIDX_OK);
+    snprintf(path, sizeof path, "%s/full_threads.nettrace", dir);
+    write_file(path, data, size);
+    free(data);
+    ntidx_trace *t;
+    assert_int_equal(ntidx_trace_open(path, &t), NTIDX_OK);
+    snprintf(one, sizeof one, "%s.1.ntidx", path);
+    snprintf(many, sizeof many, "%s.n.ntidx", path);
+    assert_int_equal(build_full_to(t, 1, 0, one), NTIDX_OK);
+    size_t n1, nn;
+    uint8_t *b1 = read_all(one, &n1);
+    for (unsigned threads = 2; threads <= 3; threads++) {
+        assert_int_equal(build_full_to(t, threads, 0, many), NTIDX_OK);
+        uint8_t *bn = read_all(many, &nn);
+        assert_int_equal(n1, nn);
+        assert_memory_equal(b1, bn, n1);
+        free(bn);
+    }
+    free(b1);
+    /* Cancelled during the scan (it reports every 16 MiB: calls 1-4 of a 50 MB trace, while a worker decodes
+       the regions it found), then while the calling thread decodes (unless the other did every region). */
+    for (int at = 1; at <= 4; at++)
+        assert_int_equal(build_full_to(t, 2, at, many), NTIDX_E_CANCELLED);
+    for (int at = 5; at <= 6; at++) {
+        int rc = build_full_to(t, 2, at, many);
+        assert_true(rc == NTIDX_E_CANCELLED || (rc == NTIDX_OK && progress_calls < at));
+    }
+    ntidx_trace_close(&t);
+    unlink(one);
+    unlink(many);
+    unlink(path);
+}
+
+/* ------------------------------------------------------------------ */
 /* Symbolizer and stacks                                               */
 /* ------------------------------------------------------------------ */
 
@@ -1042,7 +1120,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_values_real),       cmocka_unit_test(test_values_generated),
         cmocka_unit_test(test_recovery),          cmocka_unit_test(test_estimates_seeks_regions),
         cmocka_unit_test(test_symbolizer),        cmocka_unit_test(test_stack_blocks),
-        cmocka_unit_test(test_index_prefetch),
+        cmocka_unit_test(test_index_prefetch),    cmocka_unit_test(test_full_threads_cancel),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[128];
