@@ -174,6 +174,22 @@ record dotnet-trace trace_tool collect -o "$work/dotnet-trace.nettrace" --provid
 record dotnet-trace-default trace_tool collect -o "$work/dotnet-trace-default.nettrace" \
   -- dotnet "$workload" --iterations 40 --threads 4 >>"$work/record.log" 2>&1 &&
   compare dotnet-trace-default "$work/dotnet-trace-default.nettrace"
+# #13's speedscope target, on that CPU profile: ntidx's export has TraceEvent's samples per frame (the
+# counts dotnet-trace's speedscope export is built from: the dumper's `samples`, through an ETLX)
+if [ -s "$work/dotnet-trace-default.nettrace" ]; then
+  if "$ntidx" export "$work/dotnet-trace-default.nettrace" --format speedscope -o "$work/cpu.speedscope.json" \
+       2>>"$work/record.log" &&
+     "${dumper[@]}" samples "$work/dotnet-trace-default.nettrace" "$work/cpu.etlx" >"$work/cpu.samples.json" \
+       2>>"$work/record.log" &&
+     $python tools/bench/speedscope_compare.py "$work/cpu.samples.json" "$work/cpu.speedscope.json" \
+       >"$work/speedscope.compare" 2>&1; then
+    ok "speedscope samples per frame ($(head -1 "$work/speedscope.compare" | sed 's/^speedscope: //'))"
+  else
+    head -22 "$work/speedscope.compare" 2>/dev/null
+    bad "speedscope samples per frame"
+  fi
+  rm -f "$work/cpu.etlx"
+fi
 record killed killed_run "$work/killed.nettrace" 3000000 &&
   compare killed "$work/killed.nettrace"
 # copies cut inside a block, a third and two thirds in

@@ -35,19 +35,42 @@ static void put_short(ntidx_buf *l, const char *s, size_t n)
 
 static void json_str(ntidx_buf *l, const char *s) { ntidx_buf_append_json_string(l, s ? s : "", s ? strlen(s) : 0); }
 
-/* CSV cell: quoted, inner quotes doubled. */
+/* Room for `n` more bytes and the NUL in l, grown through the library (its one way to grow a buffer): 0, or -1
+   out of memory (l->err is then set). */
+static int reserve(ntidx_buf *l, size_t n)
+{
+    static const char zeros[4096];
+    size_t len = l->len;
+    while (!l->err && (!l->data || l->cap - len <= n))
+        ntidx_buf_append(l, zeros, sizeof zeros);
+    if (l->err)
+        return -1;
+    l->len = len;
+    l->data[len] = 0;
+    return 0;
+}
+
+/* CSV cell: quoted, inner quotes doubled; written in place, one memchr() and one copy per run of the text. */
 static void csv_cell(ntidx_buf *l, const char *s, size_t n)
 {
-    put(l, "\"");
-    for (size_t i = 0; i < n;) {
-        const char *q = memchr(s + i, '"', n - i);
-        size_t run = q ? (size_t)(q - (s + i)) + 1 : n - i; /* up to and with the quote */
-        ntidx_buf_append(l, s + i, run);
-        if (q)
-            put(l, "\"");
-        i += run;
+    if (reserve(l, 2 * n + 2) != 0)
+        return;
+    char *o = l->data + l->len;
+    *o++ = '"';
+    for (;;) {
+        const char *q = memchr(s, '"', n);
+        size_t run = q ? (size_t)(q - s) + 1 : n; /* up to and with the quote */
+        memcpy(o, s, run);
+        o += run;
+        if (!q)
+            break;
+        *o++ = '"';
+        s += run;
+        n -= run;
     }
-    put(l, "\"");
+    *o++ = '"';
+    *o = 0;
+    l->len = (size_t)(o - l->data);
 }
 
 /*
@@ -123,12 +146,6 @@ static char *fixed(char *o, double d, int decimals)
     return o + snprintf(o, 353, "%.*f", decimals, d);
 }
 
-static void put_fixed(ntidx_buf *l, double d, int decimals)
-{
-    char tmp[PIECE_MAX];
-    ntidx_buf_append(l, tmp, (size_t)(fixed(tmp, d, decimals) - tmp));
-}
-
 #define DISPLAY_NAME_BUF 512 /* the buffer the text lines' names were always formatted into */
 
 /* An event type's name as the text lines show it (ntidx_event_display_name(), cut as its 512-byte buffer cuts
@@ -147,8 +164,8 @@ static void put_num(ntidx_buf *l, const char *before, uint64_t v)
 }
 
 /*
- * What a line shows of its event type, made once per type, not once per event: the JSON keys from provider
- * to version, or the text name. A direct-mapped cache: types alternate from one event to the next. The same
+ * What a line shows of its event type, made once per type, not once per event: the JSON keys or the CSV
+ * cells from provider to version, or the text name. A direct-mapped cache: types alternate from one event to the next. The same
  * pointer with the same key is the same type (a type reloaded at the same place has the same text).
  */
 static const ntidx_buf *type_text(event_printer *p, const ntidx_metadata *m, enum event_format f)
@@ -168,6 +185,13 @@ static const ntidx_buf *type_text(event_printer *p, const ntidx_metadata *m, enu
             put(&c->text, ",\"event_name\":");
             json_str(&c->text, m->event_name);
             put_num(&c->text, ",\"version\":", m->version);
+        } else if (f == EVENT_CSV) {
+            put(&c->text, ",");
+            csv_cell(&c->text, m->provider, strlen(m->provider));
+            put_num(&c->text, ",", m->event_id);
+            put(&c->text, ",");
+            csv_cell(&c->text, m->event_name, strlen(m->event_name));
+            put_num(&c->text, ",", m->version);
         } else {
             put_display_name(&c->text, m);
         }
@@ -215,32 +239,31 @@ static int json_line(event_printer *p, const ntidx_trace *t, const ntidx_event *
     return rc;
 }
 
-static void csv_line(ntidx_buf *l, const ntidx_trace *t, const ntidx_event *e, const ntidx_buf *fields, const char *err)
+static void csv_line(event_printer *p, const ntidx_trace *t, const ntidx_event *e, const ntidx_buf *fields,
+                     const char *err)
 {
-    const ntidx_metadata *m = e->metadata;
-    ntidx_buf_append_dec(l, e->timestamp);
-    put(l, ",");
-    put_fixed(l, ntidx_ticks_to_seconds(t, e->timestamp), 9);
-    put(l, ",");
-    csv_cell(l, m->provider, strlen(m->provider));
-    put_num(l, ",", m->event_id);
-    put(l, ",");
-    csv_cell(l, m->event_name, strlen(m->event_name));
-    put_num(l, ",", m->version);
-    put_num(l, ",", e->thread_id);
-    put_num(l, ",", e->capture_thread_id);
-    put_num(l, ",", e->sequence_number);
-    put_num(l, ",", e->stack_id);
-    put_num(l, ",", e->offset);
-    put(l, ",");
+    ntidx_buf *l = &p->line;
+    char h[PIECE_MAX], *o = dec(h, e->timestamp);
+    *o++ = ',';
+    o = fixed(o, ntidx_ticks_to_seconds(t, e->timestamp), 9);
+    ntidx_buf_append(l, h, (size_t)(o - h));
+    const ntidx_buf *type = type_text(p, e->metadata, EVENT_CSV); /* provider to version */
+    ntidx_buf_append(l, type->data, type->len);
+    o = dec(LIT(h, ","), e->thread_id);
+    o = dec(LIT(o, ","), e->capture_thread_id);
+    o = dec(LIT(o, ","), e->sequence_number);
+    o = dec(LIT(o, ","), e->stack_id);
+    o = dec(LIT(o, ","), e->offset);
+    *o++ = ',';
+    ntidx_buf_append(l, h, (size_t)(o - h));
     /* the fields cell then an empty field_error cell, or an empty fields cell then the error */
     if (!err) {
         csv_cell(l, fields->data, fields->len);
-        put(l, ",\n");
+        put_short(l, ",\n", 2);
     } else {
-        put(l, ",");
+        put_short(l, ",", 1);
         csv_cell(l, err, strlen(err));
-        put(l, "\n");
+        put_short(l, "\n", 1);
     }
 }
 
@@ -323,7 +346,7 @@ int event_print(event_printer *p, const ntidx_trace *t, const ntidx_event *e, en
         b->len = 0;
         rc = ntidx_event_fields_json(t, e, b);
         if (rc != NTIDX_E_NOMEM)
-            csv_line(l, t, e, b, rc == NTIDX_OK ? NULL : ntidx_last_error_info()->what);
+            csv_line(p, t, e, b, rc == NTIDX_OK ? NULL : ntidx_last_error_info()->what);
     } else {
         rc = f == EVENT_JSONL ? json_line(p, t, e) : text_line(p, t, e);
     }

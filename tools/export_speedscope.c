@@ -88,7 +88,9 @@ typedef struct ss {
     const ntidx_trace_info *info;
     ntidx_symbolizer *symbols;
     VEC(frame) frames;
-    u64map ip_frames;     /* unresolved address -> frame */
+    /* Every address no method covers is one frame, "?!?", as dotnet-trace's speedscope export and PerfView
+       name it (TraceEvent's module "?" and method "?"): profiles then compare frame by frame with theirs. */
+    uint32_t unknown_frame; /* UINT32_MAX until the first such address */
     u64map method_frames; /* the symbolizer's method index -> frame */
     /* Interned stacks: frame indices root first, in one pool. */
     VEC(uint32_t) pool;
@@ -116,41 +118,41 @@ static char *dupn(const char *s, size_t n)
 static uint32_t frame_of(ss *s, uint64_t ip, int leaf)
 {
     ntidx_symbol sym;
-    long mi = ntidx_symbolizer_lookup(s->symbols, ip, !leaf, &sym) ? (long)sym.method_index : -1;
     s->total_frames++;
+    frame fr = {NULL, NULL};
+    if (!ntidx_symbolizer_lookup(s->symbols, ip, !leaf, &sym)) {
+        if (s->unknown_frame != UINT32_MAX)
+            return s->unknown_frame;
+        if (!(fr.name = dupn("?!?", 3)))
+            return UINT32_MAX;
+        VEC_PUSH(s->frames, fr, nomem_unknown);
+        return s->unknown_frame = (uint32_t)(s->frames.n - 1);
+    nomem_unknown:
+        free(fr.name);
+        return UINT32_MAX;
+    }
     int found;
-    uint32_t *slot = mi >= 0 ? u64map_slot(&s->method_frames, (uint64_t)mi, &found) : u64map_slot(&s->ip_frames, ip, &found);
+    uint32_t *slot = u64map_slot(&s->method_frames, (uint64_t)sym.method_index, &found);
     if (!slot)
         return UINT32_MAX;
-    if (mi >= 0)
-        s->resolved_frames++;
+    s->resolved_frames++;
     if (found)
         return *slot;
-    frame fr = {NULL, NULL};
-    if (mi >= 0) {
-        if (sym.module) {
-            /* module!name, as PerfView shows it */
-            size_t n = strlen(sym.module) + 1 + strlen(sym.method) + 1;
-            fr.name = malloc(n);
-            if (fr.name)
-                snprintf(fr.name, n, "%s!%s", sym.module, sym.method);
-            fr.file = sym.module_path;
-        } else {
-            fr.name = dupn(sym.method, strlen(sym.method));
-        }
-    } else {
-        fr.name = malloc(24);
+    if (sym.module) {
+        /* module!name, as PerfView shows it */
+        size_t n = strlen(sym.module) + 1 + strlen(sym.method) + 1;
+        fr.name = malloc(n);
         if (fr.name)
-            snprintf(fr.name, 24, "0x%" PRIx64, ip);
+            snprintf(fr.name, n, "%s!%s", sym.module, sym.method);
+        fr.file = sym.module_path;
+    } else {
+        fr.name = dupn(sym.method, strlen(sym.method));
     }
     if (!fr.name)
         goto nomem;
     VEC_PUSH(s->frames, fr, nomem);
     *slot = (uint32_t)(s->frames.n - 1);
-    if (mi >= 0)
-        s->method_frames.count++;
-    else
-        s->ip_frames.count++;
+    s->method_frames.count++;
     return *slot;
 nomem:
     free(fr.name);
@@ -354,7 +356,6 @@ static void ss_free(ss *s)
     free(s->stack_len.v);
     free(s->stack_next.v);
     free(s->scratch.v);
-    u64map_free(&s->ip_frames);
     u64map_free(&s->method_frames);
     u64map_free(&s->stack_by_hash);
     u64map_free(&s->profile_by_tid);
@@ -364,6 +365,7 @@ int export_speedscope(export_job *job, uint64_t *events_written)
 {
     ss s;
     memset(&s, 0, sizeof s);
+    s.unknown_frame = UINT32_MAX;
     s.job = job;
     s.info = ntidx_trace_get_info(job->trace);
     int ret = -1, rc;

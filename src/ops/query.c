@@ -634,10 +634,19 @@ long ntx_query_rows(ntidx_query *q, ntx_row *rows, size_t cap, uint64_t *block_o
 #define ROW_TAKEN(r)                                                                                               \
     ((r)->timestamp >= q->o.t0 && (r)->timestamp < q->o.t1 &&                                                      \
      (!q->filtered || (type_matches(q, (r)->metadata) && (!q->o.has_thread || (r)->thread_id == q->o.thread))))
-        /* Mostly every row is taken (whole-trace statistics): the rows stay where they are until one is not. */
+        /* Mostly every row is taken (whole-trace statistics): the rows stay where they are until one is not.
+           Without filters that is one unsigned compare a row: ts - t0 < t1 - t0 is t0 <= ts < t1 (t0 < t1). */
         size_t k = 0;
-        while (k < (size_t)n && ROW_TAKEN(&rows[k]))
-            k++;
+        if (!q->filtered && q->o.t0 < q->o.t1) {
+            const uint64_t t0 = q->o.t0, span = q->o.t1 - q->o.t0;
+            const ntx_row *r = rows, *const end = rows + n;
+            while (r < end && r->timestamp - t0 < span)
+                r++;
+            k = (size_t)(r - rows);
+        } else {
+            while (k < (size_t)n && ROW_TAKEN(&rows[k]))
+                k++;
+        }
         for (size_t i = k + 1; i < (size_t)n; i++)
             if (ROW_TAKEN(&rows[i]))
                 rows[k++] = rows[i];

@@ -6,7 +6,7 @@
  * (zstd -b style); the peak resident memory of this process so far is
  * printed beside each trace's figures.
  *
- * usage: bench_decode [-r REPS] [-p] [-t THREADS] FILE...
+ * usage: bench_decode [-r REPS] [-p] [-t THREADS] [-n] FILE...
  *
  * -p: decode every event's payload too (ntidx_values_decode: each field's
  * value, as TraceEvent's full pass reads every payload value), in file order
@@ -18,6 +18,10 @@
  * (read only; built in memory when there is none or it does not match), in
  * the timed part. Every event is decoded once whatever the thread count:
  * the events and values counted are the same as with one thread.
+ * -n: no `cat` pass (neither the warm-up nor the timed one), so that the
+ * whole process's wall time is the decode's: what a benchmark that times this
+ * process from outside (tools/bench/conformance_bench.sh) wants. The page
+ * cache is then the caller's to warm.
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -205,19 +209,21 @@ static int64_t decode_payloads_parallel(ntidx_trace *t, const char *path, int th
 
 int main(int argc, char **argv)
 {
-    int reps = 5, i = 1, payloads = 0, threads = -1;
+    int reps = 5, i = 1, payloads = 0, threads = -1, no_cat = 0;
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (!strcmp(argv[i], "-r") && i + 1 < argc)
             reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-p"))
             payloads = 1;
+        else if (!strcmp(argv[i], "-n"))
+            no_cat = 1;
         else if ((!strcmp(argv[i], "-t") || !strcmp(argv[i], "--threads")) && i + 1 < argc)
             threads = atoi(argv[++i]);
         else
             break;
     }
     if (i >= argc || reps < 1 || reps > 1000 || threads > 256 || (threads >= 0 && !payloads)) {
-        fprintf(stderr, "usage: bench_decode [-r REPS] [-p] [-t THREADS] FILE...\n");
+        fprintf(stderr, "usage: bench_decode [-r REPS] [-p] [-t THREADS] [-n] FILE...\n");
         return 2;
     }
     if (threads == 0) {
@@ -241,10 +247,11 @@ int main(int argc, char **argv)
            "Mevents/s", "x cat", "Mev/cpu-s", "RSS MB");
     for (; i < argc; i++) {
         const char *path = argv[i];
-        time_cat(path); /* warm the page cache */
+        if (!no_cat)
+            time_cat(path); /* warm the page cache */
         uint64_t events = 0, size = 0, values = 0;
         for (int r = 0; r < reps; r++) {
-            tc[r] = time_cat(path);
+            tc[r] = no_cat ? 0 : time_cat(path);
             double t0 = now(), u0 = cpu_now();
             ntidx_trace *t;
             if (ntidx_trace_open(path, &t) != NTIDX_OK) {
@@ -279,7 +286,7 @@ int main(int argc, char **argv)
         getrusage(RUSAGE_SELF, &ru);
         printf("%-58s %10.1f %10" PRIu64 " %9.2f %9.2f %9.2f %12.1f %7.2f %9.1f %8.1f\n", base ? base + 1 : path,
                (double)size / 1e6, events, c * 1e3, d * 1e3, (double)size / d / 1e9, (double)events / d / 1e6,
-               d / c, u > 0 ? (double)events / u / 1e6 : 0.0, (double)ru.ru_maxrss / 1024);
+               c > 0 ? d / c : 0.0, u > 0 ? (double)events / u / 1e6 : 0.0, (double)ru.ru_maxrss / 1024);
         if (payloads)
             printf("  %" PRIu64 " top-level payload values\n", values);
     }

@@ -92,8 +92,8 @@ rm -f "$work/t.ntidx"
 run index "$ntidx" index "$trace" -o "$work/t.ntidx"
 run stats1 "$ntidx" stats --index "$work/t.ntidx" --threads 1 --json "$trace"
 run statsn "$ntidx" stats --index "$work/t.ntidx" --threads "$cores" --json "$trace"
-run decode_payloads "$root/build/tools/bench/bench_decode" -r 1 -p "$trace"
-run decode_payloadsn "$root/build/tools/bench/bench_decode" -r 1 -p -t "$cores" "$trace"
+run decode_payloads "$root/build/tools/bench/bench_decode" -n -r 1 -p "$trace"
+run decode_payloadsn "$root/build/tools/bench/bench_decode" -n -r 1 -p -t "$cores" "$trace"
 run dump_text "$ntidx" dump "$trace"
 run dump_jsonl "$ntidx" dump --format jsonl "$trace"
 events=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["events"])' "$work/stats1.out")
@@ -122,19 +122,24 @@ fi
 # ---- a 10 ms window in the middle ----
 run te_window "${dumper[@]}" window "$trace" "$from" "$to"
 # ntidx's runs take milliseconds, where one sample is mostly noise, and where /usr/bin/time's own fork and
-# exec would count: the median of 15 runs of each, timed around posix_spawn of ntidx itself (output kept)
-spawn_median() { # OUT ARGV...: the median wall seconds of 15 runs, stdout of the last to OUT
+# exec would count: the median of 31 runs of each, timed around posix_spawn of ntidx itself (output kept from one more)
+spawn_median() { # OUT ARGV...: the median wall seconds of 31 runs, output to /dev/null; then one run to OUT
+  # The timed runs write to /dev/null: TraceEvent's window writes nothing, and a file rewritten at each run
+  # would time ext4's truncate and page-cache writes of the output beside the query.
   python3 - "$@" <<'PY'
 import os, sys, time
 out, argv = sys.argv[1], sys.argv[2:]
 ts = []
-for _ in range(15):
-    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+null = os.open(os.devnull, os.O_WRONLY)
+for _ in range(31):
     t0 = time.perf_counter()
-    pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=[(os.POSIX_SPAWN_DUP2, fd, 1)])
+    pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=[(os.POSIX_SPAWN_DUP2, null, 1)])
     os.waitpid(pid, 0)
     ts.append(time.perf_counter() - t0)
-    os.close(fd)
+fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=[(os.POSIX_SPAWN_DUP2, fd, 1)])
+os.waitpid(pid, 0)
+os.close(fd)
 print("%.5f" % sorted(ts)[len(ts) // 2])
 PY
 }
@@ -149,9 +154,9 @@ if [ "$skip_etlx" = 0 ]; then
     "$(cat "$work/te_etlx.out")"
   rm -f "$work/t.etlx"
 fi
-printf '  ntidx query (whole process, p50 of 15) %8.4f s   %sx faster than TraceEvent streaming\n' "${secs[query]}" \
+printf '  ntidx query (whole process, p50 of 31) %8.4f s   %sx faster than TraceEvent streaming\n' "${secs[query]}" \
   "$(ratio "${secs[te_window]}" "${secs[query]}")"
-printf '  ntidx seek (whole process, p50 of 15) %8.4f s\n' "${secs[seek]}"
+printf '  ntidx seek (whole process, p50 of 31) %8.4f s\n' "${secs[seek]}"
 
 if [ "$cold" = 1 ]; then
   echo "cold (page cache emptied before each):"

@@ -40,7 +40,8 @@ def main():
         tid = int(m.group(1)) if m else -1
         samples = list(zip(p['samples'], p['weights']))
         n = sum(w for _, w in samples)
-        if samples and te_thread.get(tid) == n - samples[-1][1]:
+        # a thread whose one sample was its last has no "Thread (TID)" frame at all in TraceEvent's
+        if samples and te_thread.get(tid, 0) == n - samples[-1][1]:
             samples = samples[:-1]
             trimmed += 1
         for s, w in samples:
