@@ -712,14 +712,34 @@ static inline __attribute__((always_inline)) int next_compressed_row(ntidx_reade
     const uint32_t mid = h->metadata_id, sid = h->stack_id;
     const ntidx_metadata *m;
     const ntx_stack_ref *st = NULL;
+    const ntidx_thread *th = NULL, *ct = NULL;
+    const ntx_label_ref *lr = NULL;
     ntx_seqstate *ss = r->last_seq;
-    if (v6 || __builtin_expect((mid | sid) >= NTX_IDMAP_DENSE, 0) ||
-        !(m = ntx_idmap_dense(&r->metadata)[mid]) || (sid && !(st = ntx_idmap_dense(&r->stacks)[sid])) || !ss ||
-        ss->capture != h->capture) {
+    /* The common case inline: ids in the dense arrays, defined, and the capture thread the last one's. V6 also
+       needs its thread indexes and label list id there, and a list that overrides nothing (a one-collect trace:
+       a sampled thread at nearly every event, one capture thread, a label list on each). Anything else,
+       undefined ids included, goes through make_event(). */
+    if (__builtin_expect((mid | sid) >= NTX_IDMAP_DENSE, 0) || !(m = ntx_idmap_dense(&r->metadata)[mid]) ||
+        (sid && !(st = ntx_idmap_dense(&r->stacks)[sid])) || !ss || ss->capture != h->capture ||
+        (v6 && ((h->thread | h->capture | h->label_id) >= NTX_IDMAP_DENSE ||
+                !(th = ntx_idmap_dense(&r->threads)[h->thread]) ||
+                !(ct = ntx_idmap_dense(&r->threads)[h->capture]) ||
+                (h->label_id && (!(lr = ntx_idmap_dense(&r->labels)[h->label_id]) || lr->overrides))))) {
         int rc = make_event(r, h, e);
         return rc < 0 ? fail(r, rc) : 1;
     }
     fill_event(r, h, m, e);
+    if (v6) { /* as make_event() */
+        e->thread = th;
+        if (th->has_os_thread_id)
+            e->thread_id = th->os_thread_id;
+        if (ct->has_os_thread_id)
+            e->capture_thread_id = ct->os_thread_id;
+        if (lr) {
+            e->label_list = lr->labels;
+            e->label_list_size = lr->size;
+        }
+    }
     if (st) {
         e->stack = st->ips;
         e->stack_size = st->size;
