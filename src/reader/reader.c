@@ -378,6 +378,17 @@ static inline __attribute__((always_inline)) void fill_event(const ntidx_reader 
     e->label_list_size = 0;
 }
 
+/* A V6 event's thread and capture thread: the thread record, and their OS ids where the trace gives them. */
+static inline __attribute__((always_inline)) void set_v6_threads(ntidx_event *e, const ntidx_thread *th,
+                                                                 const ntidx_thread *ct)
+{
+    e->thread = th;
+    if (th->has_os_thread_id)
+        e->thread_id = th->os_thread_id;
+    if (ct->has_os_thread_id)
+        e->capture_thread_id = ct->os_thread_id;
+}
+
 static int make_event(ntidx_reader *r, const ntx_hdr *h, ntidx_event *e)
 {
     const ntidx_metadata *m = ntx_idmap_get(&r->metadata, h->metadata_id);
@@ -392,11 +403,7 @@ static int make_event(ntidx_reader *r, const ntx_hdr *h, ntidx_event *e)
         const ntidx_thread *ct = h->capture == h->thread ? th : ntx_idmap_get(&r->threads, h->capture);
         if (!ct)
             return undefined(r, h, "capture thread index", h->capture);
-        e->thread = th;
-        if (th->has_os_thread_id)
-            e->thread_id = th->os_thread_id;
-        if (ct->has_os_thread_id)
-            e->capture_thread_id = ct->os_thread_id;
+        set_v6_threads(e, th, ct);
         if (h->label_id) {
             const ntx_label_ref *l = ntx_idmap_get(&r->labels, h->label_id);
             if (!l)
@@ -730,11 +737,7 @@ static inline __attribute__((always_inline)) int next_compressed_row(ntidx_reade
     }
     fill_event(r, h, m, e);
     if (v6) { /* as make_event() */
-        e->thread = th;
-        if (th->has_os_thread_id)
-            e->thread_id = th->os_thread_id;
-        if (ct->has_os_thread_id)
-            e->capture_thread_id = ct->os_thread_id;
+        set_v6_threads(e, th, ct);
         if (lr) {
             e->label_list = lr->labels;
             e->label_list_size = lr->size;
