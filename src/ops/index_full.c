@@ -312,70 +312,15 @@ static void run_pass(full_shared *sh, full_unit *u, int is_caller)
     ntx_row rows[512];
     uint64_t block, blocks_at_end = 0;
     long n = 0;
-    /* Filter keys: a type's, hashed once per definition (a direct-mapped cache by metadata id, checked by
-       the definition's offset: events alternate between a few types) and added once per block; a
-       thread's, once per run of its events. */
-    struct { uint64_t def, h, block; } type_keys[256];
-    for (size_t i = 0; i < 256; i++)
-        type_keys[i].def = UINT64_MAX;
-    /* A thread's key likewise, by a direct-mapped cache of thread ids (Fibonacci-hashed: ids are often
-       multiples of a stride): a sampling trace changes thread at nearly every event, and hashing the id
-       each time cost more than the rest of the loop. */
-    struct { uint64_t tid, h, block; } thread_keys[256];
-    for (size_t i = 0; i < 256; i++) {
-        thread_keys[i].tid = 0;
-        thread_keys[i].h = ntx_thread_hash(0);
-        thread_keys[i].block = UINT64_MAX;
-    }
-    uint64_t last_tid = 0;
     while (rc == 0) {
         while (rc == 0 && (n = ntx_query_rows(q, rows, sizeof rows / sizeof rows[0], &block, 1)) > 0) {
             while (bi + 1 < end && ntx_blk_offset(x, bi + 1) <= block)
                 bi++;
             uint8_t *f = u->filters + (bi - u->b0) * NTX_FILTER_ENTRY;
             u->counts[bi - u->b0] += (uint32_t)n;
-            size_t k = 0;
-            /* The rows are of one block: a run of one definition's events needs nothing more after its
-               first, and a key already in this block's filter is not added again (adding sets the same
-               bits; not storing keeps the loop free of a dependency through the filter's memory). */
-            const ntidx_metadata *last_def = NULL;
-            int have_tid = 0; /* a thread's key added to this block yet */
-            for (long i = 0; i < n; i++) {
-                const ntx_row *e = &rows[i];
-                if (e->metadata != last_def) {
-                    last_def = e->metadata;
-                    __typeof__(type_keys[0]) *tk = &type_keys[last_def->id & 255];
-                    if (tk->def != last_def->offset) {
-                        tk->def = last_def->offset;
-                        tk->h = ntx_type_hash(last_def->provider, last_def->event_id);
-                        tk->block = UINT64_MAX;
-                    }
-                    if (tk->block != bi) {
-                        tk->block = bi;
-                        ntx_bloom_add(f, tk->h);
-                    }
-                }
-                if (!have_tid || e->thread_id != last_tid) {
-                    have_tid = 1;
-                    last_tid = e->thread_id;
-                    __typeof__(thread_keys[0]) *hk = &thread_keys[(last_tid * 0x9E3779B97F4A7C15ULL) >> 56];
-                    if (hk->tid != last_tid) {
-                        hk->tid = last_tid;
-                        hk->h = ntx_thread_hash(last_tid);
-                        hk->block = UINT64_MAX;
-                    }
-                    if (hk->block != bi) {
-                        hk->block = bi;
-                        ntx_bloom_add(f + 32, hk->h);
-                    }
-                }
-                if (e->timestamp != UINT64_MAX) { /* the statistics' window is [0, UINT64_MAX) */
-                    if (k != (size_t)i) /* moved only behind a row left out */
-                        rows[k] = *e;
-                    k++;
-                }
-            }
-            if ((rc = ntx_stats_accum_add_rows(&a, rows, k)) < 0)
+            /* The block's type and thread keys are added by the statistics' own lookups: one compare per
+               event beside them. */
+            if ((rc = ntx_stats_accum_add_rows_keyed(&a, rows, (size_t)n, f, bi)) < 0)
                 ntx_err_set(err, rc, "out of memory");
         }
         if (rc == 0 && n < 0)

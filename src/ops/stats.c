@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "index_internal.h"
 #include "reader_internal.h"
 #include "stats_internal.h"
 
@@ -203,22 +204,24 @@ void ntx_stats_accum_reset(ntx_stats_accum *a)
 }
 
 /*
- * The index of an event type's statistic (cached by metadata id, checked by
- * the definition's key: its offset, or for a row derived by V6 label
- * overrides, the offset with the overrides); -1: no memory.
+ * The cache slot of an event type's statistic (cached by metadata id, checked
+ * by the definition's key: its offset, or for a row derived by V6 label
+ * overrides, the offset with the overrides); NULL: no memory.
  */
-static inline long type_index(ntx_stats_accum *a, const ntidx_metadata *m)
+static inline struct ntx_type_slot *type_slot(ntx_stats_accum *a, const ntidx_metadata *m)
 {
-    __typeof__(a->type_cache[0]) *tc = &a->type_cache[m->id & 255];
+    struct ntx_type_slot *tc = &a->type_cache[m->id & 255];
     uint64_t key = ntx_metadata_key(m);
     if (__builtin_expect(tc->def != key, 0)) {
         long ti = type_of(a, m);
         if (ti < 0)
-            return -1;
+            return NULL;
         tc->def = key;
         tc->type = ti;
+        tc->key = 0;
+        tc->block = UINT64_MAX;
     }
-    return tc->type;
+    return tc;
 }
 
 static inline struct ntx_thread_slot *thread_slot(ntx_stats_accum *a, uint64_t thread)
@@ -237,6 +240,8 @@ static __attribute__((noinline)) long thread_miss(ntx_stats_accum *a, uint64_t t
     struct ntx_thread_slot *hc = thread_slot(a, thread);
     hc->thread = thread;
     hc->index = th - a->threads;
+    hc->key = 0;
+    hc->block = UINT64_MAX;
     return hc->index;
 }
 
@@ -260,7 +265,8 @@ static inline void count_type(ntx_stats_accum *a, long ti, uint64_t ts, uint32_t
 
 int ntx_stats_accum_add(ntx_stats_accum *a, const ntidx_event *e)
 {
-    long ti = type_index(a, e->metadata), hi = ti < 0 ? -1 : thread_index(a, e->thread_id);
+    const struct ntx_type_slot *tc = type_slot(a, e->metadata);
+    long ti = tc ? tc->type : -1, hi = ti < 0 ? -1 : thread_index(a, e->thread_id);
     if (hi < 0)
         return NTIDX_E_NOMEM;
     count_type(a, ti, e->timestamp, e->payload_size);
@@ -274,21 +280,41 @@ int ntx_stats_accum_add(ntx_stats_accum *a, const ntidx_event *e)
     return 0;
 }
 
-int ntx_stats_accum_add_rows(ntx_stats_accum *a, const ntx_row *rows, size_t n)
+/*
+ * The loop of both ntx_stats_accum_add_rows() (keyed 0: the keys compiled away) and
+ * the keyed variant. A type's filter key is added once per block, found
+ * through the type cache slot the lookup has just read; a thread's, at each
+ * change of thread, through its slot.
+ */
+static inline __attribute__((always_inline)) int add_rows(ntx_stats_accum *a, const ntx_row *rows, size_t n,
+                                                          int keyed, uint8_t *filter, uint64_t block)
 {
     /* The totals in registers for the batch; events come in runs per thread: the run's count too. */
-    uint64_t payload = 0, lo = a->lo, hi = a->hi, run = 0, thread = 0;
+    uint64_t payload = 0, lo = a->lo, hi = a->hi, run = 0, thread = 0, outside = 0;
     long run_index = -1;
     int rc = 0;
     size_t i = 0;
     for (; i < n; i++) {
         const ntx_row *r = &rows[i];
-        long ti = type_index(a, r->metadata);
-        if (ti < 0) {
+        if (keyed && __builtin_expect(r->timestamp == UINT64_MAX, 0)) {
+            /* Keys only: a type or thread looked up here would be a statistic with no event. */
+            ntx_bloom_add(filter, ntx_type_hash(r->metadata->provider, r->metadata->event_id));
+            ntx_bloom_add(filter + 32, ntx_thread_hash(r->thread_id));
+            outside++;
+            continue;
+        }
+        struct ntx_type_slot *tc = type_slot(a, r->metadata);
+        if (!tc) {
             rc = NTIDX_E_NOMEM;
             break;
         }
-        count_type(a, ti, r->timestamp, r->payload_size);
+        if (keyed && tc->block != block) {
+            if (!tc->key)
+                tc->key = ntx_type_hash(r->metadata->provider, r->metadata->event_id);
+            tc->block = block;
+            ntx_bloom_add(filter, tc->key);
+        }
+        count_type(a, tc->type, r->timestamp, r->payload_size);
         if (__builtin_expect(run_index < 0 || r->thread_id != thread, 0)) {
             if (run_index >= 0)
                 a->threads[run_index].count += run;
@@ -298,6 +324,15 @@ int ntx_stats_accum_add_rows(ntx_stats_accum *a, const ntx_row *rows, size_t n)
             }
             thread = r->thread_id;
             run = 0;
+            if (keyed) {
+                struct ntx_thread_slot *hc = thread_slot(a, thread); /* filled by thread_index */
+                if (hc->block != block) {
+                    if (!hc->key)
+                        hc->key = ntx_thread_hash(thread);
+                    hc->block = block;
+                    ntx_bloom_add(filter + 32, hc->key);
+                }
+            }
         }
         run++;
         payload += r->payload_size;
@@ -306,11 +341,21 @@ int ntx_stats_accum_add_rows(ntx_stats_accum *a, const ntx_row *rows, size_t n)
     }
     if (run_index >= 0)
         a->threads[run_index].count += run;
-    a->events += i;
+    a->events += i - outside;
     a->payload += payload;
     a->lo = lo;
     a->hi = hi;
     return rc;
+}
+
+int ntx_stats_accum_add_rows(ntx_stats_accum *a, const ntx_row *rows, size_t n)
+{
+    return add_rows(a, rows, n, 0, NULL, 0);
+}
+
+int ntx_stats_accum_add_rows_keyed(ntx_stats_accum *a, const ntx_row *rows, size_t n, uint8_t *filter, uint64_t block)
+{
+    return add_rows(a, rows, n, 1, filter, block);
 }
 
 int ntx_stats_accum_merge(ntx_stats_accum *dst, const ntx_stats_accum *src)

@@ -30,8 +30,11 @@ typedef struct ntx_stats_accum {
        nearly every event without a hash probe. Entries are indexes into types and threads. The thread
        cache is Fibonacci-hashed (consecutive thread ids land in different slots) and grows with the
        threads seen: a sampling trace's events change thread at nearly every event, among thousands. */
-    struct { uint64_t def; long type; } type_cache[256];
-    struct ntx_thread_slot { uint64_t thread; long index; } *thread_cache;
+    /* `key` and `block` serve a --full index build (ntx_stats_accum_add_rows_keyed): the entry's Bloom filter
+       key (0: not computed yet) and the last block it was added to, so that the build's filters cost one
+       compare per event beside the lookups the statistics make anyway. */
+    struct ntx_type_slot { uint64_t def; long type; uint64_t key, block; } type_cache[256];
+    struct ntx_thread_slot { uint64_t thread; long index; uint64_t key, block; } *thread_cache;
     unsigned thread_bits; /* thread_cache has 1 << thread_bits slots */
 } ntx_stats_accum;
 
@@ -42,6 +45,16 @@ int ntx_stats_accum_add(ntx_stats_accum *a, const ntidx_event *e);
 struct ntx_row;
 /* The same for rows (ntx_reader_rows()): 0, or NTIDX_E_NOMEM. */
 int ntx_stats_accum_add_rows(ntx_stats_accum *a, const struct ntx_row *rows, size_t n);
+/*
+ * The same for the rows of one event block, as a --full index build counts
+ * them (index_full.c): each row's type and thread key is also added to the
+ * block's filter (`filter`: a FILTERS entry, types then threads at +32;
+ * `block`: the block's number). Rows at UINT64_MAX are outside the
+ * statistics' window [0, UINT64_MAX): their keys are added, nothing is
+ * counted. 0, or NTIDX_E_NOMEM.
+ */
+int ntx_stats_accum_add_rows_keyed(ntx_stats_accum *a, const struct ntx_row *rows, size_t n, uint8_t *filter,
+                                   uint64_t block);
 /* dst += src (src is left as it was: discard it afterwards). */
 int ntx_stats_accum_merge(ntx_stats_accum *dst, const ntx_stats_accum *src);
 /* Hand over to a public ntidx_stats (the accumulator must not be discarded after success). */
