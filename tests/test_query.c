@@ -165,7 +165,11 @@ static void check_trace(ntidx_trace *t, int windows)
     ev *by_time = malloc((s.n + 1) * sizeof *by_time);
     memcpy(by_time, s.e, s.n * sizeof *by_time);
     qsort(by_time, s.n, sizeof *by_time, cmp_time);
-    uint64_t lo = s.n ? by_time[0].ts : 0, hi = s.n ? by_time[s.n - 1].ts : 0;
+    /* Events at timestamp all ones (not a time) are outside every window: windows and seeks end below them. */
+    size_t timed = s.n;
+    while (timed > 0 && by_time[timed - 1].ts == UINT64_MAX)
+        timed--;
+    uint64_t lo = timed ? by_time[0].ts : 0, hi = timed ? by_time[timed - 1].ts : 0;
     for (int full = 0; full < 2; full++) {
         ntidx_index *x;
         ntidx_index_options io;
@@ -228,9 +232,9 @@ static void check_trace(ntidx_trace *t, int windows)
             const ntidx_event *e;
             int rc = seek_at(t, k % 2 ? loaded : x, T, &h, &e);
             size_t i = 0;
-            while (i < s.n && by_time[i].ts < T)
+            while (i < timed && by_time[i].ts < T)
                 i++;
-            if (i == s.n) {
+            if (i == timed) {
                 assert_int_equal(rc, 0);
             } else {
                 assert_int_equal(rc, 1);
@@ -372,6 +376,85 @@ static void test_generated(void **state)
     }
 }
 
+/*
+ * Events at the very end of time (timestamp all ones: a V6 tracer that lost
+ * its clock, or a hostile file) lie outside every window, statistics' too:
+ * a --full index still counts them in their blocks (and adds their type and
+ * thread to the blocks' filters) but its region statistics must leave them
+ * out, as decoding the regions does, types and threads seen only there
+ * included. Three regions: one ordinary, one whose block holds only such
+ * events, one that mixes them.
+ */
+static void test_end_of_time(void **state)
+{
+    (void)state;
+    ntidx_writer_options wo;
+    ntidx_writer_options_defaults(&wo);
+    ntidx_writer *w;
+    assert_int_equal(ntidx_writer_open_memory(&wo, &w), NTIDX_OK);
+    for (uint64_t i = 1; i <= 3; i++) {
+        ntidx_thread th = {.index = i, .has_os_thread_id = 1, .os_thread_id = 100 * i};
+        assert_int_equal(ntidx_writer_add_thread(w, &th), NTIDX_OK);
+    }
+    ntidx_field f = {.name = "Value", .type_code = NTIDX_TYPE_UINT32};
+    static const char *names[] = {"Tick", "Tock", "Late"};
+    for (uint32_t id = 1; id <= 3; id++) {
+        ntidx_metadata m = {.id = id, .provider = "Contoso-EndOfTime", .event_id = id, .event_name = names[id - 1],
+                            .opcode = -1, .has_fields = 1, .field_count = 1, .fields = &f};
+        assert_int_equal(ntidx_writer_add_metadata(w, &m), NTIDX_OK);
+    }
+    uint32_t seq[4] = {0};
+    uint64_t ts = 1000;
+    for (int region = 0; region < 3; region++) {
+        for (int i = 0; i < 40; i++) {
+            /* thread 3 and type 3 ("Late") only ever at the end of time */
+            int late = region == 1 || (region == 2 && i % 3 == 0);
+            uint32_t thread = late && i % 2 ? 3 : 1 + (uint32_t)(i % 2);
+            uint8_t payload[4] = {(uint8_t)i, 0, 0, 0};
+            ntidx_event ev = {.metadata_id = late && i % 4 < 2 ? 3 : 1 + (uint32_t)(i % 2),
+                              .sequence_number = ++seq[thread], .thread_index = thread,
+                              .capture_thread_index = thread, .timestamp = late ? UINT64_MAX : ts,
+                              .payload = payload, .payload_size = 4};
+            assert_int_equal(ntidx_writer_add_event(w, &ev), NTIDX_OK);
+            ts += 10;
+        }
+        ntidx_thread_seq ts3[3] = {{1, seq[1]}, {2, seq[2]}, {3, seq[3]}};
+        if (region < 2)
+            assert_int_equal(ntidx_writer_sequence_point(w, ts, 0, ts3, 3), NTIDX_OK);
+    }
+    assert_int_equal(ntidx_writer_finish(w), NTIDX_OK);
+    size_t size;
+    const uint8_t *bytes = ntidx_writer_memory(w, &size);
+    uint8_t *data = malloc(size);
+    assert_non_null(data);
+    memcpy(data, bytes, size);
+    assert_int_equal(ntidx_writer_close(&w), NTIDX_OK);
+    ntidx_trace *t;
+    assert_int_equal(ntidx_trace_open_memory(data, size, "end-of-time", &t), NTIDX_OK);
+    check_trace(t, 60);
+    /* The statistics (from the index or not) never name the thread or type seen only at the end of time. */
+    ntidx_index *full;
+    ntidx_index_options io;
+    ntidx_index_options_defaults(&io);
+    io.full = 1;
+    assert_int_equal(ntidx_index_build(t, &io, &full), NTIDX_OK);
+    assert_int_equal(ntidx_index_get_info(full)->events, 120);
+    ntidx_stats_options so;
+    ntidx_stats_options_defaults(&so);
+    ntidx_stats *st;
+    assert_int_equal(ntidx_stats_indexed(t, full, &so, &st), NTIDX_OK);
+    assert_true(st->regions_from_index > 0);
+    assert_true(st->events > 0 && st->events < 120);
+    for (size_t i = 0; i < st->thread_count; i++)
+        assert_true(st->threads[i].thread != 300);
+    for (size_t i = 0; i < st->type_count; i++)
+        assert_true(strcmp(st->types[i].event_name, "Late") != 0);
+    ntidx_stats_free(&st);
+    ntidx_index_close(&full);
+    ntidx_trace_close(&t);
+    free(data);
+}
+
 static void test_real_traces(void **state)
 {
     (void)state;
@@ -482,6 +565,7 @@ int main(int argc, char **argv)
     traces_dir = argc > 1 ? argv[1] : "../shared/traces";
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_generated),
+        cmocka_unit_test(test_end_of_time),
         cmocka_unit_test(test_real_traces),
         cmocka_unit_test(test_write_load_identity),
     };

@@ -242,7 +242,9 @@ NTIDX_API void ntidx_index_close(ntidx_index **x);
 typedef struct ntidx_query ntidx_query;
 
 typedef struct ntidx_query_options {
-    uint64_t t0, t1;          /**< window [t0, t1) in raw ticks (default: everything) */
+    /** window [t0, t1) in raw ticks (default: everything, but for events at timestamp UINT64_MAX: all ones is
+        no time, a V6 writer's "unknown", and lies outside every window and seek) */
+    uint64_t t0, t1;
     ntidx_order order;        /**< default NTIDX_ORDER_TIME */
     const char *provider;     /**< NULL: any; else exact provider name */
     int has_event_id;
