@@ -5,7 +5,8 @@
 # figure with the peak resident memory of its processes beside it.
 #
 # With a 4th argument `full`, also `ntidx index --full` (timed, against the
-# plain-index `stats` on every core of the same run) and `stats` through the
+# plain-index `stats` on every core of the same run, as medians of each and as
+# the median ratio of back-to-back pairs) and `stats` through the
 # --full index it built (TRACE.full.ntidx), which takes every region from the
 # index's stored statistics.
 #
@@ -43,6 +44,16 @@ if [ "${4:-}" = full ]; then
   tx=$(for i in $(seq "$reps"); do rm -f "$trace.full.ntidx"; t "$ntidx" index --full "$trace" -o "$trace.full.ntidx"; done | median); rx=$(rss)
   printf 'index --full:          %7.3f s  (%.2fx cat time, %.2fx stats --threads %d, target <= 1.2x); peak RSS %s MB\n' "$tx" \
     "$(echo "$tx / $tc" | bc -l)" "$(echo "$tx / $tn" | bc -l)" "$cores" "$rx"
+  # The same ratio from back-to-back pairs (stats on every core, then index --full): on a shared, noisy
+  # machine the speed drifts between the two series above; a pair sees the same machine.
+  pairs=$(for i in $(seq "$reps"); do
+    a=$(t "$ntidx" stats "$trace" --index "$plain" --json --threads "$cores")
+    rm -f "$trace.full.ntidx"; b=$(t "$ntidx" index --full "$trace" -o "$trace.full.ntidx")
+    echo "$b / $a" | bc -l
+  done | sort -g); : >"$rss_file"
+  printf 'index --full, paired:  %.2fx stats --threads %d, median of %d back-to-back pairs (quartiles %.2fx-%.2fx), target <= 1.2x\n' \
+    "$(echo "$pairs" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')" "$cores" "$reps" \
+    "$(echo "$pairs" | awk '{a[NR]=$1} END {print a[int(NR/4)+1]}')" "$(echo "$pairs" | awk '{a[NR]=$1} END {print a[NR - int(NR/4)]}')"
   tf=$(for i in $(seq "$reps"); do t "$ntidx" stats "$trace" --json --index "$trace.full.ntidx"; done | median); rf=$(rss)
   samef=no
   [ "$("$ntidx" stats "$trace" --index "$plain" --json --threads 1 | sed 's/,"regions_from_index":[0-9]*//' | md5sum)" = \
