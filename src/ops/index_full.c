@@ -90,13 +90,13 @@ static void bind(ntidx_index *x)
 /*
  * What a worker found in one region: its statistics (as a statistics worker
  * computes them, in the order they were first met) until they are written, in
- * region order, by the calling thread. Provider and event names are copied
- * into `strings` (NUL-separated): the region's reader and its arenas are gone
- * by then.
+ * region order, by the calling thread. Provider and event names are interned
+ * in the unit's pool (the region's reader and its arenas are gone by then):
+ * its regions share most of their names, so the writer, which runs alone at
+ * the end, looks each name of a unit up in STRINGS once, not once per region.
  */
 typedef struct region_type {
-    size_t provider, name; /* offsets into the region's strings */
-    uint64_t provider_h, name_h; /* their hashes, for STRINGS (computed by the workers, not the writer) */
+    uint64_t provider, name; /* offsets into the unit's name pool (full_unit.names) */
     uint32_t event_id, version;
     uint64_t count, first_ts, payload;
 } region_type;
@@ -105,7 +105,6 @@ typedef struct region_result {
     region_type *types;
     ntidx_thread_stat *threads;
     ntidx_dropped *drops;
-    char *strings;
     uint32_t ntypes, nthreads, ndrops, event_blocks;
     uint64_t events, lo, hi;
     /* An event block of the region whose events are all outside it, or none at all: a statistics query
@@ -132,6 +131,8 @@ typedef struct full_unit {
     ntx_err *errs;              /* region r: why it failed, errs[r - r0] */
     uint32_t *counts;           /* block b: its events, counts[b - b0] */
     uint8_t *filters;           /* block b: its FILTERS entry at (b - b0) * NTX_FILTER_ENTRY */
+    ntidx_buf name_pool;        /* the names its regions' types use, each once (NUL-terminated) */
+    interner names;             /* over name_pool */
 } full_unit;
 
 typedef struct full_shared {
@@ -158,35 +159,24 @@ static void result_free(region_result *r)
     free(r->types);
     free(r->threads);
     free(r->drops);
-    free(r->strings);
     memset(r, 0, sizeof *r);
 }
 
-/* Keep a region's statistics (the accumulator, its drops) in `res`. 0, or NTIDX_E_NOMEM. */
-static int keep_result(region_result *res, const ntx_stats_accum *a, const ntx_drop_map *d, uint32_t event_blocks)
+/* Keep a region's statistics (the accumulator, its drops) in `res`, its names in `names`. 0, or NTIDX_E_NOMEM. */
+static int keep_result(region_result *res, interner *names, const ntx_stats_accum *a, const ntx_drop_map *d,
+                       uint32_t event_blocks)
 {
-    size_t len = 0;
-    for (size_t i = 0; i < a->ntypes; i++)
-        len += strlen(a->types[i].provider) + strlen(a->types[i].event_name) + 2;
     res->types = malloc((a->ntypes ? a->ntypes : 1) * sizeof *res->types);
     res->threads = malloc((a->nthreads ? a->nthreads : 1) * sizeof *res->threads);
     res->drops = malloc((d->n ? d->n : 1) * sizeof *res->drops);
-    res->strings = malloc(len ? len : 1);
-    if (!res->types || !res->threads || !res->drops || !res->strings)
+    if (!res->types || !res->threads || !res->drops)
         return NTIDX_E_NOMEM;
-    size_t at = 0;
     for (size_t i = 0; i < a->ntypes; i++) {
         const ntidx_type_stat *ts = &a->types[i];
         region_type *rt = &res->types[i];
-        size_t pl = strlen(ts->provider) + 1, nl = strlen(ts->event_name) + 1;
-        memcpy(res->strings + at, ts->provider, pl);
-        rt->provider = at;
-        rt->provider_h = ntx_xxh3(ts->provider, pl - 1);
-        at += pl;
-        memcpy(res->strings + at, ts->event_name, nl);
-        rt->name = at;
-        rt->name_h = ntx_xxh3(ts->event_name, nl - 1);
-        at += nl;
+        if (intern(names, ts->provider, ntx_xxh3(ts->provider, strlen(ts->provider)), &rt->provider) < 0 ||
+            intern(names, ts->event_name, ntx_xxh3(ts->event_name, strlen(ts->event_name)), &rt->name) < 0)
+            return NTIDX_E_NOMEM;
         rt->event_id = ts->event_id;
         rt->version = ts->version;
         rt->count = ts->count;
@@ -230,7 +220,7 @@ static int finish_region(full_unit *u, const ntidx_index *x, uint64_t r, ntidx_q
                 ntx_err_set(err, rc, "out of memory");
     }
     region_result *res = &u->res[r - u->r0];
-    if (rc == 0 && (rc = keep_result(res, a, &d, event_blocks)) < 0)
+    if (rc == 0 && (rc = keep_result(res, &u->names, a, &d, event_blocks)) < 0)
         ntx_err_set(err, rc, "out of memory");
     if (rc == 0) {
         /* This pass read every event block; a statistics query over the finished index skips those that
@@ -388,6 +378,19 @@ static void *full_work(void *arg)
     return NULL;
 }
 
+/* The name at `local` in u's pool, in STRINGS (interned there the first time the unit uses it). */
+static int global_name(interner *in, const full_unit *u, uint64_t *global, uint64_t local)
+{
+    if (global[local])
+        return 0;
+    const char *s = (const char *)u->name_pool.bytes + local;
+    uint64_t off;
+    if (intern(in, s, ntx_xxh3(s, strlen(s)), &off) < 0)
+        return NTIDX_E_NOMEM;
+    global[local] = off + 1;
+    return 0;
+}
+
 /* Write the regions' statistics, in region order (REGION_STATS and the sections it points into). */
 static int write_summaries(full_shared *sh, ntx_err *err)
 {
@@ -399,10 +402,21 @@ static int write_summaries(full_shared *sh, ntx_err *err)
     /* A pool that is never empty (the empty string first): its last byte is always a NUL. */
     int rc = intern(&in, "", ntx_xxh3("", 0), &empty_off) < 0 ? ntx_err_set(err, NTIDX_E_NOMEM, "out of memory") : 0;
     size_t ui = 0;
+    full_unit *u = NULL;
+    uint64_t *global = NULL; /* u's name pool offset -> its STRINGS offset + 1 (0: not looked up yet) */
     for (uint64_t r = 0; rc == 0 && r < x->nregions; r++) {
         while (r >= sh->units[ui]->r1) /* the units cover the regions, in order */
             ui++;
-        const region_result *res = &sh->units[ui]->res[r - sh->units[ui]->r0];
+        if (u != sh->units[ui]) {
+            u = sh->units[ui];
+            free(global);
+            global = calloc(u->name_pool.len + 1, sizeof *global);
+            if (!global) {
+                rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+                break;
+            }
+        }
+        const region_result *res = &u->res[r - u->r0];
         uint8_t *e = ntx_buf_append(&own[NTX_OWN_RSTATS], NTX_RSTAT_ENTRY);
         if (!e) {
             rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
@@ -420,15 +434,15 @@ static int write_summaries(full_shared *sh, ntx_err *err)
         ntx_store64(e + 56, res->hi);
         for (uint32_t i = 0; rc == 0 && i < res->ntypes; i++) {
             const region_type *ts = &res->types[i];
-            uint64_t po, no;
             uint8_t *p = ntx_buf_append(&own[NTX_OWN_TCOUNTS], NTX_TCOUNT_ENTRY);
-            if (!p || intern(&in, res->strings + ts->provider, ts->provider_h, &po) < 0 ||
-                intern(&in, res->strings + ts->name, ts->name_h, &no) < 0) {
+            /* In region and type order, as before the unit pools: STRINGS holds the names in the order
+               they are first met, the same bytes. */
+            if (!p || global_name(&in, u, global, ts->provider) < 0 || global_name(&in, u, global, ts->name) < 0) {
                 rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
                 break;
             }
-            ntx_store64(p, po);
-            ntx_store64(p + 8, no);
+            ntx_store64(p, global[ts->provider] - 1);
+            ntx_store64(p + 8, global[ts->name] - 1);
             ntx_store32(p + 16, ts->event_id);
             ntx_store32(p + 20, ts->version);
             ntx_store64(p + 24, ts->count);
@@ -455,6 +469,7 @@ static int write_summaries(full_shared *sh, ntx_err *err)
             ntx_store64(p + 16, res->drops[i].dropped);
         }
     }
+    free(global);
     ntx_idmap_free(&in.at);
     /* NULs up to a multiple of 8: no padding after the section that no checksum would cover. */
     while (rc == 0 && own[NTX_OWN_STRINGS].len % 8)
@@ -483,6 +498,8 @@ static int publish(full_shared *sh, const ntidx_index *x, ntidx_index *snap, uin
         u->errs = calloc((size_t)(r1 - r0), sizeof *u->errs);
         u->counts = calloc((size_t)(b1 - b0 + 1), sizeof *u->counts);
         u->filters = calloc((size_t)(b1 - b0 + 1), NTX_FILTER_ENTRY);
+        u->names.pool = &u->name_pool;
+        ntx_idmap_init(&u->names.at);
     }
     pthread_mutex_lock(&sh->lock);
     int ok = u && u->res && u->errs && u->counts && u->filters;
@@ -503,6 +520,7 @@ static int publish(full_shared *sh, const ntidx_index *x, ntidx_index *snap, uin
     pthread_mutex_unlock(&sh->lock);
     if (!ok && u) {
         u->snap = NULL; /* the caller's */
+        ntx_idmap_free(&u->names.at);
         free(u->res);
         free(u->errs);
         free(u->counts);
@@ -706,7 +724,8 @@ static int build_full(ntidx_trace *t, const ntidx_index *from, const ntidx_index
                 if (rc < 0)
                     rc = ntx_err_wrap(err, rc, &why, "statistics of region %llu: ", (unsigned long long)r);
                 result_free(&u->res[r - u->r0]);
-                if (rc == 0 && (rc = keep_result(&u->res[r - u->r0], &a, &d, (uint32_t)rs.blocks[NTIDX_BLOCK_EVENT])) < 0)
+                if (rc == 0 && (rc = keep_result(&u->res[r - u->r0], &u->names, &a, &d,
+                                                 (uint32_t)rs.blocks[NTIDX_BLOCK_EVENT])) < 0)
                     ntx_err_set(err, rc, "out of memory");
                 ntx_stats_accum_discard(&a);
                 ntx_drop_map_free(&d);
@@ -724,6 +743,8 @@ static int build_full(ntidx_trace *t, const ntidx_index *from, const ntidx_index
         free(u->counts);
         free(u->filters);
         free(u->snap);
+        ntidx_buf_free(&u->name_pool);
+        ntx_idmap_free(&u->names.at);
         free(u);
     }
     free(sh.units);
