@@ -480,6 +480,21 @@ static int write_summaries(full_shared *sh, ntx_err *err)
     return rc;
 }
 
+/* A unit and everything it holds (published or not: its arrays may be missing). */
+static void unit_free(full_unit *u)
+{
+    for (uint64_t r = u->r0; u->res && r < u->r1; r++)
+        result_free(&u->res[r - u->r0]);
+    free(u->res);
+    free(u->errs);
+    free(u->counts);
+    free(u->filters);
+    free(u->snap);
+    ntidx_buf_free(&u->name_pool);
+    ntx_idmap_free(&u->names.at);
+    free(u);
+}
+
 /* A unit of regions [r0, r1) of x (snap: a copy of x to keep, or NULL for the finished index), published
    to the workers. 0, or NTIDX_E_NOMEM (nothing published). */
 static int publish(full_shared *sh, const ntidx_index *x, ntidx_index *snap, uint64_t r0, uint64_t r1)
@@ -520,12 +535,7 @@ static int publish(full_shared *sh, const ntidx_index *x, ntidx_index *snap, uin
     pthread_mutex_unlock(&sh->lock);
     if (!ok && u) {
         u->snap = NULL; /* the caller's */
-        ntx_idmap_free(&u->names.at);
-        free(u->res);
-        free(u->errs);
-        free(u->counts);
-        free(u->filters);
-        free(u);
+        unit_free(u);
     }
     return ok ? 0 : NTIDX_E_NOMEM;
 }
@@ -734,19 +744,8 @@ static int build_full(ntidx_trace *t, const ntidx_index *from, const ntidx_index
     }
     if (rc == 0)
         rc = write_summaries(&sh, err);
-    for (size_t i = 0; i < sh.nunits; i++) {
-        full_unit *u = sh.units[i];
-        for (uint64_t r = u->r0; r < u->r1; r++)
-            result_free(&u->res[r - u->r0]);
-        free(u->res);
-        free(u->errs);
-        free(u->counts);
-        free(u->filters);
-        free(u->snap);
-        ntidx_buf_free(&u->name_pool);
-        ntx_idmap_free(&u->names.at);
-        free(u);
-    }
+    for (size_t i = 0; i < sh.nunits; i++)
+        unit_free(sh.units[i]);
     free(sh.units);
     if (x)
         ntx_index_free_retired(x);
