@@ -6,7 +6,10 @@
  * none), the block's event headers are decoded. Metadata, thread and
  * sequence-point blocks are read; everything else is only framed. Mapped
  * ranges already passed are released so memory stays flat whatever the
- * trace size. This is the index core's own scan: it needs the framing and
+ * trace size. Each block is read (block_read.c) apart from being entered in
+ * the index (add_block), so that on a large trace helper threads read ahead
+ * in later parts (scan_split.h) and the scan enters their records where it
+ * meets them. This is the index core's own scan: it needs the framing and
  * the decoders of event-block headers and sequence points, nothing above.
  * `--full` (per-block counts and filters, region statistics) is added by the
  * index lifecycle above the queries (src/ops/index_full.c).
@@ -17,13 +20,15 @@
 
 #include "hash.h"
 
-#include "definitions.h"
-#include "event_header.h"
+#include "block_read.h"
 #include "index_internal.h"
-#include "map.h"
+#include "scan_split.h"
 
-#define RELEASE_EVERY (64ull << 20)
 #define PROGRESS_EVERY (16ull << 20)
+/* A helper thread's part of the header scan, at least: when the caller asks for threads, and when it
+   leaves the number to the machine (a thread costs more than the scan of a small trace saves). */
+#define SPLIT_MIN_ASKED (64ull << 10)
+#define SPLIT_MIN_AUTO (16ull << 20)
 
 enum {
     B_BLOCKS = NTX_OWN_BLOCKS,
@@ -42,15 +47,9 @@ typedef struct builder {
     uint32_t region_first;
     uint64_t region_min, region_max, region_start_ts;
     uint32_t meta_epoch, thread_epoch;
-    uint64_t released, next_progress;
-    uint64_t ahead; /* scans that read the mapping (V3: every block decoded) read ahead to here */
-    /* pread() header scan: a FastSerialization end tag left to check with the next read */
-    int use_pread;
-    uint64_t pending_tag;
-    /* the last pread(): PREAD_WINDOW bytes of the file from win_at (win_len of them) */
-    uint64_t win_at, win_len;
-    uint8_t win[512];
-    int touched; /* the scan has read the mapping since its last release */
+    uint64_t next_progress;
+    ntx_block_reader rd;
+    ntx_scan_split split; /* helper threads reading ahead (none: nparts 0) */
     const ntx_scan_sink *sink; /* told of each region closed (NULL: nobody) */
 } builder;
 
@@ -136,239 +135,145 @@ static int close_region(builder *b, uint32_t end_block, int closed)
     return 0;
 }
 
-/* Time range of an event block: the header's when trustworthy, else decoded. */
-static int event_block_range(builder *b, const ntidx_block *blk, uint8_t *flags, uint64_t *lo, uint64_t *hi)
+static int progress(builder *b, uint64_t pos)
 {
-    ntx_hdr_block hb;
-    int rc = ntx_hdr_block_init(&hb, b->t, blk, b->err);
-    if (rc < 0)
-        return rc;
-    if (hb.version != 3 && ntx_hdr_block_range_known(&hb)) {
-        *lo = hb.min_ts;
-        *hi = hb.max_ts;
-        *flags |= NTX_BF_RANGE;
-        return 0;
-    }
-    uint64_t mn = UINT64_MAX, mx = 0, n = 0;
-    const ntx_hdr *h;
-    while ((rc = ntx_hdr_next_ref(&hb, &h, b->err)) == 1) {
-        if (hb.version == 3 && h->metadata_id == 0) {
-            *flags |= NTX_BF_METADATA;
-            continue;
-        }
-        n++;
-        if (h->timestamp < mn)
-            mn = h->timestamp;
-        if (h->timestamp > mx)
-            mx = h->timestamp;
-    }
-    if (rc < 0)
-        return rc;
-    *flags |= NTX_BF_DECODED;
-    if (n) {
-        *flags |= NTX_BF_RANGE;
-        *lo = mn;
-        *hi = mx;
-    } else {
-        *flags |= NTX_BF_NO_EVENTS;
+    if (b->o->progress && pos >= b->next_progress) {
+        if (b->o->progress(b->o->progress_ctx, pos, b->t->size))
+            return ntx_err_set(b->err, NTIDX_E_CANCELLED, "cancelled");
+        b->next_progress = pos + PROGRESS_EVERY;
     }
     return 0;
 }
 
 /*
- * Frame the block at *pos from a small pread() of its first bytes instead of
- * touching the mapping: on a cached multi-GB trace a page fault per block
- * costs about three times a pread(), and most blocks need nothing more than
- * their header. Each pread() reads PREAD_WINDOW bytes: blocks that start
- * within them (a runtime's small stack blocks between its event blocks, and
- * the event block after them) are framed from that read, without another.
- * Framing sees FRAME_BYTES of the window (one more when the previous end tag
- * comes first), as if each block had been read on its own: the same blocks,
- * the same messages. `hdr` receives the event-block header bytes when they
- * were in those (else *hdr_len is 0); *whole points at the whole block when
- * the window holds it (else NULL).
+ * Enter one block read by ntx_block_read() into the index (rerr: its error).
+ * 1: the scan goes on; 0: the trace ended (indexed_end says where); < 0: an
+ * error, in b->err.
  */
-#define PREAD_WINDOW sizeof(((builder *)0)->win)
-#define FRAME_BYTES 96
-static int pread_block(builder *b, uint64_t *pos, ntidx_block *blk, uint8_t *hdr, size_t *hdr_len,
-                       const uint8_t **whole, ntx_err *err)
-{
-    ntidx_trace *t = b->t;
-    uint64_t at = *pos, read_at = at;
-    size_t skip = 0;
-    *hdr_len = 0;
-    *whole = NULL;
-    if (at > t->size)
-        return ntx_err_at(err, NTIDX_E_CORRUPT, at, "block position is past the end of the file");
-    if (b->pending_tag != UINT64_MAX) {
-        read_at = b->pending_tag; /* the previous block's end tag, then this block */
-        skip = 1;
-    }
-    uint64_t want = t->size - read_at < FRAME_BYTES + 1 ? t->size - read_at : FRAME_BYTES + 1;
-    if (read_at < b->win_at || read_at + want > b->win_at + b->win_len) {
-        uint64_t len = t->size - read_at < PREAD_WINDOW ? t->size - read_at : PREAD_WINDOW;
-        ssize_t n = len ? pread(t->fd, b->win, (size_t)len, (off_t)read_at) : 0;
-        b->win_at = read_at;
-        b->win_len = n > 0 ? (uint64_t)n : 0;
-        if (n < 0 || (uint64_t)n < len) /* the mapping says these bytes exist: a short read means trouble */
-            return ntx_err_at(err, NTIDX_E_CORRUPT, read_at, "cannot read the trace here (file shrank?)");
-    }
-    const uint8_t *buf = b->win + (read_at - b->win_at);
-    if (skip) {
-        if (buf[0] != 6)
-            return ntx_err_at(err, NTIDX_E_CORRUPT, b->pending_tag, "expected the end-of-object tag (6), found %u", buf[0]);
-        b->pending_tag = UINT64_MAX;
-    }
-    uint64_t have = want - skip, unchecked = UINT64_MAX;
-    int rc = t->gen == NTX_GEN_V6 ? ntx_v6_frame(buf + skip, have, at, t->size, pos, blk, err)
-                                  : ntx_fastser_frame(buf + skip, have, at, t->size, pos, blk, &unchecked, err);
-    if (rc == NTX_NEED_MORE) { /* an unusually long object header: frame it from the mapping */
-        b->touched = 1;
-        return ntx_next_block(t, pos, blk, err);
-    }
-    if (rc == 1) {
-        b->pending_tag = unchecked;
-        uint64_t ho = blk->payload_offset - at;
-        if (blk->kind == NTIDX_BLOCK_EVENT && ho + 20 <= have && blk->payload_size >= 20) {
-            memcpy(hdr, buf + skip + ho, 20);
-            *hdr_len = 20;
-        }
-        uint64_t win_end = b->win_at + b->win_len;
-        if (blk->payload_offset >= b->win_at && blk->payload_offset <= win_end &&
-            blk->payload_size <= win_end - blk->payload_offset)
-            *whole = b->win + (blk->payload_offset - b->win_at);
-    }
-    return rc;
-}
-
-static void release_passed(builder *b, uint64_t pos)
-{
-    if (pos - b->released >= RELEASE_EVERY) {
-        /* Nothing to give back when the scan read only with pread() since (zapping a range walks it) */
-        if (b->touched)
-            ntx_trace_release(b->t, b->released, pos - b->released);
-        b->touched = !b->use_pread;
-        b->released = pos;
-    }
-}
-
-static int scan(builder *b, uint64_t pos)
+static int add_block(builder *b, const ntx_scan_rec *rec, const ntx_err *rerr)
 {
     ntidx_trace *t = b->t;
     ntidx_index *x = b->x;
-    ntidx_block blk;
-    for (;;) {
-        if (b->o->progress && pos >= b->next_progress) {
-            if (b->o->progress(b->o->progress_ctx, pos, t->size))
-                return ntx_err_set(b->err, NTIDX_E_CANCELLED, "cancelled");
-            b->next_progress = pos + PROGRESS_EVERY;
+    const ntidx_block *blk = &rec->blk;
+    int rc;
+    if (rec->rc == 0) {
+        x->flags |= NTX_IF_COMPLETE;
+        x->indexed_end = rec->next;
+        return 0;
+    }
+    if (rec->rc == NTIDX_E_TRUNCATED) {
+        x->indexed_end = rec->at; /* a writer still going, or one that died: index what is complete */
+        return 0;
+    }
+    if (rec->rc < 0 && !rec->framed) {
+        *b->err = *rerr;
+        return rec->rc;
+    }
+    if (blk->kind == NTIDX_BLOCK_TRACE)
+        return 1; /* read at open; not part of the table */
+    if (blk->size > UINT32_MAX)
+        return ntx_err_at(b->err, NTIDX_E_CORRUPT, blk->offset, "block of %llu bytes is too large to index",
+                          (unsigned long long)blk->size);
+    uint64_t index = x->own[B_BLOCKS].len / NTX_BLOCK_ENTRY;
+    if (index >= UINT32_MAX - 1)
+        return ntx_err_at(b->err, NTIDX_E_UNSUPPORTED, blk->offset, "more than 2^32 blocks");
+    if (rec->rc < 0) { /* its contents (events' headers, a sequence point) could not be read */
+        *b->err = *rerr;
+        return rec->rc;
+    }
+    uint8_t flags = rec->flags;
+    if (blk->kind == NTIDX_BLOCK_EVENT) {
+        if (flags & NTX_BF_RANGE) {
+            if (rec->lo < b->region_min)
+                b->region_min = rec->lo;
+            if (rec->hi > b->region_max)
+                b->region_max = rec->hi;
+            if (rec->lo < x->first_ts)
+                x->first_ts = rec->lo;
+            if (rec->hi > x->last_ts)
+                x->last_ts = rec->hi;
         }
-        release_passed(b, pos);
-        uint64_t at = pos;
-        ntx_err walk = {0};
-        uint8_t hdr[20] = {0};
-        size_t hdr_len = 0;
-        const uint8_t *payload = NULL; /* the block's payload, read already (else read from the mapping) */
-        if (!b->use_pread)
-            ntx_trace_walk_ahead(t, pos, &b->ahead);
-        int rc = b->use_pread ? pread_block(b, &pos, &blk, hdr, &hdr_len, &payload, &walk)
-                              : ntx_next_block(t, &pos, &blk, &walk);
-        if (rc == 0) {
-            x->flags |= NTX_IF_COMPLETE;
-            x->indexed_end = pos;
-            return 0;
-        }
-        if (rc == NTIDX_E_TRUNCATED) {
-            x->indexed_end = at; /* a writer still going, or one that died: index what is complete */
-            return 0;
-        }
-        if (rc < 0) {
-            *b->err = walk;
+        if ((flags & NTX_BF_METADATA) && (rc = add_def(b, (uint32_t)index, NTIDX_BLOCK_EVENT)) < 0)
             return rc;
-        }
-        if (blk.kind == NTIDX_BLOCK_TRACE)
-            continue; /* read at open; not part of the table */
-        if (blk.size > UINT32_MAX)
-            return ntx_err_at(b->err, NTIDX_E_CORRUPT, blk.offset, "block of %llu bytes is too large to index",
-                              (unsigned long long)blk.size);
-        uint64_t index = x->own[B_BLOCKS].len / NTX_BLOCK_ENTRY;
-        if (index >= UINT32_MAX - 1)
-            return ntx_err_at(b->err, NTIDX_E_UNSUPPORTED, blk.offset, "more than 2^32 blocks");
-        uint8_t flags = 0;
-        uint64_t lo = 0, hi = 0;
-        if (blk.kind == NTIDX_BLOCK_EVENT) {
-            uint16_t hs = hdr_len ? ntx_load16(hdr) : 0;
-            uint64_t hmin = hdr_len ? ntx_load64(hdr + 4) : 0, hmax = hdr_len ? ntx_load64(hdr + 12) : 0;
-            if (hdr_len && hs >= 20 && hs <= blk.payload_size && ntx_block_range_known(hmin, hmax)) {
-                /* the header's range can be trusted: the block itself need not be touched */
-                lo = hmin;
-                hi = hmax;
-                flags |= NTX_BF_RANGE;
-            } else {
-                b->touched = 1; /* its events' headers are decoded from the mapping */
-                if ((rc = event_block_range(b, &blk, &flags, &lo, &hi)) < 0)
-                    return rc;
-            }
-            if (flags & NTX_BF_RANGE) {
-                if (lo < b->region_min)
-                    b->region_min = lo;
-                if (hi > b->region_max)
-                    b->region_max = hi;
-                if (lo < x->first_ts)
-                    x->first_ts = lo;
-                if (hi > x->last_ts)
-                    x->last_ts = hi;
-            }
-            if ((flags & NTX_BF_METADATA) && (rc = add_def(b, (uint32_t)index, NTIDX_BLOCK_EVENT)) < 0)
-                return rc;
-        } else if (blk.kind == NTIDX_BLOCK_METADATA || blk.kind == NTIDX_BLOCK_THREAD ||
-                   blk.kind == NTIDX_BLOCK_REMOVE_THREAD) {
-            if ((rc = add_def(b, (uint32_t)index, (uint8_t)blk.kind)) < 0)
-                return rc;
-        }
-        uint8_t *p = sec_append(b, B_BLOCKS, NTX_BLOCK_ENTRY);
-        if (!p)
+    } else if (blk->kind == NTIDX_BLOCK_METADATA || blk->kind == NTIDX_BLOCK_THREAD ||
+               blk->kind == NTIDX_BLOCK_REMOVE_THREAD) {
+        if ((rc = add_def(b, (uint32_t)index, (uint8_t)blk->kind)) < 0)
+            return rc;
+    }
+    uint8_t *p = sec_append(b, B_BLOCKS, NTX_BLOCK_ENTRY);
+    if (!p)
+        return nomem(b);
+    ntx_store64(p, blk->offset);
+    ntx_store32(p + 8, (uint32_t)blk->size);
+    p[12] = (uint8_t)blk->kind;
+    p[13] = flags;
+    ntx_store32(p + 16, (uint32_t)(x->own[B_REGIONS].len / NTX_REGION_ENTRY));
+    ntx_store32(p + 20, UINT32_MAX);
+    ntx_store64(p + 24, blk->kind == NTIDX_BLOCK_EVENT ? rec->lo : 0);
+    ntx_store64(p + 32, blk->kind == NTIDX_BLOCK_EVENT ? rec->hi : 0);
+    x->last_block_off = blk->offset;
+    x->indexed_end = rec->next;
+    if (blk->kind == NTIDX_BLOCK_SEQUENCE_POINT) {
+        uint8_t *s = sec_append(b, B_SPS, NTX_SP_ENTRY);
+        if (!s)
             return nomem(b);
-        ntx_store64(p, blk.offset);
-        ntx_store32(p + 8, (uint32_t)blk.size);
-        p[12] = (uint8_t)blk.kind;
-        p[13] = flags;
-        ntx_store32(p + 16, (uint32_t)(x->own[B_REGIONS].len / NTX_REGION_ENTRY));
-        ntx_store32(p + 20, UINT32_MAX);
-        ntx_store64(p + 24, lo);
-        ntx_store64(p + 32, hi);
-        x->last_block_off = blk.offset;
-        x->indexed_end = pos;
-        if (blk.kind == NTIDX_BLOCK_SEQUENCE_POINT) {
-            ntx_seqpoint sp;
-            b->touched |= !payload;
-            rc = payload ? ntx_decode_sequence_point_bytes(payload, &blk, t->gen == NTX_GEN_V6, &sp, NULL, NULL, b->err)
-                         : ntx_decode_sequence_point(t, &blk, &sp, NULL, NULL, b->err);
-            if (rc < 0)
-                return rc;
-            uint8_t *s = sec_append(b, B_SPS, NTX_SP_ENTRY);
-            if (!s)
-                return nomem(b);
-            ntx_store64(s, blk.offset);
-            ntx_store64(s + 8, sp.timestamp);
-            ntx_store32(s + 16, sp.flags);
-            ntx_store32(s + 20, (uint32_t)index);
-            if ((rc = close_region(b, (uint32_t)index + 1, 1)) < 0)
-                return rc;
-            /* Flushes take effect after the sequence point: the next region starts a new epoch. */
-            if (t->gen == NTX_GEN_V6 && (sp.flags & 2u))
-                b->meta_epoch++;
-            if (t->gen == NTX_GEN_V6 && (sp.flags & 1u))
-                b->thread_epoch++;
-            b->region_first = (uint32_t)index + 1;
-            b->region_min = UINT64_MAX;
-            b->region_max = 0;
-            b->region_start_ts = sp.timestamp;
-            if (b->sink) {
-                ntx_index_finish(x);
-                b->sink->region_closed(b->sink->ctx, x);
-            }
+        ntx_store64(s, blk->offset);
+        ntx_store64(s + 8, rec->sp_ts);
+        ntx_store32(s + 16, rec->sp_flags);
+        ntx_store32(s + 20, (uint32_t)index);
+        if ((rc = close_region(b, (uint32_t)index + 1, 1)) < 0)
+            return rc;
+        /* Flushes take effect after the sequence point: the next region starts a new epoch. */
+        if (t->gen == NTX_GEN_V6 && (rec->sp_flags & 2u))
+            b->meta_epoch++;
+        if (t->gen == NTX_GEN_V6 && (rec->sp_flags & 1u))
+            b->thread_epoch++;
+        b->region_first = (uint32_t)index + 1;
+        b->region_min = UINT64_MAX;
+        b->region_max = 0;
+        b->region_start_ts = rec->sp_ts;
+        if (b->sink) {
+            ntx_index_finish(x);
+            b->sink->region_closed(b->sink->ctx, x);
         }
+    }
+    return 1;
+}
+
+/*
+ * The blocks from pos on, one after another. Where a helper thread has read
+ * from the same position already (scan_split.h), its records are entered
+ * instead of reading again.
+ */
+static int scan(builder *b, uint64_t pos)
+{
+    int rc;
+    for (;;) {
+        size_t n;
+        const ntx_err *end_err;
+        uint64_t end_pos, end_tag;
+        const ntx_scan_rec *ahead =
+            b->split.nparts ? ntx_scan_split_take(&b->split, pos, &n, &end_err, &end_pos, &end_tag) : NULL;
+        if (ahead) {
+            rc = 1;
+            for (size_t i = 0; rc > 0 && i < n; i++)
+                if ((rc = progress(b, ahead[i].at)) == 0)
+                    rc = add_block(b, &ahead[i], end_err);
+            ntx_block_reader_jump(&b->rd, pos, end_pos, end_tag);
+            if (rc <= 0)
+                return rc;
+            pos = end_pos;
+            continue;
+        }
+        if ((rc = progress(b, pos)) < 0)
+            return rc;
+        ntx_block_reader_release(&b->rd, pos);
+        ntx_scan_rec rec;
+        ntx_err rerr = {0};
+        ntx_block_read(&b->rd, pos, &rec, &rerr);
+        if ((rc = add_block(b, &rec, &rerr)) <= 0)
+            return rc;
+        pos = rec.next;
     }
 }
 
@@ -441,7 +346,7 @@ int ntx_index_scan_stream(ntidx_trace *t, const ntidx_index *from, const ntidx_i
     x->first_ts = UINT64_MAX;
     x->last_ts = 0;
     x->events = UINT64_MAX;
-    uint64_t pos;
+    uint64_t pos, released = 0;
     int rc = 0;
     if (from) {
         /* Resume: copy the prefix, reopen its last region if no sequence point closed it. */
@@ -483,7 +388,7 @@ int ntx_index_scan_stream(ntidx_trace *t, const ntidx_index *from, const ntidx_i
             b.thread_epoch = ntx_rg_thread_epoch(from, nr - 1) + (t->gen == NTX_GEN_V6 && (spf & 1u));
         }
         pos = from->indexed_end;
-        b.released = pos & ~(uint64_t)4095;
+        released = pos & ~(uint64_t)4095;
     } else {
         /* Skip the trace block: the first block of the table is the one after it. */
         ntidx_block tb;
@@ -500,11 +405,19 @@ int ntx_index_scan_stream(ntidx_trace *t, const ntidx_index *from, const ntidx_i
         ntx_index_finish(x);
         sink->region_closed(sink->ctx, x);
     }
-    b.pending_tag = UINT64_MAX;
-    b.use_pread = t->fd >= 0 && t->gen != NTX_GEN_NETPERF;
-    b.touched = 1; /* the identity hash read the trace's first MiB */
+    ntx_block_reader_init(&b.rd, t, t->fd >= 0 && t->gen != NTX_GEN_NETPERF, released);
     x->indexed_end = pos;
-    if ((rc = scan(&b, pos)) < 0)
+    if (!sink && b.rd.use_pread) { /* a --full build's workers have the other cores */
+        unsigned threads = o->threads;
+        if (!threads) {
+            long c = sysconf(_SC_NPROCESSORS_ONLN);
+            threads = c > 0 ? (unsigned)c : 1;
+        }
+        ntx_scan_split_start(&b.split, t, pos, threads > 64 ? 64 : threads, o->threads ? SPLIT_MIN_ASKED : SPLIT_MIN_AUTO);
+    }
+    rc = scan(&b, pos);
+    ntx_scan_split_end(&b.split);
+    if (rc < 0)
         goto fail;
     uint64_t nblocks = x->own[B_BLOCKS].len / NTX_BLOCK_ENTRY;
     if (b.region_first < nblocks && (rc = close_region(&b, (uint32_t)nblocks, 0)) < 0)
@@ -515,7 +428,7 @@ int ntx_index_scan_stream(ntidx_trace *t, const ntidx_index *from, const ntidx_i
     if (regions_sorted(x))
         x->flags |= NTX_IF_REGIONS_SORTED;
     if (t->map && !o->full) /* a --full build reads the trace again: it releases what it passed itself */
-        ntx_trace_release(t, b.released, t->size - b.released);
+        ntx_trace_release(t, b.rd.released, t->size - b.rd.released);
     *out = x;
     return NTIDX_OK;
 fail:
