@@ -1,6 +1,6 @@
 /*
- * ntidx index TRACE [-o INDEX] [--full] [--json]: build (or refresh) the
- * side index, written atomically to TRACE.ntidx by default.
+ * ntidx index TRACE [-o INDEX] [--full] [--threads N] [--json]: build (or
+ * refresh) the side index, written atomically to TRACE.ntidx by default.
  */
 #include <stdlib.h>
 #include <inttypes.h>
@@ -19,10 +19,11 @@ const cli_command cli_cmd_index = {
     .name = "index",
     .run = ntidx_cmd_index,
     .summary = "build or refresh the side index (TRACE.ntidx)",
-    .groups = CLI_TRACE | CLI_OUTPUT | CLI_JSON,
+    .groups = CLI_TRACE | CLI_OUTPUT | CLI_JSON | CLI_THREADS,
     .options = options,
     .notes = "-o INDEX writes the index there instead of TRACE.ntidx. The index is checked whole: a corrupt\n"
-             "or stale one is rebuilt, a grown trace's extended.\n",
+             "or stale one is rebuilt, a grown trace's extended. --threads: the threads that read the block\n"
+             "headers (large traces) or, with --full, decode the regions; the index is the same for any number.\n",
 };
 
 static double now_s(void)
@@ -60,6 +61,7 @@ int ntidx_cmd_index(int argc, char **argv)
     ntidx_index_options o;
     ntidx_index_options_defaults(&o);
     o.full = cli_opt(&c, "full") != NULL;
+    o.threads = c.threads;
     o.verify = NTIDX_VERIFY_ALL; /* `ntidx index` vouches for the whole index it leaves */
     o.progress = cli_progress;
     cli_progress_label("ntidx: indexing");
