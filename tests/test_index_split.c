@@ -165,6 +165,68 @@ static void test_generated(void **state)
         }
 }
 
+
+/* An index of a trace cut short, extended once the trace has grown, with threads: what one thread gives. */
+static void test_extend(void **state)
+{
+    (void)state;
+    char path[128], ipath[128];
+    snprintf(path, sizeof path, "%s/grow.nettrace", dir);
+    snprintf(ipath, sizeof ipath, "%s/grow.ntidx", dir);
+    for (int version = 5; version <= 6; version++) {
+        generate(path, version, 3u << 20, 1, version == 6, 1);
+        size_t n;
+        uint8_t *whole = read_file(path, &n);
+        for (int cut = 1; cut <= 3; cut++) {
+            write_file(path, whole, n / 4 * (size_t)cut);
+            ntidx_trace *t;
+            ntidx_index *x;
+            assert_int_equal(ntidx_trace_open(path, &t), NTIDX_OK);
+            assert_int_equal(ntidx_index_build(t, NULL, &x), NTIDX_OK);
+            assert_int_equal(ntidx_index_write(x, ipath), NTIDX_OK);
+            ntidx_index_close(&x);
+            ntidx_trace_close(&t);
+            write_file(path, whole, n);
+            assert_int_equal(ntidx_trace_open(path, &t), NTIDX_OK);
+            ntidx_index *old;
+            ntidx_index_state st;
+            assert_int_equal(ntidx_index_load(t, ipath, NTIDX_VERIFY_ALL, &old, &st), NTIDX_OK);
+            assert_int_equal(st, NTIDX_INDEX_GROWN);
+            uint8_t *one = NULL;
+            size_t one_n = 0;
+            static const unsigned counts[] = {1, 2, 4, 7};
+            for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+                ntidx_index_options o;
+                ntidx_index_options_defaults(&o);
+                o.threads = counts[i];
+                assert_int_equal(ntidx_index_extend(t, old, &o, &x), NTIDX_OK);
+                char out[160];
+                snprintf(out, sizeof out, "%s/ext.ntidx", dir);
+                assert_int_equal(ntidx_index_write(x, out), NTIDX_OK);
+                ntidx_index_close(&x);
+                size_t m;
+                uint8_t *bytes = read_file(out, &m);
+                unlink(out);
+                if (!one) {
+                    one = bytes;
+                    one_n = m;
+                    continue;
+                }
+                if (m != one_n || memcmp(bytes, one, m) != 0)
+                    fail_msg("V%d cut at %d/4, extended with %u threads: not the index one thread extends", version,
+                             cut, counts[i]);
+                free(bytes);
+            }
+            free(one);
+            ntidx_index_close(&old);
+            ntidx_trace_close(&t);
+        }
+        free(whole);
+    }
+    unlink(ipath);
+    unlink(path);
+}
+
 static uint64_t rnd(uint64_t *s)
 {
     *s = *s * 6364136223846793005ull + 1442695040888963407ull;
@@ -378,7 +440,8 @@ int main(int argc, char **argv)
     if (!mkdtemp(dir))
         return 1;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_shared_traces), cmocka_unit_test(test_generated), cmocka_unit_test(test_damaged_v5),
+        cmocka_unit_test(test_shared_traces), cmocka_unit_test(test_generated), cmocka_unit_test(test_extend),
+        cmocka_unit_test(test_damaged_v5),
         cmocka_unit_test(test_damaged_v6),    cmocka_unit_test(test_fake_blocks),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
