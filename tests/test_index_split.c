@@ -331,9 +331,10 @@ static void test_damaged_v6(void **state)
 }
 
 /*
- * A V6 trace whose every event carries four fake event blocks in a row
- * (plausible headers, each framing the next), then bytes that frame as a
- * block far longer than the file. Every guess a helper makes inside such a
+ * A V6 trace whose every event carries ten fake event blocks in a row
+ * (plausible headers, each framing the next: more than a helper checks
+ * before it reads from a guess), then bytes that frame as a block far longer
+ * than the file. Every guess a helper makes inside such a
  * block is wrong; it must give them up, find the true block boundary and
  * hand the scan records equal to the blocks the scan itself finds.
  */
@@ -341,7 +342,7 @@ static void test_damaged_v6(void **state)
 static size_t fake_payload(uint8_t *p)
 {
     size_t at = 0;
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 10; k++) {
         uint32_t head = FAKE_SIZE | (uint32_t)NTIDX_BLOCK_EVENT << 24;
         memcpy(p + at, &head, 4);
         memset(p + at + 4, 0, FAKE_SIZE);
@@ -367,7 +368,7 @@ static void test_fake_blocks(void **state)
     assert_int_equal(ntidx_writer_add_thread(w, &th), NTIDX_OK);
     ntidx_metadata m = {.id = 1, .provider = "Contoso-Fakes", .event_id = 1, .event_name = "Fake", .opcode = -1};
     assert_int_equal(ntidx_writer_add_metadata(w, &m), NTIDX_OK);
-    uint8_t payload[256];
+    uint8_t payload[512];
     size_t psize = fake_payload(payload);
     uint32_t seq = 0;
     for (int i = 0; i < 20000; i++) {
