@@ -58,7 +58,7 @@ typedef struct ntidx_index_options {
     /** Threads that build the index (0, the default: one per online core; at most 64). A --full index is
         built by workers a region at a time. A plain index of a trace read from a file is built by one
         scan of the block headers, which helper threads read ahead of in later parts of the trace (by
-        default only parts of at least 16 MiB; when a number is given, parts of at least 64 KiB). The
+        default only parts of at least 64 MiB; when a number is given, parts of at least 64 KiB). The
         index, and the error when the trace is damaged, are the same, byte for byte, for any number. */
     unsigned threads;
     uint64_t reserved[8];       /**< zero (see Conventions in ntidx.h) */
