@@ -187,9 +187,9 @@ static int ended_early(const ntx_scan_part *p)
 }
 
 /*
- * A descriptor of its own for a helper: reads through a descriptor that
- * threads share bounce its reference count between their cores on every
- * pread() (about 1.6 times the cost of each read, measured with two). The
+ * A descriptor of its own for a helper: once threads share the file table,
+ * every pread() takes and drops a reference on its file, and a file that
+ * all threads read through has that count bounce between their cores. The
  * same open file, reopened through /proc, or else the shared one.
  */
 static int part_open(const ntidx_trace *t)
