@@ -227,6 +227,39 @@ static void test_extend(void **state)
     unlink(path);
 }
 
+/* Cancelling from the progress callback, at the first call or while helpers' records are being entered. */
+static int calls_left;
+static int cancel_when_due(void *ctx, uint64_t done, uint64_t total)
+{
+    (void)ctx;
+    (void)done;
+    (void)total;
+    return --calls_left <= 0;
+}
+
+static void test_cancel(void **state)
+{
+    (void)state;
+    char path[128];
+    snprintf(path, sizeof path, "%s/cancel.nettrace", dir);
+    generate(path, 6, 40u << 20, 1, 0, 1);
+    ntidx_trace *t;
+    assert_int_equal(ntidx_trace_open(path, &t), NTIDX_OK);
+    for (int at = 1; at <= 3; at++) { /* progress is told every 16 MiB: at 0, 16 and 32 MiB */
+        ntidx_index_options o;
+        ntidx_index_options_defaults(&o);
+        o.threads = 4;
+        o.progress = cancel_when_due;
+        calls_left = at;
+        ntidx_index *x = NULL;
+        assert_int_equal(ntidx_index_build(t, &o, &x), NTIDX_E_CANCELLED);
+        assert_null(x);
+        assert_int_equal(calls_left, 0);
+    }
+    ntidx_trace_close(&t);
+    unlink(path);
+}
+
 static uint64_t rnd(uint64_t *s)
 {
     *s = *s * 6364136223846793005ull + 1442695040888963407ull;
@@ -442,6 +475,7 @@ int main(int argc, char **argv)
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shared_traces), cmocka_unit_test(test_generated), cmocka_unit_test(test_extend),
+        cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_damaged_v5),
         cmocka_unit_test(test_damaged_v6),    cmocka_unit_test(test_fake_blocks),
     };
