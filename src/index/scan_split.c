@@ -1,4 +1,3 @@
-#include <stdio.h>
 /*
  * The header scan on several threads (scan_split.h): helpers that guess a
  * block boundary in a later part of the trace and read on from it.
@@ -172,8 +171,11 @@ static uint64_t read_chain(ntx_scan_part *p, ntx_block_reader *r, uint64_t pos)
         }
         ntx_block_reader_release(r, pos);
         ntx_scan_rec *rec = &p->recs[p->n++];
-        if (ntx_block_read(r, pos, rec, &p->err) != 1)
+        ntx_err e = {0}; /* a message of its own for each read, as the scan's (the first message recorded wins) */
+        if (ntx_block_read(r, pos, rec, &e) != 1) {
+            p->err = e;
             break;
+        }
         pos = rec->next;
     }
     return pos;
@@ -231,7 +233,6 @@ static void *part_run(void *arg)
         p->n = 0; /* a chain that breaks (or an end-of-stream marker in mid-file) soon after the guess: look on */
         pos = UINT64_MAX;
         p->wrong++;
-        ntx_err_clear(&p->err);
         guess = find_boundary(p, guess + 1, limit);
     }
     p->end_pos = pos;
