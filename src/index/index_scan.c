@@ -16,13 +16,13 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "hash.h"
 
 #include "block_read.h"
 #include "index_internal.h"
 #include "scan_split.h"
+#include "threads.h"
 
 #define PROGRESS_EVERY (16ull << 20)
 /* A helper thread's part of the header scan, at least: when the caller asks for threads, and when it
@@ -409,14 +409,9 @@ int ntx_index_scan_stream(ntidx_trace *t, const ntidx_index *from, const ntidx_i
     }
     ntx_block_reader_init(&b.rd, t, t->fd >= 0 && t->gen != NTX_GEN_NETPERF, released);
     x->indexed_end = pos;
-    if (!sink && b.rd.use_pread) { /* a --full build's workers have the other cores */
-        unsigned threads = o->threads;
-        if (!threads) {
-            long c = sysconf(_SC_NPROCESSORS_ONLN);
-            threads = c > 0 ? (unsigned)c : 1;
-        }
-        ntx_scan_split_start(&b.split, t, pos, threads > 64 ? 64 : threads, o->threads ? SPLIT_MIN_ASKED : SPLIT_MIN_AUTO);
-    }
+    if (!sink && b.rd.use_pread) /* a --full build's workers have the other cores */
+        ntx_scan_split_start(&b.split, t, pos, ntx_thread_count(o->threads),
+                             o->threads ? SPLIT_MIN_ASKED : SPLIT_MIN_AUTO);
     rc = scan(&b, pos);
     ntx_scan_split_end(&b.split);
     if (rc < 0)

@@ -27,15 +27,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "hash.h"
 #include "index_internal.h"
 #include "query_internal.h"
 #include "reader_internal.h"
 #include "stats_internal.h"
-
-#define MAX_THREADS 64
+#include "threads.h"
 
 
 /* Strings stored once: offset of `s` (h: ntx_xxh3 of its bytes) in STRINGS, added when new. */
@@ -626,20 +624,14 @@ static int build_full(ntidx_trace *t, const ntidx_index *from, const ntidx_index
     atomic_init(&sh.first_failed, UINT64_MAX);
     atomic_init(&sh.done_bytes, 0);
     atomic_init(&sh.cancelled, 0);
-    unsigned nthreads = o->threads;
-    if (!nthreads) {
-        long c = sysconf(_SC_NPROCESSORS_ONLN);
-        nthreads = c > 0 ? (unsigned)c : 1;
-    }
-    if (nthreads > MAX_THREADS)
-        nthreads = MAX_THREADS;
+    unsigned nthreads = ntx_thread_count(o->threads);
     /* Work units: runs of consecutive regions (one query each, primed once), unit_target() bytes each. The
        regions' bytes are not known before the scan: the trace's size stands for them. */
     sh.nthreads = nthreads;
     sh.left = t->size;
     sh.min_unit = t->size / ((uint64_t)nthreads * 128) + 1;
-    pthread_t tids[MAX_THREADS];
-    void *args[MAX_THREADS][2];
+    pthread_t tids[NTX_MAX_THREADS];
+    void *args[NTX_MAX_THREADS][2];
     unsigned started = 0;
     for (unsigned i = 1; i < nthreads; i++) {
         args[i][0] = &sh;

@@ -13,13 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "error.h"
 #include "index_internal.h"
 #include "ops_internal.h"
 #include "query_internal.h"
 #include "stats_internal.h"
+#include "threads.h"
 
 NTIDX_API void ntidx_stats_options_defaults(ntidx_stats_options *o)
 {
@@ -29,7 +29,6 @@ NTIDX_API void ntidx_stats_options_defaults(ntidx_stats_options *o)
 }
 
 #define MAX_BUCKETS (1u << 22)
-#define MAX_THREADS 64
 
 typedef struct shared {
     ntidx_trace *t;
@@ -232,13 +231,7 @@ static int stats_run(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_opt
         }
         sh.nbuckets = (size_t)(nb ? nb : 1);
     }
-    unsigned nthreads = o->threads;
-    if (!nthreads) {
-        long c = sysconf(_SC_NPROCESSORS_ONLN);
-        nthreads = c > 0 ? (unsigned)c : 1;
-    }
-    if (nthreads > MAX_THREADS)
-        nthreads = MAX_THREADS;
+    unsigned nthreads = ntx_thread_count(o->threads);
     if (nthreads > sh.nregions)
         nthreads = sh.nregions ? (unsigned)sh.nregions : 1;
     /* Work units: runs of consecutive regions (one query each, primed once), about a quarter of a

@@ -1,0 +1,23 @@
+/*
+ * How many threads a parallel operation runs: as many as the caller asked
+ * for, else one per online core, and never more than NTX_MAX_THREADS (the
+ * "at most 64" of the public options). Shared by the index scan's helpers,
+ * the --full build's workers and the parallel statistics.
+ */
+#ifndef NTIDX_THREADS_H
+#define NTIDX_THREADS_H
+
+#include <unistd.h>
+
+#define NTX_MAX_THREADS 64
+
+static inline unsigned ntx_thread_count(unsigned asked)
+{
+    if (!asked) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        asked = c > 0 ? (unsigned)c : 1;
+    }
+    return asked > NTX_MAX_THREADS ? NTX_MAX_THREADS : asked;
+}
+
+#endif
