@@ -77,9 +77,9 @@ static int event_block_range(ntidx_trace *t, const ntidx_block *blk, uint8_t *fl
  * Framing sees FRAME_BYTES of the window from the block's start (the previous
  * end tag, when it comes first, is checked on its own), as if each block had
  * been read on its own: the same blocks, the same messages, whatever was read
- * before. `hdr` receives the event-block
- * header bytes when they were in those (else *hdr_len is 0); *whole points at
- * the whole block when the window holds it (else NULL).
+ * before. `hdr` receives the event-block header bytes when they were in those
+ * (else *hdr_len is 0); *whole points at the whole block when the window holds
+ * it (else NULL).
  */
 #define PREAD_WINDOW sizeof(((ntx_block_reader *)0)->win)
 #define FRAME_BYTES 97

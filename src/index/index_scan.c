@@ -211,8 +211,8 @@ static int add_block(builder *b, const ntx_scan_rec *rec, const ntx_err *rerr)
     p[13] = flags;
     ntx_store32(p + 16, (uint32_t)(x->own[B_REGIONS].len / NTX_REGION_ENTRY));
     ntx_store32(p + 20, UINT32_MAX);
-    ntx_store64(p + 24, blk->kind == NTIDX_BLOCK_EVENT ? rec->lo : 0);
-    ntx_store64(p + 32, blk->kind == NTIDX_BLOCK_EVENT ? rec->hi : 0);
+    ntx_store64(p + 24, rec->lo); /* 0 unless an event block's */
+    ntx_store64(p + 32, rec->hi);
     x->last_block_off = blk->offset;
     x->indexed_end = rec->next;
     if (blk->kind == NTIDX_BLOCK_SEQUENCE_POINT) {
