@@ -21,28 +21,9 @@
 #include <ntidx/index.h>
 #include <ntidx/writer.h>
 
+#include "test_files.h"
+
 static char dir[64];
-
-static void write_file(const char *path, const uint8_t *p, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(p, 1, n, f), n);
-    fclose(f);
-}
-
-static uint8_t *read_file(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    *n = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *p = malloc(*n);
-    assert_int_equal(fread(p, 1, *n, f), *n);
-    fclose(f);
-    return p;
-}
 
 static ntidx_trace *make_trace(const char *path, int version, int full_index, const char *ipath)
 {

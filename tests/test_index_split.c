@@ -25,31 +25,10 @@
 
 #include "index_internal.h"
 #include "scan_split.h"
+#include "test_files.h"
 
 static const char *traces_dir;
 static char dir[64];
-
-static void write_file(const char *path, const uint8_t *p, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(p, 1, n, f), n);
-    fclose(f);
-}
-
-static uint8_t *read_file(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    *n = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *p = malloc(*n ? *n : 1);
-    assert_non_null(p);
-    assert_int_equal(fread(p, 1, *n, f), *n);
-    fclose(f);
-    return p;
-}
 
 /* What building the index of `t` with `threads` threads gave: the code, the message, the written bytes. */
 typedef struct outcome {

@@ -43,6 +43,8 @@
 #include <ntidx/version.h>
 #include <ntidx/writer.h>
 
+#include "../test_files.h"
+
 static const char *traces_dir;
 static char dir[64];
 
@@ -59,14 +61,6 @@ static ntidx_trace *open_real(const char *name)
     if (ntidx_trace_open(path, &t) != NTIDX_OK)
         fail_msg("%s", ntidx_last_error());
     return t;
-}
-
-static void write_file(const char *path, const void *p, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(p, 1, n, f), n);
-    fclose(f);
 }
 
 /* A generated trace written to dir/name; returns it opened. */
