@@ -285,6 +285,75 @@ class HandMadeV6(unittest.TestCase):
             self.assertEqual(s["threads"], [{"thread": 4242, "count": 3}])
 
 
+class Times(unittest.TestCase):
+    """Times no tick names are usage errors naming the value (exit 2), never clamped to the first or last tick
+    nor wrapped; a window that ends before it starts is a mistake too (issue 25, items 5 and 6)."""
+
+    NS_TRACE = "only_managed_samples.nettrace"  # nanosecond ticks from 2020: they end in 2604
+
+    def test_out_of_range_times_refused(self):
+        path = os.path.join(TRACES, self.NS_TRACE)
+        for v in ("1e400s", "infs", "99999999999s", "184467440737s", "9999-12-31T23:59:59Z", "99999-01-01T00:00:00Z",
+                  "18446744073709551616", "-300000s"):
+            for cmd in (["stats", path, "--json", "--from", v], ["stats", path, "--to", v],
+                        ["query", path, "--from", v, "--format", "jsonl"], ["seek", path, "--at", v],
+                        ["top", path, "--from", v]):
+                with self.subTest(cmd=cmd):
+                    p = run(*cmd, check=False)
+                    self.assertEqual(p.returncode, 2, p.stderr)
+                    self.assertIn(v, p.stderr)
+                    self.assertEqual(p.stdout, "")
+
+    def test_far_times_that_are_ticks(self):
+        path = os.path.join(TRACES, self.NS_TRACE)
+        whole = json.loads(run("stats", path, "--json").stdout)["events"]
+        # 2600 is a tick of this trace, after its end: nothing from it, everything before it
+        self.assertEqual(json.loads(run("stats", path, "--json", "--from", "2600-01-01T00:00:00Z").stdout)["events"], 0)
+        self.assertEqual(json.loads(run("stats", path, "--json", "--to", "2600-01-01T00:00:00Z").stdout)["events"],
+                         whole)
+        # 100 ns ticks from 2026: the year 9999 and 99999999999 s are ticks, after the trace
+        with tempfile.TemporaryDirectory() as d:
+            g = os.path.join(d, "g.nettrace")
+            run("gen", "-o", g, "--events", "2000", "-q")
+            for v in ("9999-12-31T23:59:59Z", "99999999999s"):
+                self.assertEqual(json.loads(run("stats", g, "--json", "--from", v).stdout)["events"], 0)
+                self.assertEqual(json.loads(run("stats", g, "--json", "--to", v).stdout)["events"], 2000)
+            self.assertEqual(run("stats", g, "--from", "99999999999999s", check=False).returncode, 2)
+
+    def test_bucket_width_out_of_range(self):
+        with tempfile.TemporaryDirectory() as d:
+            g = os.path.join(d, "g.nettrace")
+            run("gen", "-o", g, "--events", "2000", "-q")
+            for v in ("99999999999999999999s", "99999999999999999999", "1e400s", "-1s", "infs"):
+                p = run("stats", g, "--bucket", v, check=False)
+                self.assertEqual(p.returncode, 2, (v, p.stderr))
+                self.assertIn(v, p.stderr)
+            # as wide as the ticks reach: one bucket, which ends after it starts
+            s = json.loads(run("stats", g, "--json", "--bucket", "1800000000000s").stdout)
+            self.assertEqual(len(s["histogram"]), 1)
+            b = s["histogram"][0]
+            self.assertEqual(b["events"], 2000)
+            self.assertGreater(b["end_ts"], b["start_ts"])
+            text = run("stats", g, "--bucket", "1800000000000s").stdout
+            self.assertIn("1800000000000.", text)
+            self.assertNotIn(" -", text.split("bucket (seconds")[1])
+
+    def test_window_ending_before_it_starts(self):
+        with tempfile.TemporaryDirectory() as d:
+            g = os.path.join(d, "g.nettrace")
+            run("gen", "-o", g, "--events", "2000", "-q")
+            for cmd in (["stats", g], ["top", g], ["query", g], ["slice", g, "-o", os.path.join(d, "s.nettrace")],
+                        ["export", g, "--format", "chrome", "-o", os.path.join(d, "e.json")]):
+                with self.subTest(cmd=cmd[0]):
+                    p = run(*cmd, "--from", "2s", "--to", "1s", check=False)
+                    self.assertEqual(p.returncode, 2, p.stderr)
+                    self.assertIn("--from 2s --to 1s", p.stderr)
+            self.assertFalse(os.path.exists(os.path.join(d, "s.nettrace")))
+            self.assertFalse(os.path.exists(os.path.join(d, "e.json")))
+            # the empty window of equal ends is a window, with nothing in it
+            self.assertEqual(json.loads(run("stats", g, "--json", "--from", "1s", "--to", "1s").stdout)["events"], 0)
+
+
 def v6_blocks(data):
     """(offset, kind, payload_offset, size) of each block of a V6 trace (header: 20 bytes)."""
     pos, out = 20, []

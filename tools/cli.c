@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -355,10 +356,22 @@ int cli_begin(const cli_command *cmd, int argc, char **argv, cli_ctx *c)
         cli_library_error();
         return CLI_FAIL;
     }
-    if ((from && ntidx_parse_time(c->trace, from, &c->query.t0) < 0) ||
-        (to && ntidx_parse_time(c->trace, to, &c->query.t1) < 0) ||
-        (at && ntidx_parse_time(c->trace, at, &c->query.t0) < 0)) {
-        cli_error("%s", ntidx_last_error_info()->what);
+    /* Times no tick names are refused, never clamped; a window that ends before it starts is a mistake
+       (the empty window of equal ends is not refused: it is what scripts that cut windows may ask for). */
+    const char *bad = NULL;
+    if (from && ntidx_parse_time(c->trace, from, &c->query.t0) < 0)
+        bad = "--from";
+    else if (to && ntidx_parse_time(c->trace, to, &c->query.t1) < 0)
+        bad = "--to";
+    else if (at && ntidx_parse_time(c->trace, at, &c->query.t0) < 0)
+        bad = "--at";
+    if (bad) {
+        cli_error("%s: %s", bad, ntidx_last_error_info()->what);
+        return cli_end(c, CLI_USAGE);
+    }
+    if (from && to && c->query.t0 > c->query.t1) {
+        cli_error("--from %s --to %s: the window ends before it starts (ticks %" PRIu64 " > %" PRIu64 ")", from, to,
+                  c->query.t0, c->query.t1);
         return cli_end(c, CLI_USAGE);
     }
     if (at)

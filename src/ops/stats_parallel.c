@@ -218,10 +218,10 @@ static int stats_run(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_opt
             hi = lo + 1;
         uint64_t span = hi - lo;
         sh.hist_start = lo;
-        sh.hist_width = o->bucket_ticks ? o->bucket_ticks : (span + o->buckets - 1) / o->buckets;
+        sh.hist_width = o->bucket_ticks ? o->bucket_ticks : span / o->buckets + (span % o->buckets != 0);
         if (!sh.hist_width)
             sh.hist_width = 1;
-        uint64_t nb = (span + sh.hist_width - 1) / sh.hist_width;
+        uint64_t nb = span / sh.hist_width + (span % sh.hist_width != 0); /* a width near 2^64 cannot wrap */
         if (nb > MAX_BUCKETS) {
             free(sh.regions);
             free(inside);

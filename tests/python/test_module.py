@@ -266,6 +266,42 @@ class Times(unittest.TestCase):
             self.assertAlmostEqual(e.time_s, (e.ts - sync) / freq)
 
 
+    def test_out_of_range_times(self):
+        """A time no tick of the trace names is a TimeError (a ValueError) naming it, never the first or last
+        tick: in a trace of nanosecond ticks from 2020 (they end in 2604)."""
+        path = next(p for p in TRACES if os.path.basename(p) == "only_managed_samples.nettrace")
+        with ntidx.open(path) as t:
+            whole = t.stats()["events"]
+            for v in ("1e400s", "infs", "99999999999s", "184467440737s", "9999-12-31T23:59:59Z",
+                      "99999-01-01T00:00:00Z", "18446744073709551616", "-300000s",
+                      datetime.timedelta(days=999999), datetime.datetime(9999, 12, 31, 23, 59, 59)):
+                for call in (lambda: t.ticks(v), lambda: t.stats(start=v), lambda: t.query(end=v),
+                             lambda: t.frame(start=v), lambda: t.seek(v), lambda: t.regions(v)):
+                    with self.assertRaises(ntidx.TimeError) as cm:
+                        call()
+                    self.assertIsInstance(cm.exception, ValueError)
+                    if isinstance(v, str):
+                        self.assertIn(v, str(cm.exception))
+            for v in (2 ** 64, -1):
+                with self.assertRaises(ntidx.TimeError):
+                    t.ticks(v)
+            # 2600 is a tick here, after the trace: nothing from it, everything before it
+            self.assertEqual(t.stats(start="2600-01-01T00:00:00Z")["events"], 0)
+            self.assertEqual(t.stats(end="2600-01-01T00:00:00Z")["events"], whole)
+            self.assertEqual(t.ticks(2 ** 64 - 1), 2 ** 64 - 1)
+
+    def test_window_ending_before_it_starts(self):
+        with ntidx.open(generated()[1]) as t:
+            for call in (lambda: t.stats("2s", "1s"), lambda: t.query("2s", "1s"), lambda: t.frame("2s", "1s"),
+                         lambda: t.regions("2s", "1s")):
+                with self.assertRaises(ntidx.ArgumentError) as cm:
+                    call()
+                self.assertIsInstance(cm.exception, ValueError)
+                self.assertIn("ends before it starts", str(cm.exception))
+            self.assertEqual(t.stats("1s", "1s")["events"], 0)  # equal ends: an empty window, not a mistake
+            self.assertEqual(list(t.query("1s", "1s")), [])
+
+
 class BadInput(unittest.TestCase):
     def test_missing_file_and_directory(self):
         missing = os.path.join(SCRATCH, "no-such.nettrace")

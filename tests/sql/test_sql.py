@@ -453,6 +453,58 @@ class PythonSqlite(unittest.TestCase):
         con.close()
 
 
+class Times(unittest.TestCase):
+    """Times out of a trace's ticks (issue 25, item 5): ntidx_ticks() refuses them with an error naming the value,
+    as the command and the Python module do; bounds on ts and time_s far outside the ticks are SQL's
+    comparisons (they hold for every row or for none), never wrapped or clamped into a wrong window."""
+
+    def test_ntidx_ticks(self):
+        path = real("only_managed_samples.nettrace")  # nanosecond ticks from 2020: they end in 2604
+        s = stats(path)
+        sync, freq = s["sync_ticks"], s["tick_frequency"]
+        row = sql(path, f"SELECT ntidx_ticks({q(path)}, '1.5s') AS a, ntidx_ticks({q(path)}, 12345) AS b, "
+                        f"ntidx_ticks({q(path)}, '2020-11-25T00:16:23.949Z') AS c, ntidx_ticks({q(path)}, NULL) AS d")
+        self.assertEqual(row, [{"a": sync + freq * 3 // 2, "b": 12345, "c": sync, "d": None}])
+        n = sql(path, f"SELECT count(*) AS n FROM events WHERE ts >= ntidx_ticks({q(path)}, '5s')")[0]["n"]
+        self.assertEqual(n, len(query(path, "--from", "5s")))
+        for v in ("1e400s", "infs", "99999999999s", "184467440737s", "9999-12-31T23:59:59Z", "99999-01-01T00:00:00Z",
+                  "18446744073709551616", "-300000s", "-1"):
+            with self.subTest(value=v):
+                p = sql(path, f"SELECT count(*) FROM events WHERE ts >= ntidx_ticks({q(path)}, {q(v)})", check=False)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn(v, p.stderr)
+                self.assertEqual(p.stdout, "")
+        # the same error in Python's sqlite3
+        con = PythonSqlite().connect()
+        with self.assertRaises(sqlite3.OperationalError) as e:
+            con.execute("SELECT ntidx_ticks(?, '1e400s')", (path,)).fetchall()
+        self.assertIn("1e400s", str(e.exception))
+        self.assertEqual(con.execute("SELECT ntidx_ticks(?, '2200-01-01T00:00:00Z') > ?", (path, s["last_ts"]))
+                         .fetchone()[0], 1)
+        # 2600 is a tick of this trace, but past SQLite's integers (which ts holds too): said, not wrapped
+        with self.assertRaises(sqlite3.OperationalError) as e:
+            con.execute("SELECT ntidx_ticks(?, '2600-01-01T00:00:00Z')", (path,)).fetchall()
+        self.assertIn("beyond SQLite's integers", str(e.exception))
+        con.close()
+
+    def test_far_bounds_are_sql_comparisons(self):
+        path = real("only_managed_samples.nettrace")
+        n = stats(path)["events"]
+
+        def count(where):
+            return sql(path, f"SELECT count(*) AS n FROM events WHERE {where}")[0]["n"]
+
+        self.assertEqual(count("time_s >= 99999999999"), 0)
+        self.assertEqual(count("time_s < 99999999999"), n)
+        self.assertEqual(count("time_s < 1e400"), n)
+        self.assertEqual(count("time_s >= 1e400"), 0)
+        self.assertEqual(count("time_s > -1e400"), n)
+        self.assertEqual(count("ts < 99999999999999999999"), n)
+        self.assertEqual(count("ts >= 99999999999999999999"), 0)
+        self.assertEqual(count("ts >= -99999999999999999999"), n)
+        self.assertEqual(count("ts >= 2 AND ts < 1"), 0)  # an empty range is SQL's answer, not an error
+
+
 class BadInput(unittest.TestCase):
     def copy_of(self, src, name):
         dst = os.path.join(TMP, name)

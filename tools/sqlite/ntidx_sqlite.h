@@ -11,6 +11,7 @@
  *   ntidx_regions(path)         the index's regions: time ranges, offsets, bytes, blocks, events
  *   ntidx_stacks(path)          one row per frame: stack_id, depth, ip, method, module
  *   ntidx_bytes_read()          bytes of trace the last events scan read
+ *   ntidx_ticks(path, time)     a time ("1.5s", ISO-8601 Z, ticks) as the trace's ticks
  *
  * docs/sql.md is the manual and the cookbook.
  */

@@ -98,5 +98,6 @@ char *nsql_dequote(const char *s);
 /* The modules. */
 int nsql_register_events(sqlite3 *db, nsql_conn *c);
 int nsql_register_companions(sqlite3 *db, nsql_conn *c);
+int nsql_register_time(sqlite3 *db, nsql_conn *c);
 
 #endif

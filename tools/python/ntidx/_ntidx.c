@@ -767,6 +767,12 @@ static int make_query(module_state *st, core *c, qargs *a, PyObject *start, PyOb
         return -1;
     if (end && end != Py_None && parse_time(st, c, end, &a->o.t1, "end") < 0)
         return -1;
+    if (start && start != Py_None && end && end != Py_None && a->o.t0 > a->o.t1) {
+        /* as the command's --from 2s --to 1s: a window that ends before it starts is a mistake, not "nothing" */
+        PyErr_Format(st->exc[EXC_ARGUMENT], "start %R, end %R: the window ends before it starts (ticks %llu > %llu)",
+                     start, end, (unsigned long long)a->o.t0, (unsigned long long)a->o.t1);
+        return -1;
+    }
     if (provider && provider != Py_None) {
         if (!PyUnicode_Check(provider)) {
             PyErr_SetString(PyExc_TypeError, "provider: a str");
