@@ -572,6 +572,133 @@ class IndexAndQuery(unittest.TestCase):
         self.assertFalse(os.path.exists(where))
 
 
+def with_unknown_blocks(src, dst):
+    """A copy of a generated V6 trace with two blocks of kinds no version defines (readers skip them): one among
+    the event blocks, one after the last sequence point, in a region of its own without events."""
+    with open(src, "rb") as f:
+        data = f.read()
+    blocks = v6_blocks(data)
+    mid = [b for b in blocks if b[1] == 2][2][0]
+    end = blocks[-1][0]
+    assert blocks[-1][1] == 0
+    with open(dst, "wb") as f:
+        f.write(data[:mid] + v6block(200, b"future!!") + data[mid:end] + v6block(201, b"") + data[end:])
+
+
+class JsonDocumentsAgree(unittest.TestCase):
+    """A key means one thing, with one JSON type and shape, in every document that has it (issue 25, item 15):
+    `blocks` is the per-kind object of `info --json` (with "unknown") in stats and index too, the total is
+    `block_total` in both info and index; top's items say what they are under the keys stats uses."""
+
+    def setUp(self):
+        self.d = tempfile.TemporaryDirectory()
+        self.g = os.path.join(self.d.name, "g.nettrace")
+        run("gen", "-o", self.g, "--events", "20000", "--seed", "3", "-q")
+
+    def tearDown(self):
+        self.d.cleanup()
+
+    def test_blocks_one_shape_and_total(self):
+        u = os.path.join(self.d.name, "u.nettrace")
+        with_unknown_blocks(self.g, u)
+        info = json.loads(run("info", u, "--json").stdout)
+        self.assertEqual(info["blocks"]["unknown"], 2)
+        idx = json.loads(run("index", u, "--json").stdout)
+        self.assertEqual(idx["blocks"], info["blocks"])
+        self.assertEqual(idx["block_total"], info["block_total"])
+        self.assertEqual(idx["block_total"], sum(info["blocks"].values()))
+        for extra in ([], ["--no-index"], ["--threads", "1"]):
+            self.assertEqual(json.loads(run("stats", u, "--json", *extra).stdout)["blocks"], info["blocks"], extra)
+        self.assertEqual(json.loads(run("stats", u, "--json").stdout)["events"], 20000)
+        run("index", "--full", u)
+        full = json.loads(run("stats", u, "--json").stdout)
+        self.assertGreater(full["regions_from_index"], 0)
+        self.assertEqual(full["blocks"], info["blocks"])
+        # the texts say the same total
+        self.assertIn("blocks:           %d\n" % info["block_total"], run("info", u).stdout)
+        self.assertIn("  %d blocks," % info["block_total"], run("index", u).stdout)
+
+    def test_top_items_as_stats_gives_them(self):
+        s = json.loads(run("stats", self.g, "--json").stdout)
+        top = json.loads(run("top", self.g, "--json", "--by", "thread", "-n", "1000").stdout)
+        self.assertEqual({i["thread"]: i["count"] for i in top["items"]}, {t["thread"]: t["count"] for t in s["threads"]})
+        for i in top["items"]:
+            self.assertIsInstance(i["thread"], int)
+            self.assertEqual(i["name"], str(i["thread"]))  # kept: the key is a contract
+        top = json.loads(run("top", self.g, "--json", "--by", "type", "-n", "1000").stdout)
+        key = ("provider", "event_id", "event_name", "version")
+        self.assertEqual({tuple(i[k] for k in key): i["count"] for i in top["items"]},
+                         {tuple(t[k] for k in key): t["count"] for t in s["types"]})
+        top = json.loads(run("top", self.g, "--json", "--by", "provider", "-n", "1000").stdout)
+        self.assertEqual({i["provider"]: i["count"] for i in top["items"]}, s["providers"])
+        self.assertEqual({i["name"]: i["count"] for i in top["items"]}, s["providers"])
+
+    def test_shared_keys_one_type(self):
+        """Every key found in several of the documents has one JSON type there (null aside: no value), and an
+        object-valued key the same keys. Payload `fields` objects are per event type; SQL's tables (types,
+        regions) are columns of their own entities, documented in docs/sql.md."""
+        u = os.path.join(self.d.name, "u.nettrace")
+        with_unknown_blocks(self.g, u)
+        docs = {
+            "info": json.loads(run("info", u, "--json").stdout),
+            "info-empty": json.loads(run("info", self.empty(), "--json").stdout),
+            "index": json.loads(run("index", u, "--json", "--full").stdout),
+            "stats": json.loads(run("stats", u, "--json", "--buckets", "3").stdout),
+            "stats-empty": json.loads(run("stats", u, "--json", "--from", "100s").stdout),
+            "query": [json.loads(l) for l in run("query", u, "--format", "jsonl", "--limit", "300").stdout.splitlines()],
+            "dump": [json.loads(l) for l in run("dump", u, "--format", "jsonl").stdout.splitlines()[:300]],
+            "seek": json.loads(run("seek", u, "--at", "0", "--format", "jsonl").stdout),
+            "sql": json.loads(run("sql", u, "SELECT * FROM events LIMIT 300", "--format", "json").stdout),
+        }
+        for by in ("type", "thread", "provider"):
+            docs["top-" + by] = json.loads(run("top", u, "--json", "--by", by).stdout)
+            docs["top-empty-" + by] = json.loads(run("top", u, "--json", "--by", by, "--from", "100s").stdout)
+        seen = {}
+
+        def kind(v):
+            if isinstance(v, bool):
+                return "bool"
+            if isinstance(v, int):
+                return "int"
+            if isinstance(v, float):
+                return "float"
+            if isinstance(v, dict):
+                return "object"
+            return type(v).__name__
+
+        def walk(where, v):
+            if isinstance(v, list):
+                for x in v:
+                    walk(where, x)
+                return
+            if not isinstance(v, dict):
+                return
+            for k, x in v.items():
+                if x is not None:
+                    shape = kind(x)
+                    if isinstance(x, dict) and k not in ("fields", "providers", "keyvalues"):
+                        shape += ":" + ",".join(sorted(x))
+                    if k != "fields":
+                        seen.setdefault(k, {}).setdefault(shape, set()).add(where)
+                if k != "fields":
+                    walk(where, x)
+
+        for name, doc in docs.items():
+            walk(name, doc)
+        mixed = {k: v for k, v in seen.items() if len(v) > 1}
+        self.assertEqual(mixed, {})
+        self.assertIn("blocks", seen)  # the walk saw what it is about
+        self.assertEqual(len(seen["thread"]), 1)
+
+    def empty(self):
+        """A V6 trace without events: its header, its trace block and the end."""
+        p = os.path.join(self.d.name, "empty.nettrace")
+        trace = b"".join(u16(x) for x in (2026, 1, 4, 1, 0, 0, 0, 0)) + u64(1000) + u64(10_000_000) + u32(8) + u32(0)
+        with open(p, "wb") as f:
+            f.write(b"Nettrace" + u32(0) + u32(6) + u32(0) + v6block(1, trace) + v6block(0, b""))
+        return p
+
+
 class Info(unittest.TestCase):
     def test_info_json(self):
         for path in traces():

@@ -302,6 +302,47 @@ class Times(unittest.TestCase):
             self.assertEqual(list(t.query("1s", "1s")), [])
 
 
+class Documents(unittest.TestCase):
+    """Trace.info() and Trace.stats() give "blocks" one shape ("unknown" included), and the regions without a
+    window are every region, so that a partition's block counts add up to the whole (issue 25, item 15)."""
+
+    def test_blocks_agree_and_add_up(self):
+        src = generated()[1]
+        path = os.path.join(SCRATCH, "unknown-blocks.nettrace")
+        with open(src, "rb") as f:
+            data = f.read()
+        pos, blocks = 20, []
+        while pos + 4 <= len(data):  # V6 blocks: a u32 of size and kind, then the payload
+            word = int.from_bytes(data[pos:pos + 4], "little")
+            blocks.append((pos, word >> 24))
+            if word >> 24 == 0:
+                break
+            pos += 4 + (word & 0xFFFFFF)
+        mid = [b for b, k in blocks if k == 2][1]
+        end = blocks[-1][0]
+
+        def block(kind, payload):
+            return (len(payload) | kind << 24).to_bytes(4, "little") + payload
+
+        with open(path, "wb") as f:  # two blocks of kinds no version defines: one among events, one at the end
+            f.write(data[:mid] + block(200, b"future!!") + data[mid:end] + block(201, b"") + data[end:])
+        with ntidx.open(path) as t:
+            info, whole = t.info(), t.stats()
+            self.assertEqual(info["blocks"]["unknown"], 2)
+            self.assertEqual(whole["blocks"], info["blocks"])
+            self.assertEqual(whole["blocks"], cli_json("stats", path, "--json", "--no-index")["blocks"])
+            regions = t.regions()
+            self.assertEqual([r.number for r in regions], list(range(len(regions))))
+            self.assertTrue(any(r.first_ts > r.last_ts for r in regions))  # the one after the last sequence point
+            parts = [t.stats(regions=[r.number]) for r in regions]
+            added = {k: sum(p["blocks"][k] for p in parts) for k in whole["blocks"]}
+            added["trace"] = 1
+            self.assertEqual(added, whole["blocks"])
+            self.assertEqual(sum(p["events"] for p in parts), whole["events"])
+            # with a window, the regions that hold its events
+            self.assertTrue(all(r.first_ts <= r.last_ts for r in t.regions(whole["first_ts"], whole["last_ts"] + 1)))
+
+
 class BadInput(unittest.TestCase):
     def test_missing_file_and_directory(self):
         missing = os.path.join(SCRATCH, "no-such.nettrace")

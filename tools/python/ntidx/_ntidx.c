@@ -1298,8 +1298,10 @@ static PyObject *trace_regions(PyObject *self_obj, PyObject *args, PyObject *kw)
             Py_CLEAR(list);
             break;
         }
-        /* the regions that hold events of the window: what statistics and queries over it read */
-        if (r.first_ts > r.last_ts || r.first_ts >= a.o.t1 || r.last_ts < a.o.t0)
+        /* the regions that hold events of the window: what statistics and queries over it read; without a
+           window every region, also those without events, whose blocks the statistics count */
+        int whole = a.o.t0 == 0 && a.o.t1 == UINT64_MAX;
+        if (!whole && (r.first_ts > r.last_ts || r.first_ts >= a.o.t1 || r.last_ts < a.o.t0))
             continue;
         PyObject *t = Py_BuildValue("(KKKKKKKN)", (unsigned long long)r.number, (unsigned long long)r.first_ts,
                                     (unsigned long long)r.last_ts, (unsigned long long)r.offset,
