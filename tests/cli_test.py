@@ -354,6 +354,62 @@ class Times(unittest.TestCase):
             self.assertEqual(json.loads(run("stats", g, "--json", "--from", "1s", "--to", "1s").stdout)["events"], 0)
 
 
+class Names(unittest.TestCase):
+    """Provider names match without regard to case, as EventPipe and dotnet-trace compare them, also where a
+    --full index prunes blocks by type; a --provider or --event that names nothing the trace defines gives a
+    warning naming the closest names when the answer is empty (issue 25, item 6)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.d = tempfile.TemporaryDirectory()
+        cls.g = os.path.join(cls.d.name, "g.nettrace")
+        run("gen", "-o", cls.g, "--events", "20000", "--seed", "8", "-q")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.d.cleanup()
+
+    def q(self, *args):
+        p = run("query", self.g, "--format", "jsonl", *args)
+        return [json.loads(l) for l in p.stdout.splitlines()], p.stderr
+
+    def test_provider_without_regard_to_case(self):
+        for full in (False, True):
+            if full:
+                run("index", "--full", self.g)
+            for extra in ([], ["--event", "3"], ["--event", "Heartbeat"]):
+                with self.subTest(full=full, extra=extra):
+                    want, _ = self.q("--provider", "Contoso-TypeZoo", *extra)
+                    self.assertTrue(want)
+                    for spelling in ("contoso-typezoo", "CONTOSO-TYPEZOO"):
+                        got, err = self.q("--provider", spelling, *extra)
+                        self.assertEqual(got, want)
+                        self.assertNotIn("warning", err)
+        at = self.q("--provider", "Contoso-TypeZoo", "--limit", "1")[0][0]["ts"]
+        self.assertEqual(json.loads(run("seek", self.g, "--at", str(at), "--provider", "contoso-TYPEZOO",
+                                        "--format", "jsonl").stdout)["provider"], "Contoso-TypeZoo")
+
+    def test_unknown_names_warned_with_the_closest(self):
+        cases = [(["--provider", "Contoso-TypeZo"], "no provider 'Contoso-TypeZo' in the trace (closest: Contoso-TypeZoo)"),
+                 (["--event", "Haertbeat"], "no event 'Haertbeat' in the trace (closest: Heartbeat)"),
+                 (["--provider", "System.Runtime", "--event", "Heartbeat"],
+                  "no event 'Heartbeat' of provider 'System.Runtime' in the trace"),
+                 (["--event", "4242"], "no event with id 4242 in the trace")]
+        out = os.path.join(self.d.name, "out")
+        for args, said in cases:
+            for cmd in (["query", self.g, "--format", "jsonl"], ["seek", self.g, "--at", "0"],
+                        ["slice", self.g, "-o", out + ".nettrace"], ["export", self.g, "--format", "jsonl", "-o", out]):
+                with self.subTest(cmd=cmd[0], args=args):
+                    p = run(*cmd, *args)  # an empty answer is an answer: exit 0
+                    self.assertIn("ntidx: %s: warning: %s" % (self.g, said), p.stderr)
+        # names the trace defines: no warning, also when the window is empty
+        for args in (["--provider", "contoso-typezoo"], ["--event", "heartbeat"], ["--event", "3"]):
+            p = run("query", self.g, "--from", "100s", *args)
+            self.assertEqual((p.stdout, p.stderr), ("", ""))
+            p = run("query", self.g, "--limit", "1", *args)
+            self.assertNotIn("warning", p.stderr)
+
+
 def v6_blocks(data):
     """(offset, kind, payload_offset, size) of each block of a V6 trace (header: 20 bytes)."""
     pos, out = 20, []

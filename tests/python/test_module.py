@@ -343,6 +343,56 @@ class Documents(unittest.TestCase):
             self.assertTrue(all(r.first_ts <= r.last_ts for r in t.regions(whole["first_ts"], whole["last_ts"] + 1)))
 
 
+class Names(unittest.TestCase):
+    """Providers without regard to case; names that name nothing: an UnknownNameWarning with the closest names
+    when the answer is empty, or with strict=True an UnknownNameError (issue 25, item 6)."""
+
+    def test_provider_without_regard_to_case(self):
+        with ntidx.open(generated()[1]) as t:
+            want = [e.offset for e in t.query(provider="Contoso-TypeZoo")]
+            self.assertTrue(want)
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")  # no warning while the filters find events
+                for spelling in ("contoso-typezoo", "CONTOSO-TYPEZOO"):
+                    self.assertEqual([e.offset for e in t.query(provider=spelling)], want)
+                    self.assertEqual(t.frame(provider=spelling)["offset"].tolist(), want)
+                    self.assertEqual(t.seek(0, provider=spelling).offset, min(
+                        (e for e in t.query(provider="Contoso-TypeZoo")), key=lambda e: (e.ts, e.offset)).offset)
+                    self.assertEqual(t.types(provider=spelling), t.types(provider="Contoso-TypeZoo"))
+                    self.assertIsNone(t.check_names(provider=spelling, event="heartbeat"))
+
+    def test_unknown_names(self):
+        with ntidx.open(generated()[1]) as t:
+            said = "no provider 'Contoso-TypeZo' in the trace (closest: Contoso-TypeZoo)"
+            self.assertEqual(t.check_names(provider="Contoso-TypeZo"), said)
+            self.assertEqual(t.check_names(event="Haertbeat"), "no event 'Haertbeat' in the trace (closest: Heartbeat)")
+            calls = {"query": lambda **kw: list(t.query(provider="Contoso-TypeZo", **kw)),
+                     "seek": lambda **kw: t.seek(0, provider="Contoso-TypeZo", **kw),
+                     "frame": lambda **kw: t.frame(provider="Contoso-TypeZo", **kw),
+                     "types": lambda **kw: t.types(provider="Contoso-TypeZo", **kw)}
+            for name, call in calls.items():
+                with self.subTest(call=name):
+                    with warnings.catch_warnings(record=True) as caught:
+                        warnings.simplefilter("always")
+                        r = call()
+                    self.assertFalse(r is not None and len(r))
+                    w = [x for x in caught if issubclass(x.category, ntidx.UnknownNameWarning)]
+                    self.assertEqual(len(w), 1, [str(x.message) for x in caught])
+                    self.assertEqual(str(w[0].message), "%s: %s" % (generated()[1], said))
+                    self.assertEqual(w[0].filename, __file__)  # said where the caller is
+                    with self.assertRaises(ntidx.UnknownNameError) as cm:
+                        call(strict=True)
+                    self.assertIsInstance(cm.exception, ntidx.ArgumentError)
+                    self.assertIsInstance(cm.exception, ValueError)
+                    self.assertIn(said, str(cm.exception))
+            # names the trace defines: nothing said for an empty window, strict or not
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                self.assertEqual(list(t.query("100s", provider="contoso-typezoo", strict=True)), [])
+                self.assertEqual(list(t.query("100s", event="heartbeat")), [])
+                self.assertIsNone(t.seek("100s", event=3))
+
+
 class BadInput(unittest.TestCase):
     def test_missing_file_and_directory(self):
         missing = os.path.join(SCRATCH, "no-such.nettrace")

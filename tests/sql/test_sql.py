@@ -505,6 +505,60 @@ class Times(unittest.TestCase):
         self.assertEqual(count("ts >= 2 AND ts < 1"), 0)  # an empty range is SQL's answer, not an error
 
 
+class Names(unittest.TestCase):
+    """`provider` compares without regard to case (COLLATE NOCASE, as EventPipe compares providers), pushed down
+    all the same; a scan that finds nothing under a name that names nothing says so with the closest names:
+    on stderr in `ntidx sql`, through ntidx_warning() everywhere (issue 25, item 6)."""
+
+    def test_provider_nocase(self):
+        path = real(REAL[1])
+        s = stats(path)
+        rt = "Microsoft-Windows-DotNETRuntime"
+        n = s["providers"][rt]
+
+        def count(where, table="events"):
+            return sql(path, f"SELECT count(*) AS n FROM {table} WHERE {where}")[0]["n"]
+
+        for spelling in (rt, rt.lower(), rt.upper()):
+            self.assertEqual(count(f"provider = {q(spelling)}"), n)
+            self.assertEqual(count(f"provider IN ({q(spelling)}, 'nobody')"), n)
+            self.assertEqual(count(f"provider = {q(spelling)} AND event_id = 10"), 35458)
+        self.assertEqual(count(f"provider = {q(rt.lower())} COLLATE BINARY"), 0)
+        self.assertEqual(count(f"provider = {q(rt)} COLLATE BINARY"), n)
+        self.assertEqual(count(f"provider = {q(rt.lower())}", f"ntidx_types({q(path)})"),
+                         len([t for t in s["types"] if t["provider"] == rt]))
+        # pushed down: a narrow window of one provider reads as `ntidx query --provider` reads
+        plan = sql(path, f"EXPLAIN QUERY PLAN SELECT count(*) FROM events WHERE provider = {q(rt.lower())}", "text")
+        self.assertIn("provider=", plan)
+        grouped = sql(path, "SELECT provider, count(*) AS n FROM events GROUP BY provider")
+        self.assertEqual({r["provider"]: r["n"] for r in grouped}, s["providers"])
+
+    def test_unknown_names_said(self):
+        path = real(REAL[1])
+        said = "no provider 'Microsoft-Windows-DotNetRuntme' in the trace (closest: Microsoft-Windows-DotNETRuntime"
+        p = sql(path, "SELECT count(*) AS n FROM events WHERE provider = 'Microsoft-Windows-DotNetRuntme'", check=False)
+        self.assertEqual(p.returncode, 0)
+        self.assertEqual(json.loads(p.stdout), {"n": 0})
+        self.assertIn("ntidx: %s: warning: %s" % (path, said), p.stderr)
+        p = sql(path, "SELECT count(*) AS n FROM events WHERE event_name = 'GC/AllocTick'", check=False)
+        self.assertIn("warning: no event 'GC/AllocTick' in the trace (closest: GC/AllocationTick)", p.stderr)
+        p = sql(path, "SELECT provider, count(*) FROM events WHERE provider = 'Nobody' GROUP BY 1", check=False)
+        self.assertIn("warning: no provider 'Nobody' in the trace (its providers: ", p.stderr)
+        # names the trace defines: nothing said, also for an empty window
+        p = sql(path, "SELECT count(*) AS n FROM events WHERE provider = 'microsoft-windows-dotnetruntime' "
+                      "AND ts < 0", check=False)
+        self.assertEqual(p.stderr, "")
+        # Python's sqlite3 has no log hook: ntidx_warning() tells what the last scan said
+        con = PythonSqlite().connect()
+        self.assertEqual(con.execute("SELECT count(*) FROM ntidx_events(?) WHERE provider = "
+                                     "'Microsoft-Windows-DotNetRuntme'", (path,)).fetchone()[0], 0)
+        self.assertTrue(con.execute("SELECT ntidx_warning()").fetchone()[0].startswith(path + ": " + said))
+        self.assertEqual(con.execute("SELECT count(*) FROM ntidx_events(?) WHERE provider = "
+                                     "'microsoft-windows-dotnetruntime'", (path,)).fetchone()[0], 70333)
+        self.assertIsNone(con.execute("SELECT ntidx_warning()").fetchone()[0])
+        con.close()
+
+
 class BadInput(unittest.TestCase):
     def copy_of(self, src, name):
         dst = os.path.join(TMP, name)

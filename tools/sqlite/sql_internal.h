@@ -65,6 +65,7 @@ struct nsql_conn {
     nsql_source *sources;     /* the cache */
     const void *last_scan;    /* the events cursor whose bytes ntidx_bytes_read() reports */
     uint64_t last_bytes;
+    char *last_warning;       /* what ntidx_warning() reports: the last events scan's (NULL: none) */
 };
 
 /*
