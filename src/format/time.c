@@ -92,14 +92,33 @@ static void tick_range_s(const ntidx_trace *t, double *lo, double *hi)
     *hi = ntidx_ticks_to_seconds(t, UINT64_MAX);
 }
 
+static int sync_ns(const ntidx_trace *t, __int128 *ns);
+
+/* A tick as ISO-8601 UTC to the microsecond, whatever its year ("" when the sync time is no date). */
+static void tick_iso(const ntidx_trace *t, uint64_t tick, char *buf, size_t n)
+{
+    __int128 s;
+    buf[0] = 0;
+    if (sync_ns(t, &s) < 0)
+        return;
+    __int128 ns = s + ((__int128)tick - t->info.sync_ticks) * 1000000000 / t->info.tick_frequency;
+    __int128 us = ns / 1000 - (ns % 1000 < 0);
+    if (us >= INT64_MIN && us <= INT64_MAX)
+        ntx_format_iso8601(buf, n, (int64_t)us, 6, 0);
+}
+
 static int out_of_range(const ntidx_trace *t, const char *s, const char *what)
 {
     double lo, hi;
     tick_range_s(t, &lo, &hi);
+    char a[64], b[64];
+    tick_iso(t, 0, a, sizeof a);
+    tick_iso(t, UINT64_MAX, b, sizeof b);
     return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET,
                      "%s '%s' is out of range: this trace's ticks (0 to 18446744073709551615) name the times from "
-                     "%.9g s to %.9g s since its sync time",
-                     what, s, lo, hi);
+                     "%.9g s to %.9g s since its sync time%s%s%s%s%s",
+                     what, s, lo, hi, a[0] && b[0] ? " (" : "", a[0] && b[0] ? a : "", a[0] && b[0] ? " to " : "",
+                     a[0] && b[0] ? b : "", a[0] && b[0] ? ")" : "");
 }
 
 /* 1 when s[0..n) are n decimal digits. */

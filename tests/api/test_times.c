@@ -88,6 +88,9 @@ static void test_out_of_range_times(void **state)
     /* before tick 0: the sync time is 263861.29 s after it */
     refused(t, "-263862s");
     refused(t, "1601-01-01T00:00:00Z");
+    /* the message says the range, in seconds and as dates (tick 0 is three days before the sync time) */
+    assert_non_null(strstr(ntidx_last_error(), "-263861.29 s"));
+    assert_non_null(strstr(ntidx_last_error(), "(2020-11-21T22:58:42.658532Z to 2605-06-12T22:33:16.368084Z)"));
     /* the ends themselves are times */
     assert_true(parsed(t, "18446744073709551615") == UINT64_MAX);
     assert_true(parsed(t, "0") == 0);
