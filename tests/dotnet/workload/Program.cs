@@ -7,6 +7,9 @@
 //   - the runtime's providers: allocations (GC/AllocationTick past every 100 KB), induced and
 //     natural GCs, thrown and caught exceptions, lock contention, thread-pool work items and
 //     timers, generic instantiations over new types (type loads), dynamic methods (JIT, loader);
+//   - once, on the main thread, every kind of record ntidx's analyses compute (Scenarios.cs: GCs
+//     of every generation and type, JIT tiers, exceptions, allocation kinds, contention, nested
+//     activities);
 //   - its own EventSources: "Ntidx-Workload" (manifest events with every parameter type
 //     EventSource writes: all primitives, string, Guid, DateTime, IntPtr, byte[], enums, arrays,
 //     opcodes, Start/Stop activities, a related activity id) and "Ntidx-TraceLogging"
