@@ -22,15 +22,11 @@ ANALYSES = ('gc', 'jit', 'cpu', 'exceptions', 'alloc', 'contention', 'activities
 
 # The stand-in: `ntidx ANALYSIS TRACE --format jsonl` prints $FAKE_DIR/ANALYSIS.jsonl, or refuses the
 # command as ntidx refuses one it does not have.
-FAKE = '''#!/usr/bin/env python3
-import os, sys
-path = os.path.join(os.environ['FAKE_DIR'], sys.argv[1] + '.jsonl')
-if not os.path.exists(path):
-    sys.stderr.write("ntidx: unknown command '%s'\\n" % sys.argv[1])
-    sys.exit(2)
-sys.stdout.write(open(path).read())
+FAKE = '''#!/bin/sh
+f="$FAKE_DIR/$1.jsonl"
+[ -f "$f" ] || { echo "ntidx: unknown command '$1'" >&2; exit 2; }
+exec cat "$f"
 '''
-
 
 def main():
     comparer, prefix = sys.argv[1:3]
