@@ -38,7 +38,7 @@ while [ $# -gt 0 ]; do
     --write-golden) write_golden=1; shift ;;
     --golden) golden_only=$2; shift 2 ;;
     --analyses) analyses=1; shift ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "conformance.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
