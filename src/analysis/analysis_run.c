@@ -229,7 +229,7 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
     uint64_t target = total / ((uint64_t)nthreads * 4) + 1, acc = 0;
     for (size_t i = 0; i < nregions; i++) {
         int cut = i == 0 || sh.regions[i] != sh.regions[i - 1] + 1;
-        if (sorted && (o->unit_regions ? sh.units[sh.nunits - 1].count >= o->unit_regions : acc >= target))
+        if (!cut && sorted && (o->unit_regions ? sh.units[sh.nunits - 1].count >= o->unit_regions : acc >= target))
             cut = 1;
         if (cut) {
             sh.units[sh.nunits++] = (unit){.first = i};

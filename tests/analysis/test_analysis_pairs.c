@@ -177,15 +177,14 @@ static int toy_finish(void *m, ntidx_analysis **out, ntx_an_counts *counts, ntx_
 {
     toy *t = m;
     (void)err;
-    size_t before = t->done.n;
     int rc = ntx_pairs_each_open(&t->pairs, add_open, t);
     if (rc < 0)
         return rc;
     uint64_t incomplete = 0;
     for (size_t i = 0; i < t->done.n; i++)
         incomplete += !t->done.v[i].complete;
-    (void)before;
-    qsort(t->done.v, t->done.n, sizeof *t->done.v, by_start);
+    if (t->done.n)
+        qsort(t->done.v, t->done.n, sizeof *t->done.v, by_start);
     recs *r = malloc(sizeof *r);
     if (!r)
         return NTIDX_E_NOMEM;
@@ -285,7 +284,8 @@ static recs reference(const ev *evs, size_t n, uint64_t t0, uint64_t t1, uint64_
     for (uint32_t th = 0; th < RT_THREADS; th++)
         if (open[th])
             assert_int_equal(recs_add(&out, (susp){tid(th), open_at[th], 0, 0}), 0);
-    qsort(out.v, out.n, sizeof *out.v, by_start);
+    if (out.n)
+        qsort(out.v, out.n, sizeof *out.v, by_start);
     return out;
 }
 
