@@ -173,6 +173,133 @@ NTIDX_NODISCARD NTIDX_API int ntidx_analysis_cell(const ntidx_analysis *a, size_
 /** Free. Accepts NULL and *a == NULL; sets *a to NULL. */
 NTIDX_API void ntidx_analysis_free(ntidx_analysis **a);
 
+/* ------------------------------------------------------------------ */
+/* GC: TraceEvent's TraceGC and GCStats                                */
+/* ------------------------------------------------------------------ */
+
+/** TraceEvent's GCType. */
+typedef enum ntidx_gc_type {
+    NTIDX_GC_NON_CONCURRENT = 0, /**< "NonConcurrentGC": a blocking GC */
+    NTIDX_GC_BACKGROUND = 1,     /**< "BackgroundGC": a gen2 GC while the program runs */
+    NTIDX_GC_FOREGROUND = 2      /**< "ForegroundGC": a blocking gen0/gen1 GC during a background GC */
+} ntidx_gc_type;
+
+/** TraceEvent's name of a GC type ("BackgroundGC"); the number as text for values it does not name. */
+NTIDX_API const char *ntidx_gc_type_name(int type, char *buf, size_t buflen);
+
+/** TraceEvent's name of a GC reason (GCReason: "AllocSmall", "Induced", "LowMemory", "Empty", "AllocLarge",
+    "OutOfSpaceSOH", "OutOfSpaceLOH", "InducedNotForced", "Internal", "InducedLowMemory",
+    "InducedCompacting", "LowMemoryHost", "PMFullGC", "LowMemoryHostBlocking"); the number as text for
+    others. */
+NTIDX_API const char *ntidx_gc_reason_name(int reason, char *buf, size_t buflen);
+
+/**
+ * One GC, as TraceEvent's TraceGC computes it (table "gc"; the keys are its
+ * column names). Times are in ms since the trace's sync time; durations in
+ * ms; sizes in MB of 10^6 bytes.
+ */
+typedef struct ntidx_gc {
+    uint64_t number;               /**< `number`: GC/Start's Count (1 for the process's first GC) */
+    int generation;                /**< `generation`: 0, 1 or 2 (GC/Start's Depth) */
+    int type;                      /**< `type`: an ntidx_gc_type */
+    int reason;                    /**< `reason`: TraceEvent's GCReason (ntidx_gc_reason_name()) */
+    int is_complete;               /**< `is_complete`: its end was seen (a blocking GC: the RestartEE/Stop
+                                        after its GC/HeapStats; a background GC: its GC/HeapStats) */
+    uint32_t pid;                  /**< `pid`: the process */
+    uint64_t thread;               /**< `thread`: the thread of its GC/Start */
+    uint64_t ts;                   /**< `ts`: GC/Start's timestamp, raw ticks */
+    double start_relative_ms;      /**< `start_relative_ms`: GC/Start (the suspension before it excluded) */
+    double duration_ms;            /**< `duration_ms`: GC/Stop - GC/Start (0 without GC/Stop) */
+    double pause_start_relative_ms;/**< `pause_start_relative_ms`: the SuspendEE/Start before it (GC/Start for
+                                        the ephemeral GC a background GC starts with) */
+    double pause_duration_ms;      /**< `pause_duration_ms`: the time the runtime was suspended: a blocking
+                                        GC RestartEE/Stop - SuspendEE/Start; a background GC its initial
+                                        suspension plus every later one it made (TraceEvent's
+                                        AddConcurrentPauseTime) */
+    double suspend_duration_ms;    /**< `suspend_duration_ms`: SuspendEE/Stop - SuspendEE/Start */
+    double heap_size_before_mb;    /**< `heap_size_before_mb`: from GC/PerHeapHistory, else estimated from
+                                        the previous GC's GC/HeapStats (0 for an incomplete GC) */
+    double heap_size_after_mb;     /**< `heap_size_after_mb`: GC/HeapStats' generation sizes (-1 without) */
+    double promoted_mb;            /**< `promoted_mb`: GC/HeapStats' promoted sizes (-1 without) */
+    /** `gen0_size_after_mb` ... `poh_size_after_mb`: GC/HeapStats' GenerationSize0-4 (gen0, gen1, gen2,
+        large object heap, pinned object heap); NaN (null in the tables) without GC/HeapStats */
+    double gen_size_after_mb[5];
+    double alloced_since_last_gc_mb; /**< `alloced_since_last_gc_mb`: TraceEvent's AllocedSinceLastGCMB */
+    double pause_time_percentage_since_last_gc; /**< `pause_time_percentage_since_last_gc` */
+    uint64_t reserved[4];
+} ntidx_gc;
+
+/** GCStats of one generation or of all GCs (table "gc_summary"), over the complete GCs of the window. */
+typedef struct ntidx_gc_stats {
+    uint64_t count;                  /**< `count` */
+    uint64_t num_induced;            /**< `num_induced`: reason Induced or InducedNotForced */
+    double total_pause_time_ms;      /**< `total_pause_time_ms` */
+    double mean_pause_duration_ms;   /**< `mean_pause_duration_ms` (NaN, null in the table, when count is 0) */
+    double max_pause_duration_ms;    /**< `max_pause_duration_ms` */
+    double max_suspend_duration_ms;  /**< `max_suspend_duration_ms` */
+    double total_allocated_mb;       /**< `total_allocated_mb`: the sum of alloced_since_last_gc_mb */
+    double total_promoted_mb;        /**< `total_promoted_mb` */
+    double total_size_after_mb;      /**< `total_size_after_mb` */
+    double mean_size_after_mb;       /**< `mean_size_after_mb` (NaN when count is 0) */
+    /** `gc_pause_time_percentage`: total_pause_time_ms * 100 / process_duration_ms (0 when that is 0);
+        per generation over the same process_duration_ms, as PerfView's GCStats report shows it */
+    double gc_pause_time_percentage;
+    /** `process_duration_ms`: from the first complete GC's pause start to the last GC/HeapStats (TraceEvent's
+        ProcessDuration) */
+    double process_duration_ms;
+    uint64_t reserved[4];
+} ntidx_gc_stats;
+
+/**
+ * The GCs of a window, as TraceEvent's TraceLoadedDotNetRuntime computes
+ * them (TraceGC records, GCStats summaries), in parallel over the window's
+ * regions (see the top of this header).
+ *
+ * Read: the runtime's GC/Start, GC/Stop, GC/HeapStats, GC/SuspendEEStart,
+ * GC/SuspendEEStop, GC/RestartEEStop, GC/AllocationTick and
+ * GC/PerHeapHistory events (provider Microsoft-Windows-DotNETRuntime), their
+ * payloads decoded by the runtime's manifest (docs/runtime-events.md). Rows
+ * are in the order of their GC/Start events, grouped by process.
+ *
+ * A GC belongs to the window its pause starts in (its SuspendEE/Start; for
+ * the ephemeral GC a background GC starts with, its GC/Start). What differs
+ * from TraceEvent on purpose, and what TraceEvent reads that ntidx does not,
+ * is in docs/architecture.md ("Analyses", "The GC analysis").
+ *
+ * @param x an index of `t` (ntidx_index_open()); a --full index lets the
+ *          analysis skip the event blocks that hold no GC event
+ * @return NTIDX_OK; NTIDX_E_INVALID_ARG (NULL, bad options, non-zero
+ *         reserved fields); NTIDX_E_NOMEM; NTIDX_E_INDEX_CORRUPT (with
+ *         recover 0); a reader error that stops the read (NTIDX_E_CORRUPT,
+ *         NTIDX_E_UNDEFINED_REF: ntidx_last_error() names the offset). Bad
+ *         payloads are not errors: they are counted.
+ * @note Free with ntidx_analysis_free(). The result does not point into the
+ *       trace or the index: both may be closed before it.
+ * @code
+ *   ntidx_analysis_options o; ntidx_analysis_options_defaults(&o);
+ *   ntidx_analysis *a;
+ *   if (ntidx_gc_analyze(t, x, &o, &a) < 0) { fprintf(stderr, "%s\n", ntidx_last_error()); return 1; }
+ *   for (size_t i = 0; i < ntidx_gc_count(a); i++) {
+ *       const ntidx_gc *g = ntidx_gc_at(a, i);
+ *       if (g->generation == 2 && g->pause_duration_ms > 100) printf("GC %llu\n", (unsigned long long)g->number);
+ *   }
+ *   printf("paused %.1f%%\n", ntidx_gc_summary(a, -1)->gc_pause_time_percentage);
+ *   ntidx_analysis_free(&a);
+ * @endcode
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_gc_analyze(ntidx_trace *t, const ntidx_index *x, const ntidx_analysis_options *o,
+                                               ntidx_analysis **out);
+
+/** GCs of a GC analysis (0 for another analysis). */
+NTIDX_API size_t ntidx_gc_count(const ntidx_analysis *a);
+
+/** GC `i` (< ntidx_gc_count()); NULL past the end or for another analysis. Valid as long as `a`. */
+NTIDX_API const ntidx_gc *ntidx_gc_at(const ntidx_analysis *a, size_t i);
+
+/** The summary of generation 0, 1 or 2, or of all GCs (-1), of the trace's first process (by process id;
+    table "gc_summary" has every process's); NULL for other values or another analysis. */
+NTIDX_API const ntidx_gc_stats *ntidx_gc_summary(const ntidx_analysis *a, int generation);
+
 #ifdef __cplusplus
 }
 #endif
