@@ -55,10 +55,13 @@ struct ntidx_query {
     /* filter verdict cache per metadata definition */
     uint64_t last_def;
     int last_match;
-    int filtered;  /* a provider, event id, name or thread filter is set: events are matched */
+    int filtered;  /* a provider, event id, name, thread or type-set filter is set: events are matched */
     /* Bloom keys of the provider and event id filter (--full indexes): one per spelling of the provider */
     uint64_t type_keys[NTX_MAX_TYPE_KEYS];
-    int ntype_keys; /* 0: blocks are not pruned by type */
+    int ntype_keys; /* 0: blocks are not pruned by that filter */
+    ntx_event_type *types; /* ntx_query_restrict_types(): only these types (NULL: any) */
+    uint64_t *type_hashes; /* their keys in the type filters of --full indexes */
+    size_t ntypes;
     int recovered; /* the index was rebuilt once already: a second failure is an error */
 };
 
@@ -124,6 +127,13 @@ static int block_wanted(const ntidx_query *q, uint64_t i)
         }
         if (q->o.has_thread && !ntx_bloom_may_contain(fl + 32, ntx_thread_hash(q->o.thread)))
             return 0;
+        if (q->types) {
+            size_t k = 0;
+            while (k < q->ntypes && !ntx_bloom_may_contain(fl, q->type_hashes[k]))
+                k++;
+            if (k == q->ntypes)
+                return 0;
+        }
     }
     return 1;
 }
@@ -608,6 +618,12 @@ static int type_matches(ntidx_query *q, const ntidx_metadata *m)
     int ok = (!q->o.provider || ntx_ascii_ieq(q->o.provider, m->provider)) && /* as EventPipe compares them */
              (!q->o.has_event_id || m->event_id == q->o.event_id) &&
              (!q->o.event_name || ntidx_metadata_matches_name(m, q->o.event_name));
+    if (ok && q->types) {
+        size_t k = 0;
+        while (k < q->ntypes && !(q->types[k].event_id == m->event_id && !strcmp(q->types[k].provider, m->provider)))
+            k++;
+        ok = k < q->ntypes;
+    }
     q->last_def = ntx_metadata_key(m);
     q->last_match = ok;
     return ok;
@@ -771,6 +787,31 @@ NTIDX_API void ntidx_query_close(ntidx_query **qp)
     free(q->chosen);
     free(q->provider);
     free(q->event_name);
+    free(q->types);
+    free(q->type_hashes);
     free(q);
     *qp = NULL;
+}
+
+int ntx_query_restrict_types(ntidx_query *q, const ntx_event_type *types, size_t n)
+{
+    ntx_event_type *copy = malloc((n ? n : 1) * sizeof *copy);
+    uint64_t *hashes = malloc((n ? n : 1) * sizeof *hashes);
+    if (!copy || !hashes) {
+        free(copy);
+        free(hashes);
+        return ntx_failf(NTIDX_E_NOMEM, q->t->name, NTIDX_NO_OFFSET, "out of memory");
+    }
+    for (size_t k = 0; k < n; k++) {
+        copy[k] = types[k];
+        hashes[k] = ntx_type_hash(types[k].provider, types[k].event_id);
+    }
+    free(q->types);
+    free(q->type_hashes);
+    q->types = copy;
+    q->type_hashes = hashes;
+    q->ntypes = n;
+    q->filtered = 1;
+    q->last_def = UINT64_MAX; /* verdicts cached before the restriction no longer hold */
+    return NTIDX_OK;
 }
