@@ -13,7 +13,7 @@
 
 #include "ntidx/ntidx.h"
 
-int ntx_map_open(ntx_map *m, const char *path, ntx_err *err)
+int ntx_map_open(ntx_map *m, const char *path, ntx_fault_word *fault, ntx_err *err)
 {
     memset(m, 0, sizeof *m);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -44,6 +44,8 @@ int ntx_map_open(ntx_map *m, const char *path, ntx_err *err)
             return ntx_err_set(err, NTIDX_E_IO, "cannot map: %s", strerror(e));
         }
         m->base = p;
+        if (fault)
+            m->guard = ntx_guard_add(p, (size_t)m->size, fault);
     }
     close(fd);
     return NTIDX_OK;
@@ -51,6 +53,7 @@ int ntx_map_open(ntx_map *m, const char *path, ntx_err *err)
 
 void ntx_map_close(ntx_map *m)
 {
+    ntx_guard_remove(m->guard); /* first: once unmapped, the address may be another mapping's */
     if (m->base)
         munmap(m->base, (size_t)m->size);
     memset(m, 0, sizeof *m);

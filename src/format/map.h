@@ -6,15 +6,22 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "map_guard.h"
 
 typedef struct ntx_map {
     void *base;      /* NULL for an empty file */
     uint64_t size;
     int64_t mtime_ns;
     int64_t ctime_ns; /* status change time: moves on every write, cannot be set back */
+    struct ntx_guard_slot *guard; /* its entry in the SIGBUS guard (map_guard.h); NULL: unguarded */
 } ntx_map;
 
-int ntx_map_open(ntx_map *m, const char *path, ntx_err *err);
+/*
+ * Map `path` read-only. With `fault`, the mapping is guarded (map_guard.h): a
+ * read of a page the file no longer has (it was truncated while mapped) reads
+ * zeros and lowers *fault to its offset, instead of killing the process.
+ */
+int ntx_map_open(ntx_map *m, const char *path, ntx_fault_word *fault, ntx_err *err);
 void ntx_map_close(ntx_map *m);
 
 /* NTX_ADVISE_POPULATE: map the range's pages now, in one call (MADV_POPULATE_READ, Linux 5.14; a no-op
