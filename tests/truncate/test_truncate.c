@@ -18,6 +18,8 @@
  *  - a SIGBUS that is not the library's still reaches the handler installed
  *    before (or kills the process, as it did).
  *
+ * usage: test_truncate [TEST]   (only the test of that name, e.g. after_open)
+ *
  * Not a cmocka test: cmocka installs a SIGBUS handler of its own around each
  * test and puts the one before back after it, so the library's handler,
  * installed once when the first trace is mapped, would be gone from the
@@ -495,7 +497,7 @@ static void test_other_sigbus(void)
     }
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     snprintf(dir, sizeof dir, "/tmp/ntidx-truncate-XXXXXX");
     if (!mkdtemp(dir))
@@ -517,6 +519,8 @@ int main(void)
         {"other_sigbus", test_other_sigbus},
     };
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+        if (argc > 1 && strcmp(argv[1], tests[i].name))
+            continue;
         tests[i].run();
         printf("ok %s\n", tests[i].name);
     }
