@@ -229,7 +229,7 @@ int ntx_trace_open_file(ntidx_trace **out, const char *path, ntx_err *err)
     if (!t)
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     ntx_map m;
-    int rc = ntx_map_open(&m, path, &t->fault_at, err);
+    int rc = ntx_map_open(&m, path, &t->fault_at, &t->fd, err);
     if (rc < 0) {
         ntidx_trace_close(&t);
         return rc;
@@ -239,14 +239,15 @@ int ntx_trace_open_file(ntidx_trace **out, const char *path, ntx_err *err)
     t->guard = m.guard;
     t->mtime_ns = m.mtime_ns;
     t->ctime_ns = m.ctime_ns;
-    /* For pread() scans; the mapping does not need it. Without access-time updates where the owner may
-       ask for that: mapping the file has updated it already, and each pread() would check it again. */
-    t->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOATIME);
-    if (t->fd < 0)
-        t->fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* The descriptor the file was mapped from, kept for pread() scans and for the file's size now
+       (ntx_trace_check_end()): the mapping's file, where opening the path again could find another (renamed
+       over it meanwhile). Without access-time updates where the owner may ask for that (EPERM otherwise):
+       mapping the file has updated it already, and each pread() would check it again. */
+    int fl = fcntl(t->fd, F_GETFL);
+    if (fl >= 0)
+        (void)fcntl(t->fd, F_SETFL, fl | O_NOATIME);
     /* pread() reads exactly what it asks for (header scans, identity hashes): no read-ahead around it. */
-    if (t->fd >= 0)
-        (void)posix_fadvise(t->fd, 0, 0, POSIX_FADV_RANDOM);
+    (void)posix_fadvise(t->fd, 0, 0, POSIX_FADV_RANDOM);
     t->data = m.base;
     t->size = m.size;
     /* No page fault pulls in read-ahead: what is read in bulk is asked for explicitly (walks read ahead of

@@ -15,6 +15,8 @@
  *  - four threads each reading the trace while another truncates it;
  *  - a truncation to a size inside a page, whose bytes past the new end read
  *    as zeros without any fault: found at the end of the read all the same;
+ *  - a smaller file renamed over the trace's path while it is opened: not a
+ *    shrink (the library's descriptor is the mapped file's);
  *  - a SIGBUS that is not the library's still reaches the handler installed
  *    before (or kills the process, as it did).
  *
@@ -28,7 +30,6 @@
  */
 #include <fcntl.h>
 #include <pthread.h>
-#include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -38,6 +39,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -408,6 +410,65 @@ static void test_threads(void)
     ntidx_trace_close(&t);
 }
 
+/*
+ * The library's open() calls come here (a function of the executable that a shared library it links calls is
+ * exported to it). Armed with a path, the second open of that path first renames `decoy_path` over it, as
+ * another program may do at any moment. Everything else is the system call.
+ */
+static const char *armed_path, *decoy_path;
+static int armed_opens;
+
+__attribute__((visibility("default"))) int open(const char *path, int flags, ...);
+int open(const char *path, int flags, ...)
+{
+    mode_t mode = 0;
+    if (flags & (O_CREAT | O_TMPFILE)) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = va_arg(ap, mode_t);
+        va_end(ap);
+    }
+    if (armed_path && !strcmp(path, armed_path) && ++armed_opens == 2 && rename(decoy_path, armed_path) != 0)
+        abort();
+    return (int)syscall(SYS_openat, AT_FDCWD, path, flags, mode);
+}
+
+/* A smaller file renamed over the trace's path while the trace is opened is not the trace: the descriptor the
+   library reads with (pread() scans, the file's size now) is the mapped file's, never the path's newer file,
+   whose size would read as a shrink at the end of every read. */
+static void test_renamed_over(void)
+{
+    char path[128], decoy[160];
+    path_of(path, sizeof path, "renamed.nettrace");
+    snprintf(decoy, sizeof decoy, "%s.decoy", path);
+    write_file(path, gen_data, gen_size);
+    write_file(decoy, gen_data, gen_size / 2);
+    decoy_path = decoy;
+    armed_opens = 0;
+    armed_path = path;
+    ntidx_trace *t;
+    CHECK_EQ(ntidx_trace_open(path, &t), NTIDX_OK);
+    armed_path = NULL;
+    CHECK(armed_opens >= 1);
+    if (access(decoy, F_OK) == 0) /* the path was opened once: the decoy takes it now */
+        CHECK_EQ(rename(decoy, path), 0);
+    ntidx_reader *r;
+    const ntidx_event *e;
+    int rc;
+    CHECK_EQ(ntidx_reader_open(t, NULL, &r), NTIDX_OK);
+    while ((rc = ntidx_reader_next(r, &e)) == 1)
+        ;
+    CHECK_EQ(rc, 0);
+    CHECK_EQ(ntidx_reader_complete(r), 1);
+    ntidx_reader_close(&r);
+    ntidx_index *x;
+    CHECK_EQ(ntidx_index_build(t, NULL, &x), NTIDX_OK);
+    CHECK_EQ(ntidx_index_get_info(x)->complete, 1);
+    CHECK_EQ(ntidx_index_get_info(x)->trace_size, gen_size);
+    ntidx_index_close(&x);
+    ntidx_trace_close(&t);
+}
+
 /* Shrunk to a size inside a page: the rest of that page reads as zeros with no fault to tell. */
 static void test_inside_a_page(void)
 {
@@ -515,7 +576,8 @@ int main(int argc, char **argv)
         {"reader_mid_read", test_reader_mid_read},   {"block_walk_mid_read", test_block_walk_mid_read},
         {"query_and_values_mid_read", test_query_and_values_mid_read}, {"after_open", test_after_open},
         {"index_build_mid_read", test_index_build_mid_read}, {"threads", test_threads},
-        {"slice_large_blocks", test_slice_large_blocks}, {"inside_a_page", test_inside_a_page},
+        {"slice_large_blocks", test_slice_large_blocks}, {"renamed_over", test_renamed_over},
+        {"inside_a_page", test_inside_a_page},
         {"other_sigbus", test_other_sigbus},
     };
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
