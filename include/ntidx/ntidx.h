@@ -107,7 +107,10 @@
  *   events from that last page, less than a page of bytes, may come out
  *   before the error does.
  * - Traces opened with ntidx_trace_open_memory() are the caller's bytes: not
- *   guarded.
+ *   guarded. Nor is a loaded side index's mapping: ntidx replaces an index
+ *   file by renaming a new one over it, never in place, but an index file
+ *   truncated in place by another program while it is loaded still raises
+ *   SIGBUS.
  */
 #ifndef NTIDX_NTIDX_H
 #define NTIDX_NTIDX_H
