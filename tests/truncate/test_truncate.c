@@ -563,11 +563,21 @@ static void test_other_sigbus(void)
     }
 }
 
+/* The scratch folder goes on every exit of the test, a failed check's included. */
+static void remove_dir(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "test_truncate: could not remove %s\n", dir);
+}
+
 int main(int argc, char **argv)
 {
     snprintf(dir, sizeof dir, "/tmp/ntidx-truncate-XXXXXX");
     if (!mkdtemp(dir))
         return 1;
+    atexit(remove_dir);
     ntidx_gen_options g;
     ntidx_gen_options_defaults(&g);
     g.target_bytes = 8u << 20; /* about 100 sequence-point regions */
@@ -585,17 +595,16 @@ int main(int argc, char **argv)
         {"inside_a_page", test_inside_a_page},
         {"other_sigbus", test_other_sigbus},
     };
+    int ran = 0;
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
         if (argc > 1 && strcmp(argv[1], tests[i].name))
             continue;
         tests[i].run();
         printf("ok %s\n", tests[i].name);
+        ran++;
     }
-    int rc = 0;
     free(gen_data);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        rc = 1;
-    return rc;
+    if (!ran)
+        fprintf(stderr, "test_truncate: no test named %s\n", argv[1]);
+    return ran ? 0 : 1;
 }
