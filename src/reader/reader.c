@@ -19,8 +19,16 @@ NTIDX_API void ntidx_reader_options_defaults(ntidx_reader_options *o)
 
 static int fail(ntidx_reader *r, int code)
 {
-    if (!r->failed)
+    if (!r->failed) {
+        /* Whatever went wrong, a file that shrank under the read is why: its lost bytes read as zeros, which
+           decode to anything (the error, or none, that stopped the read included). */
+        ntx_err shrunk = {0};
+        if (ntx_trace_check_end(r->t, &shrunk) < 0) {
+            r->err = shrunk;
+            code = shrunk.code;
+        }
         r->failed = code;
+    }
     r->at_end = 1;
     r->in_block = 0;
     return r->failed;
@@ -766,6 +774,8 @@ static int next_block(ntidx_reader *r, int defer_barriers)
     if (r->plan) {
         rc = plan_next_block(r, &b, defer_barriers);
         if (rc == 0) {
+            if (ntx_trace_check_end(t, &r->err) < 0)
+                return fail(r, r->err.code);
             r->at_end = 1;
             return 0;
         }
@@ -1033,8 +1043,8 @@ long ntx_reader_rows(ntidx_reader *r, ntx_row *rows, size_t cap, uint64_t *block
                 if (rc < 0)
                     return rc;
             }
-            if (n != 0)
-                return n;
+            if (n != 0) /* the statistics' checkpoint: a block's rows read from zeros are not counted */
+                return __builtin_expect(ntx_trace_faulted(r->t), 0) ? fail(r, NTIDX_E_SHRUNK) : n;
             continue;
         }
         if (r->at_end)
@@ -1048,6 +1058,8 @@ long ntx_reader_rows(ntidx_reader *r, ntx_row *rows, size_t cap, uint64_t *block
 /* ------------------------------------------------------------------ */
 /* Public API                                                          */
 /* ------------------------------------------------------------------ */
+
+int ntx_reader_fault(ntidx_reader *r) { return fail(r, NTIDX_E_SHRUNK); }
 
 NTIDX_API int ntidx_reader_open(ntidx_trace *t, const ntidx_reader_options *o, ntidx_reader **out)
 {

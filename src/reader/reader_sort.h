@@ -8,15 +8,24 @@ int ntx_reader_apply_barrier(ntidx_reader *r);
 int ntx_reader_time_next(ntidx_reader *r, const ntidx_event **ev);
 void ntx_sort_free(ntidx_reader *r);
 
+/* The trace's file shrank under the read (trace_internal.h): fail with its error (sticky). */
+int ntx_reader_fault(ntidx_reader *r);
+
 /* The next event in the reader's order: ntidx_reader_next() without its argument checks and without
    publishing an error (r->err holds it), for the layers above that call it once per event. */
 static inline int ntx_reader_next(ntidx_reader *r, const ntidx_event **ev)
 {
-    if (r->opt.order == NTIDX_ORDER_TIME)
-        return ntx_reader_time_next(r, ev);
-    int rc = ntx_reader_file_next(r, &r->ev, 0);
-    if (rc == 1)
-        *ev = &r->ev;
+    int rc;
+    if (r->opt.order == NTIDX_ORDER_TIME) {
+        rc = ntx_reader_time_next(r, ev);
+    } else {
+        rc = ntx_reader_file_next(r, &r->ev, 0);
+        if (rc == 1)
+            *ev = &r->ev;
+    }
+    /* The events' checkpoint: none read from the zeros of a file that shrank is handed out. */
+    if (rc == 1 && __builtin_expect(ntx_trace_faulted(r->t), 0))
+        return ntx_reader_fault(r);
     return rc;
 }
 /*

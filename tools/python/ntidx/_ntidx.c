@@ -74,7 +74,7 @@ static int exc_for_code(int code)
     case NTIDX_E_IO: return EXC_FILE;
     case NTIDX_E_NOT_A_TRACE: return EXC_NOT_A_TRACE;
     case NTIDX_E_VERSION: return EXC_VERSION;
-    case NTIDX_E_TRUNCATED: return EXC_TRUNCATED;
+    case NTIDX_E_TRUNCATED: case NTIDX_E_SHRUNK: return EXC_TRUNCATED;
     case NTIDX_E_CORRUPT: case NTIDX_E_UNDEFINED_REF: return EXC_CORRUPT;
     case NTIDX_E_INVALID_ARG: return EXC_ARGUMENT;
     case NTIDX_E_PAYLOAD: return EXC_PAYLOAD;
@@ -2068,8 +2068,10 @@ static const struct {
     {EXC_FILE, "FileError", "The file could not be opened, mapped or read (NTIDX_E_IO).", EXC_ERROR, 0, 1},
     {EXC_NOT_A_TRACE, "NotATraceError", "No NetTrace/NetPerf signature (NTIDX_E_NOT_A_TRACE).", EXC_ERROR, 1, 0},
     {EXC_VERSION, "VersionError", "A trace format version this library does not read (NTIDX_E_VERSION).", EXC_ERROR, 0, 0},
-    {EXC_TRUNCATED, "TruncatedError", "The file ends inside its header or trace block (NTIDX_E_TRUNCATED).", EXC_ERROR, 0,
-     0},
+    {EXC_TRUNCATED, "TruncatedError",
+     "The file ends inside its header or trace block (NTIDX_E_TRUNCATED), or shrank while it was read "
+     "(NTIDX_E_SHRUNK).",
+     EXC_ERROR, 0, 0},
     {EXC_CORRUPT, "CorruptError", "An impossible value or an undefined reference (NTIDX_E_CORRUPT, _UNDEFINED_REF).",
      EXC_ERROR, 0, 0},
     {EXC_ARGUMENT, "ArgumentError", "A bad argument (NTIDX_E_INVALID_ARG).", EXC_ERROR, 1, 0},
