@@ -177,6 +177,10 @@ static int open_index(cli_ctx *c, int verify)
     o.progress = cli_progress;
     o.notice = notice_index;
     o.notice_ctx = (void *)c->trace_path;
+    if (c->cmd->pass && !c->has_window) { /* the whole trace is read next: a cold one read once, in order */
+        o.read_all = 1;
+        o.full_when_built = c->cmd->pass == CLI_PASS_STATS;
+    }
     cli_progress_label("ntidx: indexing");
     int rc = ntidx_index_open(c->trace, c->index_path, &o, &c->index, NULL);
     cli_progress_end();

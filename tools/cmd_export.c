@@ -31,6 +31,7 @@ const cli_command cli_cmd_export = {
     .run = ntidx_cmd_export,
     .summary = "a window as Chrome trace JSON, speedscope, CSV or JSONL for other tools",
     .groups = CLI_TRACE | CLI_WINDOW | CLI_FILTER | CLI_FORMAT | CLI_OUTPUT | CLI_INDEX | CLI_VERIFY,
+    .pass = CLI_PASS,
     .formats = "chrome|speedscope|csv|jsonl",
     .format_required = 1,
     .output_required = 1,

@@ -20,6 +20,7 @@ const cli_command cli_cmd_query = {
     .run = ntidx_cmd_query,
     .summary = "the events of a time window, filtered, through the index",
     .groups = CLI_TRACE | CLI_WINDOW | CLI_FILTER | CLI_ORDER | CLI_FORMAT | CLI_LIMIT | CLI_INDEX,
+    .pass = CLI_PASS,
     .formats = "text|jsonl|csv",
     .options = options,
 };

@@ -89,6 +89,7 @@ const cli_command cli_cmd_stats = {
     .run = ntidx_cmd_stats,
     .summary = "event counts per provider, type and thread; dropped events",
     .groups = CLI_TRACE | CLI_WINDOW | CLI_JSON | CLI_THREADS | CLI_INDEX | CLI_NO_INDEX,
+    .pass = CLI_PASS_STATS,
     .options = options,
 };
 

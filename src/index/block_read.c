@@ -159,7 +159,7 @@ static int block_read(ntx_block_reader *r, uint64_t at, ntx_scan_rec *rec, ntx_e
     rec->flags = 0;
     rec->lo = rec->hi = 0;
     rec->framed = 0;
-    if (!r->use_pread)
+    if (!r->use_pread || r->stream)
         ntx_trace_walk_ahead(t, pos, &r->ahead);
     int rc = r->use_pread ? pread_block(r, &pos, blk, hdr, &hdr_len, &payload, err) : ntx_next_block(t, &pos, blk, err);
     rec->next = pos;

@@ -248,6 +248,28 @@ static uint64_t candidate(ntidx_query *q, uint64_t r)
     return q->next_chosen < q->nchosen ? q->chosen[q->next_chosen] : UINT64_MAX;
 }
 
+/*
+ * A pass reads on into the region after r: its blocks are asked of the kernel
+ * while r's are read (the reader decides whether it is a pass). Every block
+ * of the region, as the plan will take most of them; the offsets of a lazily
+ * checked index's entries not checked yet are only a hint here.
+ */
+static void ask_next_region(ntidx_query *q, uint64_t r)
+{
+    const ntidx_index *x = q->x;
+    if (!q->r)
+        return; /* an estimate plans without reading */
+    uint64_t n = candidate(q, r + 1);
+    if (n >= x->nregions || (ntx_rg_ts_min(x, n) <= ntx_rg_ts_max(x, n) && ntx_rg_ts_min(x, n) >= q->o.t1))
+        return;
+    uint64_t first = ntx_rg_first(x, n), end = ntx_rg_end(x, n);
+    if (first >= end || end > x->nblocks)
+        return;
+    uint64_t lo = ntx_blk_offset(x, first), hi = ntx_blk_offset(x, end - 1) + ntx_blk_size(x, end - 1);
+    if (hi > lo)
+        ntx_reader_ask_ahead(q->r, lo, hi - lo);
+}
+
 /* Plan the next region that holds wanted events; 0 when none is left, < 0 with `err` set. */
 static int plan_next_region(ntidx_query *q, ntx_err *err)
 {
@@ -336,6 +358,8 @@ static int plan_next_region(ntidx_query *q, ntx_err *err)
         q->next_region = r + 1;
         if (q->only_region >= 0)
             q->planned_all = 1;
+        else
+            ask_next_region(q, r);
         return 1;
     }
     q->planned_all = 1;

@@ -45,6 +45,9 @@ static inline void ntx_reader_set_time_ceiling(ntidx_reader *r, uint64_t ts) { r
 
 void ntx_reader_set_plan(ntidx_reader *r, int (*refill)(void *, const ntx_plan_step **, size_t *, ntx_err *),
                          void *ctx);
+/* A plan about to be refilled with [off, off+len): asked of the kernel now when the reader is a pass (it
+   has read ahead in large steps), so the next region's blocks are read while this one's are decoded. */
+void ntx_reader_ask_ahead(ntidx_reader *r, uint64_t off, uint64_t len);
 /* Call fn with every metadata row as it is defined, and with every row derived from one by V6 label
    overrides as it is first needed (the row lives until the reader's next reset). */
 void ntx_reader_on_metadata(ntidx_reader *r, int (*fn)(void *ctx, const ntidx_metadata *m), void *ctx);

@@ -446,6 +446,13 @@ class BadInput(unittest.TestCase):
         shutil.copy(generated()[0], path)
         idx = os.path.join(SCRATCH, "corrupt.ntidx")
         want = cli_json("stats", path, "--json", "--index", idx)
+        # the command's first statistics build a --full index, which answers its regions from their stored
+        # counts; the module's rebuild is plain: the same numbers, regions_from_index aside
+        del want["regions_from_index"]
+        def stats(t):
+            s = t.stats()
+            del s["regions_from_index"]
+            return s
         with open(idx, "r+b") as f:
             f.seek(os.path.getsize(idx) // 2)
             b = f.read(1)
@@ -456,7 +463,7 @@ class BadInput(unittest.TestCase):
             with ntidx.open(path, index=idx) as t:
                 self.assertEqual(t.index_action, "rebuilt")
                 self.assertEqual(t.index_path, idx)
-                self.assertEqual(t.stats(), want)
+                self.assertEqual(stats(t), want)
         self.assertTrue(any(issubclass(w.category, ntidx.IndexWarning) and "rebuilding" in str(w.message)
                             for w in caught), [str(w.message) for w in caught])
         # a corrupt index named where it cannot be saved: answers all the same, with a warning
@@ -464,7 +471,7 @@ class BadInput(unittest.TestCase):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             with ntidx.open(path, index=where) as t:
-                self.assertEqual(t.stats(), want)
+                self.assertEqual(stats(t), want)
         self.assertTrue(any("could not be saved" in str(w.message) for w in caught))
         self.assertFalse(os.path.exists(where))
 
