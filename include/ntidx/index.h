@@ -109,11 +109,24 @@ NTIDX_NODISCARD NTIDX_API int ntidx_index_build(ntidx_trace *t, const ntidx_inde
  * interrupted write leaves the old index or none, never a broken one; a
  * killed writer leaves its temporary file, which the next successful write
  * of `path` removes (with any other that no live writer holds locked).
+ * A `path` that is not a regular file (a device, a FIFO) is written in
+ * place: a rename over it would replace it with a file.
  * @return NTIDX_OK, NTIDX_E_IO (the message names the file and errno's text),
  *         NTIDX_E_NOMEM, NTIDX_E_INDEX_CORRUPT (a lazily checked index whose
  *         unchecked regions fail their check: it is not written).
  */
 NTIDX_NODISCARD NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path);
+
+/**
+ * The index's bytes written to the caller's descriptor `fd` from where it is
+ * (standard output, a pipe, a temporary of ntidx_output_open()), left open;
+ * `name` names it in messages. No temporary, no rename, no fsync: the
+ * caller's descriptor, the caller's choice.
+ * @return NTIDX_OK, NTIDX_E_IO (a write failed: the message names `name`
+ *         and errno's text), NTIDX_E_NOMEM, NTIDX_E_INDEX_CORRUPT (as
+ *         ntidx_index_write()).
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_index_write_fd(const ntidx_index *x, int fd, const char *name);
 
 /** Load outcomes besides errors. */
 typedef enum ntidx_index_state {

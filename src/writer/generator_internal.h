@@ -107,10 +107,10 @@ typedef struct ntidx_w_gen_stats {
 int ntidx_w_generate_one_collect(ntidx_writer *w, const ntidx_gen_options *o, ntidx_w_gen_stats *st);
 
 /**
- * ntidx_generate_file() (path != NULL) or ntidx_generate_memory() (data and
- * size != NULL) with statistics; `stats` may be NULL.
+ * ntidx_generate_fd() (fd >= 0, `name` for messages) or ntidx_generate_memory()
+ * (data and size != NULL) with statistics; `stats` may be NULL.
  */
-int ntidx_w_generate(const char *path, const ntidx_gen_options *o, uint8_t **data, size_t *size,
+int ntidx_w_generate(int fd, const char *name, const ntidx_gen_options *o, uint8_t **data, size_t *size,
                      ntidx_w_gen_stats *stats);
 
 /** Encode one random payload for `fields` (exposed for tests through the generator only). */
