@@ -276,8 +276,12 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path)
         free(tmp);
         return rc;
     }
+    /* an index replaced keeps its permissions; a new one is readable by all, as a trace beside it usually is */
+    mode_t mode = 0644;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+        mode = st.st_mode & 07777;
     if (!bad)
-        bad = fchmod(fd, 0644) != 0 || fsync(fd) != 0;
+        bad = fchmod(fd, mode) != 0 || fsync(fd) != 0;
     int e = errno;
     /* Renamed while still locked (the data is on disk: fsync succeeded), then closed. */
     if (!bad && rename(tmp, path) != 0) {
