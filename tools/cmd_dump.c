@@ -37,13 +37,15 @@ int ntidx_cmd_dump(int argc, char **argv)
     event_printer p = {.batch = 1}; /* nothing else goes to stdout until the end */
     const ntidx_event *e;
     while ((rc = ntidx_reader_next(r, &e)) == 1)
-        if ((rc = event_print(&p, c.trace, e, fmt)) == NTIDX_E_NOMEM)
+        if (event_print_stops(rc = event_print(&p, c.trace, e, fmt)))
             break;
     event_print_flush(&p);
     fflush(stdout);
     event_print_done(&p, c.trace_path);
     int ret = CLI_OK;
-    if (rc < 0) {
+    if (rc == NTIDX_E_WRITE) {
+        ret = CLI_FAIL; /* standard output failed: main() says so */
+    } else if (rc < 0) {
         cli_library_error();
         ret = CLI_FAIL;
     } else if (!ntidx_reader_complete(r)) {

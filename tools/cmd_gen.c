@@ -1,13 +1,15 @@
-/* ntidx gen: write a deterministic synthetic trace (ntidx_generate_file). */
+/* ntidx gen: write a deterministic synthetic trace (ntidx_generate_fd), through a temporary renamed over OUT (output.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include <ntidx/writer.h>
 
 #include "cli.h"
+#include "output.h"
 
 static const cli_option options[] = {
     {"format-version", 0, "5|6", "NetTrace V5 or V6 (default 6)"},
@@ -121,20 +123,27 @@ int ntidx_cmd_gen(int argc, char **argv)
         return cli_bad_usage(c.cmd, "flushes and --remove-threads need --format-version 6");
 
     double t0 = now_seconds();
-    if (ntidx_generate_file(out, &o) != NTIDX_OK) {
+    cli_output dest;
+    if (cli_output_open(&dest, out) < 0)
+        return CLI_FAIL;
+    if (ntidx_generate_fd(dest.fd, cli_output_name(&dest), &o) != NTIDX_OK) {
         cli_library_error();
+        cli_output_discard(&dest);
         return CLI_FAIL;
     }
+    struct stat st;
+    long long size = fstat(dest.fd, &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
+    if (cli_output_commit(&dest) < 0)
+        return CLI_FAIL;
     double secs = now_seconds() - t0;
     if (!quiet) {
-        FILE *f = fopen(out, "rb");
-        long long size = -1;
-        if (f && fseeko(f, 0, SEEK_END) == 0)
-            size = (long long)ftello(f);
-        if (f)
-            fclose(f);
-        printf("%s: %lld bytes, V%d, %.2f s (%.0f MB/s)\n", out, size, o.format_version, secs,
-               secs > 0 && size > 0 ? (double)size / 1e6 / secs : 0.0);
+        /* the trace itself may be on stdout (-o -): the summary then goes to stderr */
+        FILE *f = cli_output_is_stdout(&dest) ? stderr : stdout;
+        if (size >= 0)
+            fprintf(f, "%s: %lld bytes, V%d, %.2f s (%.0f MB/s)\n", cli_output_name(&dest), size, o.format_version,
+                    secs, secs > 0 && size > 0 ? (double)size / 1e6 / secs : 0.0);
+        else
+            fprintf(f, "%s: V%d, %.2f s\n", cli_output_name(&dest), o.format_version, secs);
     }
     return CLI_OK;
 }

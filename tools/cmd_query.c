@@ -41,11 +41,11 @@ int ntidx_cmd_query(int argc, char **argv)
     event_printer p = {0};
     const ntidx_event *e;
     while ((rc = ntidx_query_next(q, &e)) == 1)
-        if ((rc = event_print(&p, c.trace, e, fmt)) == NTIDX_E_NOMEM)
+        if (event_print_stops(rc = event_print(&p, c.trace, e, fmt)))
             break;
     fflush(stdout);
     event_print_done(&p, c.trace_path);
-    if (rc < 0)
+    if (rc < 0 && rc != NTIDX_E_WRITE) /* standard output failed: main() says so */
         cli_library_error();
     else if (cli_opt(&c, "stats")) {
         const ntidx_query_stats *qs = ntidx_query_get_stats(q);

@@ -21,6 +21,7 @@
 #include <sqlite3.h>
 
 #include "cli.h"
+#include "output.h"
 #include "sqlite/ntidx_sqlite.h"
 
 const cli_command cli_cmd_sql = {
@@ -351,6 +352,8 @@ static int print_rows(sqlite3_stmt *st, int fmt, int *json_first_set)
     uint64_t rows = 0;
     char num[40];
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if ((rows & 1023) == 0 && cli_stdout_failed())
+            break; /* standard output failed: no use computing the rest */
         switch (fmt) {
         case OUT_TEXT:
             if (text_row(&t, st) < 0)
@@ -485,6 +488,11 @@ int ntidx_cmd_sql(int argc, char **argv)
         statements++;
         rc = print_rows(st, fmt, &json_first);
         fflush(stdout);
+        if (cli_stdout_failed()) {
+            exit_code = CLI_FAIL; /* main() says standard output failed */
+            sqlite3_finalize(st);
+            break;
+        }
         if (rc != SQLITE_DONE) {
             cli_error("sql: %s", rc == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(db));
             exit_code = host.input_error ? CLI_FAIL : CLI_USAGE;

@@ -178,7 +178,8 @@ int export_chrome(export_job *job, uint64_t *events_written)
     const ntidx_event *e;
 
     fputs("{\"traceEvents\":[", f);
-    while ((rc = ntidx_query_next(q, &e)) == 1) {
+    /* a write that failed stops the events; cli_output_commit() says what failed */
+    while (!ferror(f) && (rc = ntidx_query_next(q, &e)) == 1) {
         const ntidx_metadata *m = e->metadata;
         uint64_t pid = e->thread && e->thread->has_os_process_id ? e->thread->os_process_id : in->process_id;
         if (e->thread && e->thread->name && e->thread->name[0]) {
