@@ -25,9 +25,6 @@ extern "C" {
 
 typedef struct ntidx_index ntidx_index;
 
-/** Progress of a long operation: `done` of `total` bytes of trace. Return nonzero to cancel. */
-typedef int (*ntidx_progress_fn)(void *ctx, uint64_t done, uint64_t total);
-
 /** How much of an index ntidx_index_load() checks before it returns. */
 typedef enum ntidx_index_verify {
     /** Everything when the block table is small (up to 256 KiB); otherwise the header, the small tables and
@@ -366,7 +363,12 @@ typedef struct ntidx_stats_options {
     /** Only these regions (numbers of ntidx_index_region()), clipped to the window; NULL: every region. */
     const uint64_t *regions;
     size_t region_count;
-    uint64_t reserved[5];   /**< zero (see Conventions in ntidx.h) */
+    /** Optional: bytes of the regions decoded so far of those to decode (a --full index's summaries are not
+        counted); nonzero cancels with NTIDX_E_CANCELLED. Called on the calling thread between its units of
+        work. */
+    ntidx_progress_fn progress;
+    void *progress_ctx;
+    uint64_t reserved[3];   /**< zero (see Conventions in ntidx.h) */
 } ntidx_stats_options;
 
 NTIDX_API void ntidx_stats_options_defaults(ntidx_stats_options *o);

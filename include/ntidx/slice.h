@@ -60,7 +60,11 @@ typedef struct ntidx_slice_options {
     uint32_t max_event_block_bytes; /**< re-encoded event blocks; 0 (default): the writer's default */
     /** 1 (default): rebuild a corrupt lazily checked index and slice again (see ntidx_query_options) */
     int recover;
-    uint64_t reserved[7];           /**< zero (see Conventions in ntidx.h) */
+    /** Optional: bytes of the trace the slice's query has read of those it will read
+        (ntidx_query_estimate()); nonzero cancels with NTIDX_E_CANCELLED (nothing is put in place). */
+    ntidx_progress_fn progress;
+    void *progress_ctx;
+    uint64_t reserved[5];           /**< zero (see Conventions in ntidx.h) */
 } ntidx_slice_options;
 
 NTIDX_API void ntidx_slice_options_defaults(ntidx_slice_options *o);

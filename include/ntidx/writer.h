@@ -202,7 +202,11 @@ typedef struct ntidx_gen_options {
     int unknown_end;           /**< one-collect shape: the end of capture not known, so the last event
                                     block's maximum timestamp is 0xFFFFFFFFFFFFFFFF (as one-collect
                                     writes it then) instead of the end of capture */
-    uint64_t reserved[7];      /**< zero (see Conventions in ntidx.h) */
+    /** Optional: bytes written of target_bytes, or events written of `events`; nonzero cancels with
+        NTIDX_E_CANCELLED. */
+    ntidx_progress_fn progress;
+    void *progress_ctx;
+    uint64_t reserved[5];      /**< zero (see Conventions in ntidx.h) */
 } ntidx_gen_options;
 
 /**

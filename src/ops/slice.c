@@ -833,10 +833,19 @@ static int run(slicer *s)
     qo.order = NTIDX_ORDER_FILE;
     if ((rc = ntidx_query_open(s->t, s->x, &qo, &s->q)) < 0)
         return ntx_err_from_last(&s->err, rc);
+    /* progress: the bytes the query has read of those it will read, known from the index */
+    ntidx_query_cost cost = {0};
+    if (s->so.progress && ntidx_query_estimate(s->t, s->x, &qo, &cost) < 0)
+        cost.bytes = 0;
     const ntidx_event *e;
-    while ((rc = ntidx_query_next(s->q, &e)) == 1)
+    uint64_t n = 0;
+    while ((rc = ntidx_query_next(s->q, &e)) == 1) {
         if ((rc = take_event(s, e)) < 0)
             return rc;
+        if (cost.bytes && (++n & 4095) == 0 &&
+            s->so.progress(s->so.progress_ctx, ntidx_query_get_stats(s->q)->bytes_read, cost.bytes))
+            return FAIL(s, NTIDX_E_CANCELLED, "cancelled");
+    }
     if (rc < 0)
         return ntx_err_from_last(&s->err, rc); /* the query said why */
     if ((rc = flush_block(s)) < 0)

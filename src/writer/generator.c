@@ -468,6 +468,16 @@ static int gen_options_check(const ntidx_gen_options *o)
 #undef BAD
 }
 
+int ntidx_w_gen_progress(const ntidx_gen_options *o, const ntidx_writer *w, uint64_t events, uint64_t *mark)
+{
+    if (!o->progress || events >> 12 == *mark)
+        return 0;
+    *mark = events >> 12;
+    uint64_t total = o->target_bytes ? o->target_bytes : o->events ? o->events : 100000;
+    uint64_t done = o->target_bytes ? ntidx_writer_bytes(w) : events;
+    return o->progress(o->progress_ctx, done < total ? done : total, total) ? NTIDX_E_CANCELLED : 0;
+}
+
 static int gen_run(gen *g)
 {
     const ntidx_gen_options *o = &g->o;
@@ -507,10 +517,13 @@ static int gen_run(gen *g)
     if (define_metadata(g) || define_stacks_and_labels(g))
         return g->rc;
     plan_region(g);
+    uint64_t progress_mark = 0;
     while (!g->done) {
         emit_batch(g);
         if (g->rc)
             return g->rc;
+        if ((rc = ntidx_w_gen_progress(o, g->w, g->events_written, &progress_mark)) < 0)
+            return rc;
         if (!g->done && ntidx_writer_bytes(g->w) - g->region_start >= g->region_budget &&
             end_region(g, 0))
             return g->rc;

@@ -113,6 +113,13 @@ int ntidx_w_generate_one_collect(ntidx_writer *w, const ntidx_gen_options *o, nt
 int ntidx_w_generate(int fd, const char *name, const ntidx_gen_options *o, uint8_t **data, size_t *size,
                      ntidx_w_gen_stats *stats);
 
+/**
+ * The progress callback of `o` (if any), once per 4096 events: bytes written of o->target_bytes, or events of
+ * the event target. `mark` is the caller's (zeroed at the start). @return 0, or NTIDX_E_CANCELLED when the
+ * callback asked to stop.
+ */
+int ntidx_w_gen_progress(const ntidx_gen_options *o, const ntidx_writer *w, uint64_t events, uint64_t *mark);
+
 /** Encode one random payload for `fields` (exposed for tests through the generator only). */
 int ntidx_w_gen_payload(ntidx_buf *b, const ntidx_field *fields, uint32_t n, int v6,
                         ntidx_w_rng *rng);
