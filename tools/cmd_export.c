@@ -27,13 +27,13 @@ const cli_command cli_cmd_export = {
     .name = "export",
     .run = ntidx_cmd_export,
     .summary = "a window as Chrome trace JSON, speedscope, CSV or JSONL for other tools",
-    .groups = CLI_TRACE | CLI_WINDOW | CLI_FILTER | CLI_FORMAT | CLI_OUTPUT | CLI_INDEX | CLI_VERIFY,
+    .groups = CLI_TRACE | CLI_STDIN | CLI_WINDOW | CLI_FILTER | CLI_FORMAT | CLI_OUTPUT | CLI_INDEX | CLI_VERIFY,
     .formats = "chrome|speedscope|csv|jsonl",
     .format_required = 1,
     .output_required = 1,
     .notes = "chrome: Chrome Trace Event JSON (Perfetto UI, chrome://tracing); speedscope: the sample profiler's\n"
              "stacks (or those of the events --provider/--event select) per thread; csv, jsonl: as ntidx query.\n"
-             "OUT '-' is stdout. The index is checked whole first (exports read it in several passes).\n",
+             "The index is checked whole first (exports read it in several passes).\n",
 };
 
 static int export_rows(export_job *job, enum event_format fmt, uint64_t *written)
@@ -48,10 +48,11 @@ static int export_rows(export_job *job, enum event_format fmt, uint64_t *written
     const ntidx_event *e;
     uint64_t n = 0;
     int rc;
+    export_progress_begin(job, &job->query);
     while ((rc = ntidx_query_next(q, &e)) == 1) {
         if (event_print_stops(rc = event_print(&p, job->trace, e, fmt)))
             break;
-        n++;
+        export_progress(job, q, ++n);
     }
     event_print_done(&p, job->trace_path);
     /* A write that failed stops the rows; cli_output_commit() says what failed, naming OUT. */
@@ -93,13 +94,13 @@ int ntidx_cmd_export(int argc, char **argv)
     case FMT_CSV: rc = export_rows(&job, EVENT_CSV, &n); break;
     default: rc = export_rows(&job, EVENT_JSONL, &n); break;
     }
+    cli_progress_end();
     int ret = CLI_FAIL;
     if (rc < 0)
         cli_output_discard(&o);
     else if (cli_output_commit(&o) == 0) {
         if (!cli_output_is_stdout(&o))
-            fprintf(stderr, "ntidx: %" PRIu64 " %s written to %s\n", n, fmt == FMT_SPEEDSCOPE ? "samples" : "events",
-                    c.output);
+            cli_note("%" PRIu64 " %s written to %s", n, fmt == FMT_SPEEDSCOPE ? "samples" : "events", c.output);
         ret = CLI_OK;
     }
     return cli_end(&c, ret);

@@ -25,7 +25,6 @@ static const cli_option options[] = {
     {"no-finish", 0, NULL, "leave out the end-of-stream marker"},
     {"shape", 0, "ntidx|one-collect", "ntidx's own (default), or V6 as one-collect writes it"},
     {"unknown-end", 0, NULL, "one-collect: end of capture not known (last block maximum all ones)"},
-    {"quiet", 'q', NULL, "print nothing on success"},
     {NULL, 0, NULL, NULL}};
 
 const cli_command cli_cmd_gen = {
@@ -40,7 +39,8 @@ const cli_command cli_cmd_gen = {
              "--shape one-collect: V6 as microsoft/one-collect (dotnet-trace collect-linux) writes it: one\n"
              "capture thread, IsSorted everywhere, ~1 MiB event blocks each after a sequence point and fresh\n"
              "stack, thread and label-list blocks, Universal.Events samples and Universal.System events;\n"
-             "--threads, --drop-rate, flushes, --remove-threads and --uncompressed do not apply.\n",
+             "--threads, --drop-rate, flushes, --remove-threads and --uncompressed do not apply.\n"
+             "-q, --quiet: nothing printed on success, not even the summary on stdout.\n",
 };
 
 static int parse_u32(const char *s, uint32_t *v)
@@ -68,7 +68,7 @@ int ntidx_cmd_gen(int argc, char **argv)
     ntidx_gen_options o;
     ntidx_gen_options_defaults(&o);
     const char *out = c.output, *v;
-    int quiet = cli_opt(&c, "quiet") != NULL;
+    int quiet = cli_quiet; /* --quiet: not even the summary on stdout */
 #define BAD(name) return cli_bad_usage(c.cmd, "invalid value '%s' for --%s", v, name)
     if ((v = cli_opt(&c, "format-version"))) {
         if (strcmp(v, "5") && strcmp(v, "6"))
@@ -123,10 +123,17 @@ int ntidx_cmd_gen(int argc, char **argv)
         return cli_bad_usage(c.cmd, "flushes and --remove-threads need --format-version 6");
 
     double t0 = now_seconds();
+    o.progress = cli_progress;
+    if (o.target_bytes)
+        cli_progress_label("ntidx: generating");
+    else
+        cli_progress_label_events("ntidx: generating");
     cli_output dest;
     if (cli_output_open(&dest, out) < 0)
         return CLI_FAIL;
-    if (ntidx_generate_fd(dest.fd, cli_output_name(&dest), &o) != NTIDX_OK) {
+    rc = ntidx_generate_fd(dest.fd, cli_output_name(&dest), &o);
+    cli_progress_end();
+    if (rc != NTIDX_OK) {
         cli_library_error();
         cli_output_discard(&dest);
         return CLI_FAIL;

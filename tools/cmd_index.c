@@ -23,10 +23,10 @@ const cli_command cli_cmd_index = {
     .summary = "build or refresh the side index (TRACE.ntidx)",
     .groups = CLI_TRACE | CLI_OUTPUT | CLI_JSON | CLI_THREADS,
     .options = options,
-    .notes = "-o INDEX writes the index there instead of TRACE.ntidx; '-' is standard output (the summary then\n"
-             "goes to stderr), a device or a FIFO is written in place. The index is checked whole: a corrupt\n"
-             "or stale one is rebuilt, a grown trace's extended. --threads: the threads that read the block\n"
-             "headers (large traces) or, with --full, decode the regions; the index is the same for any number.\n",
+    .notes = "-o INDEX writes the index there instead of TRACE.ntidx (with '-', the summary goes to stderr).\n"
+             "The index is checked whole: a corrupt or stale one is rebuilt, a grown trace's extended.\n"
+             "--threads: the threads that read the block headers (large traces) or, with --full, decode the\n"
+             "regions; the index is the same for any number.\n",
 };
 
 static double now_s(void)
@@ -41,9 +41,9 @@ static int not_saved; /* the notice said the index could not be saved: `ntidx in
 static void notice(void *ctx, int action, const char *why)
 {
     if (action == NTIDX_INDEX_REBUILT)
-        fprintf(stderr, "ntidx: rebuilding the index of %s: %s\n", (const char *)ctx, why);
+        cli_note("rebuilding the index of %s: %s", (const char *)ctx, why);
     else if (action == NTIDX_INDEX_EXTENDED)
-        fprintf(stderr, "ntidx: %s grew: indexing the new blocks\n", (const char *)ctx);
+        cli_note("%s grew: indexing the new blocks", (const char *)ctx);
     else if (action == NTIDX_INDEX_NOT_SAVED) {
         cli_error("%s", why);
         not_saved = 1;

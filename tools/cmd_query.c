@@ -19,7 +19,7 @@ const cli_command cli_cmd_query = {
     .name = "query",
     .run = ntidx_cmd_query,
     .summary = "the events of a time window, filtered, through the index",
-    .groups = CLI_TRACE | CLI_WINDOW | CLI_FILTER | CLI_ORDER | CLI_FORMAT | CLI_LIMIT | CLI_INDEX,
+    .groups = CLI_TRACE | CLI_STDIN | CLI_WINDOW | CLI_FILTER | CLI_ORDER | CLI_FORMAT | CLI_LIMIT | CLI_INDEX,
     .formats = "text|jsonl|csv",
     .options = options,
 };

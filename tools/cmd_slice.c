@@ -25,7 +25,7 @@ const cli_command cli_cmd_slice = {
     .name = "slice",
     .run = ntidx_cmd_slice,
     .summary = "write a time window (filtered) as a new trace",
-    .groups = CLI_TRACE | CLI_WINDOW | CLI_FILTER | CLI_OUTPUT | CLI_INDEX,
+    .groups = CLI_TRACE | CLI_STDIN | CLI_WINDOW | CLI_FILTER | CLI_OUTPUT | CLI_INDEX,
     .output_required = 1,
     .options = options,
 };
@@ -39,6 +39,7 @@ int ntidx_cmd_slice(int argc, char **argv)
     ntidx_slice_options so;
     ntidx_slice_options_defaults(&so);
     so.copy_blocks = !cli_opt(&c, "no-copy");
+    so.progress = cli_progress;
     /* Replacing the input with its own slice would surprise: refused before anything is written. */
     struct stat in, out_st;
     if (stat(c.output, &out_st) == 0 && stat(c.trace_path, &in) == 0 && in.st_dev == out_st.st_dev &&
@@ -50,7 +51,10 @@ int ntidx_cmd_slice(int argc, char **argv)
     if (cli_output_open(&out, c.output) < 0)
         return cli_end(&c, CLI_FAIL);
     ntidx_slice_stats st;
-    if (ntidx_slice_fd(c.trace, c.index, &c.query, &so, out.fd, cli_output_name(&out), &st) < 0) {
+    cli_progress_label("ntidx: slicing");
+    rc = ntidx_slice_fd(c.trace, c.index, &c.query, &so, out.fd, cli_output_name(&out), &st);
+    cli_progress_end();
+    if (rc < 0) {
         cli_library_error();
         cli_output_discard(&out);
         return cli_end(&c, ntidx_last_error_info()->code == NTIDX_E_INVALID_ARG ? CLI_USAGE : CLI_FAIL);

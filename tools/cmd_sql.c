@@ -73,9 +73,8 @@ static void on_opened(void *ctx, const char *trace, const ntidx_trace *t, const 
     (void)t;
     const ntidx_index_info *i = ntidx_index_get_info(x);
     if (!i->complete)
-        fprintf(stderr, "ntidx: %s: warning: trace is incomplete: read up to its last complete block (offset %" PRIu64
-                        ")\n",
-                trace, i->indexed_end);
+        cli_note("%s: warning: trace is incomplete: read up to its last complete block (offset %" PRIu64 ")", trace,
+                 i->indexed_end);
 }
 
 static void on_input_error(void *ctx, const char *message)

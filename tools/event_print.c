@@ -381,7 +381,7 @@ void event_print_done(event_printer *p, const char *trace_path)
     for (int i = 0; i < EVENT_TYPE_CACHE; i++)
         ntidx_buf_free(&p->types[i].text);
     if (p->field_errors)
-        fprintf(stderr, "ntidx: %s: warning: %" PRIu64 " events have payloads that do not match their metadata "
-                        "(listed with field_error)\n",
-                trace_path, p->field_errors);
+        cli_note("%s: warning: %" PRIu64 " events have payloads that do not match their metadata "
+                 "(listed with field_error)",
+                 trace_path, p->field_errors);
 }
