@@ -443,7 +443,8 @@ int cli_begin(const cli_command *cmd, int argc, char **argv, cli_ctx *c)
     if (c->no_index && c->index_path)
         return cli_bad_usage(cmd, "--index and --no-index together");
     if (c->from_stdin && c->index_path)
-        return cli_bad_usage(cmd, "--index: a trace read from standard input has no index file (it is indexed in memory)");
+        return cli_bad_usage(cmd, "--index: a trace read from standard input has no index file "
+                                  "(it is indexed in memory)");
     if (!takes(cmd, CLI_TRACE))
         return CLI_GO_ON;
 

@@ -1,4 +1,4 @@
-/* ntidx gen: write a deterministic synthetic trace (ntidx_generate_fd), through a temporary renamed over OUT (output.h). */
+/* ntidx gen: a deterministic synthetic trace (ntidx_generate_fd), through a temporary renamed over OUT (output.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

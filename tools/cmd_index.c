@@ -114,22 +114,25 @@ int ntidx_cmd_index(int argc, char **argv)
         if (c.json) {
             fprintf(report, "{\"index\":");
             cli_json_str(report, ipath);
-            fprintf(report, ",\"action\":\"%s\",\"seconds\":%.6f,\"bytes\":%" PRIu64 ",\"trace_bytes\":%" PRIu64
-                   ",\"ratio\":%.8f,\"blocks\":%" PRIu64 ",\"sequence_points\":%" PRIu64 ",\"regions\":%" PRIu64
-                   ",\"definitions\":%" PRIu64 ",\"complete\":%s,\"full\":%s",
-                   a, secs, i->bytes, tsize, tsize ? (double)i->bytes / (double)tsize : 0.0, i->blocks,
-                   i->sequence_points, i->regions, i->definitions, i->complete ? "true" : "false",
-                   i->full ? "true" : "false");
+            fprintf(report,
+                    ",\"action\":\"%s\",\"seconds\":%.6f,\"bytes\":%" PRIu64 ",\"trace_bytes\":%" PRIu64
+                    ",\"ratio\":%.8f,\"blocks\":%" PRIu64 ",\"sequence_points\":%" PRIu64 ",\"regions\":%" PRIu64
+                    ",\"definitions\":%" PRIu64 ",\"complete\":%s,\"full\":%s",
+                    a, secs, i->bytes, tsize, tsize ? (double)i->bytes / (double)tsize : 0.0, i->blocks,
+                    i->sequence_points, i->regions, i->definitions, i->complete ? "true" : "false",
+                    i->full ? "true" : "false");
             if (i->events != UINT64_MAX)
                 fprintf(report, ",\"events\":%" PRIu64, i->events);
             fprintf(report, "}\n");
         } else {
             fprintf(report, "%s: %s in %.3f s\n", ipath, a, secs);
-            fprintf(report, "  %" PRIu64 " blocks, %" PRIu64 " sequence points, %" PRIu64 " regions, %" PRIu64
-                   " definition blocks%s\n",
-                   i->blocks, i->sequence_points, i->regions, i->definitions, i->complete ? "" : " (trace incomplete)");
+            fprintf(report,
+                    "  %" PRIu64 " blocks, %" PRIu64 " sequence points, %" PRIu64 " regions, %" PRIu64
+                    " definition blocks%s\n",
+                    i->blocks, i->sequence_points, i->regions, i->definitions,
+                    i->complete ? "" : " (trace incomplete)");
             fprintf(report, "  index %" PRIu64 " bytes = %.4f%% of the trace (%" PRIu64 " bytes)\n", i->bytes,
-                   tsize ? 100.0 * (double)i->bytes / (double)tsize : 0.0, tsize);
+                            tsize ? 100.0 * (double)i->bytes / (double)tsize : 0.0, tsize);
             if (i->events != UINT64_MAX)
                 fprintf(report, "  %" PRIu64 " events\n", i->events);
         }
