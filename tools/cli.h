@@ -112,6 +112,11 @@ extern int cli_quiet;
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The last failed library call's message (ntidx_last_error()) on stderr. */
 void cli_library_error(void);
+/*
+ * After an empty answer: when the provider, event name or id filter names nothing the trace defines (a
+ * misspelt name, most often), a warning on stderr naming the closest names (ntidx_index_check_names()).
+ */
+void cli_names_warning(cli_ctx *c);
 /* A usage mistake: say it, print the usage on stderr, and return CLI_USAGE. */
 int cli_bad_usage(const cli_command *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -157,8 +162,9 @@ int ntidx_cmd_export(int argc, char **argv);
 int ntidx_cmd_slice(int argc, char **argv);
 int ntidx_cmd_top(int argc, char **argv);
 int ntidx_cmd_sql(int argc, char **argv);
+int ntidx_cmd_gc(int argc, char **argv);
 
 extern const cli_command cli_cmd_info, cli_cmd_stats, cli_cmd_dump, cli_cmd_gen, cli_cmd_index, cli_cmd_query,
-    cli_cmd_seek, cli_cmd_export, cli_cmd_slice, cli_cmd_top, cli_cmd_sql;
+    cli_cmd_seek, cli_cmd_export, cli_cmd_slice, cli_cmd_top, cli_cmd_sql, cli_cmd_gc;
 
 #endif

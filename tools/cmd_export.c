@@ -96,6 +96,8 @@ int ntidx_cmd_export(int argc, char **argv)
     }
     cli_progress_end();
     int ret = CLI_FAIL;
+    if (rc == 0 && !n)
+        cli_names_warning(&c);
     if (rc < 0)
         cli_output_discard(&o);
     else if (cli_output_commit(&o) == 0) {

@@ -61,6 +61,8 @@ int ntidx_cmd_slice(int argc, char **argv)
     }
     if (cli_output_commit(&out) < 0)
         return cli_end(&c, CLI_FAIL);
+    if (!st.events)
+        cli_names_warning(&c);
     if (cli_opt(&c, "stats"))
         fprintf(stderr,
                 "slice: %" PRIu64 " events (%" PRIu64 " in %" PRIu64 " blocks copied whole), %" PRIu64

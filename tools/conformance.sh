@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # The live cross-check against the real .NET runtime and TraceEvent (docs/conformance.md).
 #
-#   tools/conformance.sh [--ntidx PATH] [--work DIR] [--mb N] [--keep]
-#   tools/conformance.sh --write-golden      re-record tests/dotnet/golden (then review the diff)
+#   tools/conformance.sh [--ntidx PATH] [--work DIR] [--mb N] [--keep] [--analyses]
+#   tools/conformance.sh --write-golden [--golden NAME,...] [--analyses]
+#                        re-record tests/dotnet/golden, all of it or the named traces (runtime-file,
+#                        dotnet-trace, killed, analyses, gen-v6, gen-one-collect, names); review the diff
 #
 # Needs the .NET SDK (dotnet 10) and a NuGet feed that serves Microsoft.Diagnostics.Tracing.
 # TraceEvent 4.0.0 and dotnet-trace 10.0.x (a plain restore). It builds tests/dotnet/workload and
 # tests/dotnet/dumper, records fresh traces with the runtime's file output (whole, streamed, killed
-# mid-run, cut) and with dotnet-trace, writes traces with ntidx itself (gen V5 and V6, the
-# one-collect shape, slices of real and generated traces), has TraceEvent read each one, and holds
-# ntidx against it with tools/conformance_compare.py. Ends with "N passed, N failed"; exit status 0
-# when nothing failed. ntidx must be built first (tools/test.sh, or meson/ninja in build/).
+# mid-run, cut, under server GC) and with dotnet-trace, writes traces with ntidx itself (gen V5 and
+# V6, the one-collect shape, slices of real and generated traces), has TraceEvent read each one, and
+# holds ntidx against it with tools/conformance_compare.py. Ends with "N passed, N failed"; exit
+# status 0 when nothing failed. ntidx must be built first (tools/test.sh, or meson/ninja in build/).
+#
+# --analyses (or NTIDX_CONFORMANCE_ANALYSES=1) also holds ntidx's analyses (ntidx gc, jit, cpu,
+# exceptions, alloc, contention, activities) against TraceEvent's computers on the real traces,
+# one line per analysis and trace (tools/conformance_compare_analyses.py); with --write-golden it
+# also checks the committed golden analyses.
 set -u
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -20,6 +27,8 @@ work=$root/build-dotnet/conformance
 mb=16
 keep=0
 write_golden=0
+golden_only=
+analyses=${NTIDX_CONFORMANCE_ANALYSES:-0}
 while [ $# -gt 0 ]; do
   case $1 in
     --ntidx) ntidx=$(realpath "$2"); shift 2 ;;
@@ -27,7 +36,9 @@ while [ $# -gt 0 ]; do
     --mb) mb=$2; shift 2 ;;
     --keep) keep=1; shift ;;
     --write-golden) write_golden=1; shift ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    --golden) golden_only=$2; shift 2 ;;
+    --analyses) analyses=1; shift ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "conformance.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -71,10 +82,15 @@ else
 fi
 workload=$root/build-dotnet/bin/Workload/release/Workload.dll
 dumper=(dotnet "$root/build-dotnet/bin/Dumper/release/Dumper.dll")
-trace_tool() { (cd "$root/tests/dotnet" && dotnet dotnet-trace "$@"); }
+# dotnet-trace, run from tests/dotnet (its tool manifest); the workload it starts inherits gen0 below
+trace_tool() { (cd "$root/tests/dotnet" && DOTNET_GCgen0size=$gen0 dotnet dotnet-trace "$@"); }
 
 providers='Microsoft-Windows-DotNETRuntime:0x80400BE01D:5,Microsoft-DotNETCore-SampleProfiler:0:5'
 providers+=',Ntidx-Workload:0xFFFFFFFF:5,Ntidx-TraceLogging:0xFFFFFFFF:5,System.Threading.Tasks.TplEventSource:0x80:5'
+# A 4 MB gen0 budget for every run of the workload: the runtime sizes it from the L3 cache (260 MB
+# on the project's machines, where a short run saw no allocation-triggered GC at all); with it every
+# trace has gen0 and gen1 GCs and foreground GCs inside background ones (tests/dotnet/README.md).
+gen0=0x400000
 
 # The runtime's own file output: runtime_file OUT [streaming 0|1] -- workload arguments
 runtime_file() {
@@ -82,15 +98,18 @@ runtime_file() {
   shift 3
   rm -f "$out"
   DOTNET_EnableEventPipe=1 DOTNET_EventPipeOutputPath=$out DOTNET_EventPipeOutputStreaming=$streaming \
-    DOTNET_EventPipeConfig=$providers dotnet "$workload" "$@" >>"$work/record.log" 2>&1
+    DOTNET_EventPipeConfig=$providers DOTNET_GCgen0size=$gen0 dotnet "$workload" "$@" >>"$work/record.log" 2>&1
 }
+
+# The same under server GC
+server_gc_file() { DOTNET_gcServer=1 runtime_file "$@"; }
 
 # A streamed run killed (SIGKILL) once its trace passes BYTES: a real truncated trace.
 killed_run() {
   local out=$1 bytes=$2
   rm -f "$out"
   DOTNET_EnableEventPipe=1 DOTNET_EventPipeOutputPath=$out DOTNET_EventPipeOutputStreaming=1 \
-    DOTNET_EventPipeConfig=$providers dotnet "$workload" --forever --seconds 120 >>"$work/record.log" 2>&1 &
+    DOTNET_EventPipeConfig=$providers DOTNET_GCgen0size=$gen0 dotnet "$workload" --forever --seconds 120 >>"$work/record.log" 2>&1 &
   local pid=$! waited=0
   while [ "$waited" -lt 1200 ]; do
     if [ -f "$out" ] && [ "$(stat -c %s "$out")" -ge "$bytes" ]; then break; fi
@@ -100,6 +119,26 @@ killed_run() {
   kill -9 "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
   [ -s "$out" ]
+}
+
+# analyses NAME TRACE: with --analyses, TraceEvent's computers' answers for TRACE
+# ($work/NAME.ANALYSIS.traceevent.jsonl), and ntidx's held against them, one line per analysis.
+analysis_names=(gc jit cpu exceptions alloc contention activities)
+analyses() {
+  [ "$analyses" = 1 ] || return 0
+  local name=$1 trace=$2 a
+  for a in "${analysis_names[@]}"; do
+    if ! "${dumper[@]}" "$a" "$trace" >"$work/$name.$a.traceevent.jsonl" 2>"$work/$name.$a.dumper.err"; then
+      head -5 "$work/$name.$a.dumper.err"
+      bad "analysis $a $name" "TraceEvent's side failed"
+    elif $python tools/conformance_compare_analyses.py "$ntidx" "$trace" "$work/$name" --analysis "$a" \
+         >"$work/$name.$a.compare" 2>&1; then
+      ok "analysis $a $name ($(head -1 "$work/$name.$a.compare" | sed 's/^[a-z]*: //'))"
+    else
+      sed -n '1,22p' "$work/$name.$a.compare"
+      bad "analysis $a $name"
+    fi
+  done
 }
 
 # compare NAME TRACE: TraceEvent reads TRACE, the comparer holds ntidx against it.
@@ -128,19 +167,42 @@ record() {
 
 if [ "$write_golden" = 1 ]; then
   # The committed real traces (tests/dotnet/golden, a few MB in all): small, one per writer.
+  # --golden NAME,... re-records only those (default: all of them).
   golden=$root/tests/dotnet/golden
-  record runtime-file runtime_file "$work/runtime-file.nettrace" 0 -- --iterations 12 --threads 3 &&
+  wanted() { [ -z "$golden_only" ] || [[ ",$golden_only," == *",$1,"* ]]; }
+  wanted runtime-file &&
+    record runtime-file runtime_file "$work/runtime-file.nettrace" 0 -- --iterations 12 --threads 3 &&
     cp "$work/runtime-file.nettrace" "$golden/runtime-file.nettrace"
-  record dotnet-trace trace_tool collect -o "$work/dotnet-trace.nettrace" --providers "$providers" \
-    -- dotnet "$workload" --iterations 12 --threads 3 >>"$work/record.log" 2>&1 &&
+  wanted dotnet-trace &&
+    record dotnet-trace trace_tool collect -o "$work/dotnet-trace.nettrace" --providers "$providers" \
+      -- dotnet "$workload" --iterations 12 --threads 3 >>"$work/record.log" 2>&1 &&
     cp "$work/dotnet-trace.nettrace" "$golden/dotnet-trace.nettrace"
-  record killed killed_run "$work/killed.nettrace" 700000 &&
+  wanted killed &&
+    record killed killed_run "$work/killed.nettrace" 700000 &&
     cp "$work/killed.nettrace" "$golden/killed.nettrace"
+  # every kind of record of the analyses (the workload's scenarios), and TraceEvent's answers
+  if wanted analyses &&
+     record analyses runtime_file "$work/analyses.nettrace" 0 -- --iterations 6 --threads 2; then
+    cp "$work/analyses.nettrace" "$golden/analyses.nettrace"
+    for a in "${analysis_names[@]}"; do
+      "${dumper[@]}" "$a" "$golden/analyses.nettrace" | xz -9e >"$golden/analyses.$a.traceevent.jsonl.xz"
+    done
+    if [ "$analyses" = 1 ]; then
+      if $python tools/conformance_compare_analyses.py "$ntidx" "$golden/analyses.nettrace" "$golden/analyses"; then
+        ok "golden analyses"
+      else
+        bad "golden analyses"
+      fi
+    fi
+  fi
   # a trace ntidx writes: V6 with label overrides, flushes, thread removal and drops
-  "$ntidx" gen -q -o "$golden/gen-v6.nettrace" --format-version 6 --events 6000 --seed 13 --threads 4 \
-    --drop-rate 0.02 --metadata-flush-every 2 --thread-flush-every 3 --remove-threads
-  "$ntidx" gen -q -o "$golden/gen-one-collect.nettrace" --shape one-collect --events 20000 --seed 23 --unknown-end
-  for t in runtime-file dotnet-trace killed gen-v6 gen-one-collect; do
+  wanted gen-v6 &&
+    "$ntidx" gen -q -o "$golden/gen-v6.nettrace" --format-version 6 --events 6000 --seed 13 --threads 4 \
+      --drop-rate 0.02 --metadata-flush-every 2 --thread-flush-every 3 --remove-threads
+  wanted gen-one-collect &&
+    "$ntidx" gen -q -o "$golden/gen-one-collect.nettrace" --shape one-collect --events 20000 --seed 23 --unknown-end
+  for t in runtime-file dotnet-trace killed analyses gen-v6 gen-one-collect; do
+    wanted "$t" || continue
     "${dumper[@]}" dump "$golden/$t.nettrace" | xz -9e >"$golden/$t.traceevent.jsonl.xz"
     if $python tools/conformance_compare.py "$ntidx" "$golden/$t.nettrace" "$golden/$t.traceevent.jsonl.xz" --summary; then
       ok "golden $t"
@@ -148,7 +210,7 @@ if [ "$write_golden" = 1 ]; then
       bad "golden $t"
     fi
   done
-  "${dumper[@]}" names | grep -v $'\t65535\t' >"$golden/traceevent-names.tsv"
+  wanted names && "${dumper[@]}" names | grep -v $'\t65535\t' >"$golden/traceevent-names.tsv"
   ls -l "$golden"
   finish
 fi
@@ -163,17 +225,25 @@ fi
 
 # ---- real traces from the .NET 10 runtime ------------------------------------------------------
 record runtime-file runtime_file "$work/runtime-file.nettrace" 0 -- --iterations 40 --threads 4 &&
-  compare runtime-file "$work/runtime-file.nettrace"
+  compare runtime-file "$work/runtime-file.nettrace" &&
+  analyses runtime-file "$work/runtime-file.nettrace"
 record runtime-stream runtime_file "$work/runtime-stream.nettrace" 1 -- --mb "$mb" \
   --watch "$work/runtime-stream.nettrace" --threads 6 &&
-  compare runtime-stream "$work/runtime-stream.nettrace"
+  compare runtime-stream "$work/runtime-stream.nettrace" &&
+  analyses runtime-stream "$work/runtime-stream.nettrace"
+# server GC: a heap per core, its joins, background GCs on GC threads, DATAS events
+record server-gc server_gc_file "$work/server-gc.nettrace" 0 -- --iterations 40 --threads 4 &&
+  compare server-gc "$work/server-gc.nettrace" &&
+  analyses server-gc "$work/server-gc.nettrace"
 record dotnet-trace trace_tool collect -o "$work/dotnet-trace.nettrace" --providers "$providers" \
   -- dotnet "$workload" --iterations 40 --threads 4 >>"$work/record.log" 2>&1 &&
-  compare dotnet-trace "$work/dotnet-trace.nettrace"
+  compare dotnet-trace "$work/dotnet-trace.nettrace" &&
+  analyses dotnet-trace "$work/dotnet-trace.nettrace"
 # dotnet-trace's default session (its CPU sampling profile)
 record dotnet-trace-default trace_tool collect -o "$work/dotnet-trace-default.nettrace" \
   -- dotnet "$workload" --iterations 40 --threads 4 >>"$work/record.log" 2>&1 &&
-  compare dotnet-trace-default "$work/dotnet-trace-default.nettrace"
+  compare dotnet-trace-default "$work/dotnet-trace-default.nettrace" &&
+  analyses dotnet-trace-default "$work/dotnet-trace-default.nettrace"
 # #13's speedscope target, on that CPU profile: ntidx's export has TraceEvent's samples per frame (the
 # counts dotnet-trace's speedscope export is built from: the dumper's `samples`, through an ETLX)
 if [ -s "$work/dotnet-trace-default.nettrace" ]; then
@@ -248,5 +318,6 @@ slice slice-one-collect "$work/gen-one-collect-unknown-end.nettrace" --from 10s 
 for t in tests/dotnet/golden/*.nettrace; do
   compare "golden-$(basename "$t" .nettrace)" "$t"
 done
+analyses golden-analyses tests/dotnet/golden/analyses.nettrace
 
 finish

@@ -112,6 +112,8 @@ TE_PRESENTATION = {
         'TypeID_0': lambda f: f['Values'][0]['TypeID'] if f.get('Values') else None,
         'TypeName_0': lambda f: f['Values'][0]['Name'] if f.get('Values') else None}},
     (RUNTIME, 'GC/MarkWithType'): {'renamed': {'Promoted': 'Bytes'}},
+    # Server GC's joins: TraceEvent calls the manifest's JoinID "ID" (and reads it as Int32).
+    (RUNTIME, 'GC/Join'): {'renamed': {'ID': 'JoinID'}},
     # The arrays of structs after Count are not in TraceEvent's payload names.
     (RUNTIME, 'GC/GlobalHeapHistory'): {'hidden': {'Values'}},
     (RUNTIME, 'GC/FitBucketInfo'): {'hidden': {'Values'}},
@@ -272,16 +274,23 @@ class Comparer:
         return out
 
 
+# TraceEvent's name for a GC/DynamicEvent whose payload name it has no class for (the DATAS events
+# of server GC: SizeAdaptationSample, SizeAdaptationTuning, SizeAdaptationFullGCTuning): id 39, the
+# fields as written.
+TE_GC_DYNAMIC_OTHER = 'GC/DynamicTraceEvent'
+
+
 def gc_dynamic(te, nt):
     """TraceEvent turns the runtime's GC/DynamicEvent (id 39) into an event of its own per payload
-    name ("GC/CommittedUsage", a made-up id) and decodes its Data; ntidx shows event 39 as written.
-    The two agree when ntidx's event is 39 and its Name field is TraceEvent's name."""
+    name ("GC/CommittedUsage", a made-up id) and decodes its Data, or names it GC/DynamicTraceEvent
+    when it knows no such payload name; ntidx shows event 39 as written. The two agree when ntidx's
+    event is 39 and its Name field is TraceEvent's name."""
     if nt['provider'] != RUNTIME or nt['event_id'] != 39 or te['provider'] != RUNTIME:
         return None
     f = nt.get('fields', {})
     want = 'GC/' + str(f.get('Name', ''))
     out = []
-    if te['event_name'] != want and te['event_name'] != 'GC/DynamicEvent':
+    if te['event_name'] not in (want, 'GC/DynamicEvent', TE_GC_DYNAMIC_OTHER):
         out.append(('gc-dynamic name', f'GC/DynamicEvent: traceevent {te["event_name"]!r} ntidx Name {want!r}'))
     if isinstance(f.get('Data'), list) and f.get('DataSize') != len(f['Data']):
         out.append(('gc-dynamic size', f'GC/DynamicEvent: DataSize {f.get("DataSize")} but {len(f["Data"])} bytes'))
@@ -290,7 +299,7 @@ def gc_dynamic(te, nt):
 
 def te_key(e):
     """TraceEvent's (provider, event name) as ntidx would show it, for statistics."""
-    if e['provider'] == RUNTIME and e['event_id'] >= 65000:
+    if e['provider'] == RUNTIME and (e['event_id'] >= 65000 or e['event_name'] == TE_GC_DYNAMIC_OTHER):
         return (RUNTIME, 'GC/DynamicEvent')
     return (e['provider'], e['event_name'])
 

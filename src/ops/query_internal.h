@@ -46,4 +46,23 @@ long ntx_query_rows(ntidx_query *q, ntx_row *rows, size_t cap, uint64_t *block_o
    ntidx_query_next() publishes them. */
 int ntx_query_next(ntidx_query *q, const ntidx_event **ev);
 
+/*
+ * One type of event by what names it in every trace: its provider and event
+ * id (any version). What an analysis reads (src/analysis/).
+ */
+typedef struct ntx_event_type {
+    const char *provider;
+    uint32_t event_id;
+} ntx_event_type;
+
+/*
+ * Restrict an open query, before its first event, to events of these types
+ * (copied; the provider strings must outlive the query). Over a --full index
+ * the plan then skips the event blocks whose type filters hold none of them,
+ * as a query with a provider and an event id skips those that cannot hold
+ * that one. The other filters of the options still apply. 0 or
+ * NTIDX_E_NOMEM (said as the query's errors are).
+ */
+int ntx_query_restrict_types(ntidx_query *q, const ntx_event_type *types, size_t n);
+
 #endif

@@ -9,8 +9,12 @@ usage: test_layers.py CC SRC_DIR BUILD_DIR NM
    that calls ntidx_query_open (ops) is refused by src/check_layers.py, which
    names the object, the symbol and the layer defining it; the same object
    without the call passes (the control).
+3. The same for the top layer: the ops layer with an object that calls
+   ntidx_analysis_free (analysis) added is refused, and without it (the
+   build's own ops and analysis layers, analysis calling ops) passes.
 """
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -45,7 +49,7 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # 2. the layer check on an index object that calls upwards, and on one that does not
     layers = {name: os.path.join(build, 'src', name, 'libntx_%s.a' % name)
-              for name in ('base', 'format', 'decode', 'reader', 'index', 'writer', 'ops')}
+              for name in ('base', 'format', 'decode', 'reader', 'index', 'writer', 'ops', 'analysis')}
     for calls_up in (True, False):
         probe = os.path.join(tmp, 'probe.c')
         with open(probe, 'w') as f:
@@ -53,7 +57,7 @@ with tempfile.TemporaryDirectory() as tmp:
                     'int ntx_probe(ntidx_trace *t, const ntidx_index *x);\n'
                     'int ntx_probe(ntidx_trace *t, const ntidx_index *x)\n{\n')
             if calls_up:
-                f.write('    ntidx_query *q;\n    return ntidx_query_open(&q, t, x, NULL);\n}\n')
+                f.write('    ntidx_query *q;\n    return ntidx_query_open(t, x, NULL, &q);\n}\n')
             else:
                 f.write('    return ntidx_index_get_info(x) && t ? 0 : 1;\n}\n')
         obj, arch = os.path.join(tmp, 'probe.o'), os.path.join(tmp, 'libprobe.a')
@@ -72,6 +76,37 @@ with tempfile.TemporaryDirectory() as tmp:
                   'a call from index to ops is refused (it was not)')
         else:
             check(r.returncode == 0, 'an index object calling only its own layer passes ' + r.stderr.strip())
+
+    # 3. ops may not call analysis; analysis may call ops
+    ops_inc = index_inc + ['-I' + os.path.join(src, 'src', d) for d in ('ops', 'reader', 'writer')]
+    below_ops = 'index,writer,reader,decode,format,base'
+    for calls_up in (True, False):
+        probe = os.path.join(tmp, 'ops_probe.c')
+        with open(probe, 'w') as f:
+            f.write('#include "ntidx/analysis.h"\n'
+                    'int ntx_ops_probe(ntidx_trace *t, const ntidx_index *x);\n'
+                    'int ntx_ops_probe(ntidx_trace *t, const ntidx_index *x)\n{\n')
+            if calls_up:
+                f.write('    ntidx_analysis *a = NULL;\n    ntidx_analysis_free(&a);\n    return t && x;\n}\n')
+            else:
+                f.write('    ntidx_query *q;\n    return ntidx_query_open(t, x, NULL, &q);\n}\n')
+        obj, arch = os.path.join(tmp, 'ops_probe.o'), os.path.join(tmp, 'libops_probe.a')
+        subprocess.run([cc, '-std=c11', '-D_GNU_SOURCE', '-c', probe, '-o', obj] + ops_inc, check=True)
+        if os.path.exists(arch):
+            os.remove(arch)
+        subprocess.run(['ar', 'rcs', arch, obj], check=True)
+        # the probe is one more file of the ops level: it may use ops and what ops may use
+        specs = ['%s=%s:%s' % (n, layers[n], b) for n, b in
+                 (('base', ''), ('format', 'base'), ('decode', 'format,base'), ('reader', 'decode,format,base'),
+                  ('index', 'decode,format,base'), ('writer', 'base'), ('ops', below_ops))]
+        specs += ['opsprobe=%s:ops,%s' % (arch, below_ops), 'analysis=%s:ops,%s' % (layers['analysis'], below_ops)]
+        r = subprocess.run([sys.executable, os.path.join(src, 'src', 'check_layers.py'), nm,
+                            os.path.join(tmp, 'stamp')] + specs, capture_output=True, text=True)
+        if calls_up:
+            check(r.returncode == 1 and 'opsprobe/ops_probe.o uses ntidx_analysis_free, which layer analysis defines' in r.stderr,
+                  'a call from ops to analysis is refused: ' + (r.stderr.strip().splitlines() or ['(it was not)'])[-1])
+        else:
+            check(r.returncode == 0, 'the analysis layer calling ops, and ops calling itself, pass ' + r.stderr.strip())
 
 print('%d failed' % failures)
 sys.exit(1 if failures else 0)

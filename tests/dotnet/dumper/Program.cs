@@ -52,6 +52,8 @@ public static class Program
             return Usage();
         try
         {
+            if (Analyses.Names.Contains(args[0]))
+                return Analyses.Run(args[0], args[1], args[2..]);
             switch (args[0])
             {
                 case "dump": return Dump(args[1]);
@@ -99,7 +101,8 @@ public static class Program
     static int Usage()
     {
         Console.Error.WriteLine("usage: dumper dump TRACE | names | pass TRACE | etlx TRACE ETLX FROM_MS TO_MS | " +
-                                "window TRACE FROM TO | samples TRACE ETLX");
+                                "window TRACE FROM TO | samples TRACE ETLX | " +
+                                "gc|jit|cpu|exceptions|alloc|contention|activities TRACE (cpu: [--by-thread])");
         return 2;
     }
 
@@ -274,7 +277,7 @@ public static class Program
         }
     }
 
-    static void Double(StringBuilder b, double d)
+    internal static void Double(StringBuilder b, double d)
     {
         if (double.IsNaN(d))
             b.Append("\"NaN\"");
@@ -285,7 +288,7 @@ public static class Program
     }
 
     /// A JSON string; everything outside printable ASCII as \uXXXX (UTF-16 code units as they are).
-    static void Str(StringBuilder b, string? s)
+    internal static void Str(StringBuilder b, string? s)
     {
         b.Append('"');
         foreach (char c in s ?? "")

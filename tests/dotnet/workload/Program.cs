@@ -7,6 +7,9 @@
 //   - the runtime's providers: allocations (GC/AllocationTick past every 100 KB), induced and
 //     natural GCs, thrown and caught exceptions, lock contention, thread-pool work items and
 //     timers, generic instantiations over new types (type loads), dynamic methods (JIT, loader);
+//   - once, on the main thread, every kind of record ntidx's analyses compute (Scenarios.cs: GCs
+//     of every generation and type, JIT tiers, exceptions, allocation kinds, contention, nested
+//     activities);
 //   - its own EventSources: "Ntidx-Workload" (manifest events with every parameter type
 //     EventSource writes: all primitives, string, Guid, DateTime, IntPtr, byte[], enums, arrays,
 //     opcodes, Start/Stop activities, a related activity id) and "Ntidx-TraceLogging"
@@ -35,6 +38,8 @@ public sealed class WorkloadSource : EventSource
     {
         public const EventTask Work = (EventTask)1;
         public const EventTask Message = (EventTask)2;
+        public const EventTask Step = (EventTask)3;
+        public const EventTask Wait = (EventTask)4;
     }
 
     public static class Opcodes
@@ -104,6 +109,20 @@ public sealed class WorkloadSource : EventSource
 
     [Event(14, Keywords = Keywords.Data)]
     public void Large(string blob, int length) => WriteEvent(14, blob, length);
+
+    // Activities nested in Work (another task name: EventSource stops an activity of the same name
+    // when a new one starts inside it, unless it is declared recursive)
+    [Event(15, Keywords = Keywords.Activity, Task = Tasks.Step, Opcode = EventOpcode.Start)]
+    public void StepStart(int step) => WriteEvent(15, step);
+
+    [Event(16, Keywords = Keywords.Activity, Task = Tasks.Step, Opcode = EventOpcode.Stop)]
+    public void StepStop(int step) => WriteEvent(16, step);
+
+    [Event(17, Keywords = Keywords.Activity, Task = Tasks.Wait, Opcode = EventOpcode.Start)]
+    public void WaitStart(int step) => WriteEvent(17, step);
+
+    [Event(18, Keywords = Keywords.Activity, Task = Tasks.Wait, Opcode = EventOpcode.Stop)]
+    public void WaitStop(int step) => WriteEvent(18, step);
 }
 
 [EventData]
@@ -247,6 +266,7 @@ public class Holder<T>
 public static class Program
 {
     static readonly object Gate = new();
+    static readonly Lock NewGate = new();
     static long _shared;
     static volatile bool _stop;
     static readonly Type[] TypeArgs =
@@ -309,6 +329,8 @@ public static class Program
             }) { Name = "worker-" + w, IsBackground = true };
             workers[w].Start();
         }
+        // Every kind of record the analyses compute, once, while the workers run (Scenarios.cs).
+        Scenarios.Run();
         // The size watch: the trace file grows while the runtime (streaming) or dotnet-trace writes it.
         while (workers.Any(t => t.IsAlive))
         {
@@ -320,6 +342,7 @@ public static class Program
         }
         foreach (var t in workers)
             t.Join();
+        Scenarios.NeverStopped();
         Console.Error.WriteLine($"workload: {rounds} rounds on {threads} threads, shared={_shared}");
         return 0;
     }
@@ -380,13 +403,18 @@ public static class Program
             catch (ArgumentException) { }
         }
 
-        // Contention: workers fight over one lock.
+        // Contention: workers fight over one Monitor and one System.Threading.Lock (.NET 9).
         for (int i = 0; i < 4; i++)
         {
             lock (Gate)
             {
                 _shared += seed;
                 Thread.SpinWait(2000);
+            }
+            lock (NewGate)
+            {
+                _shared -= seed;
+                Thread.SpinWait(1000);
             }
         }
 

@@ -1,0 +1,307 @@
+/*
+ * ntidx analyses: the answers people open a .NET trace for (how long the GCs
+ * paused the process and why they ran; what was JIT-compiled; ...), computed
+ * from a window's events as TraceEvent's computers compute them
+ * (src/TraceEvent/Computers/TraceManagedProcess.cs in microsoft/perfview),
+ * so that the numbers are the ones PerfView shows.
+ *
+ * How an analysis runs
+ * --------------------
+ * Through the side index, over the sequence-point regions of the window, in
+ * parallel: the regions are cut into work units (runs of consecutive
+ * regions), and workers read each unit's events of the types the analysis
+ * needs, and only those (over a --full index, the event blocks whose type
+ * filters cannot hold one of them are not read at all). A unit returns the
+ * records it finished, the pairs it opened and did not close (a GC begun,
+ * keyed by its process; an activity's start, keyed by its activity id), and
+ * the ends it saw without a start. The merge walks the units in time order
+ * and closes the open pairs of one with the ends of the next, so a GC that
+ * starts in one region and ends in the next is one record; the result is the
+ * same for any number of threads and any cut into units.
+ *
+ * A window takes a record whose start lies inside it. What is still open at
+ * the window's end is looked for past it, through the index, for at most
+ * `lookahead_seconds` of trace (10 s by default) and only in the event
+ * blocks the analysis needs; a record whose end is not found there (or that
+ * the trace's end cuts off) is kept and marked incomplete.
+ *
+ * Results are tables
+ * ------------------
+ * Every analysis returns an ntidx_analysis: an opaque handle holding tables
+ * of rows (the GC analysis: "gc", one row per GC, and "gc_summary", one row
+ * per generation and one for all). Their columns are a contract: named as
+ * TraceEvent names the fields, in snake_case, times in milliseconds since the
+ * trace's sync time (PerfView's MSec) beside raw `ts` ticks where an event
+ * has one, sizes in MB of 10^6 bytes as TraceEvent's *MB properties are;
+ * columns are added, never renamed. The generic accessors
+ * (ntidx_analysis_table(), ntidx_analysis_cell()) let one client print,
+ * export or load any analysis (the command's table, jsonl, csv and json
+ * outputs; the Python DataFrames; the SQL tables); typed accessors
+ * (ntidx_gc_at()) serve C programs.
+ *
+ * Bad input is counted, never fatal: events whose payload does not match
+ * their layout are skipped (ntidx_analysis_stats.field_errors), events that
+ * pair with nothing are counted (unmatched), records cut off are kept
+ * (incomplete).
+ */
+#ifndef NTIDX_ANALYSIS_H
+#define NTIDX_ANALYSIS_H
+
+#include "index.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The result of an analysis: tables of rows, and what was read to compute them. */
+typedef struct ntidx_analysis ntidx_analysis;
+
+typedef struct ntidx_analysis_options {
+    /** window [t0, t1) in raw ticks (default: the whole trace); a record belongs to the window whose
+        start (for a GC: its GC/Start event) lies inside it */
+    uint64_t t0, t1;
+    /** 1: only the records of thread `thread` (OS thread id where the trace gives one, else the thread
+        index), as each analysis defines a record's thread (a GC: the thread of its GC/Start event, the one
+        that triggered it). Every event is still read: the thread filters what is reported. */
+    int has_thread;
+    uint64_t thread;
+    /** workers (0, the default: one per online core; at most 64) */
+    unsigned threads;
+    /** How far past the window's end (t1) the records still open are looked for, in seconds of trace
+        (default 10; 0: not at all, they are reported incomplete). The lookahead reads only the event
+        blocks the analysis needs and stops as soon as nothing is open. */
+    double lookahead_seconds;
+    /** Regions per work unit (0, the default: about a quarter of a thread's share of the window's bytes,
+        as the parallel statistics cut them). The result does not depend on it; tests make every region a
+        unit of its own (1) to put a merge at every region boundary. */
+    uint64_t unit_regions;
+    /** 1 (default): when a region of a lazily checked index fails its check, rebuild the index (as
+        ntidx_query_options.recover) and compute again; 0: return NTIDX_E_INDEX_CORRUPT. */
+    int recover;
+    uint64_t reserved[8]; /**< zero (see Conventions in ntidx.h) */
+} ntidx_analysis_options;
+
+/** Fill `o` with the defaults: the whole trace, every thread, one worker per core, 10 s of lookahead. */
+NTIDX_API void ntidx_analysis_options_defaults(ntidx_analysis_options *o);
+
+/** What an analysis read and what it met. */
+typedef struct ntidx_analysis_stats {
+    uint64_t t0, t1;            /**< the window (as given; t1 UINT64_MAX: to the end) */
+    uint64_t events;            /**< events of the analysis's types read in the window */
+    uint64_t field_errors;      /**< of which skipped: their payload does not match their layout */
+    uint64_t unmatched;         /**< events that pair with nothing (an end without a start: also the ends
+                                     of what started before the window) */
+    uint64_t incomplete;        /**< records whose end was not found (the window's lookahead, the trace's
+                                     end) */
+    uint64_t regions;           /**< regions of the window read */
+    uint64_t units;             /**< work units they were cut into */
+    unsigned threads;           /**< workers that ran */
+    uint64_t bytes_read;        /**< bytes of trace read (units and lookahead, definitions included) */
+    uint64_t blocks_read;       /**< blocks read (units and lookahead) */
+    uint64_t event_blocks_read; /**< of which event blocks */
+    uint64_t lookahead_events;  /**< events read past the window's end */
+    uint64_t lookahead_bytes;   /**< bytes read past the window's end (in bytes_read too) */
+    uint64_t reserved[8];
+} ntidx_analysis_stats;
+
+/** Value types of table columns. */
+typedef enum ntidx_column_type {
+    NTIDX_COLUMN_INT = 1,    /**< int64_t in ntidx_cell.i */
+    NTIDX_COLUMN_UINT = 2,   /**< uint64_t in ntidx_cell.u */
+    NTIDX_COLUMN_DOUBLE = 3, /**< double in ntidx_cell.f */
+    NTIDX_COLUMN_BOOL = 4,   /**< 0 or 1 in ntidx_cell.u */
+    NTIDX_COLUMN_STRING = 5  /**< UTF-8 in ntidx_cell.s (NUL-terminated) */
+} ntidx_column_type;
+
+/** One column of a table. */
+typedef struct ntidx_column {
+    const char *name;        /**< the contract's key ("pause_duration_ms") */
+    int type;                /**< ntidx_column_type */
+    const char *description; /**< one line, for help texts and man pages */
+} ntidx_column;
+
+/** One value. */
+typedef struct ntidx_cell {
+    int type;      /**< ntidx_column_type, the column's */
+    int is_null;   /**< 1: no value (a GC without GC/HeapStats has no size by generation) */
+    int64_t i;
+    uint64_t u;
+    double f;
+    const char *s; /**< valid as long as the analysis */
+} ntidx_cell;
+
+/** One table of an analysis. */
+typedef struct ntidx_table {
+    const char *name;             /**< "gc", "gc_summary" */
+    size_t column_count;
+    const ntidx_column *columns;  /**< valid as long as the library (static) */
+    uint64_t rows;
+} ntidx_table;
+
+/** The analysis's name ("gc"), the command that prints it. */
+NTIDX_API const char *ntidx_analysis_name(const ntidx_analysis *a);
+
+/** What was read and met. Valid as long as `a`. */
+NTIDX_API const ntidx_analysis_stats *ntidx_analysis_get_stats(const ntidx_analysis *a);
+
+/** Tables of the analysis (at least one: the first holds its records). */
+NTIDX_API size_t ntidx_analysis_table_count(const ntidx_analysis *a);
+
+/**
+ * Table `k` (< ntidx_analysis_table_count()).
+ * @return NTIDX_OK; NTIDX_E_INVALID_ARG (NULL, or no table k).
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_analysis_table(const ntidx_analysis *a, size_t k, ntidx_table *out);
+
+/**
+ * The value in row `row`, column `column` of table `k`.
+ * @return NTIDX_OK; NTIDX_E_INVALID_ARG (NULL, or out of range).
+ * @note Strings point into the analysis: valid until ntidx_analysis_free().
+ * @code
+ *   ntidx_table tb;
+ *   if (ntidx_analysis_table(a, 0, &tb) == NTIDX_OK)
+ *       for (uint64_t r = 0; r < tb.rows; r++)
+ *           for (size_t c = 0; c < tb.column_count; c++) {
+ *               ntidx_cell v;
+ *               if (ntidx_analysis_cell(a, 0, r, c, &v) == NTIDX_OK && !v.is_null) print(tb.columns[c].name, &v);
+ *           }
+ * @endcode
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_analysis_cell(const ntidx_analysis *a, size_t k, uint64_t row, size_t column,
+                                                  ntidx_cell *out);
+
+/** Free. Accepts NULL and *a == NULL; sets *a to NULL. */
+NTIDX_API void ntidx_analysis_free(ntidx_analysis **a);
+
+/* ------------------------------------------------------------------ */
+/* GC: TraceEvent's TraceGC and GCStats                                */
+/* ------------------------------------------------------------------ */
+
+/** TraceEvent's GCType. */
+typedef enum ntidx_gc_type {
+    NTIDX_GC_NON_CONCURRENT = 0, /**< "NonConcurrentGC": a blocking GC */
+    NTIDX_GC_BACKGROUND = 1,     /**< "BackgroundGC": a gen2 GC while the program runs */
+    NTIDX_GC_FOREGROUND = 2      /**< "ForegroundGC": a blocking gen0/gen1 GC during a background GC */
+} ntidx_gc_type;
+
+/** TraceEvent's name of a GC type ("BackgroundGC"); the number as text for values it does not name. */
+NTIDX_API const char *ntidx_gc_type_name(int type, char *buf, size_t buflen);
+
+/** TraceEvent's name of a GC reason (GCReason: "AllocSmall", "Induced", "LowMemory", "Empty", "AllocLarge",
+    "OutOfSpaceSOH", "OutOfSpaceLOH", "InducedNotForced", "Internal", "InducedLowMemory",
+    "InducedCompacting", "LowMemoryHost", "PMFullGC", "LowMemoryHostBlocking"); the number as text for
+    others. */
+NTIDX_API const char *ntidx_gc_reason_name(int reason, char *buf, size_t buflen);
+
+/**
+ * One GC, as TraceEvent's TraceGC computes it (table "gc"; the keys are its
+ * column names). Times are in ms since the trace's sync time; durations in
+ * ms; sizes in MB of 10^6 bytes.
+ */
+typedef struct ntidx_gc {
+    uint64_t number;               /**< `number`: GC/Start's Count (1 for the process's first GC) */
+    int generation;                /**< `generation`: 0, 1 or 2 (GC/Start's Depth) */
+    int type;                      /**< `type`: an ntidx_gc_type */
+    int reason;                    /**< `reason`: TraceEvent's GCReason (ntidx_gc_reason_name()) */
+    int is_complete;               /**< `is_complete`: its end was seen (a blocking GC: the RestartEE/Stop
+                                        after its GC/HeapStats; a background GC: its GC/HeapStats) */
+    uint32_t pid;                  /**< `pid`: the process */
+    uint64_t thread;               /**< `thread`: the thread of its GC/Start */
+    uint64_t ts;                   /**< `ts`: GC/Start's timestamp, raw ticks */
+    double start_relative_ms;      /**< `start_relative_ms`: GC/Start (the suspension before it excluded) */
+    double duration_ms;            /**< `duration_ms`: GC/Stop - GC/Start (0 without GC/Stop) */
+    double pause_start_relative_ms;/**< `pause_start_relative_ms`: the SuspendEE/Start before it (GC/Start for
+                                        the ephemeral GC a background GC starts with) */
+    double pause_duration_ms;      /**< `pause_duration_ms`: the time the runtime was suspended: a blocking
+                                        GC RestartEE/Stop - SuspendEE/Start; a background GC its initial
+                                        suspension plus every later one it made (TraceEvent's
+                                        AddConcurrentPauseTime) */
+    double suspend_duration_ms;    /**< `suspend_duration_ms`: SuspendEE/Stop - SuspendEE/Start */
+    double heap_size_before_mb;    /**< `heap_size_before_mb`: from GC/PerHeapHistory, else estimated from
+                                        the previous GC's GC/HeapStats (0 for an incomplete GC) */
+    double heap_size_after_mb;     /**< `heap_size_after_mb`: GC/HeapStats' generation sizes (-1 without) */
+    double promoted_mb;            /**< `promoted_mb`: GC/HeapStats' promoted sizes (-1 without) */
+    /** `gen0_size_after_mb` ... `poh_size_after_mb`: GC/HeapStats' GenerationSize0-4 (gen0, gen1, gen2,
+        large object heap, pinned object heap); NaN (null in the tables) without GC/HeapStats */
+    double gen_size_after_mb[5];
+    double alloced_since_last_gc_mb; /**< `alloced_since_last_gc_mb`: TraceEvent's AllocedSinceLastGCMB */
+    double pause_time_percentage_since_last_gc; /**< `pause_time_percentage_since_last_gc` */
+    uint64_t reserved[4];
+} ntidx_gc;
+
+/** GCStats of one generation or of all GCs (table "gc_summary"), over the complete GCs of the window. */
+typedef struct ntidx_gc_stats {
+    uint64_t count;                  /**< `count` */
+    uint64_t num_induced;            /**< `num_induced`: reason Induced or InducedNotForced */
+    double total_pause_time_ms;      /**< `total_pause_time_ms` */
+    double mean_pause_duration_ms;   /**< `mean_pause_duration_ms` (NaN, null in the table, when count is 0) */
+    double max_pause_duration_ms;    /**< `max_pause_duration_ms` */
+    double max_suspend_duration_ms;  /**< `max_suspend_duration_ms` */
+    double total_allocated_mb;       /**< `total_allocated_mb`: the sum of alloced_since_last_gc_mb */
+    double total_promoted_mb;        /**< `total_promoted_mb` */
+    double total_size_after_mb;      /**< `total_size_after_mb` */
+    double mean_size_after_mb;       /**< `mean_size_after_mb` (NaN when count is 0) */
+    /** `gc_pause_time_percentage`: total_pause_time_ms * 100 / process_duration_ms (0 when that is 0);
+        per generation over the same process_duration_ms, as PerfView's GCStats report shows it */
+    double gc_pause_time_percentage;
+    /** `process_duration_ms`: from the first complete GC's pause start to the last GC/HeapStats (TraceEvent's
+        ProcessDuration) */
+    double process_duration_ms;
+    uint64_t reserved[4];
+} ntidx_gc_stats;
+
+/**
+ * The GCs of a window, as TraceEvent's TraceLoadedDotNetRuntime computes
+ * them (TraceGC records, GCStats summaries), in parallel over the window's
+ * regions (see the top of this header).
+ *
+ * Read: the runtime's GC/Start, GC/Stop, GC/HeapStats, GC/SuspendEEStart,
+ * GC/SuspendEEStop, GC/RestartEEStop, GC/AllocationTick and
+ * GC/PerHeapHistory events (provider Microsoft-Windows-DotNETRuntime), their
+ * payloads decoded by the runtime's manifest (docs/runtime-events.md). Rows
+ * are in the order of their GC/Start events, grouped by process.
+ *
+ * A GC belongs to the window its pause starts in (its SuspendEE/Start; for
+ * the ephemeral GC a background GC starts with, its GC/Start). What differs
+ * from TraceEvent on purpose, and what TraceEvent reads that ntidx does not,
+ * is in docs/architecture.md ("Analyses", "The GC analysis").
+ *
+ * @param x an index of `t` (ntidx_index_open()); a --full index lets the
+ *          analysis skip the event blocks that hold no GC event
+ * @return NTIDX_OK; NTIDX_E_INVALID_ARG (NULL, bad options, non-zero
+ *         reserved fields); NTIDX_E_NOMEM; NTIDX_E_INDEX_CORRUPT (with
+ *         recover 0); a reader error that stops the read (NTIDX_E_CORRUPT,
+ *         NTIDX_E_UNDEFINED_REF: ntidx_last_error() names the offset). Bad
+ *         payloads are not errors: they are counted.
+ * @note Free with ntidx_analysis_free(). The result does not point into the
+ *       trace or the index: both may be closed before it.
+ * @code
+ *   ntidx_analysis_options o; ntidx_analysis_options_defaults(&o);
+ *   ntidx_analysis *a;
+ *   if (ntidx_gc_analyze(t, x, &o, &a) < 0) { fprintf(stderr, "%s\n", ntidx_last_error()); return 1; }
+ *   for (size_t i = 0; i < ntidx_gc_count(a); i++) {
+ *       const ntidx_gc *g = ntidx_gc_at(a, i);
+ *       if (g->generation == 2 && g->pause_duration_ms > 100) printf("GC %llu\n", (unsigned long long)g->number);
+ *   }
+ *   printf("paused %.1f%%\n", ntidx_gc_summary(a, -1)->gc_pause_time_percentage);
+ *   ntidx_analysis_free(&a);
+ * @endcode
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_gc_analyze(ntidx_trace *t, const ntidx_index *x, const ntidx_analysis_options *o,
+                                               ntidx_analysis **out);
+
+/** GCs of a GC analysis (0 for another analysis). */
+NTIDX_API size_t ntidx_gc_count(const ntidx_analysis *a);
+
+/** GC `i` (< ntidx_gc_count()); NULL past the end or for another analysis. Valid as long as `a`. */
+NTIDX_API const ntidx_gc *ntidx_gc_at(const ntidx_analysis *a, size_t i);
+
+/** The summary of generation 0, 1 or 2, or of all GCs (-1), of the trace's first process (by process id;
+    table "gc_summary" has every process's); NULL for other values or another analysis. */
+NTIDX_API const ntidx_gc_stats *ntidx_gc_summary(const ntidx_analysis *a, int generation);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NTIDX_ANALYSIS_H */

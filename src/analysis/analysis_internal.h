@@ -1,0 +1,128 @@
+/*
+ * The analysis layer (above ops): what one analysis supplies, and what the
+ * driver (analysis_run.c) does with it. docs/architecture.md, "Analyses",
+ * tells the whole story; in short:
+ *
+ *   plan     the regions of the window, cut into work units (runs of
+ *            consecutive regions), in time order;
+ *   units    in parallel, each unit reads its events of the analysis's
+ *            types (ntx_query_restrict_types(): a --full index skips the
+ *            blocks that cannot hold them), in time order, decodes each
+ *            payload (a payload that does not fit its layout is skipped and
+ *            counted) and hands the event to the analysis's unit_event();
+ *            a unit ends with what the analysis keeps of it: its finished
+ *            records, the pairs it opened and did not close, the ends it saw
+ *            without a start;
+ *   merge    on the calling thread, unit by unit in time order
+ *            (merge_unit()): the open pairs carried so far meet the next
+ *            unit's ends;
+ *   lookahead what is still open after the last unit (open_count()) is
+ *            looked for past the window, through the index, in the same
+ *            event types, for at most lookahead_seconds of trace, stopping
+ *            as soon as nothing is open (lookahead_event());
+ *   finish   the analysis turns what it merged into the result's tables.
+ *
+ * Pair analyses (Start/Stop activities, contention, JIT) keep their open
+ * pairs in an ntx_pairs (pairs.h), which does the unit's bookkeeping and the
+ * merge for them. The GC analysis (gc.c) carries a per-process state machine
+ * instead and merges by replay (gc_merge.c).
+ */
+#ifndef NTX_ANALYSIS_INTERNAL_H
+#define NTX_ANALYSIS_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "ntidx/analysis.h"
+#include "query_internal.h"
+
+/* What the driver knows of the run, handed to every callback that starts something. */
+typedef struct ntx_an_ctx {
+    ntidx_trace *t;
+    const ntidx_index *x;
+    const ntidx_analysis_options *o;
+    uint32_t pid;          /* the trace's process (events carry none before V6) */
+    int64_t sync_ticks;    /* ms since sync: (ts - sync_ticks) * 1000 / tick_frequency */
+    int64_t tick_frequency;
+} ntx_an_ctx;
+
+/* One event as an analysis sees it: decoded, of one of its types. */
+typedef struct ntx_an_event {
+    const ntidx_event *ev;
+    const ntidx_values *values; /* its payload, decoded (never NULL) */
+    uint64_t ts;
+    uint64_t thread;            /* ev->thread_id */
+    uint32_t pid;               /* V6: the thread's process where the trace gives it, else ctx->pid */
+} ntx_an_event;
+
+/* Counters of a unit or of the merge, added up by the driver. */
+typedef struct ntx_an_counts {
+    uint64_t events, field_errors, unmatched;
+} ntx_an_counts;
+
+/*
+ * One analysis. The callbacks return 0 or a negative ntidx_error with `err`
+ * set; `unit` and `merged` are the analysis's own state.
+ */
+typedef struct ntx_analysis_def {
+    const char *name;                 /* "gc" */
+    const ntx_event_type *types;      /* the event types it reads */
+    size_t ntypes;
+    /* a work unit: created on the worker that reads it, fed its events in time order */
+    int (*unit_new)(const ntx_an_ctx *ctx, void **unit);
+    /* 0; 1: the event lacks a field the analysis needs (counted as a field error, and skipped); < 0: fatal */
+    int (*unit_event)(void *unit, const ntx_an_event *e, ntx_err *err);
+    /* the unit was read to its end (its last region): close its books */
+    int (*unit_end)(void *unit, ntx_err *err);
+    void (*unit_free)(void *unit);
+    /* the merge, on the calling thread */
+    int (*merge_new)(const ntx_an_ctx *ctx, void **merged);
+    /* the next unit, in time order; it may take what it wants out of `unit` (freed after) */
+    int (*merge_unit)(void *merged, void *unit, ntx_err *err);
+    /* pairs still open after the last unit: the lookahead runs while this is not 0 */
+    uint64_t (*open_count)(const void *merged);
+    /* an event past the window's end, in time order (returns as unit_event): it may close a record of the
+       window; records it starts are not the window's */
+    int (*lookahead_event)(void *merged, const ntx_an_event *e, ntx_err *err);
+    /* the result (ntx_analysis_new() and the table calls below): the records of the window, those still
+       open marked incomplete and counted in ntx_analysis_stats(*out)->incomplete; `counts->unmatched` gets
+       the events that paired with nothing; the records of other threads dropped when o->has_thread */
+    int (*finish)(void *merged, ntidx_analysis **out, ntx_an_counts *counts, ntx_err *err);
+    void (*merge_free)(void *merged);
+} ntx_analysis_def;
+
+/* Run analysis `def` over the window of `o` (defaults when NULL) and return its result. Public-call
+   conventions: the error is published, the file named. */
+int ntx_analysis_run(const ntx_analysis_def *def, ntidx_trace *t, const ntidx_index *x,
+                     const ntidx_analysis_options *o, ntidx_analysis **out);
+
+/* ms since the trace's sync time, as PerfView's TimeStampRelativeMSec. */
+static inline double ntx_an_ms(const ntx_an_ctx *c, uint64_t ts)
+{
+    return (double)(int64_t)(ts - (uint64_t)c->sync_ticks) * 1000.0 / (double)c->tick_frequency;
+}
+
+/* ---- The result (analysis_result.c) ---- */
+
+/*
+ * A table of a result: its rows come from the analysis's data through
+ * `cell`, which fills out->type's field (the driver sets type and clears the
+ * rest first).
+ */
+typedef int (*ntx_cell_fn)(const void *data, uint64_t row, size_t column, ntidx_cell *out);
+
+/* A result named `name`, of `kind` (the typed accessors check it), owning `data` (freed by `free_data`). */
+int ntx_analysis_new(const char *name, int kind, void *data, void (*free_data)(void *), ntidx_analysis **out);
+/* Add a table whose columns are static. */
+int ntx_analysis_add_table(ntidx_analysis *a, const char *name, const ntidx_column *columns, size_t ncolumns,
+                           uint64_t rows, ntx_cell_fn cell, const void *data);
+/* The result's data when it is of `kind`, else NULL. */
+void *ntx_analysis_data(const ntidx_analysis *a, int kind);
+/* Its statistics, filled by the driver. */
+ntidx_analysis_stats *ntx_analysis_stats(ntidx_analysis *a);
+
+/* The kinds of results, for the typed accessors. */
+enum { NTX_ANALYSIS_GC = 1 };
+
+#endif

@@ -1,0 +1,357 @@
+/*
+ * The driver of every analysis (analysis_internal.h): plan the window's
+ * regions into work units, read the units in parallel, merge them in time
+ * order, look past the window for what is still open, finish.
+ *
+ * Units are read by workers that take them from a shared counter, as the
+ * parallel statistics do (src/ops/stats_parallel.c); the calling thread is
+ * worker 0. A unit's state is kept until the merge: the merge needs every
+ * unit's state in time order, and units finish in any order. What a unit
+ * keeps is small (its records and its open pairs), not its events.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_internal.h"
+#include "index_internal.h"
+#include "ops_internal.h"
+#include "threads.h"
+
+NTIDX_API void ntidx_analysis_options_defaults(ntidx_analysis_options *o)
+{
+    if (!o)
+        return;
+    memset(o, 0, sizeof *o);
+    o->t1 = UINT64_MAX;
+    o->lookahead_seconds = 10.0;
+    o->recover = 1;
+}
+
+typedef struct unit {
+    size_t first, count;   /* regions[first .. first + count) */
+    void *state;           /* the analysis's, NULL until read */
+    ntx_an_counts counts;
+    ntidx_query_stats qs;  /* what its query read */
+} unit;
+
+typedef struct shared {
+    const ntx_analysis_def *def;
+    const ntx_an_ctx *ctx;
+    uint64_t *regions;
+    unit *units;
+    size_t nunits;
+    atomic_size_t next;
+    atomic_int failed;
+} shared;
+
+typedef struct worker {
+    shared *sh;
+    ntidx_values *values;
+    int rc;
+    ntx_err err;
+    pthread_t tid;
+} worker;
+
+/* The process of an event: its V6 thread's, where the trace gives one, else the trace's. */
+static uint32_t event_pid(const ntx_an_ctx *c, const ntidx_event *ev)
+{
+    if (ev->thread && ev->thread->has_os_process_id)
+        return (uint32_t)ev->thread->os_process_id;
+    return c->pid;
+}
+
+/*
+ * Read the events of query `q` (restricted to the analysis's types), decode
+ * each and hand it to `feed` (the unit's or the lookahead's callback); after
+ * each event, `enough` (may be NULL) says whether to stop. Events whose
+ * payload does not fit their layout, or that the analysis finds lacking a
+ * field it needs, are counted as field errors and skipped.
+ */
+static int read_events(const ntx_an_ctx *ctx, ntidx_query *q, ntidx_values *v,
+                       int (*feed)(void *st, const ntx_an_event *e, ntx_err *err), void *st,
+                       uint64_t (*enough)(const void *st), ntx_an_counts *counts, ntx_err *err)
+{
+    const ntidx_event *ev;
+    int rc;
+    while ((rc = ntx_query_next(q, &ev)) == 1) {
+        counts->events++;
+        int drc = ntidx_values_decode(v, ctx->t, ev);
+        if (drc == NTIDX_E_PAYLOAD) {
+            counts->field_errors++;
+            continue;
+        }
+        if (drc < 0)
+            return ntx_err_from_last(err, drc);
+        ntx_an_event e = {.ev = ev, .values = v, .ts = ev->timestamp, .thread = ev->thread_id,
+                          .pid = event_pid(ctx, ev)};
+        int frc = feed(st, &e, err);
+        if (frc < 0)
+            return frc;
+        if (frc > 0)
+            counts->field_errors++;
+        if (enough && enough(st) == 0)
+            return 0;
+    }
+    if (rc < 0)
+        return ntx_err_from_last(err, rc);
+    return 0;
+}
+
+static void add_query_stats(ntidx_query_stats *to, const ntidx_query_stats *s)
+{
+    to->regions_visited += s->regions_visited;
+    to->blocks_read += s->blocks_read;
+    to->event_blocks_read += s->event_blocks_read;
+    to->bytes_read += s->bytes_read;
+}
+
+/* One unit: a query over its regions, in time order, of the analysis's types. */
+static int read_unit(shared *sh, unit *u, ntidx_values *v, ntx_err *err)
+{
+    const ntx_an_ctx *ctx = sh->ctx;
+    const ntx_analysis_def *def = sh->def;
+    ntidx_query_options qo;
+    ntidx_query_options_defaults(&qo);
+    qo.t0 = ctx->o->t0;
+    qo.t1 = ctx->o->t1;
+    qo.order = NTIDX_ORDER_TIME;
+    qo.regions = &sh->regions[u->first];
+    qo.region_count = u->count;
+    qo.recover = 0; /* the run recovers as a whole (ntx_analysis_run) */
+    ntidx_query *q = NULL;
+    int rc = def->unit_new(ctx, &u->state);
+    if (rc < 0)
+        return ntx_err_set(err, rc, "out of memory");
+    if ((rc = ntidx_query_open(ctx->t, ctx->x, &qo, &q)) < 0)
+        return ntx_err_from_last(err, rc);
+    if ((rc = ntx_query_restrict_types(q, def->types, def->ntypes)) < 0)
+        ntx_err_from_last(err, rc);
+    if (rc == 0)
+        rc = read_events(ctx, q, v, def->unit_event, u->state, NULL, &u->counts, err);
+    if (rc == 0)
+        rc = def->unit_end(u->state, err);
+    add_query_stats(&u->qs, ntidx_query_get_stats(q));
+    ntidx_query_close(&q);
+    return rc;
+}
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    shared *sh = w->sh;
+    for (;;) {
+        if (atomic_load(&sh->failed))
+            break;
+        size_t k = atomic_fetch_add(&sh->next, 1);
+        if (k >= sh->nunits)
+            break;
+        int rc = read_unit(sh, &sh->units[k], w->values, &w->err);
+        if (rc < 0) {
+            w->rc = rc;
+            atomic_store(&sh->failed, 1);
+        }
+    }
+    return NULL;
+}
+
+/*
+ * Past the window: the events of the analysis's types in [t1, t1 + the
+ * lookahead), in time order, until nothing is open. A query over the whole
+ * index finds the regions past t1 by itself.
+ */
+static int look_ahead(const ntx_analysis_def *def, const ntx_an_ctx *ctx, void *merged, ntidx_values *v,
+                      ntidx_analysis_stats *st, ntx_an_counts *counts, ntx_err *err)
+{
+    const ntidx_analysis_options *o = ctx->o;
+    if (o->t1 == UINT64_MAX || !(o->lookahead_seconds > 0) || def->open_count(merged) == 0)
+        return 0;
+    double span = o->lookahead_seconds * (double)ctx->tick_frequency;
+    /* to the nearest tick: the bound is in seconds, the window in ticks */
+    uint64_t end = span + 0.5 >= (double)(UINT64_MAX - o->t1) ? UINT64_MAX : o->t1 + (uint64_t)(span + 0.5);
+    ntidx_query_options qo;
+    ntidx_query_options_defaults(&qo);
+    qo.t0 = o->t1;
+    qo.t1 = end;
+    qo.order = NTIDX_ORDER_TIME;
+    qo.recover = 0;
+    ntidx_query *q = NULL;
+    int rc = ntidx_query_open(ctx->t, ctx->x, &qo, &q);
+    if (rc < 0)
+        return ntx_err_from_last(err, rc);
+    if ((rc = ntx_query_restrict_types(q, def->types, def->ntypes)) < 0)
+        ntx_err_from_last(err, rc);
+    ntx_an_counts ahead = {0};
+    if (rc == 0)
+        rc = read_events(ctx, q, v, def->lookahead_event, merged, def->open_count, &ahead, err);
+    const ntidx_query_stats *qs = ntidx_query_get_stats(q);
+    st->lookahead_events += ahead.events;
+    st->lookahead_bytes += qs->bytes_read;
+    st->bytes_read += qs->bytes_read;
+    st->blocks_read += qs->blocks_read;
+    st->event_blocks_read += qs->event_blocks_read;
+    /* Field errors past the window are the window's too: an open record needed that event. */
+    counts->field_errors += ahead.field_errors;
+    ntidx_query_close(&q);
+    return rc;
+}
+
+/* Regions of the window (all when it is the whole trace) cut into units; the units' states read. */
+static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_analysis **out, ntx_err *err)
+{
+    const ntidx_index *x = ctx->x;
+    const ntidx_analysis_options *o = ctx->o;
+    shared sh = {.def = def, .ctx = ctx};
+    uint64_t nr = x->nregions;
+    sh.regions = malloc((size_t)(nr ? nr : 1) * sizeof *sh.regions);
+    sh.units = malloc((size_t)(nr ? nr : 1) * sizeof *sh.units);
+    if (!sh.regions || !sh.units) {
+        free(sh.regions);
+        free(sh.units);
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    }
+    size_t nregions = 0;
+    uint64_t total = 0;
+    for (uint64_t r = 0; r < nr && o->t0 < o->t1; r++)
+        if (ntx_index_region_overlaps(x, r, o->t0, o->t1)) {
+            sh.regions[nregions++] = r;
+            total += ntx_rg_bytes(x, r);
+        }
+    if (nregions > 1)
+        ntx_index_prefetch_regions(x, sh.regions[0], sh.regions[nregions - 1] + 1);
+    unsigned nthreads = ntx_thread_count(o->threads);
+    /* Units: runs of consecutive regions, `unit_regions` each or about a quarter of a thread's share of the
+       bytes. Regions out of time order (an index without NTX_IF_REGIONS_SORTED) make one unit: the merge
+       needs the units in time order. */
+    int sorted = (x->flags & NTX_IF_REGIONS_SORTED) != 0;
+    uint64_t target = total / ((uint64_t)nthreads * 4) + 1, acc = 0;
+    for (size_t i = 0; i < nregions; i++) {
+        int cut = i == 0 || sh.regions[i] != sh.regions[i - 1] + 1;
+        if (!cut && sorted && (o->unit_regions ? sh.units[sh.nunits - 1].count >= o->unit_regions : acc >= target))
+            cut = 1;
+        if (cut) {
+            sh.units[sh.nunits++] = (unit){.first = i};
+            acc = 0;
+        }
+        sh.units[sh.nunits - 1].count++;
+        acc += ntx_rg_bytes(x, sh.regions[i]);
+    }
+    if (nthreads > sh.nunits)
+        nthreads = sh.nunits ? (unsigned)sh.nunits : 1;
+    worker *ws = calloc(nthreads, sizeof *ws);
+    int rc = ws ? 0 : ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    for (unsigned i = 0; rc == 0 && i < nthreads; i++) {
+        ws[i].sh = &sh;
+        if (ntidx_values_new(&ws[i].values) < 0)
+            rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    }
+    unsigned started = 0;
+    for (unsigned i = 1; rc == 0 && i < nthreads; i++, started++)
+        if (pthread_create(&ws[i].tid, NULL, work, &ws[i]) != 0)
+            break;
+    if (rc == 0)
+        work(&ws[0]);
+    for (unsigned i = 1; i <= started; i++)
+        pthread_join(ws[i].tid, NULL);
+    for (unsigned i = 0; rc == 0 && i < nthreads; i++)
+        if (ws[i].rc < 0) {
+            rc = ws[i].rc;
+            *err = ws[i].err;
+        }
+
+    /* The merge, in time order; each unit's state is freed as soon as it is merged. */
+    void *merged = NULL;
+    ntx_an_counts counts = {0};
+    ntidx_analysis_stats st = {0};
+    if (rc == 0 && (rc = def->merge_new(ctx, &merged)) < 0)
+        ntx_err_set(err, rc, "out of memory");
+    for (size_t k = 0; k < sh.nunits; k++) {
+        unit *u = &sh.units[k];
+        if (rc == 0 && (rc = def->merge_unit(merged, u->state, err)) < 0)
+            break;
+        counts.events += u->counts.events;
+        counts.field_errors += u->counts.field_errors;
+        st.bytes_read += u->qs.bytes_read;
+        st.blocks_read += u->qs.blocks_read;
+        st.event_blocks_read += u->qs.event_blocks_read;
+    }
+    for (size_t k = 0; k < sh.nunits; k++)
+        if (sh.units[k].state)
+            def->unit_free(sh.units[k].state);
+    if (rc == 0)
+        rc = look_ahead(def, ctx, merged, ws[0].values, &st, &counts, err);
+    ntidx_analysis *a = NULL;
+    if (rc == 0 && (rc = def->finish(merged, &a, &counts, err)) == 0) {
+        ntidx_analysis_stats *s = ntx_analysis_stats(a);
+        uint64_t incomplete = s->incomplete; /* finish() counted the records left open */
+        *s = st;
+        s->incomplete = incomplete;
+        s->t0 = o->t0;
+        s->t1 = o->t1;
+        s->events = counts.events;
+        s->field_errors = counts.field_errors;
+        s->unmatched = counts.unmatched;
+        s->regions = nregions;
+        s->units = sh.nunits;
+        s->threads = nthreads;
+        *out = a;
+    }
+    if (merged)
+        def->merge_free(merged);
+    for (unsigned i = 0; ws && i < nthreads; i++)
+        ntidx_values_free(&ws[i].values);
+    free(ws);
+    free(sh.units);
+    free(sh.regions);
+    return rc;
+}
+
+static int check_options(const ntidx_trace *t, const ntidx_analysis_options *o)
+{
+    const char *name = ntidx_trace_name(t);
+    if (!ntx_reserved_zero(o->reserved, sizeof o->reserved))
+        return ntx_failf(NTIDX_E_INVALID_ARG, name, NTIDX_NO_OFFSET,
+                         "analysis options: reserved fields are not zero (fill them with ntidx_analysis_options_defaults())");
+    if (!(o->lookahead_seconds >= 0) || isnan(o->lookahead_seconds))
+        return ntx_failf(NTIDX_E_INVALID_ARG, name, NTIDX_NO_OFFSET,
+                         "analysis options: lookahead_seconds must be 0 or more");
+    return NTIDX_OK;
+}
+
+int ntx_analysis_run(const ntx_analysis_def *def, ntidx_trace *t, const ntidx_index *x,
+                     const ntidx_analysis_options *o, ntidx_analysis **out)
+{
+    if (out)
+        *out = NULL;
+    if (!t || !x || !out)
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? ntidx_trace_name(t) : NULL, NTIDX_NO_OFFSET,
+                         "ntidx_%s_analyze: NULL argument", def->name);
+    ntidx_analysis_options def_o;
+    if (!o) {
+        ntidx_analysis_options_defaults(&def_o);
+        o = &def_o;
+    }
+    int rc = check_options(t, o);
+    if (rc < 0)
+        return rc;
+    const ntidx_trace_info *ti = ntidx_trace_get_info(t);
+    ntx_an_ctx ctx = {.t = t, .x = ntx_index_current(x), .o = o, .pid = ti->process_id,
+                      .sync_ticks = ti->sync_ticks, .tick_frequency = ti->tick_frequency};
+    ntx_err err = {0};
+    rc = run_once(def, &ctx, out, &err);
+    if (rc == NTIDX_E_INDEX_CORRUPT && o->recover) {
+        /* a region of a lazily checked index failed its check: rebuild it and compute again */
+        const ntidx_index *nx;
+        ntx_err rerr = {0};
+        if ((rc = ntx_index_recover(t, ctx.x, &err, &nx, &rerr)) < 0)
+            return ntx_fail(rc, ntidx_trace_name(t), &rerr);
+        ntx_err_clear(&err);
+        ctx.x = nx;
+        rc = run_once(def, &ctx, out, &err);
+    }
+    if (rc < 0)
+        return ntx_fail(rc, rc == NTIDX_E_INDEX_CORRUPT ? ctx.x->name : ntidx_trace_name(t), &err);
+    return NTIDX_OK;
+}

@@ -1,0 +1,753 @@
+/*
+ * The GC analysis: TraceEvent's TraceGC records and GCStats summaries
+ * (include/ntidx/analysis.h), computed by the machine of gc_machine.c over
+ * the window's work units in parallel.
+ *
+ * Why a replay, not pairs. TraceEvent's GC computer is one state machine
+ * per process whose every step may depend on all the events before it (the
+ * GC in progress, the background GC running, the suspension under way, the
+ * last GC/HeapStats), not a set of pairs independent by key. A unit does not
+ * know the state its first event meets, so it runs the machine from the
+ * fresh state and keeps, beside the GCs it finishes:
+ *  - the tape: its GC events, compact (gc_ev; allocation ticks summed into
+ *    runs), what the merge replays;
+ *  - snapshots of its state at the first points where nothing is in
+ *    progress (gc_quiescent(): every GC of the list complete, no background
+ *    GC running), with the number of GCs and of unmatched events so far.
+ * The merge (merge_unit) carries the true state over the units in time
+ * order: it replays a unit's tape from the carried state up to a snapshot;
+ * where its state is then that snapshot's (gc_state_equal), the unit's own
+ * run from there on is what the replay would compute, so its GCs from that
+ * point and its state at its end are taken as they are. The events before
+ * the snapshot are the unit's "ends without a start" (the GC that began in
+ * an earlier region and ends in this one is finished by the replay); its
+ * state at the end is its "open pairs". A unit that never meets the carried
+ * state (a background GC running through it) is replayed whole. Either way
+ * every GC is what one pass over the window's events in time order gives,
+ * whatever the number of threads and the cut into units.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_internal.h"
+#include "gc_machine.h"
+
+#define MAX_SNAPS 16
+
+enum {
+    EV_GC_START = 1, EV_GC_END = 2, EV_RESTART_STOP = 3, EV_HEAP_STATS = 4, EV_SUSPEND_STOP = 8,
+    EV_SUSPEND_START = 9, EV_ALLOC_TICK = 10, EV_PER_HEAP = 204
+};
+
+#define RUNTIME "Microsoft-Windows-DotNETRuntime"
+static const ntx_event_type gc_types[] = {
+    {RUNTIME, EV_GC_START},       {RUNTIME, EV_GC_END},         {RUNTIME, EV_RESTART_STOP},
+    {RUNTIME, EV_HEAP_STATS},     {RUNTIME, EV_SUSPEND_STOP},   {RUNTIME, EV_SUSPEND_START},
+    {RUNTIME, EV_ALLOC_TICK},     {RUNTIME, EV_PER_HEAP},
+};
+
+/* ---- Intake: decoded events to compact ones ---- */
+
+typedef struct snap {
+    size_t pos;          /* tape entries before it */
+    gc_state st;
+    size_t nrecs;        /* GCs the unit's own run had then */
+    uint64_t unmatched;
+} snap;
+
+/* A process as a unit or the merge sees it. */
+typedef struct lane {
+    gc_lane m;           /* the machine (the unit's own run, or the merge's true one) */
+    gc_alloc_run run;    /* allocation ticks not yet fed */
+    int run_open;
+    /* units only: */
+    gc_ev *tape;
+    size_t ntape, tape_cap;
+    snap snaps[MAX_SNAPS];
+    size_t nsnaps;
+    int64_t window_restart_end; /* the merge: lastRestartEnd at the window's end (ProcessDuration) */
+} lane;
+
+typedef struct gcx {
+    const ntx_an_ctx *ctx;
+    gc_env env;
+    int is_unit;         /* a unit keeps a tape and snapshots */
+    lane *lanes;
+    size_t nlanes;
+    gc_heap_hist *pool;  /* per-heap histories the tape's PER_HEAP events index */
+    size_t npool, pool_cap;
+    int lookahead;       /* the merge: past the window's last unit */
+} gcx;
+
+static int gcx_new(const ntx_an_ctx *ctx, int is_unit, void **out)
+{
+    gcx *g = calloc(1, sizeof *g);
+    if (!g)
+        return NTIDX_E_NOMEM;
+    g->ctx = ctx;
+    g->is_unit = is_unit;
+    g->env.sync_ticks = ctx->sync_ticks;
+    g->env.tick_frequency = ctx->tick_frequency;
+    g->env.t1 = ctx->o->t1;
+    *out = g;
+    return 0;
+}
+
+static int unit_new(const ntx_an_ctx *ctx, void **out) { return gcx_new(ctx, 1, out); }
+static int merge_new(const ntx_an_ctx *ctx, void **out) { return gcx_new(ctx, 0, out); }
+
+static void gcx_free(void *p)
+{
+    gcx *g = p;
+    for (size_t i = 0; i < g->nlanes; i++) {
+        gc_lane_free(&g->lanes[i].m);
+        free(g->lanes[i].tape);
+    }
+    free(g->lanes);
+    free(g->pool);
+    free(g);
+}
+
+static lane *lane_of(gcx *g, uint32_t pid)
+{
+    for (size_t i = 0; i < g->nlanes; i++)
+        if (g->lanes[i].m.pid == pid)
+            return &g->lanes[i];
+    lane *nl = realloc(g->lanes, (g->nlanes + 1) * sizeof *nl);
+    if (!nl)
+        return NULL;
+    g->lanes = nl;
+    lane *l = &g->lanes[g->nlanes++];
+    memset(l, 0, sizeof *l);
+    gc_lane_init(&l->m, pid);
+    l->window_restart_end = GC_NONE;
+    if (g->is_unit) /* the fresh state, before the unit's first event */
+        l->snaps[l->nsnaps++] = (snap){0, l->m.st, 0, 0};
+    return l;
+}
+
+/* Feed one compact event: to the tape (units), to the machine, and a snapshot where it leaves the unit's
+   run with nothing in progress. */
+static int feed(gcx *g, lane *l, const gc_ev *e)
+{
+    if (g->is_unit) {
+        if (l->ntape == l->tape_cap) {
+            size_t nc = l->tape_cap ? l->tape_cap * 2 : 64;
+            gc_ev *nt = realloc(l->tape, nc * sizeof *nt);
+            if (!nt)
+                return NTIDX_E_NOMEM;
+            l->tape = nt;
+            l->tape_cap = nc;
+        }
+        l->tape[l->ntape++] = *e;
+    }
+    int was_quiet = gc_quiescent(&l->m);
+    g->env.heaps = g->pool;
+    int rc = gc_step(&l->m, &g->env, e);
+    if (rc < 0)
+        return rc;
+    if (g->is_unit && !was_quiet && gc_quiescent(&l->m) && l->nsnaps < MAX_SNAPS)
+        l->snaps[l->nsnaps++] = (snap){l->ntape, l->m.st, l->m.nrecs, l->m.unmatched};
+    return 0;
+}
+
+/* The allocation ticks added up since the last other event, fed as one. */
+static int flush_run(gcx *g, lane *l)
+{
+    if (!l->run_open)
+        return 0;
+    gc_ev e = {.kind = GC_EV_ALLOC};
+    e.u.alloc = l->run;
+    l->run_open = 0;
+    memset(&l->run, 0, sizeof l->run);
+    return feed(g, l, &e);
+}
+
+/* A top-level integer field; 0 when missing or not an integer. */
+static int int_field(const ntidx_values *v, const char *name, int64_t *out)
+{
+    const ntidx_value *x = ntidx_values_find(v, name);
+    if (!x)
+        return 0;
+    if (x->kind == NTIDX_VALUE_INT)
+        *out = x->i;
+    else if (x->kind == NTIDX_VALUE_UINT || x->kind == NTIDX_VALUE_BOOL)
+        *out = (int64_t)x->u;
+    else
+        return 0;
+    return 1;
+}
+
+static int obj_field(const ntidx_values *v, const ntidx_value *obj, const char *name, int64_t *out)
+{
+    const ntidx_value *x = ntidx_values_get(v, obj, name);
+    if (!x || x->kind != NTIDX_VALUE_UINT)
+        return 0;
+    *out = (int64_t)x->u;
+    return 1;
+}
+
+/* GCAllocationTickTraceData.GetAllocAmount()'s inputs, into the lane's run. */
+static int alloc_tick(gcx *g, lane *l, const ntx_an_event *e)
+{
+    int64_t amount32, kind, amount = 0;
+    if (!int_field(e->values, "AllocationAmount", &amount32) || !int_field(e->values, "AllocationKind", &kind))
+        return 1;
+    if (e->ev->metadata->version >= 2)
+        int_field(e->values, "AllocationAmount64", &amount);
+    if (amount == 0)
+        amount = (int32_t)(uint32_t)amount32; /* TraceEvent reads it as an int */
+    int k = kind == 0 ? 0 : kind == 1 ? 1 : 2;
+    if (amount < 0) { /* from here on TraceEvent clamps every amount: a run of its own */
+        int rc = flush_run(g, l);
+        if (rc < 0)
+            return rc;
+        l->run.starts_bad = 1;
+    }
+    int64_t clamped = amount < 90 * 1024 ? 90 * 1024 : amount;
+    int64_t cap = kind == 0 ? 110 * 1024 : 2 * 1024 * 1024;
+    l->run.raw[k] += amount;
+    l->run.clamped[k] += clamped < cap ? clamped : cap;
+    l->run_open = 1;
+    return 0;
+}
+
+/* GC/PerHeapHistory v3 and later, into the pool. 1 when a field is missing. */
+static int per_heap(gcx *g, const ntx_an_event *e, gc_ev *out)
+{
+    const ntidx_event *ev = e->ev;
+    uint32_t ptr = ntidx_trace_get_info(g->ctx->t)->pointer_size;
+    if (ev->metadata->version < 3)
+        return 1; /* the layouts of .NET Framework's versions 0-2 are not decoded */
+    int64_t count;
+    const ntidx_value *vals = ntidx_values_find(e->values, "Values");
+    if (!int_field(e->values, "Count", &count) || !vals || vals->kind != NTIDX_VALUE_ARRAY)
+        return 1;
+    /* GCPerHeapHistoryTraceData.VersionRecognized: at least 4 generations' data */
+    out->u.per_heap.recognized = ev->payload_size >= 2 + 7 * ptr + 7 * 4 + 4 * 10 * ptr;
+    gc_heap_hist h = {.ngens = count > GC_GENS ? GC_GENS : (uint32_t)count};
+    uint32_t gen = 0;
+    for (const ntidx_value *o = ntidx_values_child(e->values, vals); o && gen < h.ngens;
+         o = ntidx_values_next(e->values, o), gen++) {
+        int64_t sb, flb, fob, sa, fla, foa;
+        if (!obj_field(e->values, o, "SizeBefore", &sb) || !obj_field(e->values, o, "FreeListBefore", &flb) ||
+            !obj_field(e->values, o, "FreeObjBefore", &fob) || !obj_field(e->values, o, "SizeAfter", &sa) ||
+            !obj_field(e->values, o, "FreeListAfter", &fla) || !obj_field(e->values, o, "FreeObjAfter", &foa))
+            return 1;
+        h.size_before[gen] = sb;
+        h.obj_space_before[gen] = sb - flb - fob;
+        h.obj_size_after[gen] = sa - (fla + foa);
+    }
+    if (gen < h.ngens)
+        return 1;
+    if (g->npool == g->pool_cap) {
+        size_t nc = g->pool_cap ? g->pool_cap * 2 : 16;
+        gc_heap_hist *np = realloc(g->pool, nc * sizeof *np);
+        if (!np)
+            return NTIDX_E_NOMEM;
+        g->pool = np;
+        g->pool_cap = nc;
+    }
+    out->u.per_heap.index = (uint32_t)g->npool;
+    g->pool[g->npool++] = h;
+    return 0;
+}
+
+/* One decoded event of the analysis's types: 0, 1 (a field it needs is missing: skipped), < 0. */
+static int take(gcx *g, const ntx_an_event *e)
+{
+    lane *l = lane_of(g, e->pid);
+    if (!l)
+        return NTIDX_E_NOMEM;
+    uint32_t id = e->ev->metadata->event_id;
+    if (id == EV_ALLOC_TICK)
+        return alloc_tick(g, l, e);
+    gc_ev c = {.ts = (int64_t)e->ts, .thread = (int64_t)e->thread};
+    int64_t a, b;
+    switch (id) {
+    case EV_SUSPEND_START:
+        if (!int_field(e->values, "Reason", &a))
+            return 1;
+        c.kind = GC_EV_SUSPEND_START;
+        c.u.reason = (uint32_t)a;
+        break;
+    case EV_SUSPEND_STOP:
+        c.kind = GC_EV_SUSPEND_STOP;
+        break;
+    case EV_RESTART_STOP:
+        c.kind = GC_EV_RESTART_STOP;
+        break;
+    case EV_GC_START:
+        if (!int_field(e->values, "Count", &a) || !int_field(e->values, "Reason", &b))
+            return 1;
+        c.kind = GC_EV_START;
+        c.u.start.count = (uint32_t)a;
+        c.u.start.reason = (uint32_t)b;
+        /* version 0 has neither: TraceEvent gives depth 0 and a blocking GC */
+        c.u.start.depth = int_field(e->values, "Depth", &a) ? (uint32_t)a : 0;
+        c.u.start.type = int_field(e->values, "Type", &a) ? (uint32_t)a : 0;
+        break;
+    case EV_GC_END:
+        c.kind = GC_EV_END;
+        break;
+    case EV_HEAP_STATS: {
+        static const char *const sizes[] = {"GenerationSize0", "GenerationSize1", "GenerationSize2",
+                                            "GenerationSize3", "GenerationSize4"};
+        static const char *const promoted[] = {"TotalPromotedSize0", "TotalPromotedSize1", "TotalPromotedSize2",
+                                               "TotalPromotedSize3", "TotalPromotedSize4"};
+        c.kind = GC_EV_HEAP_STATS;
+        for (int k = 0; k < GC_GENS; k++) {
+            int have = int_field(e->values, sizes[k], &a) && int_field(e->values, promoted[k], &b);
+            if (!have && k < 4)
+                return 1;
+            c.u.heap.size[k] = have ? (uint64_t)a : 0; /* the POH's from version 2 */
+            c.u.heap.promoted[k] = have ? (uint64_t)b : 0;
+        }
+        break;
+    }
+    case EV_PER_HEAP: {
+        c.kind = GC_EV_PER_HEAP;
+        int rc = per_heap(g, e, &c);
+        if (rc != 0)
+            return rc;
+        break;
+    }
+    default:
+        return 0;
+    }
+    int rc = flush_run(g, l);
+    return rc < 0 ? rc : feed(g, l, &c);
+}
+
+static int unit_event(void *unit, const ntx_an_event *e, ntx_err *err)
+{
+    int rc = take(unit, e);
+    return rc < 0 ? ntx_err_set(err, rc, "out of memory") : rc;
+}
+
+static int unit_end(void *unit, ntx_err *err)
+{
+    gcx *g = unit;
+    for (size_t i = 0; i < g->nlanes; i++)
+        if (flush_run(g, &g->lanes[i]) < 0)
+            return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    return 0;
+}
+
+/* ---- The merge ---- */
+
+/* Replay tape[from, to) of a unit into the merge's lane. */
+static int replay(gcx *m, lane *into, const lane *u, const gc_heap_hist *pool, size_t from, size_t to)
+{
+    m->env.heaps = pool;
+    for (size_t i = from; i < to; i++) {
+        int rc = gc_step(&into->m, &m->env, &u->tape[i]);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* The unit's run agrees with the replay from snapshot s on: take its GCs from there and its end state. */
+static int splice(lane *into, lane *u, const snap *s)
+{
+    gc_lane *M = &into->m, *U = &u->m;
+    size_t base = M->nrecs, add = U->nrecs - s->nrecs;
+    if (M->nrecs + add > M->cap) {
+        size_t nc = M->nrecs + add;
+        gc_rec *nr = realloc(M->recs, nc * sizeof *nr);
+        if (!nr)
+            return NTIDX_E_NOMEM;
+        M->recs = nr;
+        M->cap = nc;
+    }
+    for (size_t i = s->nrecs; i < U->nrecs; i++) {
+        M->recs[M->nrecs++] = U->recs[i];
+        U->recs[i].heaps = NULL; /* moved */
+    }
+    gc_state st = U->st;
+    /* GCs the unit had at the snapshot are the merge's (they are complete: only the last one is referred
+       to, by number, and it is the merge's last) */
+    st.last = st.last < 0 ? -1 : (size_t)st.last < s->nrecs ? M->st.last : (int64_t)(base + (size_t)st.last - s->nrecs);
+    st.bgc = st.bgc < 0 ? -1 : (size_t)st.bgc < s->nrecs ? M->st.bgc : (int64_t)(base + (size_t)st.bgc - s->nrecs);
+    st.has_alloc_ticks |= M->st.has_alloc_ticks;
+    M->st = st;
+    M->unmatched += U->unmatched - s->unmatched;
+    M->version_mismatch |= U->version_mismatch;
+    return 0;
+}
+
+static int merge_lane(gcx *m, lane *into, lane *u, const gc_heap_hist *pool)
+{
+    size_t pos = 0;
+    for (size_t k = 0; k < u->nsnaps; k++) {
+        const snap *s = &u->snaps[k];
+        int rc = replay(m, into, u, pool, pos, s->pos);
+        if (rc < 0)
+            return rc;
+        pos = s->pos;
+        if (gc_quiescent(&into->m) && gc_state_equal(&into->m.st, &s->st))
+            return splice(into, u, s);
+    }
+    return replay(m, into, u, pool, pos, u->ntape);
+}
+
+static int merge_unit(void *merged, void *unit, ntx_err *err)
+{
+    gcx *m = merged, *u = unit;
+    for (size_t i = 0; i < u->nlanes; i++) {
+        lane *into = lane_of(m, u->lanes[i].m.pid);
+        int rc = into ? merge_lane(m, into, &u->lanes[i], u->pool) : NTIDX_E_NOMEM;
+        if (rc < 0)
+            return ntx_err_set(err, rc, "out of memory");
+    }
+    return 0;
+}
+
+static uint64_t open_count(const void *merged)
+{
+    const gcx *m = merged;
+    uint64_t n = 0;
+    for (size_t i = 0; i < m->nlanes; i++)
+        n += gc_open_in_window(&m->lanes[i].m);
+    return n;
+}
+
+/* The window's end, before the lookahead moves the state on: what ProcessDuration ends with. */
+static void window_ends(gcx *m)
+{
+    if (m->lookahead)
+        return;
+    m->lookahead = 1;
+    for (size_t i = 0; i < m->nlanes; i++)
+        m->lanes[i].window_restart_end = m->lanes[i].m.st.last_restart_end;
+}
+
+static int lookahead_event(void *merged, const ntx_an_event *e, ntx_err *err)
+{
+    gcx *m = merged;
+    window_ends(m);
+    lane *l = lane_of(m, e->pid);
+    if (!l)
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    uint64_t unmatched = l->m.unmatched;
+    int rc = take(m, e);
+    l->m.unmatched = unmatched; /* what pairs with nothing past the window is not the window's */
+    return rc < 0 ? ntx_err_set(err, rc, "out of memory") : rc;
+}
+
+/* ---- The result ---- */
+
+typedef struct gc_sum {
+    uint32_t pid;
+    char generation[8]; /* "0", "1", "2", "all" */
+    ntidx_gc_stats st;
+} gc_sum;
+
+typedef struct gc_result {
+    ntidx_gc *gcs;
+    char (*names)[2][24]; /* type and reason names per GC */
+    size_t n;
+    gc_sum *sums;
+    size_t nsums;
+} gc_result;
+
+static void free_result(void *p)
+{
+    gc_result *r = p;
+    if (!r)
+        return;
+    free(r->gcs);
+    free(r->names);
+    free(r->sums);
+    free(r);
+}
+
+static const char *const type_names[] = {"NonConcurrentGC", "BackgroundGC", "ForegroundGC"};
+static const char *const reason_names[] = {
+    "AllocSmall",       "Induced",          "LowMemory", "Empty",         "AllocLarge",
+    "OutOfSpaceSOH",    "OutOfSpaceLOH",    "InducedNotForced", "Internal", "InducedLowMemory",
+    "InducedCompacting", "LowMemoryHost",   "PMFullGC",  "LowMemoryHostBlocking"};
+
+NTIDX_API const char *ntidx_gc_type_name(int type, char *buf, size_t buflen)
+{
+    if (type >= 0 && type < (int)(sizeof type_names / sizeof type_names[0]))
+        return type_names[type];
+    if (buf && buflen)
+        snprintf(buf, buflen, "%d", type);
+    return buf ? buf : "";
+}
+
+NTIDX_API const char *ntidx_gc_reason_name(int reason, char *buf, size_t buflen)
+{
+    if (reason >= 0 && reason < (int)(sizeof reason_names / sizeof reason_names[0]))
+        return reason_names[reason];
+    if (buf && buflen)
+        snprintf(buf, buflen, "%d", reason);
+    return buf ? buf : "";
+}
+
+/* GCStats over the complete GCs among gcs[0, n) of process `pid` whose generation is `gen` (-1: all). */
+static void summarize(const ntidx_gc *gcs, size_t n, uint32_t pid, int gen, double process_duration, ntidx_gc_stats *s)
+{
+    memset(s, 0, sizeof *s);
+    for (size_t i = 0; i < n; i++) {
+        const ntidx_gc *g = &gcs[i];
+        if (g->pid != pid || !g->is_complete || (gen >= 0 && g->generation != gen))
+            continue;
+        s->count++;
+        s->num_induced += g->reason == 1 || g->reason == 7;
+        s->total_pause_time_ms += g->pause_duration_ms;
+        s->total_allocated_mb += g->alloced_since_last_gc_mb;
+        s->total_promoted_mb += g->promoted_mb;
+        s->total_size_after_mb += g->heap_size_after_mb;
+        if (g->pause_duration_ms > s->max_pause_duration_ms)
+            s->max_pause_duration_ms = g->pause_duration_ms;
+        if (g->suspend_duration_ms > s->max_suspend_duration_ms)
+            s->max_suspend_duration_ms = g->suspend_duration_ms;
+    }
+    /* TraceEvent's means are NaN without GCs (0 / 0) */
+    s->mean_pause_duration_ms = s->total_pause_time_ms / (double)s->count;
+    s->mean_size_after_mb = s->total_size_after_mb / (double)s->count;
+    s->process_duration_ms = process_duration;
+    s->gc_pause_time_percentage = process_duration == 0 ? 0.0 : s->total_pause_time_ms * 100 / process_duration;
+}
+
+/* GCStats.ProcessDuration: the first complete GC's pause start to the window's last GC/HeapStats. */
+static double process_duration(const gcx *m, const lane *l)
+{
+    double start = 0.0;
+    for (size_t i = 0; i < l->m.nrecs; i++)
+        if (l->m.recs[i].pub.is_complete && l->m.recs[i].in_window) {
+            start = l->m.recs[i].pub.pause_start_relative_ms;
+            break;
+        }
+    if (start == 0.0)
+        return 0;
+    double end = l->window_restart_end == GC_NONE ? 0.0 : gc_ms(&m->env, l->window_restart_end);
+    return end - start;
+}
+
+enum {
+    C_NUMBER, C_GENERATION, C_TYPE, C_REASON, C_START, C_DURATION, C_PAUSE_START, C_PAUSE, C_SUSPEND,
+    C_BEFORE, C_AFTER, C_PROMOTED, C_COMPLETE, C_PID, C_TS, C_THREAD, C_GEN0, C_GEN1, C_GEN2, C_LOH, C_POH,
+    C_ALLOCED, C_PAUSE_PCT, C_COUNT
+};
+
+static const ntidx_column gc_columns[C_COUNT] = {
+    {"number", NTIDX_COLUMN_UINT, "the GC's number (GC/Start's Count; 1 for the process's first)"},
+    {"generation", NTIDX_COLUMN_INT, "the generation collected: 0, 1 or 2"},
+    {"type", NTIDX_COLUMN_STRING, "NonConcurrentGC (blocking), BackgroundGC or ForegroundGC"},
+    {"reason", NTIDX_COLUMN_STRING, "why it ran: AllocSmall, Induced, LowMemory, AllocLarge, ..."},
+    {"start_relative_ms", NTIDX_COLUMN_DOUBLE, "GC/Start, ms since the trace's sync time"},
+    {"duration_ms", NTIDX_COLUMN_DOUBLE, "GC/Stop - GC/Start (0 without GC/Stop)"},
+    {"pause_start_relative_ms", NTIDX_COLUMN_DOUBLE, "the suspension's start, ms since the sync time"},
+    {"pause_duration_ms", NTIDX_COLUMN_DOUBLE, "time the runtime was suspended for it, suspension included"},
+    {"suspend_duration_ms", NTIDX_COLUMN_DOUBLE, "time the suspension took"},
+    {"heap_size_before_mb", NTIDX_COLUMN_DOUBLE, "heap size before it, MB (0 while incomplete)"},
+    {"heap_size_after_mb", NTIDX_COLUMN_DOUBLE, "heap size after it, MB (-1 without GC/HeapStats)"},
+    {"promoted_mb", NTIDX_COLUMN_DOUBLE, "bytes promoted, MB (-1 without GC/HeapStats)"},
+    {"is_complete", NTIDX_COLUMN_BOOL, "its end was seen"},
+    {"pid", NTIDX_COLUMN_UINT, "the process"},
+    {"ts", NTIDX_COLUMN_UINT, "GC/Start's timestamp, raw ticks"},
+    {"thread", NTIDX_COLUMN_UINT, "the thread of GC/Start"},
+    {"gen0_size_after_mb", NTIDX_COLUMN_DOUBLE, "gen0's size after it, MB (GC/HeapStats)"},
+    {"gen1_size_after_mb", NTIDX_COLUMN_DOUBLE, "gen1's size after it, MB"},
+    {"gen2_size_after_mb", NTIDX_COLUMN_DOUBLE, "gen2's size after it, MB"},
+    {"loh_size_after_mb", NTIDX_COLUMN_DOUBLE, "the large object heap's size after it, MB"},
+    {"poh_size_after_mb", NTIDX_COLUMN_DOUBLE, "the pinned object heap's size after it, MB"},
+    {"alloced_since_last_gc_mb", NTIDX_COLUMN_DOUBLE, "allocated since the previous GC, MB"},
+    {"pause_time_percentage_since_last_gc", NTIDX_COLUMN_DOUBLE, "its pause as a percentage of the time since the previous GC"},
+};
+
+static void put_double(ntidx_cell *out, double v)
+{
+    out->f = v;
+    out->is_null = isnan(v) || isinf(v);
+}
+
+static int gc_cell(const void *data, uint64_t row, size_t col, ntidx_cell *out)
+{
+    const gc_result *r = data;
+    const ntidx_gc *g = &r->gcs[row];
+    switch (col) {
+    case C_NUMBER: out->u = g->number; break;
+    case C_GENERATION: out->i = g->generation; break;
+    case C_TYPE: out->s = r->names[row][0]; break;
+    case C_REASON: out->s = r->names[row][1]; break;
+    case C_START: put_double(out, g->start_relative_ms); break;
+    case C_DURATION: put_double(out, g->duration_ms); break;
+    case C_PAUSE_START: put_double(out, g->pause_start_relative_ms); break;
+    case C_PAUSE: put_double(out, g->pause_duration_ms); break;
+    case C_SUSPEND: put_double(out, g->suspend_duration_ms); break;
+    case C_BEFORE: put_double(out, g->heap_size_before_mb); break;
+    case C_AFTER: put_double(out, g->heap_size_after_mb); break;
+    case C_PROMOTED: put_double(out, g->promoted_mb); break;
+    case C_COMPLETE: out->u = (uint64_t)g->is_complete; break;
+    case C_PID: out->u = g->pid; break;
+    case C_TS: out->u = g->ts; break;
+    case C_THREAD: out->u = g->thread; break;
+    case C_ALLOCED: put_double(out, g->alloced_since_last_gc_mb); break;
+    case C_PAUSE_PCT: put_double(out, g->pause_time_percentage_since_last_gc); break;
+    default: put_double(out, g->gen_size_after_mb[col - C_GEN0]); break;
+    }
+    return NTIDX_OK;
+}
+
+enum {
+    S_PID, S_GENERATION, S_COUNT, S_INDUCED, S_TOTAL_PAUSE, S_MEAN_PAUSE, S_MAX_PAUSE, S_MAX_SUSPEND, S_PCT,
+    S_ALLOCATED, S_PROMOTED, S_SIZE_AFTER, S_MEAN_SIZE_AFTER, S_DURATION, S_COLUMNS
+};
+
+static const ntidx_column sum_columns[S_COLUMNS] = {
+    {"pid", NTIDX_COLUMN_UINT, "the process"},
+    {"generation", NTIDX_COLUMN_STRING, "0, 1, 2, or all"},
+    {"count", NTIDX_COLUMN_UINT, "complete GCs"},
+    {"num_induced", NTIDX_COLUMN_UINT, "of which induced (Induced, InducedNotForced)"},
+    {"total_pause_time_ms", NTIDX_COLUMN_DOUBLE, "their pauses added up"},
+    {"mean_pause_duration_ms", NTIDX_COLUMN_DOUBLE, "the mean pause (null without GCs)"},
+    {"max_pause_duration_ms", NTIDX_COLUMN_DOUBLE, "the longest pause"},
+    {"max_suspend_duration_ms", NTIDX_COLUMN_DOUBLE, "the longest suspension"},
+    {"gc_pause_time_percentage", NTIDX_COLUMN_DOUBLE, "pauses as a percentage of process_duration_ms"},
+    {"total_allocated_mb", NTIDX_COLUMN_DOUBLE, "allocated, MB (alloced_since_last_gc_mb added up)"},
+    {"total_promoted_mb", NTIDX_COLUMN_DOUBLE, "promoted, MB"},
+    {"total_size_after_mb", NTIDX_COLUMN_DOUBLE, "heap sizes after them added up, MB"},
+    {"mean_size_after_mb", NTIDX_COLUMN_DOUBLE, "the mean heap size after them, MB"},
+    {"process_duration_ms", NTIDX_COLUMN_DOUBLE, "from the first complete GC's pause to the last GC/HeapStats"},
+};
+
+static int sum_cell(const void *data, uint64_t row, size_t col, ntidx_cell *out)
+{
+    const gc_sum *s = &((const gc_result *)data)->sums[row];
+    const ntidx_gc_stats *st = &s->st;
+    switch (col) {
+    case S_PID: out->u = s->pid; break;
+    case S_GENERATION: out->s = s->generation; break;
+    case S_COUNT: out->u = st->count; break;
+    case S_INDUCED: out->u = st->num_induced; break;
+    case S_TOTAL_PAUSE: put_double(out, st->total_pause_time_ms); break;
+    case S_MEAN_PAUSE: put_double(out, st->mean_pause_duration_ms); break;
+    case S_MAX_PAUSE: put_double(out, st->max_pause_duration_ms); break;
+    case S_MAX_SUSPEND: put_double(out, st->max_suspend_duration_ms); break;
+    case S_PCT: put_double(out, st->gc_pause_time_percentage); break;
+    case S_ALLOCATED: put_double(out, st->total_allocated_mb); break;
+    case S_PROMOTED: put_double(out, st->total_promoted_mb); break;
+    case S_SIZE_AFTER: put_double(out, st->total_size_after_mb); break;
+    case S_MEAN_SIZE_AFTER: put_double(out, st->mean_size_after_mb); break;
+    default: put_double(out, st->process_duration_ms); break;
+    }
+    return NTIDX_OK;
+}
+
+static int by_pid(const void *a, const void *b)
+{
+    uint32_t x = ((const lane *)a)->m.pid, y = ((const lane *)b)->m.pid;
+    return x < y ? -1 : x > y;
+}
+
+static int finish(void *merged, ntidx_analysis **out, ntx_an_counts *counts, ntx_err *err)
+{
+    gcx *m = merged;
+    const ntidx_analysis_options *o = m->ctx->o;
+    window_ends(m);
+    if (!m->nlanes && !lane_of(m, m->ctx->pid)) /* no GC event at all: still the process's (empty) summary */
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    qsort(m->lanes, m->nlanes, sizeof *m->lanes, by_pid);
+    gc_result *r = calloc(1, sizeof *r);
+    size_t total = 0;
+    for (size_t i = 0; i < m->nlanes; i++)
+        total += m->lanes[i].m.nrecs;
+    if (r) {
+        r->gcs = malloc((total ? total : 1) * sizeof *r->gcs);
+        r->names = malloc((total ? total : 1) * sizeof *r->names);
+        r->sums = malloc((m->nlanes ? m->nlanes : 1) * 4 * sizeof *r->sums);
+    }
+    if (!r || !r->gcs || !r->names || !r->sums) {
+        free_result(r);
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    }
+    uint64_t incomplete = 0;
+    for (size_t i = 0; i < m->nlanes; i++) {
+        lane *l = &m->lanes[i];
+        gc_final_pass(&l->m, &m->env);
+        counts->unmatched += l->m.unmatched;
+        size_t first = r->n;
+        for (size_t k = 0; k < l->m.nrecs; k++) {
+            gc_rec *g = &l->m.recs[k];
+            if (!g->in_window || (o->has_thread && g->pub.thread != o->thread))
+                continue;
+            g->pub.pid = l->m.pid;
+            incomplete += !g->pub.is_complete;
+            r->gcs[r->n] = g->pub;
+            char num[24];
+            snprintf(r->names[r->n][0], sizeof r->names[r->n][0], "%s", ntidx_gc_type_name(g->pub.type, num, sizeof num));
+            snprintf(r->names[r->n][1], sizeof r->names[r->n][1], "%s",
+                     ntidx_gc_reason_name(g->pub.reason, num, sizeof num));
+            r->n++;
+        }
+        double pd = process_duration(m, l);
+        static const char *const gens[] = {"0", "1", "2", "all"};
+        for (int gen = 0; gen < 4; gen++) {
+            gc_sum *s = &r->sums[r->nsums++];
+            s->pid = l->m.pid;
+            snprintf(s->generation, sizeof s->generation, "%s", gens[gen]);
+            summarize(r->gcs + first, r->n - first, l->m.pid, gen < 3 ? gen : -1, pd, &s->st);
+        }
+    }
+    int rc = ntx_analysis_new("gc", NTX_ANALYSIS_GC, r, free_result, out);
+    if (rc < 0) {
+        free_result(r);
+        return ntx_err_set(err, rc, "out of memory");
+    }
+    ntx_analysis_stats(*out)->incomplete = incomplete;
+    if (ntx_analysis_add_table(*out, "gc", gc_columns, C_COUNT, r->n, gc_cell, r) < 0 ||
+        ntx_analysis_add_table(*out, "gc_summary", sum_columns, S_COLUMNS, r->nsums, sum_cell, r) < 0) {
+        ntidx_analysis_free(out);
+        return ntx_err_set(err, NTIDX_E_INVALID_ARG, "too many tables");
+    }
+    return 0;
+}
+
+static const ntx_analysis_def gc_def = {
+    .name = "gc",
+    .types = gc_types,
+    .ntypes = sizeof gc_types / sizeof gc_types[0],
+    .unit_new = unit_new,
+    .unit_event = unit_event,
+    .unit_end = unit_end,
+    .unit_free = gcx_free,
+    .merge_new = merge_new,
+    .merge_unit = merge_unit,
+    .open_count = open_count,
+    .lookahead_event = lookahead_event,
+    .finish = finish,
+    .merge_free = gcx_free,
+};
+
+NTIDX_API int ntidx_gc_analyze(ntidx_trace *t, const ntidx_index *x, const ntidx_analysis_options *o,
+                               ntidx_analysis **out)
+{
+    return ntx_analysis_run(&gc_def, t, x, o, out);
+}
+
+NTIDX_API size_t ntidx_gc_count(const ntidx_analysis *a)
+{
+    const gc_result *r = ntx_analysis_data(a, NTX_ANALYSIS_GC);
+    return r ? r->n : 0;
+}
+
+NTIDX_API const ntidx_gc *ntidx_gc_at(const ntidx_analysis *a, size_t i)
+{
+    const gc_result *r = ntx_analysis_data(a, NTX_ANALYSIS_GC);
+    return r && i < r->n ? &r->gcs[i] : NULL;
+}
+
+NTIDX_API const ntidx_gc_stats *ntidx_gc_summary(const ntidx_analysis *a, int generation)
+{
+    const gc_result *r = ntx_analysis_data(a, NTX_ANALYSIS_GC);
+    if (!r || generation < -1 || generation > 2 || !r->nsums)
+        return NULL;
+    return &r->sums[generation < 0 ? 3 : generation].st;
+}

@@ -1,0 +1,244 @@
+/* The tables of an analysis as jsonl, csv, json and text (analysis_print.h). */
+#include "analysis_print.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* The shortest of %.15g, %.16g, %.17g that reads back as the same double: exact, and 20.036 rather than
+   20.036000000000001. */
+static void fmt_double(char *buf, size_t n, double v)
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+/* One cell as JSON (null for no value) or as CSV (empty for no value; strings quoted when they must be). */
+static void put_cell(FILE *f, const ntidx_cell *c, int json)
+{
+    char buf[40];
+    if (c->is_null) {
+        if (json)
+            fputs("null", f);
+        return;
+    }
+    switch (c->type) {
+    case NTIDX_COLUMN_INT:
+        fprintf(f, "%" PRId64, c->i);
+        break;
+    case NTIDX_COLUMN_UINT:
+        fprintf(f, "%" PRIu64, c->u);
+        break;
+    case NTIDX_COLUMN_BOOL:
+        fputs(c->u ? "true" : "false", f);
+        break;
+    case NTIDX_COLUMN_DOUBLE:
+        fmt_double(buf, sizeof buf, c->f);
+        fputs(buf, f);
+        break;
+    case NTIDX_COLUMN_STRING:
+        if (json) {
+            cli_json_str(f, c->s ? c->s : "");
+        } else if (c->s && strpbrk(c->s, ",\"\r\n")) {
+            fputc('"', f);
+            for (const char *p = c->s; *p; p++) {
+                if (*p == '"')
+                    fputc('"', f);
+                fputc(*p, f);
+            }
+            fputc('"', f);
+        } else {
+            fputs(c->s ? c->s : "", f);
+        }
+        break;
+    }
+}
+
+static int row_json(FILE *f, const ntidx_analysis *a, size_t k, const ntidx_table *tb, uint64_t r)
+{
+    fputc('{', f);
+    for (size_t c = 0; c < tb->column_count; c++) {
+        ntidx_cell v;
+        if (ntidx_analysis_cell(a, k, r, c, &v) < 0)
+            return -1;
+        fprintf(f, "%s\"%s\":", c ? "," : "", tb->columns[c].name);
+        put_cell(f, &v, 1);
+    }
+    fputc('}', f);
+    return 0;
+}
+
+int ap_jsonl(FILE *f, const ntidx_analysis *a, size_t k)
+{
+    ntidx_table tb;
+    if (ntidx_analysis_table(a, k, &tb) < 0)
+        return -1;
+    for (uint64_t r = 0; r < tb.rows; r++) {
+        if (row_json(f, a, k, &tb, r) < 0)
+            return -1;
+        fputc('\n', f);
+    }
+    return 0;
+}
+
+int ap_csv(FILE *f, const ntidx_analysis *a, size_t k)
+{
+    ntidx_table tb;
+    if (ntidx_analysis_table(a, k, &tb) < 0)
+        return -1;
+    for (size_t c = 0; c < tb.column_count; c++)
+        fprintf(f, "%s%s", c ? "," : "", tb.columns[c].name);
+    fputc('\n', f);
+    for (uint64_t r = 0; r < tb.rows; r++) {
+        for (size_t c = 0; c < tb.column_count; c++) {
+            ntidx_cell v;
+            if (ntidx_analysis_cell(a, k, r, c, &v) < 0)
+                return -1;
+            if (c)
+                fputc(',', f);
+            put_cell(f, &v, 0);
+        }
+        fputc('\n', f);
+    }
+    return 0;
+}
+
+int ap_json(FILE *f, const ntidx_analysis *a)
+{
+    fputs("{\"analysis\":", f);
+    cli_json_str(f, ntidx_analysis_name(a));
+    for (size_t k = 0; k < ntidx_analysis_table_count(a); k++) {
+        ntidx_table tb;
+        if (ntidx_analysis_table(a, k, &tb) < 0)
+            return -1;
+        fprintf(f, ",\"%s\":[", tb.name);
+        for (uint64_t r = 0; r < tb.rows; r++) {
+            if (r)
+                fputc(',', f);
+            if (row_json(f, a, k, &tb, r) < 0)
+                return -1;
+        }
+        fputc(']', f);
+    }
+    const ntidx_analysis_stats *s = ntidx_analysis_get_stats(a);
+    fprintf(f,
+            ",\"stats\":{\"t0\":%" PRIu64 ",\"t1\":%" PRIu64 ",\"events\":%" PRIu64 ",\"field_errors\":%" PRIu64
+            ",\"unmatched\":%" PRIu64 ",\"incomplete\":%" PRIu64 ",\"regions\":%" PRIu64 ",\"units\":%" PRIu64
+            ",\"threads\":%u,\"bytes_read\":%" PRIu64 ",\"blocks_read\":%" PRIu64 ",\"event_blocks_read\":%" PRIu64
+            ",\"lookahead_events\":%" PRIu64 ",\"lookahead_bytes\":%" PRIu64 "}}\n",
+            s->t0, s->t1, s->events, s->field_errors, s->unmatched, s->incomplete, s->regions, s->units, s->threads,
+            s->bytes_read, s->blocks_read, s->event_blocks_read, s->lookahead_events, s->lookahead_bytes);
+    return 0;
+}
+
+int ap_table_index(const ntidx_analysis *a, const char *name)
+{
+    for (size_t k = 0; k < ntidx_analysis_table_count(a); k++) {
+        ntidx_table tb;
+        if (ntidx_analysis_table(a, k, &tb) == NTIDX_OK && !strcmp(tb.name, name))
+            return (int)k;
+    }
+    return -1;
+}
+
+/* The cell of column `key` in a row: 0, or -1 when there is no such column. */
+static int cell_of(const ntidx_analysis *a, size_t k, uint64_t row, const char *key, ntidx_cell *out)
+{
+    ntidx_table tb;
+    if (ntidx_analysis_table(a, k, &tb) < 0)
+        return -1;
+    for (size_t c = 0; c < tb.column_count; c++)
+        if (!strcmp(tb.columns[c].name, key))
+            return ntidx_analysis_cell(a, k, row, c, out);
+    return -1;
+}
+
+double ap_number(const ntidx_analysis *a, size_t k, uint64_t row, const char *key)
+{
+    ntidx_cell v;
+    if (cell_of(a, k, row, key, &v) < 0 || v.is_null)
+        return NAN;
+    switch (v.type) {
+    case NTIDX_COLUMN_INT:
+        return (double)v.i;
+    case NTIDX_COLUMN_UINT:
+    case NTIDX_COLUMN_BOOL:
+        return (double)v.u;
+    case NTIDX_COLUMN_DOUBLE:
+        return v.f;
+    }
+    return NAN;
+}
+
+const char *ap_string(const ntidx_analysis *a, size_t k, uint64_t row, const char *key)
+{
+    ntidx_cell v;
+    if (cell_of(a, k, row, key, &v) < 0 || v.is_null || v.type != NTIDX_COLUMN_STRING || !v.s)
+        return "";
+    return v.s;
+}
+
+/* Print a line without its trailing blanks (a last column left empty). */
+static void put_line(FILE *f, char *line, size_t len)
+{
+    while (len && line[len - 1] == ' ')
+        len--;
+    fwrite(line, 1, len, f);
+    fputc('\n', f);
+}
+
+int ap_text_table(FILE *f, const ntidx_analysis *a, size_t k, const ap_text_column *cols, size_t ncols)
+{
+    ntidx_table tb;
+    if (ntidx_analysis_table(a, k, &tb) < 0)
+        return -1;
+    char line[1024], buf[64];
+    size_t len = 0;
+    for (size_t c = 0; c < ncols && len < sizeof line; c++)
+        len += (size_t)snprintf(line + len, sizeof line - len, "%s%*s", c ? " " : "", cols[c].width, cols[c].header);
+    put_line(f, line, len < sizeof line ? len : sizeof line - 1);
+    for (uint64_t r = 0; r < tb.rows; r++) {
+        len = 0;
+        for (size_t c = 0; c < ncols && len < sizeof line; c++) {
+            const ap_text_column *col = &cols[c];
+            ntidx_cell v;
+            if (col->format) {
+                col->format(a, k, r, buf, sizeof buf);
+            } else if (cell_of(a, k, r, col->key, &v) < 0 || v.is_null) {
+                snprintf(buf, sizeof buf, "-");
+            } else {
+                switch (v.type) {
+                case NTIDX_COLUMN_INT: snprintf(buf, sizeof buf, "%" PRId64, v.i); break;
+                case NTIDX_COLUMN_UINT: snprintf(buf, sizeof buf, "%" PRIu64, v.u); break;
+                case NTIDX_COLUMN_BOOL: snprintf(buf, sizeof buf, "%s", v.u ? "yes" : "no"); break;
+                case NTIDX_COLUMN_DOUBLE: snprintf(buf, sizeof buf, "%.*f", col->decimals, v.f); break;
+                default: snprintf(buf, sizeof buf, "%s", v.s ? v.s : ""); break;
+                }
+            }
+            len += (size_t)snprintf(line + len, sizeof line - len, "%s%*s", c ? " " : "", col->width, buf);
+        }
+        put_line(f, line, len < sizeof line ? len : sizeof line - 1);
+    }
+    return 0;
+}
+
+void ap_text_stats(FILE *f, const ntidx_analysis *a)
+{
+    const ntidx_analysis_stats *s = ntidx_analysis_get_stats(a);
+    fprintf(f,
+            "%" PRIu64 " events read, %" PRIu64 " skipped (payload not matching its layout), %" PRIu64
+            " paired with nothing, %" PRIu64 " incomplete; %.1f MB of trace read (%" PRIu64 " event blocks, %" PRIu64
+            " regions in %" PRIu64 " units on %u threads",
+            s->events, s->field_errors, s->unmatched, s->incomplete, (double)s->bytes_read / 1e6, s->event_blocks_read,
+            s->regions, s->units, s->threads);
+    if (s->lookahead_events || s->lookahead_bytes)
+        fprintf(f, "; %" PRIu64 " events, %.1f MB past the window", s->lookahead_events,
+                (double)s->lookahead_bytes / 1e6);
+    fputs(")\n", f);
+}

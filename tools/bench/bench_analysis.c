@@ -1,0 +1,122 @@
+/*
+ * Analysis benchmark: the GC analysis of a whole trace (ntidx_gc_analyze)
+ * through a plain index and a --full one (built in memory first, not
+ * timed), on 1 thread and on N, each the median of REPS runs, beside what
+ * the machine does with the same file: reading all its bytes (the page
+ * cache's speed, a `cat`).
+ *
+ * Prints one line per run: "gc INDEX THREADS GCS SECONDS MB_READ EVENT_BLOCKS"
+ * (MB_READ: MB of trace the analysis read, ntidx_analysis_stats.bytes_read),
+ * then "read-file MB SECONDS". Asserts nothing (zstd -b style).
+ *
+ * usage: bench_analysis [-r REPS] [-t N] TRACE
+ */
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <ntidx/analysis.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int bench_gc(ntidx_trace *t, ntidx_index *x, const char *name, unsigned threads, int reps)
+{
+    double *secs = calloc((size_t)reps, sizeof *secs);
+    if (!secs)
+        return -1;
+    ntidx_analysis_stats st = {0};
+    size_t gcs = 0;
+    for (int r = 0; r < reps; r++) {
+        ntidx_analysis_options o;
+        ntidx_analysis_options_defaults(&o);
+        o.threads = threads;
+        ntidx_analysis *a;
+        double t0 = now();
+        if (ntidx_gc_analyze(t, x, &o, &a) < 0) {
+            fprintf(stderr, "bench_analysis: %s\n", ntidx_last_error());
+            free(secs);
+            return -1;
+        }
+        secs[r] = now() - t0;
+        st = *ntidx_analysis_get_stats(a);
+        gcs = ntidx_gc_count(a);
+        ntidx_analysis_free(&a);
+    }
+    qsort(secs, (size_t)reps, sizeof *secs, cmp_d);
+    printf("gc %s %u %zu %.6f %.3f %" PRIu64 "\n", name, st.threads, gcs, secs[reps / 2], (double)st.bytes_read / 1e6,
+           st.event_blocks_read);
+    free(secs);
+    return 0;
+}
+
+/* The file's bytes read through, as `cat` would (after the runs above: from the page cache). */
+static void read_file(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return;
+    static char buf[1 << 20];
+    uint64_t total = 0;
+    double t0 = now();
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof buf)) > 0)
+        total += (uint64_t)n;
+    printf("read-file %.3f %.6f\n", (double)total / 1e6, now() - t0);
+    close(fd);
+}
+
+int main(int argc, char **argv)
+{
+    int reps = 5;
+    unsigned threads = 0;
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        if (!strcmp(argv[i], "-r") && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-t") && i + 1 < argc)
+            threads = (unsigned)atoi(argv[++i]);
+        else
+            break;
+    }
+    if (i != argc - 1 || reps < 1) {
+        fprintf(stderr, "usage: bench_analysis [-r REPS] [-t N] TRACE\n");
+        return 2;
+    }
+    const char *path = argv[i];
+    ntidx_trace *t;
+    ntidx_index *plain, *full;
+    ntidx_index_options fo;
+    ntidx_index_options_defaults(&fo);
+    fo.full = 1;
+    if (ntidx_trace_open(path, &t) < 0 || ntidx_index_build(t, NULL, &plain) < 0 ||
+        ntidx_index_build(t, &fo, &full) < 0) {
+        fprintf(stderr, "bench_analysis: %s\n", ntidx_last_error());
+        return 1;
+    }
+    int rc = 0;
+    unsigned counts[2] = {1, threads};
+    for (int k = 0; k < 2 && rc == 0; k++) {
+        rc |= bench_gc(t, plain, "plain", counts[k], reps);
+        rc |= bench_gc(t, full, "full", counts[k], reps);
+    }
+    read_file(path);
+    ntidx_index_close(&full);
+    ntidx_index_close(&plain);
+    ntidx_trace_close(&t);
+    return rc ? 1 : 0;
+}
