@@ -17,7 +17,7 @@ const cli_command cli_cmd_info = {
     .name = "info",
     .run = ntidx_cmd_info,
     .summary = "format version, size, completeness, block counts, time span",
-    .groups = CLI_TRACE | CLI_JSON,
+    .groups = CLI_TRACE | CLI_STDIN | CLI_JSON,
 };
 
 int ntidx_cmd_info(int argc, char **argv)

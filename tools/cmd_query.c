@@ -19,7 +19,7 @@ const cli_command cli_cmd_query = {
     .name = "query",
     .run = ntidx_cmd_query,
     .summary = "the events of a time window, filtered, through the index",
-    .groups = CLI_TRACE | CLI_WINDOW | CLI_FILTER | CLI_ORDER | CLI_FORMAT | CLI_LIMIT | CLI_INDEX,
+    .groups = CLI_TRACE | CLI_STDIN | CLI_WINDOW | CLI_FILTER | CLI_ORDER | CLI_FORMAT | CLI_LIMIT | CLI_INDEX,
     .pass = CLI_PASS,
     .formats = "text|jsonl|csv",
     .options = options,
@@ -44,12 +44,12 @@ int ntidx_cmd_query(int argc, char **argv)
     uint64_t n = 0;
     while ((rc = ntidx_query_next(q, &e)) == 1) {
         n++;
-        if ((rc = event_print(&p, c.trace, e, fmt)) == NTIDX_E_NOMEM)
+        if (event_print_stops(rc = event_print(&p, c.trace, e, fmt)))
             break;
     }
     fflush(stdout);
     event_print_done(&p, c.trace_path);
-    if (rc < 0)
+    if (rc < 0 && rc != NTIDX_E_WRITE) /* standard output failed: main() says so */
         cli_library_error();
     else if (!n)
         cli_names_warning(&c);

@@ -21,6 +21,7 @@
 #include <sqlite3.h>
 
 #include "cli.h"
+#include "output.h"
 #include "sqlite/ntidx_sqlite.h"
 
 const cli_command cli_cmd_sql = {
@@ -72,15 +73,14 @@ static void on_opened(void *ctx, const char *trace, const ntidx_trace *t, const 
     (void)t;
     const ntidx_index_info *i = ntidx_index_get_info(x);
     if (!i->complete)
-        fprintf(stderr, "ntidx: %s: warning: trace is incomplete: read up to its last complete block (offset %" PRIu64
-                        ")\n",
-                trace, i->indexed_end);
+        cli_note("%s: warning: trace is incomplete: read up to its last complete block (offset %" PRIu64 ")", trace,
+                 i->indexed_end);
 }
 
 static void on_warning(void *ctx, const char *trace, const char *message)
 {
     (void)ctx;
-    fprintf(stderr, "ntidx: %s: warning: %s\n", trace, message);
+    cli_note("%s: warning: %s", trace, message);
 }
 
 static void on_input_error(void *ctx, const char *message)
@@ -357,6 +357,8 @@ static int print_rows(sqlite3_stmt *st, int fmt, int *json_first_set)
     uint64_t rows = 0;
     char num[40];
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if ((rows & 1023) == 0 && cli_stdout_failed())
+            break; /* standard output failed: no use computing the rest */
         switch (fmt) {
         case OUT_TEXT:
             if (text_row(&t, st) < 0)
@@ -492,6 +494,11 @@ int ntidx_cmd_sql(int argc, char **argv)
         statements++;
         rc = print_rows(st, fmt, &json_first);
         fflush(stdout);
+        if (cli_stdout_failed()) {
+            exit_code = CLI_FAIL; /* main() says standard output failed */
+            sqlite3_finalize(st);
+            break;
+        }
         if (rc != SQLITE_DONE) {
             cli_error("sql: %s", rc == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(db));
             exit_code = host.input_error ? CLI_FAIL : CLI_USAGE;

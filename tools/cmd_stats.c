@@ -88,7 +88,7 @@ const cli_command cli_cmd_stats = {
     .name = "stats",
     .run = ntidx_cmd_stats,
     .summary = "event counts per provider, type and thread; dropped events",
-    .groups = CLI_TRACE | CLI_WINDOW | CLI_JSON | CLI_THREADS | CLI_INDEX | CLI_NO_INDEX,
+    .groups = CLI_TRACE | CLI_STDIN | CLI_WINDOW | CLI_JSON | CLI_THREADS | CLI_INDEX | CLI_NO_INDEX,
     .pass = CLI_PASS_STATS,
     .options = options,
 };
@@ -105,6 +105,7 @@ int ntidx_cmd_stats(int argc, char **argv)
     so.t0 = c.query.t0;
     so.t1 = c.query.t1;
     so.threads = c.threads;
+    so.progress = cli_progress;
     if (buckets && (cli_parse_u64(buckets, &so.buckets, 0) < 0 || !so.buckets))
         return cli_end(&c, cli_bad_usage(c.cmd, "--buckets %s: a count", buckets));
     if (bucket) {
@@ -123,10 +124,14 @@ int ntidx_cmd_stats(int argc, char **argv)
         if (c.has_window || buckets || bucket || c.threads)
             return cli_end(&c, cli_bad_usage(c.cmd, "--no-index reads the whole trace in one pass: "
                                                     "it takes no window, histogram or threads"));
-        rc = ntidx_stats_compute(c.trace, &s);
+        cli_progress_label("ntidx: counting");
+        rc = ntidx_stats_compute_progress(c.trace, cli_progress, NULL, &s);
+        cli_progress_end();
     } else {
         /* Through the side index: regions decoded in parallel, only those the window needs. */
+        cli_progress_label("ntidx: counting");
         rc = ntidx_stats_indexed(c.trace, c.index, &so, &s);
+        cli_progress_end();
     }
     if (rc < 0) {
         cli_library_error();
@@ -141,7 +146,7 @@ int ntidx_cmd_stats(int argc, char **argv)
     } else
         print_text(c.trace, c.trace_path, s);
     if (!s->complete)
-        fprintf(stderr, "ntidx: %s: warning: trace is incomplete: %s\n", c.trace_path, s->incomplete_reason);
+        cli_note("%s: warning: trace is incomplete: %s", c.trace_path, s->incomplete_reason);
     ntidx_stats_free(&s);
     return cli_end(&c, CLI_OK);
 }

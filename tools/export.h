@@ -21,6 +21,7 @@ typedef struct export_job {
     ntidx_query_options query;   /* window and filters, as the user gave them */
     int has_filter;              /* --provider or --event was given */
     FILE *out;
+    uint64_t progress_total;     /* export_progress_begin(): the bytes the writer's query reads */
 } export_job;
 
 /*
@@ -42,6 +43,11 @@ int export_speedscope(export_job *job, uint64_t *events_written);
 /* ------------------------------------------------------------------ */
 /* Helpers (export_util.c)                                             */
 /* ------------------------------------------------------------------ */
+
+/* The progress line of a writer's query (cli_progress()): the bytes it will read, known from the index, then
+   every 4096 events what it has read. */
+void export_progress_begin(export_job *job, const ntidx_query_options *o);
+void export_progress(const export_job *job, const ntidx_query *q, uint64_t events);
 
 /* Ticks to microseconds since the trace's sync time (negative before it), exact to the tick in long double. */
 long double export_ticks_to_us(const ntidx_trace_info *in, uint64_t ticks);

@@ -390,10 +390,11 @@ int export_speedscope(export_job *job, uint64_t *events_written)
     }
     const ntidx_event *e;
     uint64_t n = 0;
+    export_progress_begin(job, &o);
     while ((rc = ntidx_query_next(q, &e)) == 1) {
         if ((rc = add_sample(&s, e)) < 0)
             break;
-        n++;
+        export_progress(job, q, ++n);
     }
     if (rc < 0) {
         if (rc == NTIDX_E_NOMEM)
@@ -406,11 +407,10 @@ int export_speedscope(export_job *job, uint64_t *events_written)
     if (sampler && s.info->expected_cpu_sampling_rate)
         weight = (long double)s.info->expected_cpu_sampling_rate / 1e6L; /* ns -> ms */
     write_file(&s, sampler, weight);
-    fprintf(stderr,
-            "ntidx: speedscope: %" PRIu64 " samples on %zu threads (%" PRIu64 " without a stack, skipped); %zu methods "
-            "known; %" PRIu64 " of %" PRIu64 " frames named\n",
-            n - s.no_stack, s.profiles.n, s.no_stack, (size_t)ntidx_symbolizer_method_count(s.symbols),
-            s.resolved_frames, s.total_frames);
+    cli_note("speedscope: %" PRIu64 " samples on %zu threads (%" PRIu64 " without a stack, skipped); %zu methods "
+             "known; %" PRIu64 " of %" PRIu64 " frames named",
+             n - s.no_stack, s.profiles.n, s.no_stack, (size_t)ntidx_symbolizer_method_count(s.symbols),
+             s.resolved_frames, s.total_frames);
     *events_written = n - s.no_stack;
     ret = 0;
 out:

@@ -25,9 +25,6 @@ extern "C" {
 
 typedef struct ntidx_index ntidx_index;
 
-/** Progress of a long operation: `done` of `total` bytes of trace. Return nonzero to cancel. */
-typedef int (*ntidx_progress_fn)(void *ctx, uint64_t done, uint64_t total);
-
 /** How much of an index ntidx_index_load() checks before it returns. */
 typedef enum ntidx_index_verify {
     /** Everything when the block table is small (up to 256 KiB); otherwise the header, the small tables and
@@ -119,11 +116,24 @@ NTIDX_NODISCARD NTIDX_API int ntidx_index_build(ntidx_trace *t, const ntidx_inde
  * interrupted write leaves the old index or none, never a broken one; a
  * killed writer leaves its temporary file, which the next successful write
  * of `path` removes (with any other that no live writer holds locked).
+ * A `path` that is not a regular file (a device, a FIFO) is written in
+ * place: a rename over it would replace it with a file.
  * @return NTIDX_OK, NTIDX_E_IO (the message names the file and errno's text),
  *         NTIDX_E_NOMEM, NTIDX_E_INDEX_CORRUPT (a lazily checked index whose
  *         unchecked regions fail their check: it is not written).
  */
 NTIDX_NODISCARD NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path);
+
+/**
+ * The index's bytes written to the caller's descriptor `fd` from where it is
+ * (standard output, a pipe, a temporary of ntidx_output_open()), left open;
+ * `name` names it in messages. No temporary, no rename, no fsync: the
+ * caller's descriptor, the caller's choice.
+ * @return NTIDX_OK, NTIDX_E_IO (a write failed: the message names `name`
+ *         and errno's text), NTIDX_E_NOMEM, NTIDX_E_INDEX_CORRUPT (as
+ *         ntidx_index_write()).
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_index_write_fd(const ntidx_index *x, int fd, const char *name);
 
 /** Load outcomes besides errors. */
 typedef enum ntidx_index_state {
@@ -364,7 +374,12 @@ typedef struct ntidx_stats_options {
     /** Only these regions (numbers of ntidx_index_region()), clipped to the window; NULL: every region. */
     const uint64_t *regions;
     size_t region_count;
-    uint64_t reserved[5];   /**< zero (see Conventions in ntidx.h) */
+    /** Optional: bytes of the regions decoded so far of those to decode (a --full index's summaries are not
+        counted); nonzero cancels with NTIDX_E_CANCELLED. Called on the calling thread between its units of
+        work. */
+    ntidx_progress_fn progress;
+    void *progress_ctx;
+    uint64_t reserved[3];   /**< zero (see Conventions in ntidx.h) */
 } ntidx_stats_options;
 
 NTIDX_API void ntidx_stats_options_defaults(ntidx_stats_options *o);

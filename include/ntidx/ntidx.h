@@ -203,6 +203,15 @@ NTIDX_API const ntidx_error_info *ntidx_last_error_info(void);
 /** The library's version as "MAJOR.MINOR.PATCH" (the one it was built as; version.h has the header's). */
 NTIDX_API const char *ntidx_version(void);
 
+
+/**
+ * Progress of a long operation (index builds, statistics, slices, the
+ * generator): `done` of `total` bytes of trace (the generator: bytes of its
+ * size target, or events of its event target). Called from the thread that
+ * started the operation. Return nonzero to cancel: the operation then
+ * returns NTIDX_E_CANCELLED.
+ */
+typedef int (*ntidx_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 /* ------------------------------------------------------------------ */
 /* Opening a trace                                                     */
 /* ------------------------------------------------------------------ */
@@ -1002,6 +1011,11 @@ typedef struct ntidx_bucket {
  *       complete is 0 and incomplete_reason says where it stops.
  */
 NTIDX_NODISCARD NTIDX_API int ntidx_stats_compute(ntidx_trace *t, ntidx_stats **out);
+
+/** The same, reporting how far into the trace the decode is (`progress` may be NULL; nonzero cancels with
+    NTIDX_E_CANCELLED). */
+NTIDX_NODISCARD NTIDX_API int ntidx_stats_compute_progress(ntidx_trace *t, ntidx_progress_fn progress, void *ctx,
+                                                           ntidx_stats **out);
 
 /** Free. Accepts NULL and *s == NULL; sets *s to NULL. */
 NTIDX_API void ntidx_stats_free(ntidx_stats **s);

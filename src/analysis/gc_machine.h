@@ -79,6 +79,10 @@ typedef struct gc_alloc_run {
     int starts_bad;
 } gc_alloc_run;
 
+/* a + b as C#'s unchecked long arithmetic (TraceEvent's) computes it: wrapped, where an int64_t sum of
+   amounts a trace can claim (AllocationAmount64 is any 64-bit value) would overflow, undefined in C */
+static inline int64_t gc_add_wrapping(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+
 typedef struct gc_ev {
     uint8_t kind;
     int64_t ts;

@@ -94,15 +94,12 @@ out:
     free(bcopy);
 }
 
-NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path)
+/*
+ * The index's bytes, written to `fd` from where it is. `x` is current and checked whole. Returns NTIDX_OK,
+ * NTIDX_E_NOMEM (said, naming `path`) or NTIDX_E_IO with errno set (a write failed; not said).
+ */
+static int serialize(const ntidx_index *x, int fd, const char *path)
 {
-    if (!x || !path)
-        return say(path, NTIDX_E_INVALID_ARG, "ntidx_index_write: NULL argument");
-    x = ntx_index_current(x);
-    /* A lazily checked index is checked whole before it is copied anywhere. */
-    ntx_err cerr = {0};
-    if (ntx_index_need_all(x, &cerr) < 0)
-        return ntx_fail(cerr.code, x->name, &cerr);
     uint8_t stat[NTX_TRACE_STAT_ENTRY];
     ntx_store64(stat, (uint64_t)x->trace_ctime_ns);
     /* FILTERS is present exactly when FULL, also with no block (a trace with nothing after its trace
@@ -180,14 +177,78 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path)
     }
     ntx_store64(h + hsize - 8, ntx_xxh3(h, hsize - 8));
 
+    static const uint8_t zeros[8];
+    int bad = write_all(fd, h, hsize);
+    uint64_t pos = hsize;
+    for (int i = 0; i < nsec && !bad; i++) {
+        uint64_t len = sec[i].count * sec[i].entry;
+        if (len)
+            bad = write_all(fd, sec[i].data, (size_t)len);
+        pos += len;
+        if (!bad && align8(pos) != pos) {
+            bad = write_all(fd, zeros, (size_t)(align8(pos) - pos));
+            pos = align8(pos);
+        }
+    }
+    if (!bad)
+        bad = write_all(fd, NTX_IDX_FOOTER, 8);
+    int e = errno;
+    free(sums);
+    errno = e;
+    return bad ? NTIDX_E_IO : NTIDX_OK;
+}
+
+/* The index to write: the current one of `x`, checked whole (a lazily checked one is checked before it is
+   copied anywhere). */
+static int ready_to_write(const ntidx_index **x)
+{
+    *x = ntx_index_current(*x);
+    ntx_err cerr = {0};
+    if (ntx_index_need_all(*x, &cerr) < 0)
+        return ntx_fail(cerr.code, (*x)->name, &cerr);
+    return NTIDX_OK;
+}
+
+NTIDX_API int ntidx_index_write_fd(const ntidx_index *x, int fd, const char *name)
+{
+    if (!x || fd < 0)
+        return say(name, NTIDX_E_INVALID_ARG, "ntidx_index_write_fd: NULL index or no descriptor");
+    int rc = ready_to_write(&x);
+    if (rc < 0)
+        return rc;
+    rc = serialize(x, fd, name);
+    if (rc == NTIDX_E_IO)
+        return say(name, NTIDX_E_IO, "cannot write: %s", strerror(errno));
+    return rc;
+}
+
+NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path)
+{
+    if (!x || !path)
+        return say(path, NTIDX_E_INVALID_ARG, "ntidx_index_write: NULL argument");
+    int rc = ready_to_write(&x);
+    if (rc < 0)
+        return rc;
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        /* A device or a FIFO: written in place, since a rename over it would replace it with a file. */
+        int fd = open(path, O_WRONLY | O_CLOEXEC);
+        if (fd < 0)
+            return say(path, NTIDX_E_IO, "cannot write: %s", strerror(errno));
+        rc = serialize(x, fd, path);
+        int e = errno;
+        if (close(fd) != 0 && rc == NTIDX_OK) {
+            rc = NTIDX_E_IO;
+            e = errno;
+        }
+        return rc == NTIDX_E_IO ? say(path, NTIDX_E_IO, "cannot write: %s", strerror(e)) : rc;
+    }
     /* Temporary file in the same directory, so the rename is atomic. It is locked for as long
        as its name exists: remove_stale_temporaries() removes only unlocked ones. */
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 16);
-    if (!tmp) {
-        free(sums);
+    if (!tmp)
         return say(path, NTIDX_E_NOMEM, "out of memory");
-    }
     int fd = -1;
     for (int attempt = 0; attempt < 16; attempt++) {
         snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
@@ -205,26 +266,22 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path)
     if (fd < 0) {
         int e = errno;
         free(tmp);
-        free(sums);
         return say(path, NTIDX_E_IO, "cannot create a temporary file beside it: %s", strerror(e));
     }
-    static const uint8_t zeros[8];
-    int bad = write_all(fd, h, hsize);
-    uint64_t pos = hsize;
-    for (int i = 0; i < nsec && !bad; i++) {
-        uint64_t len = sec[i].count * sec[i].entry;
-        if (len)
-            bad = write_all(fd, sec[i].data, (size_t)len);
-        pos += len;
-        if (!bad && align8(pos) != pos) {
-            bad = write_all(fd, zeros, (size_t)(align8(pos) - pos));
-            pos = align8(pos);
-        }
+    rc = serialize(x, fd, path);
+    int bad = rc != NTIDX_OK;
+    if (rc == NTIDX_E_NOMEM) {
+        unlink(tmp);
+        close(fd);
+        free(tmp);
+        return rc;
     }
+    /* an index replaced keeps its permissions; a new one is readable by all, as a trace beside it usually is */
+    mode_t mode = 0644;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+        mode = st.st_mode & 07777;
     if (!bad)
-        bad = write_all(fd, NTX_IDX_FOOTER, 8);
-    if (!bad)
-        bad = fchmod(fd, 0644) != 0 || fsync(fd) != 0;
+        bad = fchmod(fd, mode) != 0 || fsync(fd) != 0;
     int e = errno;
     /* Renamed while still locked (the data is on disk: fsync succeeded), then closed. */
     if (!bad && rename(tmp, path) != 0) {
@@ -237,7 +294,6 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path)
         bad = 1;
         e = errno;
     }
-    free(sums);
     if (bad) {
         free(tmp);
         return say(path, NTIDX_E_IO, "cannot write: %s", strerror(e));
