@@ -178,7 +178,7 @@ static int open_index(cli_ctx *c, int verify)
     int rc = ntidx_index_open(c->trace, c->index_path, &o, &c->index, NULL);
     cli_progress_end();
     if (rc < 0)
-        cli_error("%s: cannot index: %s", c->trace_path, ntidx_last_error_info()->what);
+        cli_error("%s: cannot index: %s", c->trace_path, ntidx_last_error_info()->detail);
     return rc;
 }
 

@@ -76,7 +76,7 @@ int ntidx_cmd_index(int argc, char **argv)
     double secs = now_s() - t0;
     int ret = CLI_OK;
     if (rc < 0) {
-        cli_error("%s: cannot index: %s", path, ntidx_last_error_info()->what);
+        cli_error("%s: cannot index: %s", path, ntidx_last_error_info()->detail);
         ret = CLI_FAIL;
     } else if (not_saved) {
         ret = CLI_FAIL;
