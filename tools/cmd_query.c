@@ -45,9 +45,14 @@ int ntidx_cmd_query(int argc, char **argv)
             break;
     fflush(stdout);
     event_print_done(&p, c.trace_path);
+    const ntidx_index_info *xi = ntidx_index_get_info(c.index);
     if (rc < 0)
         cli_library_error();
-    else if (cli_opt(&c, "stats")) {
+    else if (xi && !xi->complete) /* a window past the end of what was written is empty: say why */
+        fprintf(stderr,
+                "ntidx: %s: warning: trace is incomplete: read up to its last complete block (offset %" PRIu64 ")\n",
+                c.trace_path, xi->indexed_end);
+    if (rc >= 0 && cli_opt(&c, "stats")) {
         const ntidx_query_stats *qs = ntidx_query_get_stats(q);
         fprintf(stderr, "query: %" PRIu64 " regions, %" PRIu64 " blocks (%" PRIu64 " event blocks), %" PRIu64
                         " bytes of the trace read\n",

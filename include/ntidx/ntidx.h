@@ -324,10 +324,13 @@ typedef struct ntidx_block {
  *   else error (ntidx_last_error()).
  * @endcode
  * @return 1 a block (never END_OF_STREAM), 0 the end-of-stream marker was
- *         read (*pos is then the end of the stream), NTIDX_E_TRUNCATED the
- *         file ends at *pos or inside the block at *pos (a writer that did
- *         not finish: everything before *pos is complete),
- *         NTIDX_E_CORRUPT framing that cannot be a block.
+ *         read (*pos is then the end of the stream, which is the end of the
+ *         file), NTIDX_E_TRUNCATED the file ends at *pos or inside the block
+ *         at *pos (a writer that did not finish: everything before *pos is
+ *         complete), NTIDX_E_CORRUPT framing that cannot be a block, or an
+ *         end-of-stream marker at *pos that does not end the file (a damaged
+ *         trace: a V6 end-of-stream block is a zero word, so zeros written
+ *         over a trace read as one; the message says how many bytes follow).
  * @note Memory: a walk gives the mapped pages behind it back to the kernel
  *       (in steps of 64 MiB, the current block's bytes kept), so walking a
  *       10 GB trace does not make it resident. Pointers into the trace stay

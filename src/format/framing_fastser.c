@@ -63,6 +63,11 @@ int ntx_fastser_frame(const uint8_t *p, uint64_t have, uint64_t at, uint64_t fil
     if (c.err)
         FS_FAIL("an object tag");
     if (tag == FS_NULLREF) {
+        /* The end-of-stream tag must end the file: what follows it would otherwise go unread, silently. */
+        if (left > 1)
+            return ntx_err_at(err, NTIDX_E_CORRUPT, at,
+                              "end-of-stream tag, but %llu bytes of the file follow it: the trace is damaged here",
+                              (unsigned long long)(left - 1));
         *pos = at + 1;
         return 0;
     }

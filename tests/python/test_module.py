@@ -314,6 +314,25 @@ class BadInput(unittest.TestCase):
             self.assertFalse(t.complete)
             self.assertIsNone(t.index_path)
 
+    def test_damaged_trace(self):
+        """Zeros over the middle of a V6 trace read as an end-of-stream block: a CorruptError naming its offset,
+        with the index or without it, never a trace that ends there."""
+        path = os.path.join(SCRATCH, "damaged.nettrace")
+        with open(generated()[1], "rb") as f:
+            data = bytearray(f.read())
+        pos = 20
+        while pos < len(data) // 2:  # the first block boundary past the middle
+            pos += 4 + (int.from_bytes(data[pos:pos + 4], "little") & 0xFFFFFF)
+        data[pos:pos + 4096] = bytes(4096)
+        with open(path, "wb") as f:
+            f.write(data)
+        for build in (True, False):
+            with self.assertRaises(ntidx.CorruptError) as cm:
+                with ntidx.open(path, build_index=build) as t:
+                    t.stats()
+            self.assertEqual(cm.exception.offset, pos)
+            self.assertIn("end-of-stream block, but", cm.exception.what)
+
     def test_corrupt_index_is_rebuilt(self):
         path = os.path.join(SCRATCH, "corrupt.nettrace")
         shutil.copy(generated()[0], path)

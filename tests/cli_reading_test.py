@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Reading correctly, as the commands show it: damaged traces said with their
+offset, truncated traces warned about, one block count, one event name, one
+dropped-events count whatever the path through the library.
+
+usage: cli_reading_test.py NTIDX
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+NTIDX = None
+
+
+def run(*args, check=True):
+    p = subprocess.run([NTIDX, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if check and p.returncode != 0:
+        raise AssertionError(f"ntidx {' '.join(args)} exited {p.returncode}: {p.stderr}")
+    return p
+
+
+def v6_blocks(data):
+    """(offset, kind, size) of each block of a V6 trace (stream header: 20 bytes), up to end-of-stream."""
+    pos, out = 20, []
+    while pos + 4 <= len(data):
+        word = int.from_bytes(data[pos:pos + 4], "little")
+        size, kind = word & 0xFFFFFF, word >> 24
+        out.append((pos, kind, size))
+        if kind == 0:
+            break
+        pos += 4 + size
+    return out
+
+
+class DamagedTrace(unittest.TestCase):
+    """Zeros written over the middle of a trace: a V6 end-of-stream block is a zero word, so the first zero
+    block header used to end the trace there, silently, with everything after it unread. Every command now
+    says the trace is damaged, with the offset, and exits 1; the same for V4/V5 framing."""
+
+    def zeroed(self, d, version, at, length):
+        path = os.path.join(d, f"z{version}.nettrace")
+        run("gen", "-o", path, "--format-version", str(version), "--size", "3M", "--seed", "5")
+        whole = os.path.join(d, f"whole{version}.nettrace")
+        with open(path, "rb") as f:
+            data = f.read()
+        with open(whole, "wb") as f:
+            f.write(data)
+        # indexed while whole: the damage must not be hidden behind an index that says "up to date"
+        self.assertIn("built", run("index", path).stdout)
+        with open(path, "r+b") as f:
+            f.seek(at)
+            f.write(bytes(length))
+        return path, data
+
+    def check_damaged(self, path, where):
+        info = run("info", path, check=False)
+        self.assertEqual(info.returncode, 1, info.stderr)
+        self.assertIn("complete:         no (damaged", info.stdout)
+        self.assertIn(where, info.stdout)
+        self.assertIn(where, info.stderr)
+        js = run("info", path, "--json", check=False)
+        self.assertEqual(js.returncode, 1)
+        doc = json.loads(js.stdout)
+        self.assertFalse(doc["complete"])
+        self.assertIn(where, doc["incomplete_reason"])
+        for args in (["stats"], ["stats", "--json"], ["stats", "--threads", "2"], ["index"], ["index", "--full"],
+                     ["query", "--from", "0.2s", "--to", "0.3s"], ["seek", "--at", "0.2s"], ["top"],
+                     ["sql", "SELECT count(*) FROM events"]):
+            p = run(args[0], path, *args[1:], check=False)
+            self.assertEqual(p.returncode, 1, (args, p.stdout[:200], p.stderr))
+            self.assertIn(where, p.stderr, args)
+        # without an index: the reader stops at the damaged block (the one the zeros begin in, or the
+        # end-of-stream after it), with an error naming its offset
+        for args in (["stats", "--no-index"], ["dump"]):
+            p = run(args[0], path, *args[1:], check=False)
+            self.assertEqual(p.returncode, 1, (args, p.stderr))
+            self.assertRegex(p.stderr, r"offset \d+ \(0x[0-9a-f]+\)")
+
+    def test_v6_zeros_at_a_block_boundary(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "probe.nettrace")
+            run("gen", "-o", path, "--format-version", "6", "--size", "3M", "--seed", "5")
+            blocks = v6_blocks(open(path, "rb").read())
+            at = next(off for off, kind, size in blocks if off >= 1 << 20)
+            path, data = self.zeroed(d, 6, at, 256 << 10)
+            follow = len(data) - at - 4
+            self.check_damaged(path, "offset %d (0x%x): end-of-stream block, but %d bytes of the file follow it: "
+                                     "the trace is damaged here (zeros" % (at, at, follow))
+
+    def test_v6_zeros_inside_a_block(self):
+        with tempfile.TemporaryDirectory() as d:
+            at = (1 << 20) + 1000
+            path, data = self.zeroed(d, 6, at, 300 << 10)
+            # the block the zeros begin in keeps its header; the first block header among them reads as the
+            # end-of-stream block
+            eos = next(off for off, kind, size in v6_blocks(open(path, "rb").read()) if kind == 0)
+            self.assertLess(eos, len(data) - 4)
+            self.check_damaged(path, "offset %d (0x%x): end-of-stream block, but" % (eos, eos))
+
+    def test_v5_zeros(self):
+        with tempfile.TemporaryDirectory() as d:
+            path, _ = self.zeroed(d, 5, (1 << 20) + 1000, 300 << 10)
+            self.check_damaged(path, "): expected the end-of-object tag (6)")
+
+    def test_bytes_after_the_end_of_stream(self):
+        """What follows the end-of-stream marker is damage too, in V6 and in V4/V5."""
+        with tempfile.TemporaryDirectory() as d:
+            for v in (5, 6):
+                path = os.path.join(d, f"tail{v}.nettrace")
+                run("gen", "-o", path, "--format-version", str(v), "--size", "1M")
+                end = os.path.getsize(path) - (4 if v == 6 else 1)
+                with open(path, "ab") as f:
+                    f.write(b"\x01" * 10)
+                what = "end-of-stream block" if v == 6 else "end-of-stream tag"
+                self.check_damaged(path, "offset %d (0x%x): %s, but 10 bytes of the file follow it" % (end, end, what))
+
+
+class TruncatedTrace(unittest.TestCase):
+    def test_info_warns(self):
+        """info on a trace cut short warns on stderr, as the README promises and the other commands do."""
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "t.nettrace")
+            run("gen", "-o", path, "--format-version", "6", "--size", "2M")
+            with open(path, "r+b") as f:
+                f.truncate(os.path.getsize(path) - 5000)
+            for args in ([], ["--json"]):
+                p = run("info", path, *args)
+                self.assertIn("warning: trace is incomplete: offset ", p.stderr, args)
+            self.assertIn("complete:         no (no end-of-stream marker)", run("info", path).stdout)
+            q = run("query", path, "--from", "0", "--to", "1000s")
+            self.assertIn("warning: trace is incomplete", q.stderr)
+            whole = os.path.join(d, "w.nettrace")
+            run("gen", "-o", whole, "--format-version", "6", "--size", "1M")
+            self.assertNotIn("warning", run("info", whole).stderr)
+            self.assertNotIn("warning", run("query", whole, "--from", "0", "--to", "1s").stderr)
+
+
+if __name__ == "__main__":
+    NTIDX = sys.argv[1]
+    prog = unittest.main(argv=[sys.argv[0], "-v"], exit=False)
+    sys.exit(0 if prog.result.wasSuccessful() and not prog.result.skipped else 1)
