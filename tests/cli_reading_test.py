@@ -118,6 +118,41 @@ class DamagedTrace(unittest.TestCase):
                 self.check_damaged(path, "offset %d (0x%x): %s, but 10 bytes of the file follow it" % (end, end, what))
 
 
+GOLDEN_RUNTIME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dotnet", "golden", "runtime-file.nettrace")
+
+
+class OneName(unittest.TestCase):
+    def test_unnamed_runtime_event(self):
+        """The runtime's events 200 and 201 have no name in TraceEvent's parsers: EventID(200) there, in the
+        text output, and now in every key and column (it was "" in dump, query, stats --json and SQL)."""
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "runtime.nettrace")
+            with open(GOLDEN_RUNTIME, "rb") as f, open(path, "wb") as g:
+                g.write(f.read())
+            dumped = [json.loads(l) for l in run("dump", path, "--format", "jsonl").stdout.splitlines()]
+            unnamed = [e for e in dumped if e["provider"] == "Microsoft-Windows-DotNETRuntime" and e["event_id"] == 200]
+            self.assertTrue(unnamed)
+            self.assertEqual({e["event_name"] for e in unnamed}, {"EventID(200)"})
+            self.assertNotIn("", {e["event_name"] for e in dumped})
+            ts = unnamed[0]["ts"]
+            q = [json.loads(l) for l in run("query", path, "--from", str(ts), "--to", str(ts + 1), "--format",
+                                            "jsonl").stdout.splitlines()]
+            self.assertIn("EventID(200)", {e["event_name"] for e in q})
+            csv = run("query", path, "--event", "EventID(200)", "--format", "csv").stdout.splitlines()
+            self.assertEqual(len(csv) - 1, len(unnamed))
+            self.assertTrue(all(',"EventID(200)",' in line for line in csv[1:]), csv[:2])
+            for args in ([], ["--no-index"]):
+                types = json.loads(run("stats", path, "--json", *args).stdout)["types"]
+                self.assertEqual([t["count"] for t in types if t["event_name"] == "EventID(200)"], [len(unnamed)])
+                self.assertNotIn("", {t["event_name"] for t in types})
+            self.assertIn("Microsoft-Windows-DotNETRuntime/EventID(200)", run("stats", path).stdout)
+            out = run("sql", path, "SELECT DISTINCT event_name FROM events WHERE event_id = 200 AND "
+                                   "provider = 'Microsoft-Windows-DotNETRuntime'", "--format", "csv").stdout
+            self.assertEqual(out.split(), ["event_name", "EventID(200)"])
+            out = run("sql", path, "SELECT count(*) FROM types WHERE event_name = ''", "--format", "csv").stdout
+            self.assertEqual(out.split()[-1], "0")
+
+
 class TruncatedTrace(unittest.TestCase):
     def test_info_warns(self):
         """info on a trace cut short warns on stderr, as the README promises and the other commands do."""

@@ -402,6 +402,20 @@ class Events(unittest.TestCase):
         self.assertTrue(any(e.stack for e in events))
         self.assertTrue(repr(first).startswith("<ntidx.Event ts="))
 
+    def test_unnamed_event_is_eventid(self):
+        """A runtime event TraceEvent does not name (200) is EventID(200) in events, frames and statistics."""
+        path = os.path.join(SCRATCH, "runtime-file.nettrace")
+        shutil.copy(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "dotnet", "golden",
+                                 "runtime-file.nettrace"), path)
+        with ntidx.open(path) as t:
+            events = list(t.query(event="EventID(200)"))
+            self.assertTrue(events)
+            self.assertEqual({e.event_name for e in events}, {"EventID(200)"})
+            self.assertEqual([x["count"] for x in t.stats()["types"] if x["event_name"] == "EventID(200)"],
+                             [len(events)])
+            df = t.frame(event="EventID(200)")
+            self.assertEqual(set(df["event_name"]), {"EventID(200)"})
+
     def test_stack_methods(self):
         path = os.path.join(os.path.dirname(TRACES[0]), "only_managed_samples.nettrace")
         with ntidx.open(path) as t:

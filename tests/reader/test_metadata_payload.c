@@ -80,12 +80,13 @@ static void test_v5_metadata_header(void **state)
     assert_null(m->message_template);
     assert_null(m->description);
     assert_int_equal(m->offset, start);
-    /* an empty event name */
+    /* an empty event name: TraceEvent's EventID(N), the same in the name and in the display name */
     tb_reset(&b);
     v5_metadata_header(&b, 1, "P", 9, "", 0, 0, 0);
     tb_u32(&b, 0);
     assert_int_equal(parse_blob(&a, &b, &m, &v5, &err), 0);
-    assert_string_equal(m->event_name, "");
+    assert_string_equal(m->event_name, "EventID(9)");
+    assert_string_equal(m->name_in_trace, "");
     assert_int_equal(m->has_fields, 1);
     assert_int_equal(m->field_count, 0);
     char name[64];
