@@ -118,6 +118,51 @@ class DamagedTrace(unittest.TestCase):
                 self.check_damaged(path, "offset %d (0x%x): %s, but 10 bytes of the file follow it" % (end, end, what))
 
 
+class DroppedEvents(unittest.TestCase):
+    """dropped_events is one number whatever the path: a read of the whole trace (--no-index, TraceEvent's
+    count), the parallel statistics through the index with any number of threads, and a --full index's
+    region statistics. A V6 thread counts from 0: in a slice, whose threads start in the middle of their
+    numbering, the indexed paths said 0 where a whole read says thousands."""
+
+    def dropped(self, path, *args):
+        return json.loads(run("stats", path, "--json", *args).stdout)["dropped_events"]
+
+    def same_everywhere(self, path):
+        whole = self.dropped(path, "--no-index")
+        for threads in ("1", "2", "3"):
+            self.assertEqual(self.dropped(path, "--threads", threads), whole, (path, threads))
+        run("index", path, "--full")
+        s = json.loads(run("stats", path, "--json").stdout)
+        self.assertGreater(s["regions_from_index"], 0)
+        self.assertEqual(s["dropped_events"], whole, path)
+        os.unlink(path + ".ntidx")
+        return whole
+
+    def test_slices_and_flushes(self):
+        with tempfile.TemporaryDirectory() as d:
+            shapes = {"v6": ["--format-version", "6"],
+                      "v6-flushes": ["--format-version", "6", "--drop-rate", "0.02", "--metadata-flush-every", "3",
+                                     "--thread-flush-every", "4", "--remove-threads"],
+                      "v5-drops": ["--format-version", "5", "--drop-rate", "0.02"],
+                      "one-collect": ["--shape", "one-collect"]}
+            for name, args in shapes.items():
+                src = os.path.join(d, name + ".nettrace")
+                run("gen", "-q", "-o", src, "--size", "3M", "--seed", "7", *args)
+                with self.subTest(trace=name):
+                    whole = self.same_everywhere(src)
+                    if "drop-rate" in " ".join(args):
+                        self.assertGreater(whole, 0)
+                    info = json.loads(run("info", src, "--json").stdout)
+                    span = info["last_ts"] - info["first_ts"]
+                    cut = os.path.join(d, name + "-slice.nettrace")
+                    run("slice", src, "--from", str(info["first_ts"] + span // 3), "--to",
+                        str(info["first_ts"] + 2 * span // 3), "-o", cut)
+                    if name != "v5-drops":  # V6: every thread of the slice starts in the middle of its numbering
+                        self.assertGreater(self.same_everywhere(cut), 0)
+                    else:
+                        self.same_everywhere(cut)
+
+
 GOLDEN_RUNTIME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dotnet", "golden", "runtime-file.nettrace")
 
 

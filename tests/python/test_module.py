@@ -402,6 +402,18 @@ class Events(unittest.TestCase):
         self.assertTrue(any(e.stack for e in events))
         self.assertTrue(repr(first).startswith("<ntidx.Event ts="))
 
+    def test_dropped_events_of_a_slice(self):
+        """A V6 slice's threads start in the middle of their numbering: Trace.stats() counts their dropped
+        events as a read of the whole trace does (and TraceEvent), not 0."""
+        src, cut = generated()[1], os.path.join(SCRATCH, "v6-slice.nettrace")
+        info = cli_json("info", src, "--json")
+        span = info["last_ts"] - info["first_ts"]
+        run("slice", src, "--from", info["first_ts"] + span // 3, "--to", info["first_ts"] + 2 * span // 3, "-o", cut)
+        whole = cli_json("stats", cut, "--json", "--no-index")["dropped_events"]
+        self.assertGreater(whole, 0)
+        with ntidx.open(cut) as t:
+            self.assertEqual(t.stats()["dropped_events"], whole)
+
     def test_unnamed_event_is_eventid(self):
         """A runtime event TraceEvent does not name (200) is EventID(200) in events, frames and statistics."""
         path = os.path.join(SCRATCH, "runtime-file.nettrace")
