@@ -237,7 +237,7 @@ static int name_like_traceevent(ntx_arena *a, ntidx_metadata *m)
         n -= 5;
     else if (opcode == 2 && ends_with_ci(m->event_name, n, "Stop"))
         n -= 4;
-    char num[8];
+    char num[12]; /* an int: the compiler cannot know a trace's opcode fits a byte */
     const char *op = opcode < 10 ? names[opcode] : (snprintf(num, sizeof num, "%d", opcode), num);
     size_t k = strlen(op);
     char *s = ntx_arena_alloc(a, n + 1 + k + 1);
