@@ -198,6 +198,45 @@ class OneName(unittest.TestCase):
             self.assertEqual(out.split()[-1], "0")
 
 
+class Counts(unittest.TestCase):
+    def test_info_and_index_count_the_same_blocks(self):
+        """info counted the trace block, index did not (717 and 716): both count it now."""
+        with tempfile.TemporaryDirectory() as d:
+            for v in ("5", "6"):
+                path = os.path.join(d, f"b{v}.nettrace")
+                run("gen", "-q", "-o", path, "--format-version", v, "--size", "1M")
+                info = json.loads(run("info", path, "--json").stdout)
+                idx = json.loads(run("index", path, "--json").stdout)
+                self.assertEqual(idx["blocks"], info["block_total"])
+                self.assertEqual(info["block_total"], sum(info["blocks"].values()))
+                self.assertIn("  %d blocks," % info["block_total"], run("index", path).stdout)
+                # and info answered from the index (current, complete) says the same
+                self.assertEqual(json.loads(run("info", path, "--json").stdout)["block_total"], info["block_total"])
+
+    def test_stats_text_tables(self):
+        """The text has the per-provider table it promises, and every type's event id (gen-v6's label lists
+        rename events of ids 3 and 4 alike: "Activity1//Opcode(10) v1")."""
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "gen-v6.nettrace")
+            with open(os.path.join(os.path.dirname(GOLDEN_RUNTIME), "gen-v6.nettrace"), "rb") as f, \
+                    open(path, "wb") as g:
+                g.write(f.read())
+            s = json.loads(run("stats", path, "--json").stdout)
+            text = run("stats", path).stdout
+            providers = text.split("\n       count  provider\n", 1)[1].split("\n\n", 1)[0].splitlines()
+            self.assertEqual({l.split()[1]: int(l.split()[0]) for l in providers}, s["providers"])
+            counts = [int(l.split()[0]) for l in providers]
+            self.assertEqual(counts, sorted(counts, reverse=True))
+            types = text.split("\n       count    event id  event type\n", 1)[1].split("\n\n", 1)[0].splitlines()
+            self.assertEqual(len(types), len(s["types"]))
+            lines = {tuple(l.split(None, 2)) for l in types}
+            for t in s["types"]:
+                name = "%s/%s" % (t["provider"], t["event_name"]) + (" v%d" % t["version"] if t["version"] else "")
+                self.assertIn((str(t["count"]), str(t["event_id"]), name), lines)
+            alike = [t for t in s["types"] if t["event_name"] == "Activity1//Opcode(10)" and t["version"] == 1]
+            self.assertEqual(sorted(t["event_id"] for t in alike), [3, 4])
+
+
 class TruncatedTrace(unittest.TestCase):
     def test_info_warns(self):
         """info on a trace cut short warns on stderr, as the README promises and the other commands do."""

@@ -82,6 +82,9 @@ int ntidx_cmd_index(int argc, char **argv)
         ret = CLI_FAIL;
     } else {
         const ntidx_index_info *i = ntidx_index_get_info(x);
+        /* The trace's blocks, its trace block included (the index does not list it): the count `ntidx info`
+           gives as block_total. */
+        uint64_t blocks = i->blocks + 1;
         static const char *acts[] = {"up to date", "built", "rebuilt", "extended"};
         const char *a = acts[act];
         uint64_t tsize = ntidx_trace_get_info(c.trace)->file_size;
@@ -91,7 +94,7 @@ int ntidx_cmd_index(int argc, char **argv)
             printf(",\"action\":\"%s\",\"seconds\":%.6f,\"bytes\":%" PRIu64 ",\"trace_bytes\":%" PRIu64
                    ",\"ratio\":%.8f,\"blocks\":%" PRIu64 ",\"sequence_points\":%" PRIu64 ",\"regions\":%" PRIu64
                    ",\"definitions\":%" PRIu64 ",\"complete\":%s,\"full\":%s",
-                   a, secs, i->bytes, tsize, tsize ? (double)i->bytes / (double)tsize : 0.0, i->blocks,
+                   a, secs, i->bytes, tsize, tsize ? (double)i->bytes / (double)tsize : 0.0, blocks,
                    i->sequence_points, i->regions, i->definitions, i->complete ? "true" : "false",
                    i->full ? "true" : "false");
             if (i->events != UINT64_MAX)
@@ -101,7 +104,7 @@ int ntidx_cmd_index(int argc, char **argv)
             printf("%s: %s in %.3f s\n", ipath, a, secs);
             printf("  %" PRIu64 " blocks, %" PRIu64 " sequence points, %" PRIu64 " regions, %" PRIu64
                    " definition blocks%s\n",
-                   i->blocks, i->sequence_points, i->regions, i->definitions, i->complete ? "" : " (trace incomplete)");
+                   blocks, i->sequence_points, i->regions, i->definitions, i->complete ? "" : " (trace incomplete)");
             printf("  index %" PRIu64 " bytes = %.4f%% of the trace (%" PRIu64 " bytes)\n", i->bytes,
                    tsize ? 100.0 * (double)i->bytes / (double)tsize : 0.0, tsize);
             if (i->events != UINT64_MAX)
