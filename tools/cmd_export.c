@@ -5,7 +5,7 @@
  * The events of a window (the whole trace without --from/--to), through the
  * side index and in time order, in a format another tool reads:
  *   chrome      Chrome Trace Event JSON for the Perfetto UI and chrome://tracing (export_chrome.c)
- *   speedscope  the sampled stacks, one profile per thread, for speedscope (export_speedscope.c)
+ *   speedscope  the sampled stacks, one profile per thread, at their times, for speedscope (export_speedscope.c)
  *   csv, jsonl  the rows and keys of `ntidx query --format csv|jsonl` (event_print.c)
  * OUT "-" is stdout. A regular file is written beside OUT and renamed over it
  * when complete, so a failed or interrupted export leaves no half-written

@@ -30,6 +30,41 @@ static int cmp_count_desc(const void *a, const void *b)
     return x->count > y->count ? -1 : x->count < y->count;
 }
 
+/* Events per provider, most first (the same sums as the JSON's "providers"). */
+typedef struct provider_count {
+    const char *name;
+    uint64_t count;
+} provider_count;
+
+static int cmp_provider(const void *a, const void *b)
+{
+    const provider_count *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+static void print_providers(const ntidx_stats *s)
+{
+    provider_count *p = malloc((s->type_count + 1) * sizeof *p);
+    if (!p)
+        return;
+    size_t n = 0;
+    for (size_t i = 0; i < s->type_count; i++) {
+        size_t k = 0;
+        while (k < n && strcmp(p[k].name, s->types[i].provider) != 0)
+            k++;
+        if (k == n)
+            p[n++] = (provider_count){s->types[i].provider, 0};
+        p[k].count += s->types[i].count;
+    }
+    qsort(p, n, sizeof *p, cmp_provider);
+    printf("\n%12s  %s\n", "count", "provider");
+    for (size_t i = 0; i < n; i++)
+        printf("%12" PRIu64 "  %s\n", p[i].count, p[i].name);
+    free(p);
+}
+
 static void print_text(const ntidx_trace *trace, const char *path, const ntidx_stats *s)
 {
     printf("file:           %s\n", path);
@@ -50,13 +85,14 @@ static void print_text(const ntidx_trace *trace, const char *path, const ntidx_s
     for (size_t i = 0; i < s->type_count; i++)
         order[i] = &s->types[i];
     qsort(order, s->type_count, sizeof *order, cmp_count_desc);
-    printf("\n%12s  %s\n", "count", "event type");
+    print_providers(s);
+    /* The event id on every line: two types may share a name (a V6 label list renaming events of two
+       ids alike, "Activity1//Reply"), and the id tells them apart. */
+    printf("\n%12s  %10s  %s\n", "count", "event id", "event type");
     for (size_t i = 0; i < s->type_count; i++) {
         const ntidx_type_stat *t = order[i];
-        if (t->event_name[0])
-            printf("%12" PRIu64 "  %s/%s", t->count, t->provider, t->event_name);
-        else
-            printf("%12" PRIu64 "  %s/EventID(%u)", t->count, t->provider, t->event_id);
+        printf("%12" PRIu64 "  %10u  %s/%s", t->count, t->event_id, t->provider,
+               t->event_name[0] ? t->event_name : "?");
         printf(t->version ? " v%u\n" : "\n", t->version);
     }
     free(order);

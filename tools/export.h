@@ -33,10 +33,12 @@ typedef struct export_job {
 int export_chrome(export_job *job, uint64_t *events_written);
 
 /*
- * speedscope JSON: one "sampled" profile per thread of the stacks of the
- * sample profiler's Thread/Sample events in the window (or of the events the
- * --provider/--event filter selects), frames named from the method-load and
- * rundown events of the whole trace. Returns 0, or -1 with a message printed.
+ * speedscope JSON: one profile per thread of the stacks of the sample
+ * profiler's Thread/Sample events in the window ("evented": each sample at its
+ * time), or of the events the --provider/--event filter selects ("sampled":
+ * counts), frames named from the method-load and rundown events of the whole
+ * trace. Returns 0, or -1 with a message printed (also when the window holds
+ * no sample: nothing is written).
  */
 int export_speedscope(export_job *job, uint64_t *events_written);
 

@@ -79,6 +79,10 @@ typedef struct ntidx_index_info {
     int complete;              /**< the trace's end-of-stream marker was indexed */
     uint64_t trace_size;       /**< the trace's size when indexed */
     uint64_t indexed_end;      /**< end of the last indexed (complete) block */
+    /** blocks: those the index lists, every block before indexed_end but the trace block (read at open;
+        `ntidx index` and `ntidx info` count it too: blocks + 1); sequence points; regions (runs of blocks
+        each closed by a sequence point, the last one maybe open); definition blocks (metadata, thread
+        and remove-thread blocks, event blocks holding metadata rows) */
     uint64_t blocks, sequence_points, regions, definitions;
     uint64_t first_ts, last_ts;/**< event time span (first_ts > last_ts: no events) */
     uint64_t events;           /**< UINT64_MAX unless full */

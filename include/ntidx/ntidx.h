@@ -401,12 +401,15 @@ typedef struct ntidx_block {
  *   else error (ntidx_last_error()).
  * @endcode
  * @return 1 a block (never END_OF_STREAM), 0 the end-of-stream marker was
- *         read (*pos is then the end of the stream), NTIDX_E_TRUNCATED the
- *         file ends at *pos or inside the block at *pos (a writer that did
- *         not finish: everything before *pos is complete),
- *         NTIDX_E_CORRUPT framing that cannot be a block, NTIDX_E_SHRUNK the
- *         file shrank while the walk read it (what was read before may be
- *         zeros: see "A file that shrinks while it is read").
+ *         read (*pos is then the end of the stream, which is the end of the
+ *         file), NTIDX_E_TRUNCATED the file ends at *pos or inside the block
+ *         at *pos (a writer that did not finish: everything before *pos is
+ *         complete), NTIDX_E_CORRUPT framing that cannot be a block, or an
+ *         end-of-stream marker at *pos that does not end the file (a damaged
+ *         trace: a V6 end-of-stream block is a zero word, so zeros written
+ *         over a trace read as one; the message says how many bytes follow),
+ *         NTIDX_E_SHRUNK the file shrank while the walk read it (what was
+ *         read before may be zeros: see "A file that shrinks while it is read").
  * @note Memory: a walk gives the mapped pages behind it back to the kernel
  *       (in steps of 64 MiB, the current block's bytes kept), so walking a
  *       10 GB trace does not make it resident. Pointers into the trace stay
@@ -494,7 +497,8 @@ typedef struct ntidx_metadata {
         Resume, Suspend, Transfer; other values as numbers). EventSource's conventions first: a name
         ending in Start or Stop without an opcode has that opcode, and the suffix goes
         ("WorkStart" is "Work/Start"). The .NET runtime's events get TraceEvent's names for them
-        ("GC/AllocationTick") whatever the trace says. "" when nothing names the event. */
+        ("GC/AllocationTick") whatever the trace says. "EventID(N)", N the event id, when nothing names the
+        event (neither the trace nor, for the runtime's events, TraceEvent's parsers), as TraceEvent names it. */
     const char *event_name;
     const char *message_template; /**< V6 optional, else NULL */
     const char *description;      /**< V6 optional, else NULL */
@@ -923,8 +927,8 @@ NTIDX_API size_t ntidx_event_stack_depth(const ntidx_trace *t, const ntidx_event
 NTIDX_API uint64_t ntidx_event_stack_ip(const ntidx_trace *t, const ntidx_event *ev, size_t i);
 
 /**
- * Display name of an event: "Provider/EventName", or "Provider/EventID(N)"
- * when the metadata has no name.
+ * Display name of an event: "Provider/EventName" ("Provider/EventID(N)"
+ * when nothing names the event: its event_name is then "EventID(N)").
  */
 NTIDX_API const char *ntidx_event_display_name(const ntidx_metadata *m, char *buf, size_t buflen);
 
@@ -959,7 +963,7 @@ NTIDX_API int ntidx_metadata_matches_name(const ntidx_metadata *m, const char *n
 /** Events of one type: (provider, event id, event name, version). */
 typedef struct ntidx_type_stat {
     const char *provider;
-    const char *event_name;     /**< "" when the metadata gives none */
+    const char *event_name;     /**< as ntidx_metadata.event_name: "EventID(N)" when nothing names the event */
     uint32_t event_id;
     uint32_t version;
     uint64_t count;

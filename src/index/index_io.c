@@ -760,11 +760,12 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
         FAIL(NTIDX_E_INDEX_CORRUPT, "region statistics sections are incomplete or without FULL");
     if (nstat && rstats_count != x->nregions)
         FAIL(NTIDX_E_INDEX_CORRUPT, "%llu region statistics for %llu regions", (unsigned long long)rstats_count, (unsigned long long)x->nregions);
-    if (minor < 5 && rstats_count) {
-        /* Before 1.5 the stored statistics named some event types otherwise than TraceEvent (1.2: without the
+    if (minor < 6 && rstats_count) {
+        /* Before 1.6 the stored statistics named some event types otherwise than TraceEvent (1.2: without the
            opcode suffix; 1.3 and 1.4: EventSource's Start/Stop names and runtime events TraceEvent does not
-           name or names otherwise): decoded regions would name the same type otherwise, so they are not used
-           (docs/index-format.md, 1.3 and 1.5). */
+           name or names otherwise; 1.5: an event nothing names as "", not EventID(N)) and counted the dropped
+           events of a V6 region otherwise than a read of the whole trace (1.5): decoded regions would give
+           other numbers, so they are not used (docs/index-format.md, 1.3, 1.5 and 1.6). */
         x->rstats = x->tcounts = x->thcounts = x->dcounts = x->strings = NULL;
         x->ntcounts = x->nthcounts = x->ndcounts = x->strings_len = 0;
         rstats_count = 0;

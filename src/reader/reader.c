@@ -52,9 +52,9 @@ static ntx_seqstate *seqstate(ntidx_reader *r, uint64_t capture)
     s->capture = s->os_tid = capture;
     /* V6 threads start counting at 0 when defined (TraceEvent does the same): a
        first event numbered N means N-1 were dropped. Before V6 a thread's first
-       sighting is its baseline, and so is it for a query, which enters the trace
-       in the middle of each thread's numbering. */
-    s->seen = r->t->gen == NTX_GEN_V6 && !r->plan_refill;
+       sighting is its baseline, and so is it for a query that enters the trace
+       in the middle of each thread's numbering (seq_from_zero). */
+    s->seen = r->t->gen == NTX_GEN_V6 && r->seq_from_zero;
     return r->last_seq = s;
 }
 
@@ -82,7 +82,7 @@ static int seq_checkpoint(void *ctx, uint64_t thread, uint32_t seq)
     ntx_seqstate *s = seqstate(r, thread);
     if (!s)
         return ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory tracking sequence numbers");
-    if (!s->seen) {
+    if (!s->seen || r->reading_context) { /* a plan's context counts nothing: its region is not being read */
         s->seen = 1;
         s->last = seq;
         return 0;
@@ -152,6 +152,18 @@ static int add_thread(void *ctx, const ntidx_thread *th)
     *c = *th;
     if (ntx_idmap_put(&r->threads, c->index, c) != 0)
         return ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory caching threads");
+    if (!r->reading_context) {
+        /* A thread defined here starts its numbering here (a definition comes first, after a thread flush
+           or its index's RemoveThread, all of which a full read counts from 0): so does a plan that did not
+           know it. A thread a plan knows (a sequence point listed it) keeps what it knows. */
+        ntx_seqstate *s = seqstate(r, c->index);
+        if (!s)
+            return ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory tracking sequence numbers");
+        if (!s->seen) {
+            s->seen = 1;
+            s->last = 0;
+        }
+    }
     return 0;
 }
 
@@ -464,7 +476,20 @@ static void forget_seq(void *ctx, uint64_t key, void *val)
 }
 
 /* Blocks were skipped: the next event of each thread is a new baseline, not a gap. */
-static void forget_sequences(ntidx_reader *r) { ntx_idmap_each(&r->seqs, forget_seq, NULL); }
+static void forget_sequences(ntidx_reader *r)
+{
+    ntx_idmap_each(&r->seqs, forget_seq, NULL);
+    r->seq_from_zero = 0;
+}
+
+static void seq_from_zero(void *ctx, uint64_t key, void *val)
+{
+    (void)ctx;
+    (void)key;
+    ntx_seqstate *s = val;
+    s->seen = 1;
+    s->last = 0;
+}
 
 static void restart_seq(void *ctx, uint64_t key, void *val)
 {
@@ -481,6 +506,7 @@ void ntx_reader_resume(ntidx_reader *r)
 {
     /* Every state as seqstate() makes a new one for a plan (never seen): what a new reader would have. */
     ntx_idmap_each(&r->seqs, restart_seq, NULL);
+    r->seq_from_zero = 0;
     r->at_end = 0;
 }
 
@@ -614,6 +640,10 @@ static int plan_next_block(ntidx_reader *r, ntidx_block *b, int defer_barriers)
             reset_caches(r);
             continue;
         }
+        if (st->op == NTX_OP_ORIGIN) {
+            r->seq_from_zero = 1;
+            continue;
+        }
         uint64_t pos = st->offset;
         ntx_err walk = {0};
         int rc = ntx_next_block(r->t, &pos, b, &walk);
@@ -627,6 +657,11 @@ static int plan_next_block(ntidx_reader *r, ntidx_block *b, int defer_barriers)
             ntx_seqpoint sp;
             if ((rc = ntx_decode_sequence_point(r->t, b, &sp, seq_baseline, r, &r->err)) < 0)
                 return rc;
+            if (r->t->gen == NTX_GEN_V6 && (sp.flags & 1u)) {
+                /* it flushed the threads: as after a full read's checks, every thread counts from 0 */
+                ntx_idmap_each(&r->seqs, seq_from_zero, NULL);
+                r->seq_from_zero = 1;
+            }
             continue;
         }
         return st->op == NTX_OP_CONTEXT ? 3 : 1;
@@ -820,7 +855,9 @@ static int next_block(ntidx_reader *r, int defer_barriers)
             r->block_metadata_only = 1;
             return 1;
         }
+        r->reading_context = rc == 3;
         rc = apply_block(r, &b, defer_barriers);
+        r->reading_context = 0;
         if (rc < 0)
             return fail(r, rc);
         return rc == 2 ? 2 : 1;
@@ -1108,6 +1145,7 @@ NTIDX_API int ntidx_reader_open(ntidx_trace *t, const ntidx_reader_options *o, n
     ntidx_reader *r = calloc(1, sizeof *r);
     if (!r)
         return ntx_failf(NTIDX_E_NOMEM, t->name, NTIDX_NO_OFFSET, "out of memory");
+    r->seq_from_zero = 1; /* a read from the trace's start (a plan's first step forgets it) */
     r->t = t;
     r->opt = *o;
     r->pos = t->info.first_block_offset;
