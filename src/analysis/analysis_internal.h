@@ -69,6 +69,10 @@ typedef struct ntx_analysis_def {
     const char *name;                 /* "gc" */
     const ntx_event_type *types;      /* the event types it reads */
     size_t ntypes;
+    /* or, when not NULL, the types it reads in this trace, chosen at run time from the trace's definitions
+       (EventSource events are known by their opcodes, not by fixed ids): one malloc'ed block the driver
+       frees, the provider strings inside it. 0 or a negative ntidx_error with `err` set. */
+    int (*plan_types)(const ntx_an_ctx *ctx, ntx_event_type **types, size_t *ntypes, ntx_err *err);
     /* a work unit: created on the worker that reads it, fed its events in time order */
     int (*unit_new)(const ntx_an_ctx *ctx, void **unit);
     /* 0; 1: the event lacks a field the analysis needs (counted as a field error, and skipped); < 0: fatal */
