@@ -300,6 +300,59 @@ NTIDX_API const ntidx_gc *ntidx_gc_at(const ntidx_analysis *a, size_t i);
     table "gc_summary" has every process's); NULL for other values or another analysis. */
 NTIDX_API const ntidx_gc_stats *ntidx_gc_summary(const ntidx_analysis *a, int generation);
 
+/* ------------------------------------------------------------------ */
+/* Contention: the runtime's Contention/Start-Stop waits               */
+/* ------------------------------------------------------------------ */
+
+/**
+ * The waits of one thread for one lock (table "contention"; the keys are its
+ * column names). A wait is a thread's Contention/Start and its next
+ * Contention/Stop; its length is the stop's DurationNs where the runtime
+ * writes one (Contention/Stop version 1 and later), else the stop's time
+ * minus the start's.
+ */
+typedef struct ntidx_contention {
+    uint64_t lock_id;      /**< `lock_id`: Contention/Start's LockID (version 2: .NET 8 and later; 0 before) */
+    uint64_t thread;       /**< `thread`: the waiting thread */
+    uint32_t pid;          /**< `pid`: the process */
+    uint64_t count;        /**< `count`: waits that ended (their Contention/Stop found) */
+    uint64_t incomplete;   /**< `incomplete`: waits whose Contention/Stop was not found */
+    double total_wait_ms;  /**< `total_wait_ms`: the lengths of the waits that ended, added up */
+    double max_wait_ms;    /**< `max_wait_ms`: the longest (NaN, null in the table, when count is 0) */
+    uint64_t reserved[4];
+} ntidx_contention;
+
+/**
+ * The lock contention of a window: the runtime's Contention/Start and
+ * Contention/Stop events (provider Microsoft-Windows-DotNETRuntime, the
+ * Contention keyword 0x4000) paired per thread, in parallel over the
+ * window's regions (see the top of this header).
+ *
+ * Tables: "contention", one row per lock and thread (ordered by lock,
+ * process, thread: ntidx_contention); "contention_locks", one row per lock;
+ * "contention_waits", one row per wait in the order of their starts (`ts`,
+ * `start_relative_ms`, `duration_ms`, `thread`, `lock_id`,
+ * `lock_owner_thread`, `kind`, `is_complete`, `pid`).
+ *
+ * A wait belongs to the window its Contention/Start lies in; its stop is
+ * looked for past the window's end (lookahead_seconds). A wait whose stop is
+ * not found (the window's lookahead, the trace's end; or a second start on
+ * its thread before any stop: the stop was lost) is kept and counted in
+ * `incomplete`, outside `count` and the times. A stop without a start is
+ * counted in ntidx_analysis_stats.unmatched. With has_thread, only that
+ * thread's waits.
+ *
+ * @return as ntidx_gc_analyze().
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_contention_analyze(ntidx_trace *t, const ntidx_index *x,
+                                                       const ntidx_analysis_options *o, ntidx_analysis **out);
+
+/** Rows (lock and thread) of a contention analysis (0 for another analysis). */
+NTIDX_API size_t ntidx_contention_count(const ntidx_analysis *a);
+
+/** Row `i` (< ntidx_contention_count()); NULL past the end or for another analysis. Valid as long as `a`. */
+NTIDX_API const ntidx_contention *ntidx_contention_at(const ntidx_analysis *a, size_t i);
+
 #ifdef __cplusplus
 }
 #endif
