@@ -353,6 +353,76 @@ NTIDX_API size_t ntidx_contention_count(const ntidx_analysis *a);
 /** Row `i` (< ntidx_contention_count()); NULL past the end or for another analysis. Valid as long as `a`. */
 NTIDX_API const ntidx_contention *ntidx_contention_at(const ntidx_analysis *a, size_t i);
 
+/* ------------------------------------------------------------------ */
+/* Activities: EventSource Start/Stop pairs (StartStopActivityComputer) */
+/* ------------------------------------------------------------------ */
+
+/**
+ * One activity, as TraceEvent's StartStopActivityComputer computes it
+ * (table "activities"; the keys are its column names).
+ */
+typedef struct ntidx_activity {
+    const char *provider;          /**< `provider`: the Start event's provider */
+    const char *name;              /**< `name`: TraceEvent's TaskName ("Request" of Request/Start;
+                                        "ExceptionHandling" for the runtime's ExceptionCatch pairs) */
+    uint8_t activity_id[16];       /**< `activity_id`: the id that pairs its Start and Stop (GUID bytes) */
+    int has_parent;                /**< 1: it has a creator (`parent_activity_id` is not null) */
+    uint8_t parent_activity_id[16];/**< `parent_activity_id`: its creator's activity id */
+    int64_t parent;                /**< its creator's index among these records (-1: none, or not listed) */
+    uint32_t depth;                /**< `depth`: creators above it (0: none) */
+    uint64_t thread;               /**< `thread`: the Start event's thread */
+    uint32_t pid;                  /**< `pid`: the process */
+    uint64_t ts;                   /**< `ts`: the Start event's timestamp, raw ticks */
+    double start_relative_ms;      /**< `start_relative_ms`: the Start, ms since the trace's sync time */
+    double duration_ms;            /**< `duration_ms`: Stop - Start (0 while incomplete, as TraceEvent) */
+    int is_complete;               /**< `is_complete`: its Stop was seen */
+    uint64_t reserved[4];
+} ntidx_activity;
+
+/**
+ * The activities of a window: EventSource Start/Stop pairs matched by
+ * activity id, nested by their creators, as TraceEvent's
+ * StartStopActivityComputer computes them (PerfView's Events and
+ * "Activities" views), in parallel over the window's regions.
+ *
+ * Read: the Start and Stop opcodes of every EventSource provider the trace
+ * defines (the event types are taken from the trace's definitions; over a
+ * --full index only the blocks that can hold them are read), the runtime's
+ * ExceptionCatch/Start and /Stop (activities named "ExceptionHandling") and
+ * ThreadPoolWorkerThread/Wait (a thread pool thread going back to wait: what
+ * it did before is no longer the creator of its next activity). A Start
+ * opens an activity under its activity id; its creator is the open activity
+ * whose id is the Start's related activity id, else the activity current on
+ * its thread; a Stop ends the open activity of its id. docs/conformance.md
+ * ("TraceEvent's definitions") and docs/architecture.md ("The activities
+ * analysis") say exactly which events count and where ntidx departs from
+ * TraceEvent.
+ *
+ * Tables: "activities", one row per activity in the order of their starts
+ * (ntidx_activity, and `activity_path`: the id as TraceEvent writes an
+ * EventSource activity path, "/#PID/1/2/"); "activities_summary", one row per
+ * provider and name (`count`, `incomplete`, `total_duration_ms`,
+ * `mean_duration_ms`, `max_duration_ms` of the complete ones).
+ *
+ * An activity belongs to the window its Start lies in; the window is
+ * computed as TraceEvent would compute its events alone (a creator that
+ * started before the window is not known). Its Stop is looked for past the
+ * window's end (lookahead_seconds); an activity whose Stop is not found is
+ * kept with is_complete 0. A Stop that finds no activity is counted in
+ * ntidx_analysis_stats.unmatched. With has_thread, only the activities that
+ * thread started.
+ *
+ * @return as ntidx_gc_analyze().
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_activities_analyze(ntidx_trace *t, const ntidx_index *x,
+                                                       const ntidx_analysis_options *o, ntidx_analysis **out);
+
+/** Activities of an activities analysis (0 for another analysis). */
+NTIDX_API size_t ntidx_activity_count(const ntidx_analysis *a);
+
+/** Activity `i` (< ntidx_activity_count()); NULL past the end or for another analysis. Valid as long as `a`. */
+NTIDX_API const ntidx_activity *ntidx_activity_at(const ntidx_analysis *a, size_t i);
+
 #ifdef __cplusplus
 }
 #endif

@@ -127,6 +127,6 @@ void *ntx_analysis_data(const ntidx_analysis *a, int kind);
 ntidx_analysis_stats *ntx_analysis_stats(ntidx_analysis *a);
 
 /* The kinds of results, for the typed accessors. */
-enum { NTX_ANALYSIS_GC = 1, NTX_ANALYSIS_CONTENTION = 2 };
+enum { NTX_ANALYSIS_GC = 1, NTX_ANALYSIS_CONTENTION = 2, NTX_ANALYSIS_ACTIVITIES = 3 };
 
 #endif
