@@ -25,7 +25,8 @@
  * Pair analyses (Start/Stop activities, contention, JIT) keep their open
  * pairs in an ntx_pairs (pairs.h), which does the unit's bookkeeping and the
  * merge for them. The GC analysis (gc.c) carries a per-process state machine
- * instead and merges by replay (gc_merge.c).
+ * instead and merges by replay; the activities analysis (activities.c)
+ * replays the units' compact events through TraceEvent's computer.
  */
 #ifndef NTX_ANALYSIS_INTERNAL_H
 #define NTX_ANALYSIS_INTERNAL_H
