@@ -243,10 +243,7 @@ static int lookahead_event(void *merged, const ntx_an_event *e, ntx_err *err)
     start_info open;
     uint64_t open_ts;
     int rc;
-    if (e->ev->metadata->event_id == EV_CONTENTION_START) {
-        start_info s;
-        if (start_fields(e, &s))
-            return 1;
+    if (e->ev->metadata->event_id == EV_CONTENTION_START) { /* its fields do not matter: it starts nothing */
         if ((rc = ntx_pairs_end(&m->pairs, key_of(e), e->ts, NULL, 0, &open, &open_ts)) == 1)
             rc = left_open(m, key_of(e), &open, open_ts);
     } else {
