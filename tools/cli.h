@@ -60,7 +60,13 @@ typedef struct cli_command {
     const char *notes;        /* more lines for --help (may be NULL) */
     int file_order;           /* CLI_ORDER: the default is the file's order (else time order) */
     const char *args;         /* CLI_ARGS: the positional arguments as the usage shows them ("TRACE [TRACE...] SQL") */
+    /* CLI_INDEX: what the command reads without a window: CLI_PASS every block (an index it has to build is
+       built reading the trace in order: ntidx_index_options.read_all), CLI_PASS_STATS every event's counts
+       (and the index it has to build is --full: the counts come from its regions' statistics) */
+    int pass;
 } cli_command;
+
+enum { CLI_PASS = 1, CLI_PASS_STATS = 2 };
 
 /* What cli_begin() parsed and opened. */
 typedef struct cli_ctx {
@@ -102,6 +108,11 @@ extern const size_t cli_command_count;
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The last failed library call's message (ntidx_last_error()) on stderr. */
 void cli_library_error(void);
+/*
+ * After an empty answer: when the provider, event name or id filter names nothing the trace defines (a
+ * misspelt name, most often), a warning on stderr naming the closest names (ntidx_index_check_names()).
+ */
+void cli_names_warning(cli_ctx *c);
 /* A usage mistake: say it, print the usage on stderr, and return CLI_USAGE. */
 int cli_bad_usage(const cli_command *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -31,6 +31,7 @@ const cli_command cli_cmd_export = {
     .run = ntidx_cmd_export,
     .summary = "a window as Chrome trace JSON, speedscope, CSV or JSONL for other tools",
     .groups = CLI_TRACE | CLI_WINDOW | CLI_FILTER | CLI_FORMAT | CLI_OUTPUT | CLI_INDEX | CLI_VERIFY,
+    .pass = CLI_PASS,
     .formats = "chrome|speedscope|csv|jsonl",
     .format_required = 1,
     .output_required = 1,
@@ -165,6 +166,8 @@ int ntidx_cmd_export(int argc, char **argv)
     default: rc = export_rows(&job, EVENT_JSONL, &n); break;
     }
     int ret = CLI_FAIL;
+    if (rc == 0 && !n)
+        cli_names_warning(&c);
     if (output_close(&o, rc == 0) == 0) {
         if (strcmp(c.output, "-"))
             fprintf(stderr, "ntidx: %" PRIu64 " %s written to %s\n", n, fmt == FMT_SPEEDSCOPE ? "samples" : "events",

@@ -61,7 +61,17 @@ typedef struct ntidx_index_options {
         default only parts of at least 64 MiB; when a number is given, parts of at least 64 KiB). The
         index, and the error when the trace is damaged, are the same, byte for byte, for any number. */
     unsigned threads;
-    uint64_t reserved[8];       /**< zero (see Conventions in ntidx.h) */
+    /** 1: the caller goes on to read every block of the trace (statistics of the whole trace, an export):
+        an index that has to be built is built reading the trace in large sequential steps, so that a trace
+        not in the page cache is read from the disk once, at its speed, and the pass after finds it cached
+        (else the scan reads only the block headers, one small read each: far less for an index alone, but
+        a pass after it would then read the trace a second time). A --full build always reads so. */
+    int read_all;
+    /** 1: when an index has to be built or rebuilt, build it --full (`full`); one that is current is used
+        as it is, plain or not. For a caller that reads every event anyway: a --full build decodes the
+        regions while the scan reads on, and its region statistics then answer without a second pass. */
+    int full_when_built;
+    uint64_t reserved[7];       /**< zero (see Conventions in ntidx.h) */
 } ntidx_index_options;
 
 NTIDX_API void ntidx_index_options_defaults(ntidx_index_options *o);
@@ -249,7 +259,8 @@ typedef struct ntidx_query_options {
         no time, a V6 writer's "unknown", and lies outside every window and seek) */
     uint64_t t0, t1;
     ntidx_order order;        /**< default NTIDX_ORDER_TIME */
-    const char *provider;     /**< NULL: any; else exact provider name */
+    const char *provider;     /**< NULL: any; else the provider's name, compared without regard to ASCII
+                                   case (as EventPipe and dotnet-trace compare them) */
     int has_event_id;
     uint32_t event_id;        /**< when has_event_id */
     const char *event_name;   /**< NULL: any; else the event name (or Provider/Name) */

@@ -69,6 +69,48 @@
  *   worker threads and return when they are done.
  * - The last-error record is per thread: concurrent calls never see each
  *   other's messages.
+ *
+ * A file that shrinks while it is read
+ * ------------------------------------
+ * A trace is read through a read-only mapping. A file truncated while it is
+ * mapped (by another program, or rewritten in place) loses the pages past
+ * its new end, and a read of one of them raises SIGBUS, which would kill the
+ * process. The library guards its mappings instead: the first time it maps a
+ * trace it installs one process-wide SIGBUS handler (SA_SIGINFO, once for all
+ * threads). A fault inside a trace's mapping maps zero pages over the rest of
+ * that mapping and notes where it happened; the read that faulted goes on,
+ * on zeros (every byte of a trace is bounds-checked as untrusted, so zeros
+ * are safe to decode), and the operation fails at its next checkpoint (each
+ * block framed, each event handed out, each payload decoded, the end of a
+ * read, any error) with NTIDX_E_SHRUNK: "TRACE: offset N (0xN): the file
+ * shrank to M bytes while it was read (it had K bytes when opened)". (A page
+ * that could not be read while the file kept its size, an I/O error, is
+ * NTIDX_E_IO.) Nothing jumps out of the handler, so no lock, allocation or
+ * worker thread is left behind, on any thread. From then on every operation
+ * on that trace handle fails the same way; open the file again to read what
+ * it now holds. No index is built from, or saved of, a trace that shrank
+ * while it was read.
+ * - A SIGBUS anywhere else goes to the handler that was installed before the
+ *   library's, or takes the default action (the process dies, as it would
+ *   have without the library).
+ * - A program that installs a SIGBUS handler of its own after its first
+ *   trace is open replaces the library's: it must pass the faults it does not
+ *   handle to the handler it replaced (with SA_SIGINFO and the same siginfo),
+ *   or put that one back. (cmocka, for one, installs its own around each test
+ *   and then puts back the one it found there: the library's handler, when
+ *   the first trace was opened inside a test, is gone after that test.)
+ * - Pointers already handed out into a trace (payloads, stacks,
+ *   ntidx_trace_data()) stay valid: past the fault they point at zeros.
+ * - The bytes between the new end of the file and the end of its page read
+ *   as zeros without any fault: what decodes from them is caught at the end
+ *   of the read (the file's size is checked there, and on every error), so
+ *   events from that last page, less than a page of bytes, may come out
+ *   before the error does.
+ * - Traces opened with ntidx_trace_open_memory() are the caller's bytes: not
+ *   guarded. Nor is a loaded side index's mapping: ntidx replaces an index
+ *   file by renaming a new one over it, never in place, but an index file
+ *   truncated in place by another program while it is loaded still raises
+ *   SIGBUS.
  */
 #ifndef NTIDX_NTIDX_H
 #define NTIDX_NTIDX_H
@@ -116,11 +158,12 @@ typedef enum ntidx_error {
     NTIDX_E_INDEX_CORRUPT = -12,/**< bad magic, checksum, reserved field or structure: not a usable index */
     NTIDX_E_INDEX_STALE = -13,  /**< the trace changed in place since it was indexed */
     NTIDX_E_INDEX_VERSION = -14,/**< an index written by a newer ntidx (major version) */
-    NTIDX_E_CANCELLED = -15     /**< a progress callback asked to stop */
+    NTIDX_E_CANCELLED = -15,    /**< a progress callback asked to stop */
+    NTIDX_E_SHRUNK = -16        /**< the file shrank while it was read ("A file that shrinks while it is read") */
 } ntidx_error;
 
 /** The most negative error code: codes run from NTIDX_E_LAST to NTIDX_OK. */
-#define NTIDX_E_LAST NTIDX_E_CANCELLED
+#define NTIDX_E_LAST NTIDX_E_SHRUNK
 
 /** A short English description of an error code ("trace is truncated"). Never NULL. */
 NTIDX_API const char *ntidx_strerror(int code);
@@ -211,7 +254,8 @@ typedef struct ntidx_trace_info {
  * @param out  receives the handle on success, NULL on failure
  * @return NTIDX_OK, NTIDX_E_IO, NTIDX_E_NOMEM, NTIDX_E_NOT_A_TRACE,
  *         NTIDX_E_VERSION, NTIDX_E_TRUNCATED (no complete trace block),
- *         NTIDX_E_CORRUPT, NTIDX_E_INVALID_ARG.
+ *         NTIDX_E_CORRUPT, NTIDX_E_INVALID_ARG; NTIDX_E_SHRUNK (the file
+ *         shrank between its mapping and the reading of its header).
  * @note The mapping lives until ntidx_trace_close(); every pointer the
  *       library hands out into trace bytes (payloads, stacks) is valid until
  *       then.
@@ -241,7 +285,12 @@ NTIDX_API const ntidx_trace_info *ntidx_trace_get_info(const ntidx_trace *t);
 /** The path or name the trace was opened with. */
 NTIDX_API const char *ntidx_trace_name(const ntidx_trace *t);
 
-/** Start of the mapped bytes and their count (for tools that hash or copy). */
+/**
+ * Start of the mapped bytes and their count (for tools that hash or copy).
+ * If the file shrinks while they are read, the bytes past its new end read as
+ * zeros (see "A file that shrinks while it is read"); nothing checks them for
+ * the caller.
+ */
 NTIDX_API const uint8_t *ntidx_trace_data(const ntidx_trace *t, uint64_t *size);
 
 /** Convert a timestamp to seconds since the trace's sync time (PerfView's MSec / 1000). */
@@ -256,23 +305,42 @@ NTIDX_API double ntidx_ticks_to_seconds(const ntidx_trace *t, uint64_t ticks);
 NTIDX_API int ntidx_ticks_to_unix_ns(const ntidx_trace *t, uint64_t ticks, int64_t *unix_ns);
 
 /**
- * The ticks of an ISO-8601 UTC time ("2021-03-04T05:06:07.5Z"), from the trace
- * block's SyncTimeUTC and SyncTimeTicks (times before the trace give 0).
- * @return NTIDX_OK; NTIDX_E_INVALID_ARG when `iso` is not such a time;
- *         NTIDX_E_CORRUPT when the trace's sync time is not a valid date.
+ * The ticks of an ISO-8601 UTC time ("2021-03-04T05:06:07.5Z": a four-digit
+ * year, two-digit fields, a real date, an optional fraction of any length,
+ * Z), from the trace block's SyncTimeUTC and SyncTimeTicks, exactly
+ * (rounded to the nearest tick).
+ * @return NTIDX_OK; NTIDX_E_INVALID_ARG when `iso` is not such a time, or
+ *         when the time is before tick 0 or after tick 2^64-1 of this trace
+ *         (the message names the time and the range); NTIDX_E_CORRUPT when
+ *         the trace's sync time is not a valid date.
  */
 NTIDX_API int ntidx_iso8601_to_ticks(const ntidx_trace *t, const char *iso, uint64_t *ticks);
 
 /**
  * A time as people write it, in ticks: raw ticks (a plain integer), a time
- * since the trace's sync time with a unit ("1.5s", "250ms", "40us",
- * "100ns": the origin of PerfView's MSec column), or an ISO-8601 UTC time
- * ending in Z. What the command line and the bindings accept.
- * @return NTIDX_OK; NTIDX_E_INVALID_ARG (not such a time: the message says
- *         what is accepted); NTIDX_E_CORRUPT (an ISO time, and the trace's
- *         sync time is not a valid date).
+ * since the trace's sync time with a unit ("1.5s", "-250ms", "40us",
+ * "100ns", "1e3s": a decimal number, the origin of PerfView's MSec
+ * column), or an ISO-8601 UTC time ending in Z (ntidx_iso8601_to_ticks()).
+ * What the command line and the bindings accept. A time no tick names
+ * (before tick 0 or after 2^64-1: "1e400s", "99999999999s" in a trace of
+ * nanosecond ticks) is an error, never clamped; "inf" and "nan" are no
+ * numbers.
+ * @return NTIDX_OK; NTIDX_E_INVALID_ARG (not such a time, or out of range:
+ *         the message names the value and says what is accepted);
+ *         NTIDX_E_CORRUPT (an ISO time, and the trace's sync time is not a
+ *         valid date).
  */
 NTIDX_NODISCARD NTIDX_API int ntidx_parse_time(const ntidx_trace *t, const char *s, uint64_t *ticks);
+
+/**
+ * A length of time in ticks: ticks (a plain integer) or a non-negative
+ * decimal number with a unit ("10ms", "1.5s", "40us", "100ns") at the
+ * trace's tick frequency, rounded to the nearest tick (the width of a
+ * histogram bucket, `ntidx stats --bucket`).
+ * @return NTIDX_OK; NTIDX_E_INVALID_ARG (not such a duration, negative,
+ *         or more than 2^64-1 ticks: the message names the value).
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_parse_duration(const ntidx_trace *t, const char *s, uint64_t *ticks);
 
 /** Format `ticks` as ISO-8601 UTC ("2021-03-04T05:06:07.123456789Z") into buf (32 bytes suffice). */
 NTIDX_API int ntidx_ticks_to_iso8601(const ntidx_trace *t, uint64_t ticks, char *buf, size_t buflen);
@@ -327,7 +395,9 @@ typedef struct ntidx_block {
  *         read (*pos is then the end of the stream), NTIDX_E_TRUNCATED the
  *         file ends at *pos or inside the block at *pos (a writer that did
  *         not finish: everything before *pos is complete),
- *         NTIDX_E_CORRUPT framing that cannot be a block.
+ *         NTIDX_E_CORRUPT framing that cannot be a block, NTIDX_E_SHRUNK the
+ *         file shrank while the walk read it (what was read before may be
+ *         zeros: see "A file that shrinks while it is read").
  * @note Memory: a walk gives the mapped pages behind it back to the kernel
  *       (in steps of 64 MiB, the current block's bytes kept), so walking a
  *       10 GB trace does not make it resident. Pointers into the trace stay
@@ -578,8 +648,9 @@ NTIDX_NODISCARD NTIDX_API int ntidx_reader_open(ntidx_trace *t, const ntidx_read
  * Next event.
  * @return 1 an event in *ev; 0 the end (complete or not: see
  *         ntidx_reader_complete()); NTIDX_E_CORRUPT, NTIDX_E_UNDEFINED_REF,
- *         NTIDX_E_NOMEM on an error that stops the read (sticky: later
- *         calls return the same code).
+ *         NTIDX_E_NOMEM, NTIDX_E_SHRUNK (the file shrank while it was read)
+ *         on an error that stops the read (sticky: later calls return the
+ *         same code).
  * @note A truncated trace is not an error: its complete blocks are read,
  *       then 0 is returned and ntidx_reader_complete() is 0.
  */
@@ -748,7 +819,8 @@ NTIDX_API void ntidx_values_free(ntidx_values **v);
  * @return NTIDX_OK (an event without a layout gives no values);
  *         NTIDX_E_PAYLOAD when the payload does not fit the metadata (no
  *         values; the reason names the field and its payload offset);
- *         NTIDX_E_NOMEM; NTIDX_E_INVALID_ARG.
+ *         NTIDX_E_NOMEM; NTIDX_E_INVALID_ARG; NTIDX_E_SHRUNK (the payload was
+ *         lost to the file's shrinking: no values).
  */
 NTIDX_NODISCARD NTIDX_API int ntidx_values_decode(ntidx_values *v, const ntidx_trace *t, const ntidx_event *ev);
 
@@ -775,7 +847,8 @@ NTIDX_API void ntidx_guid_format(const uint8_t guid[16], char out[37]);
  * UTF-8 (bytes that are not valid UTF-8 become U+FFFD), GUIDs and times
  * strings, byte arrays arrays of numbers, NaN and infinities strings, an
  * event without a layout {}.
- * @return NTIDX_OK; NTIDX_E_PAYLOAD (nothing appended); NTIDX_E_NOMEM.
+ * @return NTIDX_OK; NTIDX_E_PAYLOAD (nothing appended); NTIDX_E_NOMEM;
+ *         NTIDX_E_SHRUNK (nothing appended).
  */
 NTIDX_API int ntidx_event_fields_json(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out);
 

@@ -153,12 +153,25 @@ int ntx_hdr_next(ntx_hdr_block *hb, ntx_hdr *h, ntx_err *err)
     return rc;
 }
 
+static int block_time_range(ntidx_trace *t, const ntidx_block *b, uint64_t *min_ts, uint64_t *max_ts,
+                            uint64_t *events);
+
 NTIDX_API int ntidx_event_block_time_range(ntidx_trace *t, const ntidx_block *b, uint64_t *min_ts, uint64_t *max_ts,
                                            uint64_t *events)
 {
     if (!t || !b || !min_ts || !max_ts || b->kind != NTIDX_BLOCK_EVENT)
         return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET,
                          "ntidx_event_block_time_range: NULL argument or not an event block");
+    int rc = block_time_range(t, b, min_ts, max_ts, events);
+    ntx_err err = {0};
+    if (ntx_trace_faulted(t)) /* the headers were read from zeros (trace_internal.h) */
+        return ntx_fail(ntx_trace_check(t, &err), t->name, &err);
+    return rc;
+}
+
+static int block_time_range(ntidx_trace *t, const ntidx_block *b, uint64_t *min_ts, uint64_t *max_ts,
+                            uint64_t *events)
+{
     ntx_err err = {0};
     ntx_hdr_block hb;
     int rc = ntx_hdr_block_init(&hb, t, b, &err);

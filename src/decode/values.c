@@ -1018,6 +1018,11 @@ NTIDX_API int ntidx_values_decode(ntidx_values *t, const ntidx_trace *tr, const 
     ntx_err err;
     err.code = 0; /* the rest is written with the code */
     int rc = ntx_values_walk(tr, ev, t, &err);
+    /* The payload is read from the mapping: from zeros, if the file shrank under it (trace_internal.h). */
+    if (__builtin_expect(ntx_trace_faulted(tr), 0)) {
+        rc = ntx_trace_check(tr, &err);
+        t->n = t->top = 0; /* no values of zeros */
+    }
     return rc == NTIDX_OK ? NTIDX_OK : ntx_fail(rc, tr->name, &err);
 }
 

@@ -315,6 +315,15 @@ static int times_prove_unchanged(const ntidx_index *x, const ntidx_trace *t)
            x->index_written_ns - x->trace_ctime_ns >= NTX_SETTLED_NS;
 }
 
+/* A hash that differs because the trace shrank while it was hashed (its lost pages read as zeros,
+   trace_internal.h): that error, published, rather than a stale index; else 0. */
+static int hashed_zeros(const ntidx_trace *t)
+{
+    ntx_err e = {0};
+    int rc = ntx_trace_check(t, &e);
+    return rc < 0 ? ntx_fail(rc, t->name, &e) : 0;
+}
+
 /* Compare the index's identity with the trace as it is now. */
 static int identity(const ntidx_index *x, const ntidx_trace *t, ntidx_index_state *state, const char *path)
 {
@@ -329,12 +338,17 @@ static int identity(const ntidx_index *x, const ntidx_trace *t, ntidx_index_stat
         return NTIDX_OK;
     }
     uint64_t head = x->trace_size < NTX_IDX_HEAD_HASH_BYTES ? x->trace_size : NTX_IDX_HEAD_HASH_BYTES;
+    int zeros;
     if (ntx_trace_range_hash(t, 0, head) != x->head_hash)
-        return say(path, NTIDX_E_INDEX_STALE, "the trace's first bytes changed since it was indexed");
+        return (zeros = hashed_zeros(t)) < 0
+                   ? zeros
+                   : say(path, NTIDX_E_INDEX_STALE, "the trace's first bytes changed since it was indexed");
     if (x->nblocks &&
         ntx_trace_range_hash(t, x->last_block_off, ntx_blk_size(x, x->nblocks - 1)) != x->last_block_hash)
-        return say(path, NTIDX_E_INDEX_STALE, "the trace's last indexed block (offset %llu) changed",
-                   (unsigned long long)x->last_block_off);
+        return (zeros = hashed_zeros(t)) < 0 ? zeros
+                                             : say(path, NTIDX_E_INDEX_STALE,
+                                                   "the trace's last indexed block (offset %llu) changed",
+                                                   (unsigned long long)x->last_block_off);
     if (t->size == x->trace_size) {
         /* A write appending to the trace moves its times before its size: seen in between, an append
            looks like a rewrite in place. A trace still being written that is seen to grow is GROWN. */

@@ -823,7 +823,7 @@ static void slicer_free(slicer *s)
 }
 
 /* Run the slice into s->w (opened by the caller). */
-static int run(slicer *s)
+static int run_slice(slicer *s)
 {
     int rc;
     if (!s->v6 && !s->v3 && s->t->info.format_version == 5 && (rc = define_v5_marker(s)) < 0)
@@ -845,6 +845,24 @@ static int run(slicer *s)
         return wfail(s, rc, "end of stream");
     s->st.bytes_written = ntidx_writer_bytes(s->w);
     return 0;
+}
+
+/*
+ * Blocks, stacks and definitions are copied from the mapping: nothing of a file that shrank meanwhile is a
+ * slice, and whatever stopped the slice then (a large block written straight from the mapping fails with
+ * EFAULT, not a fault: the kernel reads it) is the shrink's doing.
+ */
+static int run(slicer *s)
+{
+    int rc = run_slice(s);
+    ntx_err shrunk = {0};
+    int c = ntx_trace_check_end(s->t, &shrunk);
+    if (c < 0) {
+        s->err = shrunk;
+        s->err_is_output = 0;
+        rc = c;
+    }
+    return rc;
 }
 
 static int slicer_init(slicer *s, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *q,

@@ -109,6 +109,7 @@ struct ntidx_reader {
     const ntx_plan_step *plan; /* NULL: walk the whole file */
     size_t plan_len, plan_pos;
     size_t plan_ahead;         /* steps before this one have been read ahead (ntx_trace_prefetch) */
+    size_t plan_asked;         /* and steps before this one asked of the kernel (a pass asks one read-ahead further) */
     uint32_t plan_ahead_bytes; /* the last read-ahead's size (0: none yet) */
     /* Called when the plan runs out: appends the next region's steps (returns 1) or ends it (0, <0 error). */
     int (*plan_refill)(void *ctx, const ntx_plan_step **plan, size_t *len, ntx_err *err); /* sets err when < 0 */

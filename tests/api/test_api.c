@@ -207,7 +207,7 @@ static void test_reserved_fields(void **state)
     assert_int_equal(ntidx_stats_indexed(t, x, &so, &s), NTIDX_E_INVALID_ARG);
     ntidx_index_options io;
     ntidx_index_options_defaults(&io);
-    io.reserved[7] = 1;
+    io.reserved[6] = 1;
     ntidx_index *y = NULL;
     assert_int_equal(ntidx_index_build(t, &io, &y), NTIDX_E_INVALID_ARG);
     ntidx_slice_options sl;

@@ -65,6 +65,7 @@ struct nsql_conn {
     nsql_source *sources;     /* the cache */
     const void *last_scan;    /* the events cursor whose bytes ntidx_bytes_read() reports */
     uint64_t last_bytes;
+    char *last_warning;       /* what ntidx_warning() reports: the last events scan's (NULL: none) */
 };
 
 /*
@@ -88,6 +89,10 @@ int nsql_source_stacks(nsql_conn *c, nsql_source *s, char **err);
 char *nsql_library_error(nsql_conn *c);
 /* Set a vtab's error message (taking ownership of msg) and return SQLITE_ERROR (SQLITE_NOMEM when msg is NULL). */
 int nsql_vtab_error(sqlite3_vtab *vt, char *msg);
+/* A failed read of a trace: the library's last error as the table's error, and its SQLite code (SQLITE_IOERR
+   when the file could not be read or shrank while it was read, SQLITE_NOMEM, else SQLITE_ERROR). */
+int nsql_library_fail(sqlite3_vtab *vt, nsql_conn *c);
+int nsql_library_code(int ntidx_code);
 
 /* A text result (copied), or NULL when s is. */
 void nsql_result_text(sqlite3_context *ctx, const char *s);
@@ -98,5 +103,6 @@ char *nsql_dequote(const char *s);
 /* The modules. */
 int nsql_register_events(sqlite3 *db, nsql_conn *c);
 int nsql_register_companions(sqlite3 *db, nsql_conn *c);
+int nsql_register_time(sqlite3 *db, nsql_conn *c);
 
 #endif
