@@ -9,14 +9,17 @@
 #include "cli.h"
 
 /* The shortest of %.15g, %.16g, %.17g that reads back as the same double: exact, and 20.036 rather than
-   20.036000000000001. */
+   20.036000000000001. A whole number keeps a ".0" (0.0, not 0), so that a column of doubles reads as
+   floats in JSON whatever its values (a key has one JSON type in every document). */
 static void fmt_double(char *buf, size_t n, double v)
 {
     for (int prec = 15; prec <= 17; prec++) {
         snprintf(buf, n, "%.*g", prec, v);
         if (strtod(buf, NULL) == v)
-            return;
+            break;
     }
+    if (!strpbrk(buf, ".eEnNiI") && strlen(buf) + 3 <= n)
+        strcat(buf, ".0");
 }
 
 /* One cell as JSON (null for no value) or as CSV (empty for no value; strings quoted when they must be). */
