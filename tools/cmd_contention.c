@@ -46,7 +46,7 @@ static void incomplete_mark(const ntidx_analysis *a, size_t k, uint64_t row, cha
 
 static const ap_text_column lock_columns[] = {
     {"lock_id", "Lock", 18, 0, NULL},
-    {"threads", "Threads", 8, 0, NULL},
+    {"thread_count", "Threads", 8, 0, NULL},
     {"count", "Waits", 8, 0, NULL},
     {"total_wait_ms", "Total ms", 12, 3, NULL},
     {"max_wait_ms", "Max ms", 10, 3, NULL},

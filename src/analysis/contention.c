@@ -406,7 +406,7 @@ enum { L_LOCK, L_THREADS, L_COUNT, L_TOTAL, L_MAX, L_MEAN, L_INCOMPLETE, L_PID, 
 
 static const ntidx_column lock_columns[L_COLUMNS] = {
     {"lock_id", NTIDX_COLUMN_UINT, "the lock"},
-    {"threads", NTIDX_COLUMN_UINT, "threads that waited for it"},
+    {"thread_count", NTIDX_COLUMN_UINT, "threads that waited for it"},
     {"count", NTIDX_COLUMN_UINT, "waits that ended"},
     {"total_wait_ms", NTIDX_COLUMN_DOUBLE, "their lengths added up, ms"},
     {"max_wait_ms", NTIDX_COLUMN_DOUBLE, "the longest, ms"},

@@ -92,7 +92,7 @@ class Pairs(unittest.TestCase):
         self.assertEqual({r["lock_id"] for r in rows}, {"0"})  # .NET Core 3.0: no lock ids
         locks = self.jsonl("contention", self.core3, "--locks")
         self.assertEqual(len(locks), 1)
-        self.assertEqual((locks[0]["lock_id"], locks[0]["threads"], locks[0]["count"]), (0, 6, 8))
+        self.assertEqual((locks[0]["lock_id"], locks[0]["thread_count"], locks[0]["count"]), (0, 6, 8))
         d = json.loads(run("contention", self.core3, "--format", "json").stdout)
         self.assertEqual(d["analysis"], "contention")
         self.assertEqual((len(d["contention"]), len(d["contention_locks"]), len(d["contention_waits"])), (6, 1, 8))
@@ -199,6 +199,31 @@ class Pairs(unittest.TestCase):
         # a trace without an activity: nothing, and no region read
         none = json.loads(run("activities", self.core3, "--format", "json").stdout)
         self.assertEqual((none["activities"], none["stats"]["regions"], none["stats"]["bytes_read"]), ([], 0, 0))
+
+    def test_keys_one_type(self):
+        """A key has one JSON type across the analyses' documents and the trace's statistics (null aside): a
+        double column prints 0.0, not 0, and no analysis names a count as the statistics name a list."""
+        docs = {c: json.loads(run(c, self.golden, "--format", "json").stdout) for c in ("contention", "activities")}
+        docs["gc"] = json.loads(run("gc", self.golden, "--format", "jsonl").stdout.splitlines()[0])
+        docs["stats"] = json.loads(run("stats", self.golden, "--json").stdout)
+        seen = {}
+
+        def walk(where, v):
+            if isinstance(v, list):
+                for x in v:
+                    walk(where, x)
+            elif isinstance(v, dict):
+                for k, x in v.items():
+                    if x is not None and k != "fields" and not (k == "stats" and where != "stats"):
+                        t = "bool" if isinstance(x, bool) else type(x).__name__
+                        seen.setdefault(k, {}).setdefault(t, set()).add(where)
+                        walk(where, x)
+
+        for name, doc in docs.items():
+            walk(name, doc)
+        self.assertEqual({k: v for k, v in seen.items() if len(v) > 1}, {})
+        self.assertEqual(set(seen["duration_ms"]), {"float"})  # incomplete activities: 0.0
+        self.assertIn("thread_count", seen)
 
     def test_usage_and_bad_input(self):
         for cmd in ("contention", "activities"):

@@ -105,7 +105,7 @@ static void waits_of_version(int version)
     assert_string_equal(tb.name, "contention_locks");
     assert_int_equal(tb.rows, 4);
     assert_int_equal(an_cell(an.a, 1, 1, "lock_id").u, 0x100);
-    assert_int_equal(an_cell(an.a, 1, 1, "threads").u, 3);
+    assert_int_equal(an_cell(an.a, 1, 1, "thread_count").u, 3);
     assert_int_equal(an_cell(an.a, 1, 1, "count").u, 3);
     assert_int_equal(an_cell(an.a, 1, 1, "incomplete").u, 1);
     assert_ms(an_cell(an.a, 1, 1, "total_wait_ms").f, 4.0);
