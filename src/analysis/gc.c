@@ -562,13 +562,13 @@ static const ntidx_column gc_columns[C_COUNT] = {
     {"pause_time_percentage_since_last_gc", NTIDX_COLUMN_DOUBLE, "its pause as a percentage of the time since the previous GC"},
 };
 
-static void put_double(ntidx_cell *out, double v)
+static void put_double(ntidx_table_cell *out, double v)
 {
     out->f = v;
     out->is_null = isnan(v) || isinf(v);
 }
 
-static int gc_cell(const void *data, uint64_t row, size_t col, ntidx_cell *out)
+static int gc_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell *out)
 {
     const gc_result *r = data;
     const ntidx_gc *g = &r->gcs[row];
@@ -618,7 +618,7 @@ static const ntidx_column sum_columns[S_COLUMNS] = {
     {"process_duration_ms", NTIDX_COLUMN_DOUBLE, "from the first complete GC's pause to the last GC/HeapStats"},
 };
 
-static int sum_cell(const void *data, uint64_t row, size_t col, ntidx_cell *out)
+static int sum_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell *out)
 {
     const gc_sum *s = &((const gc_result *)data)->sums[row];
     const ntidx_gc_stats *st = &s->st;

@@ -77,7 +77,7 @@ static void assert_same(const ntidx_analysis *a, const ntidx_analysis *b, const 
             fail_msg("%s: table %s has %" PRIu64 " rows, and %" PRIu64, what, ta.name, ta.rows, tb.rows);
         for (uint64_t r = 0; r < ta.rows; r++)
             for (size_t c = 0; c < ta.column_count; c++) {
-                ntidx_cell x, y;
+                ntidx_table_cell x, y;
                 assert_int_equal(ntidx_analysis_cell(a, k, r, c, &x), NTIDX_OK);
                 assert_int_equal(ntidx_analysis_cell(b, k, r, c, &y), NTIDX_OK);
                 int same = x.is_null == y.is_null && x.i == y.i && x.u == y.u &&
@@ -342,7 +342,7 @@ static void test_cut_off(void **state)
     assert_int_equal(ntidx_analysis_table(an.a, 0, &tb), NTIDX_OK);
     assert_string_equal(tb.name, "gc");
     for (size_t c = 0; c < tb.column_count; c++) {
-        ntidx_cell v;
+        ntidx_table_cell v;
         assert_int_equal(ntidx_analysis_cell(an.a, 0, 1, c, &v), NTIDX_OK);
         if (!strcmp(tb.columns[c].name, "is_complete"))
             assert_int_equal(v.u, 0);
@@ -504,7 +504,7 @@ static void test_tables(void **state)
         if (c == tb.column_count)
             fail_msg("no column %s", keys[k]);
     }
-    ntidx_cell v;
+    ntidx_table_cell v;
     assert_int_equal(ntidx_analysis_cell(an.a, 0, 0, 2, &v), NTIDX_OK);
     assert_int_equal(v.type, NTIDX_COLUMN_STRING);
     assert_string_equal(v.s, "BackgroundGC");
