@@ -1,0 +1,872 @@
+/*
+ * ntidx report: draws the page from the data inside it (the JSON of
+ * tools/report_json.h). No library: a few helpers to make elements, scales
+ * and axes, and one function per section. Every string from the trace goes
+ * into the page as text (textContent, SVG text nodes), never as markup.
+ *
+ * A section per analysis: SECTIONS names the analyses the page knows and
+ * draws charts for; an analysis the page does not know still gets a section
+ * with its tables (genericSection), so one added to the command shows up
+ * before it has charts of its own.
+ */
+(function () {
+  'use strict';
+
+  var SVG_NS = 'http://www.w3.org/2000/svg';
+  var GEN_COLORS = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f'];
+  var GEN_NAMES = ['Gen 0', 'Gen 1', 'Gen 2', 'LOH', 'POH'];
+  var PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7',
+    '#9c755f', '#bab0ac', '#2f6f8f', '#c26b2c'];
+  var TABLE_PAGE = 200; /* rows shown before "show all" */
+
+  var DATA = JSON.parse(document.getElementById('ntidx-data').textContent);
+  var app = document.getElementById('app');
+
+  /* ---------------------------------------------------------------- */
+  /* Data                                                              */
+  /* ---------------------------------------------------------------- */
+
+  var analyses = {};
+  (DATA.analyses || []).forEach(function (a) {
+    var tables = {};
+    a.tables.forEach(function (t) {
+      var names = t.columns.map(function (c) { return c.name; });
+      tables[t.name] = {
+        name: t.name,
+        columns: t.columns,
+        rowCount: t.row_count,
+        rows: t.rows.map(function (r) {
+          var o = {};
+          for (var i = 0; i < names.length; i++) o[names[i]] = r[i];
+          return o;
+        })
+      };
+    });
+    analyses[a.name] = { name: a.name, tables: tables, tableOrder: a.tables.map(function (t) { return t.name; }),
+      stats: a.stats };
+  });
+
+  function isNum(v) { return typeof v === 'number' && isFinite(v); }
+
+  /* ---------------------------------------------------------------- */
+  /* Elements                                                          */
+  /* ---------------------------------------------------------------- */
+
+  function h(tag, attrs) {
+    var e = document.createElement(tag);
+    setAttrs(e, attrs);
+    for (var i = 2; i < arguments.length; i++) append(e, arguments[i]);
+    return e;
+  }
+
+  function s(tag, attrs) {
+    var e = document.createElementNS(SVG_NS, tag);
+    setAttrs(e, attrs);
+    for (var i = 2; i < arguments.length; i++) append(e, arguments[i]);
+    return e;
+  }
+
+  function setAttrs(e, attrs) {
+    if (!attrs) return;
+    Object.keys(attrs).forEach(function (k) {
+      var v = attrs[k];
+      if (v === null || v === undefined || v === false) return;
+      if (k === 'text') e.textContent = String(v);
+      else if (k === 'onclick') e.addEventListener('click', v);
+      else e.setAttribute(k, String(v));
+    });
+  }
+
+  function append(e, c) {
+    if (c === null || c === undefined || c === false) return;
+    if (Array.isArray(c)) c.forEach(function (x) { append(e, x); });
+    else if (typeof c === 'string' || typeof c === 'number') e.appendChild(document.createTextNode(String(c)));
+    else e.appendChild(c);
+  }
+
+  /* ---------------------------------------------------------------- */
+  /* Numbers                                                           */
+  /* ---------------------------------------------------------------- */
+
+  function fixed(v, d) {
+    if (!isNum(v)) return '–';
+    return v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+  }
+  function count(v) { return isNum(v) ? v.toLocaleString('en-US') : (v === null || v === undefined ? '–' : String(v)); }
+  function ms(v) { return isNum(v) ? fixed(v, Math.abs(v) >= 1000 ? 1 : 3) + ' ms' : '–'; }
+  function mb(v) { return isNum(v) ? fixed(v, 3) + ' MB' : '–'; }
+  function pct(v) { return isNum(v) ? fixed(v, 2) + '%' : '–'; }
+  function bytes(v) {
+    if (!isNum(v)) return '–';
+    var u = ['bytes', 'kB', 'MB', 'GB', 'TB'], i = 0;
+    while (Math.abs(v) >= 1000 && i < u.length - 1) { v /= 1000; i++; }
+    return (i ? fixed(v, 1) : String(v)) + ' ' + u[i];
+  }
+
+  /* A linear scale from [d0, d1] to [r0, r1]. */
+  function linear(d0, d1, r0, r1) {
+    var k = d1 === d0 ? 0 : (r1 - r0) / (d1 - d0);
+    var f = function (v) { return r0 + (v - d0) * k; };
+    f.invert = function (p) { return k ? d0 + (p - r0) / k : d0; };
+    return f;
+  }
+
+  /* Round tick values (1, 2, 5 x 10^n) covering [lo, hi], about n of them. */
+  function ticks(lo, hi, n) {
+    if (!(hi > lo)) return [lo];
+    var step = Math.pow(10, Math.floor(Math.log10((hi - lo) / n)));
+    var err = (hi - lo) / n / step;
+    if (err >= 7.5) step *= 10; else if (err >= 3.5) step *= 5; else if (err >= 1.5) step *= 2;
+    var out = [], first = Math.ceil(lo / step) * step;
+    for (var v = first; v <= hi + step * 1e-9; v += step) out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+    out.step = step;
+    return out;
+  }
+
+  function tickLabel(v, step) {
+    var d = step >= 1 ? 0 : Math.min(6, Math.ceil(-Math.log10(step)));
+    return fixed(v, d);
+  }
+
+  /* ---------------------------------------------------------------- */
+  /* The tooltip: any element with a __tip (a title and [key, value] rows) */
+  /* ---------------------------------------------------------------- */
+
+  var tip = document.getElementById('tip');
+  function setTip(el, title, rows) { el.__tip = { title: title, rows: rows }; }
+  function showTip(t, x, y) {
+    tip.textContent = '';
+    tip.appendChild(h('div', { class: 't', text: t.title }));
+    var tb = h('table');
+    t.rows.forEach(function (r) {
+      if (r) tb.appendChild(h('tr', null, h('td', { class: 'k', text: r[0] }), h('td', { class: 'v', text: r[1] })));
+    });
+    tip.appendChild(tb);
+    tip.hidden = false;
+    var w = tip.offsetWidth, hh = tip.offsetHeight;
+    var left = x + 14, top = y + 14;
+    if (left + w > window.innerWidth - 8) left = Math.max(8, x - w - 14);
+    if (top + hh > window.innerHeight - 8) top = Math.max(8, y - hh - 14);
+    tip.style.left = left + 'px';
+    tip.style.top = top + 'px';
+  }
+  document.addEventListener('pointermove', function (e) {
+    var t = e.target;
+    while (t && !t.__tip) t = t.parentNode;
+    if (t) showTip(t.__tip, e.clientX, e.clientY);
+    else tip.hidden = true;
+  });
+  document.addEventListener('pointerleave', function () { tip.hidden = true; });
+
+  /* ---------------------------------------------------------------- */
+  /* Tables                                                            */
+  /* ---------------------------------------------------------------- */
+
+  /*
+   * cols: [{key, label, fmt(value, row) -> string, num (right-aligned, sorted as numbers), title, cls,
+   * chip(row) -> colour}]. Rows sort on a header's click; the first TABLE_PAGE are shown, the rest on demand.
+   */
+  function dataTable(cols, rows, opts) {
+    opts = opts || {};
+    var shown = opts.all ? Infinity : TABLE_PAGE;
+    var order = rows.slice();
+    var sortKey = null, sortDir = 1;
+    var table = h('table', { class: 'data' });
+    var thead = h('thead'), tbody = h('tbody');
+    var headRow = h('tr');
+    cols.forEach(function (c) {
+      var th = h('th', { class: c.num ? 'num' : null, title: c.title || null }, c.label);
+      th.addEventListener('click', function () {
+        if (sortKey === c) sortDir = -sortDir;
+        else { sortKey = c; sortDir = c.num ? -1 : 1; }
+        order.sort(function (a, b) {
+          var x = sortValue(c, a), y = sortValue(c, b);
+          if (x === y) return 0;
+          if (x === null) return 1;
+          if (y === null) return -1;
+          return (x < y ? -1 : 1) * sortDir;
+        });
+        Array.prototype.forEach.call(headRow.children, function (t) { var a = t.querySelector('.arrow'); if (a) t.removeChild(a); });
+        th.appendChild(h('span', { class: 'arrow', text: sortDir < 0 ? '▼' : '▲' }));
+        fill();
+      });
+      headRow.appendChild(th);
+    });
+    thead.appendChild(headRow);
+    table.appendChild(thead);
+    table.appendChild(tbody);
+    var wrap = h('div', { class: 'table-wrap' }, table);
+    var more = h('div', { class: 'more' });
+    function fill() {
+      tbody.textContent = '';
+      var n = Math.min(order.length, shown);
+      for (var i = 0; i < n; i++) tbody.appendChild(rowOf(order[i]));
+      if (opts.total) tbody.appendChild(rowOf(opts.total, 'total'));
+      more.textContent = '';
+      if (order.length > n) {
+        more.appendChild(document.createTextNode('Showing ' + count(n) + ' of ' + count(order.length) + ' rows. '));
+        more.appendChild(h('button', { type: 'button', text: 'Show all', onclick: function () { shown = Infinity; fill(); } }));
+      }
+      if (opts.rowCount > rows.length)
+        more.appendChild(document.createTextNode(' The page holds the first ' + count(rows.length) + ' of ' +
+          count(opts.rowCount) + ' rows (ntidx report --rows).'));
+    }
+    function rowOf(r, cls) {
+      var tr = h('tr', { class: cls || null });
+      cols.forEach(function (c) {
+        var v = c.value ? c.value(r) : r[c.key];
+        var text = c.fmt ? c.fmt(v, r) : defaultFormat(v);
+        var td = h('td', { class: [c.num ? 'num' : 'text', c.cls || '', v === null || v === undefined ? 'dim' : '']
+          .join(' ').trim() });
+        if (c.chip) {
+          var col = c.chip(r);
+          if (col) td.appendChild(h('span', { class: 'chip', style: 'background:' + col }));
+        }
+        td.appendChild(document.createTextNode(text));
+        if (!c.num && text.length > 60) td.title = text;
+        tr.appendChild(td);
+      });
+      return tr;
+    }
+    fill();
+    return h('div', null, wrap, more);
+  }
+
+  function sortValue(c, r) {
+    var v = c.value ? c.value(r) : r[c.key];
+    if (v === null || v === undefined) return null;
+    if (c.num) return typeof v === 'string' ? Number(v) : (v === true ? 1 : v === false ? 0 : v);
+    return String(v).toLowerCase();
+  }
+
+  function defaultFormat(v) {
+    if (v === null || v === undefined) return '–';
+    if (v === true) return 'yes';
+    if (v === false) return 'no';
+    if (typeof v === 'number') return Number.isInteger(v) ? String(v) : fixed(v, 3);
+    return String(v);
+  }
+
+  /* The columns of any table of an analysis, formatted by their types. */
+  function genericColumns(t) {
+    return t.columns.map(function (c) {
+      var num = c.type === 'int' || c.type === 'uint' || c.type === 'double';
+      return { key: c.name, label: c.name, title: c.description, num: num,
+        fmt: c.type === 'double' ? function (v) { return fixed(v, 3); } : null };
+    });
+  }
+
+  /* ---------------------------------------------------------------- */
+  /* Time charts: one view (zoom) shared by every chart on a time axis */
+  /* ---------------------------------------------------------------- */
+
+  var win = DATA.window || {};
+  var fullView = null; /* [lo, hi] ms: the window, widened to hold every record */
+  var view = null;
+  var timeCharts = [];
+
+  function widenView(lo, hi) {
+    if (!isNum(lo) || !isNum(hi)) return;
+    if (!fullView) fullView = [lo, hi];
+    else { fullView[0] = Math.min(fullView[0], lo); fullView[1] = Math.max(fullView[1], hi); }
+  }
+
+  function setView(v) {
+    view = v;
+    timeCharts.forEach(function (c) { c.draw(); });
+    zoombars.forEach(function (z) { z(); });
+  }
+
+  var zoombars = [];
+  function zoomBar() {
+    var label = h('span');
+    var reset = h('button', { type: 'button', text: 'Whole window' });
+    reset.addEventListener('click', function () { setView(fullView.slice()); });
+    var bar = h('div', { class: 'zoombar' }, label, reset);
+    function update() {
+      var zoomed = view && fullView && (view[0] > fullView[0] || view[1] < fullView[1]);
+      label.textContent = view ? (zoomed ? 'Zoomed to ' : 'Showing ') + fixed(view[0], 1) + ' – ' + fixed(view[1], 1) +
+        ' ms' + (zoomed ? '' : '; drag across a chart to zoom') : '';
+      reset.disabled = !zoomed;
+    }
+    zoombars.push(update);
+    update();
+    return bar;
+  }
+
+  var MARGIN = { left: 78, right: 16, top: 8, bottom: 34 };
+
+  /*
+   * A chart over time in `holder`: `draw(svg, x, width)` adds its marks for the scale x (ms to pixels) between
+   * MARGIN.left and width - MARGIN.right; `height` is the plot's height. Drag to zoom every time chart.
+   */
+  function timeChart(holder, height, draw) {
+    var chart = {
+      draw: function () {
+        holder.textContent = '';
+        var width = Math.max(480, holder.clientWidth || 900);
+        var total = height + MARGIN.top + MARGIN.bottom;
+        var svg = s('svg', { width: width, height: total, viewBox: '0 0 ' + width + ' ' + total });
+        var x = linear(view[0], view[1], MARGIN.left, width - MARGIN.right);
+        var clipId = 'clip' + Math.random().toString(36).slice(2);
+        svg.appendChild(s('defs', null, s('clipPath', { id: clipId },
+          s('rect', { x: MARGIN.left, y: 0, width: width - MARGIN.left - MARGIN.right, height: total }))));
+        var grid = s('g', { class: 'grid' }), axis = s('g', { class: 'axis' });
+        var tk = ticks(view[0], view[1], Math.max(3, Math.floor((width - MARGIN.left) / 110)));
+        tk.forEach(function (v) {
+          var px = x(v);
+          grid.appendChild(s('line', { x1: px, x2: px, y1: MARGIN.top, y2: MARGIN.top + height }));
+          axis.appendChild(s('line', { x1: px, x2: px, y1: MARGIN.top + height, y2: MARGIN.top + height + 4 }));
+          axis.appendChild(s('text', { x: px, y: MARGIN.top + height + 16, 'text-anchor': 'middle',
+            text: tickLabel(v, tk.step) }));
+        });
+        axis.appendChild(s('line', { x1: MARGIN.left, x2: width - MARGIN.right, y1: MARGIN.top + height,
+          y2: MARGIN.top + height }));
+        axis.appendChild(s('text', { class: 'axis-label', x: width - MARGIN.right, y: MARGIN.top + height + 30,
+          'text-anchor': 'end', text: 'ms since the trace\u2019s sync time' }));
+        svg.appendChild(grid);
+        svg.appendChild(axis);
+        var plot = s('g', { 'clip-path': 'url(#' + clipId + ')' });
+        svg.appendChild(plot);
+        holder.appendChild(svg);
+        draw(svg, plot, x, width);
+        brush(svg, x, width, height);
+      }
+    };
+    timeCharts.push(chart);
+    return chart;
+  }
+
+  function brush(svg, x, width, height) {
+    var start = null, rect = null;
+    svg.addEventListener('pointerdown', function (e) {
+      if (e.button !== 0) return;
+      var p = localX(svg, e);
+      if (p < MARGIN.left || p > width - MARGIN.right) return;
+      start = p;
+      rect = s('rect', { class: 'brush', x: p, y: MARGIN.top, width: 0, height: height });
+      svg.appendChild(rect);
+      svg.setPointerCapture(e.pointerId);
+    });
+    svg.addEventListener('pointermove', function (e) {
+      if (start === null) return;
+      var p = Math.max(MARGIN.left, Math.min(width - MARGIN.right, localX(svg, e)));
+      rect.setAttribute('x', Math.min(start, p));
+      rect.setAttribute('width', Math.abs(p - start));
+    });
+    svg.addEventListener('pointerup', function (e) {
+      if (start === null) return;
+      var p = Math.max(MARGIN.left, Math.min(width - MARGIN.right, localX(svg, e)));
+      var a = Math.min(start, p), b = Math.max(start, p);
+      start = null;
+      if (rect) svg.removeChild(rect);
+      rect = null;
+      if (b - a >= 4) setView([x.invert(a), x.invert(b)]);
+    });
+  }
+
+  function localX(svg, e) { return e.clientX - svg.getBoundingClientRect().left; }
+
+  /* A rectangle [t0, t1] ms on a lane, at least 1 px wide so that the shortest pause shows. */
+  function spanRect(x, t0, t1, y, hgt, attrs) {
+    var x0 = x(t0), x1 = x(t1);
+    var a = { x: x0, y: y, width: Math.max(1, x1 - x0), height: hgt };
+    Object.keys(attrs).forEach(function (k) { a[k] = attrs[k]; });
+    return s('rect', a);
+  }
+
+  function laneLabels(svg, width, names, laneH, gap) {
+    names.forEach(function (n, i) {
+      var y = MARGIN.top + i * (laneH + gap);
+      svg.insertBefore(s('rect', { class: 'lane-band', x: MARGIN.left, y: y, width: width - MARGIN.left - MARGIN.right,
+        height: laneH }),
+        svg.firstChild.nextSibling);
+      svg.appendChild(s('text', { class: 'lane', x: MARGIN.left - 8, y: y + laneH / 2 + 4, 'text-anchor': 'end',
+        text: n.length > 12 ? n.slice(0, 11) + '…' : n }));
+    });
+  }
+
+  function legend(items) {
+    return h('div', { class: 'legend' }, items.map(function (it) {
+      return h('span', { class: 'key' }, h('i', { class: it.line ? 'line' : null,
+        style: 'background:' + it.color + (it.opacity ? ';opacity:' + it.opacity : '') }), it.label);
+    }));
+  }
+
+  /* ---------------------------------------------------------------- */
+  /* Sections                                                          */
+  /* ---------------------------------------------------------------- */
+
+  function section(id, title) {
+    var sec = h('section', { class: 'analysis', id: id }, h('h2', { text: title }));
+    return sec;
+  }
+
+  function readNote(a) {
+    var st = a.stats || {};
+    var parts = [count(st.events) + ' events read'];
+    parts.push(count(st.field_errors) + ' skipped (payload not matching its layout)');
+    parts.push(count(st.unmatched) + ' paired with nothing');
+    parts.push(count(st.incomplete) + ' incomplete');
+    return h('p', { class: 'read', text: parts.join(', ') + '; ' + bytes(st.bytes_read) + ' of trace read in ' +
+      count(st.regions) + ' region' + (st.regions === 1 ? '' : 's') + ' on ' + count(st.threads) + ' thread' +
+      (st.threads === 1 ? '' : 's') + (st.lookahead_events ? ', ' + count(st.lookahead_events) +
+      ' events past the window' : '') + '.' });
+  }
+
+  function genOf(g) { return g.generation >= 0 && g.generation <= 2 ? g.generation : 2; }
+
+  /* PerfView's short name of a GC: 2Bi (generation, N/B/F, I/i). */
+  function gcName(g) {
+    var t = g.type === 'NonConcurrentGC' ? 'N' : g.type === 'BackgroundGC' ? 'B' : g.type === 'ForegroundGC' ? 'F' : '';
+    var i = g.reason === 'Induced' ? 'I' : g.reason === 'InducedNotForced' ? 'i' : '';
+    return g.generation + t + i;
+  }
+
+  function gcTypeText(t) {
+    return t === 'NonConcurrentGC' ? 'blocking' : t === 'BackgroundGC' ? 'background' :
+      t === 'ForegroundGC' ? 'foreground' : String(t);
+  }
+
+  function gcTip(g) {
+    return [['Reason', String(g.reason)], ['Type', g.type + ' (' + gcTypeText(g.type) + ')'],
+      ['Pause start', ms(g.pause_start_relative_ms)], ['Pause', ms(g.pause_duration_ms)],
+      ['Suspension', ms(g.suspend_duration_ms)], ['GC start', ms(g.start_relative_ms)],
+      ['GC duration', ms(g.duration_ms)], ['Heap before', mb(g.heap_size_before_mb)],
+      ['Heap after', g.heap_size_after_mb >= 0 ? mb(g.heap_size_after_mb) : 'no GC/HeapStats'],
+      ['Promoted', g.promoted_mb >= 0 ? mb(g.promoted_mb) : '–'],
+      ['Allocated since last GC', mb(g.alloced_since_last_gc_mb)],
+      ['Thread', String(g.thread)], g.is_complete ? null : ['Complete', 'no: its end was not found']];
+  }
+
+  function renderGc(a) {
+    var gcs = a.tables.gc ? a.tables.gc.rows : [];
+    var sum = a.tables.gc_summary ? a.tables.gc_summary.rows : [];
+    var sec = section('gc', 'Garbage collections');
+    var pids = {};
+    sum.forEach(function (r) { pids[r.pid] = 1; });
+    var multi = Object.keys(pids).length > 1;
+    var all = sum.filter(function (r) { return r.generation === 'all'; });
+    if (!gcs.length) {
+      sec.appendChild(h('p', { class: 'empty', text: 'No GC in this window. The GC analysis needs the runtime\u2019s GC ' +
+        'events (provider Microsoft-Windows-DotNETRuntime, keyword 0x1, level 4).' }));
+      sec.appendChild(readNote(a));
+      return sec;
+    }
+    var total = all.reduce(function (acc, r) { return acc + (r.total_pause_time_ms || 0); }, 0);
+    var lead = h('p', { class: 'lead' }, h('b', { text: count(a.tables.gc.rowCount) }), ' GCs paused the process for ',
+      h('b', { text: ms(total) }));
+    if (all.length === 1)
+      append(lead, [', ', h('b', { text: pct(all[0].gc_pause_time_percentage) }), ' of the ',
+        h('b', { text: ms(all[0].process_duration_ms) }), ' from the first pause to the last GC/HeapStats']);
+    append(lead, '.');
+    sec.appendChild(lead);
+
+    sec.appendChild(zoomBar());
+    sec.appendChild(h('div', { class: 'title', text: 'Pauses by generation (a bar per GC; the thin bar under it: a ' +
+      'background GC running)' }));
+    var holder = h('div', { class: 'chart', id: 'gc-pauses' });
+    sec.appendChild(holder);
+    var laneH = 22, gap = 6;
+    gcs.forEach(function (g) {
+      widenView(g.pause_start_relative_ms, g.pause_start_relative_ms + (g.pause_duration_ms || 0));
+      widenView(g.start_relative_ms, g.start_relative_ms + (g.duration_ms || 0));
+    });
+    timeChart(holder, 3 * laneH + 2 * gap, function (svg, plot, x, width) {
+      laneLabels(svg, width, ['Gen 0', 'Gen 1', 'Gen 2'], laneH, gap);
+      gcs.forEach(function (g) {
+        var gen = genOf(g), y = MARGIN.top + gen * (laneH + gap);
+        if (g.type === 'BackgroundGC' && isNum(g.duration_ms)) {
+          var span = spanRect(x, g.start_relative_ms, g.start_relative_ms + g.duration_ms, y + laneH - 4, 3,
+            { class: 'gc-span', fill: GEN_COLORS[gen], opacity: 0.45 });
+          setTip(span, 'GC #' + g.number + ' (' + gcName(g) + ') running in the background', gcTip(g));
+          plot.appendChild(span);
+        }
+        var r = spanRect(x, g.pause_start_relative_ms, g.pause_start_relative_ms + (g.pause_duration_ms || 0),
+          y + 2, laneH - 8, { class: 'mark gc-pause' + (g.is_complete ? '' : ' incomplete'), fill: GEN_COLORS[gen],
+            'data-number': g.number });
+        setTip(r, 'GC #' + g.number + ' · ' + gcName(g) + ' · ' + ms(g.pause_duration_ms) + ' paused', gcTip(g));
+        plot.appendChild(r);
+      });
+    });
+    sec.appendChild(legend([{ color: GEN_COLORS[0], label: 'Gen 0' }, { color: GEN_COLORS[1], label: 'Gen 1' },
+      { color: GEN_COLORS[2], label: 'Gen 2' }, { color: '#888', label: 'background GC running', line: true }]));
+
+    sec.appendChild(h('h3', { text: 'Summary per generation' }));
+    var sumCols = [
+      multi ? { key: 'pid', label: 'Process', num: true } : null,
+      { key: 'generation', label: 'Gen', fmt: function (v) { return v === 'all' ? 'All' : String(v); },
+        chip: function (r) { return r.generation === 'all' ? null : GEN_COLORS[Number(r.generation)]; } },
+      { key: 'count', label: 'Count', num: true, fmt: count },
+      { key: 'num_induced', label: 'Induced', num: true, fmt: count },
+      { key: 'max_pause_duration_ms', label: 'Max pause ms', num: true, fmt: function (v) { return fixed(v, 3); } },
+      { key: 'mean_pause_duration_ms', label: 'Mean pause ms', num: true, fmt: function (v) { return fixed(v, 3); } },
+      { key: 'total_pause_time_ms', label: 'Total pause ms', num: true, fmt: function (v) { return fixed(v, 3); } },
+      { key: 'gc_pause_time_percentage', label: '% time paused', num: true, fmt: pct,
+        title: 'total pause over the time from the first pause to the last GC/HeapStats' },
+      { key: 'max_suspend_duration_ms', label: 'Max suspend ms', num: true, fmt: function (v) { return fixed(v, 3); } },
+      { key: 'total_allocated_mb', label: 'Allocated MB', num: true, fmt: function (v) { return fixed(v, 3); } },
+      { key: 'total_promoted_mb', label: 'Promoted MB', num: true, fmt: function (v) { return fixed(v, 3); } },
+      { key: 'mean_size_after_mb', label: 'Mean size after MB', num: true, fmt: function (v) { return fixed(v, 3); } }
+    ].filter(Boolean);
+    var per = sum.filter(function (r) { return r.generation !== 'all'; });
+    sec.appendChild(dataTable(sumCols, per, { all: true, total: multi ? null : all[0] }));
+    if (multi) sec.appendChild(dataTable(sumCols, all, { all: true }));
+
+    sec.appendChild(h('h3', { text: 'Every GC' }));
+    var d3 = function (v) { return fixed(v, 3); };
+    var sizeFmt = function (v) { return isNum(v) && v >= 0 ? fixed(v, 3) : '–'; };
+    var gcCols = [
+      { key: 'number', label: 'GC', num: true },
+      multi ? { key: 'pid', label: 'Process', num: true } : null,
+      { key: 'generation', label: 'Gen', value: gcName, chip: function (r) { return GEN_COLORS[genOf(r)]; },
+        title: 'generation; N blocking, B background, F foreground; I induced, i induced not forced' },
+      { key: 'reason', label: 'Reason' },
+      { key: 'pause_start_relative_ms', label: 'Pause start ms', num: true, fmt: d3 },
+      { key: 'suspend_duration_ms', label: 'Suspend ms', num: true, fmt: d3 },
+      { key: 'pause_duration_ms', label: 'Pause ms', num: true, fmt: d3 },
+      { key: 'pause_time_percentage_since_last_gc', label: '% pause', num: true, fmt: function (v) { return fixed(v, 1); },
+        title: 'pause time as a percentage of the time since the last GC' },
+      { key: 'duration_ms', label: 'GC ms', num: true, fmt: d3 },
+      { key: 'alloced_since_last_gc_mb', label: 'Alloc MB', num: true, fmt: d3 },
+      { key: 'heap_size_before_mb', label: 'Before MB', num: true, fmt: d3 },
+      { key: 'heap_size_after_mb', label: 'After MB', num: true, fmt: sizeFmt },
+      { key: 'promoted_mb', label: 'Promoted MB', num: true, fmt: sizeFmt },
+      { key: 'gen0_size_after_mb', label: 'Gen0 MB', num: true, fmt: d3 },
+      { key: 'gen1_size_after_mb', label: 'Gen1 MB', num: true, fmt: d3 },
+      { key: 'gen2_size_after_mb', label: 'Gen2 MB', num: true, fmt: d3 },
+      { key: 'loh_size_after_mb', label: 'LOH MB', num: true, fmt: d3 },
+      { key: 'poh_size_after_mb', label: 'POH MB', num: true, fmt: d3 },
+      { key: 'is_complete', label: 'Complete', fmt: function (v) { return v ? 'yes' : 'no'; } }
+    ].filter(Boolean);
+    sec.appendChild(dataTable(gcCols, gcs, { rowCount: a.tables.gc.rowCount, id: 'gc-table' }));
+    sec.appendChild(readNote(a));
+    return sec;
+  }
+
+  /* The heap over time: its size before and after each GC, and what each generation held after it. */
+  function renderHeap(a) {
+    var gcs = a.tables.gc ? a.tables.gc.rows : [];
+    var sec = section('heap', 'Heap size');
+    var sized = gcs.filter(function (g) { return isNum(g.heap_size_after_mb) && g.heap_size_after_mb >= 0; });
+    if (!sized.length) {
+      sec.appendChild(h('p', { class: 'empty', text: gcs.length ? 'No GC of this window has its GC/HeapStats.' :
+        'No GC in this window: the heap\u2019s size is known at GCs only.' }));
+      return sec;
+    }
+    var peak = 0;
+    sized.forEach(function (g) {
+      peak = Math.max(peak, g.heap_size_before_mb || 0, g.heap_size_after_mb);
+    });
+    var last = sized[sized.length - 1];
+    sec.appendChild(h('p', { class: 'lead' }, 'Largest size at a GC ', h('b', { text: mb(peak) }), '; after the last GC ',
+      h('b', { text: mb(last.heap_size_after_mb) }), '. Known at GCs only: before each pause and after it.'));
+    var holder = h('div', { class: 'chart', id: 'heap-chart' });
+    sec.appendChild(holder);
+    var byPid = {};
+    sized.forEach(function (g) { (byPid[g.pid] = byPid[g.pid] || []).push(g); });
+    var plotH = 200;
+    timeChart(holder, plotH, function (svg, plot, x, width) {
+      var y = linear(0, peak * 1.08 || 1, MARGIN.top + plotH, MARGIN.top);
+      var yt = ticks(0, peak * 1.08 || 1, 5);
+      var grid = s('g', { class: 'grid' }), axis = s('g', { class: 'axis' });
+      yt.forEach(function (v) {
+        grid.appendChild(s('line', { x1: MARGIN.left, x2: width - MARGIN.right, y1: y(v), y2: y(v) }));
+        axis.appendChild(s('text', { x: MARGIN.left - 8, y: y(v) + 4, 'text-anchor': 'end', text: tickLabel(v, yt.step) }));
+      });
+      axis.appendChild(s('text', { class: 'axis-label', x: 12, y: MARGIN.top + plotH / 2, 'text-anchor': 'middle',
+        transform: 'rotate(-90 12 ' + (MARGIN.top + plotH / 2) + ')', text: 'MB' }));
+      svg.insertBefore(grid, plot);
+      svg.appendChild(axis);
+      var end = view[1];
+      Object.keys(byPid).forEach(function (pid) {
+        var list = byPid[pid];
+        /* the generations after each GC, held until the next one's pause: stacked steps */
+        var bands = [0, 1, 2, 3, 4].map(function () { return []; });
+        list.forEach(function (g, i) {
+          var t0 = g.pause_start_relative_ms + (g.pause_duration_ms || 0);
+          var t1 = i + 1 < list.length ? list[i + 1].pause_start_relative_ms : end;
+          var base = 0;
+          for (var k = 0; k < 5; k++) {
+            var v = g[['gen0_size_after_mb', 'gen1_size_after_mb', 'gen2_size_after_mb', 'loh_size_after_mb',
+              'poh_size_after_mb'][k]];
+            var top = base + (isNum(v) ? v : 0);
+            bands[k].push([t0, t1, base, top]);
+            base = top;
+          }
+        });
+        bands.forEach(function (b, k) {
+          if (!b.some(function (q) { return q[3] > q[2]; })) return;
+          var upper = [], lower = [];
+          b.forEach(function (q) { upper.push([x(q[0]), y(q[3])], [x(q[1]), y(q[3])]); });
+          b.slice().reverse().forEach(function (q) { lower.push([x(q[1]), y(q[2])], [x(q[0]), y(q[2])]); });
+          plot.appendChild(s('path', { class: 'heap-area', fill: GEN_COLORS[k], d: 'M' + upper.concat(lower)
+            .map(function (p) { return p[0].toFixed(1) + ',' + p[1].toFixed(1); }).join('L') + 'Z' }));
+        });
+        /* the size: before each pause, after it, and growing in between */
+        var pts = [];
+        list.forEach(function (g) {
+          var t0 = g.pause_start_relative_ms, t1 = t0 + (g.pause_duration_ms || 0);
+          if (isNum(g.heap_size_before_mb) && g.heap_size_before_mb > 0) pts.push([x(t0), y(g.heap_size_before_mb)]);
+          pts.push([x(t1), y(g.heap_size_after_mb)]);
+        });
+        plot.appendChild(s('path', { class: 'heap-line', d: 'M' + pts.map(function (p) {
+          return p[0].toFixed(1) + ',' + p[1].toFixed(1); }).join('L') }));
+        list.forEach(function (g) {
+          var c = s('circle', { class: 'mark heap-point', cx: x(g.pause_start_relative_ms + (g.pause_duration_ms || 0)),
+            cy: y(g.heap_size_after_mb), r: 3.2, fill: GEN_COLORS[genOf(g)], stroke: '#fff', 'stroke-width': 1 });
+          setTip(c, 'After GC #' + g.number + ' (' + gcName(g) + ')', [['Heap before', mb(g.heap_size_before_mb)],
+            ['Heap after', mb(g.heap_size_after_mb)], ['Gen 0', mb(g.gen0_size_after_mb)],
+            ['Gen 1', mb(g.gen1_size_after_mb)], ['Gen 2', mb(g.gen2_size_after_mb)],
+            ['LOH', mb(g.loh_size_after_mb)], ['POH', mb(g.poh_size_after_mb)], ['Promoted', mb(g.promoted_mb)],
+            ['At', ms(g.pause_start_relative_ms + (g.pause_duration_ms || 0))]]);
+          plot.appendChild(c);
+        });
+      });
+    });
+    sec.appendChild(legend([{ color: '#1d2330', label: 'heap size (before and after each GC)', line: true }]
+      .concat(GEN_NAMES.map(function (n, k) { return { color: GEN_COLORS[k], label: n + ' after', opacity: 0.5 }; }))
+      .concat([{ color: '#4e79a7', label: 'a point per GC, coloured by its generation' }])));
+    return sec;
+  }
+
+  /* Lanes for spans that overlap: each goes to the first lane free at its start (spans sorted by start). */
+  function packLanes(spans) {
+    var ends = [];
+    spans.forEach(function (sp) {
+      var lane = 0;
+      while (lane < ends.length && ends[lane] > sp.t0) lane++;
+      ends[lane] = sp.t1;
+      sp.lane = lane;
+    });
+    return ends.length;
+  }
+
+  function colorMap(keys) {
+    var m = {}, n = 0;
+    keys.forEach(function (k) { if (!(k in m)) m[k] = PALETTE[n++ % PALETTE.length]; });
+    return m;
+  }
+
+  function renderContention(a) {
+    var sec = section('contention', 'Lock contention');
+    var locks = a.tables.contention_locks ? a.tables.contention_locks.rows : [];
+    var pairs = a.tables.contention ? a.tables.contention.rows : [];
+    var waits = a.tables.contention_waits ? a.tables.contention_waits.rows : [];
+    if (!locks.length && !waits.length) {
+      sec.appendChild(h('p', { class: 'empty', text: 'No contended lock in this window. The analysis needs the ' +
+        'runtime\u2019s Contention events (keyword 0x4000).' }));
+      sec.appendChild(readNote(a));
+      return sec;
+    }
+    var totalWait = locks.reduce(function (acc, r) { return acc + (r.total_wait_ms || 0); }, 0);
+    var nw = locks.reduce(function (acc, r) { return acc + (r.count || 0); }, 0);
+    sec.appendChild(h('p', { class: 'lead' }, h('b', { text: count(nw) }), ' waits for ', h('b', { text: count(locks.length) }),
+      locks.length === 1 ? ' lock, ' : ' locks, ', h('b', { text: ms(totalWait) }), ' waited in all.'));
+    var colors = colorMap(locks.map(function (r) { return String(r.lock_id); }));
+    if (waits.length) {
+      var threads = [];
+      waits.forEach(function (w) { if (threads.indexOf(w.thread) < 0) threads.push(w.thread); });
+      threads.sort(function (p, q) { return Number(p) - Number(q); });
+      var laneH = 16, gap = 4;
+      waits.forEach(function (w) { widenView(w.start_relative_ms, w.start_relative_ms + (w.duration_ms || 0)); });
+      sec.appendChild(zoomBar());
+      sec.appendChild(h('div', { class: 'title', text: 'Waits by thread (a bar per wait, coloured by its lock)' }));
+      var holder = h('div', { class: 'chart', id: 'contention-waits' });
+      sec.appendChild(holder);
+      timeChart(holder, threads.length * (laneH + gap) - gap, function (svg, plot, x, width) {
+        laneLabels(svg, width, threads.map(function (t) { return 'thread ' + t; }), laneH, gap);
+        waits.forEach(function (w) {
+          var lane = threads.indexOf(w.thread), y = MARGIN.top + lane * (laneH + gap);
+          var end = w.is_complete ? w.start_relative_ms + (w.duration_ms || 0) : view[1];
+          var r = spanRect(x, w.start_relative_ms, end, y + 2, laneH - 4, { class: 'mark wait' +
+            (w.is_complete ? '' : ' incomplete'), fill: colors[String(w.lock_id)] || PALETTE[0] });
+          setTip(r, 'Wait of thread ' + w.thread + ' for lock ' + w.lock_id, [['Start', ms(w.start_relative_ms)],
+            ['Waited', w.is_complete ? ms(w.duration_ms) : 'no stop found'], ['Lock owner thread',
+            w.lock_owner_thread === null || w.lock_owner_thread === undefined ? '–' : String(w.lock_owner_thread)],
+            ['Kind', String(w.kind)], ['Process', String(w.pid)]]);
+          plot.appendChild(r);
+        });
+      });
+      if (a.tables.contention_waits.rowCount > waits.length)
+        sec.appendChild(h('p', { class: 'note', text: 'The chart shows the first ' + count(waits.length) + ' of ' +
+          count(a.tables.contention_waits.rowCount) + ' waits (ntidx report --rows).' }));
+    }
+    var d3 = function (v) { return fixed(v, 3); };
+    var lockChip = function (r) { return colors[String(r.lock_id)]; };
+    sec.appendChild(h('h3', { text: 'Locks' }));
+    sec.appendChild(dataTable([
+      { key: 'lock_id', label: 'Lock', cls: 'mono', chip: lockChip, title: 'LockID (.NET 8 and later; 0 before)' },
+      { key: 'thread_count', label: 'Threads', num: true, fmt: count },
+      { key: 'count', label: 'Waits', num: true, fmt: count },
+      { key: 'total_wait_ms', label: 'Total ms', num: true, fmt: d3 },
+      { key: 'max_wait_ms', label: 'Max ms', num: true, fmt: d3 },
+      { key: 'mean_wait_ms', label: 'Mean ms', num: true, fmt: d3 },
+      { key: 'incomplete', label: 'Incomplete', num: true, fmt: count }
+    ], locks, { rowCount: a.tables.contention_locks.rowCount }));
+    sec.appendChild(h('h3', { text: 'Locks by thread' }));
+    sec.appendChild(dataTable([
+      { key: 'lock_id', label: 'Lock', cls: 'mono', chip: lockChip },
+      { key: 'thread', label: 'Thread', num: true },
+      { key: 'count', label: 'Waits', num: true, fmt: count },
+      { key: 'total_wait_ms', label: 'Total ms', num: true, fmt: d3 },
+      { key: 'max_wait_ms', label: 'Max ms', num: true, fmt: d3 },
+      { key: 'mean_wait_ms', label: 'Mean ms', num: true, fmt: d3 },
+      { key: 'incomplete', label: 'Incomplete', num: true, fmt: count }
+    ], pairs, { rowCount: a.tables.contention ? a.tables.contention.rowCount : 0 }));
+    sec.appendChild(readNote(a));
+    return sec;
+  }
+
+  function renderActivities(a) {
+    var sec = section('activities', 'Activities');
+    var acts = a.tables.activities ? a.tables.activities.rows : [];
+    var sum = a.tables.activities_summary ? a.tables.activities_summary.rows : [];
+    if (!acts.length) {
+      sec.appendChild(h('p', { class: 'empty', text: 'No activity in this window: no EventSource Start/Stop pair.' }));
+      sec.appendChild(readNote(a));
+      return sec;
+    }
+    var kind = function (r) { return r.provider + '/' + r.name; };
+    var colors = colorMap(sum.map(kind).concat(acts.map(kind)));
+    var open = acts.filter(function (r) { return !r.is_complete; }).length;
+    sec.appendChild(h('p', { class: 'lead' }, h('b', { text: count(a.tables.activities.rowCount) }), ' activities of ',
+      h('b', { text: count(sum.length) }), sum.length === 1 ? ' kind' : ' kinds',
+      open ? [', ', h('b', { text: count(open) }), ' without their Stop'] : '', '.'));
+    acts.forEach(function (r) { widenView(r.start_relative_ms, r.start_relative_ms + (r.duration_ms || 0)); });
+    var spans = acts.map(function (r) {
+      return { r: r, t0: r.start_relative_ms, t1: r.is_complete ? r.start_relative_ms + (r.duration_ms || 0) : Infinity };
+    });
+    spans.sort(function (p, q) { return p.t0 - q.t0; });
+    var lanes = packLanes(spans);
+    var laneH = 14, gap = 3;
+    sec.appendChild(zoomBar());
+    sec.appendChild(h('div', { class: 'title', text: 'Activities over time (a bar per activity, coloured by its kind; ' +
+      'overlapping ones on separate rows)' }));
+    var holder = h('div', { class: 'chart', id: 'activities-chart' });
+    sec.appendChild(holder);
+    timeChart(holder, lanes * (laneH + gap) - gap, function (svg, plot, x) {
+      spans.forEach(function (sp) {
+        var r = sp.r, y = MARGIN.top + sp.lane * (laneH + gap);
+        var end = r.is_complete ? r.start_relative_ms + (r.duration_ms || 0) : view[1];
+        var m = spanRect(x, r.start_relative_ms, end, y, laneH, { class: 'mark activity' +
+          (r.is_complete ? '' : ' incomplete'), fill: colors[kind(r)], opacity: r.is_complete ? 1 : 0.55 });
+        setTip(m, kind(r), [['Activity', String(r.activity_path || r.activity_id)], ['Start', ms(r.start_relative_ms)],
+          ['Duration', r.is_complete ? ms(r.duration_ms) : 'no Stop found'], ['Thread', String(r.thread)],
+          ['Depth', String(r.depth)], ['Parent', r.parent_activity_id ? String(r.parent_activity_id) : '–']]);
+        plot.appendChild(m);
+      });
+    });
+    sec.appendChild(legend(Object.keys(colors).map(function (k) { return { color: colors[k], label: k }; })));
+    var d3 = function (v) { return fixed(v, 3); };
+    sec.appendChild(h('h3', { text: 'Summary per kind' }));
+    sec.appendChild(dataTable([
+      { key: 'provider', label: 'Provider', chip: function (r) { return colors[kind(r)]; } },
+      { key: 'name', label: 'Name' },
+      { key: 'count', label: 'Count', num: true, fmt: count },
+      { key: 'incomplete', label: 'Incomplete', num: true, fmt: count },
+      { key: 'total_duration_ms', label: 'Total ms', num: true, fmt: d3 },
+      { key: 'mean_duration_ms', label: 'Mean ms', num: true, fmt: d3 },
+      { key: 'max_duration_ms', label: 'Max ms', num: true, fmt: d3 }
+    ], sum, { all: true }));
+    sec.appendChild(h('h3', { text: 'Every activity' }));
+    sec.appendChild(dataTable([
+      { key: 'start_relative_ms', label: 'Start ms', num: true, fmt: d3 },
+      { key: 'duration_ms', label: 'Duration ms', num: true,
+        fmt: function (v, r) { return r.is_complete ? fixed(v, 3) : 'incomplete'; } },
+      { key: 'thread', label: 'Thread', num: true },
+      { key: 'name', label: 'Activity', value: function (r) { return '\u2003'.repeat(Math.min(r.depth || 0, 12)) + kind(r); },
+        chip: function (r) { return colors[kind(r)]; } },
+      { key: 'activity_path', label: 'Id', cls: 'mono', value: function (r) { return r.activity_path || r.activity_id; } }
+    ], acts, { rowCount: a.tables.activities.rowCount }));
+    sec.appendChild(readNote(a));
+    return sec;
+  }
+
+  /* Any analysis: its tables as they come. */
+  function genericSection(a) {
+    var sec = section(a.name, a.name);
+    a.tableOrder.forEach(function (name) {
+      var t = a.tables[name];
+      sec.appendChild(h('h3', { text: name }));
+      if (!t.rows.length) sec.appendChild(h('p', { class: 'empty', text: 'No rows.' }));
+      else sec.appendChild(dataTable(genericColumns(t), t.rows, { rowCount: t.rowCount }));
+    });
+    sec.appendChild(readNote(a));
+    return sec;
+  }
+
+  /*
+   * The sections the page knows, in the page's order: the analysis whose tables each draws, and a count for
+   * the table of contents. An analysis the command adds shows as genericSection until it gets an entry here.
+   */
+  var SECTIONS = [
+    { analysis: 'gc', id: 'gc', label: 'GC', render: renderGc, n: function (a) { return a.tables.gc && a.tables.gc.rowCount; } },
+    { analysis: 'gc', id: 'heap', label: 'Heap', render: renderHeap },
+    { analysis: 'contention', id: 'contention', label: 'Contention', render: renderContention,
+      n: function (a) { return a.tables.contention_locks && a.tables.contention_locks.rowCount; } },
+    { analysis: 'activities', id: 'activities', label: 'Activities', render: renderActivities,
+      n: function (a) { return a.tables.activities && a.tables.activities.rowCount; } }
+  ];
+
+  /* ---------------------------------------------------------------- */
+  /* The page                                                          */
+  /* ---------------------------------------------------------------- */
+
+  function header() {
+    var t = DATA.trace || {};
+    document.title = 'ntidx report: ' + (t.name || 'trace');
+    var fmt = t.format_version === 3 ? 'NetPerf V3' : 'NetTrace V' + t.format_version;
+    var span = isNum(t.first_ms) && isNum(t.last_ms) ? fixed(t.first_ms, 3) + ' – ' + fixed(t.last_ms, 3) + ' ms (' +
+      fixed((t.last_ms - t.first_ms) / 1000, 3) + ' s)' : 'no events';
+    var w = DATA.window || {};
+    var windowText = w.whole_trace ? 'the whole trace' : fixed(w.from_ms, 3) + ' – ' + fixed(w.to_ms, 3) + ' ms';
+    var facts = [['Trace', t.path], ['Size', bytes(t.size)], ['Format', fmt],
+      ['Process', t.process_id ? String(t.process_id) : '–'], ['Processors', t.processors ? String(t.processors) : '–'],
+      ['Sync time (UTC)', t.sync_time ? t.sync_time.replace('T', ' ').replace(/(\.\d{3})\d*Z$/, '$1') : '–'], ['Events', span], ['Window', windowText]];
+    return h('header', { class: 'top' },
+      h('h1', null, 'ntidx report ', h('span', { class: 'file', text: t.name || '' })),
+      h('p', { class: 'sub', text: 'Times are in ms since the trace\u2019s sync time (PerfView\u2019s MSec); sizes in ' +
+        'MB of 10^6 bytes. Hover a mark for its numbers, drag across a chart to zoom, click a column to sort.' }),
+      h('dl', { class: 'facts' }, facts.map(function (f) { return h('div', null, h('dt', { text: f[0] }), h('dd', { text: f[1] })); })));
+  }
+
+  function render() {
+    app.appendChild(header());
+    var nav = h('nav', { class: 'toc' });
+    app.lastChild.appendChild(nav);
+    widenView(win.from_ms, win.to_ms);
+    var done = {};
+    var sections = [];
+    SECTIONS.forEach(function (d) {
+      var a = analyses[d.analysis];
+      if (!a) return;
+      done[d.analysis] = true;
+      sections.push({ el: d.render(a), label: d.label, n: d.n ? d.n(a) : null });
+    });
+    Object.keys(analyses).forEach(function (name) {
+      if (!done[name]) sections.push({ el: genericSection(analyses[name]), label: name, n: null });
+    });
+    sections.forEach(function (sc) {
+      nav.appendChild(h('a', { href: '#' + sc.el.id }, sc.label, isNum(sc.n) ? h('span', { class: 'n', text: count(sc.n) }) : null));
+      app.appendChild(sc.el);
+    });
+    app.appendChild(h('footer', { class: 'bottom', text: 'Made by ntidx ' + DATA.ntidx_version + ' (ntidx report). ' +
+      'Everything on this page is inside this file.' }));
+    if (!fullView) fullView = [0, 1];
+    if (fullView[1] <= fullView[0]) fullView[1] = fullView[0] + 1;
+    view = fullView.slice();
+    timeCharts.forEach(function (c) { c.draw(); });
+    zoombars.forEach(function (z) { z(); });
+    var pending = null, lastWidth = app.clientWidth;
+    window.addEventListener('resize', function () {
+      if (pending) clearTimeout(pending);
+      pending = setTimeout(function () {
+        if (app.clientWidth !== lastWidth) { lastWidth = app.clientWidth; timeCharts.forEach(function (c) { c.draw(); }); }
+      }, 120);
+    });
+    document.body.setAttribute('data-rendered', 'yes');
+  }
+
+  render();
+})();
