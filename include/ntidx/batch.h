@@ -24,7 +24,7 @@
  * same checks and the same runtime manifest layouts as everywhere): a field
  * column holds, per row, the kind of the top-level value of that name
  * (NTIDX_BATCH_MISSING when the event has no such field or its payload does
- * not fit its metadata) and an ntidx_cell:
+ * not fit its metadata) and an ntidx_field_cell:
  *
  *   kind                              cell
  *   NTIDX_VALUE_BOOL, NTIDX_VALUE_UINT u
@@ -78,17 +78,17 @@ typedef struct ntidx_batch ntidx_batch;
 #define NTIDX_BATCH_MISSING 255
 
 /** One cell of a payload field column: which member holds the value is the row's kind (see above). */
-typedef union ntidx_cell {
+typedef union ntidx_field_cell {
     int64_t i;
     uint64_t u;
     double f;
     uint64_t str; /**< a number of the batch's string table (ntidx_batch_string()), from 1 */
-} ntidx_cell;
+} ntidx_field_cell;
 
 /** A payload field's column: `kind[row]` (an ntidx_value_kind or NTIDX_BATCH_MISSING) and `cell[row]`. */
 typedef struct ntidx_field_column {
     uint8_t *kind;
-    ntidx_cell *cell;
+    ntidx_field_cell *cell;
 } ntidx_field_column;
 
 /**

@@ -247,7 +247,7 @@ static def_info *def_of(ntidx_batch *b, const ntidx_metadata *m)
 static int nomem(ntidx_batch *b) { return ntx_err_set(&b->err, NTIDX_E_NOMEM, "out of memory filling a batch"); }
 
 /* One value into its cell. 0, or NTIDX_E_NOMEM. */
-static int put_cell(ntidx_batch *b, const ntidx_value *v, uint8_t *kind, ntidx_cell *cell)
+static int put_cell(ntidx_batch *b, const ntidx_value *v, uint8_t *kind, ntidx_field_cell *cell)
 {
     ntidx_buf *s = &b->scratch;
     uint64_t id;
@@ -427,7 +427,7 @@ static int own_fields(ntidx_batch *b, size_t filled)
         /* own_fields_cap counts the columns allocated: the ones past it are never freed */
         for (j = b->own_fields_cap; j < cap; j++) {
             uint8_t *kind = malloc(rows);
-            ntidx_cell *cell = malloc(rows * sizeof *cell);
+            ntidx_field_cell *cell = malloc(rows * sizeof *cell);
             if (!kind || !cell) {
                 free(kind);
                 free(cell);

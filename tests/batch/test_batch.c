@@ -324,7 +324,7 @@ static void test_region_sets(void **state)
 
 /* The batch's cell for value v, as the batch documents it. */
 static void check_cell(const ntidx_batch *b, const ntidx_values *vals, const ntidx_value *v, uint8_t kind,
-                       ntidx_cell cell, ntidx_buf *scratch)
+                       ntidx_field_cell cell, ntidx_buf *scratch)
 {
     if (kind != v->kind)
         fail_msg("field %s: kind %d in the batch, %d in the values", v->name, kind, v->kind);
@@ -363,7 +363,7 @@ typedef struct cols {
     uint64_t ts[64], thread[64], capture[64], offset[64], ferr[64];
     uint32_t type[64], seq[64], stack[64], proc[64], psize[64];
     uint8_t kind[MAXF][64];
-    ntidx_cell cell[MAXF][64];
+    ntidx_field_cell cell[MAXF][64];
     ntidx_field_column f[MAXF];
 } cols;
 

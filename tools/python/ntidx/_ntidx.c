@@ -1570,7 +1570,7 @@ static int colset_rows(colset *c, size_t rows, int want_ferr)
         grow_to((void **)&c->seq, rows, 4) || grow_to((void **)&c->stack, rows, 4))
         return -1;
     for (size_t j = 0; j < c->nf; j++)
-        if (grow_to((void **)&c->f[j].kind, rows, 1) || grow_to((void **)&c->f[j].cell, rows, sizeof(ntidx_cell)))
+        if (grow_to((void **)&c->f[j].kind, rows, 1) || grow_to((void **)&c->f[j].cell, rows, sizeof(ntidx_field_cell)))
             return -1;
     c->cap = rows;
     return 0;
