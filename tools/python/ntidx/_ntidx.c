@@ -2059,11 +2059,11 @@ static PyObject *an_tables(module_state *st, an_job *j)
             } else if (mask) {
                 texts = Py_NewRef(Py_None);
             }
+            /* Py_BuildValue() takes the N objects also when it fails */
             PyObject *t = texts ? Py_BuildValue("(siNNN)", tb.columns[c].name, col->type, data, mask, texts) : NULL;
-            if (!t) {
+            if (!texts) {
                 Py_XDECREF(data);
                 Py_XDECREF(mask);
-                Py_XDECREF(texts);
             }
             if (!t || PyList_Append(cols, t) < 0)
                 Py_CLEAR(cols);
@@ -2071,8 +2071,6 @@ static PyObject *an_tables(module_state *st, an_job *j)
         }
         PyObject *d = cols ? Py_BuildValue("{sssnsN}", "name", tb.name, "rows", (Py_ssize_t)rows, "columns", cols)
                            : NULL;
-        if (!d && cols)
-            Py_DECREF(cols);
         if (!d || PyList_Append(tables, d) < 0)
             Py_CLEAR(tables);
         Py_XDECREF(d);
@@ -2136,8 +2134,6 @@ static PyObject *trace_analyze(PyObject *self_obj, PyObject *args, PyObject *kw)
     PyObject *r = tables ? Py_BuildValue("{sssNsN}", "analysis", ntidx_analysis_name(j.a), "stats",
                                          an_stats(ntidx_analysis_get_stats(j.a)), "tables", tables)
                          : NULL;
-    if (!r)
-        Py_XDECREF(tables);
     an_job_free(&j);
     return finish(st, c, 0, r);
 }
@@ -2162,15 +2158,11 @@ static PyObject *mod_analyses(PyObject *m, PyObject *unused)
                 Py_XDECREF(t);
             }
             PyObject *t = cols ? Py_BuildValue("(sN)", tb->name, cols) : NULL;
-            if (!t && cols)
-                Py_DECREF(cols);
             if (!t || PyList_Append(tables, t) < 0)
                 Py_CLEAR(tables);
             Py_XDECREF(t);
         }
         PyObject *t = tables ? Py_BuildValue("(ssN)", info->name, info->summary, tables) : NULL;
-        if (!t && tables)
-            Py_DECREF(tables);
         if (!t || PyList_Append(out, t) < 0)
             Py_CLEAR(out);
         Py_XDECREF(t);
