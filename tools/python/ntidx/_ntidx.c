@@ -1812,11 +1812,10 @@ static PyObject *trace_columns(PyObject *self_obj, PyObject *args, PyObject *kw)
         for (size_t k = 0; k < ntidx_batch_field_count(j.b) && k < cs->nf; k++) {
             PyObject *kinds = column(st, (void **)&cs->f[k].kind, n, 1, "B");
             PyObject *cells = kinds ? column(st, (void **)&cs->f[k].cell, n, 8, "Q") : NULL;
+            /* Py_BuildValue() takes the N objects also when it fails */
             PyObject *t = cells ? Py_BuildValue("(NNN)", cstr_of(ntidx_batch_field_name(j.b, k)), kinds, cells) : NULL;
-            if (!t) {
+            if (!cells)
                 Py_XDECREF(kinds);
-                Py_XDECREF(cells);
-            }
             if (!t || PyList_Append(fl, t) < 0) {
                 Py_XDECREF(t);
                 Py_DECREF(fl);
