@@ -437,7 +437,7 @@ static char *schema_sql(char **traces, int n, const char *index)
     for (size_t k = 0; k < ntidx_analysis_count(); k++) {
         const ntidx_analysis_info *info = ntidx_analysis_info_at(k);
         for (size_t i = 0; i < info->table_count; i++) {
-            const char *name = info->tables[i].name;
+            const char *name = ntidx_sqlite_table_name(info->tables[i].name);
             int taken = !strcmp(name, "events");
             for (size_t j = 0; j < sizeof companions / sizeof companions[0]; j++)
                 taken |= !strcmp(name, companions[j]);

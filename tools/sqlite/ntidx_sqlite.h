@@ -57,4 +57,10 @@ typedef struct ntidx_sqlite_hooks {
  */
 int ntidx_sqlite_register(sqlite3 *db, char **err, const sqlite3_api_routines *api, const ntidx_sqlite_hooks *hooks);
 
+/*
+ * The SQL name of an analysis's table (a table of ntidx_analysis_info): the library's own name, or the one
+ * the SQL contract gives it ("alloc" is "allocations", "cpu" "cpu_methods"). Its function is ntidx_NAME.
+ */
+const char *ntidx_sqlite_table_name(const char *table);
+
 #endif

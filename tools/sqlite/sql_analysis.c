@@ -4,7 +4,8 @@
  * gc, gc_summary, and those added later, with no change here).
  *
  *   ntidx_gc(path[, index[, window_start[, window_end[, window_thread]]]])
- *                    the table-valued function of table `gc` (one per table: ntidx_gc_summary, ...)
+ *                    the table-valued function of table `gc` (one per table: ntidx_gc_summary, ...; a table
+ *                    named otherwise in SQL by its SQL name: ntidx_allocations for `alloc`'s)
  *   ntidx_analysis   CREATE VIRTUAL TABLE gc USING ntidx_analysis(gc, 'trace'[, 'trace'...][, index='path'])
  *                    the table `gc` over one or several traces (a `trace` column first with several), as
  *                    `ntidx sql` makes one per analysis table
@@ -37,6 +38,23 @@
 
 /* What a declared column is: a column of the library's table (>= 0), or one of these. */
 enum { K_TRACE = -1, K_PATH = -2, K_INDEX = -3, K_WSTART = -4, K_WEND = -5, K_WTHREAD = -6, K_TIME_S = -7 };
+
+/*
+ * The SQL names of the library's tables whose names read otherwise in SQL (issue 30's contract names the
+ * tables of `ntidx alloc` and of `ntidx cpu`'s methods so); every other table is named as the library
+ * names it. A created table's argument may be either name.
+ */
+static const struct {
+    const char *table, *sql;
+} sql_names[] = {{"alloc", "allocations"}, {"cpu", "cpu_methods"}};
+
+const char *ntidx_sqlite_table_name(const char *table)
+{
+    for (size_t i = 0; table && i < sizeof sql_names / sizeof sql_names[0]; i++)
+        if (!strcmp(sql_names[i].table, table))
+            return sql_names[i].sql;
+    return table;
+}
 
 /* The names the hidden columns take; a library table that has one of them is not served (said at connect). */
 static const char *const reserved[] = {"trace", "path", "index_path", "window_start", "window_end", "window_thread"};
@@ -152,13 +170,13 @@ static const char *sql_type(int type)
     }
 }
 
-/* The table named `name` among every analysis's; 0 when none. */
+/* The table named `name` (its SQL name or the library's) among every analysis's; 0 when none. */
 static int find_table(const char *name, const ntidx_analysis_info **info, size_t *table)
 {
     for (size_t k = 0; k < ntidx_analysis_count(); k++) {
         const ntidx_analysis_info *a = ntidx_analysis_info_at(k);
         for (size_t i = 0; i < a->table_count; i++)
-            if (!strcmp(a->tables[i].name, name)) {
+            if (!strcmp(a->tables[i].name, name) || !strcmp(ntidx_sqlite_table_name(a->tables[i].name), name)) {
                 *info = a;
                 *table = i;
                 return 1;
@@ -275,7 +293,7 @@ static int an_init(sqlite3 *db, void *aux, int argc, const char *const *argv, sq
             for (size_t k = 0; k < ntidx_analysis_count(); k++)
                 for (size_t i = 0; i < ntidx_analysis_info_at(k)->table_count; i++)
                     sqlite3_str_appendf(known, "%s%s", sqlite3_str_length(known) ? ", " : "",
-                                        ntidx_analysis_info_at(k)->tables[i].name);
+                                        ntidx_sqlite_table_name(ntidx_analysis_info_at(k)->tables[i].name));
             char *list = sqlite3_str_finish(known);
             *err = name ? sqlite3_mprintf("ntidx_analysis: no analysis table '%s' (the library has: %s)", name,
                                           list ? list : "")
@@ -314,8 +332,9 @@ static int an_init(sqlite3 *db, void *aux, int argc, const char *const *argv, sq
             }
         }
         if (!v->npaths) {
+            const char *name = ntidx_sqlite_table_name(v->info->tables[v->table].name);
             *err = sqlite3_mprintf("ntidx_analysis: no trace: CREATE VIRTUAL TABLE %s USING ntidx_analysis(%s, "
-                                   "'trace.nettrace'[, index='path'])", argv[2], v->info->tables[v->table].name);
+                                   "'trace.nettrace'[, index='path'])", argv[2], name);
             vtab_free(v);
             return SQLITE_ERROR;
         }
@@ -666,9 +685,11 @@ static int an_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr, i
     c->s_hi = INFINITY;
     v->conn->last_scan = c;
     v->conn->last_bytes = 0;
-    if (idxNum)
-        return cursor_error(c, sqlite3_mprintf("ntidx_%s: which trace? ntidx_%s('trace.nettrace'[, 'index'])",
-                                               v->tb->name, v->tb->name));
+    if (idxNum) {
+        const char *name = ntidx_sqlite_table_name(v->tb->name);
+        return cursor_error(c, sqlite3_mprintf("ntidx_%s: which trace? ntidx_%s('trace.nettrace'[, 'index'])", name,
+                                               name));
+    }
     /* the plan's arguments, in the order of idxStr */
     const char *p = idxStr ? idxStr : "";
     for (int k = 0; k < argc && *p; k++) {
@@ -877,7 +898,7 @@ int nsql_register_analyses(sqlite3 *db, nsql_conn *c)
     for (size_t k = 0; k < ntidx_analysis_count() && rc == SQLITE_OK; k++) {
         const ntidx_analysis_info *info = ntidx_analysis_info_at(k);
         for (size_t i = 0; i < info->table_count && rc == SQLITE_OK; i++) {
-            char *name = sqlite3_mprintf("ntidx_%s", info->tables[i].name);
+            char *name = sqlite3_mprintf("ntidx_%s", ntidx_sqlite_table_name(info->tables[i].name));
             if (!(d = sqlite3_malloc64(sizeof *d)) || !name) {
                 sqlite3_free(d);
                 sqlite3_free(name);
