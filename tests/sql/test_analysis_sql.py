@@ -271,6 +271,10 @@ class Extension(unittest.TestCase):
         con.execute("CREATE VIRTUAL TABLE g USING ntidx_analysis(gc, %s)" % ", ".join(q(p) for p in paths))
         n = con.execute("SELECT trace, count(*) FROM g GROUP BY trace ORDER BY trace").fetchall()
         self.assertEqual(sorted(n), sorted((p, len(cli(p))) for p in paths))
+        # a created table's path and index_path are its traces': constraints on them are compared
+        self.assertEqual(con.execute("SELECT count(*) FROM g WHERE path = ?", (paths[0],)).fetchone()[0],
+                         len(cli(paths[0])))
+        self.assertEqual(con.execute("SELECT count(*) FROM g WHERE index_path = 'x'").fetchone()[0], 0)
         s = json.loads(con.execute("SELECT ntidx_analysis_stats()").fetchone()[0])
         self.assertEqual(sorted(x["trace"] for x in s), sorted(paths))
         with self.assertRaises(sqlite3.OperationalError) as cm:

@@ -428,8 +428,8 @@ static int an_best_index(sqlite3_vtab *tab, sqlite3_index_info *info)
                     continue;
                 arg = kind == K_PATH ? A_PATH : kind == K_INDEX ? A_INDEX : kind == K_WSTART ? A_WSTART
                       : kind == K_WEND ? A_WEND : A_WTHREAD;
-                if (arg == A_PATH && !v->eponymous)
-                    continue; /* a created table's traces are its own: path is a column like any */
+                if ((arg == A_PATH || arg == A_INDEX) && !v->eponymous)
+                    continue; /* a created table's traces are its own: path and index_path are columns like any */
                 if (arg == A_PATH && !k->usable) {
                     path_unusable = 1;
                     continue;
