@@ -208,8 +208,8 @@ static int alloc_tick(gcx *g, lane *l, const ntx_an_event *e)
     }
     int64_t clamped = amount < 90 * 1024 ? 90 * 1024 : amount;
     int64_t cap = kind == 0 ? 110 * 1024 : 2 * 1024 * 1024;
-    l->run.raw[k] += amount;
-    l->run.clamped[k] += clamped < cap ? clamped : cap;
+    l->run.raw[k] = gc_wrap_add(l->run.raw[k], amount);
+    l->run.clamped[k] = gc_wrap_add(l->run.clamped[k], clamped < cap ? clamped : cap);
     l->run_open = 1;
     return 0;
 }

@@ -166,7 +166,7 @@ static void alloc_ticks(gc_lane *l, const gc_ev *e)
     if (r->starts_bad)
         s->bad_alloc_tick = 1;
     for (int k = 0; k < 3; k++)
-        s->alloc_since[k] += s->bad_alloc_tick ? r->clamped[k] : r->raw[k];
+        s->alloc_since[k] = gc_wrap_add(s->alloc_since[k], s->bad_alloc_tick ? r->clamped[k] : r->raw[k]);
     s->has_alloc_ticks = 1;
 }
 

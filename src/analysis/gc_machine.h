@@ -74,6 +74,11 @@ enum {
 
 /* Allocation ticks between two other events, added up (bytes). A tick whose amount is negative (an old
    runtime's) starts a run of its own: from it on, TraceEvent clamps every amount. */
+
+/* Amounts are the trace's (any 64-bit value): sums wrap around (gc_wrap_add()) rather than overflow, which
+   keeps them exact for every real trace and independent of the cut into units for any. */
+static inline int64_t gc_wrap_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+
 typedef struct gc_alloc_run {
     int64_t raw[3], clamped[3];
     int starts_bad;
