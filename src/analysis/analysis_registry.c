@@ -6,7 +6,10 @@
  *
  * Adding an analysis here is one line: `&ntx_NAME_info,` in the list below
  * (its ntidx_analysis_info is defined beside its ntx_analysis_def and
- * declared in analysis_internal.h). The order is the documentation's.
+ * declared in analysis_internal.h). The order is the documentation's; the
+ * commented slots are where the analyses being written go, apart from each
+ * other so that their merges do not meet. An analysis whose entry point takes
+ * options of its own is listed with a wrapper that passes their defaults.
  */
 #include <stdio.h>
 #include <string.h>
