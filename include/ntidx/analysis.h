@@ -174,6 +174,57 @@ NTIDX_NODISCARD NTIDX_API int ntidx_analysis_cell(const ntidx_analysis *a, size_
 NTIDX_API void ntidx_analysis_free(ntidx_analysis **a);
 
 /* ------------------------------------------------------------------ */
+/* The analyses by name                                                */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Clients that serve every analysis the same way (the Python module's
+ * Trace.gc(), Trace.jit(), ...; ntidx.dask; the SQL tables) find them here
+ * rather than naming each entry point: an analysis added to the library
+ * appears in every such door without a change to it. The tables' names and
+ * columns are known before any run (the SQL tables declare them; an empty
+ * DataFrame has them), and they are those of the analysis's results.
+ */
+
+/** One analysis of the library. */
+typedef struct ntidx_analysis_info {
+    const char *name;    /**< "gc": the command that prints it, and ntidx_analysis_name() of its results */
+    const char *summary; /**< one line for people ("the GCs of a window, their pauses and why they ran") */
+    /** its entry point (ntidx_gc_analyze()), as ntidx_analyze() calls it */
+    int (*analyze)(ntidx_trace *t, const ntidx_index *x, const ntidx_analysis_options *o, ntidx_analysis **out);
+    size_t table_count;          /**< the tables of its results, in their order */
+    const ntidx_table *tables;   /**< names and columns (rows 0); static */
+    uint64_t reserved[4];
+} ntidx_analysis_info;
+
+/** How many analyses the library has. */
+NTIDX_API size_t ntidx_analysis_count(void);
+
+/** Analysis `k` (< ntidx_analysis_count()), in the order the documentation lists them; NULL past the end. */
+NTIDX_API const ntidx_analysis_info *ntidx_analysis_info_at(size_t k);
+
+/** The analysis named `name` ("gc"; exactly), or NULL. */
+NTIDX_API const ntidx_analysis_info *ntidx_analysis_find(const char *name);
+
+/**
+ * Run the analysis named `name` (ntidx_analysis_find()): the same as its own
+ * entry point (ntidx_gc_analyze() for "gc").
+ * @return as the analysis's entry point; NTIDX_E_INVALID_ARG also for a name
+ *         the library has no analysis of (ntidx_last_error() lists those it has).
+ * @code
+ *   for (size_t k = 0; k < ntidx_analysis_count(); k++) {
+ *       const ntidx_analysis_info *info = ntidx_analysis_info_at(k);
+ *       ntidx_analysis *a;
+ *       if (ntidx_analyze(info->name, t, x, NULL, &a) == NTIDX_OK)
+ *           print_tables(a);
+ *       ntidx_analysis_free(&a);
+ *   }
+ * @endcode
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_analyze(const char *name, ntidx_trace *t, const ntidx_index *x,
+                                            const ntidx_analysis_options *o, ntidx_analysis **out);
+
+/* ------------------------------------------------------------------ */
 /* GC: TraceEvent's TraceGC and GCStats                                */
 /* ------------------------------------------------------------------ */
 

@@ -130,4 +130,12 @@ ntidx_analysis_stats *ntx_analysis_stats(ntidx_analysis *a);
 /* The kinds of results, for the typed accessors. */
 enum { NTX_ANALYSIS_GC = 1, NTX_ANALYSIS_CONTENTION = 2, NTX_ANALYSIS_ACTIVITIES = 3 };
 
+/* ---- The analyses by name (analysis_registry.c) ---- */
+
+/* Each analysis's entry in the registry, defined beside its ntx_analysis_def: its name, one line of summary,
+   its public entry point and its tables' static columns (those its finish() adds, in that order). */
+extern const ntidx_analysis_info ntx_gc_info;
+extern const ntidx_analysis_info ntx_contention_info;
+extern const ntidx_analysis_info ntx_activities_info;
+
 #endif

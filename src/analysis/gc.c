@@ -732,6 +732,16 @@ NTIDX_API int ntidx_gc_analyze(ntidx_trace *t, const ntidx_index *x, const ntidx
     return ntx_analysis_run(&gc_def, t, x, o, out);
 }
 
+static const ntidx_table gc_tables[] = {{"gc", C_COUNT, gc_columns, 0}, {"gc_summary", S_COLUMNS, sum_columns, 0}};
+
+const ntidx_analysis_info ntx_gc_info = {
+    .name = "gc",
+    .summary = "the GCs of a window, their pauses and why they ran (TraceEvent's GCStats)",
+    .analyze = ntidx_gc_analyze,
+    .table_count = sizeof gc_tables / sizeof gc_tables[0],
+    .tables = gc_tables,
+};
+
 NTIDX_API size_t ntidx_gc_count(const ntidx_analysis *a)
 {
     const gc_result *r = ntx_analysis_data(a, NTX_ANALYSIS_GC);
