@@ -9,14 +9,16 @@
  * time) and its data (JSON, report_json.h) are all inside it, its charts are
  * SVG its own script draws, and it opens from disk with no network.
  *
- * The analyses come from report_analyses[] below: an analysis added there
- * brings its tables to the page (the page's script shows any analysis it has
- * no section for as plain tables; report.js's SECTIONS give the known ones
- * their charts). OUT is written beside itself and renamed into place
- * (output.h); "-" is standard output.
+ * The analyses are the library's, every one of them (ntidx_analysis_info_at()):
+ * an analysis added to the library brings its tables to the page with no
+ * change here (the page's script shows an analysis it has no section for as
+ * plain tables; report.js's SECTIONS give the known ones their charts). OUT
+ * is written beside itself and renamed into place (output.h); "-" is
+ * standard output.
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <ntidx/analysis.h>
@@ -28,20 +30,6 @@
 
 #define DEFAULT_ROWS 20000
 
-typedef int (*report_analyze_fn)(ntidx_trace *t, const ntidx_index *x, const ntidx_analysis_options *o,
-                                 ntidx_analysis **out);
-
-/* The analyses of the page, in the order they run; the page orders its sections itself. */
-static const struct {
-    const char *name;
-    report_analyze_fn analyze;
-} report_analyses[] = {
-    {"gc", ntidx_gc_analyze},
-    {"contention", ntidx_contention_analyze},
-    {"activities", ntidx_activities_analyze},
-};
-#define REPORT_ANALYSES (sizeof report_analyses / sizeof report_analyses[0])
-
 static const cli_option options[] = {
     {"rows", 0, "N", "at most N rows of each table in the page (default 20000; the page says what it left out)"},
     {NULL, 0, NULL, NULL}};
@@ -49,7 +37,7 @@ static const cli_option options[] = {
 const cli_command cli_cmd_report = {
     .name = "report",
     .run = ntidx_cmd_report,
-    .summary = "one self-contained HTML page of a window's analyses: GC pauses, heap, locks, activities",
+    .summary = "every analysis of a window as one self-contained HTML page with charts",
     .groups = CLI_TRACE | CLI_WINDOW | CLI_INDEX | CLI_OUTPUT | CLI_THREADS,
     .output_required = 1,
     .options = options,
@@ -115,10 +103,15 @@ int ntidx_cmd_report(int argc, char **argv)
     o.t1 = c.query.t1;
     o.threads = c.threads;
     /* Every analysis first: a trace that cannot be read leaves no file behind. */
-    ntidx_analysis *done[REPORT_ANALYSES] = {0};
+    size_t n = ntidx_analysis_count();
+    ntidx_analysis **done = calloc(n ? n : 1, sizeof *done);
     int ret = CLI_FAIL;
-    for (size_t i = 0; i < REPORT_ANALYSES; i++)
-        if (report_analyses[i].analyze(c.trace, c.index, &o, &done[i]) < 0) {
+    if (!done) {
+        cli_error("out of memory");
+        return cli_end(&c, CLI_FAIL);
+    }
+    for (size_t i = 0; i < n; i++)
+        if (ntidx_analyze(ntidx_analysis_info_at(i)->name, c.trace, c.index, &o, &done[i]) < 0) {
             cli_library_error();
             goto out;
         }
@@ -131,7 +124,7 @@ int ntidx_cmd_report(int argc, char **argv)
     fwrite(report_page_head, 1, report_page_head_size, stdout);
     put_header(stdout, &c);
     fputs(",\"analyses\":[", stdout);
-    for (size_t i = 0; i < REPORT_ANALYSES; i++) {
+    for (size_t i = 0; i < n; i++) {
         if (i)
             fputc(',', stdout);
         if (report_json_analysis(stdout, done[i], max_rows) < 0) {
@@ -149,7 +142,8 @@ int ntidx_cmd_report(int argc, char **argv)
         ret = CLI_OK;
     }
 out:
-    for (size_t i = 0; i < REPORT_ANALYSES; i++)
+    for (size_t i = 0; i < n; i++)
         ntidx_analysis_free(&done[i]);
+    free(done);
     return cli_end(&c, ret);
 }
