@@ -273,7 +273,7 @@
 
   function setView(v) {
     view = v;
-    timeCharts.forEach(function (c) { c.draw(); });
+    timeCharts.forEach(function (c) { if (!c.staticWidth) c.draw(); });
     zoombars.forEach(function (z) { z(); });
   }
 
@@ -294,7 +294,8 @@
     return bar;
   }
 
-  var MARGIN = { left: 78, right: 16, top: 8, bottom: 34 };
+  /* one left margin for every time chart, so that their time axes line up down the page */
+  var MARGIN = { left: 172, right: 16, top: 8, bottom: 34 };
 
   /*
    * A chart over time in `holder`: `draw(svg, x, width)` adds its marks for the scale x (ms to pixels) between
@@ -382,7 +383,7 @@
         height: laneH }),
         svg.firstChild.nextSibling);
       svg.appendChild(s('text', { class: 'lane', x: MARGIN.left - 8, y: y + laneH / 2 + 4, 'text-anchor': 'end',
-        text: n.length > 12 ? n.slice(0, 11) + '…' : n }));
+        text: n.length > 27 ? n.slice(0, 26) + '…' : n }));
     });
   }
 
@@ -783,6 +784,346 @@
     return sec;
   }
 
+  /* Horizontal bars, one per item ({label, value, color, tip: [title, rows]}), the longest first as given. */
+  function barChart(holder, items, cls, valueText) {
+    holder.textContent = '';
+    var width = Math.max(480, holder.clientWidth || 900);
+    var rowH = 20, labelW = Math.min(460, Math.round(width * 0.42)), right = 90;
+    var total = items.length * rowH + 6;
+    var svg = s('svg', { width: width, height: total, viewBox: '0 0 ' + width + ' ' + total });
+    var max = items.reduce(function (m, it) { return Math.max(m, it.value); }, 0) || 1;
+    var x = linear(0, max, labelW + 8, width - right);
+    items.forEach(function (it, i) {
+      var y = 3 + i * rowH;
+      if (it.behind !== undefined)
+        svg.appendChild(s('rect', { x: labelW + 8, y: y + 3, width: Math.max(0, x(it.behind) - labelW - 8), height: rowH - 6,
+          fill: it.color, opacity: 0.25 }));
+      var r = s('rect', { class: 'mark ' + cls, x: labelW + 8, y: y + 3, width: Math.max(1, x(it.value) - labelW - 8),
+        height: rowH - 6, fill: it.color });
+      if (it.tip) setTip(r, it.tip[0], it.tip[1]);
+      svg.appendChild(r);
+      var label = it.label.length > 70 ? '…' + it.label.slice(it.label.length - 69) : it.label;
+      var t = s('text', { class: 'lane', x: labelW, y: y + rowH / 2 + 4, 'text-anchor': 'end', text: label });
+      if (it.tip) setTip(t, it.tip[0], it.tip[1]);
+      svg.appendChild(t);
+      svg.appendChild(s('text', { x: Math.max(x(it.value), x(it.behind || 0)) + 6, y: y + rowH / 2 + 4, text: valueText(it) }));
+    });
+    holder.appendChild(svg);
+    /* labels longer than their room: cut from the left, where a method's namespace is */
+    Array.prototype.forEach.call(svg.querySelectorAll('text.lane'), function (t) {
+      var full = t.textContent;
+      while (t.getComputedTextLength && t.getComputedTextLength() > labelW - 4 && t.textContent.length > 8)
+        t.textContent = '…' + t.textContent.slice(3);
+      if (t.textContent !== full) t.appendChild(s('title', { text: full }));
+    });
+  }
+
+  /* Redrawn with the page's width, like the time charts. */
+  function staticChart(holder, draw) {
+    var c = { draw: function () { draw(holder); }, staticWidth: true };
+    timeCharts.push(c);
+    return c;
+  }
+
+  var TOP = 15; /* bars of the top-N charts */
+
+  function moduleOf(method) {
+    var i = String(method).indexOf('!');
+    return i < 0 ? '' : method.slice(0, i);
+  }
+
+  /* A warm colour per module, as flame graphs colour them; grey for frames no method covers. */
+  function flameColor(method) {
+    if (method === '?!?' || !moduleOf(method)) return '#b7b0a8';
+    var hash = function (t) { var x = 0; for (var i = 0; i < t.length; i++) x = (x * 31 + t.charCodeAt(i)) | 0; return Math.abs(x); };
+    /* the module picks the hue, the method a shade of it: neighbours stay apart */
+    var hm = hash(moduleOf(method)), hf = hash(method);
+    var hue = 6 + (hm % 40) + (hf % 7) - 3, light = 54 + (hf >> 3) % 14;
+    return 'hsl(' + hue + ',80%,' + light + '%)';
+  }
+
+  function renderCpu(a) {
+    var sec = section('cpu', 'CPU');
+    var methods = a.tables.cpu ? a.tables.cpu.rows : [];
+    var sum = a.tables.cpu_summary && a.tables.cpu_summary.rows[0];
+    if (!sum || !sum.samples) {
+      sec.appendChild(h('p', { class: 'empty', text: 'No CPU sample in this window. The analysis needs the sample ' +
+        'profiler\u2019s events (provider Microsoft-DotNETCore-SampleProfiler).' }));
+      sec.appendChild(readNote(a));
+      return sec;
+    }
+    var samples = sum.samples;
+    sec.appendChild(h('p', { class: 'lead' }, h('b', { text: count(samples) }), ' samples (', h('b', { text: ms(sum.total_ms) }),
+      ' at ' + fixed(sum.interval_ms, 0) + ' ms each) on ', h('b', { text: count(sum.threads) }),
+      sum.threads === 1 ? ' thread' : ' threads', ', in ', h('b', { text: count(a.tables.cpu.rowCount) }), ' methods.'));
+    var top = methods.slice().sort(function (p, q) { return q.exclusive - p.exclusive; }).slice(0, TOP);
+    sec.appendChild(h('div', { class: 'title', text: 'Top methods by exclusive samples (the light bar: inclusive)' }));
+    var holder = h('div', { class: 'chart', id: 'cpu-top' });
+    sec.appendChild(holder);
+    staticChart(holder, function (el) {
+      barChart(el, top.map(function (m) {
+        return { label: m.method, value: m.exclusive, behind: m.inclusive, color: flameColor(m.method),
+          tip: [m.method, [['Exclusive', count(m.exclusive) + ' samples, ' + pct(m.exclusive_percent)],
+            ['Inclusive', count(m.inclusive) + ' samples, ' + pct(m.inclusive_percent)]]] };
+      }), 'cpu-bar', function (it) { return count(it.value) + ' / ' + count(it.behind); });
+    });
+    var tree = a.tables.cpu_tree;
+    sec.appendChild(h('h3', { text: 'Flame graph' }));
+    if (tree && tree.rows.length) {
+      sec.appendChild(h('div', { class: 'title', text: 'Stacks of the window\u2019s samples, the outermost frame at the ' +
+        'bottom, callees above their caller, the heaviest first; a frame\u2019s width is its inclusive samples. ' +
+        'Click a frame to zoom into it, the bottom bar to go back.' }));
+      var fh = h('div', { class: 'chart', id: 'flame-graph' });
+      sec.appendChild(fh);
+      staticChart(fh, function (el) { flameGraph(el, tree, samples - (sum.samples_without_stack || 0)); });
+      if (tree.rowCount > tree.rows.length)
+        sec.appendChild(h('p', { class: 'note', text: 'The page holds the ' + count(tree.rows.length) + ' heaviest of ' +
+          count(tree.rowCount) + ' frames of the call tree (ntidx report --rows).' }));
+    } else {
+      sec.appendChild(h('p', { class: 'empty', text: 'No call tree: the CPU analysis of this build of the library gives ' +
+        'no table cpu_tree.' }));
+    }
+    sec.appendChild(h('h3', { text: 'Methods' }));
+    sec.appendChild(dataTable([
+      { key: 'method', label: 'Method', chip: function (r) { return flameColor(r.method); } },
+      a.tables.cpu.columns.some(function (c) { return c.name === 'thread'; }) ? { key: 'thread', label: 'Thread', num: true } : null,
+      { key: 'exclusive', label: 'Exclusive samples', num: true, fmt: count },
+      { key: 'exclusive_percent', label: 'Exclusive %', num: true, fmt: pct },
+      { key: 'inclusive', label: 'Inclusive samples', num: true, fmt: count },
+      { key: 'inclusive_percent', label: 'Inclusive %', num: true, fmt: pct }
+    ].filter(Boolean), methods, { rowCount: a.tables.cpu.rowCount }));
+    sec.appendChild(readNote(a));
+    return sec;
+  }
+
+  /*
+   * The call tree's rows (node, parent: -1 for an outermost frame, method, inclusive, exclusive) as a flame
+   * graph under one bar for all the samples with a stack; `focus` (a node, or null) fills the width.
+   */
+  function flameGraph(holder, tree, total) {
+    var rows = tree.rows, kids = {}, byNode = {}, maxDepth = 0;
+    rows.forEach(function (r) {
+      byNode[r.node] = r;
+      (kids[r.parent] = kids[r.parent] || []).push(r);
+    });
+    Object.keys(kids).forEach(function (k) { kids[k].sort(function (p, q) { return q.inclusive - p.inclusive; }); });
+    function depthOf(r) { var d = 0; while (r && r.parent >= 0) { d++; r = byNode[r.parent]; } return d; }
+    rows.forEach(function (r) { maxDepth = Math.max(maxDepth, depthOf(r)); });
+    var focus = holder.__focus !== undefined ? holder.__focus : -1;
+    holder.textContent = '';
+    var width = Math.max(480, holder.clientWidth || 900), rowH = 18;
+    var height = (maxDepth + 2) * rowH + 4;
+    var svg = s('svg', { width: width, height: height, viewBox: '0 0 ' + width + ' ' + height });
+    var base = focus >= 0 && byNode[focus] ? byNode[focus] : null;
+    var span = base ? base.inclusive : total;
+    var x = linear(0, span || 1, 0, width);
+    var yOf = function (d) { return height - (d + 1) * rowH - 2; };
+    /* the ancestors of the focus keep the full width, as a path back */
+    var path = [];
+    for (var p = base; p; p = p.parent >= 0 ? byNode[p.parent] : null) path.unshift(p);
+    function bar(r, x0, w, d, cls) {
+      var g = s('g');
+      var rect = s('rect', { class: cls, x: x0, y: yOf(d), width: Math.max(0, w - 0.5), height: rowH - 1,
+        fill: r ? flameColor(r.method) : '#8d96a5', rx: 1.5 });
+      g.appendChild(rect);
+      var name = r ? r.method : 'all samples';
+      if (w > 36) {
+        var chars = Math.floor((w - 8) / 6.4);
+        var text = name.length > chars ? name.slice(0, Math.max(1, chars - 1)) + '…' : name;
+        g.appendChild(s('text', { class: 'flame-label' + (r ? ' dark' : ''), x: x0 + 4, y: yOf(d) + rowH - 5, text: text }));
+      }
+      var inc = r ? r.inclusive : total;
+      setTip(g, name, [['Inclusive', count(inc) + ' samples, ' + pct(inc * 100 / (total || 1)) + ' of all'],
+        r ? ['Exclusive', count(r.exclusive) + ' samples'] : null, r ? ['Depth', String(depthOf(r))] : null]);
+      g.addEventListener('click', function () { holder.__focus = r ? r.node : -1; flameGraph(holder, tree, total); });
+      g.style.cursor = 'pointer';
+      svg.appendChild(g);
+    }
+    bar(null, 0, width, 0, 'flame-root');
+    path.forEach(function (r, i) { if (i < path.length - 1) bar(r, 0, width, depthOf(r) + 1, 'flame-node flame-path'); });
+    function lay(list, x0, d) {
+      list.forEach(function (r) {
+        var w = x(r.inclusive) - x(0);
+        bar(r, x0, w, d, 'flame-node');
+        if (kids[r.node]) lay(kids[r.node], x0, d + 1);
+        x0 += w;
+      });
+    }
+    if (base) lay([base], 0, depthOf(base) + 1);
+    else lay(kids[-1] || [], 0, 1);
+    holder.appendChild(svg);
+  }
+
+  function renderJit(a) {
+    var sec = section('jit', 'JIT');
+    var jit = a.tables.jit ? a.tables.jit.rows : [];
+    var sum = a.tables.jit_summary ? a.tables.jit_summary.rows : [];
+    if (!jit.length) {
+      sec.appendChild(h('p', { class: 'empty', text: 'No method JIT-compiled in this window. The analysis needs the ' +
+        'runtime\u2019s JIT events (keyword 0x10, level 5: verbose).' }));
+      sec.appendChild(readNote(a));
+      return sec;
+    }
+    var all = sum.filter(function (r) { return r.optimization_tier === 'all'; });
+    var tiers = [];
+    jit.forEach(function (r) { if (tiers.indexOf(r.optimization_tier) < 0) tiers.push(r.optimization_tier); });
+    var colors = colorMap(tiers);
+    var lead = h('p', { class: 'lead' }, h('b', { text: count(a.tables.jit.rowCount) }), ' compilations');
+    if (all.length === 1)
+      append(lead, [', ', h('b', { text: ms(all[0].total_jit_time_ms) }), ' of JIT time (',
+        h('b', { text: ms(all[0].total_foreground_jit_time_ms) }), ' on the threads that needed the code, ',
+        h('b', { text: ms(all[0].total_background_tiered_compilation_jit_time_ms) }), ' tiering up in the background)']);
+    append(lead, '.');
+    sec.appendChild(lead);
+    jit.forEach(function (r) { widenView(r.start_relative_ms, r.start_relative_ms + (r.jit_time_ms || 0)); });
+    sec.appendChild(zoomBar());
+    sec.appendChild(h('div', { class: 'title', text: 'Compilations over time by optimization tier (a bar per method, ' +
+      'as long as its JIT time)' }));
+    var holder = h('div', { class: 'chart', id: 'jit-chart' });
+    sec.appendChild(holder);
+    var laneH = 16, gap = 4;
+    timeChart(holder, tiers.length * (laneH + gap) - gap, function (svg, plot, x, width) {
+      laneLabels(svg, width, tiers, laneH, gap);
+      jit.forEach(function (r) {
+        var lane = tiers.indexOf(r.optimization_tier), y = MARGIN.top + lane * (laneH + gap);
+        var m = spanRect(x, r.start_relative_ms, r.start_relative_ms + (r.jit_time_ms || 0), y + 2, laneH - 4,
+          { class: 'mark jit-bar' + (r.is_complete === false ? ' incomplete' : ''), fill: colors[r.optimization_tier] });
+        setTip(m, r.method_name, [['Tier', String(r.optimization_tier)], ['Start', ms(r.start_relative_ms)],
+          ['JIT time', ms(r.jit_time_ms)], ['IL size', count(r.il_size) + ' bytes'],
+          ['Native size', count(r.native_size) + ' bytes'], ['Thread', String(r.thread)],
+          r.compilation_thread_kind ? ['Compiled', String(r.compilation_thread_kind)] : null]);
+        plot.appendChild(m);
+      });
+    });
+    var d3 = function (v) { return fixed(v, 3); };
+    sec.appendChild(h('h3', { text: 'Per optimization tier' }));
+    var per = sum.filter(function (r) { return r.optimization_tier !== 'all'; });
+    sec.appendChild(dataTable([
+      { key: 'optimization_tier', label: 'Tier', chip: function (r) { return colors[r.optimization_tier]; },
+        fmt: function (v) { return v === 'all' ? 'All' : String(v); } },
+      { key: 'count', label: 'Methods', num: true, fmt: count },
+      { key: 'total_jit_time_ms', label: 'JIT ms', num: true, fmt: d3 },
+      { key: 'total_il_size', label: 'IL bytes', num: true, fmt: count },
+      { key: 'total_native_size', label: 'Native bytes', num: true, fmt: count },
+      { key: 'count_foreground', label: 'Foreground', num: true, fmt: count },
+      { key: 'total_foreground_jit_time_ms', label: 'Foreground ms', num: true, fmt: d3 },
+      { key: 'count_background_tiered_compilation', label: 'Background', num: true, fmt: count },
+      { key: 'total_background_tiered_compilation_jit_time_ms', label: 'Background ms', num: true, fmt: d3 }
+    ], per, { all: true, total: all.length === 1 ? all[0] : null }));
+    sec.appendChild(h('h3', { text: 'Every compilation (the longest first)' }));
+    sec.appendChild(dataTable([
+      { key: 'method_name', label: 'Method', chip: function (r) { return colors[r.optimization_tier]; } },
+      { key: 'optimization_tier', label: 'Tier' },
+      { key: 'jit_time_ms', label: 'JIT ms', num: true, fmt: d3 },
+      { key: 'il_size', label: 'IL bytes', num: true, fmt: count },
+      { key: 'native_size', label: 'Native bytes', num: true, fmt: count },
+      { key: 'start_relative_ms', label: 'Start ms', num: true, fmt: d3 },
+      { key: 'thread', label: 'Thread', num: true }
+    ], jit.slice().sort(function (p, q) { return (q.jit_time_ms || 0) - (p.jit_time_ms || 0); }),
+    { rowCount: a.tables.jit.rowCount }));
+    sec.appendChild(readNote(a));
+    return sec;
+  }
+
+  var KIND_COLORS = { Small: '#4e79a7', Large: '#e15759', Pinned: '#59a14f' };
+  function renderAlloc(a) {
+    var sec = section('alloc', 'Allocations');
+    var rows = a.tables.alloc ? a.tables.alloc.rows : [];
+    var sum = a.tables.alloc_summary ? a.tables.alloc_summary.rows : [];
+    if (!rows.length) {
+      sec.appendChild(h('p', { class: 'empty', text: 'No allocation tick in this window. The analysis needs the ' +
+        'runtime\u2019s GC/AllocationTick events (keyword 0x1, level 5: verbose).' }));
+      sec.appendChild(readNote(a));
+      return sec;
+    }
+    var all = sum.filter(function (r) { return r.kind === 'all'; });
+    var lead = h('p', { class: 'lead' }, 'Sampled by the runtime about every 100 kB: ');
+    if (all.length === 1)
+      append(lead, [h('b', { text: count(all[0].count) }), ' allocation ticks, ', h('b', { text: bytes(all[0].bytes) }),
+        ', of ', h('b', { text: count(all[0].type_count) }), ' types.']);
+    sec.appendChild(lead);
+    var top = rows.slice().sort(function (p, q) { return q.bytes - p.bytes; }).slice(0, TOP);
+    sec.appendChild(h('div', { class: 'title', text: 'Top types by sampled bytes, coloured by heap' }));
+    var holder = h('div', { class: 'chart', id: 'alloc-chart' });
+    sec.appendChild(holder);
+    staticChart(holder, function (el) {
+      barChart(el, top.map(function (r) {
+        return { label: r.type_name, value: r.bytes, color: KIND_COLORS[r.kind] || PALETTE[5],
+          tip: [r.type_name, [['Heap', String(r.kind)], ['Sampled', bytes(r.bytes)], ['Ticks', count(r.count)],
+            ['First', ms(r.first_relative_ms)], ['Last', ms(r.last_relative_ms)]]] };
+      }), 'alloc-bar', function (it) { return bytes(it.value); });
+    });
+    sec.appendChild(legend(Object.keys(KIND_COLORS).map(function (k) {
+      return { color: KIND_COLORS[k], label: k === 'Small' ? 'small object heap' : k === 'Large' ? 'large object heap' :
+        'pinned object heap' };
+    })));
+    sec.appendChild(h('h3', { text: 'Per heap' }));
+    sec.appendChild(dataTable([
+      { key: 'kind', label: 'Heap', chip: function (r) { return KIND_COLORS[r.kind]; },
+        fmt: function (v) { return v === 'all' ? 'All' : String(v); } },
+      { key: 'count', label: 'Ticks', num: true, fmt: count },
+      { key: 'bytes', label: 'Sampled bytes', num: true, fmt: count },
+      { key: 'type_count', label: 'Types', num: true, fmt: count }
+    ], sum.filter(function (r) { return r.kind !== 'all'; }), { all: true, total: all.length === 1 ? all[0] : null }));
+    sec.appendChild(h('h3', { text: 'Per type' }));
+    sec.appendChild(dataTable([
+      { key: 'type_name', label: 'Type', chip: function (r) { return KIND_COLORS[r.kind]; } },
+      { key: 'kind', label: 'Heap' },
+      { key: 'count', label: 'Ticks', num: true, fmt: count },
+      { key: 'bytes', label: 'Sampled bytes', num: true, fmt: count },
+      { key: 'first_relative_ms', label: 'First ms', num: true, fmt: function (v) { return fixed(v, 3); } },
+      { key: 'last_relative_ms', label: 'Last ms', num: true, fmt: function (v) { return fixed(v, 3); } }
+    ], rows, { rowCount: a.tables.alloc.rowCount }));
+    sec.appendChild(readNote(a));
+    return sec;
+  }
+
+  function renderExceptions(a) {
+    var sec = section('exceptions', 'Exceptions');
+    var rows = a.tables.exceptions ? a.tables.exceptions.rows : [];
+    if (!rows.length) {
+      sec.appendChild(h('p', { class: 'empty', text: 'No exception thrown in this window (or the trace lacks the ' +
+        'runtime\u2019s Exception events, keyword 0x8000).' }));
+      sec.appendChild(readNote(a));
+      return sec;
+    }
+    var byType = {}, types = [];
+    rows.forEach(function (r) {
+      if (!(r.type in byType)) { byType[r.type] = { type: r.type, count: 0, messages: 0, first: r.first_relative_ms };
+        types.push(byType[r.type]); }
+      var t = byType[r.type];
+      t.count += r.count || 0;
+      t.messages++;
+      t.first = Math.min(t.first, r.first_relative_ms);
+    });
+    var thrown = types.reduce(function (acc, t) { return acc + t.count; }, 0);
+    sec.appendChild(h('p', { class: 'lead' }, h('b', { text: count(thrown) }), thrown === 1 ? ' exception' : ' exceptions',
+      ' thrown, of ', h('b', { text: count(types.length) }), types.length === 1 ? ' type.' : ' types.'));
+    var colors = colorMap(types.map(function (t) { return t.type; }));
+    var top = types.slice().sort(function (p, q) { return q.count - p.count; }).slice(0, TOP);
+    sec.appendChild(h('div', { class: 'title', text: 'Exceptions by type' }));
+    var holder = h('div', { class: 'chart', id: 'exceptions-chart' });
+    sec.appendChild(holder);
+    staticChart(holder, function (el) {
+      barChart(el, top.map(function (t) {
+        return { label: t.type, value: t.count, color: colors[t.type],
+          tip: [t.type, [['Thrown', count(t.count)], ['Rows (message and thrower)', count(t.messages)],
+            ['First', ms(t.first)]]] };
+      }), 'exception-bar', function (it) { return count(it.value); });
+    });
+    sec.appendChild(h('h3', { text: 'Per type, message and thrower' }));
+    sec.appendChild(dataTable([
+      { key: 'type', label: 'Type', chip: function (r) { return colors[r.type]; } },
+      { key: 'message', label: 'Message' },
+      { key: 'count', label: 'Count', num: true, fmt: count },
+      { key: 'first_relative_ms', label: 'First ms', num: true, fmt: function (v) { return fixed(v, 3); } },
+      { key: 'last_relative_ms', label: 'Last ms', num: true, fmt: function (v) { return fixed(v, 3); } },
+      { key: 'thrown_by', label: 'Thrown by', cls: 'mono' }
+    ], rows, { rowCount: a.tables.exceptions.rowCount }));
+    sec.appendChild(readNote(a));
+    return sec;
+  }
+
   /* Any analysis: its tables as they come. */
   function genericSection(a) {
     var sec = section(a.name, a.name);
@@ -803,6 +1144,13 @@
   var SECTIONS = [
     { analysis: 'gc', id: 'gc', label: 'GC', render: renderGc, n: function (a) { return a.tables.gc && a.tables.gc.rowCount; } },
     { analysis: 'gc', id: 'heap', label: 'Heap', render: renderHeap },
+    { analysis: 'cpu', id: 'cpu', label: 'CPU', render: renderCpu,
+      n: function (a) { return a.tables.cpu_summary && a.tables.cpu_summary.rows[0] && a.tables.cpu_summary.rows[0].samples; } },
+    { analysis: 'exceptions', id: 'exceptions', label: 'Exceptions', render: renderExceptions,
+      n: function (a) { return a.tables.exceptions && a.tables.exceptions.rows.reduce(function (n, r) { return n + (r.count || 0); }, 0); } },
+    { analysis: 'alloc', id: 'alloc', label: 'Allocations', render: renderAlloc,
+      n: function (a) { return a.tables.alloc && a.tables.alloc.rowCount; } },
+    { analysis: 'jit', id: 'jit', label: 'JIT', render: renderJit, n: function (a) { return a.tables.jit && a.tables.jit.rowCount; } },
     { analysis: 'contention', id: 'contention', label: 'Contention', render: renderContention,
       n: function (a) { return a.tables.contention_locks && a.tables.contention_locks.rowCount; } },
     { analysis: 'activities', id: 'activities', label: 'Activities', render: renderActivities,
