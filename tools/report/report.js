@@ -88,11 +88,18 @@
   /* Numbers                                                           */
   /* ---------------------------------------------------------------- */
 
-  function fixed(v, d) {
-    if (!isNum(v)) return '–';
-    return v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+  /* One formatter per number of decimals: toLocaleString() with options makes a new one at every call, which
+     costs a page of thousands of marks seconds. */
+  var formatters = {};
+  function formatter(d) {
+    return formatters[d] || (formatters[d] = new Intl.NumberFormat('en-US', { minimumFractionDigits: d,
+      maximumFractionDigits: d }));
   }
-  function count(v) { return isNum(v) ? v.toLocaleString('en-US') : (v === null || v === undefined ? '–' : String(v)); }
+  function fixed(v, d) { return isNum(v) ? formatter(d).format(v) : '–'; }
+  function count(v) {
+    if (isNum(v)) return Number.isInteger(v) ? formatter(0).format(v) : formatter(3).format(v);
+    return v === null || v === undefined ? '–' : String(v);
+  }
   function ms(v) { return isNum(v) ? fixed(v, Math.abs(v) >= 1000 ? 1 : 3) + ' ms' : '–'; }
   function mb(v) { return isNum(v) ? fixed(v, 3) + ' MB' : '–'; }
   function pct(v) { return isNum(v) ? fixed(v, 2) + '%' : '–'; }
@@ -133,12 +140,14 @@
   /* ---------------------------------------------------------------- */
 
   var tip = document.getElementById('tip');
+  /* `title` and `rows` may be functions, called when the tooltip shows: a chart of thousands of marks formats
+     the numbers of the one hovered, not of all. */
   function setTip(el, title, rows) { el.__tip = { title: title, rows: rows }; }
   function showTip(t, x, y) {
     tip.textContent = '';
-    tip.appendChild(h('div', { class: 't', text: t.title }));
+    tip.appendChild(h('div', { class: 't', text: typeof t.title === 'function' ? t.title() : t.title }));
     var tb = h('table');
-    t.rows.forEach(function (r) {
+    (typeof t.rows === 'function' ? t.rows() : t.rows).forEach(function (r) {
       if (r) tb.appendChild(h('tr', null, h('td', { class: 'k', text: r[0] }), h('td', { class: 'v', text: r[1] })));
     });
     tip.appendChild(tb);
@@ -329,9 +338,10 @@
         svg.appendChild(axis);
         var plot = s('g', { 'clip-path': 'url(#' + clipId + ')' });
         svg.appendChild(plot);
-        holder.appendChild(svg);
+        /* drawn detached, then put in the page once: thousands of marks cost one layout, not thousands */
         draw(svg, plot, x, width);
         brush(svg, x, width, height);
+        holder.appendChild(svg);
       }
     };
     timeCharts.push(chart);
@@ -480,13 +490,15 @@
         if (g.type === 'BackgroundGC' && isNum(g.duration_ms)) {
           var span = spanRect(x, g.start_relative_ms, g.start_relative_ms + g.duration_ms, y + laneH - 4, 3,
             { class: 'gc-span', fill: GEN_COLORS[gen], opacity: 0.45 });
-          setTip(span, 'GC #' + g.number + ' (' + gcName(g) + ') running in the background', gcTip(g));
+          setTip(span, function () { return 'GC #' + g.number + ' (' + gcName(g) + ') running in the background'; },
+            function () { return gcTip(g); });
           plot.appendChild(span);
         }
         var r = spanRect(x, g.pause_start_relative_ms, g.pause_start_relative_ms + (g.pause_duration_ms || 0),
           y + 2, laneH - 8, { class: 'mark gc-pause' + (g.is_complete ? '' : ' incomplete'), fill: GEN_COLORS[gen],
             'data-number': g.number });
-        setTip(r, 'GC #' + g.number + ' · ' + gcName(g) + ' · ' + ms(g.pause_duration_ms) + ' paused', gcTip(g));
+        setTip(r, function () { return 'GC #' + g.number + ' · ' + gcName(g) + ' · ' + ms(g.pause_duration_ms) + ' paused'; },
+          function () { return gcTip(g); });
         plot.appendChild(r);
       });
     });
@@ -616,11 +628,11 @@
         list.forEach(function (g) {
           var c = s('circle', { class: 'mark heap-point', cx: x(g.pause_start_relative_ms + (g.pause_duration_ms || 0)),
             cy: y(g.heap_size_after_mb), r: 3.2, fill: GEN_COLORS[genOf(g)], stroke: '#fff', 'stroke-width': 1 });
-          setTip(c, 'After GC #' + g.number + ' (' + gcName(g) + ')', [['Heap before', mb(g.heap_size_before_mb)],
+          setTip(c, 'After GC #' + g.number + ' (' + gcName(g) + ')', function () { return [['Heap before', mb(g.heap_size_before_mb)],
             ['Heap after', mb(g.heap_size_after_mb)], ['Gen 0', mb(g.gen0_size_after_mb)],
             ['Gen 1', mb(g.gen1_size_after_mb)], ['Gen 2', mb(g.gen2_size_after_mb)],
             ['LOH', mb(g.loh_size_after_mb)], ['POH', mb(g.poh_size_after_mb)], ['Promoted', mb(g.promoted_mb)],
-            ['At', ms(g.pause_start_relative_ms + (g.pause_duration_ms || 0))]]);
+            ['At', ms(g.pause_start_relative_ms + (g.pause_duration_ms || 0))]]; });
           plot.appendChild(c);
         });
       });
@@ -682,10 +694,10 @@
           var end = w.is_complete ? w.start_relative_ms + (w.duration_ms || 0) : view[1];
           var r = spanRect(x, w.start_relative_ms, end, y + 2, laneH - 4, { class: 'mark wait' +
             (w.is_complete ? '' : ' incomplete'), fill: colors[String(w.lock_id)] || PALETTE[0] });
-          setTip(r, 'Wait of thread ' + w.thread + ' for lock ' + w.lock_id, [['Start', ms(w.start_relative_ms)],
+          setTip(r, 'Wait of thread ' + w.thread + ' for lock ' + w.lock_id, function () { return [['Start', ms(w.start_relative_ms)],
             ['Waited', w.is_complete ? ms(w.duration_ms) : 'no stop found'], ['Lock owner thread',
             w.lock_owner_thread === null || w.lock_owner_thread === undefined ? '–' : String(w.lock_owner_thread)],
-            ['Kind', String(w.kind)], ['Process', String(w.pid)]]);
+            ['Kind', String(w.kind)], ['Process', String(w.pid)]]; });
           plot.appendChild(r);
         });
       });
@@ -752,9 +764,9 @@
         var end = r.is_complete ? r.start_relative_ms + (r.duration_ms || 0) : view[1];
         var m = spanRect(x, r.start_relative_ms, end, y, laneH, { class: 'mark activity' +
           (r.is_complete ? '' : ' incomplete'), fill: colors[kind(r)], opacity: r.is_complete ? 1 : 0.55 });
-        setTip(m, kind(r), [['Activity', String(r.activity_path || r.activity_id)], ['Start', ms(r.start_relative_ms)],
+        setTip(m, kind(r), function () { return [['Activity', String(r.activity_path || r.activity_id)], ['Start', ms(r.start_relative_ms)],
           ['Duration', r.is_complete ? ms(r.duration_ms) : 'no Stop found'], ['Thread', String(r.thread)],
-          ['Depth', String(r.depth)], ['Parent', r.parent_activity_id ? String(r.parent_activity_id) : '–']]);
+          ['Depth', String(r.depth)], ['Parent', r.parent_activity_id ? String(r.parent_activity_id) : '–']]; });
         plot.appendChild(m);
       });
     });
@@ -933,8 +945,8 @@
         g.appendChild(s('text', { class: 'flame-label' + (r ? ' dark' : ''), x: x0 + 4, y: yOf(d) + rowH - 5, text: text }));
       }
       var inc = r ? r.inclusive : total;
-      setTip(g, name, [['Inclusive', count(inc) + ' samples, ' + pct(inc * 100 / (total || 1)) + ' of all'],
-        r ? ['Exclusive', count(r.exclusive) + ' samples'] : null, r ? ['Depth', String(depthOf(r))] : null]);
+      setTip(g, name, function () { return [['Inclusive', count(inc) + ' samples, ' + pct(inc * 100 / (total || 1)) + ' of all'],
+        r ? ['Exclusive', count(r.exclusive) + ' samples'] : null, r ? ['Depth', String(depthOf(r))] : null]; });
       g.addEventListener('click', function () { holder.__focus = r ? r.node : -1; flameGraph(holder, tree, total); });
       g.style.cursor = 'pointer';
       svg.appendChild(g);
@@ -988,10 +1000,10 @@
         var lane = tiers.indexOf(r.optimization_tier), y = MARGIN.top + lane * (laneH + gap);
         var m = spanRect(x, r.start_relative_ms, r.start_relative_ms + (r.jit_time_ms || 0), y + 2, laneH - 4,
           { class: 'mark jit-bar' + (r.is_complete === false ? ' incomplete' : ''), fill: colors[r.optimization_tier] });
-        setTip(m, r.method_name, [['Tier', String(r.optimization_tier)], ['Start', ms(r.start_relative_ms)],
+        setTip(m, r.method_name, function () { return [['Tier', String(r.optimization_tier)], ['Start', ms(r.start_relative_ms)],
           ['JIT time', ms(r.jit_time_ms)], ['IL size', count(r.il_size) + ' bytes'],
           ['Native size', count(r.native_size) + ' bytes'], ['Thread', String(r.thread)],
-          r.compilation_thread_kind ? ['Compiled', String(r.compilation_thread_kind)] : null]);
+          r.compilation_thread_kind ? ['Compiled', String(r.compilation_thread_kind)] : null]; });
         plot.appendChild(m);
       });
     });
