@@ -25,6 +25,7 @@ import unittest
 
 NTIDX = EDGE = GOLDEN = TRACES = BUILD = None
 CORE3 = "eventpipe-dotnetcore3.0-win-x64-objver4.nettrace"
+V3 = "eventpipe-dotnetcore2.1-linux-x64-objver3.netperf"  # no GC, lock or activity events
 HERE = os.path.dirname(os.path.abspath(__file__))
 BROWSER = os.path.join(HERE, "browser")
 EVIL_PROVIDER = "Evil</script><script>document.title='owned'</script><!--"
@@ -74,6 +75,7 @@ class Work:
         self.dir = tempfile.mkdtemp(prefix="ntidx-report-test-")
         self.golden = self.copy(GOLDEN, "analyses.nettrace")
         self.core3 = self.copy(os.path.join(TRACES, CORE3), CORE3)
+        self.v3 = self.copy(os.path.join(TRACES, V3), V3)
         # a file name that is markup too: the page names its trace
         self.edge = os.path.join(self.dir, "edge<!--<b>.nettrace")
         subprocess.run([EDGE, self.edge], check=True)
@@ -275,6 +277,7 @@ class Browser(unittest.TestCase):
             "edge": WORK.report(WORK.edge, "report-edge.html"),
             "core3": WORK.report(WORK.core3, "report-core3.html"),
             "window": WORK.report(WORK.golden, "report-window.html", "--from", "700ms", "--to", "900ms"),
+            "empty": WORK.report(WORK.v3, "report-empty.html"),
         }
         args = []
         for name in cls.pages:
@@ -337,6 +340,14 @@ class Browser(unittest.TestCase):
     def test_core3_trace(self):
         r, _ = self.check_page("core3")
         self.assertEqual(r["marks"]["#gc-pauses rect.gc-pause"], 478)
+
+    def test_nothing_to_show(self):
+        """A trace without the events of any analysis: each section says what it needs, no chart draws."""
+        r, _ = self.check_page("empty")
+        self.assertEqual(sum(r["marks"].values()), 0)
+        self.assertIn("No GC in this window", r["text"])
+        self.assertIn("No contended lock in this window", r["text"])
+        self.assertIn("No activity in this window", r["text"])
 
     def test_window(self):
         r, data = self.check_page("window")
