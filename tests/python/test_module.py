@@ -2,7 +2,7 @@
 
 usage: test_module.py NTIDX TRACES_DIR   (the package on PYTHONPATH)
 
-- Every shared trace and generated V5/V6 traces (drops, flushes, removed threads, a truncated one):
+- Every sample trace and generated V5/V6 traces (drops, flushes, removed threads, a truncated one):
   Trace.info() and Trace.stats() equal `ntidx info/stats --json` (whole and random windows);
   Trace.query() and Trace.frame() equal `ntidx query --format jsonl` event for event, fields included,
   with random windows and filters; Trace.seek() equals `ntidx seek`.
@@ -602,7 +602,7 @@ def main():
     with tempfile.TemporaryDirectory() as scratch:
         SCRATCH = scratch
         os.chmod(scratch, 0o755)
-        # Indexes of the shared traces go here, never beside them (../shared is read-only to us).
+        # Indexes of the sample traces go here, never beside them (tools/test.sh checks their folder).
         os.environ["NTIDX_INDEX_DIR"] = os.path.join(scratch, "indexes")
         prog = unittest.main(argv=[sys.argv[0], "-v"], exit=False)
         ok = prog.result.wasSuccessful() and not prog.result.skipped
