@@ -547,8 +547,14 @@ class IndexDirectory(unittest.TestCase):
         os.chmod(cache, 0o777)
         os.chmod(folder, 0o555)
         env = {"XDG_CACHE_HOME": cache, "NTIDX_INDEX_DIR": ""}
-        # root writes anywhere: run as nobody then
-        user = {"user": 65534, "group": 65534} if os.geteuid() == 0 else {}
+        # root writes anywhere: run as nobody then, with a copy of the package it can read (the build
+        # folder may be in one only its owner can enter: a clone in a private folder)
+        user = {}
+        if os.geteuid() == 0:
+            user = {"user": 65534, "group": 65534}
+            shutil.copytree(os.path.dirname(ntidx.__file__), os.path.join(self.d, "pkg", "ntidx"),
+                            ignore=shutil.ignore_patterns("*.p", "__pycache__"))
+            env["PYTHONPATH"] = os.path.join(self.d, "pkg")
         script = ("import ntidx, json, sys\n"
                   "with ntidx.open(sys.argv[1]) as t:\n"
                   "    print(json.dumps([t.index_action, t.index_path, t.stats()['events']]))\n")
