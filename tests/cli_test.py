@@ -820,7 +820,7 @@ class Info(unittest.TestCase):
 if __name__ == "__main__":
     NTIDX = sys.argv[1]
     # Commands that need an index write TRACE.ntidx beside the trace: work on links to the
-    # shared traces in a scratch directory, never in ../shared itself.
+    # sample traces in a scratch directory, never in the folder of the traces themselves.
     with tempfile.TemporaryDirectory() as scratch:
         for name in os.listdir(sys.argv[2]):
             os.symlink(os.path.abspath(os.path.join(sys.argv[2], name)), os.path.join(scratch, name))

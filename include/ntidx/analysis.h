@@ -158,13 +158,18 @@ NTIDX_NODISCARD NTIDX_API int ntidx_analysis_table(const ntidx_analysis *a, size
  * @return NTIDX_OK; NTIDX_E_INVALID_ARG (NULL, or out of range).
  * @note Strings point into the analysis: valid until ntidx_analysis_free().
  * @code
+ *   ntidx_analysis *a;
+ *   if (ntidx_analyze("gc", t, x, NULL, &a) != NTIDX_OK) { fprintf(stderr, "%s\n", ntidx_last_error()); return 1; }
  *   ntidx_table tb;
  *   if (ntidx_analysis_table(a, 0, &tb) == NTIDX_OK)
- *       for (uint64_t r = 0; r < tb.rows; r++)
+ *       for (uint64_t row = 0; row < tb.rows; row++)
  *           for (size_t c = 0; c < tb.column_count; c++) {
  *               ntidx_table_cell v;
- *               if (ntidx_analysis_cell(a, 0, r, c, &v) == NTIDX_OK && !v.is_null) print(tb.columns[c].name, &v);
+ *               if (ntidx_analysis_cell(a, 0, row, c, &v) == NTIDX_OK && !v.is_null &&
+ *                   tb.columns[c].type == NTIDX_COLUMN_STRING)
+ *                   printf("%s=%s\n", tb.columns[c].name, v.s);
  *           }
+ *   ntidx_analysis_free(&a);
  * @endcode
  */
 NTIDX_NODISCARD NTIDX_API int ntidx_analysis_cell(const ntidx_analysis *a, size_t k, uint64_t row, size_t column,
@@ -214,9 +219,9 @@ NTIDX_API const ntidx_analysis_info *ntidx_analysis_find(const char *name);
  * @code
  *   for (size_t k = 0; k < ntidx_analysis_count(); k++) {
  *       const ntidx_analysis_info *info = ntidx_analysis_info_at(k);
- *       ntidx_analysis *a;
+ *       ntidx_analysis *a = NULL;
  *       if (ntidx_analyze(info->name, t, x, NULL, &a) == NTIDX_OK)
- *           print_tables(a);
+ *           printf("%s: %zu tables\n", info->name, ntidx_analysis_table_count(a));
  *       ntidx_analysis_free(&a);
  *   }
  * @endcode

@@ -2,7 +2,7 @@
 
 usage: test_dask.py NTIDX TRACES_DIR GEN_GC_TRACE   (the package on PYTHONPATH)
 
-- stats() over several traces (the shared ones and generated V5/V6 ones, each split into many region
+- stats() over several traces (the sample ones and generated V5/V6 ones, each split into many region
   groups) equals `ntidx stats --json` per trace, with a client given as a tcp:// address and with none
   (dask's default scheduler in this process), whole and in a window; the total is their combination;
 - merge_stats() of any partition of a trace's regions equals the trace's statistics;
@@ -280,7 +280,7 @@ def main():
     tdir = sys.argv[2]
     with tempfile.TemporaryDirectory() as scratch:
         SCRATCH = scratch
-        os.environ["NTIDX_INDEX_DIR"] = os.path.join(scratch, "indexes")  # never beside the shared traces
+        os.environ["NTIDX_INDEX_DIR"] = os.path.join(scratch, "indexes")  # never beside the sample traces
         shared = sorted(os.path.join(tdir, f) for f in os.listdir(tdir) if not f.endswith(".ntidx"))
         gen = []
         for name, args in [("d5.nettrace", ["--format-version", "5", "--events", "15000", "--seed", "8"]),

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """The cookbook of docs/sql.md, run: every recipe (each ```sql block under a "### " heading of its
-"## Cookbook" section) through `ntidx sql` on every real trace of ../shared/traces, and on generated traces
+"## Cookbook" section) through `ntidx sql` on every sample trace (tests/data), and on generated traces
 that hold what no real one does (exceptions, dropped events). Each result is checked against `ntidx stats`
 or `ntidx query`: non-empty where the trace holds the events, empty where it does not.
 
