@@ -587,8 +587,9 @@
         grid.appendChild(s('line', { x1: MARGIN.left, x2: width - MARGIN.right, y1: y(v), y2: y(v) }));
         axis.appendChild(s('text', { x: MARGIN.left - 8, y: y(v) + 4, 'text-anchor': 'end', text: tickLabel(v, yt.step) }));
       });
-      axis.appendChild(s('text', { class: 'axis-label', x: 12, y: MARGIN.top + plotH / 2, 'text-anchor': 'middle',
-        transform: 'rotate(-90 12 ' + (MARGIN.top + plotH / 2) + ')', text: 'MB' }));
+      var lx = MARGIN.left - 52;
+      axis.appendChild(s('text', { class: 'axis-label', x: lx, y: MARGIN.top + plotH / 2, 'text-anchor': 'middle',
+        transform: 'rotate(-90 ' + lx + ' ' + (MARGIN.top + plotH / 2) + ')', text: 'MB' }));
       svg.insertBefore(grid, plot);
       svg.appendChild(axis);
       var end = view[1];
