@@ -123,7 +123,7 @@ killed_run() {
 
 # analyses NAME TRACE: with --analyses, TraceEvent's computers' answers for TRACE
 # ($work/NAME.ANALYSIS.traceevent.jsonl), and ntidx's held against them, one line per analysis.
-analysis_names=(gc jit cpu exceptions alloc contention activities)
+analysis_names=(gc jit cpu exceptions alloc contention activities cpu-by-thread)
 analyses() {
   [ "$analyses" = 1 ] || return 0
   local name=$1 trace=$2 a
