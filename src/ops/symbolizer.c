@@ -98,6 +98,7 @@ static const struct {
 #define SEQ_MASK 0x7fffffffu
 #define WHEN_END UINT64_MAX    /* a jitted load's entry: it names what is left at the end */
 #define SCAN_BACK 64           /* entries looked at below a lookup's address (overlaps: code reused) */
+#define MAX_WALK 1024          /* modules of one id looked at by a search (see find_module) */
 #define UNKNOWN_FRAME UINT64_MAX
 
 /*
@@ -488,10 +489,16 @@ static mgroup *group_of(ntidx_symbolizer *s, uint64_t id)
 }
 
 /* FindManagedModuleAndIndex: from the last module of the id back, the first with load <= t < unload; the
-   search stops at one already unloaded at t. *pos: where a new one goes. */
+   search stops at one already unloaded at t. *pos: where a new one goes. A real trace loads a module id a
+   few times at most; a hostile one that makes thousands which events before the trace's start cannot find
+   gets its search cut short (the new module then goes last), so that the replay stays linear. */
 static mmod *find_module(ntidx_symbolizer *s, const mgroup *g, uint64_t t, uint32_t *pos)
 {
-    for (uint32_t i = g->n; i-- > 0;) {
+    for (uint32_t i = g->n, steps = 0; i-- > 0;) {
+        if (++steps > MAX_WALK) {
+            *pos = g->n;
+            return NULL;
+        }
         mmod *m = &s->mods[g->mods[i]];
         if (!(t < m->unload)) {
             *pos = i + 1;

@@ -528,6 +528,38 @@ static void test_bad_input(void **state)
     close_trace(&an);
 }
 
+/* A hostile trace loads one module id 300,000 times before the trace's start (ModuleLoad's load time is the
+   sync time: no search finds them, each one is a new module): the replay stays linear (before, each search
+   walked all the modules of the id and each new one was put first: minutes, past the test's timeout). */
+static void test_many_modules(void **state)
+{
+    (void)state;
+    ct c;
+    memset(&c, 0, sizeof c);
+    ntidx_writer_options wo;
+    ntidx_writer_options_defaults(&wo);
+    wo.format_version = 5;
+    wo.sync_ticks = 1000000000000ll;
+    c.rt.next_meta = 1;
+    assert_int_equal(ntidx_writer_open_memory(&wo, &c.rt.w), NTIDX_OK);
+    for (uint64_t i = 0; i < 300000; i++)
+        ct_module(&c, 0, 152, 1 + i, M_ONE, "/a/One.dll", "");
+    ct_method(&c, 0, LOAD, 400000, M_ONE, A, 0x100, JITTED, "NsA", "Alpha", "void  (int32)");
+    const uint64_t ip = A + 1;
+    ct_sample(&c, 1, 400001, &ip, 1);
+    size_t size;
+    uint8_t *data = rt_end(&c.rt, 1, &size);
+    analysed an;
+    open_trace(&an, data, size, "modules.nettrace");
+    ntidx_symbolizer *s;
+    assert_int_equal(ntidx_symbolizer_open(an.t, an.x, &s), NTIDX_OK);
+    ntidx_symbol sym;
+    assert_int_equal(ntidx_symbolizer_lookup_at(s, ip, 0, 400001, &sym), 1);
+    assert_string_equal(sym.module, "ManagedModule"); /* as TraceEvent: no module of the id loaded at its time */
+    ntidx_symbolizer_close(&s);
+    close_trace(&an);
+}
+
 /* The real traces: every cut agrees; the counts add up; split by thread adds up to all threads. */
 static void test_real(void **state)
 {
@@ -590,6 +622,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_frame_names),
         cmocka_unit_test(test_counts),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_many_modules),
         cmocka_unit_test_prestate(test_real, (void *)dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
