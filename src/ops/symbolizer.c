@@ -165,6 +165,7 @@ struct ntidx_symbolizer {
     ntx_idmap group_of;     /* ModuleID -> group + 1 */
     char **modnames;        /* distinct module names */
     size_t nmodnames;
+    uint64_t max_size;      /* the largest method: no entry further below an address than this covers it */
 };
 
 static int grow(void **p, size_t *cap, size_t n, size_t elem)
@@ -673,6 +674,8 @@ static void build_table(ntidx_symbolizer *s)
         if (w && s->methods[w - 1].start == m->start && s->methods[w - 1].size == m->size &&
             s->methods[w - 1].when == m->when)
             continue;
+        if (m->size > s->max_size)
+            s->max_size = m->size;
         s->methods[w++] = *m;
     }
     s->nmethods = w;
@@ -762,6 +765,8 @@ NTIDX_API int ntidx_symbolizer_lookup_at(const ntidx_symbolizer *s, uint64_t ip,
        range are in that order, and overlaps (code reused) are a few entries back at most. */
     for (size_t i = lo, n = 0; i > 0 && n < SCAN_BACK; i--, n++) {
         const method *m = &s->methods[i - 1];
+        if (ip - m->start >= s->max_size)
+            break; /* starts only go down from here: nothing below covers ip */
         if (ip - m->start >= m->size)
             continue;
         int resolves = m->when != WHEN_END;
