@@ -133,7 +133,7 @@ analyses() {
       bad "analysis $a $name" "TraceEvent's side failed"
     elif $python tools/conformance_compare_analyses.py "$ntidx" "$trace" "$work/$name" --analysis "$a" \
          >"$work/$name.$a.compare" 2>&1; then
-      ok "analysis $a $name ($(head -1 "$work/$name.$a.compare" | sed 's/^[a-z]*: //'))"
+      ok "analysis $a $name ($(head -1 "$work/$name.$a.compare" | sed 's/^[a-z-]*: //'))"
     else
       sed -n '1,22p' "$work/$name.$a.compare"
       bad "analysis $a $name"
