@@ -253,7 +253,7 @@ class StandardOutput(unittest.TestCase):
             ["help", "query"], ["query", "--help"], ["gen", "-o", WORK.path("g.nettrace"), "--events", "100"],
             ["gen", "-o", "-", "--events", "100"], ["slice", t, "--index", idx, "-o", "-"],
             ["export", t, "--format", "chrome", "--index", idx, "-o", "-"], ["index", t, "-o", "-"],
-            ["gc", t], ["gc", t, "--format", "json"], ["contention", t], ["activities", t],
+            ["gc", t], ["gc", t, "--format", "json"], ["contention", t], ["activities", t], ["cpu", t],
             ["report", t, "-o", "-"],
         ]
         # every command the program lists is in the table: a new one must be added here

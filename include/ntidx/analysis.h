@@ -48,6 +48,7 @@
 #define NTIDX_ANALYSIS_H
 
 #include "index.h"
+#include "symbols.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -478,6 +479,103 @@ NTIDX_API size_t ntidx_activity_count(const ntidx_analysis *a);
 
 /** Activity `i` (< ntidx_activity_count()); NULL past the end or for another analysis. Valid as long as `a`. */
 NTIDX_API const ntidx_activity *ntidx_activity_at(const ntidx_analysis *a, size_t i);
+
+/* ------------------------------------------------------------------ */
+/* CPU: the sample profiler's samples by method (PerfView's By Name)   */
+/* ------------------------------------------------------------------ */
+
+/** What the CPU analysis splits and adds. */
+typedef struct ntidx_cpu_options {
+    /** 1: one row per method and thread (the sample's thread: its OS thread id where the trace gives one) */
+    int by_thread;
+    /** a method (see below): add table "cpu_callers", the frames that called it directly; NULL: not */
+    const char *callers;
+    /** a method: add table "cpu_callees", the frames it called directly; NULL: not */
+    const char *callees;
+    /** the trace's symbolizer, when the caller keeps one (ntidx_symbolizer_open() of the same trace); NULL:
+        the analysis opens one for the call (it reads the method and module events of the whole trace: with a
+        --full index only their blocks, else every block once) */
+    const ntidx_symbolizer *symbols;
+    uint64_t reserved[8]; /**< zero */
+} ntidx_cpu_options;
+
+/** Fill `o` with the defaults: all threads together, no callers or callees table, a symbolizer per call. */
+NTIDX_API void ntidx_cpu_options_defaults(ntidx_cpu_options *o);
+
+/** One method (table "cpu"), or one caller or callee of the focus method (tables "cpu_callers",
+    "cpu_callees": there `inclusive` counts the samples in which this frame called the focus method, or the
+    focus method called it, directly; `exclusive` those of them in which the callee was the innermost frame). */
+typedef struct ntidx_cpu_method {
+    const char *method;        /**< `method`: the frame's name as TraceEvent's stack source gives it,
+                                    "module!Namespace.Name(args)" ("?!?": an address no method covers) */
+    const char *focus;         /**< `focus` (callers and callees tables): the focus method's frame name */
+    int has_thread;            /**< by_thread: `thread` is set */
+    uint64_t thread;           /**< `thread` (by_thread): the samples' thread */
+    uint64_t inclusive;        /**< `inclusive`: samples whose stack holds the frame (once per sample) */
+    uint64_t exclusive;        /**< `exclusive`: samples whose innermost frame it is */
+    double inclusive_ms;       /**< `inclusive_ms`: inclusive x the sampling interval (TraceEvent's 1 ms) */
+    double exclusive_ms;       /**< `exclusive_ms` */
+    double inclusive_percent;  /**< `inclusive_percent`: of all the window's samples (of `--thread`'s) */
+    double exclusive_percent;  /**< `exclusive_percent` */
+    uint64_t reserved[4];
+} ntidx_cpu_method;
+
+/**
+ * The sample profiler's samples of a window by method, inclusive and
+ * exclusive, as PerfView's CPU Stacks view "By Name" shows them and
+ * TraceEvent's stack source computes them.
+ *
+ * A sample is a Microsoft-DotNETCore-SampleProfiler Thread/Sample event
+ * (id 0) inside the window (of thread o->thread with has_thread), whatever
+ * its payload; its stack (ntidx_event.stack) is named frame by frame by the
+ * symbolizer at the sample's time (ntidx_symbolizer_lookup_at(), addresses as
+ * they are). A frame's `inclusive` counts the samples whose stack holds it,
+ * once per sample however deep the recursion; `exclusive` those whose
+ * innermost frame it is; milliseconds are samples x TraceEvent's sampling
+ * interval for EventPipe traces (TraceLog.SampleProfileInterval: 1 ms,
+ * whatever the session asked for). A sample without a stack counts in the
+ * total only.
+ *
+ * Tables: "cpu" (the methods; by thread, then most exclusive samples first;
+ * keys method, inclusive, exclusive, inclusive_ms, exclusive_ms,
+ * inclusive_percent, exclusive_percent, and thread when by_thread),
+ * "cpu_summary" (one row: samples, samples_without_stack, threads,
+ * interval_ms, total_ms, methods), and with co->callers / co->callees
+ * "cpu_callers" / "cpu_callees" (focus, method, inclusive, exclusive, their
+ * ms and percentages, thread when by_thread). A method given for callers or
+ * callees is the focus where a frame's name equals it: the whole name
+ * ("module!Namespace.Name(args)"), the part after the '!', or that part
+ * without its argument list ("Namespace.Name"); overloads are each a focus.
+ * A sample counts once per (focus, caller) and (focus, callee) pair.
+ *
+ * Samples are independent: units count theirs and the merge adds the counts,
+ * so the result is the same for any number of threads and any cut into units
+ * (lookahead does not apply). With a --full index only the blocks that can
+ * hold samples are read.
+ *
+ * @param co NULL: the defaults
+ * @return as ntidx_gc_analyze(); NTIDX_E_INVALID_ARG also for non-zero
+ *         reserved fields of `co`
+ * @note Free with ntidx_analysis_free(). The result does not point into the
+ *       trace, the index or the symbolizer.
+ * @code
+ *   ntidx_analysis *a;
+ *   if (ntidx_cpu_analyze(t, x, NULL, NULL, &a) < 0) { fprintf(stderr, "%s\n", ntidx_last_error()); return 1; }
+ *   for (size_t i = 0; i < ntidx_cpu_count(a) && i < 10; i++) {
+ *       const ntidx_cpu_method *m = ntidx_cpu_at(a, i);
+ *       printf("%8.1f ms %s\n", m->exclusive_ms, m->method);
+ *   }
+ *   ntidx_analysis_free(&a);
+ * @endcode
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_cpu_analyze(ntidx_trace *t, const ntidx_index *x, const ntidx_analysis_options *o,
+                                                const ntidx_cpu_options *co, ntidx_analysis **out);
+
+/** Rows of table "cpu" of a CPU analysis (0 for another analysis). */
+NTIDX_API size_t ntidx_cpu_count(const ntidx_analysis *a);
+
+/** Row `i` (< ntidx_cpu_count()) of table "cpu"; NULL past the end or for another analysis. */
+NTIDX_API const ntidx_cpu_method *ntidx_cpu_at(const ntidx_analysis *a, size_t i);
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,7 @@ static const ntidx_analysis_info *const analyses[] = {
     /* jit */
 
     /* cpu */
+    &ntx_cpu_info,
 
     /* exceptions, alloc */
 

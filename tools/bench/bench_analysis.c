@@ -1,13 +1,15 @@
 /*
- * Analysis benchmark: the GC analysis of a whole trace (ntidx_gc_analyze)
- * through a plain index and a --full one (built in memory first, not
- * timed), on 1 thread and on N, each the median of REPS runs, beside what
- * the machine does with the same file: reading all its bytes (the page
- * cache's speed, a `cat`).
+ * Analysis benchmark: the GC and CPU analyses of a whole trace
+ * (ntidx_gc_analyze, ntidx_cpu_analyze) through a plain index and a --full
+ * one (built in memory first, not timed), on 1 thread and on N, each the
+ * median of REPS runs, beside what the machine does with the same file:
+ * reading all its bytes (the page cache's speed, a `cat`).
  *
  * Prints one line per run: "gc INDEX THREADS GCS SECONDS MB_READ EVENT_BLOCKS"
  * (MB_READ: MB of trace the analysis read, ntidx_analysis_stats.bytes_read),
- * then "read-file MB SECONDS". Asserts nothing (zstd -b style).
+ * "cpu INDEX THREADS METHODS SECONDS MB_READ EVENT_BLOCKS (symbolizer
+ * SECONDS, N method events)" (the symbolizer opened once, before, and its
+ * time apart), then "read-file MB SECONDS". Asserts nothing (zstd -b style).
  *
  * usage: bench_analysis [-r REPS] [-t N] TRACE
  */
@@ -64,6 +66,50 @@ static int bench_gc(ntidx_trace *t, ntidx_index *x, const char *name, unsigned t
     return 0;
 }
 
+/* The CPU analysis of the whole trace: the samples alone, with a symbolizer opened before and kept (not
+   timed: "symbolizer" is that, the method and module events of the whole trace read once). */
+static int bench_cpu(ntidx_trace *t, ntidx_index *x, const char *name, unsigned threads, int reps)
+{
+    double *secs = calloc((size_t)reps, sizeof *secs);
+    ntidx_symbolizer *sym = NULL;
+    double s0 = now();
+    if (!secs || ntidx_symbolizer_open(t, x, &sym) < 0) {
+        fprintf(stderr, "bench_analysis: %s\n", ntidx_last_error());
+        free(secs);
+        return -1;
+    }
+    double sym_secs = now() - s0;
+    ntidx_analysis_stats st = {0};
+    size_t methods = 0;
+    for (int r = 0; r < reps; r++) {
+        ntidx_analysis_options o;
+        ntidx_analysis_options_defaults(&o);
+        o.threads = threads;
+        ntidx_cpu_options co;
+        ntidx_cpu_options_defaults(&co);
+        co.symbols = sym;
+        ntidx_analysis *a;
+        double t0 = now();
+        if (ntidx_cpu_analyze(t, x, &o, &co, &a) < 0) {
+            fprintf(stderr, "bench_analysis: %s\n", ntidx_last_error());
+            free(secs);
+            ntidx_symbolizer_close(&sym);
+            return -1;
+        }
+        secs[r] = now() - t0;
+        st = *ntidx_analysis_get_stats(a);
+        methods = ntidx_cpu_count(a);
+        ntidx_analysis_free(&a);
+    }
+    qsort(secs, (size_t)reps, sizeof *secs, cmp_d);
+    printf("cpu %s %u %zu %.6f %.3f %" PRIu64 " (symbolizer %.6f s, %" PRIu64 " method events)\n", name, st.threads,
+           methods, secs[reps / 2], (double)st.bytes_read / 1e6, st.event_blocks_read, sym_secs,
+           ntidx_symbolizer_method_count(sym));
+    ntidx_symbolizer_close(&sym);
+    free(secs);
+    return 0;
+}
+
 /* The file's bytes read through, as `cat` would (after the runs above: from the page cache). */
 static void read_file(const char *path)
 {
@@ -113,6 +159,10 @@ int main(int argc, char **argv)
     for (int k = 0; k < 2 && rc == 0; k++) {
         rc |= bench_gc(t, plain, "plain", counts[k], reps);
         rc |= bench_gc(t, full, "full", counts[k], reps);
+    }
+    for (int k = 0; k < 2 && rc == 0; k++) {
+        rc |= bench_cpu(t, plain, "plain", counts[k], reps);
+        rc |= bench_cpu(t, full, "full", counts[k], reps);
     }
     read_file(path);
     ntidx_index_close(&full);
