@@ -44,6 +44,19 @@ const cli_command cli_cmd_report = {
     .notes = "The page opens from disk with no network: its script, style and data are inside it.\n",
 };
 
+/* Analysis `name` as the registry runs it, but the CPU analysis with its call tree: the flame graph draws it. */
+static int analyze(const char *name, ntidx_trace *t, const ntidx_index *x, const ntidx_analysis_options *o,
+                   ntidx_analysis **out)
+{
+    if (!strcmp(name, "cpu")) {
+        ntidx_cpu_options co;
+        ntidx_cpu_options_defaults(&co);
+        co.tree = 1;
+        return ntidx_cpu_analyze(t, x, o, &co, out);
+    }
+    return ntidx_analyze(name, t, x, o, out);
+}
+
 static double ms_of(ntidx_trace *t, uint64_t ticks) { return ntidx_ticks_to_seconds(t, ticks) * 1000.0; }
 
 static const char *base_name(const char *path)
@@ -111,7 +124,7 @@ int ntidx_cmd_report(int argc, char **argv)
         return cli_end(&c, CLI_FAIL);
     }
     for (size_t i = 0; i < n; i++)
-        if (ntidx_analyze(ntidx_analysis_info_at(i)->name, c.trace, c.index, &o, &done[i]) < 0) {
+        if (analyze(ntidx_analysis_info_at(i)->name, c.trace, c.index, &o, &done[i]) < 0) {
             cli_library_error();
             goto out;
         }
