@@ -4,7 +4,8 @@
     conformance_compare_analyses.py NTIDX TRACE PREFIX [--analysis NAME]... [--max-diffs N]
 
 For each analysis (gc, jit, cpu, exceptions, alloc, contention, activities; all of them unless
---analysis names some) the comparer runs `ntidx ANALYSIS TRACE --format jsonl` and reads what the
+--analysis names some) the comparer runs `ntidx ANALYSIS TRACE --format jsonl` (its side index in a
+temporary directory, removed afterwards) and reads what the
 reference dumper (tests/dotnet/dumper, `dumper ANALYSIS TRACE`) printed from TraceEvent for the
 same trace: PREFIX.ANALYSIS.traceevent.jsonl, or its compressed .jsonl.xz / .jsonl.gz. Both print
 one JSON object per record with the contract's keys (TraceEvent's names in snake_case, times in ms
@@ -35,6 +36,7 @@ import lzma
 import os
 import subprocess
 import sys
+import tempfile
 from collections import defaultdict
 
 ANALYSES = ('gc', 'jit', 'cpu', 'exceptions', 'alloc', 'contention', 'activities')
@@ -210,10 +212,11 @@ def compare(a, te, nt):
                    lambda k: f'activity {k[0]}/{k[1]} {k[2]} on thread {k[3]}', activity_skip)
 
 
-def run_ntidx(ntidx, analysis, trace):
-    """ntidx's records, or (None, the words that say why there are none)."""
+def run_ntidx(ntidx, analysis, trace, index):
+    """ntidx's records, or (None, the words that say why there are none). The side index goes to `index`
+    (a temporary file), never beside the trace: the golden trace lies in the source tree."""
     try:
-        p = subprocess.run([ntidx, analysis, trace, '--format', 'jsonl'], capture_output=True)
+        p = subprocess.run([ntidx, analysis, trace, '--format', 'jsonl', '--index', index], capture_output=True)
     except OSError as e:
         return None, f'cannot run {ntidx}: {e}'
     err = p.stderr.decode('utf-8', 'replace').strip()
@@ -232,15 +235,8 @@ def run_ntidx(ntidx, analysis, trace):
     return rows, None
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
-    ap.add_argument('ntidx')
-    ap.add_argument('trace')
-    ap.add_argument('prefix', help="TraceEvent's outputs: PREFIX.ANALYSIS.traceevent.jsonl[.xz|.gz]")
-    ap.add_argument('--analysis', action='append', choices=ANALYSES, help='compare only this one (repeatable)')
-    ap.add_argument('--max-diffs', type=int, default=20, help='differences printed per analysis (all are counted)')
-    a = ap.parse_args()
-
+def compare_all(a, index):
+    """Every analysis asked for, compared; 0 when all agree, else 1."""
     failed = 0
     for name in a.analysis or ANALYSES:
         path = traceevent_file(a.prefix, name)
@@ -250,7 +246,7 @@ def main():
             continue
         with open_text(path) as f:
             te = [json.loads(line) for line in f if line.strip()]
-        nt, why = run_ntidx(a.ntidx, name, a.trace)
+        nt, why = run_ntidx(a.ntidx, name, a.trace, index)
         if nt is None:
             print(f'{name}: {len(te)} traceevent records; {why}')
             failed += 1
@@ -264,6 +260,19 @@ def main():
         if an.diffs:
             failed += 1
     return 1 if failed else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('ntidx')
+    ap.add_argument('trace')
+    ap.add_argument('prefix', help="TraceEvent's outputs: PREFIX.ANALYSIS.traceevent.jsonl[.xz|.gz]")
+    ap.add_argument('--analysis', action='append', choices=ANALYSES, help='compare only this one (repeatable)')
+    ap.add_argument('--max-diffs', type=int, default=20, help='differences printed per analysis (all are counted)')
+    a = ap.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix='ntidx-analyses-') as tmp:
+        return compare_all(a, os.path.join(tmp, os.path.basename(a.trace) + '.ntidx'))
 
 
 if __name__ == '__main__':
