@@ -141,7 +141,8 @@ class Errors(unittest.TestCase):
         section = listed.split("commands:\n", 1)[1].split("\n\n", 1)[0]
         cmds = [l.split()[0] for l in section.splitlines()]
         self.assertEqual(set(cmds), {"info", "stats", "dump", "gen", "index", "query", "seek", "export", "slice", "top",
-                                     "sql", "gc"})
+                                     "sql", "gc",
+                                     "alloc"})
         for c in cmds:
             for flag in ("--help", "-h"):
                 p = run(c, flag, check=False)

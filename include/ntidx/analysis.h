@@ -300,6 +300,45 @@ NTIDX_API const ntidx_gc *ntidx_gc_at(const ntidx_analysis *a, size_t i);
     table "gc_summary" has every process's); NULL for other values or another analysis. */
 NTIDX_API const ntidx_gc_stats *ntidx_gc_summary(const ntidx_analysis *a, int generation);
 
+/* ------------------------------------------------------------------ */
+/* Allocations: GC/AllocationTick per type                             */
+/* ------------------------------------------------------------------ */
+
+/** TraceEvent's GCAllocationKind names: "Small" (0), "Large" (1), "Pinned" (2); the number as text for others. */
+NTIDX_API const char *ntidx_alloc_kind_name(int kind, char *buf, size_t buflen);
+
+/** The allocation ticks of one type and kind (table "alloc"). */
+typedef struct ntidx_alloc_type {
+    const char *type_name; /**< `type_name`: GC/AllocationTick's TypeName ("" before version 2, which has none) */
+    int kind;              /**< `kind`: AllocationKind: 0 small object heap, 1 large, 2 pinned (ntidx_alloc_kind_name()) */
+    uint64_t count;        /**< `count`: allocation ticks */
+    uint64_t bytes;        /**< `bytes`: their AllocationAmount64 added up: the sampled bytes, about 100 KB a tick
+                                (AllocationAmount before version 2) */
+    uint64_t first_ts;     /**< `first_ts`: the first tick's timestamp, raw ticks */
+    uint64_t last_ts;      /**< `last_ts`: the last tick's */
+    uint64_t reserved[4];
+} ntidx_alloc_type;
+
+/**
+ * The runtime's allocation ticks (GC/AllocationTick: one event about every
+ * 100 KB allocated, naming the type of the object that crossed the mark)
+ * of a window per type name and allocation kind (table "alloc", the largest
+ * first), and per kind (table "alloc_summary": "Small", "Large", "Pinned",
+ * "all"). A tick belongs to the window its timestamp lies in; with
+ * has_thread, the ticks of that thread only. The trace needs the runtime's
+ * GC keyword (0x1) at level Verbose.
+ *
+ * @return as ntidx_gc_analyze()
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_alloc_analyze(ntidx_trace *t, const ntidx_index *x, const ntidx_analysis_options *o,
+                                                  ntidx_analysis **out);
+
+/** Rows of an allocation analysis (0 for another analysis). */
+NTIDX_API size_t ntidx_alloc_count(const ntidx_analysis *a);
+
+/** Row `i` (< ntidx_alloc_count()); NULL past the end or for another analysis. Valid as long as `a`. */
+NTIDX_API const ntidx_alloc_type *ntidx_alloc_at(const ntidx_analysis *a, size_t i);
+
 #ifdef __cplusplus
 }
 #endif

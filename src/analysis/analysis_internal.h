@@ -124,5 +124,7 @@ ntidx_analysis_stats *ntx_analysis_stats(ntidx_analysis *a);
 
 /* The kinds of results, for the typed accessors. */
 enum { NTX_ANALYSIS_GC = 1 };
+/* The counting and JIT analyses (alloc.c, exceptions.c, jit.c). */
+enum { NTX_ANALYSIS_JIT = 20, NTX_ANALYSIS_ALLOC = 21, NTX_ANALYSIS_EXCEPTIONS = 22 };
 
 #endif
