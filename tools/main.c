@@ -7,14 +7,15 @@
 const cli_command *const cli_commands[] = {&cli_cmd_info,  &cli_cmd_stats, &cli_cmd_dump,   &cli_cmd_gen,
                                            &cli_cmd_index, &cli_cmd_query, &cli_cmd_seek,   &cli_cmd_export,
                                            &cli_cmd_slice, &cli_cmd_top,   &cli_cmd_sql,    &cli_cmd_gc,
-                                           &cli_cmd_alloc};
+                                           &cli_cmd_alloc,
+                                           &cli_cmd_exceptions};
 const size_t cli_command_count = sizeof cli_commands / sizeof cli_commands[0];
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: ntidx COMMAND [ARGS]\n       ntidx --version\n\ncommands:\n");
     for (size_t i = 0; i < cli_command_count; i++)
-        fprintf(f, "  %-8s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
+        fprintf(f, "  %-10s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
     fprintf(f, "\n'ntidx COMMAND --help' describes a command; ntidx(1) is the manual.\n");
 }
 

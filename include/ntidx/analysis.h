@@ -339,6 +339,47 @@ NTIDX_API size_t ntidx_alloc_count(const ntidx_analysis *a);
 /** Row `i` (< ntidx_alloc_count()); NULL past the end or for another analysis. Valid as long as `a`. */
 NTIDX_API const ntidx_alloc_type *ntidx_alloc_at(const ntidx_analysis *a, size_t i);
 
+/* ------------------------------------------------------------------ */
+/* Exceptions: Exception/Start per type, message and thrower           */
+/* ------------------------------------------------------------------ */
+
+/** The exceptions of one type and message thrown by one method (table "exceptions"). */
+typedef struct ntidx_exception_group {
+    const char *type;             /**< `type`: Exception/Start's ExceptionType */
+    const char *message;          /**< `message`: its ExceptionMessage */
+    const char *thrown_by;        /**< `thrown_by`: the innermost frame of its stack in a known method, past the
+                                       runtime's managed dispatch (System.Runtime.EH), named "module!method" as
+                                       TraceEvent's stack source names frames ("?!method" without a module);
+                                       NULL when no frame is in a known method (or the event has no stack) */
+    uint64_t count;               /**< `count` */
+    uint64_t first_ts, last_ts;   /**< `first_ts`, `last_ts`: the first and last one's timestamps */
+    double first_relative_ms;     /**< `first_relative_ms`: the first in ms since the trace's sync time */
+    double last_relative_ms;      /**< `last_relative_ms` */
+    uint64_t reserved[4];
+} ntidx_exception_group;
+
+/**
+ * The exceptions thrown in a window (the runtime's Exception/Start, one per
+ * throw and rethrow), per type, message and the method that threw them
+ * (table "exceptions", in the order of their first throw). The thrower is
+ * the top managed frame of the event's stack, named from the trace's method
+ * and module events (include/ntidx/symbols.h: read once over the whole
+ * trace, only when the window has exceptions; with a --full index only the
+ * blocks that can hold them). With has_thread, the exceptions of that
+ * thread only. The trace needs the runtime's Exception keyword (0x8000) and
+ * stacks; for names, the JIT and Loader keywords or the rundown.
+ *
+ * @return as ntidx_gc_analyze()
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_exceptions_analyze(ntidx_trace *t, const ntidx_index *x,
+                                                       const ntidx_analysis_options *o, ntidx_analysis **out);
+
+/** Rows of an exceptions analysis (0 for another analysis). */
+NTIDX_API size_t ntidx_exceptions_count(const ntidx_analysis *a);
+
+/** Row `i` (< ntidx_exceptions_count()); NULL past the end or for another analysis. Valid as long as `a`. */
+NTIDX_API const ntidx_exception_group *ntidx_exceptions_at(const ntidx_analysis *a, size_t i);
+
 #ifdef __cplusplus
 }
 #endif
