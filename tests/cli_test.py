@@ -286,6 +286,131 @@ class HandMadeV6(unittest.TestCase):
             self.assertEqual(s["threads"], [{"thread": 4242, "count": 3}])
 
 
+class Times(unittest.TestCase):
+    """Times no tick names are usage errors naming the value (exit 2), never clamped to the first or last tick
+    nor wrapped; a window that ends before it starts is a mistake too (issue 25, items 5 and 6)."""
+
+    NS_TRACE = "only_managed_samples.nettrace"  # nanosecond ticks from 2020: they end in 2604
+
+    def test_out_of_range_times_refused(self):
+        path = os.path.join(TRACES, self.NS_TRACE)
+        for v in ("1e400s", "infs", "99999999999s", "184467440737s", "9999-12-31T23:59:59Z", "99999-01-01T00:00:00Z",
+                  "18446744073709551616", "-300000s"):
+            for cmd in (["stats", path, "--json", "--from", v], ["stats", path, "--to", v],
+                        ["query", path, "--from", v, "--format", "jsonl"], ["seek", path, "--at", v],
+                        ["top", path, "--from", v]):
+                with self.subTest(cmd=cmd):
+                    p = run(*cmd, check=False)
+                    self.assertEqual(p.returncode, 2, p.stderr)
+                    self.assertIn(v, p.stderr)
+                    self.assertEqual(p.stdout, "")
+
+    def test_far_times_that_are_ticks(self):
+        path = os.path.join(TRACES, self.NS_TRACE)
+        whole = json.loads(run("stats", path, "--json").stdout)["events"]
+        # 2600 is a tick of this trace, after its end: nothing from it, everything before it
+        self.assertEqual(json.loads(run("stats", path, "--json", "--from", "2600-01-01T00:00:00Z").stdout)["events"], 0)
+        self.assertEqual(json.loads(run("stats", path, "--json", "--to", "2600-01-01T00:00:00Z").stdout)["events"],
+                         whole)
+        # 100 ns ticks from 2026: the year 9999 and 99999999999 s are ticks, after the trace
+        with tempfile.TemporaryDirectory() as d:
+            g = os.path.join(d, "g.nettrace")
+            run("gen", "-o", g, "--events", "2000", "-q")
+            for v in ("9999-12-31T23:59:59Z", "99999999999s"):
+                self.assertEqual(json.loads(run("stats", g, "--json", "--from", v).stdout)["events"], 0)
+                self.assertEqual(json.loads(run("stats", g, "--json", "--to", v).stdout)["events"], 2000)
+            self.assertEqual(run("stats", g, "--from", "99999999999999s", check=False).returncode, 2)
+
+    def test_bucket_width_out_of_range(self):
+        with tempfile.TemporaryDirectory() as d:
+            g = os.path.join(d, "g.nettrace")
+            run("gen", "-o", g, "--events", "2000", "-q")
+            for v in ("99999999999999999999s", "99999999999999999999", "1e400s", "-1s", "infs"):
+                p = run("stats", g, "--bucket", v, check=False)
+                self.assertEqual(p.returncode, 2, (v, p.stderr))
+                self.assertIn(v, p.stderr)
+            # as wide as the ticks reach: one bucket, which ends after it starts
+            s = json.loads(run("stats", g, "--json", "--bucket", "1800000000000s").stdout)
+            self.assertEqual(len(s["histogram"]), 1)
+            b = s["histogram"][0]
+            self.assertEqual(b["events"], 2000)
+            self.assertGreater(b["end_ts"], b["start_ts"])
+            text = run("stats", g, "--bucket", "1800000000000s").stdout
+            self.assertIn("1800000000000.", text)
+            self.assertNotIn(" -", text.split("bucket (seconds")[1])
+
+    def test_window_ending_before_it_starts(self):
+        with tempfile.TemporaryDirectory() as d:
+            g = os.path.join(d, "g.nettrace")
+            run("gen", "-o", g, "--events", "2000", "-q")
+            for cmd in (["stats", g], ["top", g], ["query", g], ["slice", g, "-o", os.path.join(d, "s.nettrace")],
+                        ["export", g, "--format", "chrome", "-o", os.path.join(d, "e.json")]):
+                with self.subTest(cmd=cmd[0]):
+                    p = run(*cmd, "--from", "2s", "--to", "1s", check=False)
+                    self.assertEqual(p.returncode, 2, p.stderr)
+                    self.assertIn("--from 2s --to 1s", p.stderr)
+            self.assertFalse(os.path.exists(os.path.join(d, "s.nettrace")))
+            self.assertFalse(os.path.exists(os.path.join(d, "e.json")))
+            # the empty window of equal ends is a window, with nothing in it
+            self.assertEqual(json.loads(run("stats", g, "--json", "--from", "1s", "--to", "1s").stdout)["events"], 0)
+
+
+class Names(unittest.TestCase):
+    """Provider names match without regard to case, as EventPipe and dotnet-trace compare them, also where a
+    --full index prunes blocks by type; a --provider or --event that names nothing the trace defines gives a
+    warning naming the closest names when the answer is empty (issue 25, item 6)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.d = tempfile.TemporaryDirectory()
+        cls.g = os.path.join(cls.d.name, "g.nettrace")
+        run("gen", "-o", cls.g, "--events", "20000", "--seed", "8", "-q")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.d.cleanup()
+
+    def q(self, *args):
+        p = run("query", self.g, "--format", "jsonl", *args)
+        return [json.loads(l) for l in p.stdout.splitlines()], p.stderr
+
+    def test_provider_without_regard_to_case(self):
+        for full in (False, True):
+            if full:
+                run("index", "--full", self.g)
+            for extra in ([], ["--event", "3"], ["--event", "Heartbeat"]):
+                with self.subTest(full=full, extra=extra):
+                    want, _ = self.q("--provider", "Contoso-TypeZoo", *extra)
+                    self.assertTrue(want)
+                    for spelling in ("contoso-typezoo", "CONTOSO-TYPEZOO"):
+                        got, err = self.q("--provider", spelling, *extra)
+                        self.assertEqual(got, want)
+                        self.assertNotIn("warning", err)
+        at = self.q("--provider", "Contoso-TypeZoo", "--limit", "1")[0][0]["ts"]
+        self.assertEqual(json.loads(run("seek", self.g, "--at", str(at), "--provider", "contoso-TYPEZOO",
+                                        "--format", "jsonl").stdout)["provider"], "Contoso-TypeZoo")
+
+    def test_unknown_names_warned_with_the_closest(self):
+        cases = [(["--provider", "Contoso-TypeZo"], "no provider 'Contoso-TypeZo' in the trace (closest: Contoso-TypeZoo)"),
+                 (["--event", "Haertbeat"], "no event 'Haertbeat' in the trace (closest: Heartbeat)"),
+                 (["--provider", "System.Runtime", "--event", "Heartbeat"],
+                  "no event 'Heartbeat' of provider 'System.Runtime' in the trace"),
+                 (["--event", "4242"], "no event with id 4242 in the trace")]
+        out = os.path.join(self.d.name, "out")
+        for args, said in cases:
+            for cmd in (["query", self.g, "--format", "jsonl"], ["seek", self.g, "--at", "0"],
+                        ["slice", self.g, "-o", out + ".nettrace"], ["export", self.g, "--format", "jsonl", "-o", out]):
+                with self.subTest(cmd=cmd[0], args=args):
+                    p = run(*cmd, *args)  # an empty answer is an answer: exit 0
+                    self.assertIn("ntidx: %s: warning: %s" % (self.g, said), p.stderr)
+        # names the trace defines: no warning, also when the window is empty
+        for args in (["--provider", "contoso-typezoo"], ["--event", "heartbeat"], ["--event", "3"]):
+            p = run("query", self.g, "--from", "100s", *args)
+            self.assertEqual((p.stdout, p.stderr), ("", ""))
+            p = run("query", self.g, "--limit", "1", *args)
+            self.assertNotIn("warning", p.stderr)
+
+
 def v6_blocks(data):
     """(offset, kind, payload_offset, size) of each block of a V6 trace (header: 20 bytes)."""
     pos, out = 20, []
@@ -502,6 +627,138 @@ class IndexAndQuery(unittest.TestCase):
         self.assertIn("could not be saved", p.stderr)
         self.assertEqual(len(p.stdout.splitlines()), 2)
         self.assertFalse(os.path.exists(where))
+
+
+def with_unknown_blocks(src, dst):
+    """A copy of a generated V6 trace with two blocks of kinds no version defines (readers skip them): one among
+    the event blocks, one after the last sequence point, in a region of its own without events."""
+    with open(src, "rb") as f:
+        data = f.read()
+    blocks = v6_blocks(data)
+    mid = [b for b in blocks if b[1] == 2][2][0]
+    end = blocks[-1][0]
+    assert blocks[-1][1] == 0
+    with open(dst, "wb") as f:
+        f.write(data[:mid] + v6block(200, b"future!!") + data[mid:end] + v6block(201, b"") + data[end:])
+
+
+class JsonDocumentsAgree(unittest.TestCase):
+    """A key means one thing, with one JSON type and shape, in every document that has it (issue 25, item 15):
+    `blocks` is the per-kind object of `info --json` (with "unknown") in stats and index too, the total is
+    `block_total` in both info and index; top's items say what they are under the keys stats uses."""
+
+    def setUp(self):
+        self.d = tempfile.TemporaryDirectory()
+        self.g = os.path.join(self.d.name, "g.nettrace")
+        run("gen", "-o", self.g, "--events", "20000", "--seed", "3", "-q")
+
+    def tearDown(self):
+        self.d.cleanup()
+
+    def test_blocks_one_shape_and_total(self):
+        u = os.path.join(self.d.name, "u.nettrace")
+        with_unknown_blocks(self.g, u)
+        info = json.loads(run("info", u, "--json").stdout)
+        self.assertEqual(info["blocks"]["unknown"], 2)
+        idx = json.loads(run("index", u, "--json").stdout)
+        self.assertEqual(idx["blocks"], info["blocks"])
+        self.assertEqual(idx["block_total"], info["block_total"])
+        self.assertEqual(idx["block_total"], sum(info["blocks"].values()))
+        for extra in ([], ["--no-index"], ["--threads", "1"]):
+            self.assertEqual(json.loads(run("stats", u, "--json", *extra).stdout)["blocks"], info["blocks"], extra)
+        self.assertEqual(json.loads(run("stats", u, "--json").stdout)["events"], 20000)
+        run("index", "--full", u)
+        full = json.loads(run("stats", u, "--json").stdout)
+        self.assertGreater(full["regions_from_index"], 0)
+        self.assertEqual(full["blocks"], info["blocks"])
+        # the texts say the same total
+        self.assertIn("blocks:           %d\n" % info["block_total"], run("info", u).stdout)
+        self.assertIn("  %d blocks," % info["block_total"], run("index", u).stdout)
+
+    def test_top_items_as_stats_gives_them(self):
+        s = json.loads(run("stats", self.g, "--json").stdout)
+        top = json.loads(run("top", self.g, "--json", "--by", "thread", "-n", "1000").stdout)
+        self.assertEqual({i["thread"]: i["count"] for i in top["items"]}, {t["thread"]: t["count"] for t in s["threads"]})
+        for i in top["items"]:
+            self.assertIsInstance(i["thread"], int)
+            self.assertEqual(i["name"], str(i["thread"]))  # kept: the key is a contract
+        top = json.loads(run("top", self.g, "--json", "--by", "type", "-n", "1000").stdout)
+        key = ("provider", "event_id", "event_name", "version")
+        self.assertEqual({tuple(i[k] for k in key): i["count"] for i in top["items"]},
+                         {tuple(t[k] for k in key): t["count"] for t in s["types"]})
+        top = json.loads(run("top", self.g, "--json", "--by", "provider", "-n", "1000").stdout)
+        self.assertEqual({i["provider"]: i["count"] for i in top["items"]}, s["providers"])
+        self.assertEqual({i["name"]: i["count"] for i in top["items"]}, s["providers"])
+
+    def test_shared_keys_one_type(self):
+        """Every key found in several of the documents (info, index, stats, top, query, dump, seek, sql --format json,
+        gc --format json) has one JSON type there (null aside: no value), and an
+        object-valued key the same keys. Payload `fields` objects are per event type; SQL's tables (types,
+        regions) are columns of their own entities, documented in docs/sql.md."""
+        u = os.path.join(self.d.name, "u.nettrace")
+        with_unknown_blocks(self.g, u)
+        docs = {
+            "info": json.loads(run("info", u, "--json").stdout),
+            "info-empty": json.loads(run("info", self.empty(), "--json").stdout),
+            "index": json.loads(run("index", u, "--json", "--full").stdout),
+            "stats": json.loads(run("stats", u, "--json", "--buckets", "3").stdout),
+            "stats-empty": json.loads(run("stats", u, "--json", "--from", "100s").stdout),
+            "query": [json.loads(l) for l in run("query", u, "--format", "jsonl", "--limit", "300").stdout.splitlines()],
+            "dump": [json.loads(l) for l in run("dump", u, "--format", "jsonl").stdout.splitlines()[:300]],
+            "seek": json.loads(run("seek", u, "--at", "0", "--format", "jsonl").stdout),
+            "sql": json.loads(run("sql", u, "SELECT * FROM events LIMIT 300", "--format", "json").stdout),
+            "gc": json.loads(run("gc", u, "--format", "json").stdout),
+        }
+        for by in ("type", "thread", "provider"):
+            docs["top-" + by] = json.loads(run("top", u, "--json", "--by", by).stdout)
+            docs["top-empty-" + by] = json.loads(run("top", u, "--json", "--by", by, "--from", "100s").stdout)
+        seen = {}
+
+        def kind(v):
+            if isinstance(v, bool):
+                return "bool"
+            if isinstance(v, int):
+                return "int"
+            if isinstance(v, float):
+                return "float"
+            if isinstance(v, dict):
+                return "object"
+            return type(v).__name__
+
+        def walk(where, v):
+            if isinstance(v, list):
+                for x in v:
+                    walk(where, x)
+                return
+            if not isinstance(v, dict):
+                return
+            for k, x in v.items():
+                if x is not None:
+                    shape = kind(x)
+                    if isinstance(x, dict) and k not in ("fields", "providers", "keyvalues"):
+                        shape += ":" + ",".join(sorted(x))
+                    if k != "fields":
+                        seen.setdefault(k, {}).setdefault(shape, set()).add(where)
+                if k != "fields":
+                    walk(where, x)
+
+        # An analysis's "stats" are the run's own figures (bytes read, worker threads as --threads counts
+        # them): not the trace's, whose "threads" are the events' threads.
+        del docs["gc"]["stats"]
+        for name, doc in docs.items():
+            walk(name, doc)
+        mixed = {k: v for k, v in seen.items() if len(v) > 1}
+        self.assertEqual(mixed, {})
+        self.assertIn("blocks", seen)  # the walk saw what it is about
+        self.assertEqual(len(seen["thread"]), 1)
+
+    def empty(self):
+        """A V6 trace without events: its header, its trace block and the end."""
+        p = os.path.join(self.d.name, "empty.nettrace")
+        trace = b"".join(u16(x) for x in (2026, 1, 4, 1, 0, 0, 0, 0)) + u64(1000) + u64(10_000_000) + u32(8) + u32(0)
+        with open(p, "wb") as f:
+            f.write(b"Nettrace" + u32(0) + u32(6) + u32(0) + v6block(1, trace) + v6block(0, b""))
+        return p
 
 
 class Info(unittest.TestCase):

@@ -1,7 +1,10 @@
 /* The command line of the ntidx subcommands: one option table, one parser, one preamble (cli.h). */
 #include "cli.h"
 
+#include <ntidx/batch.h>
+
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -22,7 +25,7 @@ static const shared_option shared[] = {
     {CLI_WINDOW, {"from", 0, "T", "start of the window (default: the trace's first event)"}},
     {CLI_WINDOW, {"to", 0, "T", "end of the window, not included (default: after the last event)"}},
     {CLI_AT, {"at", 0, "T", "the time to seek to: the first event at or after it"}},
-    {CLI_FILTER, {"provider", 0, "P", "only events of this provider (its exact name)"}},
+    {CLI_FILTER, {"provider", 0, "P", "only events of this provider (its name, without regard to case)"}},
     {CLI_FILTER, {"event", 0, "ID|NAME", "only events with this id, or this name (GC/AllocationTick, Provider/Name)"}},
     {CLI_FILTER, {"thread", 0, "TID", "only events of this thread (OS thread id where the trace gives one)"}},
     {CLI_ORDER, {"order", 0, "time|file", NULL /* the command's default */}},
@@ -355,10 +358,22 @@ int cli_begin(const cli_command *cmd, int argc, char **argv, cli_ctx *c)
         cli_library_error();
         return CLI_FAIL;
     }
-    if ((from && ntidx_parse_time(c->trace, from, &c->query.t0) < 0) ||
-        (to && ntidx_parse_time(c->trace, to, &c->query.t1) < 0) ||
-        (at && ntidx_parse_time(c->trace, at, &c->query.t0) < 0)) {
-        cli_error("%s", ntidx_last_error_info()->what);
+    /* Times no tick names are refused, never clamped; a window that ends before it starts is a mistake
+       (the empty window of equal ends is not refused: it is what scripts that cut windows may ask for). */
+    const char *bad = NULL;
+    if (from && ntidx_parse_time(c->trace, from, &c->query.t0) < 0)
+        bad = "--from";
+    else if (to && ntidx_parse_time(c->trace, to, &c->query.t1) < 0)
+        bad = "--to";
+    else if (at && ntidx_parse_time(c->trace, at, &c->query.t0) < 0)
+        bad = "--at";
+    if (bad) {
+        cli_error("%s: %s", bad, ntidx_last_error_info()->what);
+        return cli_end(c, CLI_USAGE);
+    }
+    if (from && to && c->query.t0 > c->query.t1) {
+        cli_error("--from %s --to %s: the window ends before it starts (ticks %" PRIu64 " > %" PRIu64 ")", from, to,
+                  c->query.t0, c->query.t1);
         return cli_end(c, CLI_USAGE);
     }
     if (at)
@@ -481,6 +496,17 @@ void cli_progress_end(void)
     if (progress.shown)
         fprintf(stderr, "\r\033[K");
     memset(&progress, 0, sizeof progress);
+}
+
+void cli_names_warning(cli_ctx *c)
+{
+    /* an empty answer is the cost of looking: nothing is listed while the filters find events */
+    if (!c->index || !(c->query.provider || c->query.event_name || c->query.has_event_id))
+        return;
+    ntidx_buf msg = {0};
+    if (ntidx_index_check_names(c->trace, c->index, &c->query, &msg) == 1)
+        fprintf(stderr, "ntidx: %s: warning: %s\n", c->trace_path, msg.data);
+    ntidx_buf_free(&msg);
 }
 
 void cli_index_notice(void *ctx, int action, const char *why)

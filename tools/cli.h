@@ -102,6 +102,11 @@ extern const size_t cli_command_count;
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The last failed library call's message (ntidx_last_error()) on stderr. */
 void cli_library_error(void);
+/*
+ * After an empty answer: when the provider, event name or id filter names nothing the trace defines (a
+ * misspelt name, most often), a warning on stderr naming the closest names (ntidx_index_check_names()).
+ */
+void cli_names_warning(cli_ctx *c);
 /* A usage mistake: say it, print the usage on stderr, and return CLI_USAGE. */
 int cli_bad_usage(const cli_command *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

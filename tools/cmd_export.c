@@ -165,6 +165,8 @@ int ntidx_cmd_export(int argc, char **argv)
     default: rc = export_rows(&job, EVENT_JSONL, &n); break;
     }
     int ret = CLI_FAIL;
+    if (rc == 0 && !n)
+        cli_names_warning(&c);
     if (output_close(&o, rc == 0) == 0) {
         if (strcmp(c.output, "-"))
             fprintf(stderr, "ntidx: %" PRIu64 " %s written to %s\n", n, fmt == FMT_SPEEDSCOPE ? "samples" : "events",

@@ -85,15 +85,31 @@ int ntidx_cmd_index(int argc, char **argv)
         static const char *acts[] = {"up to date", "built", "rebuilt", "extended"};
         const char *a = acts[act];
         uint64_t tsize = ntidx_trace_get_info(c.trace)->file_size;
+        /* The blocks as `info` counts them: per kind, and in all with the trace block, which the index does
+           not list (it is read when the trace is opened). */
+        uint64_t counts[NTIDX_BLOCK_KIND_COUNT], unknown = 0;
+        if (ntidx_index_block_counts(x, counts, &unknown) < 0) {
+            cli_library_error();
+            ntidx_index_close(&x);
+            free(def);
+            return cli_end(&c, CLI_FAIL);
+        }
+        counts[NTIDX_BLOCK_TRACE] = 1;
+        uint64_t block_total = i->blocks + 1;
         if (c.json) {
+            /* "blocks" is the object `info --json` and `stats --json` give; the total, which "blocks" was here
+               once, is "block_total", as `info --json` names it (issue 25: one key, one meaning) */
             printf("{\"index\":");
             cli_json_str(stdout, ipath);
             printf(",\"action\":\"%s\",\"seconds\":%.6f,\"bytes\":%" PRIu64 ",\"trace_bytes\":%" PRIu64
-                   ",\"ratio\":%.8f,\"blocks\":%" PRIu64 ",\"sequence_points\":%" PRIu64 ",\"regions\":%" PRIu64
-                   ",\"definitions\":%" PRIu64 ",\"complete\":%s,\"full\":%s",
-                   a, secs, i->bytes, tsize, tsize ? (double)i->bytes / (double)tsize : 0.0, i->blocks,
-                   i->sequence_points, i->regions, i->definitions, i->complete ? "true" : "false",
-                   i->full ? "true" : "false");
+                   ",\"ratio\":%.8f,\"blocks\":{",
+                   a, secs, i->bytes, tsize, tsize ? (double)i->bytes / (double)tsize : 0.0);
+            for (int k = 1; k < NTIDX_BLOCK_KIND_COUNT; k++)
+                printf("%s\"%s\":%" PRIu64, k > 1 ? "," : "", ntidx_block_kind_name(k), counts[k]);
+            printf(",\"unknown\":%" PRIu64 "},\"block_total\":%" PRIu64 ",\"sequence_points\":%" PRIu64
+                   ",\"regions\":%" PRIu64 ",\"definitions\":%" PRIu64 ",\"complete\":%s,\"full\":%s",
+                   unknown, block_total, i->sequence_points, i->regions, i->definitions,
+                   i->complete ? "true" : "false", i->full ? "true" : "false");
             if (i->events != UINT64_MAX)
                 printf(",\"events\":%" PRIu64, i->events);
             printf("}\n");
@@ -101,7 +117,7 @@ int ntidx_cmd_index(int argc, char **argv)
             printf("%s: %s in %.3f s\n", ipath, a, secs);
             printf("  %" PRIu64 " blocks, %" PRIu64 " sequence points, %" PRIu64 " regions, %" PRIu64
                    " definition blocks%s\n",
-                   i->blocks, i->sequence_points, i->regions, i->definitions, i->complete ? "" : " (trace incomplete)");
+                   block_total, i->sequence_points, i->regions, i->definitions, i->complete ? "" : " (trace incomplete)");
             printf("  index %" PRIu64 " bytes = %.4f%% of the trace (%" PRIu64 " bytes)\n", i->bytes,
                    tsize ? 100.0 * (double)i->bytes / (double)tsize : 0.0, tsize);
             if (i->events != UINT64_MAX)

@@ -40,13 +40,18 @@ int ntidx_cmd_query(int argc, char **argv)
     event_print_header(fmt);
     event_printer p = {0};
     const ntidx_event *e;
-    while ((rc = ntidx_query_next(q, &e)) == 1)
+    uint64_t n = 0;
+    while ((rc = ntidx_query_next(q, &e)) == 1) {
+        n++;
         if ((rc = event_print(&p, c.trace, e, fmt)) == NTIDX_E_NOMEM)
             break;
+    }
     fflush(stdout);
     event_print_done(&p, c.trace_path);
     if (rc < 0)
         cli_library_error();
+    else if (!n)
+        cli_names_warning(&c);
     else if (cli_opt(&c, "stats")) {
         const ntidx_query_stats *qs = ntidx_query_get_stats(q);
         fprintf(stderr, "query: %" PRIu64 " regions, %" PRIu64 " blocks (%" PRIu64 " event blocks), %" PRIu64

@@ -34,6 +34,7 @@ int ntidx_cmd_seek(int argc, char **argv)
     }
     if (rc == 0) {
         fprintf(stderr, "ntidx: %s: no event at or after %" PRIu64 " ticks\n", c.trace_path, c.query.t0);
+        cli_names_warning(&c);
     } else {
         enum event_format fmt = event_format_parse(c.format);
         event_printer p = {0};

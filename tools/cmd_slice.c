@@ -41,6 +41,8 @@ int ntidx_cmd_slice(int argc, char **argv)
         cli_library_error();
         return cli_end(&c, ntidx_last_error_info()->code == NTIDX_E_INVALID_ARG ? CLI_USAGE : CLI_FAIL);
     }
+    if (!st.events)
+        cli_names_warning(&c);
     if (cli_opt(&c, "stats"))
         fprintf(stderr,
                 "slice: %" PRIu64 " events (%" PRIu64 " in %" PRIu64 " blocks copied whole), %" PRIu64

@@ -77,6 +77,12 @@ static void on_opened(void *ctx, const char *trace, const ntidx_trace *t, const 
                 trace, i->indexed_end);
 }
 
+static void on_warning(void *ctx, const char *trace, const char *message)
+{
+    (void)ctx;
+    fprintf(stderr, "ntidx: %s: warning: %s\n", trace, message);
+}
+
 static void on_input_error(void *ctx, const char *message)
 {
     (void)ctx;
@@ -442,6 +448,7 @@ int ntidx_cmd_sql(int argc, char **argv)
               : !strcmp(c.format, "json") ? OUT_JSON : OUT_TEXT;
 
     host.hooks = (ntidx_sqlite_hooks){.notice = on_notice,
+                                      .warning = on_warning,
                                       .progress = on_progress,
                                       .progress_end = on_progress_end,
                                       .opened = on_opened,

@@ -30,7 +30,7 @@ static int cmp_count_desc(const void *a, const void *b)
     return x->count > y->count ? -1 : x->count < y->count;
 }
 
-static void print_text(const char *path, const ntidx_stats *s)
+static void print_text(const ntidx_trace *trace, const char *path, const ntidx_stats *s)
 {
     printf("file:           %s\n", path);
     printf("format:         V%d%s\n", s->format_version, s->complete ? "" : " (incomplete)");
@@ -70,8 +70,8 @@ static void print_text(const char *path, const ntidx_stats *s)
             max = s->histogram[i].events > max ? s->histogram[i].events : max;
         for (size_t i = 0; i < s->bucket_count; i++) {
             const ntidx_bucket *b = &s->histogram[i];
-            printf("%12" PRIu64 "  %.6f .. %.6f  ", b->events, (double)((int64_t)(b->start_ts - (uint64_t)s->sync_ticks)) / (double)s->tick_frequency,
-                   (double)((int64_t)(b->end_ts - (uint64_t)s->sync_ticks)) / (double)s->tick_frequency);
+            printf("%12" PRIu64 "  %.6f .. %.6f  ", b->events, ntidx_ticks_to_seconds(trace, b->start_ts),
+                   ntidx_ticks_to_seconds(trace, b->end_ts));
             for (uint64_t k = 0; k < b->events * 40 / max; k++)
                 putchar('#');
             putchar('\n');
@@ -107,15 +107,11 @@ int ntidx_cmd_stats(int argc, char **argv)
     if (buckets && (cli_parse_u64(buckets, &so.buckets, 0) < 0 || !so.buckets))
         return cli_end(&c, cli_bad_usage(c.cmd, "--buckets %s: a count", buckets));
     if (bucket) {
-        /* a duration: ticks, or a number with a unit, measured from the sync time */
-        uint64_t at;
-        if (ntidx_parse_time(c.trace, bucket, &at) < 0) {
-            cli_error("%s", ntidx_last_error_info()->what);
+        /* a duration: ticks, or a number with a unit; more than 2^64-1 ticks is refused, not wrapped */
+        if (ntidx_parse_duration(c.trace, bucket, &so.bucket_ticks) < 0) {
+            cli_error("--bucket: %s", ntidx_last_error_info()->what);
             return cli_end(&c, CLI_USAGE);
         }
-        int64_t sync = ntidx_trace_get_info(c.trace)->sync_ticks;
-        int all_digits = strspn(bucket, "0123456789") == strlen(bucket);
-        so.bucket_ticks = all_digits ? at : at - (uint64_t)sync;
         if (!so.bucket_ticks) {
             cli_error("bucket width '%s' is zero ticks", bucket);
             return cli_end(&c, CLI_USAGE);
@@ -142,7 +138,7 @@ int ntidx_cmd_stats(int argc, char **argv)
             return cli_end(&c, CLI_FAIL);
         }
     } else
-        print_text(c.trace_path, s);
+        print_text(c.trace, c.trace_path, s);
     if (!s->complete)
         fprintf(stderr, "ntidx: %s: warning: trace is incomplete: %s\n", c.trace_path, s->incomplete_reason);
     ntidx_stats_free(&s);

@@ -15,6 +15,8 @@
 typedef struct item {
     char name[512];
     uint64_t count;
+    uint64_t thread;            /* --by thread */
+    const ntidx_type_stat *type; /* --by type: the type; --by provider: one of the provider's types */
 } item;
 
 static int by_count(const void *a, const void *b)
@@ -71,6 +73,7 @@ int ntidx_cmd_top(int argc, char **argv)
     if (!strcmp(by, "thread")) {
         for (size_t i = 0; i < s->thread_count; i++, k++) {
             snprintf(it[k].name, sizeof it[k].name, "%" PRIu64, s->threads[i].thread);
+            it[k].thread = s->threads[i].thread;
             it[k].count = s->threads[i].count;
         }
     } else {
@@ -87,6 +90,7 @@ int ntidx_cmd_top(int argc, char **argv)
             } else {
                 snprintf(it[k].name, sizeof it[k].name, "%s/EventID(%u)", ty->provider, ty->event_id);
             }
+            it[k].type = ty;
             it[k++].count = ty->count;
         }
     }
@@ -99,6 +103,19 @@ int ntidx_cmd_top(int argc, char **argv)
         for (size_t i = 0; i < n; i++) {
             printf("%s{\"name\":", i ? "," : "");
             cli_json_str(stdout, it[i].name);
+            /* what the item is, under the keys and types `stats --json` gives it: a thread is a number there,
+               a type its provider, id, name and version ("name" is the text the table shows) */
+            if (!strcmp(by, "thread")) {
+                printf(",\"thread\":%" PRIu64, it[i].thread);
+            } else {
+                printf(",\"provider\":");
+                cli_json_str(stdout, it[i].type->provider);
+                if (!strcmp(by, "type")) {
+                    printf(",\"event_id\":%u,\"event_name\":", it[i].type->event_id);
+                    cli_json_str(stdout, it[i].type->event_name);
+                    printf(",\"version\":%u", it[i].type->version);
+                }
+            }
             printf(",\"count\":%" PRIu64 ",\"percent\":%.4f}", it[i].count,
                    s->events ? 100.0 * (double)it[i].count / (double)s->events : 0.0);
         }

@@ -221,6 +221,66 @@ NTIDX_API size_t ntidx_type_list_count(const ntidx_type_list *l);
 NTIDX_API const ntidx_metadata *ntidx_type_list_at(const ntidx_type_list *l, size_t i);
 NTIDX_API void ntidx_type_list_free(ntidx_type_list **l);
 
+/* ------------------------------------------------------------------ */
+/* Names that name nothing                                             */
+/* ------------------------------------------------------------------ */
+
+/** What a name is the name of (ntidx_type_list_closest()). */
+typedef enum ntidx_name_kind {
+    NTIDX_NAME_PROVIDER = 1, /**< a provider: compared without regard to ASCII case */
+    NTIDX_NAME_EVENT = 2     /**< an event, as ntidx_metadata_matches_name() takes it */
+} ntidx_name_kind;
+
+/**
+ * The names of the list closest to `name`, for "did you mean" messages,
+ * best first: names that hold it or that it holds (without regard to ASCII
+ * case, the nearer in length first), then those a few edits away
+ * (insertions, deletions, substitutions and swaps of neighbouring
+ * characters, without regard to case; at most a third of the longer name,
+ * and at least 2), the nearer first; ties in the list's order. A name equal
+ * to `name` but for case comes first. Names farther away are not given.
+ *
+ * Providers are given as the trace spells them. Events by the names
+ * ntidx_metadata_matches_name() takes: the event's name ("GC/AllocationTick";
+ * "EventID(N)" for a type without one), or "Provider/Name" when `name`
+ * starts with one of the list's providers and a slash; with `provider`
+ * (NULL: any) only that provider's events (compared without regard to case).
+ *
+ * @param out  the names, each followed by a NUL byte, appended
+ * @return how many names were appended (at most `max`); NTIDX_E_NOMEM;
+ *         NTIDX_E_INVALID_ARG (NULL list, name or out; an unknown kind).
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_type_list_closest(const ntidx_type_list *l, ntidx_name_kind kind, const char *name,
+                                                      const char *provider, size_t max, ntidx_buf *out);
+
+/**
+ * Whether the name filters of a query name anything the trace defines: its
+ * provider (compared without regard to ASCII case, as EventPipe and
+ * dotnet-trace compare them), its event name (as the query matches it) and
+ * its event id, together. When no type of the trace answers to all of
+ * them, the answer is empty whatever the window, and probably a mistake (a
+ * misspelt name): a message saying which filter names nothing, with the
+ * closest names of the trace (ntidx_type_list_closest()), is appended to
+ * `msg`, in the words the command line, the Python module and the SQL
+ * tables all print:
+ *
+ *   no provider 'Microsoft-Windows-DotNetRuntme' in the trace (closest: Microsoft-Windows-DotNETRuntime)
+ *   no event 'GC/AllocTick' in the trace (closest: GC/AllocationTick)
+ *   no event 'Thread/Sample' of provider 'Microsoft-Windows-DotNETRuntime' in the trace (...)
+ *
+ * The thread filter and the window are not looked at. The types come from
+ * the definition blocks the index lists (ntidx_index_types()); the types
+ * only V6 label lists make, whose listing may read every event header, are
+ * listed only when the definitions do not answer. Clients call it when a
+ * query with name filters found nothing, or before it to refuse such a
+ * query (Python's strict=True).
+ * @return 0 when some type answers to every filter (also when none is
+ *         given); 1 when none does (the message appended); NTIDX_E_NOMEM;
+ *         ntidx_index_types()'s errors.
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_index_check_names(ntidx_trace *t, const ntidx_index *x,
+                                                      const ntidx_query_options *o, ntidx_buf *msg);
+
 #ifdef __cplusplus
 }
 #endif

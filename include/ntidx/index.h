@@ -249,7 +249,8 @@ typedef struct ntidx_query_options {
         no time, a V6 writer's "unknown", and lies outside every window and seek) */
     uint64_t t0, t1;
     ntidx_order order;        /**< default NTIDX_ORDER_TIME */
-    const char *provider;     /**< NULL: any; else exact provider name */
+    const char *provider;     /**< NULL: any; else the provider's name, compared without regard to ASCII
+                                   case (as EventPipe and dotnet-trace compare them) */
     int has_event_id;
     uint32_t event_id;        /**< when has_event_id */
     const char *event_name;   /**< NULL: any; else the event name (or Provider/Name) */

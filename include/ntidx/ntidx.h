@@ -256,23 +256,42 @@ NTIDX_API double ntidx_ticks_to_seconds(const ntidx_trace *t, uint64_t ticks);
 NTIDX_API int ntidx_ticks_to_unix_ns(const ntidx_trace *t, uint64_t ticks, int64_t *unix_ns);
 
 /**
- * The ticks of an ISO-8601 UTC time ("2021-03-04T05:06:07.5Z"), from the trace
- * block's SyncTimeUTC and SyncTimeTicks (times before the trace give 0).
- * @return NTIDX_OK; NTIDX_E_INVALID_ARG when `iso` is not such a time;
- *         NTIDX_E_CORRUPT when the trace's sync time is not a valid date.
+ * The ticks of an ISO-8601 UTC time ("2021-03-04T05:06:07.5Z": a four-digit
+ * year, two-digit fields, a real date, an optional fraction of any length,
+ * Z), from the trace block's SyncTimeUTC and SyncTimeTicks, exactly
+ * (rounded to the nearest tick).
+ * @return NTIDX_OK; NTIDX_E_INVALID_ARG when `iso` is not such a time, or
+ *         when the time is before tick 0 or after tick 2^64-1 of this trace
+ *         (the message names the time and the range); NTIDX_E_CORRUPT when
+ *         the trace's sync time is not a valid date.
  */
 NTIDX_API int ntidx_iso8601_to_ticks(const ntidx_trace *t, const char *iso, uint64_t *ticks);
 
 /**
  * A time as people write it, in ticks: raw ticks (a plain integer), a time
- * since the trace's sync time with a unit ("1.5s", "250ms", "40us",
- * "100ns": the origin of PerfView's MSec column), or an ISO-8601 UTC time
- * ending in Z. What the command line and the bindings accept.
- * @return NTIDX_OK; NTIDX_E_INVALID_ARG (not such a time: the message says
- *         what is accepted); NTIDX_E_CORRUPT (an ISO time, and the trace's
- *         sync time is not a valid date).
+ * since the trace's sync time with a unit ("1.5s", "-250ms", "40us",
+ * "100ns", "1e3s": a decimal number, the origin of PerfView's MSec
+ * column), or an ISO-8601 UTC time ending in Z (ntidx_iso8601_to_ticks()).
+ * What the command line and the bindings accept. A time no tick names
+ * (before tick 0 or after 2^64-1: "1e400s", "99999999999s" in a trace of
+ * nanosecond ticks) is an error, never clamped; "inf" and "nan" are no
+ * numbers.
+ * @return NTIDX_OK; NTIDX_E_INVALID_ARG (not such a time, or out of range:
+ *         the message names the value and says what is accepted);
+ *         NTIDX_E_CORRUPT (an ISO time, and the trace's sync time is not a
+ *         valid date).
  */
 NTIDX_NODISCARD NTIDX_API int ntidx_parse_time(const ntidx_trace *t, const char *s, uint64_t *ticks);
+
+/**
+ * A length of time in ticks: ticks (a plain integer) or a non-negative
+ * decimal number with a unit ("10ms", "1.5s", "40us", "100ns") at the
+ * trace's tick frequency, rounded to the nearest tick (the width of a
+ * histogram bucket, `ntidx stats --bucket`).
+ * @return NTIDX_OK; NTIDX_E_INVALID_ARG (not such a duration, negative,
+ *         or more than 2^64-1 ticks: the message names the value).
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_parse_duration(const ntidx_trace *t, const char *s, uint64_t *ticks);
 
 /** Format `ticks` as ISO-8601 UTC ("2021-03-04T05:06:07.123456789Z") into buf (32 bytes suffice). */
 NTIDX_API int ntidx_ticks_to_iso8601(const ntidx_trace *t, uint64_t ticks, char *buf, size_t buflen);

@@ -50,9 +50,11 @@ NTIDX_NODISCARD NTIDX_API int ntidx_trace_summarize(ntidx_trace *t, ntidx_trace_
  * Append the document `ntidx info --json` prints (one line, without its
  * newline): file, format_version, minor_version, trace_object_version, size,
  * complete, indexed_end, pointer_size, tick_frequency, sync_ticks,
- * sync_time_utc, process_id, number_of_processors, blocks, block_total,
- * first_ts, last_ts, duration_s, keyvalues, and incomplete_reason for a
- * trace cut short.
+ * sync_time_utc, process_id, number_of_processors, blocks (per kind, the
+ * trace block and "unknown" included), block_total, first_ts, last_ts,
+ * duration_s, keyvalues, and incomplete_reason for a trace cut short.
+ * "blocks" has the same keys in `ntidx stats --json` and `ntidx index
+ * --json`: one key, one meaning in every document.
  * @param file  the value of "file" (NULL: the name the trace was opened with)
  * @return NTIDX_OK; NTIDX_E_NOMEM; ntidx_trace_summarize()'s errors (the
  *         document of what was found is still appended).
@@ -63,8 +65,9 @@ NTIDX_API int ntidx_info_json(ntidx_trace *t, const char *file, ntidx_buf *out);
  * Append the document `ntidx stats --json` prints for `s` (one line, without
  * its newline): file, format_version, complete, events, first_ts, last_ts,
  * sync_ticks, tick_frequency, duration_s, payload_bytes, providers, types,
- * threads, dropped_events, dropped_by_thread, histogram, blocks,
- * regions_from_index, and incomplete_reason when not complete.
+ * threads, dropped_events, dropped_by_thread, histogram, blocks (per kind,
+ * "unknown" included, as ntidx_info_json() gives them), regions_from_index,
+ * and incomplete_reason when not complete.
  * @return NTIDX_OK; NTIDX_E_NOMEM; NTIDX_E_INVALID_ARG.
  */
 NTIDX_API int ntidx_stats_json(const ntidx_stats *s, const char *file, ntidx_buf *out);

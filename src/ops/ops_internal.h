@@ -16,4 +16,12 @@
 int ntx_index_recover(ntidx_trace *t, const ntidx_index *corrupt, const ntx_err *why, const ntidx_index **out,
                       ntx_err *err);
 
+/*
+ * ntidx_index_types() (t, x valid; *out set), and with `derived` 0 without the types only V6 label lists make
+ * (their listing may read every event header): the types the definition blocks name. ntidx_index_check_names()
+ * asks for those first.
+ */
+typedef struct ntidx_type_list ntidx_type_list;
+int ntx_index_types(ntidx_trace *t, const ntidx_index *x, int derived, ntidx_type_list **out);
+
 #endif

@@ -18,11 +18,15 @@
 
 #include "index_internal.h"
 #include "search.h"
+#include "text.h"
 #include "ops_internal.h"
 #include "query_internal.h"
 #include "reader_internal.h"
 #include "metadata.h"
 #include "reader_sort.h"
+
+/* Spellings of one provider a query's Bloom keys cover (more: no block is pruned by type). */
+#define NTX_MAX_TYPE_KEYS 8
 
 struct ntidx_query {
     ntidx_trace *t;
@@ -52,6 +56,9 @@ struct ntidx_query {
     uint64_t last_def;
     int last_match;
     int filtered;  /* a provider, event id, name, thread or type-set filter is set: events are matched */
+    /* Bloom keys of the provider and event id filter (--full indexes): one per spelling of the provider */
+    uint64_t type_keys[NTX_MAX_TYPE_KEYS];
+    int ntype_keys; /* 0: blocks are not pruned by that filter */
     ntx_event_type *types; /* ntx_query_restrict_types(): only these types (NULL: any) */
     uint64_t *type_hashes; /* their keys in the type filters of --full indexes */
     size_t ntypes;
@@ -111,9 +118,13 @@ static int block_wanted(const ntidx_query *q, uint64_t i)
         if (ntx_blk_events(x, i) == 0)
             return 0;
         const uint8_t *fl = x->filters + i * x->sf;
-        if (q->o.provider && q->o.has_event_id &&
-            !ntx_bloom_may_contain(fl, ntx_type_hash(q->o.provider, q->o.event_id)))
-            return 0;
+        if (q->ntype_keys) {
+            int may = 0;
+            for (int k = 0; k < q->ntype_keys && !may; k++)
+                may = ntx_bloom_may_contain(fl, q->type_keys[k]);
+            if (!may)
+                return 0;
+        }
         if (q->o.has_thread && !ntx_bloom_may_contain(fl + 32, ntx_thread_hash(q->o.thread)))
             return 0;
         if (q->types) {
@@ -352,6 +363,42 @@ static int refill(void *ctx, const ntx_plan_step **plan, size_t *len, ntx_err *e
 }
 
 /* (Re)start a query over q->x: a reader, and planning from the first region of the window. */
+/*
+ * The Bloom keys of a provider and event id filter. FILTERS hash provider
+ * names as the trace spells them, and the filter matches them without
+ * regard to case (as EventPipe does): one key per spelling among the names
+ * the index holds (STRINGS of its region statistics), the filter's own among
+ * them. An index without those names (before 1.5), or with more spellings
+ * than fit, prunes no block by type: never a block that holds a match.
+ */
+static void set_type_keys(ntidx_query *q)
+{
+    const ntidx_index *x = q->x;
+    q->ntype_keys = 0;
+    if (!x->filters || !q->o.provider || !q->o.has_event_id || !x->strings)
+        return;
+    q->type_keys[q->ntype_keys++] = ntx_type_hash(q->o.provider, q->o.event_id);
+    const char *p = (const char *)x->strings, *end = p + x->strings_len;
+    while (p < end) {
+        const char *nul = memchr(p, 0, (size_t)(end - p));
+        if (!nul)
+            break;
+        if (ntx_ascii_ieq(p, q->o.provider) && strcmp(p, q->o.provider)) {
+            uint64_t h = ntx_type_hash(p, q->o.event_id);
+            int have = 0;
+            for (int k = 0; k < q->ntype_keys; k++)
+                have |= q->type_keys[k] == h;
+            if (!have && q->ntype_keys == NTX_MAX_TYPE_KEYS) {
+                q->ntype_keys = 0;
+                return;
+            }
+            if (!have)
+                q->type_keys[q->ntype_keys++] = h;
+        }
+        p = nul + 1;
+    }
+}
+
 static int query_start(ntidx_query *q)
 {
     ntidx_reader_close(&q->r);
@@ -375,6 +422,7 @@ static int query_start(ntidx_query *q)
     q->next_region = q->only_region >= 0 ? (uint64_t)q->only_region
                      : q->sorted && !q->planned_all ? first_region(x, q->o.t0) : 0;
     q->next_chosen = 0;
+    set_type_keys(q); /* of this index: a recovery replaces it */
     ntx_reader_set_plan(q->r, refill, q);
     if (q->o.order == NTIDX_ORDER_TIME)
         ntx_reader_set_time_floor(q->r, q->o.t0); /* next_event() drops what is earlier */
@@ -551,6 +599,7 @@ NTIDX_API int ntidx_query_estimate(ntidx_trace *t, const ntidx_index *x, const n
     q.prev_region = -2;
     q.planned_all = q.o.t0 >= q.o.t1 || !q.x->nregions;
     q.next_region = q.sorted && !q.planned_all ? first_region(q.x, q.o.t0) : 0;
+    set_type_keys(&q);
     ntx_err err = {0};
     while ((rc = plan_next_region(&q, &err)) == 1)
         ;
@@ -566,7 +615,7 @@ static int type_matches(ntidx_query *q, const ntidx_metadata *m)
 {
     if (ntx_metadata_key(m) == q->last_def)
         return q->last_match;
-    int ok = (!q->o.provider || !strcmp(q->o.provider, m->provider)) &&
+    int ok = (!q->o.provider || ntx_ascii_ieq(q->o.provider, m->provider)) && /* as EventPipe compares them */
              (!q->o.has_event_id || m->event_id == q->o.event_id) &&
              (!q->o.event_name || ntidx_metadata_matches_name(m, q->o.event_name));
     if (ok && q->types) {

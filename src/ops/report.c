@@ -129,7 +129,7 @@ NTIDX_API int ntidx_info_json(ntidx_trace *t, const char *file, ntidx_buf *b)
         ntx_buf_printf(b, ",\"first_ts\":%" PRIu64 ",\"last_ts\":%" PRIu64 ",\"duration_s\":%.9f", s.first_ts,
                        s.last_ts, (double)(s.last_ts - s.first_ts) / (double)in->tick_frequency);
     else
-        ntx_buf_puts(b, ",\"first_ts\":null,\"last_ts\":null,\"duration_s\":0");
+        ntx_buf_puts(b, ",\"first_ts\":null,\"last_ts\":null,\"duration_s\":0.000000000"); /* as stats and top */
     ntx_buf_puts(b, ",\"keyvalues\":{");
     for (size_t i = 0; i < in->keyvalue_count; i++) {
         if (i)
@@ -207,7 +207,9 @@ NTIDX_API int ntidx_stats_json(const ntidx_stats *s, const char *file, ntidx_buf
     ntx_buf_puts(b, "],\"blocks\":{");
     for (int k = 1; k < NTIDX_BLOCK_KIND_COUNT; k++)
         ntx_buf_printf(b, "%s\"%s\":%" PRIu64, k > 1 ? "," : "", ntidx_block_kind_name(k), s->reader.blocks[k]);
-    ntx_buf_printf(b, "},\"regions_from_index\":%" PRIu64, s->regions_from_index);
+    /* "unknown" as `info --json` has it: one key, one shape in every document that has "blocks" */
+    ntx_buf_printf(b, ",\"unknown\":%" PRIu64 "},\"regions_from_index\":%" PRIu64, s->reader.unknown_blocks,
+                   s->regions_from_index);
     if (!s->complete) {
         const char *r = s->incomplete_reason ? s->incomplete_reason : "";
         ntx_buf_puts(b, ",\"incomplete_reason\":");

@@ -516,8 +516,13 @@ int ntx_stats_set_histogram(ntidx_stats *s, uint64_t start, uint64_t width, cons
     st->histogram = calloc(n ? n : 1, sizeof *st->histogram);
     if (!st->histogram)
         return NTIDX_E_NOMEM;
-    for (size_t i = 0; i < n; i++)
-        st->histogram[i] = (ntidx_bucket){start + i * width, start + (i + 1) * width, counts[i]};
+    for (size_t i = 0; i < n; i++) {
+        /* a bucket that would end after the last tick ends there (a width near 2^64 must not wrap) */
+        uint64_t end;
+        if (__builtin_mul_overflow((uint64_t)(i + 1), width, &end) || __builtin_add_overflow(end, start, &end))
+            end = UINT64_MAX;
+        st->histogram[i] = (ntidx_bucket){start + i * width, end, counts[i]};
+    }
     s->histogram = st->histogram;
     s->bucket_count = n;
     return 0;

@@ -218,10 +218,10 @@ static int stats_run(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_opt
             hi = lo + 1;
         uint64_t span = hi - lo;
         sh.hist_start = lo;
-        sh.hist_width = o->bucket_ticks ? o->bucket_ticks : (span + o->buckets - 1) / o->buckets;
+        sh.hist_width = o->bucket_ticks ? o->bucket_ticks : span / o->buckets + (span % o->buckets != 0);
         if (!sh.hist_width)
             sh.hist_width = 1;
-        uint64_t nb = (span + sh.hist_width - 1) / sh.hist_width;
+        uint64_t nb = span / sh.hist_width + (span % sh.hist_width != 0); /* a width near 2^64 cannot wrap */
         if (nb > MAX_BUCKETS) {
             free(sh.regions);
             free(inside);
@@ -304,16 +304,22 @@ static int stats_run(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_opt
         w->rs.dropped_events = dropped;
         w->rs.events = w->a.events;
         /* Blocks per kind: those of the regions the statistics cover, and the trace block, from the index
-           (the same numbers a read of the whole trace counts, whether or not a region was decoded). */
+           (the same numbers a read of the whole trace counts, whether or not a region was decoded). Without
+           a window that is every selected region, also those without events (blocks after the last
+           sequence point), which a window cannot overlap. */
         memset(w->rs.blocks, 0, sizeof w->rs.blocks);
+        w->rs.unknown_blocks = 0;
         w->rs.blocks[NTIDX_BLOCK_TRACE] = 1;
-        for (int pass = 0; pass < 2; pass++) {
-            const uint64_t *list = pass ? inside : sh.regions;
-            size_t count = pass ? ninside : sh.nregions;
-            for (size_t i = 0; i < count; i++)
-                for (uint64_t b = ntx_rg_first(x, list[i]); b < ntx_rg_end(x, list[i]); b++)
-                    if (ntx_blk_kind(x, b) < NTIDX_BLOCK_KIND_COUNT)
-                        w->rs.blocks[ntx_blk_kind(x, b)]++;
+        int whole = o->t0 == 0 && o->t1 == UINT64_MAX;
+        for (uint64_t r = 0; r < nr; r++) {
+            if (!selected(o, chosen, r) || !(whole || ntx_index_region_overlaps(x, r, o->t0, o->t1)))
+                continue;
+            for (uint64_t b = ntx_rg_first(x, r); b < ntx_rg_end(x, r); b++) {
+                if (ntx_blk_kind(x, b) < NTIDX_BLOCK_KIND_COUNT)
+                    w->rs.blocks[ntx_blk_kind(x, b)]++;
+                else
+                    w->rs.unknown_blocks++; /* kinds of later versions, which readers skip */
+            }
         }
         int complete = ii->complete || (ii->last_ts >= o->t1 && ii->first_ts <= ii->last_ts);
         char reason[200];

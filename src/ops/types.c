@@ -204,7 +204,7 @@ static int list_derived_types(ntidx_trace *t, const ntidx_index *x, ntidx_type_l
     return rc;
 }
 
-static int list_types(ntidx_trace *t, const ntidx_index *x, ntidx_type_list *l, ntx_err *err)
+static int list_types(ntidx_trace *t, const ntidx_index *x, int derived, ntidx_type_list *l, ntx_err *err)
 {
     type_plan p = {0};
     p.steps = malloc((size_t)(2 * x->ndefs + 1) * sizeof *p.steps);
@@ -231,7 +231,7 @@ static int list_types(ntidx_trace *t, const ntidx_index *x, ntidx_type_list *l, 
     }
     int rc = walk_plan(t, &p, l, NULL, err);
     free(p.steps);
-    if (rc < 0 || t->gen != NTX_GEN_V6)
+    if (rc < 0 || t->gen != NTX_GEN_V6 || !derived)
         return rc;
     return list_derived_types(t, x, l, err);
 }
@@ -254,6 +254,12 @@ NTIDX_API int ntidx_index_types(ntidx_trace *t, const ntidx_index *x, ntidx_type
         *out = NULL;
     if (!t || !x || !out)
         return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET, "ntidx_index_types: NULL argument");
+    return ntx_index_types(t, x, 1, out);
+}
+
+int ntx_index_types(ntidx_trace *t, const ntidx_index *x, int derived, ntidx_type_list **out)
+{
+    *out = NULL;
     x = ntx_index_current(x);
     ntidx_type_list *l = calloc(1, sizeof *l);
     if (!l)
@@ -261,7 +267,7 @@ NTIDX_API int ntidx_index_types(ntidx_trace *t, const ntidx_index *x, ntidx_type
     ntx_idmap_init(&l->by_hash);
     ntx_arena_init(&l->arena);
     ntx_err err = {0};
-    int rc = list_types(t, x, l, &err);
+    int rc = list_types(t, x, derived, l, &err);
     if (rc == NTIDX_E_INDEX_CORRUPT) {
         /* a region of a lazily checked index failed its check: rebuild it (as queries do) and list again */
         const ntidx_index *nx;
@@ -276,7 +282,7 @@ NTIDX_API int ntidx_index_types(ntidx_trace *t, const ntidx_index *x, ntidx_type
         ntx_idmap_init(&l->by_hash);
         ntx_arena_init(&l->arena);
         ntx_err_clear(&err);
-        rc = list_types(t, x, l, &err);
+        rc = list_types(t, x, derived, l, &err);
     }
     if (rc < 0) {
         free_list(l);

@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 import unittest
+import warnings
 
 import dask
 import pandas as pd
@@ -125,6 +126,20 @@ class Dask(unittest.TestCase):
                     n += len(t.frame("2ms", "40ms", provider="Microsoft-Windows-DotNETRuntime"))
             self.assertEqual(len(got), n)
             self.assertIn("TypeName", got.columns)
+            # a provider in another case is the provider; one that names nothing is said here, once per trace
+            # (the workers' warnings are not seen), or with strict=True raised
+            df = ntidx.dask.frame(PATHS[-1:], provider="microsoft-windows-dotnetruntime", client=client)
+            with ntidx.open(PATHS[-1]) as t:
+                self.assertEqual(len(df.compute()), len(t.frame(provider="Microsoft-Windows-DotNETRuntime")))
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                df = ntidx.dask.frame(PATHS[-2:], provider="Microsoft-Windows-DotNetRuntme", client=client)
+            said = [str(w.message) for w in caught if issubclass(w.category, ntidx.UnknownNameWarning)]
+            self.assertEqual(len(said), 2, said)
+            self.assertIn("closest: Microsoft-Windows-DotNETRuntime", said[0])
+            self.assertEqual(len(df.compute()), 0)
+            with self.assertRaises(ntidx.UnknownNameError):
+                ntidx.dask.frame(PATHS[-1:], provider="Microsoft-Windows-DotNetRuntme", client=client, strict=True)
 
     def test_worker_killed_mid_job(self):
         """The scheduler runs a dead worker's tasks again elsewhere: the answer does not change."""

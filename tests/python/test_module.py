@@ -266,6 +266,133 @@ class Times(unittest.TestCase):
             self.assertAlmostEqual(e.time_s, (e.ts - sync) / freq)
 
 
+    def test_out_of_range_times(self):
+        """A time no tick of the trace names is a TimeError (a ValueError) naming it, never the first or last
+        tick: in a trace of nanosecond ticks from 2020 (they end in 2604)."""
+        path = next(p for p in TRACES if os.path.basename(p) == "only_managed_samples.nettrace")
+        with ntidx.open(path) as t:
+            whole = t.stats()["events"]
+            for v in ("1e400s", "infs", "99999999999s", "184467440737s", "9999-12-31T23:59:59Z",
+                      "99999-01-01T00:00:00Z", "18446744073709551616", "-300000s",
+                      datetime.timedelta(days=999999), datetime.datetime(9999, 12, 31, 23, 59, 59)):
+                for call in (lambda: t.ticks(v), lambda: t.stats(start=v), lambda: t.query(end=v),
+                             lambda: t.frame(start=v), lambda: t.seek(v), lambda: t.regions(v)):
+                    with self.assertRaises(ntidx.TimeError) as cm:
+                        call()
+                    self.assertIsInstance(cm.exception, ValueError)
+                    if isinstance(v, str):
+                        self.assertIn(v, str(cm.exception))
+            for v in (2 ** 64, -1):
+                with self.assertRaises(ntidx.TimeError):
+                    t.ticks(v)
+            # 2600 is a tick here, after the trace: nothing from it, everything before it
+            self.assertEqual(t.stats(start="2600-01-01T00:00:00Z")["events"], 0)
+            self.assertEqual(t.stats(end="2600-01-01T00:00:00Z")["events"], whole)
+            self.assertEqual(t.ticks(2 ** 64 - 1), 2 ** 64 - 1)
+
+    def test_window_ending_before_it_starts(self):
+        with ntidx.open(generated()[1]) as t:
+            for call in (lambda: t.stats("2s", "1s"), lambda: t.query("2s", "1s"), lambda: t.frame("2s", "1s"),
+                         lambda: t.regions("2s", "1s")):
+                with self.assertRaises(ntidx.ArgumentError) as cm:
+                    call()
+                self.assertIsInstance(cm.exception, ValueError)
+                self.assertIn("ends before it starts", str(cm.exception))
+            self.assertEqual(t.stats("1s", "1s")["events"], 0)  # equal ends: an empty window, not a mistake
+            self.assertEqual(list(t.query("1s", "1s")), [])
+
+
+class Documents(unittest.TestCase):
+    """Trace.info() and Trace.stats() give "blocks" one shape ("unknown" included), and the regions without a
+    window are every region, so that a partition's block counts add up to the whole (issue 25, item 15)."""
+
+    def test_blocks_agree_and_add_up(self):
+        src = generated()[1]
+        path = os.path.join(SCRATCH, "unknown-blocks.nettrace")
+        with open(src, "rb") as f:
+            data = f.read()
+        pos, blocks = 20, []
+        while pos + 4 <= len(data):  # V6 blocks: a u32 of size and kind, then the payload
+            word = int.from_bytes(data[pos:pos + 4], "little")
+            blocks.append((pos, word >> 24))
+            if word >> 24 == 0:
+                break
+            pos += 4 + (word & 0xFFFFFF)
+        mid = [b for b, k in blocks if k == 2][1]
+        end = blocks[-1][0]
+
+        def block(kind, payload):
+            return (len(payload) | kind << 24).to_bytes(4, "little") + payload
+
+        with open(path, "wb") as f:  # two blocks of kinds no version defines: one among events, one at the end
+            f.write(data[:mid] + block(200, b"future!!") + data[mid:end] + block(201, b"") + data[end:])
+        with ntidx.open(path) as t:
+            info, whole = t.info(), t.stats()
+            self.assertEqual(info["blocks"]["unknown"], 2)
+            self.assertEqual(whole["blocks"], info["blocks"])
+            self.assertEqual(whole["blocks"], cli_json("stats", path, "--json", "--no-index")["blocks"])
+            regions = t.regions()
+            self.assertEqual([r.number for r in regions], list(range(len(regions))))
+            self.assertTrue(any(r.first_ts > r.last_ts for r in regions))  # the one after the last sequence point
+            parts = [t.stats(regions=[r.number]) for r in regions]
+            added = {k: sum(p["blocks"][k] for p in parts) for k in whole["blocks"]}
+            added["trace"] = 1
+            self.assertEqual(added, whole["blocks"])
+            self.assertEqual(sum(p["events"] for p in parts), whole["events"])
+            # with a window, the regions that hold its events
+            self.assertTrue(all(r.first_ts <= r.last_ts for r in t.regions(whole["first_ts"], whole["last_ts"] + 1)))
+
+
+class Names(unittest.TestCase):
+    """Providers without regard to case; names that name nothing: an UnknownNameWarning with the closest names
+    when the answer is empty, or with strict=True an UnknownNameError (issue 25, item 6)."""
+
+    def test_provider_without_regard_to_case(self):
+        with ntidx.open(generated()[1]) as t:
+            want = [e.offset for e in t.query(provider="Contoso-TypeZoo")]
+            self.assertTrue(want)
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")  # no warning while the filters find events
+                for spelling in ("contoso-typezoo", "CONTOSO-TYPEZOO"):
+                    self.assertEqual([e.offset for e in t.query(provider=spelling)], want)
+                    self.assertEqual(t.frame(provider=spelling)["offset"].tolist(), want)
+                    self.assertEqual(t.seek(0, provider=spelling).offset, min(
+                        (e for e in t.query(provider="Contoso-TypeZoo")), key=lambda e: (e.ts, e.offset)).offset)
+                    self.assertEqual(t.types(provider=spelling), t.types(provider="Contoso-TypeZoo"))
+                    self.assertIsNone(t.check_names(provider=spelling, event="heartbeat"))
+
+    def test_unknown_names(self):
+        with ntidx.open(generated()[1]) as t:
+            said = "no provider 'Contoso-TypeZo' in the trace (closest: Contoso-TypeZoo)"
+            self.assertEqual(t.check_names(provider="Contoso-TypeZo"), said)
+            self.assertEqual(t.check_names(event="Haertbeat"), "no event 'Haertbeat' in the trace (closest: Heartbeat)")
+            calls = {"query": lambda **kw: list(t.query(provider="Contoso-TypeZo", **kw)),
+                     "seek": lambda **kw: t.seek(0, provider="Contoso-TypeZo", **kw),
+                     "frame": lambda **kw: t.frame(provider="Contoso-TypeZo", **kw),
+                     "types": lambda **kw: t.types(provider="Contoso-TypeZo", **kw)}
+            for name, call in calls.items():
+                with self.subTest(call=name):
+                    with warnings.catch_warnings(record=True) as caught:
+                        warnings.simplefilter("always")
+                        r = call()
+                    self.assertFalse(r is not None and len(r))
+                    w = [x for x in caught if issubclass(x.category, ntidx.UnknownNameWarning)]
+                    self.assertEqual(len(w), 1, [str(x.message) for x in caught])
+                    self.assertEqual(str(w[0].message), "%s: %s" % (generated()[1], said))
+                    self.assertEqual(w[0].filename, __file__)  # said where the caller is
+                    with self.assertRaises(ntidx.UnknownNameError) as cm:
+                        call(strict=True)
+                    self.assertIsInstance(cm.exception, ntidx.ArgumentError)
+                    self.assertIsInstance(cm.exception, ValueError)
+                    self.assertIn(said, str(cm.exception))
+            # names the trace defines: nothing said for an empty window, strict or not
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                self.assertEqual(list(t.query("100s", provider="contoso-typezoo", strict=True)), [])
+                self.assertEqual(list(t.query("100s", event="heartbeat")), [])
+                self.assertIsNone(t.seek("100s", event=3))
+
+
 class BadInput(unittest.TestCase):
     def test_missing_file_and_directory(self):
         missing = os.path.join(SCRATCH, "no-such.nettrace")

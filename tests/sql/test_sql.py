@@ -453,6 +453,112 @@ class PythonSqlite(unittest.TestCase):
         con.close()
 
 
+class Times(unittest.TestCase):
+    """Times out of a trace's ticks (issue 25, item 5): ntidx_ticks() refuses them with an error naming the value,
+    as the command and the Python module do; bounds on ts and time_s far outside the ticks are SQL's
+    comparisons (they hold for every row or for none), never wrapped or clamped into a wrong window."""
+
+    def test_ntidx_ticks(self):
+        path = real("only_managed_samples.nettrace")  # nanosecond ticks from 2020: they end in 2604
+        s = stats(path)
+        sync, freq = s["sync_ticks"], s["tick_frequency"]
+        row = sql(path, f"SELECT ntidx_ticks({q(path)}, '1.5s') AS a, ntidx_ticks({q(path)}, 12345) AS b, "
+                        f"ntidx_ticks({q(path)}, '2020-11-25T00:16:23.949Z') AS c, ntidx_ticks({q(path)}, NULL) AS d")
+        self.assertEqual(row, [{"a": sync + freq * 3 // 2, "b": 12345, "c": sync, "d": None}])
+        n = sql(path, f"SELECT count(*) AS n FROM events WHERE ts >= ntidx_ticks({q(path)}, '5s')")[0]["n"]
+        self.assertEqual(n, len(query(path, "--from", "5s")))
+        for v in ("1e400s", "infs", "99999999999s", "184467440737s", "9999-12-31T23:59:59Z", "99999-01-01T00:00:00Z",
+                  "18446744073709551616", "-300000s", "-1"):
+            with self.subTest(value=v):
+                p = sql(path, f"SELECT count(*) FROM events WHERE ts >= ntidx_ticks({q(path)}, {q(v)})", check=False)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn(v, p.stderr)
+                self.assertEqual(p.stdout, "")
+        # the same error in Python's sqlite3
+        con = PythonSqlite().connect()
+        with self.assertRaises(sqlite3.OperationalError) as e:
+            con.execute("SELECT ntidx_ticks(?, '1e400s')", (path,)).fetchall()
+        self.assertIn("1e400s", str(e.exception))
+        self.assertEqual(con.execute("SELECT ntidx_ticks(?, '2200-01-01T00:00:00Z') > ?", (path, s["last_ts"]))
+                         .fetchone()[0], 1)
+        # 2600 is a tick of this trace, but past SQLite's integers (which ts holds too): said, not wrapped
+        with self.assertRaises(sqlite3.OperationalError) as e:
+            con.execute("SELECT ntidx_ticks(?, '2600-01-01T00:00:00Z')", (path,)).fetchall()
+        self.assertIn("beyond SQLite's integers", str(e.exception))
+        con.close()
+
+    def test_far_bounds_are_sql_comparisons(self):
+        path = real("only_managed_samples.nettrace")
+        n = stats(path)["events"]
+
+        def count(where):
+            return sql(path, f"SELECT count(*) AS n FROM events WHERE {where}")[0]["n"]
+
+        self.assertEqual(count("time_s >= 99999999999"), 0)
+        self.assertEqual(count("time_s < 99999999999"), n)
+        self.assertEqual(count("time_s < 1e400"), n)
+        self.assertEqual(count("time_s >= 1e400"), 0)
+        self.assertEqual(count("time_s > -1e400"), n)
+        self.assertEqual(count("ts < 99999999999999999999"), n)
+        self.assertEqual(count("ts >= 99999999999999999999"), 0)
+        self.assertEqual(count("ts >= -99999999999999999999"), n)
+        self.assertEqual(count("ts >= 2 AND ts < 1"), 0)  # an empty range is SQL's answer, not an error
+
+
+class Names(unittest.TestCase):
+    """`provider` compares without regard to case (COLLATE NOCASE, as EventPipe compares providers), pushed down
+    all the same; a scan that finds nothing under a name that names nothing says so with the closest names:
+    on stderr in `ntidx sql`, through ntidx_warning() everywhere (issue 25, item 6)."""
+
+    def test_provider_nocase(self):
+        path = real(REAL[1])
+        s = stats(path)
+        rt = "Microsoft-Windows-DotNETRuntime"
+        n = s["providers"][rt]
+
+        def count(where, table="events"):
+            return sql(path, f"SELECT count(*) AS n FROM {table} WHERE {where}")[0]["n"]
+
+        for spelling in (rt, rt.lower(), rt.upper()):
+            self.assertEqual(count(f"provider = {q(spelling)}"), n)
+            self.assertEqual(count(f"provider IN ({q(spelling)}, 'nobody')"), n)
+            self.assertEqual(count(f"provider = {q(spelling)} AND event_id = 10"), 35458)
+        self.assertEqual(count(f"provider = {q(rt.lower())} COLLATE BINARY"), 0)
+        self.assertEqual(count(f"provider = {q(rt)} COLLATE BINARY"), n)
+        self.assertEqual(count(f"provider = {q(rt.lower())}", f"ntidx_types({q(path)})"),
+                         len([t for t in s["types"] if t["provider"] == rt]))
+        # pushed down: a narrow window of one provider reads as `ntidx query --provider` reads
+        plan = sql(path, f"EXPLAIN QUERY PLAN SELECT count(*) FROM events WHERE provider = {q(rt.lower())}", "text")
+        self.assertIn("provider=", plan)
+        grouped = sql(path, "SELECT provider, count(*) AS n FROM events GROUP BY provider")
+        self.assertEqual({r["provider"]: r["n"] for r in grouped}, s["providers"])
+
+    def test_unknown_names_said(self):
+        path = real(REAL[1])
+        said = "no provider 'Microsoft-Windows-DotNetRuntme' in the trace (closest: Microsoft-Windows-DotNETRuntime"
+        p = sql(path, "SELECT count(*) AS n FROM events WHERE provider = 'Microsoft-Windows-DotNetRuntme'", check=False)
+        self.assertEqual(p.returncode, 0)
+        self.assertEqual(json.loads(p.stdout), {"n": 0})
+        self.assertIn("ntidx: %s: warning: %s" % (path, said), p.stderr)
+        p = sql(path, "SELECT count(*) AS n FROM events WHERE event_name = 'GC/AllocTick'", check=False)
+        self.assertIn("warning: no event 'GC/AllocTick' in the trace (closest: GC/AllocationTick)", p.stderr)
+        p = sql(path, "SELECT provider, count(*) FROM events WHERE provider = 'Nobody' GROUP BY 1", check=False)
+        self.assertIn("warning: no provider 'Nobody' in the trace (its providers: ", p.stderr)
+        # names the trace defines: nothing said, also for an empty window
+        p = sql(path, "SELECT count(*) AS n FROM events WHERE provider = 'microsoft-windows-dotnetruntime' "
+                      "AND ts < 0", check=False)
+        self.assertEqual(p.stderr, "")
+        # Python's sqlite3 has no log hook: ntidx_warning() tells what the last scan said
+        con = PythonSqlite().connect()
+        self.assertEqual(con.execute("SELECT count(*) FROM ntidx_events(?) WHERE provider = "
+                                     "'Microsoft-Windows-DotNetRuntme'", (path,)).fetchone()[0], 0)
+        self.assertTrue(con.execute("SELECT ntidx_warning()").fetchone()[0].startswith(path + ": " + said))
+        self.assertEqual(con.execute("SELECT count(*) FROM ntidx_events(?) WHERE provider = "
+                                     "'microsoft-windows-dotnetruntime'", (path,)).fetchone()[0], 70333)
+        self.assertIsNone(con.execute("SELECT ntidx_warning()").fetchone()[0])
+        con.close()
+
+
 class BadInput(unittest.TestCase):
     def copy_of(self, src, name):
         dst = os.path.join(TMP, name)

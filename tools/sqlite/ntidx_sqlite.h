@@ -11,6 +11,8 @@
  *   ntidx_regions(path)         the index's regions: time ranges, offsets, bytes, blocks, events
  *   ntidx_stacks(path)          one row per frame: stack_id, depth, ip, method, module
  *   ntidx_bytes_read()          bytes of trace the last events scan read
+ *   ntidx_warning()             the last events scan's warning (a name filter naming nothing), or NULL
+ *   ntidx_ticks(path, time)     a time ("1.5s", ISO-8601 Z, ticks) as the trace's ticks
  *
  * docs/sql.md is the manual and the cookbook.
  */
@@ -35,6 +37,10 @@ typedef struct ntidx_sqlite_hooks {
     void (*opened)(void *ctx, const char *trace, const ntidx_trace *t, const ntidx_index *x);
     /* A statement failed because of a trace or an index (bad input), not because of the statement. */
     void (*input_error)(void *ctx, const char *message);
+    /* A scan found nothing, and a provider, event name or event id its statement compares with names nothing
+       the trace defines: `message` says so with the trace's closest names (ntidx_index_check_names()). Also
+       logged with sqlite3_log(SQLITE_WARNING) and kept for ntidx_warning(). */
+    void (*warning)(void *ctx, const char *trace, const char *message);
     int verify;       /* ntidx_index_verify for indexes loaded from disk */
     unsigned threads; /* workers of the statistics behind ntidx_types and ntidx_threads (0: every core) */
 } ntidx_sqlite_hooks;

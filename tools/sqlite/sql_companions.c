@@ -35,7 +35,7 @@ typedef struct comp_def {
 
 static const comp_def defs[] = {
     [T_TYPES] = {"ntidx_types",
-                 "CREATE TABLE x(provider TEXT, event_id INTEGER, version INTEGER, event_name TEXT, count INTEGER, "
+                 "CREATE TABLE x(provider TEXT COLLATE NOCASE, event_id INTEGER, version INTEGER, event_name TEXT, count INTEGER, "
                  "first_ts INTEGER, fields JSON, path HIDDEN, index_path HIDDEN)",
                  7},
     [T_THREADS] = {"ntidx_threads", "CREATE TABLE x(thread INTEGER, events INTEGER, dropped INTEGER, path HIDDEN, index_path HIDDEN)", 3},

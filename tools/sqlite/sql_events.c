@@ -24,8 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ntidx/batch.h>
+
 static const char *const col_decl[C_COUNT] = {
-    "ts INTEGER", "time_s REAL", "provider TEXT", "event_id INTEGER", "event_name TEXT", "version INTEGER",
+    "ts INTEGER", "time_s REAL", "provider TEXT COLLATE NOCASE", "event_id INTEGER", "event_name TEXT", "version INTEGER",
     "thread INTEGER", "capture_thread INTEGER", "seq INTEGER", "stack_id INTEGER", "\"offset\" INTEGER",
     "fields JSON", "activity_id TEXT", "related_activity_id TEXT", "trace TEXT", "field_error TEXT HIDDEN",
     "path HIDDEN", "index_path HIDDEN", "stack_key INTEGER HIDDEN"};
@@ -278,8 +280,9 @@ static int ev_best_index(sqlite3_vtab *tab, sqlite3_index_info *info)
                 time_share *= op == OP_EQ ? 1e-4 : 0.25;
         } else if (op == OP_EQ && (col == C_PROVIDER || col == C_EVENT_NAME || col == C_EVENT_ID ||
                                    col == C_THREAD || (col == C_TRACE && v->multi))) {
-            if ((col == C_PROVIDER || col == C_EVENT_NAME || col == C_TRACE) && !text_collation_binary(info, i))
+            if ((col == C_EVENT_NAME || col == C_TRACE) && !text_collation_binary(info, i))
                 continue; /* `= 'x' COLLATE NOCASE`: SQLite compares */
+            /* provider: the scan matches without regard to case, a superset of either collation's `=` */
             if (sqlite3_vtab_in(info, i, -1)) {
                 sqlite3_vtab_in(info, i, 1); /* every value of the IN list in one scan */
                 op = OP_IN;
@@ -448,6 +451,12 @@ static int ev_close(sqlite3_vtab_cursor *cur)
 
 static int cmp_text(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
+/* Providers: without regard to ASCII case (the column's NOCASE, and EventPipe's rule). */
+static int cmp_nocase(const void *a, const void *b)
+{
+    return sqlite3_stricmp(*(char *const *)a, *(char *const *)b);
+}
+
 static int cmp_num(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -502,7 +511,7 @@ static int set_add(ev_set *s, sqlite3_value *val, size_t *cap)
 
 static int set_has_text(const ev_set *s, const char *x)
 {
-    return bsearch(&x, s->text, s->n, sizeof *s->text, cmp_text) != NULL;
+    return bsearch(&x, s->text, s->n, sizeof *s->text, s->col == C_PROVIDER ? cmp_nocase : cmp_text) != NULL;
 }
 
 static int set_has_num(const ev_set *s, int64_t x) { return bsearch(&x, s->num, s->n, sizeof *s->num, cmp_num) != NULL; }
@@ -601,6 +610,8 @@ int nsql_events_advance(ev_cursor *c)
             if (c->at >= c->nsrc) {
                 c->eof = 1;
                 nsql_progress_end(c);
+                if (!c->rows)
+                    nsql_nothing_found(c);
                 return SQLITE_OK;
             }
             ntidx_query_options o;
@@ -631,6 +642,84 @@ int nsql_events_advance(ev_cursor *c)
     }
 }
 
+/* The name filters of the plan that name nothing in source `s`, said in `msg` ("" when each names something). */
+static int names_message(ev_cursor *c, nsql_source *s, ntidx_buf *msg)
+{
+    const ev_set *p = NULL, *n = NULL, *id = NULL;
+    for (size_t i = 0; i < c->nsets; i++) {
+        const ev_set *x = &c->sets[i];
+        if (x->col == C_PROVIDER && !p)
+            p = x;
+        else if (x->col == C_EVENT_NAME && !n)
+            n = x;
+        else if (x->col == C_EVENT_ID && !id)
+            id = x;
+    }
+    int one = (!p || p->n == 1) && (!n || n->n == 1) && (!id || id->n == 1);
+    for (int pass = 0; pass < (one ? 1 : 2); pass++) {
+        /* one value each: the filters together, as the library checks them; IN lists: each name alone */
+        const ev_set *set = one ? NULL : pass ? n : p;
+        size_t count = one ? 1 : set ? set->n : 0;
+        for (size_t k = 0; k < count; k++) {
+            ntidx_query_options o;
+            ntidx_query_options_defaults(&o);
+            if (one) {
+                o.provider = p ? p->text[0] : NULL;
+                o.event_name = n ? n->text[0] : NULL;
+                if (id && id->num[0] >= 0 && id->num[0] <= UINT32_MAX)
+                    o.has_event_id = 1, o.event_id = (uint32_t)id->num[0];
+            } else if (pass == 0) {
+                o.provider = set->text[k];
+            } else {
+                o.event_name = set->text[k];
+            }
+            ntidx_buf part = {0};
+            int rc = ntidx_index_check_names(s->trace, s->index, &o, &part);
+            if (rc == 1 && ((msg->len && ntidx_buf_append(msg, "; ", 2) < 0) ||
+                            ntidx_buf_append(msg, part.data, part.len) < 0))
+                rc = NTIDX_E_NOMEM;
+            ntidx_buf_free(&part);
+            if (rc < 0)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+void nsql_nothing_found(ev_cursor *c)
+{
+    if (c->names_checked || !c->nsrc)
+        return;
+    c->names_checked = 1;
+    int named = 0;
+    for (size_t i = 0; i < c->nsets; i++)
+        named |= c->sets[i].col == C_PROVIDER || c->sets[i].col == C_EVENT_NAME || c->sets[i].col == C_EVENT_ID;
+    if (!named)
+        return;
+    /* said only when the names name nothing in every trace read (a window may be empty in one of them) */
+    ntidx_buf first = {0};
+    for (int i = 0; i < c->nsrc; i++) {
+        ntidx_buf msg = {0};
+        int rc = names_message(c, c->src[i], &msg);
+        int quiet = rc < 0 || !msg.len;
+        if (i == 0 && !quiet)
+            first = msg;
+        else
+            ntidx_buf_free(&msg);
+        if (quiet) {
+            ntidx_buf_free(&first);
+            return;
+        }
+    }
+    const char *trace = c->src[0]->path;
+    sqlite3_log(SQLITE_WARNING, "ntidx: %s: %s", trace, first.data);
+    sqlite3_free(c->conn->last_warning);
+    c->conn->last_warning = sqlite3_mprintf("%s: %s", trace, first.data);
+    if (c->conn->hooks.warning)
+        c->conn->hooks.warning(c->conn->hooks.ctx, trace, first.data);
+    ntidx_buf_free(&first);
+}
+
 static int ev_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr, int argc, sqlite3_value **argv)
 {
     ev_cursor *c = (ev_cursor *)cur;
@@ -644,6 +733,8 @@ static int ev_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr, i
     c->time_order = (idxNum & PLAN_TIME_ORDER) != 0;
     c->conn->last_scan = c;
     c->conn->last_bytes = 0;
+    sqlite3_free(c->conn->last_warning);
+    c->conn->last_warning = NULL;
     if (idxNum & PLAN_NO_PATH)
         return cursor_error(c, sqlite3_mprintf("ntidx_events: which trace? ntidx_events('trace.nettrace'[, 'index'])"));
     char codes[2 * MAX_ARGS + 1], group[C_COUNT + 4];
@@ -699,7 +790,7 @@ static int ev_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr, i
             if (rc != SQLITE_OK)
                 return rc;
             if (s->text)
-                qsort(s->text, s->n, sizeof *s->text, cmp_text);
+                qsort(s->text, s->n, sizeof *s->text, s->col == C_PROVIDER ? cmp_nocase : cmp_text);
             if (s->num)
                 qsort(s->num, s->n, sizeof *s->num, cmp_num);
             if (!s->n)
@@ -877,6 +968,13 @@ static sqlite3_module events_module = {EVENTS_METHODS, .xCreate = ev_create};
 /* ntidx_events(path) */
 static sqlite3_module events_function_module = {EVENTS_METHODS};
 
+static void last_warning(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    (void)argv;
+    nsql_result_text(ctx, ((nsql_conn *)sqlite3_user_data(ctx))->last_warning);
+}
+
 static void bytes_read(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
@@ -892,6 +990,9 @@ int nsql_register_events(sqlite3 *db, nsql_conn *c)
         rc = sqlite3_create_module_v2(db, "ntidx_events", &events_function_module, c, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_create_function_v2(db, "ntidx_bytes_read", 0, SQLITE_UTF8 | SQLITE_INNOCUOUS, c, bytes_read,
+                                        NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_create_function_v2(db, "ntidx_warning", 0, SQLITE_UTF8 | SQLITE_INNOCUOUS, c, last_warning,
                                         NULL, NULL, NULL);
     return rc;
 }

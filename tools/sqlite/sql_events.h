@@ -87,6 +87,7 @@ typedef struct ev_cursor {
     const ntidx_metadata *last_m;
     uint64_t last_m_offset;
     int last_m_ok;
+    int names_checked;        /* nsql_nothing_found() looked once (a join may scan the table again and again) */
     /* fields, decoded on demand */
     int fields_state; /* 0 not yet, 1 decoded, 2 the payload does not fit its metadata */
     ntidx_buf fields;
@@ -131,6 +132,8 @@ int nsql_type_passes(const ev_cursor *c, const char *provider, const char *event
 int nsql_thread_filtered(const ev_cursor *c);
 /* The scan is over: the progress bar, if any, goes. */
 void nsql_progress_end(ev_cursor *c);
+/* The scan found no row: a name filter that names nothing is said (a warning: sqlite3_log, hook, ntidx_warning()). */
+void nsql_nothing_found(ev_cursor *c);
 
 /* ---- sql_group.c ---- */
 

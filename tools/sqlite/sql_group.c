@@ -128,7 +128,11 @@ static int cmp_group(const void *a, const void *b, void *ctx)
     for (const char *g = c->gcols; *g; g++) {
         int r = 0;
         switch (*g - 'a') {
-        case C_PROVIDER: r = strcmp(tx->provider, ty->provider); break;
+        case C_PROVIDER: /* equal as the column compares (NOCASE) is adjacent; exact spellings apart within */
+            r = sqlite3_stricmp(tx->provider, ty->provider);
+            if (!r)
+                r = strcmp(tx->provider, ty->provider);
+            break;
         case C_EVENT_NAME: r = strcmp(tx->event_name, ty->event_name); break;
         case C_EVENT_ID: r = tx->event_id < ty->event_id ? -1 : tx->event_id > ty->event_id; break;
         case C_VERSION: r = tx->version < ty->version ? -1 : tx->version > ty->version; break;
@@ -280,6 +284,8 @@ int nsql_group_scan(ev_cursor *c)
     c->gi = 0;
     c->g_rowid = 1;
     c->eof = n == 0;
+    if (!n)
+        nsql_nothing_found(c);
     c->g_left = n ? c->groups[0].count : 0;
     return SQLITE_OK;
 }

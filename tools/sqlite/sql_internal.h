@@ -65,6 +65,7 @@ struct nsql_conn {
     nsql_source *sources;     /* the cache */
     const void *last_scan;    /* the events cursor whose bytes ntidx_bytes_read() reports */
     uint64_t last_bytes;
+    char *last_warning;       /* what ntidx_warning() reports: the last events scan's (NULL: none) */
 };
 
 /*
@@ -98,5 +99,6 @@ char *nsql_dequote(const char *s);
 /* The modules. */
 int nsql_register_events(sqlite3 *db, nsql_conn *c);
 int nsql_register_companions(sqlite3 *db, nsql_conn *c);
+int nsql_register_time(sqlite3 *db, nsql_conn *c);
 
 #endif

@@ -196,6 +196,7 @@ void nsql_conn_free(void *conn)
     nsql_conn *c = conn;
     while (c->sources)
         uncache(c, c->sources);
+    sqlite3_free(c->last_warning);
     sqlite3_free(c);
 }
 

@@ -36,6 +36,8 @@ from ._ntidx import (  # noqa: F401  (the exceptions and types are the package's
     Query,
     TimeError,
     TruncatedError,
+    UnknownNameError,
+    UnknownNameWarning,
     UnsupportedError,
     VersionError,
     WriteError,
@@ -47,7 +49,7 @@ __all__ = [
     "open", "Trace", "Event", "Query", "Region", "index_path", "library_version", "Error", "FileError",
     "NotATraceError", "VersionError", "TruncatedError", "CorruptError", "ArgumentError", "TimeError",
     "PayloadError", "UnsupportedError", "WriteError", "IndexFileError", "IndexCorruptError", "IndexStaleError",
-    "IndexVersionError", "CancelledError", "IndexWarning",
+    "IndexVersionError", "CancelledError", "IndexWarning", "UnknownNameError", "UnknownNameWarning",
 ]
 
 #: A work unit of a trace (Trace.regions()): a sequence-point region, its events' time span, where its blocks
@@ -120,15 +122,17 @@ class Trace(_ntidx.Trace):
         return super().stats(_time(start), _time(end), threads, regions)
 
     def query(self, start=None, end=None, provider=None, event=None, thread=None, order="time", limit=None,
-              regions=None):
-        """Iterate the Events of [start, end) that pass the filters: provider (exact name), event (an id, or a
-        name as `ntidx query --event` takes it: "GC/AllocationTick", "Provider/Name"), thread (OS thread id);
-        order "time" (default) or "file"; at most `limit` events; only the given work units."""
-        return super().query(_time(start), _time(end), provider, event, thread, order, limit, regions)
+              regions=None, strict=False):
+        """Iterate the Events of [start, end) that pass the filters: provider (its name, without regard to case),
+        event (an id, or a name as `ntidx query --event` takes it: "GC/AllocationTick", "Provider/Name"), thread
+        (OS thread id); order "time" (default) or "file"; at most `limit` events; only the given work units.
+        A provider or event that names nothing the trace defines is an UnknownNameWarning naming the closest
+        names when the iteration found nothing; with strict=True an UnknownNameError, before anything is read."""
+        return super().query(_time(start), _time(end), provider, event, thread, order, limit, regions, strict)
 
-    def seek(self, t, provider=None, event=None, thread=None):
-        """The first Event at or after time t that passes the filters, or None."""
-        return super().seek(_time(t), provider, event, thread)
+    def seek(self, t, provider=None, event=None, thread=None, strict=False):
+        """The first Event at or after time t that passes the filters, or None (filters and strict as query())."""
+        return super().seek(_time(t), provider, event, thread, strict)
 
     def regions(self, start=None, end=None):
         """The work units that hold events of [start, end): a list of Region. stats(), frame() and query() take
@@ -145,14 +149,15 @@ class Trace(_ntidx.Trace):
         return None if ns is None else _EPOCH + _dt.timedelta(microseconds=ns // 1000)
 
     def frame(self, start=None, end=None, provider=None, event=None, thread=None, fields=None, regions=None,
-              order="time"):
+              order="time", strict=False):
         """A pandas DataFrame with one row per event of the query (same window, filters and order): columns
         ts, time_s, provider, event_id, event_name, version, thread, capture_thread, seq, stack_id, offset,
         filled in C column by column (no Python object per event). fields=["TypeName", ...] adds payload
         columns by name (missing values are nulls), fields="all" one per field name met, and a field_error
-        column. See docs/python.md for the column types."""
+        column. See docs/python.md for the column types. Filters that name nothing: as query() (strict=True
+        raises UnknownNameError, else an empty frame comes with an UnknownNameWarning)."""
         from . import _frame  # pandas is imported only by those who ask for frames
-        cols = self._columns(_time(start), _time(end), provider, event, thread, fields, regions, order)
+        cols = self._columns(_time(start), _time(end), provider, event, thread, fields, regions, order, strict)
         return _frame.build(cols, fields is not None)
 
 

@@ -43,11 +43,12 @@
 
 enum { EXC_ERROR, EXC_FILE, EXC_NOT_A_TRACE, EXC_VERSION, EXC_TRUNCATED, EXC_CORRUPT, EXC_ARGUMENT, EXC_TIME,
        EXC_PAYLOAD, EXC_UNSUPPORTED, EXC_WRITE, EXC_INDEX, EXC_INDEX_CORRUPT, EXC_INDEX_STALE, EXC_INDEX_VERSION,
-       EXC_CANCELLED, EXC_COUNT };
+       EXC_CANCELLED, EXC_UNKNOWN_NAME, EXC_COUNT };
 
 typedef struct module_state {
     PyObject *exc[EXC_COUNT];
     PyObject *index_warning;
+    PyObject *name_warning; /* UnknownNameWarning */
     PyTypeObject *trace_type, *query_type, *event_type, *buffer_type, *meta_type;
     PyObject *json_loads;  /* json.loads */
     PyObject *notice_hook; /* ntidx/__init__.py's _notice(action, why, path): logging and warnings */
@@ -746,6 +747,18 @@ static int parse_time(module_state *st, core *c, PyObject *v, uint64_t *out, con
     return -1;
 }
 
+/* Provider names are compared without regard to ASCII case, whatever the locale, as the library compares them. */
+static int ascii_ieq(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        int x = (unsigned char)*a, y = (unsigned char)*b;
+        if ((x >= 'A' && x <= 'Z' ? x + 32 : x) != (y >= 'A' && y <= 'Z' ? y + 32 : y))
+            return 0;
+        if (!x)
+            return 1;
+    }
+}
+
 static char *dup_utf8(PyObject *v)
 {
     const char *s = PyUnicode_AsUTF8(v);
@@ -767,6 +780,12 @@ static int make_query(module_state *st, core *c, qargs *a, PyObject *start, PyOb
         return -1;
     if (end && end != Py_None && parse_time(st, c, end, &a->o.t1, "end") < 0)
         return -1;
+    if (start && start != Py_None && end && end != Py_None && a->o.t0 > a->o.t1) {
+        /* as the command's --from 2s --to 1s: a window that ends before it starts is a mistake, not "nothing" */
+        PyErr_Format(st->exc[EXC_ARGUMENT], "start %R, end %R: the window ends before it starts (ticks %llu > %llu)",
+                     start, end, (unsigned long long)a->o.t0, (unsigned long long)a->o.t1);
+        return -1;
+    }
     if (provider && provider != Py_None) {
         if (!PyUnicode_Check(provider)) {
             PyErr_SetString(PyExc_TypeError, "provider: a str");
@@ -891,6 +910,37 @@ static core *begin_call(PyObject *self, module_state *st, const pyq *p, qargs *a
     return c;
 }
 
+/*
+ * Name filters that name nothing the trace defines (ntidx_index_check_names(), the words the command prints):
+ * with `strict`, an UnknownNameError; else an UnknownNameWarning (`level`: its stacklevel). Called with `strict`
+ * before the work, and without it after an empty answer, so that nothing is listed while filters find events.
+ * 0, or -1 with an exception (the error, or a warning the filters made one).
+ */
+static int names_verdict(module_state *st, core *c, const ntidx_query_options *o, int strict, int level)
+{
+    if (!o->provider && !o->event_name && !o->has_event_id)
+        return 0;
+    ntidx_buf msg = {0};
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = core_index(c);
+    if (rc == NTIDX_OK)
+        rc = ntidx_index_check_names(c->t, c->x, o, &msg);
+    Py_END_ALLOW_THREADS
+    int ret = 0;
+    if (rc < 0) {
+        raise_last(st, rc);
+        ret = -1;
+    } else if (rc == 1 && strict) {
+        PyErr_Format(st->exc[EXC_UNKNOWN_NAME], "%s: %s", c->path, msg.data);
+        ret = -1;
+    } else if (rc == 1) {
+        ret = PyErr_WarnFormat(st->name_warning, level, "%s: %s", c->path, msg.data);
+    }
+    ntidx_buf_free(&msg);
+    return ret;
+}
+
 /* ------------------------------------------------------------------ */
 /* Query: the iterator of Trace.query()                                */
 /* ------------------------------------------------------------------ */
@@ -903,6 +953,11 @@ typedef struct {
     uint64_t last_off;
     MetaObject *last_meta;
     int busy, done;
+    /* its name filters, for a warning when it found nothing (names_verdict()) */
+    ntidx_query_options names;
+    char *provider, *event_name;
+    uint64_t returned;
+    int warn_level;
 } QueryObject;
 
 static void query_dealloc(PyObject *self)
@@ -912,6 +967,8 @@ static void query_dealloc(PyObject *self)
     ntidx_query_close(&o->q);
     Py_XDECREF(o->metas);
     Py_XDECREF(o->last_meta);
+    free(o->provider);
+    free(o->event_name);
     core_unref(o->c);
     tp->tp_free(self);
     Py_DECREF(tp);
@@ -963,8 +1020,11 @@ static PyObject *query_next_event(PyObject *self)
     if (notices_keep_error(st, o->c) < 0 || rc <= 0) {
         o->done = 1;
         ntidx_query_close(&o->q);
+        if (rc == 0 && !o->returned && !PyErr_Occurred())
+            names_verdict(st, o->c, &o->names, 0, o->warn_level); /* nothing found: a name that names nothing? */
         return NULL;
     }
+    o->returned++;
     MetaObject *meta = meta_of(st, o, e->metadata);
     return meta ? event_new(st, o->c, meta, e) : NULL;
 }
@@ -1200,7 +1260,7 @@ static PyObject *trace_stats(PyObject *self_obj, PyObject *args, PyObject *kw)
     return finish(st, c, rc, r);
 }
 
-static PyObject *open_query(module_state *st, core *c, qargs *a)
+static PyObject *open_query(module_state *st, core *c, qargs *a, int warn_level)
 {
     ntidx_query *q = NULL;
     int rc;
@@ -1222,24 +1282,42 @@ static PyObject *open_query(module_state *st, core *c, qargs *a)
     o->last_meta = NULL;
     o->last_off = 0;
     o->busy = o->done = 0;
-    if (!o->metas)
+    ntidx_query_options_defaults(&o->names);
+    o->provider = a->o.provider ? strdup(a->o.provider) : NULL;
+    o->event_name = a->o.event_name ? strdup(a->o.event_name) : NULL;
+    o->names.provider = o->provider;
+    o->names.event_name = o->event_name;
+    o->names.has_event_id = a->o.has_event_id;
+    o->names.event_id = a->o.event_id;
+    o->returned = 0;
+    o->warn_level = warn_level;
+    if (!o->metas || (a->o.provider && !o->provider) || (a->o.event_name && !o->event_name)) {
+        if (o->metas)
+            PyErr_NoMemory();
         Py_CLEAR(o);
+    }
     return finish(st, c, 0, (PyObject *)o);
 }
 
 static PyObject *trace_query(PyObject *self_obj, PyObject *args, PyObject *kw)
 {
     module_state *st = state_of(self_obj);
-    static char *names[] = {"start", "end", "provider", "event", "thread", "order", "limit", "regions", NULL};
+    static char *names[] = {"start", "end", "provider", "event", "thread", "order", "limit", "regions", "strict", NULL};
     pyq p = {0};
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOOOOOO:query", names, &p.start, &p.end, &p.provider, &p.event,
-                                     &p.thread, &p.order, &p.limit, &p.regions))
+    int strict = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOOOOOOp:query", names, &p.start, &p.end, &p.provider, &p.event,
+                                     &p.thread, &p.order, &p.limit, &p.regions, &strict))
         return NULL;
     qargs a;
     core *c = begin_call(self_obj, st, &p, &a);
     if (!c)
         return NULL;
-    PyObject *q = open_query(st, c, &a); /* the query copies what it keeps */
+    if (strict && names_verdict(st, c, &a.o, 1, 1) < 0) {
+        qargs_free(&a);
+        core_unref(c);
+        return NULL;
+    }
+    PyObject *q = open_query(st, c, &a, 1); /* the query copies what it keeps; warnings are said where it is read */
     qargs_free(&a);
     return q;
 }
@@ -1247,16 +1325,23 @@ static PyObject *trace_query(PyObject *self_obj, PyObject *args, PyObject *kw)
 static PyObject *trace_seek(PyObject *self_obj, PyObject *args, PyObject *kw)
 {
     module_state *st = state_of(self_obj);
-    static char *names[] = {"t", "provider", "event", "thread", NULL};
+    static char *names[] = {"t", "provider", "event", "thread", "strict", NULL};
     pyq p = {0};
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOO:seek", names, &p.start, &p.provider, &p.event, &p.thread))
+    int strict = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOOp:seek", names, &p.start, &p.provider, &p.event, &p.thread,
+                                     &strict))
         return NULL;
     qargs a;
     core *c = begin_call(self_obj, st, &p, &a);
     if (!c)
         return NULL;
+    if (strict && names_verdict(st, c, &a.o, 1, 1) < 0) {
+        qargs_free(&a);
+        core_unref(c);
+        return NULL;
+    }
     a.o.seek = 1;
-    PyObject *q = open_query(st, c, &a);
+    PyObject *q = open_query(st, c, &a, 2);
     qargs_free(&a);
     if (!q)
         return NULL;
@@ -1292,8 +1377,10 @@ static PyObject *trace_regions(PyObject *self_obj, PyObject *args, PyObject *kw)
             Py_CLEAR(list);
             break;
         }
-        /* the regions that hold events of the window: what statistics and queries over it read */
-        if (r.first_ts > r.last_ts || r.first_ts >= a.o.t1 || r.last_ts < a.o.t0)
+        /* the regions that hold events of the window: what statistics and queries over it read; without a
+           window every region, also those without events, whose blocks the statistics count */
+        int whole = a.o.t0 == 0 && a.o.t1 == UINT64_MAX;
+        if (!whole && (r.first_ts > r.last_ts || r.first_ts >= a.o.t1 || r.last_ts < a.o.t0))
             continue;
         PyObject *t = Py_BuildValue("(KKKKKKKN)", (unsigned long long)r.number, (unsigned long long)r.first_ts,
                                     (unsigned long long)r.last_ts, (unsigned long long)r.offset,
@@ -1353,14 +1440,20 @@ static PyObject *field_to_py(const ntidx_field *f, int depth)
 static PyObject *trace_types(PyObject *self_obj, PyObject *args, PyObject *kw)
 {
     module_state *st = state_of(self_obj);
-    static char *names[] = {"provider", "event", NULL};
+    static char *names[] = {"provider", "event", "strict", NULL};
     pyq p = {0};
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO:types", names, &p.provider, &p.event))
+    int strict = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOp:types", names, &p.provider, &p.event, &strict))
         return NULL;
     qargs a;
     core *c = begin_call(self_obj, st, &p, &a);
     if (!c)
         return NULL;
+    if (strict && names_verdict(st, c, &a.o, 1, 1) < 0) {
+        qargs_free(&a);
+        core_unref(c);
+        return NULL;
+    }
     ntidx_type_list *l = NULL;
     int rc;
     Py_BEGIN_ALLOW_THREADS
@@ -1371,8 +1464,9 @@ static PyObject *trace_types(PyObject *self_obj, PyObject *args, PyObject *kw)
     PyObject *out = rc == NTIDX_OK ? PyList_New(0) : NULL;
     for (size_t i = 0; out && i < ntidx_type_list_count(l); i++) {
         const ntidx_metadata *m = ntidx_type_list_at(l, i);
-        /* the filters of a query */
-        if ((a.o.provider && strcmp(a.o.provider, m->provider)) || (a.o.has_event_id && m->event_id != a.o.event_id) ||
+        /* the filters of a query (providers without regard to case, as EventPipe compares them) */
+        if ((a.o.provider && !ascii_ieq(a.o.provider, m->provider)) ||
+            (a.o.has_event_id && m->event_id != a.o.event_id) ||
             (a.o.event_name && !ntidx_metadata_matches_name(m, a.o.event_name)))
             continue;
         PyObject *fl = PyList_New(0);
@@ -1392,8 +1486,34 @@ static PyObject *trace_types(PyObject *self_obj, PyObject *args, PyObject *kw)
         Py_XDECREF(d);
     }
     ntidx_type_list_free(&l);
+    if (out && PyList_GET_SIZE(out) == 0 && names_verdict(st, c, &a.o, 0, 1) < 0)
+        Py_CLEAR(out);
     qargs_free(&a);
     return finish(st, c, rc, out);
+}
+
+static PyObject *trace_check_names(PyObject *self_obj, PyObject *args, PyObject *kw)
+{
+    module_state *st = state_of(self_obj);
+    static char *names[] = {"provider", "event", NULL};
+    pyq p = {0};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO:check_names", names, &p.provider, &p.event))
+        return NULL;
+    qargs a;
+    core *c = begin_call(self_obj, st, &p, &a);
+    if (!c)
+        return NULL;
+    ntidx_buf msg = {0};
+    int rc = 0;
+    Py_BEGIN_ALLOW_THREADS
+    rc = core_index(c);
+    if (rc == NTIDX_OK)
+        rc = ntidx_index_check_names(c->t, c->x, &a.o, &msg);
+    Py_END_ALLOW_THREADS
+    qargs_free(&a);
+    PyObject *r = rc == 1 ? str_of(msg.data, msg.len) : rc == 0 ? Py_NewRef(Py_None) : NULL;
+    ntidx_buf_free(&msg);
+    return finish(st, c, rc < 0 ? rc : 0, r);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1569,16 +1689,22 @@ static int set_new(PyObject *d, const char *key, PyObject *v)
 static PyObject *trace_columns(PyObject *self_obj, PyObject *args, PyObject *kw)
 {
     module_state *st = state_of(self_obj);
-    static char *names[] = {"start", "end", "provider", "event", "thread", "fields", "regions", "order", NULL};
+    static char *names[] = {"start", "end", "provider", "event", "thread", "fields", "regions", "order", "strict", NULL};
     pyq p = {0};
     PyObject *fields = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOOOOOO:_columns", names, &p.start, &p.end, &p.provider, &p.event,
-                                     &p.thread, &fields, &p.regions, &p.order))
+    int strict = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOOOOOOp:_columns", names, &p.start, &p.end, &p.provider, &p.event,
+                                     &p.thread, &fields, &p.regions, &p.order, &strict))
         return NULL;
     qargs a;
     core *c = begin_call(self_obj, st, &p, &a);
     if (!c)
         return NULL;
+    if (strict && names_verdict(st, c, &a.o, 1, 2) < 0) {
+        qargs_free(&a);
+        core_unref(c);
+        return NULL;
+    }
     ntidx_batch_options bo;
     ntidx_batch_options_defaults(&bo);
     const char **fnames = NULL;
@@ -1630,6 +1756,12 @@ static PyObject *trace_columns(PyObject *self_obj, PyObject *args, PyObject *kw)
     free(fnames);
     fnames = NULL;
     Py_CLEAR(fseq);
+    if (rc == NTIDX_OK && j.cs.n == 0 && names_verdict(st, c, &a.o, 0, 2) < 0) { /* frame() -> _columns() */
+        qargs_free(&a);
+        ntidx_batch_close(&j.b);
+        colset_free(&j.cs);
+        return finish(st, c, 0, NULL); /* a warning the filters made an error */
+    }
     qargs_free(&a);
     if (rc < 0) {
         ntidx_batch_close(&j.b);
@@ -1855,16 +1987,19 @@ static PyMethodDef trace_methods[] = {
      "stats(start=None, end=None, threads=0, regions=None): the keys and values of `ntidx stats --json`."},
     {"query", (PyCFunction)(void (*)(void))trace_query, METH_VARARGS | METH_KEYWORDS,
      "query(start=None, end=None, provider=None, event=None, thread=None, order=\"time\", limit=None, "
-     "regions=None): an iterator of Event."},
+     "regions=None, strict=False): an iterator of Event."},
     {"seek", (PyCFunction)(void (*)(void))trace_seek, METH_VARARGS | METH_KEYWORDS,
-     "seek(t, provider=None, event=None, thread=None): the first event at or after t, or None."},
+     "seek(t, provider=None, event=None, thread=None, strict=False): the first event at or after t, or None."},
     {"_regions", (PyCFunction)(void (*)(void))trace_regions, METH_VARARGS | METH_KEYWORDS,
      "_regions(start=None, end=None): tuples of the work units holding events of the window."},
     {"types", (PyCFunction)(void (*)(void))trace_types, METH_VARARGS | METH_KEYWORDS,
-     "types(provider=None, event=None): the event types the trace defines, with their fields."},
+     "types(provider=None, event=None, strict=False): the event types the trace defines, with their fields."},
     {"_columns", (PyCFunction)(void (*)(void))trace_columns, METH_VARARGS | METH_KEYWORDS,
      "The raw columns of Trace.frame() (filled in C from the library's batch interface)."},
     {"_unix_ns", trace_unix_ns, METH_O, "ticks -> nanoseconds since the Unix epoch (UTC), or None."},
+    {"check_names", (PyCFunction)(void (*)(void))trace_check_names, METH_VARARGS | METH_KEYWORDS,
+     "check_names(provider=None, event=None): None when some event type of the trace answers to the filters, "
+     "else what names nothing, with the trace's closest names (ntidx_index_check_names())."},
     {"ticks", trace_parse_time, METH_O, "ticks(t): a time (int, \"1.5s\", \"250ms\", ISO-8601 Z) in raw ticks."},
     {"symbol", (PyCFunction)(void (*)(void))trace_symbol, METH_VARARGS | METH_KEYWORDS,
      "symbol(ip, return_address=False): the method and module holding ip, or None."},
@@ -1949,6 +2084,9 @@ static const struct {
     {EXC_INDEX_VERSION, "IndexVersionError", "A side index written by a newer ntidx (NTIDX_E_INDEX_VERSION).", EXC_INDEX,
      0, 0},
     {EXC_CANCELLED, "CancelledError", "The work was cancelled (NTIDX_E_CANCELLED).", EXC_ERROR, 0, 0},
+    {EXC_UNKNOWN_NAME, "UnknownNameError",
+     "A provider, event name or event id filter that names nothing the trace defines (strict=True).", EXC_ARGUMENT, 0,
+     0},
 };
 
 static int mod_exec(PyObject *m)
@@ -1985,6 +2123,13 @@ static int mod_exec(PyObject *m)
                                                   "rebuilt (stale or corrupt), or one that could not be saved.",
                                                   PyExc_UserWarning, NULL);
     if (!st->index_warning || PyModule_AddObjectRef(m, "IndexWarning", st->index_warning) < 0)
+        return -1;
+    st->name_warning = PyErr_NewExceptionWithDoc("ntidx.UnknownNameWarning",
+                                                 "A provider, event name or event id filter that names nothing the "
+                                                 "trace defines, said with the trace's closest names when a call "
+                                                 "found nothing (strict=True makes it an UnknownNameError).",
+                                                 PyExc_UserWarning, NULL);
+    if (!st->name_warning || PyModule_AddObjectRef(m, "UnknownNameWarning", st->name_warning) < 0)
         return -1;
     if (!(st->buffer_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &buffer_spec, NULL)) ||
         !(st->meta_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &meta_spec, NULL)) ||
@@ -2028,6 +2173,7 @@ static int mod_traverse(PyObject *m, visitproc visit, void *arg)
     for (int i = 0; i < EXC_COUNT; i++)
         Py_VISIT(st->exc[i]);
     Py_VISIT(st->index_warning);
+    Py_VISIT(st->name_warning);
     Py_VISIT(st->trace_type);
     Py_VISIT(st->query_type);
     Py_VISIT(st->event_type);
@@ -2044,6 +2190,7 @@ static int mod_clear(PyObject *m)
     for (int i = 0; i < EXC_COUNT; i++)
         Py_CLEAR(st->exc[i]);
     Py_CLEAR(st->index_warning);
+    Py_CLEAR(st->name_warning);
     Py_CLEAR(st->trace_type);
     Py_CLEAR(st->query_type);
     Py_CLEAR(st->event_type);

@@ -22,13 +22,15 @@ result equals `ntidx stats --json` of that trace, and a task a dead worker had (
 elsewhere) changes nothing.
 """
 
+import warnings
+
 import numpy as np
 import pandas as pd
 
 import dask
 import dask.dataframe as dd
 
-from . import _frame, open as _open
+from . import UnknownNameWarning, _frame, open as _open
 
 __all__ = ["stats", "frame", "merge_stats", "combine_stats"]
 
@@ -64,14 +66,19 @@ def _groups(regions, partition_bytes):
 
 def _plan(path, start, end, partition_bytes, types=None):
     """On a worker: the trace's index (opened, built or refreshed here, once), its region groups in the
-    window, and for frames (types=(provider, event, with_fields)) the event types the filters select: the
-    columns' types (their fields only when asked for)."""
+    window, and for frames (types=(provider, event, with_fields, strict)) the event types the filters select:
+    the columns' types (their fields only when asked for), and the warnings of filters that name nothing (said
+    again by the caller: a worker's warnings are not seen), or with strict their UnknownNameError."""
     with _open(path) as t:
-        plan = {"groups": _groups(t.regions(start, end), partition_bytes)}
+        plan = {"groups": _groups(t.regions(start, end), partition_bytes), "warnings": []}
         if types is not None:
-            provider, event, with_fields = types
+            provider, event, with_fields, strict = types
+            with warnings.catch_warnings(record=True) as said:
+                warnings.simplefilter("always", UnknownNameWarning)
+                listed = t.types(provider, event, strict=strict)
+            plan["warnings"] = [str(w.message) for w in said if issubclass(w.category, UnknownNameWarning)]
             plan["types"] = [x if with_fields else {"provider": x["provider"], "event_name": x["event_name"]}
-                             for x in t.types(provider, event)]
+                             for x in listed]
         return plan
 
 
@@ -303,7 +310,8 @@ class _FramePart:
     def __call__(self, part):
         path, regions = part
         start, end, provider, event, thread, fields = self.args
-        with _open(path) as t:
+        with _open(path) as t, warnings.catch_warnings():
+            warnings.simplefilter("ignore", UnknownNameWarning)  # said once per trace, by frame() (the plan)
             df = t.frame(start, end, provider, event, thread, fields, regions=regions)
         traces = self.meta["trace"].cat.categories
         df.insert(0, "trace", pd.Categorical.from_codes(np.full(len(df), traces.get_loc(path), np.int32),
@@ -312,7 +320,7 @@ class _FramePart:
 
 
 def frame(paths, start=None, end=None, provider=None, event=None, thread=None, fields=None, client=None,
-          partition_bytes=FRAME_PARTITION_BYTES):
+          partition_bytes=FRAME_PARTITION_BYTES, strict=False):
     """A dask.dataframe.DataFrame of the events of many traces: a `trace` column (the paths as given, a
     categorical), then the columns of Trace.frame() with the same arguments. One partition per group of
     regions of about partition_bytes of a trace (a big trace spans many), built with
@@ -320,10 +328,15 @@ def frame(paths, start=None, end=None, provider=None, event=None, thread=None, f
     when missing) and their event types read by one task per trace first, on the workers (`client`, or
     dask's default scheduler), so the columns' types are known before the rows: field columns as
     Trace.frame() types them (docs/python.md), provider and event_name categoricals of every type the
-    traces define."""
+    traces define. A provider or event that names nothing in a trace is an UnknownNameWarning (strict=True:
+    an UnknownNameError), said here, once per trace."""
     paths = list(paths)
     plans = _compute([dask.delayed(_plan, pure=False)(p, start, end, partition_bytes,
-                                                      (provider, event, fields is not None)) for p in paths], client)
+                                                      (provider, event, fields is not None, strict))
+                      for p in paths], client)
+    for plan in plans:
+        for message in plan["warnings"]:
+            warnings.warn(message, UnknownNameWarning, stacklevel=2)
     providers = sorted({ty["provider"] for plan in plans for ty in plan["types"]})
     names = sorted({ty["event_name"] for plan in plans for ty in plan["types"]})
     meta = {"trace": pd.Categorical([], categories=list(dict.fromkeys(paths))),
