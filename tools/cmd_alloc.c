@@ -40,7 +40,7 @@ static const ap_text_column summary_columns[] = {
     {"kind", "Kind", 6, 0, NULL},
     {"count", "Ticks", 9, 0, NULL},
     {NULL, "Sampled MB", 12, 0, megabytes},
-    {"types", "Types", 7, 0, NULL},
+    {"type_count", "Types", 7, 0, NULL},
 };
 
 static const ap_text_column type_columns[] = {
@@ -59,7 +59,7 @@ static int print_text(const ntidx_analysis *a)
         return -1;
     uint64_t all = ts.rows - 1; /* the last summary row is "all" */
     printf("%.0f allocation ticks, %.3f MB sampled, %" PRIu64 " types\n\n", ap_number(a, (size_t)sum, all, "count"),
-           ap_number(a, (size_t)sum, all, "bytes") / 1e6, (uint64_t)ap_number(a, (size_t)sum, all, "types"));
+           ap_number(a, (size_t)sum, all, "bytes") / 1e6, (uint64_t)ap_number(a, (size_t)sum, all, "type_count"));
     if (ap_text_table(stdout, a, (size_t)sum, summary_columns, sizeof summary_columns / sizeof summary_columns[0]) < 0)
         return -1;
     putchar('\n');

@@ -185,7 +185,7 @@ static const ntidx_column sum_columns[S_COLUMNS] = {
     {"kind", NTIDX_COLUMN_STRING, "Small, Large, Pinned, or all"},
     {"count", NTIDX_COLUMN_UINT, "allocation ticks"},
     {"bytes", NTIDX_COLUMN_UINT, "their sampled bytes added up"},
-    {"types", NTIDX_COLUMN_UINT, "distinct type names"},
+    {"type_count", NTIDX_COLUMN_UINT, "distinct type names"},
 };
 
 static int sum_cell(const void *data, uint64_t row, size_t col, ntidx_cell *out)

@@ -84,7 +84,7 @@ static void test_whole(void **state)
             assert_string_equal(an_cell(an.a, 1, r, "kind").s, sums[r].kind);
             assert_int_equal(an_cell(an.a, 1, r, "count").u, sums[r].count);
             assert_int_equal(an_cell(an.a, 1, r, "bytes").u, sums[r].bytes);
-            assert_int_equal(an_cell(an.a, 1, r, "types").u, sums[r].types);
+            assert_int_equal(an_cell(an.a, 1, r, "type_count").u, sums[r].types);
         }
         const ntidx_analysis_stats *st = ntidx_analysis_get_stats(an.a);
         assert_int_equal(st->events, 9);
