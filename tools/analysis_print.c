@@ -9,13 +9,19 @@
 #include "cli.h"
 
 /* The shortest of %.15g, %.16g, %.17g that reads back as the same double: exact, and 20.036 rather than
-   20.036000000000001. */
+   20.036000000000001; with ".0" when that looks like an integer, so that a double column reads back as
+   doubles (a JSON reader takes 0 for an integer, 0.0 for a double). */
 static void fmt_double(char *buf, size_t n, double v)
 {
     for (int prec = 15; prec <= 17; prec++) {
         snprintf(buf, n, "%.*g", prec, v);
         if (strtod(buf, NULL) == v)
-            return;
+            break;
+    }
+    if (!strpbrk(buf, ".eEnN")) {
+        size_t len = strlen(buf);
+        if (len + 2 < n)
+            memcpy(buf + len, ".0", 3);
     }
 }
 
