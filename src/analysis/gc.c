@@ -208,8 +208,8 @@ static int alloc_tick(gcx *g, lane *l, const ntx_an_event *e)
     }
     int64_t clamped = amount < 90 * 1024 ? 90 * 1024 : amount;
     int64_t cap = kind == 0 ? 110 * 1024 : 2 * 1024 * 1024;
-    l->run.raw[k] += amount;
-    l->run.clamped[k] += clamped < cap ? clamped : cap;
+    l->run.raw[k] = gc_add_bytes(l->run.raw[k], amount);
+    l->run.clamped[k] = gc_add_bytes(l->run.clamped[k], clamped < cap ? clamped : cap);
     l->run_open = 1;
     return 0;
 }
@@ -237,8 +237,8 @@ static int per_heap(gcx *g, const ntx_an_event *e, gc_ev *out)
             !obj_field(e->values, o, "FreeListAfter", &fla) || !obj_field(e->values, o, "FreeObjAfter", &foa))
             return 1;
         h.size_before[gen] = sb;
-        h.obj_space_before[gen] = sb - flb - fob;
-        h.obj_size_after[gen] = sa - (fla + foa);
+        h.obj_space_before[gen] = gc_sub_bytes(gc_sub_bytes(sb, flb), fob);
+        h.obj_size_after[gen] = gc_sub_bytes(sa, gc_add_bytes(fla, foa));
     }
     if (gen < h.ngens)
         return 1;

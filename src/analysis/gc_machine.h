@@ -79,6 +79,13 @@ typedef struct gc_alloc_run {
     int starts_bad;
 } gc_alloc_run;
 
+/* Bytes added up modulo 2^64, as TraceEvent's (unchecked) long arithmetic adds them: a hostile trace's
+   amounts (AllocationAmount64 near 2^63) must not overflow a signed sum (undefined behaviour), and a sum
+   modulo 2^64 is the same in any grouping, so the merge still gives every cut one answer. */
+static inline int64_t gc_add_bytes(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+/* a - b modulo 2^64, as TraceEvent's (unchecked) long arithmetic has it: per-heap sizes are the trace's too. */
+static inline int64_t gc_sub_bytes(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
+
 typedef struct gc_ev {
     uint8_t kind;
     int64_t ts;
