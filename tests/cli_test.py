@@ -141,7 +141,7 @@ class Errors(unittest.TestCase):
         section = listed.split("commands:\n", 1)[1].split("\n\n", 1)[0]
         cmds = [l.split()[0] for l in section.splitlines()]
         self.assertEqual(set(cmds), {"info", "stats", "dump", "gen", "index", "query", "seek", "export", "slice", "top",
-                                     "sql", "gc",
+                                     "sql", "gc", "contention", "activities",
                                      "jit", "alloc", "exceptions"})
         for c in cmds:
             for flag in ("--help", "-h"):
@@ -603,9 +603,30 @@ class IndexAndQuery(unittest.TestCase):
         self.assertEqual(json.loads(p.stdout)["action"], "rebuilt")
         self.assertIn("checksum", p.stderr)
 
+    def test_whole_trace_stats_build_a_full_index(self):
+        """stats of the whole trace reads every event anyway: an index it has to build is built --full (its
+        regions decoded while the scan reads on), and answers as a pass without an index does; a window's
+        stats, a query or an existing plain index keep a plain one."""
+        no_index = json.loads(run("stats", self.trace, "--json", "--no-index").stdout)
+        first = json.loads(run("stats", self.trace, "--json").stdout)
+        self.assertTrue(json.loads(run("index", self.trace, "--json").stdout)["full"])
+        self.assertGreater(first["regions_from_index"], 0)
+        for k in ("events", "types", "threads", "providers", "first_ts", "last_ts", "dropped_events"):
+            self.assertEqual(first[k], no_index[k], k)
+        os.remove(self.trace + ".ntidx")
+        run("stats", self.trace, "--json", "--from", str(self.t_lo), "--to", str(self.t_lo + 1000))
+        self.assertFalse(json.loads(run("index", self.trace, "--json").stdout)["full"])
+        # a current plain index is used as it is, never rebuilt for it
+        self.assertEqual(json.loads(run("stats", self.trace, "--json").stdout)["regions_from_index"], 0)
+        self.assertFalse(json.loads(run("index", self.trace, "--json").stdout)["full"])
+        os.remove(self.trace + ".ntidx")
+        run("query", self.trace, "--format", "jsonl")
+        self.assertFalse(json.loads(run("index", self.trace, "--json").stdout)["full"])
+
     def test_full_index_answers_counts(self):
         """With a --full index, stats and top take the regions wholly inside the window from the index's
         stored counts: the same numbers, without reading those regions' event blocks."""
+        run("index", self.trace)
         plain = json.loads(run("stats", self.trace, "--json").stdout)
         top = run("top", self.trace, "--by", "thread", "--json").stdout
         self.assertEqual(plain["regions_from_index"], 0)

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <xxhash.h>
 
 #include <ntidx/index.h>
 #include <ntidx/writer.h>
@@ -302,6 +303,72 @@ static void test_append_in_flight_is_growth(void **state)
     unlink(ipath);
 }
 
+/*
+ * An index an older ntidx built of a damaged trace: zeros written over the trace read as an end-of-stream
+ * block, and the index said the trace complete at that block with the whole file's size. Today's framing
+ * refuses such a trace; its old index must not answer for it either (it said "up to date" and queries
+ * past the zeros found nothing): refused on load, and the command's rebuild fails with the damage.
+ */
+static void test_index_of_damaged_trace_refused(void **state)
+{
+    (void)state;
+    ntidx_gen_options g;
+    ntidx_gen_options_defaults(&g);
+    g.format_version = 6;
+    g.target_bytes = 3u << 20;
+    g.seed = 10;
+    uint8_t *data;
+    size_t size;
+    assert_int_equal(ntidx_generate_memory(&g, &data, &size), NTIDX_OK);
+    /* the first block past 1.5 MiB (the index's head hash covers the first MiB, the same in both) */
+    ntidx_trace *t;
+    assert_int_equal(ntidx_trace_open_memory(data, size, "whole", &t), NTIDX_OK);
+    uint64_t pos = ntidx_trace_get_info(t)->first_block_offset, at = 0;
+    ntidx_block b;
+    while (ntidx_trace_next_block(t, &pos, &b) == 1 && !at)
+        if (b.offset >= (3u << 19))
+            at = b.offset;
+    ntidx_trace_close(&t);
+    assert_true(at > 0 && at + 4096 < size);
+    memset(data + at, 0, 4096);
+    /* the old index: that of the trace up to the zero word, with the damaged trace's size */
+    char ipath[128];
+    snprintf(ipath, sizeof ipath, "%s/damaged.ntidx", dir);
+    assert_int_equal(ntidx_trace_open_memory(data, at + 4, "damaged", &t), NTIDX_OK);
+    ntidx_index *x;
+    assert_int_equal(ntidx_index_build(t, NULL, &x), NTIDX_OK);
+    assert_int_equal(ntidx_index_get_info(x)->complete, 1);
+    assert_int_equal(ntidx_index_write(x, ipath), NTIDX_OK);
+    ntidx_index_close(&x);
+    ntidx_trace_close(&t);
+    size_t n;
+    uint8_t *m = read_file(ipath, &n);
+    uint32_t hsize;
+    memcpy(&hsize, m + 12, 4);
+    uint64_t v = size;
+    memcpy(m + 24, &v, 8); /* the trace size */
+    v = XXH3_64bits(m, hsize - 8);
+    memcpy(m + hsize - 8, &v, 8);
+    write_file(ipath, m, n);
+    free(m);
+    assert_int_equal(ntidx_trace_open_memory(data, size, "damaged", &t), NTIDX_OK);
+    ntidx_index_state st;
+    int rc = ntidx_index_load(t, ipath, NTIDX_VERIFY_AUTO, &x, &st);
+    if (rc != NTIDX_E_INDEX_CORRUPT)
+        fail_msg("the old index of a damaged trace loaded: rc %d state %d", rc, (int)st);
+    assert_non_null(strstr(ntidx_last_error(), "end-of-stream marker ends at"));
+    ntidx_index_options o;
+    ntidx_index_options_defaults(&o);
+    assert_int_equal(ntidx_index_open(t, ipath, &o, &x, NULL), NTIDX_E_CORRUPT);
+    char want[96];
+    snprintf(want, sizeof want, "offset %llu (0x%llx): end-of-stream block, but", (unsigned long long)at,
+             (unsigned long long)at);
+    assert_non_null(strstr(ntidx_last_error(), want));
+    ntidx_trace_close(&t);
+    unlink(ipath);
+    free(data);
+}
+
 int main(void)
 {
     /* Tens of thousands of small files are written: keep them in memory when the system allows. */
@@ -317,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_every_bit_flip_checked_on_use),
         cmocka_unit_test(test_other_trace_refused),
         cmocka_unit_test(test_append_in_flight_is_growth),
+        cmocka_unit_test(test_index_of_damaged_trace_refused),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     rmdir(dir);

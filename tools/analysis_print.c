@@ -9,8 +9,8 @@
 #include "cli.h"
 
 /* The shortest of %.15g, %.16g, %.17g that reads back as the same double: exact, and 20.036 rather than
-   20.036000000000001; with ".0" when that looks like an integer, so that a double column reads back as
-   doubles (a JSON reader takes 0 for an integer, 0.0 for a double). */
+   20.036000000000001. A whole number keeps a ".0" (0.0, not 0), so that a column of doubles reads as
+   floats in JSON whatever its values (a key has one JSON type in every document). */
 static void fmt_double(char *buf, size_t n, double v)
 {
     for (int prec = 15; prec <= 17; prec++) {
@@ -18,15 +18,12 @@ static void fmt_double(char *buf, size_t n, double v)
         if (strtod(buf, NULL) == v)
             break;
     }
-    if (!strpbrk(buf, ".eEnN")) {
-        size_t len = strlen(buf);
-        if (len + 2 < n)
-            memcpy(buf + len, ".0", 3);
-    }
+    if (!strpbrk(buf, ".eEnNiI") && strlen(buf) + 3 <= n)
+        strcat(buf, ".0");
 }
 
 /* One cell as JSON (null for no value) or as CSV (empty for no value; strings quoted when they must be). */
-static void put_cell(FILE *f, const ntidx_cell *c, int json)
+static void put_cell(FILE *f, const ntidx_table_cell *c, int json)
 {
     char buf[40];
     if (c->is_null) {
@@ -70,7 +67,7 @@ static int row_json(FILE *f, const ntidx_analysis *a, size_t k, const ntidx_tabl
 {
     fputc('{', f);
     for (size_t c = 0; c < tb->column_count; c++) {
-        ntidx_cell v;
+        ntidx_table_cell v;
         if (ntidx_analysis_cell(a, k, r, c, &v) < 0)
             return -1;
         fprintf(f, "%s\"%s\":", c ? "," : "", tb->columns[c].name);
@@ -103,7 +100,7 @@ int ap_csv(FILE *f, const ntidx_analysis *a, size_t k)
     fputc('\n', f);
     for (uint64_t r = 0; r < tb.rows; r++) {
         for (size_t c = 0; c < tb.column_count; c++) {
-            ntidx_cell v;
+            ntidx_table_cell v;
             if (ntidx_analysis_cell(a, k, r, c, &v) < 0)
                 return -1;
             if (c)
@@ -154,7 +151,7 @@ int ap_table_index(const ntidx_analysis *a, const char *name)
 }
 
 /* The cell of column `key` in a row: 0, or -1 when there is no such column. */
-static int cell_of(const ntidx_analysis *a, size_t k, uint64_t row, const char *key, ntidx_cell *out)
+static int cell_of(const ntidx_analysis *a, size_t k, uint64_t row, const char *key, ntidx_table_cell *out)
 {
     ntidx_table tb;
     if (ntidx_analysis_table(a, k, &tb) < 0)
@@ -167,7 +164,7 @@ static int cell_of(const ntidx_analysis *a, size_t k, uint64_t row, const char *
 
 double ap_number(const ntidx_analysis *a, size_t k, uint64_t row, const char *key)
 {
-    ntidx_cell v;
+    ntidx_table_cell v;
     if (cell_of(a, k, row, key, &v) < 0 || v.is_null)
         return NAN;
     switch (v.type) {
@@ -184,7 +181,7 @@ double ap_number(const ntidx_analysis *a, size_t k, uint64_t row, const char *ke
 
 const char *ap_string(const ntidx_analysis *a, size_t k, uint64_t row, const char *key)
 {
-    ntidx_cell v;
+    ntidx_table_cell v;
     if (cell_of(a, k, row, key, &v) < 0 || v.is_null || v.type != NTIDX_COLUMN_STRING || !v.s)
         return "";
     return v.s;
@@ -213,7 +210,7 @@ int ap_text_table(FILE *f, const ntidx_analysis *a, size_t k, const ap_text_colu
         len = 0;
         for (size_t c = 0; c < ncols && len < sizeof line; c++) {
             const ap_text_column *col = &cols[c];
-            ntidx_cell v;
+            ntidx_table_cell v;
             if (col->format) {
                 col->format(a, k, r, buf, sizeof buf);
             } else if (cell_of(a, k, r, col->key, &v) < 0 || v.is_null) {

@@ -36,6 +36,7 @@ static const shared_option shared[] = {
     {CLI_JSON, {"json", 0, NULL, "JSON for scripts instead of text"}},
     {CLI_INDEX, {"index", 0, "PATH", "the side index to use (default TRACE.ntidx): built, rebuilt or extended as needed"}},
     {CLI_NO_INDEX, {"no-index", 0, NULL, "read the whole trace in one pass, without an index"}},
+    {CLI_EVERY, {"quiet", 'q', NULL, "no warnings, notes or progress on stderr (errors are still said)"}},
 };
 #define NSHARED (sizeof shared / sizeof shared[0])
 
@@ -46,7 +47,7 @@ static const char TIME_HELP[] =
     "T: raw ticks (an integer), a time since the trace's sync time with a unit (1.5s, 250ms, 40us, 100ns;\n"
     "   the origin of PerfView's MSec column), or an ISO-8601 UTC time ending in Z\n";
 
-static int takes(const cli_command *cmd, unsigned group) { return (cmd->groups & group) != 0; }
+static int takes(const cli_command *cmd, unsigned group) { return group == CLI_EVERY || (cmd->groups & group) != 0; }
 
 static int own_count(const cli_command *cmd)
 {
@@ -112,6 +113,11 @@ void cli_usage(const cli_command *cmd, FILE *f)
     print_option(f, &(cli_option){"help", 'h', NULL, NULL}, "this text");
     if (takes(cmd, CLI_WINDOW) || takes(cmd, CLI_AT))
         fprintf(f, "\n%s", TIME_HELP);
+    if (takes(cmd, CLI_STDIN))
+        fprintf(f, "\nTRACE '-' reads the trace from standard input (indexed in memory, never saved).\n");
+    if (takes(cmd, CLI_OUTPUT))
+        fprintf(f, "\nOUT '-' is standard output. A file is written beside OUT and renamed over it when complete;\n"
+                   "a device or a FIFO is written in place.\n");
     if (cmd->notes)
         fprintf(f, "\n%s", cmd->notes);
     fprintf(f, "\nExit status: 0 success, 1 the input could not be read, 2 a usage error. See ntidx-%s(1).\n",
@@ -177,11 +183,17 @@ static int open_index(cli_ctx *c, int verify)
     o.progress = cli_progress;
     o.notice = notice_index;
     o.notice_ctx = (void *)c->trace_path;
+    if (c->cmd->pass && !c->has_window) { /* the whole trace is read next: a cold one read once, in order */
+        o.read_all = 1;
+        o.full_when_built = c->cmd->pass == CLI_PASS_STATS;
+    }
     cli_progress_label("ntidx: indexing");
-    int rc = ntidx_index_open(c->trace, c->index_path, &o, &c->index, NULL);
+    /* a trace from standard input belongs to no file: its index is built for this command only */
+    int rc = c->from_stdin ? ntidx_index_build(c->trace, &o, &c->index)
+                           : ntidx_index_open(c->trace, c->index_path, &o, &c->index, NULL);
     cli_progress_end();
     if (rc < 0)
-        cli_error("%s: cannot index: %s", c->trace_path, ntidx_last_error_info()->what);
+        cli_error("%s: cannot index: %s", c->trace_path, ntidx_last_error_info()->detail);
     return rc;
 }
 
@@ -190,9 +202,87 @@ int cli_index_verified(cli_ctx *c)
     if (ntidx_index_verify_all(c->index) == NTIDX_OK)
         return 0;
     /* A large index is checked region by region as it is used: one that fails is rebuilt, checked whole. */
-    fprintf(stderr, "ntidx: %s\n", ntidx_last_error());
+    cli_note("%s", ntidx_last_error());
     ntidx_index_close(&c->index);
     return open_index(c, NTIDX_VERIFY_ALL);
+}
+
+/* How many single-character edits turn a into b (for suggestions; names are short). */
+static size_t edit_distance(const char *a, size_t na, const char *b)
+{
+    size_t nb = strlen(b), row[64];
+    if (na >= 63 || nb >= 63)
+        return (size_t)-1;
+    for (size_t j = 0; j <= nb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= na; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= nb; j++) {
+            size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            diag = up;
+            row[j] = best;
+        }
+    }
+    return row[nb];
+}
+
+/*
+ * getopt_long() takes any unambiguous prefix of a long option ("--fro 1s" for --from 1s). Option names are a
+ * contract, and a prefix accepted today is an ambiguity tomorrow, when an option that shares it is added: every
+ * long option must be spelled whole. Walks argv as getopt does (an option's separate argument skipped, "--"
+ * ends the options) and says what was meant: the options the word abbreviates, else the nearest names.
+ */
+static int refuse_abbreviations(const cli_command *cmd, int argc, char **argv, const struct option *longs,
+                                const char *shorts)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--"))
+            break;
+        if (a[0] != '-' || !a[1])
+            continue; /* TRACE, or "-" (standard input) */
+        if (a[1] != '-') {
+            /* -o OUT, -oOUT, -qo OUT: the first letter that takes an argument ends the word */
+            for (const char *p = a + 1; *p; p++) {
+                const char *o = strchr(shorts, *p);
+                if (o && o[1] == ':') {
+                    i += !p[1];
+                    break;
+                }
+            }
+            continue;
+        }
+        const char *name = a + 2;
+        size_t n = strcspn(name, "=");
+        const struct option *exact = NULL;
+        for (const struct option *o = longs; o->name && !exact; o++)
+            if (strlen(o->name) == n && !strncmp(o->name, name, n))
+                exact = o;
+        if (exact) {
+            i += exact->has_arg == required_argument && !name[n];
+            continue;
+        }
+        char meant[256] = "";
+        size_t len = 0;
+        for (int pass = 0; pass < 2 && !len; pass++)
+            for (const struct option *o = longs; o->name; o++) {
+                /* first the options the word abbreviates, then names a typo or two away */
+                int near = pass == 0 ? n && !strncmp(o->name, name, n)
+                                     : edit_distance(name, n, o->name) <= (n > 5 ? 2u : 1u);
+                if (near && len < sizeof meant - 40)
+                    len += (size_t)snprintf(meant + len, sizeof meant - len, "%s--%s", len ? " or " : "", o->name);
+            }
+        if (len)
+            return cli_bad_usage(cmd, "unknown option '--%.*s' (did you mean %s?); long options are spelled whole",
+                                 (int)n, name, meant);
+        return cli_bad_usage(cmd, "unknown option '--%.*s'", (int)n, name);
+    }
+    return CLI_OK;
 }
 
 int cli_begin(const cli_command *cmd, int argc, char **argv, cli_ctx *c)
@@ -232,6 +322,8 @@ int cli_begin(const cli_command *cmd, int argc, char **argv, cli_ctx *c)
     }
     longs[n++] = (struct option){"help", no_argument, NULL, VAL_HELP};
     longs[n] = (struct option){0, 0, 0, 0};
+    if (refuse_abbreviations(cmd, argc, argv, longs, shorts) != CLI_OK)
+        return CLI_USAGE;
     const char *value[NSHARED] = {0};
     int ch;
     optind = 1;
@@ -267,6 +359,12 @@ int cli_begin(const cli_command *cmd, int argc, char **argv, cli_ctx *c)
         return cli_bad_usage(cmd, npos ? "one trace, please (%d arguments given)" : "no trace given", npos);
     if (takes(cmd, CLI_TRACE))
         c->trace_path = argv[optind];
+    if (takes(cmd, CLI_TRACE) && !strcmp(c->trace_path, "-")) {
+        if (!takes(cmd, CLI_STDIN))
+            return cli_bad_usage(cmd, "TRACE '-' (standard input) is not for %s: it needs a file", cmd->name);
+        c->from_stdin = 1;
+        c->trace_path = CLI_STDIN_NAME;
+    }
 
     /* what needs no trace */
     const char *from = NULL, *to = NULL, *at = NULL, *provider = NULL, *event = NULL, *thread = NULL;
@@ -292,6 +390,8 @@ int cli_begin(const cli_command *cmd, int argc, char **argv, cli_ctx *c)
             c->no_index = 1;
         else if (!strcmp(nm, "json"))
             c->json = 1;
+        else if (!strcmp(nm, "quiet"))
+            cli_quiet = 1;
         else if (!strcmp(nm, "output"))
             c->output = v;
         else if (!strcmp(nm, "order")) {
@@ -348,15 +448,28 @@ int cli_begin(const cli_command *cmd, int argc, char **argv, cli_ctx *c)
     c->has_window = from || to;
     if (c->no_index && c->index_path)
         return cli_bad_usage(cmd, "--index and --no-index together");
+    if (c->from_stdin && c->index_path)
+        return cli_bad_usage(cmd, "--index: a trace read from standard input has no index file "
+                                  "(it is indexed in memory)");
     if (!takes(cmd, CLI_TRACE))
         return CLI_GO_ON;
 
     /* the trace, the times, the index; the index's first reads from disk go on while the trace is opened */
-    if (takes(cmd, CLI_INDEX) && !c->no_index)
-        ntidx_index_prefetch(c->trace_path, c->index_path);
-    if (ntidx_trace_open(c->trace_path, &c->trace) < 0) {
-        cli_library_error();
-        return CLI_FAIL;
+    if (c->from_stdin) {
+        if (cli_stdin_open(&c->in) < 0)
+            return CLI_FAIL;
+        if (ntidx_trace_open_memory(c->in.data ? c->in.data : (const void *)"", c->in.size, CLI_STDIN_NAME,
+                                    &c->trace) < 0) {
+            cli_library_error();
+            return cli_end(c, CLI_FAIL);
+        }
+    } else {
+        if (takes(cmd, CLI_INDEX) && !c->no_index)
+            ntidx_index_prefetch(c->trace_path, c->index_path);
+        if (ntidx_trace_open(c->trace_path, &c->trace) < 0) {
+            cli_library_error();
+            return CLI_FAIL;
+        }
     }
     /* Times no tick names are refused, never clamped; a window that ends before it starts is a mistake
        (the empty window of equal ends is not refused: it is what scripts that cut windows may ask for). */
@@ -391,6 +504,7 @@ int cli_end(cli_ctx *c, int exit_code)
 {
     ntidx_index_close(&c->index);
     ntidx_trace_close(&c->trace);
+    cli_stdin_close(&c->in);
     return exit_code;
 }
 
@@ -398,10 +512,28 @@ int cli_end(cli_ctx *c, int exit_code)
 /* Helpers                                                             */
 /* ------------------------------------------------------------------ */
 
+static void clear_progress_line(void);
+
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    clear_progress_line();
+    fputs("ntidx: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int cli_quiet;
+
+void cli_note(const char *fmt, ...)
+{
+    if (cli_quiet)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    clear_progress_line();
     fputs("ntidx: ", stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
@@ -457,9 +589,11 @@ void cli_fast_stdout(void)
     setvbuf(stdout, buf, _IOFBF, sizeof buf);
 }
 
+/* Progress: one line on stderr, rewritten in place, when stderr is a terminal and the run has lasted
+   NTIDX_PROGRESS_AFTER seconds (default 0.5: a shorter run shows none), unless --quiet. */
 static struct {
-    int active, shown;
-    double start;
+    int active, shown, events;
+    double start, after, last;
     const char *what;
 } progress;
 
@@ -470,31 +604,67 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static double progress_after(void)
+{
+    const char *v = getenv("NTIDX_PROGRESS_AFTER");
+    char *end;
+    double d = v && *v ? strtod(v, &end) : 0.5;
+    return v && *v && (*end || !(d >= 0)) ? 0.5 : d;
+}
+
 int cli_progress(void *ctx, uint64_t done, uint64_t total)
 {
     (void)ctx;
-    if (!isatty(2))
+    static int tty = -1;
+    if (tty < 0)
+        tty = isatty(2);
+    if (cli_quiet || !tty || !total)
         return 0;
+    double now = now_s();
     if (!progress.active) {
         progress.active = 1;
-        progress.start = now_s();
+        progress.start = now;
+        progress.after = progress_after();
         return 0;
     }
-    if (now_s() - progress.start < 0.5 || !total)
-        return 0; /* a moment: no bar */
-    int pct = (int)(done * 100 / total);
-    fprintf(stderr, "\r%s: %3d%% (%.1f of %.1f GB)", progress.what ? progress.what : "ntidx", pct, (double)done / 1e9,
-            (double)total / 1e9);
+    if (now - progress.start < progress.after || (progress.shown && now - progress.last < 0.1 && done < total))
+        return 0; /* a moment: no line; then at most ten redraws a second */
+    progress.last = now;
+    int pct = (int)((double)done * 100.0 / (double)total);
+    const char *what = progress.what ? progress.what : "ntidx";
+    if (progress.events)
+        fprintf(stderr, "\r%s: %3d%% (%" PRIu64 " of %" PRIu64 " events)", what, pct, done, total);
+    else if (total >= 1000000000)
+        fprintf(stderr, "\r%s: %3d%% (%.1f of %.1f GB)", what, pct, (double)done / 1e9, (double)total / 1e9);
+    else
+        fprintf(stderr, "\r%s: %3d%% (%.0f of %.0f MB)", what, pct, (double)done / 1e6, (double)total / 1e6);
     progress.shown = 1;
     return 0;
 }
 
-void cli_progress_label(const char *what) { progress.what = what; }
+void cli_progress_label(const char *what)
+{
+    progress.what = what;
+    progress.events = 0;
+}
 
-void cli_progress_end(void)
+void cli_progress_label_events(const char *what)
+{
+    progress.what = what;
+    progress.events = 1;
+}
+
+/* A message on stderr while the line is shown: the line goes first (the next report draws it again). */
+static void clear_progress_line(void)
 {
     if (progress.shown)
         fprintf(stderr, "\r\033[K");
+    progress.shown = 0;
+}
+
+void cli_progress_end(void)
+{
+    clear_progress_line();
     memset(&progress, 0, sizeof progress);
 }
 
@@ -505,7 +675,7 @@ void cli_names_warning(cli_ctx *c)
         return;
     ntidx_buf msg = {0};
     if (ntidx_index_check_names(c->trace, c->index, &c->query, &msg) == 1)
-        fprintf(stderr, "ntidx: %s: warning: %s\n", c->trace_path, msg.data);
+        cli_note("%s: warning: %s", c->trace_path, msg.data);
     ntidx_buf_free(&msg);
 }
 
@@ -513,11 +683,11 @@ void cli_index_notice(void *ctx, int action, const char *why)
 {
     const char *trace = ctx;
     switch (action) {
-    case NTIDX_INDEX_BUILT: fprintf(stderr, "ntidx: indexing %s (%s)\n", trace, why); break;
-    case NTIDX_INDEX_REBUILT: fprintf(stderr, "ntidx: rebuilding the index of %s: %s\n", trace, why); break;
-    case NTIDX_INDEX_EXTENDED: fprintf(stderr, "ntidx: %s grew: indexing the new blocks\n", trace); break;
+    case NTIDX_INDEX_BUILT: cli_note("indexing %s (%s)", trace, why); break;
+    case NTIDX_INDEX_REBUILT: cli_note("rebuilding the index of %s: %s", trace, why); break;
+    case NTIDX_INDEX_EXTENDED: cli_note("%s grew: indexing the new blocks", trace); break;
     case NTIDX_INDEX_NOT_SAVED:
-        fprintf(stderr, "ntidx: warning: the index could not be saved (%s); it was used for this command only\n", why);
+        cli_note("warning: the index could not be saved (%s); it was used for this command only", why);
         break;
     default: break;
     }

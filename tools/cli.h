@@ -19,6 +19,8 @@
 #include <ntidx/index.h>
 #include <ntidx/ntidx.h>
 
+#include "input.h"
+
 /* Exit codes: 0 success, 1 the input could not be read, 2 usage error. */
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2, CLI_GO_ON = -1 /* cli_begin(): run the command */ };
 
@@ -37,7 +39,9 @@ enum {
     CLI_AT = 1u << 10,     /* --at T (required) */
     CLI_LIMIT = 1u << 11,  /* --limit N */
     CLI_VERIFY = 1u << 12, /* the index is checked whole after it is opened (commands that read most of it) */
-    CLI_ARGS = 1u << 13    /* positional arguments of the command's own (`args` in the usage; cli_ctx.args) */
+    CLI_ARGS = 1u << 13,   /* positional arguments of the command's own (`args` in the usage; cli_ctx.args) */
+    CLI_STDIN = 1u << 14,  /* TRACE may be '-': the trace on standard input (input.h) */
+    CLI_EVERY = 1u << 31   /* (not for cli_command.groups) what every command takes: -q, --quiet */
 };
 
 /* A command's own option. */
@@ -60,7 +64,13 @@ typedef struct cli_command {
     const char *notes;        /* more lines for --help (may be NULL) */
     int file_order;           /* CLI_ORDER: the default is the file's order (else time order) */
     const char *args;         /* CLI_ARGS: the positional arguments as the usage shows them ("TRACE [TRACE...] SQL") */
+    /* CLI_INDEX: what the command reads without a window: CLI_PASS every block (an index it has to build is
+       built reading the trace in order: ntidx_index_options.read_all), CLI_PASS_STATS every event's counts
+       (and the index it has to build is --full: the counts come from its regions' statistics) */
+    int pass;
 } cli_command;
+
+enum { CLI_PASS = 1, CLI_PASS_STATS = 2 };
 
 /* What cli_begin() parsed and opened. */
 typedef struct cli_ctx {
@@ -77,6 +87,8 @@ typedef struct cli_ctx {
     const char *given[32];    /* the command's own options, by position in cmd->options: value, "" (flag), NULL */
     char **args;              /* CLI_ARGS: the positional arguments, in order */
     int nargs;
+    int from_stdin;           /* TRACE is '-' (CLI_STDIN): trace_path is CLI_STDIN_NAME */
+    cli_stdin in;             /* its bytes */
 } cli_ctx;
 
 /*
@@ -100,6 +112,10 @@ extern const size_t cli_command_count;
 
 /* "ntidx: " + message on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* --quiet (any command): no warnings, notes or progress on stderr; errors are always said. */
+extern int cli_quiet;
+/* A warning or a note: "ntidx: " + message on stderr, unless --quiet. */
+void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The last failed library call's message (ntidx_last_error()) on stderr. */
 void cli_library_error(void);
 /*
@@ -122,10 +138,17 @@ int cli_verify_mode(void);
 /* The index of the trace again after an index error: checked whole (commands that read most of it). */
 int cli_index_verified(cli_ctx *c);
 
-/* Progress on stderr when it is a terminal and the work takes more than a moment. */
+/*
+ * Progress on stderr when it is a terminal and the work takes more than a moment (NTIDX_PROGRESS_AFTER
+ * seconds, default 0.5), unless --quiet: one line, "LABEL: 42% (1.2 of 3.0 GB)", rewritten in place and
+ * cleared by cli_progress_end(). cli_progress() is an ntidx_progress_fn: every long run (indexing, stats,
+ * dump, slice, export, gen, sql) reports through it. The label says what is done, for bytes of trace
+ * (cli_progress_label()) or for events (cli_progress_label_events()).
+ */
 int cli_progress(void *ctx, uint64_t done, uint64_t total);
 void cli_progress_end(void);
 void cli_progress_label(const char *what);
+void cli_progress_label_events(const char *what);
 
 /* What the index maintenance did, on stderr (an ntidx_index_options notice callback; ctx: the trace's path). */
 void cli_index_notice(void *ctx, int action, const char *why);
@@ -146,12 +169,16 @@ int ntidx_cmd_slice(int argc, char **argv);
 int ntidx_cmd_top(int argc, char **argv);
 int ntidx_cmd_sql(int argc, char **argv);
 int ntidx_cmd_gc(int argc, char **argv);
-int ntidx_cmd_jit(int argc, char **argv);
-int ntidx_cmd_alloc(int argc, char **argv);
-int ntidx_cmd_exceptions(int argc, char **argv);
+int ntidx_cmd_contention(int argc, char **argv);
+int ntidx_cmd_activities(int argc, char **argv);
 
 extern const cli_command cli_cmd_info, cli_cmd_stats, cli_cmd_dump, cli_cmd_gen, cli_cmd_index, cli_cmd_query,
     cli_cmd_seek, cli_cmd_export, cli_cmd_slice, cli_cmd_top, cli_cmd_sql, cli_cmd_gc;
+extern const cli_command cli_cmd_contention;
+extern const cli_command cli_cmd_activities;
+int ntidx_cmd_jit(int argc, char **argv);
+int ntidx_cmd_alloc(int argc, char **argv);
+int ntidx_cmd_exceptions(int argc, char **argv);
 extern const cli_command cli_cmd_jit, cli_cmd_alloc, cli_cmd_exceptions;
 
 #endif

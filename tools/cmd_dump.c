@@ -5,6 +5,8 @@
  * capture_thread, seq, stack_id, offset, and fields (or field_error when the
  * payload does not fit its metadata).
  */
+#include <unistd.h>
+
 #include "cli.h"
 #include "event_print.h"
 
@@ -12,7 +14,7 @@ const cli_command cli_cmd_dump = {
     .name = "dump",
     .run = ntidx_cmd_dump,
     .summary = "every event, one per line (text, jsonl or csv), file or time order",
-    .groups = CLI_TRACE | CLI_ORDER | CLI_FORMAT,
+    .groups = CLI_TRACE | CLI_STDIN | CLI_ORDER | CLI_FORMAT,
     .formats = "text|jsonl|csv",
     .file_order = 1,
 };
@@ -36,18 +38,27 @@ int ntidx_cmd_dump(int argc, char **argv)
     event_print_header(fmt);
     event_printer p = {.batch = 1}; /* nothing else goes to stdout until the end */
     const ntidx_event *e;
-    while ((rc = ntidx_reader_next(r, &e)) == 1)
-        if ((rc = event_print(&p, c.trace, e, fmt)) == NTIDX_E_NOMEM)
+    uint64_t n = 0, size = ntidx_trace_get_info(c.trace)->file_size;
+    int show = !isatty(STDOUT_FILENO); /* on the terminal, the lines are the progress */
+    cli_progress_label("ntidx: dumping");
+    while ((rc = ntidx_reader_next(r, &e)) == 1) {
+        if (event_print_stops(rc = event_print(&p, c.trace, e, fmt)))
             break;
+        if ((++n & 4095) == 0 && show)
+            cli_progress(NULL, e->offset, size); /* the reader goes through the file once, in order */
+    }
+    cli_progress_end();
     event_print_flush(&p);
     fflush(stdout);
     event_print_done(&p, c.trace_path);
     int ret = CLI_OK;
-    if (rc < 0) {
+    if (rc == NTIDX_E_WRITE) {
+        ret = CLI_FAIL; /* standard output failed: main() says so */
+    } else if (rc < 0) {
         cli_library_error();
         ret = CLI_FAIL;
     } else if (!ntidx_reader_complete(r)) {
-        fprintf(stderr, "ntidx: %s: warning: trace is incomplete: %s\n", c.trace_path, ntidx_reader_incomplete_reason(r));
+        cli_note("%s: warning: trace is incomplete: %s", c.trace_path, ntidx_reader_incomplete_reason(r));
     }
     ntidx_reader_close(&r);
     return cli_end(&c, ret);

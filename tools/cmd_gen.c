@@ -1,13 +1,15 @@
-/* ntidx gen: write a deterministic synthetic trace (ntidx_generate_file). */
+/* ntidx gen: a deterministic synthetic trace (ntidx_generate_fd), through a temporary renamed over OUT (output.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include <ntidx/writer.h>
 
 #include "cli.h"
+#include "output.h"
 
 static const cli_option options[] = {
     {"format-version", 0, "5|6", "NetTrace V5 or V6 (default 6)"},
@@ -23,7 +25,6 @@ static const cli_option options[] = {
     {"no-finish", 0, NULL, "leave out the end-of-stream marker"},
     {"shape", 0, "ntidx|one-collect", "ntidx's own (default), or V6 as one-collect writes it"},
     {"unknown-end", 0, NULL, "one-collect: end of capture not known (last block maximum all ones)"},
-    {"quiet", 'q', NULL, "print nothing on success"},
     {NULL, 0, NULL, NULL}};
 
 const cli_command cli_cmd_gen = {
@@ -38,7 +39,8 @@ const cli_command cli_cmd_gen = {
              "--shape one-collect: V6 as microsoft/one-collect (dotnet-trace collect-linux) writes it: one\n"
              "capture thread, IsSorted everywhere, ~1 MiB event blocks each after a sequence point and fresh\n"
              "stack, thread and label-list blocks, Universal.Events samples and Universal.System events;\n"
-             "--threads, --drop-rate, flushes, --remove-threads and --uncompressed do not apply.\n",
+             "--threads, --drop-rate, flushes, --remove-threads and --uncompressed do not apply.\n"
+             "-q, --quiet: nothing printed on success, not even the summary on stdout.\n",
 };
 
 static int parse_u32(const char *s, uint32_t *v)
@@ -66,7 +68,7 @@ int ntidx_cmd_gen(int argc, char **argv)
     ntidx_gen_options o;
     ntidx_gen_options_defaults(&o);
     const char *out = c.output, *v;
-    int quiet = cli_opt(&c, "quiet") != NULL;
+    int quiet = cli_quiet; /* --quiet: not even the summary on stdout */
 #define BAD(name) return cli_bad_usage(c.cmd, "invalid value '%s' for --%s", v, name)
     if ((v = cli_opt(&c, "format-version"))) {
         if (strcmp(v, "5") && strcmp(v, "6"))
@@ -121,20 +123,34 @@ int ntidx_cmd_gen(int argc, char **argv)
         return cli_bad_usage(c.cmd, "flushes and --remove-threads need --format-version 6");
 
     double t0 = now_seconds();
-    if (ntidx_generate_file(out, &o) != NTIDX_OK) {
+    o.progress = cli_progress;
+    if (o.target_bytes)
+        cli_progress_label("ntidx: generating");
+    else
+        cli_progress_label_events("ntidx: generating");
+    cli_output dest;
+    if (cli_output_open(&dest, out) < 0)
+        return CLI_FAIL;
+    rc = ntidx_generate_fd(dest.fd, cli_output_name(&dest), &o);
+    cli_progress_end();
+    if (rc != NTIDX_OK) {
         cli_library_error();
+        cli_output_discard(&dest);
         return CLI_FAIL;
     }
+    struct stat st;
+    long long size = fstat(dest.fd, &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
+    if (cli_output_commit(&dest) < 0)
+        return CLI_FAIL;
     double secs = now_seconds() - t0;
     if (!quiet) {
-        FILE *f = fopen(out, "rb");
-        long long size = -1;
-        if (f && fseeko(f, 0, SEEK_END) == 0)
-            size = (long long)ftello(f);
-        if (f)
-            fclose(f);
-        printf("%s: %lld bytes, V%d, %.2f s (%.0f MB/s)\n", out, size, o.format_version, secs,
-               secs > 0 && size > 0 ? (double)size / 1e6 / secs : 0.0);
+        /* the trace itself may be on stdout (-o -): the summary then goes to stderr */
+        FILE *f = cli_output_is_stdout(&dest) ? stderr : stdout;
+        if (size >= 0)
+            fprintf(f, "%s: %lld bytes, V%d, %.2f s (%.0f MB/s)\n", cli_output_name(&dest), size, o.format_version,
+                    secs, secs > 0 && size > 0 ? (double)size / 1e6 / secs : 0.0);
+        else
+            fprintf(f, "%s: V%d, %.2f s\n", cli_output_name(&dest), o.format_version, secs);
     }
     return CLI_OK;
 }

@@ -5,11 +5,13 @@
 #include <stdlib.h>
 #include <inttypes.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include <ntidx/index.h>
 
 #include "cli.h"
+#include "output.h"
 
 static const cli_option options[] = {
     {"full", 0, NULL, "also count events and record types and threads per block, and each region's statistics"},
@@ -21,9 +23,10 @@ const cli_command cli_cmd_index = {
     .summary = "build or refresh the side index (TRACE.ntidx)",
     .groups = CLI_TRACE | CLI_OUTPUT | CLI_JSON | CLI_THREADS,
     .options = options,
-    .notes = "-o INDEX writes the index there instead of TRACE.ntidx. The index is checked whole: a corrupt\n"
-             "or stale one is rebuilt, a grown trace's extended. --threads: the threads that read the block\n"
-             "headers (large traces) or, with --full, decode the regions; the index is the same for any number.\n",
+    .notes = "-o INDEX writes the index there instead of TRACE.ntidx (with '-', the summary goes to stderr).\n"
+             "The index is checked whole: a corrupt or stale one is rebuilt, a grown trace's extended.\n"
+             "--threads: the threads that read the block headers (large traces) or, with --full, decode the\n"
+             "regions; the index is the same for any number.\n",
 };
 
 static double now_s(void)
@@ -38,9 +41,9 @@ static int not_saved; /* the notice said the index could not be saved: `ntidx in
 static void notice(void *ctx, int action, const char *why)
 {
     if (action == NTIDX_INDEX_REBUILT)
-        fprintf(stderr, "ntidx: rebuilding the index of %s: %s\n", (const char *)ctx, why);
+        cli_note("rebuilding the index of %s: %s", (const char *)ctx, why);
     else if (action == NTIDX_INDEX_EXTENDED)
-        fprintf(stderr, "ntidx: %s grew: indexing the new blocks\n", (const char *)ctx);
+        cli_note("%s grew: indexing the new blocks", (const char *)ctx);
     else if (action == NTIDX_INDEX_NOT_SAVED) {
         cli_error("%s", why);
         not_saved = 1;
@@ -68,17 +71,40 @@ int ntidx_cmd_index(int argc, char **argv)
     o.notice = notice;
     o.notice_ctx = (void *)path;
     ntidx_index *x = NULL;
-    ntidx_index_action act;
-    rc = ntidx_index_open(c.trace, c.output, &o, &x, &act);
-    if (rc == NTIDX_OK && ntidx_index_file(x))
-        ipath = ntidx_index_file(x);
+    ntidx_index_action act = NTIDX_INDEX_BUILT;
+    struct stat st;
+    FILE *report = stdout;
+    int written_fail = 0;
+    if (c.output && (!strcmp(c.output, "-") || (stat(c.output, &st) == 0 && !S_ISREG(st.st_mode)))) {
+        /* Standard output, a device, a FIFO: nothing to load from there, nothing to rename over it: built and
+           written in place. */
+        cli_output out;
+        if (cli_output_open(&out, c.output) < 0)
+            return cli_end(&c, CLI_FAIL);
+        if (cli_output_is_stdout(&out))
+            report = stderr; /* the index itself is on stdout */
+        ipath = cli_output_name(&out);
+        rc = ntidx_index_build(c.trace, &o, &x);
+        if (rc == NTIDX_OK && ntidx_index_write_fd(x, out.fd, ipath) < 0) {
+            cli_library_error();
+            written_fail = 1;
+        } else if (rc == NTIDX_OK && cli_output_commit(&out) < 0) {
+            written_fail = 1; /* said */
+        }
+        if (rc < 0 || written_fail)
+            cli_output_discard(&out);
+    } else {
+        rc = ntidx_index_open(c.trace, c.output, &o, &x, &act);
+        if (rc == NTIDX_OK && ntidx_index_file(x))
+            ipath = ntidx_index_file(x);
+    }
     cli_progress_end();
     double secs = now_s() - t0;
     int ret = CLI_OK;
     if (rc < 0) {
-        cli_error("%s: cannot index: %s", path, ntidx_last_error_info()->what);
+        cli_error("%s: cannot index: %s", path, ntidx_last_error_info()->detail);
         ret = CLI_FAIL;
-    } else if (not_saved) {
+    } else if (not_saved || written_fail) {
         ret = CLI_FAIL;
     } else {
         const ntidx_index_info *i = ntidx_index_get_info(x);
@@ -99,29 +125,33 @@ int ntidx_cmd_index(int argc, char **argv)
         if (c.json) {
             /* "blocks" is the object `info --json` and `stats --json` give; the total, which "blocks" was here
                once, is "block_total", as `info --json` names it (issue 25: one key, one meaning) */
-            printf("{\"index\":");
-            cli_json_str(stdout, ipath);
-            printf(",\"action\":\"%s\",\"seconds\":%.6f,\"bytes\":%" PRIu64 ",\"trace_bytes\":%" PRIu64
-                   ",\"ratio\":%.8f,\"blocks\":{",
-                   a, secs, i->bytes, tsize, tsize ? (double)i->bytes / (double)tsize : 0.0);
+            fprintf(report, "{\"index\":");
+            cli_json_str(report, ipath);
+            fprintf(report,
+                    ",\"action\":\"%s\",\"seconds\":%.6f,\"bytes\":%" PRIu64 ",\"trace_bytes\":%" PRIu64
+                    ",\"ratio\":%.8f,\"blocks\":{",
+                    a, secs, i->bytes, tsize, tsize ? (double)i->bytes / (double)tsize : 0.0);
             for (int k = 1; k < NTIDX_BLOCK_KIND_COUNT; k++)
-                printf("%s\"%s\":%" PRIu64, k > 1 ? "," : "", ntidx_block_kind_name(k), counts[k]);
-            printf(",\"unknown\":%" PRIu64 "},\"block_total\":%" PRIu64 ",\"sequence_points\":%" PRIu64
-                   ",\"regions\":%" PRIu64 ",\"definitions\":%" PRIu64 ",\"complete\":%s,\"full\":%s",
-                   unknown, block_total, i->sequence_points, i->regions, i->definitions,
-                   i->complete ? "true" : "false", i->full ? "true" : "false");
+                fprintf(report, "%s\"%s\":%" PRIu64, k > 1 ? "," : "", ntidx_block_kind_name(k), counts[k]);
+            fprintf(report,
+                    ",\"unknown\":%" PRIu64 "},\"block_total\":%" PRIu64 ",\"sequence_points\":%" PRIu64
+                    ",\"regions\":%" PRIu64 ",\"definitions\":%" PRIu64 ",\"complete\":%s,\"full\":%s",
+                    unknown, block_total, i->sequence_points, i->regions, i->definitions,
+                    i->complete ? "true" : "false", i->full ? "true" : "false");
             if (i->events != UINT64_MAX)
-                printf(",\"events\":%" PRIu64, i->events);
-            printf("}\n");
+                fprintf(report, ",\"events\":%" PRIu64, i->events);
+            fprintf(report, "}\n");
         } else {
-            printf("%s: %s in %.3f s\n", ipath, a, secs);
-            printf("  %" PRIu64 " blocks, %" PRIu64 " sequence points, %" PRIu64 " regions, %" PRIu64
-                   " definition blocks%s\n",
-                   block_total, i->sequence_points, i->regions, i->definitions, i->complete ? "" : " (trace incomplete)");
-            printf("  index %" PRIu64 " bytes = %.4f%% of the trace (%" PRIu64 " bytes)\n", i->bytes,
-                   tsize ? 100.0 * (double)i->bytes / (double)tsize : 0.0, tsize);
+            fprintf(report, "%s: %s in %.3f s\n", ipath, a, secs);
+            fprintf(report,
+                    "  %" PRIu64 " blocks, %" PRIu64 " sequence points, %" PRIu64 " regions, %" PRIu64
+                    " definition blocks%s\n",
+                    block_total, i->sequence_points, i->regions, i->definitions,
+                    i->complete ? "" : " (trace incomplete)");
+            fprintf(report, "  index %" PRIu64 " bytes = %.4f%% of the trace (%" PRIu64 " bytes)\n", i->bytes,
+                    tsize ? 100.0 * (double)i->bytes / (double)tsize : 0.0, tsize);
             if (i->events != UINT64_MAX)
-                printf("  %" PRIu64 " events\n", i->events);
+                fprintf(report, "  %" PRIu64 " events\n", i->events);
         }
     }
     ntidx_index_close(&x);

@@ -17,8 +17,17 @@ const cli_command cli_cmd_info = {
     .name = "info",
     .run = ntidx_cmd_info,
     .summary = "format version, size, completeness, block counts, time span",
-    .groups = CLI_TRACE | CLI_JSON,
+    .groups = CLI_TRACE | CLI_STDIN | CLI_JSON,
 };
+
+/* A trace cut short: said on stderr, as the other commands say it (the document holds the reason too).
+   A second walk over the block headers, for incomplete traces only: a complete one's is read from its index. */
+static void warn_if_incomplete(ntidx_trace *t, const char *path)
+{
+    ntidx_trace_summary s;
+    if (ntidx_trace_summarize(t, &s) == NTIDX_OK && !s.complete)
+        cli_note("%s: warning: trace is incomplete: %s", path, s.incomplete_reason);
+}
 
 int ntidx_cmd_info(int argc, char **argv)
 {
@@ -41,10 +50,13 @@ int ntidx_cmd_info(int argc, char **argv)
         if (b.len)
             printf("%s\n", b.data);
         ntidx_buf_free(&b);
+        if (rc == NTIDX_OK)
+            warn_if_incomplete(t, path);
         return cli_end(&c, ret);
     }
     ntidx_trace_summary sum;
-    if (ntidx_trace_summarize(t, &sum) < 0) {
+    int damaged = ntidx_trace_summarize(t, &sum) < 0;
+    if (damaged) {
         cli_library_error();
         ret = CLI_FAIL;
     }
@@ -60,7 +72,9 @@ int ntidx_cmd_info(int argc, char **argv)
     if (in->format_version == 6)
         printf(".%u", in->minor_version);
     printf("\nsize:             %" PRIu64 " bytes\n", in->file_size);
-    printf("complete:         %s\n", complete ? "yes" : "no (no end-of-stream marker)");
+    printf("complete:         %s\n", complete ? "yes"
+                                    : damaged ? "no (damaged: the walk over its blocks stopped at an error)"
+                                              : "no (no end-of-stream marker)");
     if (note[0])
         printf("                  %s\n", note);
     printf("pointer size:     %u\n", in->pointer_size);
@@ -88,5 +102,7 @@ int ntidx_cmd_info(int argc, char **argv)
     } else {
         printf("events:           none\n");
     }
+    if (!complete && !damaged)
+        cli_note("%s: warning: trace is incomplete: %s", path, note);
     return cli_end(&c, ret);
 }

@@ -16,6 +16,7 @@
 
 #include "analysis_print.h"
 #include "cli.h"
+#include "output.h"
 
 static const cli_option options[] = {
     {"thread", 0, "TID", "only the methods this thread compiled (OS thread id where the trace gives one)"},
@@ -133,9 +134,6 @@ int ntidx_cmd_jit(int argc, char **argv)
         cli_library_error();
         return cli_end(&c, CLI_FAIL);
     }
-    if (fflush(stdout) != 0) {
-        cli_error("cannot write the output");
-        return cli_end(&c, CLI_FAIL);
-    }
-    return cli_end(&c, CLI_OK);
+    /* a failed write to standard output: main() says so, with the reason (cli_stdout_finish()) */
+    return cli_end(&c, cli_stdout_failed() || fflush(stdout) != 0 ? CLI_FAIL : CLI_OK);
 }

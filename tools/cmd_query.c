@@ -19,7 +19,8 @@ const cli_command cli_cmd_query = {
     .name = "query",
     .run = ntidx_cmd_query,
     .summary = "the events of a time window, filtered, through the index",
-    .groups = CLI_TRACE | CLI_WINDOW | CLI_FILTER | CLI_ORDER | CLI_FORMAT | CLI_LIMIT | CLI_INDEX,
+    .groups = CLI_TRACE | CLI_STDIN | CLI_WINDOW | CLI_FILTER | CLI_ORDER | CLI_FORMAT | CLI_LIMIT | CLI_INDEX,
+    .pass = CLI_PASS,
     .formats = "text|jsonl|csv",
     .options = options,
 };
@@ -43,16 +44,20 @@ int ntidx_cmd_query(int argc, char **argv)
     uint64_t n = 0;
     while ((rc = ntidx_query_next(q, &e)) == 1) {
         n++;
-        if ((rc = event_print(&p, c.trace, e, fmt)) == NTIDX_E_NOMEM)
+        if (event_print_stops(rc = event_print(&p, c.trace, e, fmt)))
             break;
     }
     fflush(stdout);
     event_print_done(&p, c.trace_path);
-    if (rc < 0)
+    const ntidx_index_info *xi = ntidx_index_get_info(c.index);
+    if (rc < 0 && rc != NTIDX_E_WRITE) /* standard output failed: main() says so */
         cli_library_error();
-    else if (!n)
+    if (rc >= 0 && !n)
         cli_names_warning(&c);
-    else if (cli_opt(&c, "stats")) {
+    if (rc >= 0 && xi && !xi->complete) /* a window past the end of what was written is empty: say why */
+        cli_note("%s: warning: trace is incomplete: read up to its last complete block (offset %" PRIu64 ")",
+                 c.trace_path, xi->indexed_end);
+    if (rc >= 0 && cli_opt(&c, "stats")) {
         const ntidx_query_stats *qs = ntidx_query_get_stats(q);
         fprintf(stderr, "query: %" PRIu64 " regions, %" PRIu64 " blocks (%" PRIu64 " event blocks), %" PRIu64
                         " bytes of the trace read\n",

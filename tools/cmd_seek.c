@@ -13,7 +13,7 @@ const cli_command cli_cmd_seek = {
     .name = "seek",
     .run = ntidx_cmd_seek,
     .summary = "the first event at or after a time",
-    .groups = CLI_TRACE | CLI_AT | CLI_FILTER | CLI_FORMAT | CLI_INDEX,
+    .groups = CLI_TRACE | CLI_STDIN | CLI_AT | CLI_FILTER | CLI_FORMAT | CLI_INDEX,
     .formats = "text|jsonl",
 };
 
@@ -33,7 +33,7 @@ int ntidx_cmd_seek(int argc, char **argv)
         return cli_end(&c, CLI_FAIL);
     }
     if (rc == 0) {
-        fprintf(stderr, "ntidx: %s: no event at or after %" PRIu64 " ticks\n", c.trace_path, c.query.t0);
+        cli_note("%s: no event at or after %" PRIu64 " ticks", c.trace_path, c.query.t0);
         cli_names_warning(&c);
     } else {
         enum event_format fmt = event_format_parse(c.format);

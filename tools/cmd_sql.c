@@ -4,8 +4,9 @@
  * SQL over traces. The statement sees the table `events` (the trace's
  * events, through the SQLite virtual table of tools/sqlite/, whose time
  * windows and filters become index queries) and its companions `types`,
- * `threads`, `regions` and `stacks`; with several traces, each holds all of
- * them, with a `trace` column first. Several statements may be given,
+ * `threads`, `regions` and `stacks`, and a table per table of every
+ * analysis of the library (`gc`, `gc_summary`: tools/sqlite/sql_analysis.c);
+ * with several traces, each holds all of them, with a `trace` column first. Several statements may be given,
  * separated by ';'; the rows of each are printed in the chosen format.
  *
  * Exit status: 0 success; 1 a trace or its index could not be read (the
@@ -20,7 +21,10 @@
 
 #include <sqlite3.h>
 
+#include <ntidx/analysis.h>
+
 #include "cli.h"
+#include "output.h"
 #include "sqlite/ntidx_sqlite.h"
 
 const cli_command cli_cmd_sql = {
@@ -31,7 +35,8 @@ const cli_command cli_cmd_sql = {
     .args = "TRACE [TRACE...] STATEMENT",
     .formats = "text|csv|jsonl|json",
     .notes = "tables: events (ts, time_s, provider, event_id, event_name, version, thread, capture_thread, seq,\n"
-             "stack_id, offset, fields, activity_id, related_activity_id), types, threads, regions, stacks; with\n"
+             "stack_id, offset, fields, activity_id, related_activity_id), types, threads, regions, stacks, and\n"
+             "the analyses' tables gc and gc_summary (the keys of `ntidx gc --format jsonl`); with\n"
              "several traces each has a `trace` column first. WHERE on ts or time_s and on provider, event_name,\n"
              "event_id or thread (=, IN) is a seek through the index; ntidx_bytes_read() tells what the last\n"
              "scan read. docs/sql.md is the cookbook. Exit status 2 also means SQLite refused the statement.\n",
@@ -72,15 +77,14 @@ static void on_opened(void *ctx, const char *trace, const ntidx_trace *t, const 
     (void)t;
     const ntidx_index_info *i = ntidx_index_get_info(x);
     if (!i->complete)
-        fprintf(stderr, "ntidx: %s: warning: trace is incomplete: read up to its last complete block (offset %" PRIu64
-                        ")\n",
-                trace, i->indexed_end);
+        cli_note("%s: warning: trace is incomplete: read up to its last complete block (offset %" PRIu64 ")", trace,
+                 i->indexed_end);
 }
 
 static void on_warning(void *ctx, const char *trace, const char *message)
 {
     (void)ctx;
-    fprintf(stderr, "ntidx: %s: warning: %s\n", trace, message);
+    cli_note("%s: warning: %s", trace, message);
 }
 
 static void on_input_error(void *ctx, const char *message)
@@ -357,6 +361,8 @@ static int print_rows(sqlite3_stmt *st, int fmt, int *json_first_set)
     uint64_t rows = 0;
     char num[40];
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if ((rows & 1023) == 0 && cli_stdout_failed())
+            break; /* standard output failed: no use computing the rest */
         switch (fmt) {
         case OUT_TEXT:
             if (text_row(&t, st) < 0)
@@ -429,6 +435,24 @@ static char *schema_sql(char **traces, int n, const char *index)
         }
         sqlite3_str_appendall(s, ";\n");
     }
+    /* a table per table of every analysis of the library (gc, gc_summary, ...), over the traces */
+    for (size_t k = 0; k < ntidx_analysis_count(); k++) {
+        const ntidx_analysis_info *info = ntidx_analysis_info_at(k);
+        for (size_t i = 0; i < info->table_count; i++) {
+            const char *name = ntidx_sqlite_table_name(info->tables[i].name);
+            int taken = !strcmp(name, "events");
+            for (size_t j = 0; j < sizeof companions / sizeof companions[0]; j++)
+                taken |= !strcmp(name, companions[j]);
+            if (taken)
+                continue; /* the events and their companions keep their names */
+            sqlite3_str_appendf(s, "CREATE VIRTUAL TABLE temp.\"%w\" USING ntidx_analysis(\"%w\"", name, name);
+            for (int t = 0; t < n; t++)
+                sqlite3_str_appendf(s, ", %Q", traces[t]);
+            if (index)
+                sqlite3_str_appendf(s, ", index=%Q", index);
+            sqlite3_str_appendall(s, ");\n");
+        }
+    }
     return sqlite3_str_finish(s);
 }
 
@@ -492,6 +516,11 @@ int ntidx_cmd_sql(int argc, char **argv)
         statements++;
         rc = print_rows(st, fmt, &json_first);
         fflush(stdout);
+        if (cli_stdout_failed()) {
+            exit_code = CLI_FAIL; /* main() says standard output failed */
+            sqlite3_finalize(st);
+            break;
+        }
         if (rc != SQLITE_DONE) {
             cli_error("sql: %s", rc == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(db));
             exit_code = host.input_error ? CLI_FAIL : CLI_USAGE;

@@ -30,6 +30,41 @@ static int cmp_count_desc(const void *a, const void *b)
     return x->count > y->count ? -1 : x->count < y->count;
 }
 
+/* Events per provider, most first (the same sums as the JSON's "providers"). */
+typedef struct provider_count {
+    const char *name;
+    uint64_t count;
+} provider_count;
+
+static int cmp_provider(const void *a, const void *b)
+{
+    const provider_count *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+static void print_providers(const ntidx_stats *s)
+{
+    provider_count *p = malloc((s->type_count + 1) * sizeof *p);
+    if (!p)
+        return;
+    size_t n = 0;
+    for (size_t i = 0; i < s->type_count; i++) {
+        size_t k = 0;
+        while (k < n && strcmp(p[k].name, s->types[i].provider) != 0)
+            k++;
+        if (k == n)
+            p[n++] = (provider_count){s->types[i].provider, 0};
+        p[k].count += s->types[i].count;
+    }
+    qsort(p, n, sizeof *p, cmp_provider);
+    printf("\n%12s  %s\n", "count", "provider");
+    for (size_t i = 0; i < n; i++)
+        printf("%12" PRIu64 "  %s\n", p[i].count, p[i].name);
+    free(p);
+}
+
 static void print_text(const ntidx_trace *trace, const char *path, const ntidx_stats *s)
 {
     printf("file:           %s\n", path);
@@ -50,13 +85,14 @@ static void print_text(const ntidx_trace *trace, const char *path, const ntidx_s
     for (size_t i = 0; i < s->type_count; i++)
         order[i] = &s->types[i];
     qsort(order, s->type_count, sizeof *order, cmp_count_desc);
-    printf("\n%12s  %s\n", "count", "event type");
+    print_providers(s);
+    /* The event id on every line: two types may share a name (a V6 label list renaming events of two
+       ids alike, "Activity1//Reply"), and the id tells them apart. */
+    printf("\n%12s  %10s  %s\n", "count", "event id", "event type");
     for (size_t i = 0; i < s->type_count; i++) {
         const ntidx_type_stat *t = order[i];
-        if (t->event_name[0])
-            printf("%12" PRIu64 "  %s/%s", t->count, t->provider, t->event_name);
-        else
-            printf("%12" PRIu64 "  %s/EventID(%u)", t->count, t->provider, t->event_id);
+        printf("%12" PRIu64 "  %10u  %s/%s", t->count, t->event_id, t->provider,
+               t->event_name[0] ? t->event_name : "?");
         printf(t->version ? " v%u\n" : "\n", t->version);
     }
     free(order);
@@ -88,7 +124,8 @@ const cli_command cli_cmd_stats = {
     .name = "stats",
     .run = ntidx_cmd_stats,
     .summary = "event counts per provider, type and thread; dropped events",
-    .groups = CLI_TRACE | CLI_WINDOW | CLI_JSON | CLI_THREADS | CLI_INDEX | CLI_NO_INDEX,
+    .groups = CLI_TRACE | CLI_STDIN | CLI_WINDOW | CLI_JSON | CLI_THREADS | CLI_INDEX | CLI_NO_INDEX,
+    .pass = CLI_PASS_STATS,
     .options = options,
 };
 
@@ -104,6 +141,7 @@ int ntidx_cmd_stats(int argc, char **argv)
     so.t0 = c.query.t0;
     so.t1 = c.query.t1;
     so.threads = c.threads;
+    so.progress = cli_progress;
     if (buckets && (cli_parse_u64(buckets, &so.buckets, 0) < 0 || !so.buckets))
         return cli_end(&c, cli_bad_usage(c.cmd, "--buckets %s: a count", buckets));
     if (bucket) {
@@ -122,10 +160,14 @@ int ntidx_cmd_stats(int argc, char **argv)
         if (c.has_window || buckets || bucket || c.threads)
             return cli_end(&c, cli_bad_usage(c.cmd, "--no-index reads the whole trace in one pass: "
                                                     "it takes no window, histogram or threads"));
-        rc = ntidx_stats_compute(c.trace, &s);
+        cli_progress_label("ntidx: counting");
+        rc = ntidx_stats_compute_progress(c.trace, cli_progress, NULL, &s);
+        cli_progress_end();
     } else {
         /* Through the side index: regions decoded in parallel, only those the window needs. */
+        cli_progress_label("ntidx: counting");
         rc = ntidx_stats_indexed(c.trace, c.index, &so, &s);
+        cli_progress_end();
     }
     if (rc < 0) {
         cli_library_error();
@@ -140,7 +182,7 @@ int ntidx_cmd_stats(int argc, char **argv)
     } else
         print_text(c.trace, c.trace_path, s);
     if (!s->complete)
-        fprintf(stderr, "ntidx: %s: warning: trace is incomplete: %s\n", c.trace_path, s->incomplete_reason);
+        cli_note("%s: warning: trace is incomplete: %s", c.trace_path, s->incomplete_reason);
     ntidx_stats_free(&s);
     return cli_end(&c, CLI_OK);
 }

@@ -36,7 +36,8 @@ const cli_command cli_cmd_top = {
     .name = "top",
     .run = ntidx_cmd_top,
     .summary = "the busiest event types, threads or providers of a window",
-    .groups = CLI_TRACE | CLI_WINDOW | CLI_JSON | CLI_THREADS | CLI_INDEX,
+    .groups = CLI_TRACE | CLI_STDIN | CLI_WINDOW | CLI_JSON | CLI_THREADS | CLI_INDEX,
+    .pass = CLI_PASS_STATS,
     .options = options,
 };
 

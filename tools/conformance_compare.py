@@ -19,7 +19,8 @@ it (`dumper dump TRACE`; .jsonl, or compressed .jsonl.xz / .jsonl.gz). The compa
             exception: TraceEvent throws when the data runs out, ntidx warns that the trace is
             incomplete and exits 0 (docs/errors.md); the events before the end must agree.
   stats     ntidx stats' event count, counts per event type (provider/name) and dropped events
-            equal what TraceEvent dispatched and lost.
+            equal what TraceEvent dispatched and lost; the same statistics through an index (on one
+            thread and two, and from a --full index's region statistics) equal them.
 
 Where TraceEvent presents a payload differently from the bytes of the trace (its parsers for the
 runtime's providers are hand-written and add, hide or rework fields), the tables below say so,
@@ -34,6 +35,7 @@ import json
 import lzma
 import re
 import subprocess
+import tempfile
 import sys
 from collections import Counter, defaultdict
 
@@ -442,6 +444,23 @@ def main():
             for k in sorted(set(nt_types) | set(te_types)):
                 if nt_types[k] != te_types[k]:
                     cmp.diff('stats', f'stats: {k[0]}/{k[1]}: ntidx {nt_types[k]}, traceevent {te_types[k]}')
+            # one answer: the statistics through an index (parallel, and a --full index's region
+            # statistics) are those of the whole read (the index goes to a scratch folder, never beside
+            # the trace)
+            with tempfile.TemporaryDirectory() as scratch:
+                index = os.path.join(scratch, 'trace.ntidx')
+                for args in ([], ['--threads', '2']):
+                    ix = subprocess.run([a.ntidx, 'stats', a.trace, '--json', '--index', index, *args],
+                                        capture_output=True)
+                    if ix.returncode != 0:
+                        cmp.diff('stats', f'ntidx stats {args} exited {ix.returncode}: {ix.stderr.decode()[:200]}')
+                        continue
+                    si = json.loads(ix.stdout)
+                    for k in ('events', 'dropped_events', 'types', 'threads', 'providers'):
+                        if si[k] != s[k]:
+                            cmp.diff('stats', f'stats through the index {args}: {k} differs from the whole read')
+                    if not args:
+                        subprocess.run([a.ntidx, 'index', a.trace, '--full', '-o', index], capture_output=True)
 
     verdict = 'agree' if cmp.diffs == 0 else f'{cmp.diffs} differences'
     print(f'{a.trace}: {len(te_events)} traceevent events, {len(nt_events)} ntidx events compared: {verdict}')

@@ -4,8 +4,7 @@
     conformance_compare_analyses.py NTIDX TRACE PREFIX [--analysis NAME]... [--max-diffs N]
 
 For each analysis (gc, jit, cpu, exceptions, alloc, contention, activities; all of them unless
---analysis names some) the comparer runs `ntidx ANALYSIS TRACE --format jsonl` (its side index in a
-temporary directory, removed afterwards) and reads what the
+--analysis names some) the comparer runs `ntidx ANALYSIS TRACE --format jsonl` and reads what the
 reference dumper (tests/dotnet/dumper, `dumper ANALYSIS TRACE`) printed from TraceEvent for the
 same trace: PREFIX.ANALYSIS.traceevent.jsonl, or its compressed .jsonl.xz / .jsonl.gz. Both print
 one JSON object per record with the contract's keys (TraceEvent's names in snake_case, times in ms
@@ -20,7 +19,9 @@ since the trace's sync time; docs/conformance.md). ntidx may print more keys tha
               same inclusive and exclusive samples; milliseconds within 1 us.
   exceptions  the same (type, message, thrown_by): count equal, first and last time within 1 us.
   alloc       the same (type_name, kind): count and bytes equal.
-  contention  the same (lock_id, thread): count equal, total and max wait within 1 us.
+  contention  the same (lock_id, thread): count equal, total and max wait within 1 us. A row of
+              ntidx's whose waits all lack their stop (count 0, only `incomplete`) is not
+              compared: TraceEvent's dumper counts only waits that ended.
   activities  the same activities, per (provider, name, activity_id, thread) in start order:
               parent and completeness equal, start and (of complete ones) duration within 1 us.
 
@@ -204,6 +205,7 @@ def compare(a, te, nt):
     elif n == 'alloc':
         a.keyed(te, nt, ('type_name', 'kind'), lambda k: f'allocations of {k[0]} ({k[1]})')
     elif n == 'contention':
+        nt = [r for r in nt if r.get('count') != 0]
         a.keyed(te, nt, ('lock_id', 'thread'), lambda k: f'lock {k[0]} on thread {k[1]}')
     elif n == 'activities':
         def activity_skip(t, n_):
@@ -213,8 +215,8 @@ def compare(a, te, nt):
 
 
 def run_ntidx(ntidx, analysis, trace, index):
-    """ntidx's records, or (None, the words that say why there are none). The side index goes to `index`
-    (a temporary file), never beside the trace: the golden trace lies in the source tree."""
+    """ntidx's records, or (None, the words that say why there are none). The index goes to INDEX, not
+    beside the trace (a golden trace lies in the sources)."""
     try:
         p = subprocess.run([ntidx, analysis, trace, '--format', 'jsonl', '--index', index], capture_output=True)
     except OSError as e:
@@ -235,9 +237,18 @@ def run_ntidx(ntidx, analysis, trace, index):
     return rows, None
 
 
-def compare_all(a, index):
-    """Every analysis asked for, compared; 0 when all agree, else 1."""
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('ntidx')
+    ap.add_argument('trace')
+    ap.add_argument('prefix', help="TraceEvent's outputs: PREFIX.ANALYSIS.traceevent.jsonl[.xz|.gz]")
+    ap.add_argument('--analysis', action='append', choices=ANALYSES, help='compare only this one (repeatable)')
+    ap.add_argument('--max-diffs', type=int, default=20, help='differences printed per analysis (all are counted)')
+    a = ap.parse_args()
+
     failed = 0
+    tmp = tempfile.TemporaryDirectory(prefix='ntidx-compare-analyses-')
+    index = os.path.join(tmp.name, 'trace.ntidx')
     for name in a.analysis or ANALYSES:
         path = traceevent_file(a.prefix, name)
         if path is None:
@@ -259,20 +270,8 @@ def compare_all(a, index):
             print('  ' + line)
         if an.diffs:
             failed += 1
+    tmp.cleanup()
     return 1 if failed else 0
-
-
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
-    ap.add_argument('ntidx')
-    ap.add_argument('trace')
-    ap.add_argument('prefix', help="TraceEvent's outputs: PREFIX.ANALYSIS.traceevent.jsonl[.xz|.gz]")
-    ap.add_argument('--analysis', action='append', choices=ANALYSES, help='compare only this one (repeatable)')
-    ap.add_argument('--max-diffs', type=int, default=20, help='differences printed per analysis (all are counted)')
-    a = ap.parse_args()
-
-    with tempfile.TemporaryDirectory(prefix='ntidx-analyses-') as tmp:
-        return compare_all(a, os.path.join(tmp, os.path.basename(a.trace) + '.ntidx'))
 
 
 if __name__ == '__main__':

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "output.h"
 
 enum event_format event_format_parse(const char *s)
 {
@@ -317,11 +318,13 @@ static void write_lines(event_printer *p)
         const char *d = l->data;
         size_t n = l->len;
         while (n) {
-            ssize_t w = write(fileno(stdout), d, n);
+            ssize_t w = write(STDOUT_FILENO, d, n);
             if (w < 0 && errno == EINTR)
                 continue;
-            if (w <= 0)
-                break; /* as stdio's failed writes: the rest is lost (a closed pipe has sent SIGPIPE) */
+            if (w <= 0) {
+                cli_stdout_error(w < 0 ? errno : EIO); /* said at the end (cli_stdout_finish()) */
+                break;
+            }
             d += w;
             n -= (size_t)w;
         }
@@ -361,7 +364,7 @@ int event_print(event_printer *p, const ntidx_trace *t, const ntidx_event *e, en
     p->field_errors += rc != NTIDX_OK;
     if (!p->batch || l->len >= (1u << 18))
         write_lines(p);
-    return rc;
+    return cli_stdout_failed() ? NTIDX_E_WRITE : rc;
 }
 
 void event_print_flush(event_printer *p)
@@ -378,7 +381,7 @@ void event_print_done(event_printer *p, const char *trace_path)
     for (int i = 0; i < EVENT_TYPE_CACHE; i++)
         ntidx_buf_free(&p->types[i].text);
     if (p->field_errors)
-        fprintf(stderr, "ntidx: %s: warning: %" PRIu64 " events have payloads that do not match their metadata "
-                        "(listed with field_error)\n",
-                trace_path, p->field_errors);
+        cli_note("%s: warning: %" PRIu64 " events have payloads that do not match their metadata "
+                 "(listed with field_error)",
+                 trace_path, p->field_errors);
 }

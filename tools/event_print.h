@@ -31,8 +31,11 @@ typedef struct event_printer {
     event_type_text types[EVENT_TYPE_CACHE];
 } event_printer;
 
-/* Print one event; returns NTIDX_OK, NTIDX_E_PAYLOAD (printed with field_error) or NTIDX_E_NOMEM (said). */
+/* Print one event; returns NTIDX_OK, NTIDX_E_PAYLOAD (printed with field_error), NTIDX_E_NOMEM (said) or
+   NTIDX_E_WRITE (standard output failed: not said here, main() says it). */
 int event_print(event_printer *p, const ntidx_trace *t, const ntidx_event *e, enum event_format f);
+/* Whether a command's loop stops on what event_print() returned. */
+static inline int event_print_stops(int rc) { return rc == NTIDX_E_NOMEM || rc == NTIDX_E_WRITE; }
 /* Write the lines a batching printer holds (before anything else goes to stdout). */
 void event_print_flush(event_printer *p);
 /* Free the scratch and warn about payloads that did not fit. */

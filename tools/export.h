@@ -21,6 +21,7 @@ typedef struct export_job {
     ntidx_query_options query;   /* window and filters, as the user gave them */
     int has_filter;              /* --provider or --event was given */
     FILE *out;
+    uint64_t progress_total;     /* export_progress_begin(): the bytes the writer's query reads */
 } export_job;
 
 /*
@@ -32,16 +33,23 @@ typedef struct export_job {
 int export_chrome(export_job *job, uint64_t *events_written);
 
 /*
- * speedscope JSON: one "sampled" profile per thread of the stacks of the
- * sample profiler's Thread/Sample events in the window (or of the events the
- * --provider/--event filter selects), frames named from the method-load and
- * rundown events of the whole trace. Returns 0, or -1 with a message printed.
+ * speedscope JSON: one profile per thread of the stacks of the sample
+ * profiler's Thread/Sample events in the window ("evented": each sample at its
+ * time), or of the events the --provider/--event filter selects ("sampled":
+ * counts), frames named from the method-load and rundown events of the whole
+ * trace. Returns 0, or -1 with a message printed (also when the window holds
+ * no sample: nothing is written).
  */
 int export_speedscope(export_job *job, uint64_t *events_written);
 
 /* ------------------------------------------------------------------ */
 /* Helpers (export_util.c)                                             */
 /* ------------------------------------------------------------------ */
+
+/* The progress line of a writer's query (cli_progress()): the bytes it will read, known from the index, then
+   every 4096 events what it has read. */
+void export_progress_begin(export_job *job, const ntidx_query_options *o);
+void export_progress(const export_job *job, const ntidx_query *q, uint64_t events);
 
 /* Ticks to microseconds since the trace's sync time (negative before it), exact to the tick in long double. */
 long double export_ticks_to_us(const ntidx_trace_info *in, uint64_t ticks);

@@ -178,7 +178,9 @@ int export_chrome(export_job *job, uint64_t *events_written)
     const ntidx_event *e;
 
     fputs("{\"traceEvents\":[", f);
-    while ((rc = ntidx_query_next(q, &e)) == 1) {
+    /* a write that failed stops the events; cli_output_commit() says what failed */
+    export_progress_begin(job, &job->query);
+    while (!ferror(f) && (rc = ntidx_query_next(q, &e)) == 1) {
         const ntidx_metadata *m = e->metadata;
         uint64_t pid = e->thread && e->thread->has_os_process_id ? e->thread->os_process_id : in->process_id;
         if (e->thread && e->thread->name && e->thread->name[0]) {
@@ -229,7 +231,7 @@ int export_chrome(export_job *job, uint64_t *events_written)
             fwrite(fields.data, 1, fields.len, f);
         }
         fputc('}', f);
-        n++;
+        export_progress(job, q, ++n);
     }
     if (rc < 0) {
         cli_library_error();
@@ -259,8 +261,8 @@ int export_chrome(export_job *job, uint64_t *events_written)
             in->format_version, in->process_id, in->pointer_size, sync, in->sync_ticks, in->tick_frequency,
             job->query.t0, job->query.t1, n, field_errors);
     if (field_errors)
-        fprintf(stderr, "ntidx: %s: warning: %" PRIu64 " events have payloads that do not match their metadata\n",
-                job->trace_path, field_errors);
+        cli_note("%s: warning: %" PRIu64 " events have payloads that do not match their metadata", job->trace_path,
+                 field_errors);
     *events_written = n;
     ret = 0;
 out:

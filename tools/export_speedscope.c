@@ -5,25 +5,34 @@
  *   {"$schema":"https://www.speedscope.app/file-format-schema.json",
  *    "exporter":"ntidx 0.1.0","name":"trace.nettrace","activeProfileIndex":0,
  *    "shared":{"frames":[{"name":"System.Private.CoreLib!System.Threading.Thread.Sleep(int32)",
- *                         "file":"/path/System.Private.CoreLib.dll"},{"name":"0x7f3a10002a40"},...]},
- *    "profiles":[{"type":"sampled","name":"Thread 1464011","unit":"milliseconds",
- *                 "startValue":0.2,"endValue":10471.8,"samples":[[0,5,7],...],"weights":[1,...]},...]}
+ *                         "file":"/path/System.Private.CoreLib.dll"},{"name":"?!?"},...]},
+ *    "profiles":[{"type":"evented","name":"Thread 1464011","unit":"milliseconds",
+ *                 "startValue":0.2,"endValue":10471.8,
+ *                 "events":[{"type":"O","frame":0,"at":0.2},...,{"type":"C","frame":0,"at":10471.8}]},...]}
  *
  * Samples: by default the sample profiler's events (provider
  * Microsoft-DotNETCore-SampleProfiler, event id 0, `Thread/Sample`); with
  * --provider or --event, the stacks of the events those select instead
- * (allocation ticks, exceptions...). Events without a stack are skipped.
- * One "sampled" profile per thread (OS thread id), ordered by thread id;
- * activeProfileIndex is the thread with the most samples. A sample's stack
- * (ntidx_event.stack: pointer-size instruction pointers, leaf first) is
- * written root first, as speedscope wants.
+ * (allocation ticks, exceptions...). Events without a stack are skipped; a
+ * window with no sample left is an error that says how to pick events (no
+ * empty profile is written). One profile per thread (OS thread id), ordered
+ * by thread id; activeProfileIndex is the thread with the most samples. A
+ * sample's stack (ntidx_event.stack: pointer-size instruction pointers, leaf
+ * first) is written root first, as speedscope wants.
  *
- * Units: for the sample profiler "milliseconds": each sample weighs the
- * sampling interval (the trace's ExpectedCPUSamplingRate, in nanoseconds;
- * 1 ms, the runtime's default, when the trace gives none), startValue and
- * endValue are the thread's first sample and its last sample plus one
- * interval, in milliseconds since the trace's sync time. For other events
- * "none": each sample weighs 1 and the values run from 0 to the count.
+ * The sample profiler's samples are an "evented" profile in milliseconds
+ * since the trace's sync time, as dotnet-trace's speedscope export writes
+ * them: each sample at its own time, so the time axis is the trace's. A
+ * sample lasts the sampling interval (the trace's ExpectedCPUSamplingRate,
+ * in nanoseconds; 1 ms, the runtime's default, when the trace gives none);
+ * frames a sample shares with the one just before it (from the root, when
+ * the two touch) stay open, the others close where it ends, and its own open
+ * where it starts. A sample that comes before the previous one's end (or
+ * within a thousandth of an interval after it) starts at that end, so every
+ * sample lasts exactly one interval: a frame's open time is its samples
+ * times the interval, as in a "sampled" profile. For other events, which have
+ * no duration, a "sampled" profile in unit "none": each sample weighs 1 and
+ * the values run from 0 to the count.
  *
  * Frames: an instruction pointer inside a method the runtime reported is
  * named "module!Namespace.Method(args)" (module: the file name of its
@@ -81,6 +90,7 @@ typedef struct profile {
     char *thread_name;
     uint64_t first_ts, last_ts;
     VEC(uint32_t) samples; /* stack ids */
+    VEC(uint64_t) times;   /* each sample's timestamp (ticks), in time order */
 } profile;
 
 typedef struct ss {
@@ -244,6 +254,7 @@ static int add_sample(ss *s, const ntidx_event *e)
     }
     p->last_ts = e->timestamp;
     VEC_PUSH(p->samples, sid, nomem);
+    VEC_PUSH(p->times, e->timestamp, nomem);
     return 0;
 nomem_slot:
     *slot = UINT32_MAX;
@@ -272,7 +283,50 @@ static const char *format_number(char *buf, size_t len, long double v)
     return buf;
 }
 
-static void write_file(ss *s, int sampler, long double weight)
+/* One open or close event of an evented profile. */
+static void write_event(FILE *f, int *first, char type, uint32_t frame, long double at)
+{
+    char nb[64];
+    fprintf(f, "%s{\"type\":\"%c\",\"frame\":%u,\"at\":%s}", *first ? "" : ",", type, frame,
+            format_number(nb, sizeof nb, at));
+    *first = 0;
+}
+
+/*
+ * A thread's samples as open and close events at their times (milliseconds since the sync time), each
+ * sample lasting `interval` (the file comment says how). `open` holds the open frames, root first (room
+ * for the deepest stack). Returns the last event's time; *start the first's.
+ */
+static long double write_events(ss *s, const profile *p, long double interval, uint32_t *open, long double *start)
+{
+    FILE *f = s->job->out;
+    int first = 1;
+    size_t open_n = 0;
+    long double end = 0; /* where the last sample ends */
+    for (size_t k = 0; k < p->samples.n; k++) {
+        uint32_t sid = p->samples.v[k];
+        const uint32_t *fr = s->pool.v + s->stack_at.v[sid];
+        size_t n = s->stack_len.v[sid];
+        long double t = export_ticks_to_us(s->info, p->times.v[k]) / 1000.0L;
+        int touches = k > 0 && t <= end + interval / 1000;
+        long double at = k == 0 ? t : touches ? end : t;
+        if (k == 0)
+            *start = at;
+        size_t same = 0;
+        while (touches && same < open_n && same < n && open[same] == fr[same])
+            same++;
+        while (open_n > same)
+            write_event(f, &first, 'C', open[--open_n], end);
+        for (; open_n < n; open_n++)
+            write_event(f, &first, 'O', open[open_n] = fr[open_n], at);
+        end = at + interval;
+    }
+    while (open_n > 0)
+        write_event(f, &first, 'C', open[--open_n], end);
+    return end;
+}
+
+static int write_file(ss *s, int sampler, long double weight)
 {
     FILE *f = s->job->out;
     const char *base = s->job->trace_path;
@@ -299,7 +353,12 @@ static void write_file(ss *s, int sampler, long double weight)
         fputc('}', f);
     }
     fputs("]},\n\"profiles\":[", f);
-    const ntidx_trace_info *in = s->info;
+    size_t deepest = 1;
+    for (size_t i = 0; i < s->stack_len.n; i++)
+        deepest = s->stack_len.v[i] > deepest ? s->stack_len.v[i] : deepest;
+    uint32_t *open = malloc(deepest * sizeof *open);
+    if (!open)
+        return NTIDX_E_NOMEM;
     for (size_t i = 0; i < s->profiles.n; i++) {
         const profile *p = &s->profiles.v[i];
         char name[400];
@@ -307,17 +366,18 @@ static void write_file(ss *s, int sampler, long double weight)
             snprintf(name, sizeof name, "%s (thread %" PRIu64 ")", p->thread_name, p->tid);
         else
             snprintf(name, sizeof name, "Thread %" PRIu64, p->tid);
-        fputs(i ? ",\n{\"type\":\"sampled\",\"name\":" : "\n{\"type\":\"sampled\",\"name\":", f);
+        fprintf(f, "%s\n{\"type\":\"%s\",\"name\":", i ? "," : "", sampler ? "evented" : "sampled");
         cli_json_str(f, name);
-        long double start = 0, end = (long double)p->samples.n;
-        if (sampler) {
-            start = export_ticks_to_us(in, p->first_ts) / 1000.0L;
-            end = export_ticks_to_us(in, p->last_ts) / 1000.0L + weight;
-        }
         char nb[64];
-        fprintf(f, ",\"unit\":\"%s\",\"startValue\":%s", sampler ? "milliseconds" : "none",
-                format_number(nb, sizeof nb, start));
-        fprintf(f, ",\"endValue\":%s", format_number(nb, sizeof nb, end));
+        if (sampler) {
+            /* the events first: startValue and endValue are their first and last times (JSON keys have no order) */
+            fputs(",\"unit\":\"milliseconds\",\n\"events\":[", f);
+            long double start = 0, end = write_events(s, p, weight, open, &start);
+            fprintf(f, "],\n\"startValue\":%s", format_number(nb, sizeof nb, start));
+            fprintf(f, ",\"endValue\":%s}", format_number(nb, sizeof nb, end));
+            continue;
+        }
+        fprintf(f, ",\"unit\":\"none\",\"startValue\":0,\"endValue\":%zu", p->samples.n);
         fputs(",\n\"samples\":[", f);
         for (size_t k = 0; k < p->samples.n; k++) {
             uint32_t sid = p->samples.v[k];
@@ -337,7 +397,9 @@ static void write_file(ss *s, int sampler, long double weight)
         }
         fputs("]}", f);
     }
+    free(open);
     fputs("\n]}\n", f);
+    return 0;
 }
 
 static void ss_free(ss *s)
@@ -348,6 +410,7 @@ static void ss_free(ss *s)
     for (size_t i = 0; i < s->profiles.n; i++) {
         free(s->profiles.v[i].thread_name);
         free(s->profiles.v[i].samples.v);
+        free(s->profiles.v[i].times.v);
     }
     free(s->frames.v);
     free(s->profiles.v);
@@ -390,10 +453,11 @@ int export_speedscope(export_job *job, uint64_t *events_written)
     }
     const ntidx_event *e;
     uint64_t n = 0;
+    export_progress_begin(job, &o);
     while ((rc = ntidx_query_next(q, &e)) == 1) {
         if ((rc = add_sample(&s, e)) < 0)
             break;
-        n++;
+        export_progress(job, q, ++n);
     }
     if (rc < 0) {
         if (rc == NTIDX_E_NOMEM)
@@ -402,15 +466,31 @@ int export_speedscope(export_job *job, uint64_t *events_written)
             cli_library_error();
         goto out;
     }
+    if (n == s.no_stack) {
+        /* no profile of nothing: say what was there and how to choose other events */
+        if (sampler)
+            cli_error("%s: no samples to export: the window holds no %s Thread/Sample events with a stack "
+                      "(a trace recorded without the sample profiler?); to export the stacks of other events, pick "
+                      "them with --event NAME (GC/AllocationTick, Exception/Start, ...) or --provider P",
+                      job->trace_path, SAMPLER_PROVIDER);
+        else
+            cli_error("%s: no samples to export: %" PRIu64 " events in the window match --provider/--event, none "
+                      "with a stack; pick events that carry stacks with --event NAME (GC/AllocationTick, "
+                      "Exception/Start, ...) or --provider P",
+                      job->trace_path, n);
+        goto out;
+    }
     long double weight = 1;
     if (sampler && s.info->expected_cpu_sampling_rate)
         weight = (long double)s.info->expected_cpu_sampling_rate / 1e6L; /* ns -> ms */
-    write_file(&s, sampler, weight);
-    fprintf(stderr,
-            "ntidx: speedscope: %" PRIu64 " samples on %zu threads (%" PRIu64 " without a stack, skipped); %zu methods "
-            "known; %" PRIu64 " of %" PRIu64 " frames named\n",
-            n - s.no_stack, s.profiles.n, s.no_stack, (size_t)ntidx_symbolizer_method_count(s.symbols),
-            s.resolved_frames, s.total_frames);
+    if (write_file(&s, sampler, weight) < 0) {
+        cli_error("%s: out of memory", job->trace_path);
+        goto out;
+    }
+    cli_note("speedscope: %" PRIu64 " samples on %zu threads (%" PRIu64 " without a stack, skipped); %zu methods "
+             "known; %" PRIu64 " of %" PRIu64 " frames named",
+             n - s.no_stack, s.profiles.n, s.no_stack, (size_t)ntidx_symbolizer_method_count(s.symbols),
+             s.resolved_frames, s.total_frames);
     *events_written = n - s.no_stack;
     ret = 0;
 out:

@@ -1,8 +1,22 @@
-/* Helpers of ntidx export: tick conversion, event and process names. */
+/* Helpers of ntidx export: progress, tick conversion, event and process names. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "export.h"
+
+void export_progress_begin(export_job *job, const ntidx_query_options *o)
+{
+    ntidx_query_cost cost;
+    job->progress_total = ntidx_query_estimate(job->trace, job->index, o, &cost) == NTIDX_OK ? cost.bytes : 0;
+    cli_progress_label("ntidx: exporting");
+}
+
+void export_progress(const export_job *job, const ntidx_query *q, uint64_t events)
+{
+    if ((events & 4095) == 0 && job->progress_total)
+        cli_progress(NULL, ntidx_query_get_stats(q)->bytes_read, job->progress_total);
+}
 
 long double export_ticks_to_us(const ntidx_trace_info *in, uint64_t ticks)
 {

@@ -106,11 +106,11 @@ typedef struct ntidx_analysis_stats {
 
 /** Value types of table columns. */
 typedef enum ntidx_column_type {
-    NTIDX_COLUMN_INT = 1,    /**< int64_t in ntidx_cell.i */
-    NTIDX_COLUMN_UINT = 2,   /**< uint64_t in ntidx_cell.u */
-    NTIDX_COLUMN_DOUBLE = 3, /**< double in ntidx_cell.f */
-    NTIDX_COLUMN_BOOL = 4,   /**< 0 or 1 in ntidx_cell.u */
-    NTIDX_COLUMN_STRING = 5  /**< UTF-8 in ntidx_cell.s (NUL-terminated) */
+    NTIDX_COLUMN_INT = 1,    /**< int64_t in ntidx_table_cell.i */
+    NTIDX_COLUMN_UINT = 2,   /**< uint64_t in ntidx_table_cell.u */
+    NTIDX_COLUMN_DOUBLE = 3, /**< double in ntidx_table_cell.f */
+    NTIDX_COLUMN_BOOL = 4,   /**< 0 or 1 in ntidx_table_cell.u */
+    NTIDX_COLUMN_STRING = 5  /**< UTF-8 in ntidx_table_cell.s (NUL-terminated) */
 } ntidx_column_type;
 
 /** One column of a table. */
@@ -121,14 +121,14 @@ typedef struct ntidx_column {
 } ntidx_column;
 
 /** One value. */
-typedef struct ntidx_cell {
+typedef struct ntidx_table_cell {
     int type;      /**< ntidx_column_type, the column's */
     int is_null;   /**< 1: no value (a GC without GC/HeapStats has no size by generation) */
     int64_t i;
     uint64_t u;
     double f;
     const char *s; /**< valid as long as the analysis */
-} ntidx_cell;
+} ntidx_table_cell;
 
 /** One table of an analysis. */
 typedef struct ntidx_table {
@@ -162,16 +162,67 @@ NTIDX_NODISCARD NTIDX_API int ntidx_analysis_table(const ntidx_analysis *a, size
  *   if (ntidx_analysis_table(a, 0, &tb) == NTIDX_OK)
  *       for (uint64_t r = 0; r < tb.rows; r++)
  *           for (size_t c = 0; c < tb.column_count; c++) {
- *               ntidx_cell v;
+ *               ntidx_table_cell v;
  *               if (ntidx_analysis_cell(a, 0, r, c, &v) == NTIDX_OK && !v.is_null) print(tb.columns[c].name, &v);
  *           }
  * @endcode
  */
 NTIDX_NODISCARD NTIDX_API int ntidx_analysis_cell(const ntidx_analysis *a, size_t k, uint64_t row, size_t column,
-                                                  ntidx_cell *out);
+                                                  ntidx_table_cell *out);
 
 /** Free. Accepts NULL and *a == NULL; sets *a to NULL. */
 NTIDX_API void ntidx_analysis_free(ntidx_analysis **a);
+
+/* ------------------------------------------------------------------ */
+/* The analyses by name                                                */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Clients that serve every analysis the same way (the Python module's
+ * Trace.gc(), Trace.jit(), ...; ntidx.dask; the SQL tables) find them here
+ * rather than naming each entry point: an analysis added to the library
+ * appears in every such door without a change to it. The tables' names and
+ * columns are known before any run (the SQL tables declare them; an empty
+ * DataFrame has them), and they are those of the analysis's results.
+ */
+
+/** One analysis of the library. */
+typedef struct ntidx_analysis_info {
+    const char *name;    /**< "gc": the command that prints it, and ntidx_analysis_name() of its results */
+    const char *summary; /**< one line for people ("the GCs of a window, their pauses and why they ran") */
+    /** its entry point (ntidx_gc_analyze()), as ntidx_analyze() calls it */
+    int (*analyze)(ntidx_trace *t, const ntidx_index *x, const ntidx_analysis_options *o, ntidx_analysis **out);
+    size_t table_count;          /**< the tables of its results, in their order */
+    const ntidx_table *tables;   /**< names and columns (rows 0); static */
+    uint64_t reserved[4];
+} ntidx_analysis_info;
+
+/** How many analyses the library has. */
+NTIDX_API size_t ntidx_analysis_count(void);
+
+/** Analysis `k` (< ntidx_analysis_count()), in the order the documentation lists them; NULL past the end. */
+NTIDX_API const ntidx_analysis_info *ntidx_analysis_info_at(size_t k);
+
+/** The analysis named `name` ("gc"; exactly), or NULL. */
+NTIDX_API const ntidx_analysis_info *ntidx_analysis_find(const char *name);
+
+/**
+ * Run the analysis named `name` (ntidx_analysis_find()): the same as its own
+ * entry point (ntidx_gc_analyze() for "gc").
+ * @return as the analysis's entry point; NTIDX_E_INVALID_ARG also for a name
+ *         the library has no analysis of (ntidx_last_error() lists those it has).
+ * @code
+ *   for (size_t k = 0; k < ntidx_analysis_count(); k++) {
+ *       const ntidx_analysis_info *info = ntidx_analysis_info_at(k);
+ *       ntidx_analysis *a;
+ *       if (ntidx_analyze(info->name, t, x, NULL, &a) == NTIDX_OK)
+ *           print_tables(a);
+ *       ntidx_analysis_free(&a);
+ *   }
+ * @endcode
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_analyze(const char *name, ntidx_trace *t, const ntidx_index *x,
+                                            const ntidx_analysis_options *o, ntidx_analysis **out);
 
 /* ------------------------------------------------------------------ */
 /* GC: TraceEvent's TraceGC and GCStats                                */
@@ -440,6 +491,127 @@ NTIDX_API size_t ntidx_exceptions_count(const ntidx_analysis *a);
 
 /** Row `i` (< ntidx_exceptions_count()); NULL past the end or for another analysis. Valid as long as `a`. */
 NTIDX_API const ntidx_exception_group *ntidx_exceptions_at(const ntidx_analysis *a, size_t i);
+/* Contention: the runtime's Contention/Start-Stop waits               */
+/* ------------------------------------------------------------------ */
+
+/**
+ * The waits of one thread for one lock (table "contention"; the keys are its
+ * column names). A wait is a thread's Contention/Start and its next
+ * Contention/Stop; its length is the stop's DurationNs where the runtime
+ * writes one (Contention/Stop version 1 and later), else the stop's time
+ * minus the start's.
+ */
+typedef struct ntidx_contention {
+    uint64_t lock_id;      /**< `lock_id`: Contention/Start's LockID (version 2: .NET 8 and later; 0 before) */
+    uint64_t thread;       /**< `thread`: the waiting thread */
+    uint32_t pid;          /**< `pid`: the process */
+    uint64_t count;        /**< `count`: waits that ended (their Contention/Stop found) */
+    uint64_t incomplete;   /**< `incomplete`: waits whose Contention/Stop was not found */
+    double total_wait_ms;  /**< `total_wait_ms`: the lengths of the waits that ended, added up */
+    double max_wait_ms;    /**< `max_wait_ms`: the longest (NaN, null in the table, when count is 0) */
+    uint64_t reserved[4];
+} ntidx_contention;
+
+/**
+ * The lock contention of a window: the runtime's Contention/Start and
+ * Contention/Stop events (provider Microsoft-Windows-DotNETRuntime, the
+ * Contention keyword 0x4000) paired per thread, in parallel over the
+ * window's regions (see the top of this header).
+ *
+ * Tables: "contention", one row per lock and thread (ordered by lock,
+ * process, thread: ntidx_contention); "contention_locks", one row per lock;
+ * "contention_waits", one row per wait in the order of their starts (`ts`,
+ * `start_relative_ms`, `duration_ms`, `thread`, `lock_id`,
+ * `lock_owner_thread`, `kind`, `is_complete`, `pid`).
+ *
+ * A wait belongs to the window its Contention/Start lies in; its stop is
+ * looked for past the window's end (lookahead_seconds). A wait whose stop is
+ * not found (the window's lookahead, the trace's end; or a second start on
+ * its thread before any stop: the stop was lost) is kept and counted in
+ * `incomplete`, outside `count` and the times. A stop without a start is
+ * counted in ntidx_analysis_stats.unmatched. With has_thread, only that
+ * thread's waits.
+ *
+ * @return as ntidx_gc_analyze().
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_contention_analyze(ntidx_trace *t, const ntidx_index *x,
+                                                       const ntidx_analysis_options *o, ntidx_analysis **out);
+
+/** Rows (lock and thread) of a contention analysis (0 for another analysis). */
+NTIDX_API size_t ntidx_contention_count(const ntidx_analysis *a);
+
+/** Row `i` (< ntidx_contention_count()); NULL past the end or for another analysis. Valid as long as `a`. */
+NTIDX_API const ntidx_contention *ntidx_contention_at(const ntidx_analysis *a, size_t i);
+
+/* ------------------------------------------------------------------ */
+/* Activities: EventSource Start/Stop pairs (StartStopActivityComputer) */
+/* ------------------------------------------------------------------ */
+
+/**
+ * One activity, as TraceEvent's StartStopActivityComputer computes it
+ * (table "activities"; the keys are its column names).
+ */
+typedef struct ntidx_activity {
+    const char *provider;          /**< `provider`: the Start event's provider */
+    const char *name;              /**< `name`: TraceEvent's TaskName ("Request" of Request/Start;
+                                        "ExceptionHandling" for the runtime's ExceptionCatch pairs) */
+    uint8_t activity_id[16];       /**< `activity_id`: the id that pairs its Start and Stop (GUID bytes) */
+    int has_parent;                /**< 1: it has a creator (`parent_activity_id` is not null) */
+    uint8_t parent_activity_id[16];/**< `parent_activity_id`: its creator's activity id */
+    int64_t parent;                /**< its creator's index among these records (-1: none, or not listed) */
+    uint32_t depth;                /**< `depth`: creators above it (0: none) */
+    uint64_t thread;               /**< `thread`: the Start event's thread */
+    uint32_t pid;                  /**< `pid`: the process */
+    uint64_t ts;                   /**< `ts`: the Start event's timestamp, raw ticks */
+    double start_relative_ms;      /**< `start_relative_ms`: the Start, ms since the trace's sync time */
+    double duration_ms;            /**< `duration_ms`: Stop - Start (0 while incomplete, as TraceEvent) */
+    int is_complete;               /**< `is_complete`: its Stop was seen */
+    uint64_t reserved[4];
+} ntidx_activity;
+
+/**
+ * The activities of a window: EventSource Start/Stop pairs matched by
+ * activity id, nested by their creators, as TraceEvent's
+ * StartStopActivityComputer computes them (PerfView's Events and
+ * "Activities" views), in parallel over the window's regions.
+ *
+ * Read: the Start and Stop opcodes of every EventSource provider the trace
+ * defines (the event types are taken from the trace's definitions; over a
+ * --full index only the blocks that can hold them are read), the runtime's
+ * ExceptionCatch/Start and /Stop (activities named "ExceptionHandling") and
+ * ThreadPoolWorkerThread/Wait (a thread pool thread going back to wait: what
+ * it did before is no longer the creator of its next activity). A Start
+ * opens an activity under its activity id; its creator is the open activity
+ * whose id is the Start's related activity id, else the activity current on
+ * its thread; a Stop ends the open activity of its id. docs/conformance.md
+ * ("TraceEvent's definitions") and docs/architecture.md ("The activities
+ * analysis") say exactly which events count and where ntidx departs from
+ * TraceEvent.
+ *
+ * Tables: "activities", one row per activity in the order of their starts
+ * (ntidx_activity, and `activity_path`: the id as TraceEvent writes an
+ * EventSource activity path, "/#PID/1/2/"); "activities_summary", one row per
+ * provider and name (`count`, `incomplete`, `total_duration_ms`,
+ * `mean_duration_ms`, `max_duration_ms` of the complete ones).
+ *
+ * An activity belongs to the window its Start lies in; the window is
+ * computed as TraceEvent would compute its events alone (a creator that
+ * started before the window is not known). Its Stop is looked for past the
+ * window's end (lookahead_seconds); an activity whose Stop is not found is
+ * kept with is_complete 0. A Stop that finds no activity is counted in
+ * ntidx_analysis_stats.unmatched. With has_thread, only the activities that
+ * thread started.
+ *
+ * @return as ntidx_gc_analyze().
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_activities_analyze(ntidx_trace *t, const ntidx_index *x,
+                                                       const ntidx_analysis_options *o, ntidx_analysis **out);
+
+/** Activities of an activities analysis (0 for another analysis). */
+NTIDX_API size_t ntidx_activity_count(const ntidx_analysis *a);
+
+/** Activity `i` (< ntidx_activity_count()); NULL past the end or for another analysis. Valid as long as `a`. */
+NTIDX_API const ntidx_activity *ntidx_activity_at(const ntidx_analysis *a, size_t i);
 
 #ifdef __cplusplus
 }

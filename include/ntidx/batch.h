@@ -117,7 +117,7 @@ typedef struct ntidx_columns {
 /** One event type of a batch: a row of its type table. Strings live as long as the batch. */
 typedef struct ntidx_batch_type {
     const char *provider;
-    const char *event_name;    /**< as ntidx_metadata.event_name ("" when nothing names the event) */
+    const char *event_name;    /**< as ntidx_metadata.event_name ("EventID(N)" when nothing names the event) */
     uint32_t event_id;
     uint32_t version;
     uint32_t level;

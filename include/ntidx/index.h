@@ -25,9 +25,6 @@ extern "C" {
 
 typedef struct ntidx_index ntidx_index;
 
-/** Progress of a long operation: `done` of `total` bytes of trace. Return nonzero to cancel. */
-typedef int (*ntidx_progress_fn)(void *ctx, uint64_t done, uint64_t total);
-
 /** How much of an index ntidx_index_load() checks before it returns. */
 typedef enum ntidx_index_verify {
     /** Everything when the block table is small (up to 256 KiB); otherwise the header, the small tables and
@@ -61,7 +58,17 @@ typedef struct ntidx_index_options {
         default only parts of at least 64 MiB; when a number is given, parts of at least 64 KiB). The
         index, and the error when the trace is damaged, are the same, byte for byte, for any number. */
     unsigned threads;
-    uint64_t reserved[8];       /**< zero (see Conventions in ntidx.h) */
+    /** 1: the caller goes on to read every block of the trace (statistics of the whole trace, an export):
+        an index that has to be built is built reading the trace in large sequential steps, so that a trace
+        not in the page cache is read from the disk once, at its speed, and the pass after finds it cached
+        (else the scan reads only the block headers, one small read each: far less for an index alone, but
+        a pass after it would then read the trace a second time). A --full build always reads so. */
+    int read_all;
+    /** 1: when an index has to be built or rebuilt, build it --full (`full`); one that is current is used
+        as it is, plain or not. For a caller that reads every event anyway: a --full build decodes the
+        regions while the scan reads on, and its region statistics then answer without a second pass. */
+    int full_when_built;
+    uint64_t reserved[7];       /**< zero (see Conventions in ntidx.h) */
 } ntidx_index_options;
 
 NTIDX_API void ntidx_index_options_defaults(ntidx_index_options *o);
@@ -72,6 +79,10 @@ typedef struct ntidx_index_info {
     int complete;              /**< the trace's end-of-stream marker was indexed */
     uint64_t trace_size;       /**< the trace's size when indexed */
     uint64_t indexed_end;      /**< end of the last indexed (complete) block */
+    /** blocks: those the index lists, every block before indexed_end but the trace block (read at open;
+        `ntidx index` and `ntidx info` count it too: blocks + 1); sequence points; regions (runs of blocks
+        each closed by a sequence point, the last one maybe open); definition blocks (metadata, thread
+        and remove-thread blocks, event blocks holding metadata rows) */
     uint64_t blocks, sequence_points, regions, definitions;
     uint64_t first_ts, last_ts;/**< event time span (first_ts > last_ts: no events) */
     uint64_t events;           /**< UINT64_MAX unless full */
@@ -109,11 +120,24 @@ NTIDX_NODISCARD NTIDX_API int ntidx_index_build(ntidx_trace *t, const ntidx_inde
  * interrupted write leaves the old index or none, never a broken one; a
  * killed writer leaves its temporary file, which the next successful write
  * of `path` removes (with any other that no live writer holds locked).
+ * A `path` that is not a regular file (a device, a FIFO) is written in
+ * place: a rename over it would replace it with a file.
  * @return NTIDX_OK, NTIDX_E_IO (the message names the file and errno's text),
  *         NTIDX_E_NOMEM, NTIDX_E_INDEX_CORRUPT (a lazily checked index whose
  *         unchecked regions fail their check: it is not written).
  */
 NTIDX_NODISCARD NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path);
+
+/**
+ * The index's bytes written to the caller's descriptor `fd` from where it is
+ * (standard output, a pipe, a temporary of ntidx_output_open()), left open;
+ * `name` names it in messages. No temporary, no rename, no fsync: the
+ * caller's descriptor, the caller's choice.
+ * @return NTIDX_OK, NTIDX_E_IO (a write failed: the message names `name`
+ *         and errno's text), NTIDX_E_NOMEM, NTIDX_E_INDEX_CORRUPT (as
+ *         ntidx_index_write()).
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_index_write_fd(const ntidx_index *x, int fd, const char *name);
 
 /** Load outcomes besides errors. */
 typedef enum ntidx_index_state {
@@ -354,7 +378,12 @@ typedef struct ntidx_stats_options {
     /** Only these regions (numbers of ntidx_index_region()), clipped to the window; NULL: every region. */
     const uint64_t *regions;
     size_t region_count;
-    uint64_t reserved[5];   /**< zero (see Conventions in ntidx.h) */
+    /** Optional: bytes of the regions decoded so far of those to decode (a --full index's summaries are not
+        counted); nonzero cancels with NTIDX_E_CANCELLED. Called on the calling thread between its units of
+        work. */
+    ntidx_progress_fn progress;
+    void *progress_ctx;
+    uint64_t reserved[3];   /**< zero (see Conventions in ntidx.h) */
 } ntidx_stats_options;
 
 NTIDX_API void ntidx_stats_options_defaults(ntidx_stats_options *o);

@@ -69,6 +69,48 @@
  *   worker threads and return when they are done.
  * - The last-error record is per thread: concurrent calls never see each
  *   other's messages.
+ *
+ * A file that shrinks while it is read
+ * ------------------------------------
+ * A trace is read through a read-only mapping. A file truncated while it is
+ * mapped (by another program, or rewritten in place) loses the pages past
+ * its new end, and a read of one of them raises SIGBUS, which would kill the
+ * process. The library guards its mappings instead: the first time it maps a
+ * trace it installs one process-wide SIGBUS handler (SA_SIGINFO, once for all
+ * threads). A fault inside a trace's mapping maps zero pages over the rest of
+ * that mapping and notes where it happened; the read that faulted goes on,
+ * on zeros (every byte of a trace is bounds-checked as untrusted, so zeros
+ * are safe to decode), and the operation fails at its next checkpoint (each
+ * block framed, each event handed out, each payload decoded, the end of a
+ * read, any error) with NTIDX_E_SHRUNK: "TRACE: offset N (0xN): the file
+ * shrank to M bytes while it was read (it had K bytes when opened)". (A page
+ * that could not be read while the file kept its size, an I/O error, is
+ * NTIDX_E_IO.) Nothing jumps out of the handler, so no lock, allocation or
+ * worker thread is left behind, on any thread. From then on every operation
+ * on that trace handle fails the same way; open the file again to read what
+ * it now holds. No index is built from, or saved of, a trace that shrank
+ * while it was read.
+ * - A SIGBUS anywhere else goes to the handler that was installed before the
+ *   library's, or takes the default action (the process dies, as it would
+ *   have without the library).
+ * - A program that installs a SIGBUS handler of its own after its first
+ *   trace is open replaces the library's: it must pass the faults it does not
+ *   handle to the handler it replaced (with SA_SIGINFO and the same siginfo),
+ *   or put that one back. (cmocka, for one, installs its own around each test
+ *   and then puts back the one it found there: the library's handler, when
+ *   the first trace was opened inside a test, is gone after that test.)
+ * - Pointers already handed out into a trace (payloads, stacks,
+ *   ntidx_trace_data()) stay valid: past the fault they point at zeros.
+ * - The bytes between the new end of the file and the end of its page read
+ *   as zeros without any fault: what decodes from them is caught at the end
+ *   of the read (the file's size is checked there, and on every error), so
+ *   events from that last page, less than a page of bytes, may come out
+ *   before the error does.
+ * - Traces opened with ntidx_trace_open_memory() are the caller's bytes: not
+ *   guarded. Nor is a loaded side index's mapping: ntidx replaces an index
+ *   file by renaming a new one over it, never in place, but an index file
+ *   truncated in place by another program while it is loaded still raises
+ *   SIGBUS.
  */
 #ifndef NTIDX_NTIDX_H
 #define NTIDX_NTIDX_H
@@ -116,11 +158,12 @@ typedef enum ntidx_error {
     NTIDX_E_INDEX_CORRUPT = -12,/**< bad magic, checksum, reserved field or structure: not a usable index */
     NTIDX_E_INDEX_STALE = -13,  /**< the trace changed in place since it was indexed */
     NTIDX_E_INDEX_VERSION = -14,/**< an index written by a newer ntidx (major version) */
-    NTIDX_E_CANCELLED = -15     /**< a progress callback asked to stop */
+    NTIDX_E_CANCELLED = -15,    /**< a progress callback asked to stop */
+    NTIDX_E_SHRUNK = -16        /**< the file shrank while it was read ("A file that shrinks while it is read") */
 } ntidx_error;
 
 /** The most negative error code: codes run from NTIDX_E_LAST to NTIDX_OK. */
-#define NTIDX_E_LAST NTIDX_E_CANCELLED
+#define NTIDX_E_LAST NTIDX_E_SHRUNK
 
 /** A short English description of an error code ("trace is truncated"). Never NULL. */
 NTIDX_API const char *ntidx_strerror(int code);
@@ -160,6 +203,15 @@ NTIDX_API const ntidx_error_info *ntidx_last_error_info(void);
 /** The library's version as "MAJOR.MINOR.PATCH" (the one it was built as; version.h has the header's). */
 NTIDX_API const char *ntidx_version(void);
 
+
+/**
+ * Progress of a long operation (index builds, statistics, slices, the
+ * generator): `done` of `total` bytes of trace (the generator: bytes of its
+ * size target, or events of its event target). Called from the thread that
+ * started the operation. Return nonzero to cancel: the operation then
+ * returns NTIDX_E_CANCELLED.
+ */
+typedef int (*ntidx_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 /* ------------------------------------------------------------------ */
 /* Opening a trace                                                     */
 /* ------------------------------------------------------------------ */
@@ -211,7 +263,8 @@ typedef struct ntidx_trace_info {
  * @param out  receives the handle on success, NULL on failure
  * @return NTIDX_OK, NTIDX_E_IO, NTIDX_E_NOMEM, NTIDX_E_NOT_A_TRACE,
  *         NTIDX_E_VERSION, NTIDX_E_TRUNCATED (no complete trace block),
- *         NTIDX_E_CORRUPT, NTIDX_E_INVALID_ARG.
+ *         NTIDX_E_CORRUPT, NTIDX_E_INVALID_ARG; NTIDX_E_SHRUNK (the file
+ *         shrank between its mapping and the reading of its header).
  * @note The mapping lives until ntidx_trace_close(); every pointer the
  *       library hands out into trace bytes (payloads, stacks) is valid until
  *       then.
@@ -241,7 +294,12 @@ NTIDX_API const ntidx_trace_info *ntidx_trace_get_info(const ntidx_trace *t);
 /** The path or name the trace was opened with. */
 NTIDX_API const char *ntidx_trace_name(const ntidx_trace *t);
 
-/** Start of the mapped bytes and their count (for tools that hash or copy). */
+/**
+ * Start of the mapped bytes and their count (for tools that hash or copy).
+ * If the file shrinks while they are read, the bytes past its new end read as
+ * zeros (see "A file that shrinks while it is read"); nothing checks them for
+ * the caller.
+ */
 NTIDX_API const uint8_t *ntidx_trace_data(const ntidx_trace *t, uint64_t *size);
 
 /** Convert a timestamp to seconds since the trace's sync time (PerfView's MSec / 1000). */
@@ -343,10 +401,15 @@ typedef struct ntidx_block {
  *   else error (ntidx_last_error()).
  * @endcode
  * @return 1 a block (never END_OF_STREAM), 0 the end-of-stream marker was
- *         read (*pos is then the end of the stream), NTIDX_E_TRUNCATED the
- *         file ends at *pos or inside the block at *pos (a writer that did
- *         not finish: everything before *pos is complete),
- *         NTIDX_E_CORRUPT framing that cannot be a block.
+ *         read (*pos is then the end of the stream, which is the end of the
+ *         file), NTIDX_E_TRUNCATED the file ends at *pos or inside the block
+ *         at *pos (a writer that did not finish: everything before *pos is
+ *         complete), NTIDX_E_CORRUPT framing that cannot be a block, or an
+ *         end-of-stream marker at *pos that does not end the file (a damaged
+ *         trace: a V6 end-of-stream block is a zero word, so zeros written
+ *         over a trace read as one; the message says how many bytes follow),
+ *         NTIDX_E_SHRUNK the file shrank while the walk read it (what was
+ *         read before may be zeros: see "A file that shrinks while it is read").
  * @note Memory: a walk gives the mapped pages behind it back to the kernel
  *       (in steps of 64 MiB, the current block's bytes kept), so walking a
  *       10 GB trace does not make it resident. Pointers into the trace stay
@@ -434,7 +497,8 @@ typedef struct ntidx_metadata {
         Resume, Suspend, Transfer; other values as numbers). EventSource's conventions first: a name
         ending in Start or Stop without an opcode has that opcode, and the suffix goes
         ("WorkStart" is "Work/Start"). The .NET runtime's events get TraceEvent's names for them
-        ("GC/AllocationTick") whatever the trace says. "" when nothing names the event. */
+        ("GC/AllocationTick") whatever the trace says. "EventID(N)", N the event id, when nothing names the
+        event (neither the trace nor, for the runtime's events, TraceEvent's parsers), as TraceEvent names it. */
     const char *event_name;
     const char *message_template; /**< V6 optional, else NULL */
     const char *description;      /**< V6 optional, else NULL */
@@ -597,8 +661,9 @@ NTIDX_NODISCARD NTIDX_API int ntidx_reader_open(ntidx_trace *t, const ntidx_read
  * Next event.
  * @return 1 an event in *ev; 0 the end (complete or not: see
  *         ntidx_reader_complete()); NTIDX_E_CORRUPT, NTIDX_E_UNDEFINED_REF,
- *         NTIDX_E_NOMEM on an error that stops the read (sticky: later
- *         calls return the same code).
+ *         NTIDX_E_NOMEM, NTIDX_E_SHRUNK (the file shrank while it was read)
+ *         on an error that stops the read (sticky: later calls return the
+ *         same code).
  * @note A truncated trace is not an error: its complete blocks are read,
  *       then 0 is returned and ntidx_reader_complete() is 0.
  */
@@ -767,7 +832,8 @@ NTIDX_API void ntidx_values_free(ntidx_values **v);
  * @return NTIDX_OK (an event without a layout gives no values);
  *         NTIDX_E_PAYLOAD when the payload does not fit the metadata (no
  *         values; the reason names the field and its payload offset);
- *         NTIDX_E_NOMEM; NTIDX_E_INVALID_ARG.
+ *         NTIDX_E_NOMEM; NTIDX_E_INVALID_ARG; NTIDX_E_SHRUNK (the payload was
+ *         lost to the file's shrinking: no values).
  */
 NTIDX_NODISCARD NTIDX_API int ntidx_values_decode(ntidx_values *v, const ntidx_trace *t, const ntidx_event *ev);
 
@@ -794,7 +860,8 @@ NTIDX_API void ntidx_guid_format(const uint8_t guid[16], char out[37]);
  * UTF-8 (bytes that are not valid UTF-8 become U+FFFD), GUIDs and times
  * strings, byte arrays arrays of numbers, NaN and infinities strings, an
  * event without a layout {}.
- * @return NTIDX_OK; NTIDX_E_PAYLOAD (nothing appended); NTIDX_E_NOMEM.
+ * @return NTIDX_OK; NTIDX_E_PAYLOAD (nothing appended); NTIDX_E_NOMEM;
+ *         NTIDX_E_SHRUNK (nothing appended).
  */
 NTIDX_API int ntidx_event_fields_json(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out);
 
@@ -860,8 +927,8 @@ NTIDX_API size_t ntidx_event_stack_depth(const ntidx_trace *t, const ntidx_event
 NTIDX_API uint64_t ntidx_event_stack_ip(const ntidx_trace *t, const ntidx_event *ev, size_t i);
 
 /**
- * Display name of an event: "Provider/EventName", or "Provider/EventID(N)"
- * when the metadata has no name.
+ * Display name of an event: "Provider/EventName" ("Provider/EventID(N)"
+ * when nothing names the event: its event_name is then "EventID(N)").
  */
 NTIDX_API const char *ntidx_event_display_name(const ntidx_metadata *m, char *buf, size_t buflen);
 
@@ -896,7 +963,7 @@ NTIDX_API int ntidx_metadata_matches_name(const ntidx_metadata *m, const char *n
 /** Events of one type: (provider, event id, event name, version). */
 typedef struct ntidx_type_stat {
     const char *provider;
-    const char *event_name;     /**< "" when the metadata gives none */
+    const char *event_name;     /**< as ntidx_metadata.event_name: "EventID(N)" when nothing names the event */
     uint32_t event_id;
     uint32_t version;
     uint64_t count;
@@ -948,6 +1015,11 @@ typedef struct ntidx_bucket {
  *       complete is 0 and incomplete_reason says where it stops.
  */
 NTIDX_NODISCARD NTIDX_API int ntidx_stats_compute(ntidx_trace *t, ntidx_stats **out);
+
+/** The same, reporting how far into the trace the decode is (`progress` may be NULL; nonzero cancels with
+    NTIDX_E_CANCELLED). */
+NTIDX_NODISCARD NTIDX_API int ntidx_stats_compute_progress(ntidx_trace *t, ntidx_progress_fn progress, void *ctx,
+                                                           ntidx_stats **out);
 
 /** Free. Accepts NULL and *s == NULL; sets *s to NULL. */
 NTIDX_API void ntidx_stats_free(ntidx_stats **s);

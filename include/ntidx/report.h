@@ -30,7 +30,9 @@ typedef struct ntidx_trace_summary {
     uint64_t block_total;                       /**< every block */
     uint64_t first_ts, last_ts;                 /**< event time span from event-block ranges; UINT64_MAX and 0
                                                      when no block holds events */
-    char incomplete_reason[NTIDX_ERROR_MAX];    /**< a trace cut short: "offset N (0xN): why"; else "" */
+    char incomplete_reason[NTIDX_ERROR_MAX];    /**< a trace cut short, or damaged (the walk stopped at an error:
+                                                     an end-of-stream marker with bytes after it, a block that
+                                                     cannot be read): "offset N (0xN): why"; else "" */
     uint64_t reserved[4];
 } ntidx_trace_summary;
 
@@ -41,8 +43,10 @@ typedef struct ntidx_trace_summary {
  * trace, read the same facts from the index (a few pages instead of every
  * block header). No index is built or written.
  * @return NTIDX_OK (complete, or cut short: see incomplete_reason);
- *         NTIDX_E_CORRUPT and the like when a block cannot be read: `out`
- *         then holds what was found before it (complete is 0).
+ *         NTIDX_E_CORRUPT and the like when a block cannot be read (an
+ *         end-of-stream marker that does not end the file is such a block):
+ *         `out` then holds what was found before it (complete is 0) and
+ *         incomplete_reason the error's offset and text.
  */
 NTIDX_NODISCARD NTIDX_API int ntidx_trace_summarize(ntidx_trace *t, ntidx_trace_summary *out);
 

@@ -60,7 +60,11 @@ typedef struct ntidx_slice_options {
     uint32_t max_event_block_bytes; /**< re-encoded event blocks; 0 (default): the writer's default */
     /** 1 (default): rebuild a corrupt lazily checked index and slice again (see ntidx_query_options) */
     int recover;
-    uint64_t reserved[7];           /**< zero (see Conventions in ntidx.h) */
+    /** Optional: bytes of the trace the slice's query has read of those it will read
+        (ntidx_query_estimate()); nonzero cancels with NTIDX_E_CANCELLED (nothing is put in place). */
+    ntidx_progress_fn progress;
+    void *progress_ctx;
+    uint64_t reserved[5];           /**< zero (see Conventions in ntidx.h) */
 } ntidx_slice_options;
 
 NTIDX_API void ntidx_slice_options_defaults(ntidx_slice_options *o);
@@ -81,8 +85,11 @@ typedef struct ntidx_slice_stats {
 } ntidx_slice_stats;
 
 /**
- * Write the slice of `t` (indexed by `x`) selected by `q` to `out_path`
- * (created or truncated; removed again on failure).
+ * Write the slice of `t` (indexed by `x`) selected by `q` to `out_path`,
+ * as ntidx_output_open() writes (output.h): a regular file through a
+ * temporary beside it, renamed over it when complete, so that a failed
+ * slice leaves `out_path` as it was; a device or a FIFO in place, never
+ * removed.
  *
  * @param q  window and filters as for ntidx_query_open() (NULL: the whole
  *           trace). `order` is ignored: the output keeps the input's file
@@ -98,6 +105,17 @@ typedef struct ntidx_slice_stats {
 NTIDX_NODISCARD NTIDX_API int ntidx_slice(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *q,
                                           const ntidx_slice_options *o, const char *out_path,
                                           ntidx_slice_stats *stats);
+
+/**
+ * Same as ntidx_slice() into the caller's descriptor `fd`, from where it is
+ * (a temporary of ntidx_output_open(), a pipe, standard output), left open;
+ * `name` names the output in messages (NULL: "(output)"). Nothing is removed
+ * on failure: the caller decides (ntidx_output_discard()).
+ * @return as ntidx_slice(); NTIDX_E_INVALID_ARG also when `fd` is the input trace.
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_slice_fd(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *q,
+                                             const ntidx_slice_options *o, int fd, const char *name,
+                                             ntidx_slice_stats *stats);
 
 /** Same as ntidx_slice() into memory: *data is malloc'ed (free() it), *size its bytes. */
 NTIDX_NODISCARD NTIDX_API int ntidx_slice_memory(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *q,

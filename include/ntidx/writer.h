@@ -54,11 +54,23 @@ typedef struct ntidx_writer_options {
 NTIDX_API void ntidx_writer_options_defaults(ntidx_writer_options *o);
 
 /**
- * Start a trace written to `path` (created or truncated).
+ * Start a trace written to `path` (created or truncated), in place as it
+ * goes: a reader may follow the file while it grows. For a file that
+ * appears under its name only once complete, write through an
+ * ntidx_output (output.h) with ntidx_writer_open_fd().
  * @return NTIDX_OK, NTIDX_E_IO, NTIDX_E_NOMEM, NTIDX_E_INVALID_ARG.
  */
 NTIDX_NODISCARD NTIDX_API int ntidx_writer_open_file(const char *path, const ntidx_writer_options *o,
                                                      ntidx_writer **out);
+
+/**
+ * Start a trace written to the caller's descriptor `fd` from where it is (a
+ * temporary of ntidx_output_open(), a pipe, standard output); ntidx_writer_close()
+ * leaves it open. `name` is used in messages only (NULL: none).
+ * @return NTIDX_OK, NTIDX_E_NOMEM, NTIDX_E_INVALID_ARG.
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_writer_open_fd(int fd, const char *name, const ntidx_writer_options *o,
+                                                   ntidx_writer **out);
 
 /**
  * Start a trace written to a growing memory buffer, fetched with
@@ -190,7 +202,11 @@ typedef struct ntidx_gen_options {
     int unknown_end;           /**< one-collect shape: the end of capture not known, so the last event
                                     block's maximum timestamp is 0xFFFFFFFFFFFFFFFF (as one-collect
                                     writes it then) instead of the end of capture */
-    uint64_t reserved[7];      /**< zero (see Conventions in ntidx.h) */
+    /** Optional: bytes written of target_bytes, or events written of `events`; nonzero cancels with
+        NTIDX_E_CANCELLED. */
+    ntidx_progress_fn progress;
+    void *progress_ctx;
+    uint64_t reserved[5];      /**< zero (see Conventions in ntidx.h) */
 } ntidx_gen_options;
 
 /**
@@ -210,8 +226,18 @@ typedef struct ntidx_gen_options {
 
 NTIDX_API void ntidx_gen_options_defaults(ntidx_gen_options *o);
 
-/** Generate a synthetic trace into `path`. */
+/**
+ * Generate a synthetic trace into `path`, written as ntidx_output_open()
+ * writes (output.h): a regular file through a temporary beside it, renamed
+ * over it when complete, so that a failure leaves `path` as it was; a
+ * device or a FIFO in place.
+ * @return NTIDX_OK; NTIDX_E_IO, NTIDX_E_WRITE (the message names `path`);
+ *         NTIDX_E_INVALID_ARG (options); NTIDX_E_NOMEM.
+ */
 NTIDX_NODISCARD NTIDX_API int ntidx_generate_file(const char *path, const ntidx_gen_options *o);
+
+/** The same into the caller's descriptor `fd`, from where it is, left open; `name` for messages only. */
+NTIDX_NODISCARD NTIDX_API int ntidx_generate_fd(int fd, const char *name, const ntidx_gen_options *o);
 
 /** Generate a synthetic trace in memory; *data is malloc'ed, free() it. */
 NTIDX_NODISCARD NTIDX_API int ntidx_generate_memory(const ntidx_gen_options *o, uint8_t **data, size_t *size);

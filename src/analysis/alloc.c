@@ -159,7 +159,7 @@ static const ntidx_column alloc_columns[C_COLUMNS] = {
     {"last_relative_ms", NTIDX_COLUMN_DOUBLE, "the last tick, ms since the trace's sync time"},
 };
 
-static int alloc_cell(const void *data, uint64_t row, size_t col, ntidx_cell *out)
+static int alloc_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell *out)
 {
     const alloc_result *r = data;
     const ntidx_alloc_type *t = &r->rows[row];
@@ -188,7 +188,7 @@ static const ntidx_column sum_columns[S_COLUMNS] = {
     {"type_count", NTIDX_COLUMN_UINT, "distinct type names"},
 };
 
-static int sum_cell(const void *data, uint64_t row, size_t col, ntidx_cell *out)
+static int sum_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell *out)
 {
     const kind_sum *s = &((const alloc_result *)data)->sums[row];
     switch (col) {
@@ -315,6 +315,17 @@ NTIDX_API int ntidx_alloc_analyze(ntidx_trace *t, const ntidx_index *x, const nt
 {
     return ntx_analysis_run(&alloc_def, t, x, o, out);
 }
+
+static const ntidx_table alloc_tables[] = {{"alloc", C_COLUMNS, alloc_columns, 0},
+                                           {"alloc_summary", S_COLUMNS, sum_columns, 0}};
+
+const ntidx_analysis_info ntx_alloc_info = {
+    .name = "alloc",
+    .summary = "what a window allocated, per type and heap (GC/AllocationTick)",
+    .analyze = ntidx_alloc_analyze,
+    .table_count = sizeof alloc_tables / sizeof alloc_tables[0],
+    .tables = alloc_tables,
+};
 
 NTIDX_API size_t ntidx_alloc_count(const ntidx_analysis *a)
 {

@@ -25,7 +25,8 @@
  * Pair analyses (Start/Stop activities, contention, JIT) keep their open
  * pairs in an ntx_pairs (pairs.h), which does the unit's bookkeeping and the
  * merge for them. The GC analysis (gc.c) carries a per-process state machine
- * instead and merges by replay (gc_merge.c).
+ * instead and merges by replay; the activities analysis (activities.c)
+ * replays the units' compact events through TraceEvent's computer.
  */
 #ifndef NTX_ANALYSIS_INTERNAL_H
 #define NTX_ANALYSIS_INTERNAL_H
@@ -69,6 +70,10 @@ typedef struct ntx_analysis_def {
     const char *name;                 /* "gc" */
     const ntx_event_type *types;      /* the event types it reads */
     size_t ntypes;
+    /* or, when not NULL, the types it reads in this trace, chosen at run time from the trace's definitions
+       (EventSource events are known by their opcodes, not by fixed ids): one malloc'ed block the driver
+       frees, the provider strings inside it. 0 or a negative ntidx_error with `err` set. */
+    int (*plan_types)(const ntx_an_ctx *ctx, ntx_event_type **types, size_t *ntypes, ntx_err *err);
     /* a work unit: created on the worker that reads it, fed its events in time order */
     int (*unit_new)(const ntx_an_ctx *ctx, void **unit);
     /* 0; 1: the event lacks a field the analysis needs (counted as a field error, and skipped); < 0: fatal */
@@ -110,7 +115,7 @@ static inline double ntx_an_ms(const ntx_an_ctx *c, uint64_t ts)
  * `cell`, which fills out->type's field (the driver sets type and clears the
  * rest first).
  */
-typedef int (*ntx_cell_fn)(const void *data, uint64_t row, size_t column, ntidx_cell *out);
+typedef int (*ntx_cell_fn)(const void *data, uint64_t row, size_t column, ntidx_table_cell *out);
 
 /* A result named `name`, of `kind` (the typed accessors check it), owning `data` (freed by `free_data`). */
 int ntx_analysis_new(const char *name, int kind, void *data, void (*free_data)(void *), ntidx_analysis **out);
@@ -123,8 +128,19 @@ void *ntx_analysis_data(const ntidx_analysis *a, int kind);
 ntidx_analysis_stats *ntx_analysis_stats(ntidx_analysis *a);
 
 /* The kinds of results, for the typed accessors. */
-enum { NTX_ANALYSIS_GC = 1 };
+enum { NTX_ANALYSIS_GC = 1, NTX_ANALYSIS_CONTENTION = 2, NTX_ANALYSIS_ACTIVITIES = 3 };
 /* The counting and JIT analyses (alloc.c, exceptions.c, jit.c). */
 enum { NTX_ANALYSIS_JIT = 20, NTX_ANALYSIS_ALLOC = 21, NTX_ANALYSIS_EXCEPTIONS = 22 };
+
+/* ---- The analyses by name (analysis_registry.c) ---- */
+
+/* Each analysis's entry in the registry, defined beside its ntx_analysis_def: its name, one line of summary,
+   its public entry point and its tables' static columns (those its finish() adds, in that order). */
+extern const ntidx_analysis_info ntx_gc_info;
+extern const ntidx_analysis_info ntx_contention_info;
+extern const ntidx_analysis_info ntx_activities_info;
+extern const ntidx_analysis_info ntx_jit_info;
+extern const ntidx_analysis_info ntx_alloc_info;
+extern const ntidx_analysis_info ntx_exceptions_info;
 
 #endif

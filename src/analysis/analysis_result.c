@@ -73,7 +73,7 @@ NTIDX_API int ntidx_analysis_table(const ntidx_analysis *a, size_t k, ntidx_tabl
     return NTIDX_OK;
 }
 
-NTIDX_API int ntidx_analysis_cell(const ntidx_analysis *a, size_t k, uint64_t row, size_t column, ntidx_cell *out)
+NTIDX_API int ntidx_analysis_cell(const ntidx_analysis *a, size_t k, uint64_t row, size_t column, ntidx_table_cell *out)
 {
     if (!a || !out)
         return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET, "ntidx_analysis_cell: NULL argument");

@@ -40,6 +40,8 @@ typedef struct unit {
 typedef struct shared {
     const ntx_analysis_def *def;
     const ntx_an_ctx *ctx;
+    const ntx_event_type *types; /* what the units read: def->types, or def->plan_types()'s */
+    size_t ntypes;
     uint64_t *regions;
     unit *units;
     size_t nunits;
@@ -127,7 +129,7 @@ static int read_unit(shared *sh, unit *u, ntidx_values *v, ntx_err *err)
         return ntx_err_set(err, rc, "out of memory");
     if ((rc = ntidx_query_open(ctx->t, ctx->x, &qo, &q)) < 0)
         return ntx_err_from_last(err, rc);
-    if ((rc = ntx_query_restrict_types(q, def->types, def->ntypes)) < 0)
+    if ((rc = ntx_query_restrict_types(q, sh->types, sh->ntypes)) < 0)
         ntx_err_from_last(err, rc);
     if (rc == 0)
         rc = read_events(ctx, q, v, def->unit_event, u->state, NULL, &u->counts, err);
@@ -162,9 +164,11 @@ static void *work(void *arg)
  * lookahead), in time order, until nothing is open. A query over the whole
  * index finds the regions past t1 by itself.
  */
-static int look_ahead(const ntx_analysis_def *def, const ntx_an_ctx *ctx, void *merged, ntidx_values *v,
-                      ntidx_analysis_stats *st, ntx_an_counts *counts, ntx_err *err)
+static int look_ahead(const shared *sh, void *merged, ntidx_values *v, ntidx_analysis_stats *st,
+                      ntx_an_counts *counts, ntx_err *err)
 {
+    const ntx_analysis_def *def = sh->def;
+    const ntx_an_ctx *ctx = sh->ctx;
     const ntidx_analysis_options *o = ctx->o;
     if (o->t1 == UINT64_MAX || !(o->lookahead_seconds > 0) || def->open_count(merged) == 0)
         return 0;
@@ -181,7 +185,7 @@ static int look_ahead(const ntx_analysis_def *def, const ntx_an_ctx *ctx, void *
     int rc = ntidx_query_open(ctx->t, ctx->x, &qo, &q);
     if (rc < 0)
         return ntx_err_from_last(err, rc);
-    if ((rc = ntx_query_restrict_types(q, def->types, def->ntypes)) < 0)
+    if ((rc = ntx_query_restrict_types(q, sh->types, sh->ntypes)) < 0)
         ntx_err_from_last(err, rc);
     ntx_an_counts ahead = {0};
     if (rc == 0)
@@ -203,18 +207,28 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
 {
     const ntidx_index *x = ctx->x;
     const ntidx_analysis_options *o = ctx->o;
-    shared sh = {.def = def, .ctx = ctx};
+    shared sh = {.def = def, .ctx = ctx, .types = def->types, .ntypes = def->ntypes};
+    ntx_event_type *planned = NULL;
+    if (def->plan_types) {
+        int prc = def->plan_types(ctx, &planned, &sh.ntypes, err);
+        if (prc < 0)
+            return prc;
+        sh.types = planned;
+    }
     uint64_t nr = x->nregions;
     sh.regions = malloc((size_t)(nr ? nr : 1) * sizeof *sh.regions);
     sh.units = malloc((size_t)(nr ? nr : 1) * sizeof *sh.units);
     if (!sh.regions || !sh.units) {
         free(sh.regions);
         free(sh.units);
+        free(planned);
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     }
     size_t nregions = 0;
     uint64_t total = 0;
-    for (uint64_t r = 0; r < nr && o->t0 < o->t1; r++)
+    /* an analysis that reads nothing in this trace (no type of it defined) reads no region */
+    int nothing = def->plan_types && sh.ntypes == 0;
+    for (uint64_t r = 0; r < nr && o->t0 < o->t1 && !nothing; r++)
         if (ntx_index_region_overlaps(x, r, o->t0, o->t1)) {
             sh.regions[nregions++] = r;
             total += ntx_rg_bytes(x, r);
@@ -281,7 +295,7 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
         if (sh.units[k].state)
             def->unit_free(sh.units[k].state);
     if (rc == 0)
-        rc = look_ahead(def, ctx, merged, ws[0].values, &st, &counts, err);
+        rc = look_ahead(&sh, merged, ws[0].values, &st, &counts, err);
     ntidx_analysis *a = NULL;
     if (rc == 0 && (rc = def->finish(merged, &a, &counts, err)) == 0) {
         ntidx_analysis_stats *s = ntx_analysis_stats(a);
@@ -305,6 +319,7 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
     free(ws);
     free(sh.units);
     free(sh.regions);
+    free(planned);
     return rc;
 }
 

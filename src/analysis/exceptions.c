@@ -188,7 +188,7 @@ static const ntidx_column exc_columns[C_COLUMNS] = {
     {"last_ts", NTIDX_COLUMN_UINT, "the last throw's timestamp, raw ticks"},
 };
 
-static int exc_cell(const void *data, uint64_t row, size_t col, ntidx_cell *out)
+static int exc_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell *out)
 {
     const ntidx_exception_group *x = &((const exc_result *)data)->rows[row];
     switch (col) {
@@ -292,6 +292,16 @@ NTIDX_API int ntidx_exceptions_analyze(ntidx_trace *t, const ntidx_index *x, con
 {
     return ntx_analysis_run(&exceptions_def, t, x, o, out);
 }
+
+static const ntidx_table exceptions_tables[] = {{"exceptions", C_COLUMNS, exc_columns, 0}};
+
+const ntidx_analysis_info ntx_exceptions_info = {
+    .name = "exceptions",
+    .summary = "the exceptions of a window per type, message and the method that threw them",
+    .analyze = ntidx_exceptions_analyze,
+    .table_count = sizeof exceptions_tables / sizeof exceptions_tables[0],
+    .tables = exceptions_tables,
+};
 
 NTIDX_API size_t ntidx_exceptions_count(const ntidx_analysis *a)
 {

@@ -208,8 +208,8 @@ static int alloc_tick(gcx *g, lane *l, const ntx_an_event *e)
     }
     int64_t clamped = amount < 90 * 1024 ? 90 * 1024 : amount;
     int64_t cap = kind == 0 ? 110 * 1024 : 2 * 1024 * 1024;
-    l->run.raw[k] = gc_add_bytes(l->run.raw[k], amount);
-    l->run.clamped[k] = gc_add_bytes(l->run.clamped[k], clamped < cap ? clamped : cap);
+    l->run.raw[k] = gc_add_wrapping(l->run.raw[k], amount);
+    l->run.clamped[k] = gc_add_wrapping(l->run.clamped[k], clamped < cap ? clamped : cap);
     l->run_open = 1;
     return 0;
 }
@@ -237,8 +237,8 @@ static int per_heap(gcx *g, const ntx_an_event *e, gc_ev *out)
             !obj_field(e->values, o, "FreeListAfter", &fla) || !obj_field(e->values, o, "FreeObjAfter", &foa))
             return 1;
         h.size_before[gen] = sb;
-        h.obj_space_before[gen] = gc_sub_bytes(gc_sub_bytes(sb, flb), fob);
-        h.obj_size_after[gen] = gc_sub_bytes(sa, gc_add_bytes(fla, foa));
+        h.obj_space_before[gen] = gc_sub_wrapping(gc_sub_wrapping(sb, flb), fob);
+        h.obj_size_after[gen] = gc_sub_wrapping(sa, gc_add_wrapping(fla, foa));
     }
     if (gen < h.ngens)
         return 1;
@@ -562,13 +562,13 @@ static const ntidx_column gc_columns[C_COUNT] = {
     {"pause_time_percentage_since_last_gc", NTIDX_COLUMN_DOUBLE, "its pause as a percentage of the time since the previous GC"},
 };
 
-static void put_double(ntidx_cell *out, double v)
+static void put_double(ntidx_table_cell *out, double v)
 {
     out->f = v;
     out->is_null = isnan(v) || isinf(v);
 }
 
-static int gc_cell(const void *data, uint64_t row, size_t col, ntidx_cell *out)
+static int gc_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell *out)
 {
     const gc_result *r = data;
     const ntidx_gc *g = &r->gcs[row];
@@ -618,7 +618,7 @@ static const ntidx_column sum_columns[S_COLUMNS] = {
     {"process_duration_ms", NTIDX_COLUMN_DOUBLE, "from the first complete GC's pause to the last GC/HeapStats"},
 };
 
-static int sum_cell(const void *data, uint64_t row, size_t col, ntidx_cell *out)
+static int sum_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell *out)
 {
     const gc_sum *s = &((const gc_result *)data)->sums[row];
     const ntidx_gc_stats *st = &s->st;
@@ -731,6 +731,16 @@ NTIDX_API int ntidx_gc_analyze(ntidx_trace *t, const ntidx_index *x, const ntidx
 {
     return ntx_analysis_run(&gc_def, t, x, o, out);
 }
+
+static const ntidx_table gc_tables[] = {{"gc", C_COUNT, gc_columns, 0}, {"gc_summary", S_COLUMNS, sum_columns, 0}};
+
+const ntidx_analysis_info ntx_gc_info = {
+    .name = "gc",
+    .summary = "the GCs of a window, their pauses and why they ran (TraceEvent's GCStats)",
+    .analyze = ntidx_gc_analyze,
+    .table_count = sizeof gc_tables / sizeof gc_tables[0],
+    .tables = gc_tables,
+};
 
 NTIDX_API size_t ntidx_gc_count(const ntidx_analysis *a)
 {

@@ -166,7 +166,7 @@ static void alloc_ticks(gc_lane *l, const gc_ev *e)
     if (r->starts_bad)
         s->bad_alloc_tick = 1;
     for (int k = 0; k < 3; k++)
-        s->alloc_since[k] = gc_add_bytes(s->alloc_since[k], s->bad_alloc_tick ? r->clamped[k] : r->raw[k]);
+        s->alloc_since[k] = gc_add_wrapping(s->alloc_since[k], s->bad_alloc_tick ? r->clamped[k] : r->raw[k]);
     s->has_alloc_ticks = 1;
 }
 
@@ -404,7 +404,7 @@ static double user_allocated_per_heap(const gc_lane *l, size_t idx, uint32_t hea
                 prev_obj = p->heaps[heap].obj_space_before[gen];
         }
     }
-    return (double)gc_sub_bytes(g->heaps[heap].obj_space_before[gen], prev_obj);
+    return (double)gc_sub_wrapping(g->heaps[heap].obj_space_before[gen], prev_obj);
 }
 
 /* TraceGC.GetUserAllocated() */

@@ -506,7 +506,7 @@ static const ntidx_column jit_columns[C_COLUMNS] = {
     {"compilation_thread_kind", NTIDX_COLUMN_STRING, "Foreground or TieredCompilationBackground"},
 };
 
-static int jit_cell(const void *data, uint64_t row, size_t col, ntidx_cell *out)
+static int jit_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell *out)
 {
     const ntidx_jit_method *j = &((const jit_result *)data)->rows[row];
     switch (col) {
@@ -544,7 +544,7 @@ static const ntidx_column sum_columns[S_COLUMNS] = {
     {"incomplete", NTIDX_COLUMN_UINT, "records whose load was not seen (not counted above)"},
 };
 
-static int sum_cell(const void *data, uint64_t row, size_t col, ntidx_cell *out)
+static int sum_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell *out)
 {
     const jit_sum *s = &((const jit_result *)data)->sums[row];
     switch (col) {
@@ -707,6 +707,16 @@ NTIDX_API int ntidx_jit_analyze(ntidx_trace *t, const ntidx_index *x, const ntid
 {
     return ntx_analysis_run(&jit_def, t, x, o, out);
 }
+
+static const ntidx_table jit_tables[] = {{"jit", C_COLUMNS, jit_columns, 0}, {"jit_summary", S_COLUMNS, sum_columns, 0}};
+
+const ntidx_analysis_info ntx_jit_info = {
+    .name = "jit",
+    .summary = "the methods a window JIT-compiled, their sizes, times and tiers (TraceEvent's JITStats)",
+    .analyze = ntidx_jit_analyze,
+    .table_count = sizeof jit_tables / sizeof jit_tables[0],
+    .tables = jit_tables,
+};
 
 NTIDX_API size_t ntidx_jit_count(const ntidx_analysis *a)
 {

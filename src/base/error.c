@@ -27,6 +27,7 @@ static const struct {
     {NTIDX_E_INDEX_STALE, "NTIDX_E_INDEX_STALE", "index does not match its trace"},
     {NTIDX_E_INDEX_VERSION, "NTIDX_E_INDEX_VERSION", "index format version is newer than this library"},
     {NTIDX_E_CANCELLED, "NTIDX_E_CANCELLED", "cancelled"},
+    {NTIDX_E_SHRUNK, "NTIDX_E_SHRUNK", "the file shrank while it was read"},
 };
 
 NTIDX_API const char *ntidx_strerror(int code)

@@ -240,6 +240,8 @@ static int format_fields(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf 
         ntx_buf_puts(out, "}");
     if (rc == NTIDX_OK && out->err)
         rc = ntx_err_set(&err, NTIDX_E_NOMEM, "out of memory formatting a payload");
+    if (__builtin_expect(ntx_trace_faulted(t), 0)) /* the payload was read from zeros (trace_internal.h) */
+        rc = ntx_trace_check(t, &err);
     if (rc != NTIDX_OK) {
         if (!out->err) { /* nothing appended */
             out->len = mark;

@@ -67,7 +67,6 @@ void ntx_manifest_fill(ntidx_metadata *m)
 {
     if (!m)
         return;
-    int need_name = !m->event_name || !m->event_name[0];
     int need_fields = !m->has_fields || m->field_count == 0;
     const ntx_manifest_event *lowest;
     const ntx_manifest_event *e = ntx_manifest_find(m->provider, m->event_id, m->version, &lowest);
@@ -76,8 +75,9 @@ void ntx_manifest_fill(ntidx_metadata *m)
         return;
     /* TraceEvent names the runtime's events by its parsers whatever name the trace gives (a V5 or V6
        writer may give one): so does ntidx. Where its parsers have no template (an unnamed row), the
-       trace's name stands, as in TraceEvent. The trace's own name stays in name_in_trace. */
-    if (named->name[0] || need_name)
+       trace's name stands, as in TraceEvent, or without one EventID(N) (metadata.c). The trace's own
+       name stays in name_in_trace. */
+    if (named->name[0])
         m->event_name = named->name;
     /* The layout too: where TraceEvent has a template, its parser decodes the event by its version
        whatever field list the trace gives (from a writer that knows the event, the same fields); where

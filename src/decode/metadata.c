@@ -207,7 +207,8 @@ static int ends_with_ci(const char *s, size_t n, const char *suffix)
  *   - with opcode Start a trailing "Start" is dropped, with Stop a trailing "Stop" (EventSource's
  *     WorkStart/WorkStop become Work/Start and Work/Stop);
  *   - an opcode other than Info is appended as "/Opcode", by its TraceEventOpcode name (Start, Stop,
- *     ... Transfer) or its number (TestEvent3/24).
+ *     ... Transfer) or its number (TestEvent3/24);
+ *   - metadata without a name is named EventID(N), N its event id, without an opcode.
  * The name as stored stays in name_in_trace (the writer writes it back); m->opcode stays the trace's.
  */
 static int name_like_traceevent(ntx_arena *a, ntidx_metadata *m)
@@ -215,8 +216,17 @@ static int name_like_traceevent(ntx_arena *a, ntidx_metadata *m)
     static const char *const names[] = {"Info",    "Start",  "Stop",   "DataCollectionStart", "DataCollectionStop",
                                         "Extension", "Reply", "Resume", "Suspend",             "Transfer"};
     m->name_in_trace = m->event_name;
-    if (!m->event_name || !m->event_name[0])
+    if (!m->event_name || !m->event_name[0]) {
+        /* TraceEvent's name for an event nothing names, and ntidx's everywhere (the runtime's manifest may
+           still name it: ntx_manifest_fill()) */
+        char *s = ntx_arena_alloc(a, sizeof "EventID(4294967295)");
+        if (!s)
+            return NTIDX_E_NOMEM;
+        snprintf(s, sizeof "EventID(4294967295)", "EventID(%u)", m->event_id);
+        m->name_in_trace = "";
+        m->event_name = s;
         return 0;
+    }
     size_t n = strlen(m->event_name);
     int opcode = m->opcode;
     if (opcode < 0)
@@ -227,7 +237,7 @@ static int name_like_traceevent(ntx_arena *a, ntidx_metadata *m)
         n -= 5;
     else if (opcode == 2 && ends_with_ci(m->event_name, n, "Stop"))
         n -= 4;
-    char num[8];
+    char num[12]; /* an int: the compiler cannot know a trace's opcode fits a byte */
     const char *op = opcode < 10 ? names[opcode] : (snprintf(num, sizeof num, "%d", opcode), num);
     size_t k = strlen(op);
     char *s = ntx_arena_alloc(a, n + 1 + k + 1);

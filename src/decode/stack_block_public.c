@@ -28,6 +28,8 @@ NTIDX_API int ntidx_stack_block_stacks(ntidx_trace *t, const ntidx_block *b, nti
     walk w = {fn, ctx, 0};
     ntx_err err = {0};
     int rc = ntx_decode_stack_block(t, b, each, &w, &err);
+    if (ntx_trace_faulted(t)) /* the stacks handed out may have been read from zeros (trace_internal.h) */
+        return ntx_fail(ntx_trace_check(t, &err), t->name, &err);
     if (w.stopped_with)
         return w.stopped_with;
     if (rc < 0)

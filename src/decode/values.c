@@ -83,6 +83,7 @@ typedef struct plan {
     uint32_t n;                /* its field count, */
     uint8_t v6, ptr_size;      /* and the trace's encoding it assumed */
     uint8_t interpret;         /* 1: the interpreter decodes this layout */
+    uint8_t bool8;             /* ntx_layout_bool8_candidate(): a payload the plan leaves bytes of is decoded again */
     plan_op *ops;
     uint32_t cap;
 } plan;
@@ -105,6 +106,7 @@ typedef struct pctx {
     int v6;
     uint32_t ptr_size; /* NTX_TYPE_POINTER width: the trace's pointer size */
     int manifest;      /* the layout comes from the runtime's manifest (set for the interpreter only) */
+    int bool8;         /* Boolean32 fields read as one byte (ntx_layout_bool8_candidate(); interpreter only) */
     ntx_err *err;
     int nomem;
     uint64_t empty_elements; /* zero-size array elements decoded so far in this payload */
@@ -123,6 +125,7 @@ static void pctx_fill(pctx *c)
     c->v6 = c->tr->gen == NTX_GEN_V6;
     c->ptr_size = c->tr->info.pointer_size == 4 ? 4 : 8;
     c->manifest = 0;
+    c->bool8 = 0;
     c->empty_elements = 0;
     c->loc_bytes = 0;
     c->ready = 1;
@@ -175,6 +178,24 @@ long ntx_field_fixed_size(const ntidx_field *f, int v6, uint32_t ptr, int depth)
     }
     default: return -1;
     }
+}
+
+static int has_bool32(const ntidx_field *f, uint32_t n, int depth)
+{
+    if (depth > NTX_MAX_FIELD_DEPTH)
+        return 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const ntidx_field *x = &f[i];
+        if (x->type_code == NTIDX_TYPE_BOOLEAN32 || (x->element && has_bool32(x->element, 1, depth + 1)) ||
+            (x->fields && has_bool32(x->fields, x->field_count, depth + 1)))
+            return 1;
+    }
+    return 0;
+}
+
+int ntx_layout_bool8_candidate(const ntidx_metadata *m)
+{
+    return m && m->fields && !ntx_manifest_owns(m->fields) && has_bool32(m->fields, m->field_count, 0);
 }
 
 /* Room for one more value; 0, or -1 out of memory. */
@@ -296,7 +317,17 @@ static inline __attribute__((always_inline)) int decode_scalar(pctx *c, const nt
     const uint8_t *p = *pp;
     ntidx_value *v;
     switch (f->type_code) {
-    case NTIDX_TYPE_BOOLEAN32: LEAF(4, NTIDX_VALUE_BOOL); v->u = ntx_load32(p) != 0; p += 4; break;
+    case NTIDX_TYPE_BOOLEAN32:
+        if (__builtin_expect(c->bool8, 0)) { /* as EventSource writes it: one byte */
+            LEAF(1, NTIDX_VALUE_BOOL);
+            v->u = *p != 0;
+            p += 1;
+            break;
+        }
+        LEAF(4, NTIDX_VALUE_BOOL);
+        v->u = ntx_load32(p) != 0;
+        p += 4;
+        break;
     case NTIDX_TYPE_BOOLEAN8: LEAF(1, NTIDX_VALUE_BOOL); v->u = *p != 0; p += 1; break;
     case NTIDX_TYPE_SBYTE: LEAF(1, NTIDX_VALUE_INT); v->i = (int8_t)*p; p += 1; break;
     case NTIDX_TYPE_BYTE: LEAF(1, NTIDX_VALUE_UINT); v->u = *p; p += 1; break;
@@ -622,6 +653,7 @@ static void plan_compile(plan *pl, const pctx *c, const ntidx_metadata *m)
     pl->v6 = (uint8_t)c->v6;
     pl->ptr_size = (uint8_t)c->ptr_size;
     pl->interpret = 1;
+    pl->bool8 = (uint8_t)ntx_layout_bool8_candidate(m);
     const int manifest = ntx_manifest_owns(m->fields);
     const uint32_t n = m->field_count;
     if (n > PLAN_MAX_FIELDS)
@@ -937,6 +969,19 @@ static __attribute__((noinline)) int walk_slow(const ntidx_trace *tr, const ntid
         c.manifest = ntx_manifest_owns(m->fields);
         rc = decode_fields(&c, NULL, NULL, m->fields, m->field_count, &p, end, 0, 1);
     }
+    if ((rc != 0 || p != end) && !c.nomem && ntx_layout_bool8_candidate(m)) {
+        /* Booleans of one byte, as EventSource writes them, when the payload is laid out that way: taken when
+           they account for it exactly; else the four-byte reading again, with its values or its error. */
+        restart(&c, &p);
+        c.manifest = 0;
+        c.bool8 = 1;
+        rc = decode_fields(&c, NULL, NULL, m->fields, m->field_count, &p, end, 0, 1);
+        if (rc != 0 || p != end) {
+            restart(&c, &p);
+            c.bool8 = 0;
+            rc = decode_fields(&c, NULL, NULL, m->fields, m->field_count, &p, end, 0, 1);
+        }
+    }
     if (rc != 0) {
         t->n = 0;
         t->top = 0;
@@ -976,7 +1021,8 @@ int ntx_values_walk(const ntidx_trace *tr, const ntidx_event *ev, ntidx_values *
         f.c.nomem = 0;
         f.c.ready = 0;
         const uint8_t *p = ev->payload;
-        if (plan_run(&f.c, pl, m->fields, &p, ev->payload + ev->payload_size) == 0) {
+        if (plan_run(&f.c, pl, m->fields, &p, ev->payload + ev->payload_size) == 0 &&
+            (!pl->bool8 || p == ev->payload + ev->payload_size)) {
             t->used = (uint32_t)(p - ev->payload);
             return NTIDX_OK;
         }
@@ -1018,6 +1064,11 @@ NTIDX_API int ntidx_values_decode(ntidx_values *t, const ntidx_trace *tr, const 
     ntx_err err;
     err.code = 0; /* the rest is written with the code */
     int rc = ntx_values_walk(tr, ev, t, &err);
+    /* The payload is read from the mapping: from zeros, if the file shrank under it (trace_internal.h). */
+    if (__builtin_expect(ntx_trace_faulted(tr), 0)) {
+        rc = ntx_trace_check(tr, &err);
+        t->n = t->top = 0; /* no values of zeros */
+    }
     return rc == NTIDX_OK ? NTIDX_OK : ntx_fail(rc, tr->name, &err);
 }
 

@@ -42,6 +42,23 @@ struct ntx_value_sink {
 int ntx_values_stream(const ntidx_trace *t, const ntidx_event *ev, ntx_value_sink *sink, uint32_t *used, ntx_err *err);
 
 /*
+ * Whether m's layout may be read with one-byte booleans: it has a Boolean32
+ * field (type code 3, at any depth) and comes from the trace, not from the
+ * runtime's manifest (whose BOOLs are four bytes). .NET 10's EventSource
+ * writes a bool as one byte in TraceLogging events (EventSource.Write; also
+ * seen for WriteEvent of self-describing and manifest sources while an
+ * EventListener listened too), as four bytes in manifest events otherwise,
+ * under metadata that says Boolean either way, which the spec and TraceEvent
+ * take as four bytes (TraceEvent reads the value from the first byte and lays
+ * the next field out four bytes on: a bool that ends the payload reads
+ * right; one before other fields misreads them). Both
+ * decoders read such a layout with four-byte booleans first, and with
+ * one-byte ones when the four-byte reading fails or leaves bytes over and
+ * the one-byte reading accounts for the payload exactly.
+ */
+int ntx_layout_bool8_candidate(const ntidx_metadata *m);
+
+/*
  * The fixed encoded size of a field's type, or -1 when it varies (strings, counted arrays, varints, and
  * objects or fixed arrays holding one): what RelLoc/DataLoc elements must have. V6 DateTime is a
  * SYSTEMTIME (16 bytes), a FILETIME (8) before; `ptr` sizes the manifest's pointers. Sizes saturate at

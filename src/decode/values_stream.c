@@ -30,6 +30,7 @@ typedef struct pctx {
     int v6;
     uint32_t ptr_size; /* NTX_TYPE_POINTER width: the trace's pointer size */
     int manifest;      /* the layout comes from the runtime's manifest */
+    int bool8;         /* Boolean32 fields read as one byte (values.h: ntx_layout_bool8_candidate()) */
     ntx_value_sink *sink;
     ntx_err *err;
     int nomem;
@@ -192,7 +193,19 @@ static int decode_value(pctx *c, const ntidx_field *f, const char *name, const u
     ntidx_value v = leaf(c, f, name, p, NTIDX_VALUE_NULL);
     switch (f->type_code) {
     case NTIDX_TYPE_EMPTY: EMIT(value, &v); return 0;
-    case NTIDX_TYPE_BOOLEAN32: NEED(4); v.kind = NTIDX_VALUE_BOOL; v.u = ntx_load32(p) != 0; p += 4; break;
+    case NTIDX_TYPE_BOOLEAN32:
+        if (c->bool8) {
+            NEED(1);
+            v.kind = NTIDX_VALUE_BOOL;
+            v.u = *p != 0;
+            p += 1;
+            break;
+        }
+        NEED(4);
+        v.kind = NTIDX_VALUE_BOOL;
+        v.u = ntx_load32(p) != 0;
+        p += 4;
+        break;
     case NTIDX_TYPE_BOOLEAN8: NEED(1); v.kind = NTIDX_VALUE_BOOL; v.u = *p != 0; p += 1; break;
     case NTIDX_TYPE_SBYTE: NEED(1); v.kind = NTIDX_VALUE_INT; v.i = (int8_t)*p; p += 1; break;
     case NTIDX_TYPE_BYTE: NEED(1); v.kind = NTIDX_VALUE_UINT; v.u = *p; p += 1; break;
@@ -360,6 +373,26 @@ static int decode_value(pctx *c, const ntidx_field *f, const char *name, const u
     return 0;
 }
 
+/* A sink that keeps nothing: the passes that only find out how a payload is laid out. */
+static int sink_none(ntx_value_sink *s, const ntidx_value *v)
+{
+    (void)s;
+    (void)v;
+    return 0;
+}
+
+/* One decode of the payload into `sink`, booleans of one byte or four; *p where it ended. */
+static int stream_once(pctx *c, const ntidx_metadata *m, ntx_value_sink *sink, int bool8, const uint8_t **p)
+{
+    c->sink = sink;
+    c->bool8 = bool8;
+    c->nomem = 0;
+    c->empty_elements = 0;
+    c->loc_bytes = 0;
+    *p = c->payload;
+    return decode_fields(c, NULL, NULL, m->fields, m->field_count, p, c->payload + c->payload_size, 0, 1);
+}
+
 int ntx_values_stream(const ntidx_trace *t, const ntidx_event *ev, ntx_value_sink *sink, uint32_t *used, ntx_err *err)
 {
     if (used)
@@ -373,10 +406,20 @@ int ntx_values_stream(const ntidx_trace *t, const ntidx_event *ev, ntx_value_sin
               .v6 = t->gen == NTX_GEN_V6,
               .ptr_size = t->info.pointer_size == 4 ? 4 : 8,
               .manifest = ntx_manifest_owns(m->fields),
-              .sink = sink,
               .err = err};
-    const uint8_t *p = ev->payload, *end = ev->payload + ev->payload_size;
-    int rc = decode_fields(&c, NULL, NULL, m->fields, m->field_count, &p, end, 0, 1);
+    const uint8_t *p, *end = ev->payload + ev->payload_size;
+    int bool8 = 0;
+    if (ntx_layout_bool8_candidate(m)) {
+        /* How the tree decoder (values.c) chooses: four-byte booleans, unless that reading fails or leaves
+           bytes over and the one-byte reading accounts for the payload exactly. Found out first, by passes
+           that hand nothing out, since what the sink got cannot be taken back. */
+        static ntx_value_sink none = {sink_none, sink_none, sink_none};
+        int rc4 = stream_once(&c, m, &none, 0, &p);
+        if ((rc4 != 0 || p != end) && !c.nomem)
+            bool8 = stream_once(&c, m, &none, 1, &p) == 0 && p == end;
+        err->code = 0;
+    }
+    int rc = stream_once(&c, m, sink, bool8, &p);
     ntidx_buf_free(&c.scratch);
     if (rc != 0)
         return c.nomem ? ntx_err_set(err, NTIDX_E_NOMEM, "out of memory decoding a payload") : NTIDX_E_PAYLOAD;
@@ -384,4 +427,3 @@ int ntx_values_stream(const ntidx_trace *t, const ntidx_event *ev, ntx_value_sin
         *used = (uint32_t)(p - ev->payload);
     return NTIDX_OK;
 }
-

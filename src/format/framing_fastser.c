@@ -63,7 +63,19 @@ int ntx_fastser_frame(const uint8_t *p, uint64_t have, uint64_t at, uint64_t fil
     if (c.err)
         FS_FAIL("an object tag");
     if (tag == FS_NULLREF) {
-        *pos = at + 1;
+        /* The end-of-stream tag must end the file: what follows it would otherwise go unread, silently.
+           Up to three zero bytes may: TraceEvent's test writer writes the tag as a 4-byte int. */
+        uint64_t tail = left - 1;
+        int zeros = tail <= 3;
+        if (zeros && have < left)
+            return NTX_NEED_MORE;
+        for (uint64_t i = 1; zeros && i <= tail; i++)
+            zeros = p[i] == 0;
+        if (!zeros)
+            return ntx_err_at(err, NTIDX_E_CORRUPT, at,
+                              "end-of-stream tag, but %llu bytes of the file follow it: the trace is damaged here",
+                              (unsigned long long)tail);
+        *pos = file_size;
         return 0;
     }
     if (!is_begin(tag))

@@ -27,6 +27,14 @@ int ntx_v6_frame(const uint8_t *p, uint64_t have, uint64_t at, uint64_t file_siz
         if (size > left - 4)
             return ntx_err_at(err, NTIDX_E_TRUNCATED, at, "end-of-stream block declares %u bytes but only %llu remain",
                               size, (unsigned long long)(left - 4));
+        /* It must end the file: a zero word is an end-of-stream block, so zeros written over the middle of a
+           trace would otherwise end it there, silently, with everything after them unread. */
+        if (size < left - 4) {
+            int zeros = x == 0 && have >= 8 && ntx_load32(p + 4) == 0;
+            return ntx_err_at(err, NTIDX_E_CORRUPT, at,
+                              "end-of-stream block, but %llu bytes of the file follow it: the trace is damaged here%s",
+                              (unsigned long long)(left - 4 - size), zeros ? " (zeros written over its blocks?)" : "");
+        }
         *pos = at + 4 + size;
         return 0;
     }

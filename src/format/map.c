@@ -13,9 +13,11 @@
 
 #include "ntidx/ntidx.h"
 
-int ntx_map_open(ntx_map *m, const char *path, ntx_err *err)
+int ntx_map_open(ntx_map *m, const char *path, ntx_fault_word *fault, int *fd_out, ntx_err *err)
 {
     memset(m, 0, sizeof *m);
+    if (fd_out)
+        *fd_out = -1;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return ntx_err_set(err, NTIDX_E_IO, "cannot open: %s", strerror(errno));
@@ -44,13 +46,19 @@ int ntx_map_open(ntx_map *m, const char *path, ntx_err *err)
             return ntx_err_set(err, NTIDX_E_IO, "cannot map: %s", strerror(e));
         }
         m->base = p;
+        if (fault)
+            m->guard = ntx_guard_add(p, (size_t)m->size, fault);
     }
-    close(fd);
+    if (fd_out)
+        *fd_out = fd;
+    else
+        close(fd);
     return NTIDX_OK;
 }
 
 void ntx_map_close(ntx_map *m)
 {
+    ntx_guard_remove(m->guard); /* first: once unmapped, the address may be another mapping's */
     if (m->base)
         munmap(m->base, (size_t)m->size);
     memset(m, 0, sizeof *m);

@@ -7,6 +7,7 @@
  */
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -75,9 +76,59 @@ static int detect(ntidx_trace *t, ntx_err *err)
                       "no 'Nettrace' magic and no '!FastSerialization.1' NetPerf header");
 }
 
+/* The file's size now; -1 when it cannot be had (a memory trace, or fstat() failed). */
+static int64_t size_now(const ntidx_trace *t)
+{
+    struct stat st;
+    return t->map && t->fd >= 0 && fstat(t->fd, &st) == 0 ? (int64_t)st.st_size : -1;
+}
+
+static int fault_error(const ntidx_trace *t, int64_t now, ntx_err *err)
+{
+    uint64_t at = ntx_fault_offset(&t->fault_at);
+    if (err)
+        ntx_err_clear(err);
+    if (now >= 0 && (uint64_t)now >= t->size)
+        return ntx_err_at(err, NTIDX_E_IO, at,
+                          "a page of the mapped file could not be read (the file is still %llu bytes: an I/O error?)",
+                          (unsigned long long)now);
+    if (now < 0)
+        return ntx_err_at(err, NTIDX_E_SHRUNK, at, "the file shrank while it was read (it had %llu bytes when opened)",
+                          (unsigned long long)t->size);
+    return ntx_err_at(err, NTIDX_E_SHRUNK, at,
+                      "the file shrank to %llu bytes while it was read (it had %llu bytes when opened)",
+                      (unsigned long long)now, (unsigned long long)t->size);
+}
+
+int ntx_trace_check(const ntidx_trace *t, ntx_err *err)
+{
+    return ntx_trace_faulted(t) ? fault_error(t, size_now(t), err) : NTIDX_OK;
+}
+
+int ntx_trace_check_end(const ntidx_trace *t, ntx_err *err)
+{
+    if (!t->map)
+        return NTIDX_OK;
+    int64_t now = size_now(t);
+    if (!ntx_trace_faulted(t)) {
+        if (now < 0 || (uint64_t)now >= t->size)
+            return NTIDX_OK;
+        ntx_fault_note((ntx_fault_word *)&t->fault_at, (uint64_t)now); /* where the data stops */
+    }
+    return fault_error(t, now, err);
+}
+
 int ntx_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out, ntx_err *err)
 {
-    return t->gen == NTX_GEN_V6 ? ntx_v6_next_block(t, pos, out, err) : ntx_fastser_next_block(t, pos, out, err);
+    int rc = t->gen == NTX_GEN_V6 ? ntx_v6_next_block(t, pos, out, err) : ntx_fastser_next_block(t, pos, out, err);
+    /* Every walk's checkpoint: a block framed from zeros is none, and the end of the file (or an error) may be
+       where the file shrank to. */
+    if (rc != 1 || ntx_trace_faulted(t)) {
+        int c = rc != 1 ? ntx_trace_check_end(t, err) : ntx_trace_check(t, err);
+        if (c < 0)
+            return c;
+    }
+    return rc;
 }
 
 /* A walk gives back the mapping behind it in steps of this many bytes. */
@@ -142,6 +193,11 @@ static int finish_open(ntidx_trace *t, ntidx_trace **out, ntx_err *err)
     int rc = detect(t, err);
     if (rc == NTIDX_OK)
         rc = read_trace_block(t, err);
+    if (rc < 0 || ntx_trace_faulted(t)) { /* a file that shrank since it was mapped: not what it seems */
+        int c = ntx_trace_check_end(t, err);
+        if (c < 0)
+            rc = c;
+    }
     if (rc < 0) {
         ntidx_trace_close(&t);
         return rc;
@@ -162,6 +218,7 @@ static ntidx_trace *new_trace(const char *name)
     }
     ntx_arena_init(&t->arena);
     t->fd = -1;
+    atomic_init(&t->fault_at, 0);
     return t;
 }
 
@@ -172,23 +229,25 @@ int ntx_trace_open_file(ntidx_trace **out, const char *path, ntx_err *err)
     if (!t)
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     ntx_map m;
-    int rc = ntx_map_open(&m, path, err);
+    int rc = ntx_map_open(&m, path, &t->fault_at, &t->fd, err);
     if (rc < 0) {
         ntidx_trace_close(&t);
         return rc;
     }
     t->map = m.base;
     t->map_len = (size_t)m.size;
+    t->guard = m.guard;
     t->mtime_ns = m.mtime_ns;
     t->ctime_ns = m.ctime_ns;
-    /* For pread() scans; the mapping does not need it. Without access-time updates where the owner may
-       ask for that: mapping the file has updated it already, and each pread() would check it again. */
-    t->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOATIME);
-    if (t->fd < 0)
-        t->fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* The descriptor the file was mapped from, kept for pread() scans and for the file's size now
+       (ntx_trace_check_end()): the mapping's file, where opening the path again could find another (renamed
+       over it meanwhile). Without access-time updates where the owner may ask for that (EPERM otherwise):
+       mapping the file has updated it already, and each pread() would check it again. */
+    int fl = fcntl(t->fd, F_GETFL);
+    if (fl >= 0)
+        (void)fcntl(t->fd, F_SETFL, fl | O_NOATIME);
     /* pread() reads exactly what it asks for (header scans, identity hashes): no read-ahead around it. */
-    if (t->fd >= 0)
-        (void)posix_fadvise(t->fd, 0, 0, POSIX_FADV_RANDOM);
+    (void)posix_fadvise(t->fd, 0, 0, POSIX_FADV_RANDOM);
     t->data = m.base;
     t->size = m.size;
     /* No page fault pulls in read-ahead: what is read in bulk is asked for explicitly (walks read ahead of
@@ -218,23 +277,15 @@ void ntx_trace_release(ntidx_trace *t, uint64_t off, uint64_t len)
     ntx_map_advise(&m, off, len, NTX_ADVISE_DONTNEED);
 }
 
-/* Whether the page of the mapping that holds byte `off` is in the page cache. */
-static int page_cached(const ntidx_trace *t, uint64_t off)
-{
-    unsigned char in_core = 0;
-    return mincore((uint8_t *)t->map + (off & ~(uint64_t)4095), 1, &in_core) == 0 && (in_core & 1);
-}
-
 void ntx_trace_prefetch(const ntidx_trace *t, uint64_t off, uint64_t len)
 {
     if (!t->map || off >= t->map_len || !len)
         return;
     if (len > t->map_len - off)
         len = t->map_len - off;
-    /* A range whose first and last pages are in the page cache is taken to be there whole: asking the
-       kernel to read cached pages costs a page-cache lookup per page (about as much as decoding them). */
-    if (page_cached(t, off) && page_cached(t, off + len - 1))
-        return;
+    /* Asked whatever the page cache holds: a range that is cached costs a lookup per page (about 10 ms a
+       GiB, 1% of decoding it), while one taken for cached by a guess from a few of its pages (after an
+       index build, every block's first page is) is read a page fault at a time: 1.5 MB/s cold. */
     ntx_map m = {.base = t->map, .size = t->map_len};
     ntx_map_advise(&m, off, len, NTX_ADVISE_WILLNEED);
 }
@@ -263,7 +314,7 @@ NTIDX_API void ntidx_trace_close(ntidx_trace **tp)
         return;
     ntidx_trace *t = *tp;
     if (t->map) {
-        ntx_map m = {.base = t->map, .size = t->map_len};
+        ntx_map m = {.base = t->map, .size = t->map_len, .guard = t->guard};
         ntx_map_close(&m);
     }
     if (t->fd >= 0)

@@ -9,6 +9,7 @@
 
 #include "arena.h"
 #include "error.h"
+#include "map_guard.h"
 
 /* The three framings. V4 and V5 share one (they differ only in metadata tags). */
 enum ntx_gen { NTX_GEN_NETPERF = 3, NTX_GEN_FASTSER = 4, NTX_GEN_V6 = 6 };
@@ -22,6 +23,10 @@ struct ntidx_trace {
     int64_t mtime_ns; /* identity for the side index (0 for memory traces) */
     int64_t ctime_ns; /* same: status change time (0 for memory traces) */
     int fd;           /* kept open for pread() header scans; -1 for memory traces */
+    /* The SIGBUS guard (map_guard.h): where a read of the mapping first faulted, the file having shrunk under
+       it (0: never, else 1 + the offset); the mapping's registry entry. */
+    ntx_fault_word fault_at;
+    struct ntx_guard_slot *guard;
     enum ntx_gen gen;
     ntidx_trace_info info;
     uint64_t after_trace_block; /* the first block after the trace block (the V4/V5 probe starts there) */
@@ -53,6 +58,29 @@ void ntx_read_sync_head(struct ntx_cur *c, ntidx_trace_info *in);
 /* Open-time parsing of the trace block into t->info. */
 int ntx_parse_trace_block_v6(ntidx_trace *t, const ntidx_block *b, ntx_err *err);
 int ntx_parse_trace_object_fastser(ntidx_trace *t, const ntidx_block *b, ntx_err *err);
+
+/*
+ * The file shrank while it was read. A trace is mapped; the file truncated
+ * under the mapping loses the pages past its new end, and a read of one of
+ * them reads zeros instead (map_guard.h) and leaves its offset in
+ * t->fault_at. Whatever was decoded from them is not the trace: every
+ * operation checks at its checkpoints (each block framed, each event handed
+ * out, each block of statistics rows, each payload decoded, the end of every
+ * read and every error) and fails there.
+ *
+ * ntx_trace_faulted(): the checkpoints' question, a load.
+ * ntx_trace_check(): NTIDX_OK, or the error, replacing what *err held:
+ *   NTIDX_E_SHRUNK at the faulting offset, with the file's size now; NTIDX_E_IO
+ *   when the file is as long as it was (a page that could not be read).
+ * ntx_trace_check_end(): the same, and the file's size now (fstat), for the
+ *   end of a read and its errors: bytes past the new end on the page that
+ *   holds it read as zeros without a fault, and may have ended the read
+ *   early (a zero V6 block header is the end-of-stream marker) or made an
+ *   error of their own.
+ */
+static inline int ntx_trace_faulted(const ntidx_trace *t) { return ntx_fault_seen(&t->fault_at); }
+int ntx_trace_check(const ntidx_trace *t, ntx_err *err);
+int ntx_trace_check_end(const ntidx_trace *t, ntx_err *err);
 
 /* Give back mapped pages of [off, off+len) (scans release what they passed). */
 void ntx_trace_release(ntidx_trace *t, uint64_t off, uint64_t len);

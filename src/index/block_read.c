@@ -103,8 +103,10 @@ static int pread_block(ntx_block_reader *r, uint64_t *pos, ntidx_block *blk, uin
         ssize_t n = len ? pread(r->fd, r->win, (size_t)len, (off_t)read_at) : 0;
         r->win_at = read_at;
         r->win_len = n > 0 ? (uint64_t)n : 0;
-        if (n < 0 || (uint64_t)n < len) /* the mapping says these bytes exist: a short read means trouble */
-            return ntx_err_at(err, NTIDX_E_CORRUPT, read_at, "cannot read the trace here (file shrank?)");
+        if (n < 0 || (uint64_t)n < len) { /* the mapping says these bytes exist: a short read means trouble */
+            int c = ntx_trace_check_end(t, err); /* the file shrank: say so, with its size now */
+            return c < 0 ? c : ntx_err_at(err, NTIDX_E_CORRUPT, read_at, "cannot read the trace here");
+        }
     }
     const uint8_t *buf = r->win + (read_at - r->win_at);
     if (skip) {
@@ -145,7 +147,7 @@ void ntx_block_reader_release(ntx_block_reader *r, uint64_t pos)
     }
 }
 
-int ntx_block_read(ntx_block_reader *r, uint64_t at, ntx_scan_rec *rec, ntx_err *err)
+static int block_read(ntx_block_reader *r, uint64_t at, ntx_scan_rec *rec, ntx_err *err)
 {
     ntidx_trace *t = r->t;
     ntidx_block *blk = &rec->blk;
@@ -157,7 +159,7 @@ int ntx_block_read(ntx_block_reader *r, uint64_t at, ntx_scan_rec *rec, ntx_err 
     rec->flags = 0;
     rec->lo = rec->hi = 0;
     rec->framed = 0;
-    if (!r->use_pread)
+    if (!r->use_pread || r->stream)
         ntx_trace_walk_ahead(t, pos, &r->ahead);
     int rc = r->use_pread ? pread_block(r, &pos, blk, hdr, &hdr_len, &payload, err) : ntx_next_block(t, &pos, blk, err);
     rec->next = pos;
@@ -191,6 +193,19 @@ int ntx_block_read(ntx_block_reader *r, uint64_t at, ntx_scan_rec *rec, ntx_err 
         rec->sp_flags = sp.flags;
     }
     return rec->rc = 1;
+}
+
+int ntx_block_read(ntx_block_reader *r, uint64_t at, ntx_scan_rec *rec, ntx_err *err)
+{
+    int rc = block_read(r, at, rec, err);
+    /* What was decoded from the mapping (framing, an event block's headers, a sequence point) may be the zeros
+       of a file that shrank under the scan; an error may be theirs. */
+    if (rc < 0 || ntx_trace_faulted(r->t)) {
+        int c = rc < 0 ? ntx_trace_check_end(r->t, err) : ntx_trace_check(r->t, err);
+        if (c < 0)
+            rc = rec->rc = c;
+    }
+    return rc;
 }
 
 void ntx_block_reader_jump(ntx_block_reader *r, uint64_t pos, uint64_t to, uint64_t pending_tag)

@@ -27,6 +27,7 @@ typedef struct ntx_block_reader {
     int touched;       /* the mapping was read since the last release */
     uint64_t released; /* mapped ranges below this were given back */
     uint64_t ahead;    /* reads of the mapping (V3: every block decoded) asked the kernel for up to here */
+    int stream;        /* the whole trace is read, pread() or not: asked of the kernel ahead in large steps */
 } ntx_block_reader;
 
 void ntx_block_reader_init(ntx_block_reader *r, ntidx_trace *t, int use_pread, uint64_t released);

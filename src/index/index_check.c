@@ -71,6 +71,12 @@ int ntx_index_check_tables(const ntidx_index *x, uint64_t trace_first_block, cha
     if (x->indexed_end > x->trace_size)
         BAD("indexed end %llu is past the indexed trace size %llu", (unsigned long long)x->indexed_end,
             (unsigned long long)x->trace_size);
+    /* The end-of-stream marker ends the file (framing): an index that says otherwise was built, before
+       ntidx refused such traces, of a damaged one (zeros written over it read as the marker). */
+    if ((x->flags & NTX_IF_COMPLETE) && x->indexed_end != x->trace_size)
+        BAD("the trace's end-of-stream marker ends at %llu, but the trace was %llu bytes long: the index was built "
+            "of a damaged trace by an older ntidx",
+            (unsigned long long)x->indexed_end, (unsigned long long)x->trace_size);
     if (x->first_block != trace_first_block)
         BAD("first block offset %llu does not match the trace's (%llu)", (unsigned long long)x->first_block,
             (unsigned long long)trace_first_block);

@@ -15,7 +15,7 @@
 #define NTX_IDX_MAGIC "NTIDX\0\r\n"   /* 8 bytes; \r\n catches text-mode mangling */
 #define NTX_IDX_FOOTER "NTIDXEND"
 #define NTX_IDX_MAJOR 1
-#define NTX_IDX_MINOR 5
+#define NTX_IDX_MINOR 6
 #define NTX_IDX_HEADER_SIZE 512 /* the least; more when the directory needs it (12 sections: 520) */
 #define NTX_IDX_MAX_SECTIONS 12
 #define NTX_IDX_HEAD_HASH_BYTES (1u << 20) /* identity: xxh3 of the trace's first MiB */

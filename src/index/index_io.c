@@ -94,15 +94,12 @@ out:
     free(bcopy);
 }
 
-NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path)
+/*
+ * The index's bytes, written to `fd` from where it is. `x` is current and checked whole. Returns NTIDX_OK,
+ * NTIDX_E_NOMEM (said, naming `path`) or NTIDX_E_IO with errno set (a write failed; not said).
+ */
+static int serialize(const ntidx_index *x, int fd, const char *path)
 {
-    if (!x || !path)
-        return say(path, NTIDX_E_INVALID_ARG, "ntidx_index_write: NULL argument");
-    x = ntx_index_current(x);
-    /* A lazily checked index is checked whole before it is copied anywhere. */
-    ntx_err cerr = {0};
-    if (ntx_index_need_all(x, &cerr) < 0)
-        return ntx_fail(cerr.code, x->name, &cerr);
     uint8_t stat[NTX_TRACE_STAT_ENTRY];
     ntx_store64(stat, (uint64_t)x->trace_ctime_ns);
     /* FILTERS is present exactly when FULL, also with no block (a trace with nothing after its trace
@@ -180,14 +177,78 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path)
     }
     ntx_store64(h + hsize - 8, ntx_xxh3(h, hsize - 8));
 
+    static const uint8_t zeros[8];
+    int bad = write_all(fd, h, hsize);
+    uint64_t pos = hsize;
+    for (int i = 0; i < nsec && !bad; i++) {
+        uint64_t len = sec[i].count * sec[i].entry;
+        if (len)
+            bad = write_all(fd, sec[i].data, (size_t)len);
+        pos += len;
+        if (!bad && align8(pos) != pos) {
+            bad = write_all(fd, zeros, (size_t)(align8(pos) - pos));
+            pos = align8(pos);
+        }
+    }
+    if (!bad)
+        bad = write_all(fd, NTX_IDX_FOOTER, 8);
+    int e = errno;
+    free(sums);
+    errno = e;
+    return bad ? NTIDX_E_IO : NTIDX_OK;
+}
+
+/* The index to write: the current one of `x`, checked whole (a lazily checked one is checked before it is
+   copied anywhere). */
+static int ready_to_write(const ntidx_index **x)
+{
+    *x = ntx_index_current(*x);
+    ntx_err cerr = {0};
+    if (ntx_index_need_all(*x, &cerr) < 0)
+        return ntx_fail(cerr.code, (*x)->name, &cerr);
+    return NTIDX_OK;
+}
+
+NTIDX_API int ntidx_index_write_fd(const ntidx_index *x, int fd, const char *name)
+{
+    if (!x || fd < 0)
+        return say(name, NTIDX_E_INVALID_ARG, "ntidx_index_write_fd: NULL index or no descriptor");
+    int rc = ready_to_write(&x);
+    if (rc < 0)
+        return rc;
+    rc = serialize(x, fd, name);
+    if (rc == NTIDX_E_IO)
+        return say(name, NTIDX_E_IO, "cannot write: %s", strerror(errno));
+    return rc;
+}
+
+NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path)
+{
+    if (!x || !path)
+        return say(path, NTIDX_E_INVALID_ARG, "ntidx_index_write: NULL argument");
+    int rc = ready_to_write(&x);
+    if (rc < 0)
+        return rc;
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        /* A device or a FIFO: written in place, since a rename over it would replace it with a file. */
+        int fd = open(path, O_WRONLY | O_CLOEXEC);
+        if (fd < 0)
+            return say(path, NTIDX_E_IO, "cannot write: %s", strerror(errno));
+        rc = serialize(x, fd, path);
+        int e = errno;
+        if (close(fd) != 0 && rc == NTIDX_OK) {
+            rc = NTIDX_E_IO;
+            e = errno;
+        }
+        return rc == NTIDX_E_IO ? say(path, NTIDX_E_IO, "cannot write: %s", strerror(e)) : rc;
+    }
     /* Temporary file in the same directory, so the rename is atomic. It is locked for as long
        as its name exists: remove_stale_temporaries() removes only unlocked ones. */
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 16);
-    if (!tmp) {
-        free(sums);
+    if (!tmp)
         return say(path, NTIDX_E_NOMEM, "out of memory");
-    }
     int fd = -1;
     for (int attempt = 0; attempt < 16; attempt++) {
         snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
@@ -205,26 +266,22 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path)
     if (fd < 0) {
         int e = errno;
         free(tmp);
-        free(sums);
         return say(path, NTIDX_E_IO, "cannot create a temporary file beside it: %s", strerror(e));
     }
-    static const uint8_t zeros[8];
-    int bad = write_all(fd, h, hsize);
-    uint64_t pos = hsize;
-    for (int i = 0; i < nsec && !bad; i++) {
-        uint64_t len = sec[i].count * sec[i].entry;
-        if (len)
-            bad = write_all(fd, sec[i].data, (size_t)len);
-        pos += len;
-        if (!bad && align8(pos) != pos) {
-            bad = write_all(fd, zeros, (size_t)(align8(pos) - pos));
-            pos = align8(pos);
-        }
+    rc = serialize(x, fd, path);
+    int bad = rc != NTIDX_OK;
+    if (rc == NTIDX_E_NOMEM) {
+        unlink(tmp);
+        close(fd);
+        free(tmp);
+        return rc;
     }
+    /* an index replaced keeps its permissions; a new one is readable by all, as a trace beside it usually is */
+    mode_t mode = 0644;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+        mode = st.st_mode & 07777;
     if (!bad)
-        bad = write_all(fd, NTX_IDX_FOOTER, 8);
-    if (!bad)
-        bad = fchmod(fd, 0644) != 0 || fsync(fd) != 0;
+        bad = fchmod(fd, mode) != 0 || fsync(fd) != 0;
     int e = errno;
     /* Renamed while still locked (the data is on disk: fsync succeeded), then closed. */
     if (!bad && rename(tmp, path) != 0) {
@@ -237,7 +294,6 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path)
         bad = 1;
         e = errno;
     }
-    free(sums);
     if (bad) {
         free(tmp);
         return say(path, NTIDX_E_IO, "cannot write: %s", strerror(e));
@@ -315,6 +371,15 @@ static int times_prove_unchanged(const ntidx_index *x, const ntidx_trace *t)
            x->index_written_ns - x->trace_ctime_ns >= NTX_SETTLED_NS;
 }
 
+/* A hash that differs because the trace shrank while it was hashed (its lost pages read as zeros,
+   trace_internal.h): that error, published, rather than a stale index; else 0. */
+static int hashed_zeros(const ntidx_trace *t)
+{
+    ntx_err e = {0};
+    int rc = ntx_trace_check(t, &e);
+    return rc < 0 ? ntx_fail(rc, t->name, &e) : 0;
+}
+
 /* Compare the index's identity with the trace as it is now. */
 static int identity(const ntidx_index *x, const ntidx_trace *t, ntidx_index_state *state, const char *path)
 {
@@ -329,12 +394,17 @@ static int identity(const ntidx_index *x, const ntidx_trace *t, ntidx_index_stat
         return NTIDX_OK;
     }
     uint64_t head = x->trace_size < NTX_IDX_HEAD_HASH_BYTES ? x->trace_size : NTX_IDX_HEAD_HASH_BYTES;
+    int zeros;
     if (ntx_trace_range_hash(t, 0, head) != x->head_hash)
-        return say(path, NTIDX_E_INDEX_STALE, "the trace's first bytes changed since it was indexed");
+        return (zeros = hashed_zeros(t)) < 0
+                   ? zeros
+                   : say(path, NTIDX_E_INDEX_STALE, "the trace's first bytes changed since it was indexed");
     if (x->nblocks &&
         ntx_trace_range_hash(t, x->last_block_off, ntx_blk_size(x, x->nblocks - 1)) != x->last_block_hash)
-        return say(path, NTIDX_E_INDEX_STALE, "the trace's last indexed block (offset %llu) changed",
-                   (unsigned long long)x->last_block_off);
+        return (zeros = hashed_zeros(t)) < 0 ? zeros
+                                             : say(path, NTIDX_E_INDEX_STALE,
+                                                   "the trace's last indexed block (offset %llu) changed",
+                                                   (unsigned long long)x->last_block_off);
     if (t->size == x->trace_size) {
         /* A write appending to the trace moves its times before its size: seen in between, an append
            looks like a rewrite in place. A trace still being written that is seen to grow is GROWN. */
@@ -690,11 +760,12 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
         FAIL(NTIDX_E_INDEX_CORRUPT, "region statistics sections are incomplete or without FULL");
     if (nstat && rstats_count != x->nregions)
         FAIL(NTIDX_E_INDEX_CORRUPT, "%llu region statistics for %llu regions", (unsigned long long)rstats_count, (unsigned long long)x->nregions);
-    if (minor < 5 && rstats_count) {
-        /* Before 1.5 the stored statistics named some event types otherwise than TraceEvent (1.2: without the
+    if (minor < 6 && rstats_count) {
+        /* Before 1.6 the stored statistics named some event types otherwise than TraceEvent (1.2: without the
            opcode suffix; 1.3 and 1.4: EventSource's Start/Stop names and runtime events TraceEvent does not
-           name or names otherwise): decoded regions would name the same type otherwise, so they are not used
-           (docs/index-format.md, 1.3 and 1.5). */
+           name or names otherwise; 1.5: an event nothing names as "", not EventID(N)) and counted the dropped
+           events of a V6 region otherwise than a read of the whole trace (1.5): decoded regions would give
+           other numbers, so they are not used (docs/index-format.md, 1.3, 1.5 and 1.6). */
         x->rstats = x->tcounts = x->thcounts = x->dcounts = x->strings = NULL;
         x->ntcounts = x->nthcounts = x->ndcounts = x->strings_len = 0;
         rstats_count = 0;

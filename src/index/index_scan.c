@@ -408,8 +408,12 @@ int ntx_index_scan_stream(ntidx_trace *t, const ntidx_index *from, const ntidx_i
         sink->region_closed(sink->ctx, x);
     }
     ntx_block_reader_init(&b.rd, t, t->fd >= 0 && t->gen != NTX_GEN_NETPERF, released);
+    /* A caller that reads the whole trace next (a --full build's workers, behind the scan) has it read
+       once in large sequential steps: a cold trace at the disk's speed, not a small read per block. */
+    b.rd.stream = o->full || o->read_all;
     x->indexed_end = pos;
-    if (!sink && b.rd.use_pread) /* a --full build's workers have the other cores */
+    if (!sink && b.rd.use_pread && !b.rd.stream) /* a --full build's workers have the other cores; a stream is
+                                                      read in order, not in parts at once */
         ntx_scan_split_start(&b.split, t, pos, ntx_thread_count(o->threads),
                              o->threads ? SPLIT_MIN_ASKED : SPLIT_MIN_AUTO);
     rc = scan(&b, pos);

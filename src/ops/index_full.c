@@ -756,9 +756,13 @@ int ntx_index_build_full(ntidx_trace *t, const ntidx_index *from, const ntidx_in
         ntidx_index_options_defaults(&def);
         o = &def;
     }
-    if (!o->full)
-        return ntx_index_scan(t, from, o, out, err);
-    return build_full(t, from, o, out, err);
+    int rc = !o->full ? ntx_index_scan(t, from, o, out, err) : build_full(t, from, o, out, err);
+    /* Never an index of a file that shrank while it was read (whatever part of it came from zeros): every
+       read checked as it went, and the end once more, for what the checks of a read that ended early
+       cannot see. */
+    if (rc == NTIDX_OK && (rc = ntx_trace_check_end(t, err)) < 0)
+        ntidx_index_close(out);
+    return rc;
 }
 
 int ntx_index_summary_merge(const ntidx_index *x, uint64_t r, ntx_stats_accum *a, ntx_drop_map *drops,

@@ -176,7 +176,13 @@ NTIDX_API int ntidx_index_open(ntidx_trace *t, const char *path, const ntidx_ind
     } else {
         act = rc == NTIDX_E_IO ? NTIDX_INDEX_BUILT : NTIDX_INDEX_REBUILT;
         notice(o, act, rc == NTIDX_E_IO ? "no index yet" : why);
-        if ((rc = ntidx_index_build(t, o, &x)) < 0)
+        ntidx_index_options bo;
+        if (o)
+            bo = *o;
+        else
+            ntidx_index_options_defaults(&bo);
+        bo.full |= bo.full_when_built;
+        if ((rc = ntidx_index_build(t, &bo, &x)) < 0)
             goto done;
     }
     if (act != NTIDX_INDEX_LOADED)

@@ -74,11 +74,12 @@ NTIDX_API void ntidx_query_options_defaults(ntidx_query_options *o)
     o->recover = 1;
 }
 
-/* Plan a step over block b (RESET: no block). An estimate only adds up what the reader would read. */
+/* Plan a step over block b (RESET, ORIGIN: no block). An estimate only adds up what the reader would read. */
 static int plan_push(ntidx_query *q, uint64_t b, uint8_t op, uint8_t forget)
 {
     const ntidx_index *x = q->x;
-    uint64_t offset = op == NTX_OP_RESET ? 0 : ntx_blk_offset(x, b);
+    const int no_block = op == NTX_OP_RESET || op == NTX_OP_ORIGIN;
+    uint64_t offset = no_block ? 0 : ntx_blk_offset(x, b);
     if (q->cost && (op == NTX_OP_BLOCK || op == NTX_OP_CONTEXT)) {
         ntidx_query_cost *c = q->cost;
         c->blocks++;
@@ -97,7 +98,8 @@ static int plan_push(ntidx_query *q, uint64_t b, uint8_t op, uint8_t forget)
         q->plan = np;
         q->plan_cap = n;
     }
-    q->plan[q->plan_len++] = (ntx_plan_step){.offset = offset, .size = op == NTX_OP_RESET ? 0 : ntx_blk_size(x, b), .op = op, .forget_seq = forget};
+    q->plan[q->plan_len++] =
+        (ntx_plan_step){.offset = offset, .size = no_block ? 0 : ntx_blk_size(x, b), .op = op, .forget_seq = forget};
     return 0;
 }
 
@@ -205,31 +207,46 @@ static int prime(ntidx_query *q, uint64_t region, uint64_t j, ntx_err *err)
 {
     const ntidx_index *x = q->x;
     uint32_t me = ntx_rg_meta_epoch(x, region), te = ntx_rg_thread_epoch(x, region);
+    uint64_t first = ntx_rg_first(x, region);
     if (plan_push(q, 0, NTX_OP_RESET, 1) < 0)
         return nomem(err);
+    /* The trace's first region: its V6 threads count from 0, as a reader from the start counts them. */
+    if (region == 0 && plan_push(q, 0, NTX_OP_ORIGIN, 0) < 0)
+        return nomem(err);
     /* A work unit counts dropped events from the sequence point that opens its region, as a
-       reader coming from the start would have (the format lists every live thread there). */
-    if ((q->only_region >= 0 || q->has_chosen) && region > 0 && (ntx_rg_flags(x, region - 1) & NTX_RF_CLOSED)) {
+       reader coming from the start would have (the format lists every live thread there). Read after
+       the definitions of earlier regions (context: they count nothing), before the region's own. */
+    int baseline = (q->only_region >= 0 || q->has_chosen) && region > 0 && (ntx_rg_flags(x, region - 1) & NTX_RF_CLOSED);
+    if (baseline) {
         int rc = ntx_index_need_region(x, region - 1, err);
         if (rc < 0)
             return rc;
-        if (plan_push(q, ntx_rg_end(x, region - 1) - 1, NTX_OP_BASELINE, 0) < 0)
-            return nomem(err);
     }
     /* DEFS are in block order and epochs never decrease: find the first def of either epoch. */
     struct epochs e = {x, me, te};
     for (uint64_t d = ntx_lower_bound(x->ndefs, def_before_epochs, &e); d < x->ndefs && ntx_def_block(x, d) < j; d++) {
         uint8_t k = ntx_def_kind(x, d);
         int is_meta = k == NTIDX_BLOCK_METADATA || k == NTIDX_BLOCK_EVENT;
+        uint64_t b = ntx_def_block(x, d);
+        if (baseline && b >= first) {
+            if (plan_push(q, ntx_rg_end(x, region - 1) - 1, NTX_OP_BASELINE, 0) < 0)
+                return nomem(err);
+            baseline = 0;
+        }
         if ((is_meta && ntx_def_meta_epoch(x, d) == me) || (!is_meta && ntx_def_thread_epoch(x, d) == te)) {
-            int rc = ntx_index_need_block(x, ntx_def_block(x, d), err);
+            int rc = ntx_index_need_block(x, b, err);
             if (rc < 0)
                 return rc;
-            if (plan_push(q, ntx_def_block(x, d), NTX_OP_CONTEXT, 0) < 0)
+            /* The region's own thread definitions and removals are read as its blocks: a thread defined
+               here counts from 0, a removal here checks its thread's numbers (as a full read does). */
+            uint8_t op = b >= first && !is_meta ? NTX_OP_BLOCK : NTX_OP_CONTEXT;
+            if (plan_push(q, b, op, 0) < 0)
                 return nomem(err);
         }
     }
-    for (uint64_t b = ntx_rg_first(x, region); b < j; b++) {
+    if (baseline && plan_push(q, ntx_rg_end(x, region - 1) - 1, NTX_OP_BASELINE, 0) < 0)
+        return nomem(err);
+    for (uint64_t b = first; b < j; b++) {
         uint8_t k = ntx_blk_kind(x, b);
         if (k == NTIDX_BLOCK_STACK || k == NTIDX_BLOCK_LABEL_LIST)
             if (plan_push(q, b, NTX_OP_CONTEXT, 0) < 0)
@@ -246,6 +263,28 @@ static uint64_t candidate(ntidx_query *q, uint64_t r)
     while (q->next_chosen < q->nchosen && q->chosen[q->next_chosen] < r)
         q->next_chosen++;
     return q->next_chosen < q->nchosen ? q->chosen[q->next_chosen] : UINT64_MAX;
+}
+
+/*
+ * A pass reads on into the region after r: its blocks are asked of the kernel
+ * while r's are read (the reader decides whether it is a pass). Every block
+ * of the region, as the plan will take most of them; the offsets of a lazily
+ * checked index's entries not checked yet are only a hint here.
+ */
+static void ask_next_region(ntidx_query *q, uint64_t r)
+{
+    const ntidx_index *x = q->x;
+    if (!q->r)
+        return; /* an estimate plans without reading */
+    uint64_t n = candidate(q, r + 1);
+    if (n >= x->nregions || (ntx_rg_ts_min(x, n) <= ntx_rg_ts_max(x, n) && ntx_rg_ts_min(x, n) >= q->o.t1))
+        return;
+    uint64_t first = ntx_rg_first(x, n), end = ntx_rg_end(x, n);
+    if (first >= end || end > x->nblocks)
+        return;
+    uint64_t lo = ntx_blk_offset(x, first), hi = ntx_blk_offset(x, end - 1) + ntx_blk_size(x, end - 1);
+    if (hi > lo)
+        ntx_reader_ask_ahead(q->r, lo, hi - lo);
 }
 
 /* Plan the next region that holds wanted events; 0 when none is left, < 0 with `err` set. */
@@ -336,6 +375,8 @@ static int plan_next_region(ntidx_query *q, ntx_err *err)
         q->next_region = r + 1;
         if (q->only_region >= 0)
             q->planned_all = 1;
+        else
+            ask_next_region(q, r);
         return 1;
     }
     q->planned_all = 1;

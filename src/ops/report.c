@@ -80,15 +80,15 @@ NTIDX_API int ntidx_trace_summarize(ntidx_trace *t, ntidx_trace_summary *out)
                 out->last_ts = hi;
         }
     }
+    if (failed || rc < 0) /* where and why the walk stopped: a trace cut short, or damaged (an error too) */
+        snprintf(out->incomplete_reason, sizeof out->incomplete_reason, "%s", ntidx_last_error_info()->detail);
     if (failed)
         return failed;
     out->complete = rc == 0;
     if (out->complete)
         out->end = pos;
-    if (rc == NTIDX_E_TRUNCATED) { /* not an error: the trace ends early, and here is where and why */
-        snprintf(out->incomplete_reason, sizeof out->incomplete_reason, "%s", ntidx_last_error_info()->detail);
+    if (rc == NTIDX_E_TRUNCATED) /* not an error: the trace ends early */
         return NTIDX_OK;
-    }
     return rc < 0 ? rc : NTIDX_OK;
 }
 

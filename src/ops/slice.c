@@ -46,6 +46,7 @@
 #include "index_internal.h"
 #include "search.h"
 #include "metadata.h"
+#include "ntidx/output.h"
 #include "ntidx/slice.h"
 #include "ntidx/writer.h"
 #include "ops_internal.h"
@@ -823,7 +824,7 @@ static void slicer_free(slicer *s)
 }
 
 /* Run the slice into s->w (opened by the caller). */
-static int run(slicer *s)
+static int run_slice(slicer *s)
 {
     int rc;
     if (!s->v6 && !s->v3 && s->t->info.format_version == 5 && (rc = define_v5_marker(s)) < 0)
@@ -832,10 +833,19 @@ static int run(slicer *s)
     qo.order = NTIDX_ORDER_FILE;
     if ((rc = ntidx_query_open(s->t, s->x, &qo, &s->q)) < 0)
         return ntx_err_from_last(&s->err, rc);
+    /* progress: the bytes the query has read of those it will read, known from the index */
+    ntidx_query_cost cost = {0};
+    if (s->so.progress && ntidx_query_estimate(s->t, s->x, &qo, &cost) < 0)
+        cost.bytes = 0;
     const ntidx_event *e;
-    while ((rc = ntidx_query_next(s->q, &e)) == 1)
+    uint64_t n = 0;
+    while ((rc = ntidx_query_next(s->q, &e)) == 1) {
         if ((rc = take_event(s, e)) < 0)
             return rc;
+        if (cost.bytes && (++n & 4095) == 0 &&
+            s->so.progress(s->so.progress_ctx, ntidx_query_get_stats(s->q)->bytes_read, cost.bytes))
+            return FAIL(s, NTIDX_E_CANCELLED, "cancelled");
+    }
     if (rc < 0)
         return ntx_err_from_last(&s->err, rc); /* the query said why */
     if ((rc = flush_block(s)) < 0)
@@ -845,6 +855,24 @@ static int run(slicer *s)
         return wfail(s, rc, "end of stream");
     s->st.bytes_written = ntidx_writer_bytes(s->w);
     return 0;
+}
+
+/*
+ * Blocks, stacks and definitions are copied from the mapping: nothing of a file that shrank meanwhile is a
+ * slice, and whatever stopped the slice then (a large block written straight from the mapping fails with
+ * EFAULT, not a fault: the kernel reads it) is the shrink's doing.
+ */
+static int run(slicer *s)
+{
+    int rc = run_slice(s);
+    ntx_err shrunk = {0};
+    int c = ntx_trace_check_end(s->t, &shrunk);
+    if (c < 0) {
+        s->err = shrunk;
+        s->err_is_output = 0;
+        rc = c;
+    }
+    return rc;
 }
 
 static int slicer_init(slicer *s, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *q,
@@ -905,12 +933,12 @@ static int index_ready(ntidx_trace *t, const ntidx_index **x, const ntidx_slice_
     return rc < 0 ? ntx_fail(rc, (*x)->name, &ce) : NTIDX_OK;
 }
 
-NTIDX_API int ntidx_slice(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *q,
-                          const ntidx_slice_options *o, const char *out_path, ntidx_slice_stats *stats)
+NTIDX_API int ntidx_slice_fd(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *q,
+                             const ntidx_slice_options *o, int fd, const char *name, ntidx_slice_stats *stats)
 {
-    if (!t || !x || !out_path)
+    if (!t || !x || fd < 0)
         return ntx_failf(NTIDX_E_INVALID_ARG, t ? ntidx_trace_name(t) : NULL, NTIDX_NO_OFFSET,
-                         "ntidx_slice: NULL argument");
+                         "ntidx_slice_fd: NULL argument or no descriptor");
     if (o && !ntx_reserved_zero(o->reserved, sizeof o->reserved))
         return ntx_failf(NTIDX_E_INVALID_ARG, ntidx_trace_name(t), NTIDX_NO_OFFSET,
                          "slice options: reserved fields are not zero (fill them with ntidx_slice_options_defaults())");
@@ -919,22 +947,19 @@ NTIDX_API int ntidx_slice(ntidx_trace *t, const ntidx_index *x, const ntidx_quer
         return rc;
     slicer s;
     rc = slicer_init(&s, t, x, q, o);
-    s.out_path = out_path;
-    /* Truncating the input would pull the pages out from under its mapping. */
+    s.out_path = name ? name : "(output)";
+    /* Writing into the input would pull the pages out from under its mapping. */
     struct stat a, b;
-    if (!rc && t->fd >= 0 && stat(out_path, &b) == 0 && fstat(t->fd, &a) == 0 && a.st_dev == b.st_dev &&
+    if (!rc && t->fd >= 0 && fstat(fd, &b) == 0 && fstat(t->fd, &a) == 0 && a.st_dev == b.st_dev &&
         a.st_ino == b.st_ino)
-        rc = FAIL(&s, NTIDX_E_INVALID_ARG, "the output %s is the input trace", out_path);
-    int created = 0;
+        rc = FAIL(&s, NTIDX_E_INVALID_ARG, "the output %s is the input trace", s.out_path);
     if (!rc) {
         ntidx_writer_options wo;
         writer_options(&s, &wo);
-        rc = ntidx_writer_open_file(out_path, &wo, &s.w);
+        rc = ntidx_writer_open_fd(fd, s.out_path, &wo, &s.w);
         if (rc < 0) {
             s.err_is_output = 1;
             ntx_err_from_last(&s.err, rc); /* the writer said why */
-        } else {
-            created = 1;
         }
     }
     if (!rc)
@@ -944,11 +969,35 @@ NTIDX_API int ntidx_slice(ntidx_trace *t, const ntidx_index *x, const ntidx_quer
         if (!rc && crc < 0)
             rc = wfail(&s, crc, "closing");
     }
-    if (rc < 0 && created)
-        unlink(out_path);
     rc = finish_report(&s, rc, stats);
     slicer_free(&s);
     return rc;
+}
+
+NTIDX_API int ntidx_slice(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *q,
+                          const ntidx_slice_options *o, const char *out_path, ntidx_slice_stats *stats)
+{
+    if (!t || !x || !out_path)
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? ntidx_trace_name(t) : NULL, NTIDX_NO_OFFSET,
+                         "ntidx_slice: NULL argument");
+    /* Before the temporary is made: replacing the input would be a surprise, whatever its mapping does. */
+    struct stat a, b;
+    if (t->fd >= 0 && stat(out_path, &b) == 0 && fstat(t->fd, &a) == 0 && a.st_dev == b.st_dev &&
+        a.st_ino == b.st_ino)
+        return ntx_failf(NTIDX_E_INVALID_ARG, ntidx_trace_name(t), NTIDX_NO_OFFSET,
+                         "the output %s is the input trace", out_path);
+    /* A temporary beside out_path, renamed over it when complete: a failed slice leaves out_path as it was
+       (and a device or a FIFO is written in place, never removed). */
+    ntidx_output *out;
+    int rc = ntidx_output_open(out_path, &out);
+    if (rc < 0)
+        return rc;
+    rc = ntidx_slice_fd(t, x, q, o, ntidx_output_fd(out), out_path, stats);
+    if (rc < 0) {
+        ntidx_output_discard(&out);
+        return rc;
+    }
+    return ntidx_output_commit(&out);
 }
 
 NTIDX_API int ntidx_slice_memory(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *q,

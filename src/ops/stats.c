@@ -461,6 +461,11 @@ static stats_impl *stats_new(void)
 
 NTIDX_API int ntidx_stats_compute(ntidx_trace *t, ntidx_stats **out)
 {
+    return ntidx_stats_compute_progress(t, NULL, NULL, out);
+}
+
+NTIDX_API int ntidx_stats_compute_progress(ntidx_trace *t, ntidx_progress_fn progress, void *ctx, ntidx_stats **out)
+{
     if (out)
         *out = NULL;
     if (!t || !out)
@@ -475,9 +480,13 @@ NTIDX_API int ntidx_stats_compute(ntidx_trace *t, ntidx_stats **out)
     ntx_row rows[512];
     uint64_t block;
     long n = 0;
-    while (rc == 0 && (n = ntx_reader_rows(r, rows, sizeof rows / sizeof rows[0], &block)) > 0)
+    unsigned batches = 0;
+    while (rc == 0 && (n = ntx_reader_rows(r, rows, sizeof rows / sizeof rows[0], &block)) > 0) {
         if ((rc = ntx_stats_accum_add_rows(&a, rows, (size_t)n)) < 0)
             nomem = 1;
+        else if (progress && (++batches & 15) == 0 && progress(ctx, block, t->info.file_size))
+            rc = ntx_failf(NTIDX_E_CANCELLED, ntidx_trace_name(t), NTIDX_NO_OFFSET, "cancelled");
+    }
     if (rc == 0 && n < 0)
         rc = ntx_fail((int)n, ntidx_trace_name(t), &r->err);
     const ntidx_dropped *dl = NULL;

@@ -42,10 +42,19 @@ typedef struct shared {
     uint64_t hist_start, hist_width;
     size_t nbuckets;
     atomic_int failed;
+    /* progress (o->progress): the bytes of each unit's regions and of all of them; under `lock`, the bytes of
+       the units done and the workers still running, `done` signalled when either changes */
+    uint64_t *unit_bytes;
+    uint64_t total_bytes, done_bytes;
+    unsigned running;
+    pthread_mutex_t lock;
+    pthread_cond_t done;
+    atomic_int cancelled;    /* the progress callback asked to stop */
 } shared;
 
 typedef struct worker {
     shared *sh;
+    struct worker *first; /* worker 0, which runs on the calling thread */
     ntx_stats_accum a;
     uint64_t *hist;
     ntx_drop_map drops;
@@ -132,6 +141,48 @@ static int run_stats(ntidx_trace *t, const ntidx_index *x, const uint64_t *regio
     return rc < 0 ? rc : 0;
 }
 
+/* The progress callback, on the calling thread only (worker 0's): a nonzero answer stops every worker. */
+static void report(shared *sh, uint64_t done)
+{
+    if (sh->o->progress(sh->o->progress_ctx, done, sh->total_bytes)) {
+        atomic_store(&sh->cancelled, 1);
+        atomic_store(&sh->failed, 1);
+    }
+}
+
+/* A unit done (progress only): counted, and reported when this is the calling thread. */
+static void unit_done(worker *w, size_t u)
+{
+    shared *sh = w->sh;
+    pthread_mutex_lock(&sh->lock);
+    uint64_t done = sh->done_bytes += sh->unit_bytes[u];
+    pthread_cond_signal(&sh->done);
+    pthread_mutex_unlock(&sh->lock);
+    if (w == w->first)
+        report(sh, done);
+}
+
+/* A worker stops (progress only). The calling thread, once its own units are done, reports the others' until
+   they stop too, so the line keeps moving to the end. */
+static void worker_done(worker *w)
+{
+    shared *sh = w->sh;
+    pthread_mutex_lock(&sh->lock);
+    sh->running--;
+    pthread_cond_signal(&sh->done);
+    uint64_t reported = sh->done_bytes;
+    while (w == w->first && sh->running > 0) {
+        pthread_cond_wait(&sh->done, &sh->lock);
+        if (sh->done_bytes != reported && !atomic_load(&sh->cancelled)) {
+            reported = sh->done_bytes;
+            pthread_mutex_unlock(&sh->lock);
+            report(sh, reported);
+            pthread_mutex_lock(&sh->lock);
+        }
+    }
+    pthread_mutex_unlock(&sh->lock);
+}
+
 static void *work(void *arg)
 {
     worker *w = arg;
@@ -150,7 +201,11 @@ static void *work(void *arg)
             w->rc = rc;
             atomic_store(&sh->failed, 1);
         }
+        if (sh->unit_bytes)
+            unit_done(w, u);
     }
+    if (sh->unit_bytes)
+        worker_done(w);
     return NULL;
 }
 
@@ -164,7 +219,7 @@ static int stats_run(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_opt
                      ntx_err *err)
 {
     const ntidx_index_info *ii = &x->info;
-    shared sh = {.t = t, .x = x, .o = o};
+    shared sh = {.t = t, .x = x, .o = o, .lock = PTHREAD_MUTEX_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
     uint64_t nr = x->nregions;
     uint8_t *chosen = NULL;
     if (o->regions) {
@@ -237,6 +292,8 @@ static int stats_run(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_opt
     /* Work units: runs of consecutive regions (one query each, primed once), about a quarter of a
        thread's share of the bytes, so that threads still finish together. */
     sh.unit_first = malloc((sh.nregions + 1) * sizeof *sh.unit_first);
+    if (o->progress)
+        sh.unit_bytes = malloc((sh.nregions + 1) * sizeof *sh.unit_bytes); /* none: no progress, same numbers */
     if (sh.unit_first) {
         uint64_t total = 0, unit = 0;
         for (size_t i = 0; i < sh.nregions; i++)
@@ -248,13 +305,21 @@ static int stats_run(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_opt
                 unit = 0;
             }
             unit += ntx_rg_bytes(x, sh.regions[i]);
+            if (sh.unit_bytes)
+                sh.unit_bytes[sh.nunits - 1] = unit;
         }
         sh.unit_first[sh.nunits] = sh.nregions;
+        sh.total_bytes = total;
     }
+    if (sh.unit_bytes && o->progress(o->progress_ctx, 0, sh.total_bytes))
+        atomic_store(&sh.cancelled, 1); /* before any work */
     worker *ws = sh.unit_first ? calloc(nthreads, sizeof *ws) : NULL;
     int rc = ws ? 0 : ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    if (rc == 0 && atomic_load(&sh.cancelled))
+        rc = ntx_err_set(err, NTIDX_E_CANCELLED, "cancelled");
     for (unsigned i = 0; rc == 0 && i < nthreads; i++) {
         ws[i].sh = &sh;
+        ws[i].first = &ws[0];
         if ((rc = ntx_stats_accum_init(&ws[i].a)) < 0) {
             ntx_err_set(err, rc, "out of memory");
             break;
@@ -265,13 +330,19 @@ static int stats_run(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_opt
     }
     /* Worker 0 runs on this thread: one thread means no thread at all. */
     unsigned started = 0;
+    sh.running = nthreads;
     for (unsigned i = 1; rc == 0 && i < nthreads; i++, started++)
         if (pthread_create(&ws[i].tid, NULL, work, &ws[i]) != 0)
             break;
+    pthread_mutex_lock(&sh.lock);
+    sh.running -= nthreads - 1 - started; /* the workers that could not start */
+    pthread_mutex_unlock(&sh.lock);
     if (rc == 0)
         work(&ws[0]);
     for (unsigned i = 1; i <= started; i++)
         pthread_join(ws[i].tid, NULL);
+    if (rc == 0 && atomic_load(&sh.cancelled))
+        rc = ntx_err_set(err, NTIDX_E_CANCELLED, "cancelled");
     for (unsigned i = 0; rc == 0 && i < nthreads; i++)
         if (ws[i].rc < 0) {
             rc = ws[i].rc;
@@ -344,6 +415,7 @@ static int stats_run(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_opt
     }
     free(ws);
     free(sh.unit_first);
+    free(sh.unit_bytes);
     free(sh.regions);
     free(inside);
     free(chosen);

@@ -19,8 +19,16 @@ NTIDX_API void ntidx_reader_options_defaults(ntidx_reader_options *o)
 
 static int fail(ntidx_reader *r, int code)
 {
-    if (!r->failed)
+    if (!r->failed) {
+        /* Whatever went wrong, a file that shrank under the read is why: its lost bytes read as zeros, which
+           decode to anything (the error, or none, that stopped the read included). */
+        ntx_err shrunk = {0};
+        if (ntx_trace_check_end(r->t, &shrunk) < 0) {
+            r->err = shrunk;
+            code = shrunk.code;
+        }
         r->failed = code;
+    }
     r->at_end = 1;
     r->in_block = 0;
     return r->failed;
@@ -44,9 +52,9 @@ static ntx_seqstate *seqstate(ntidx_reader *r, uint64_t capture)
     s->capture = s->os_tid = capture;
     /* V6 threads start counting at 0 when defined (TraceEvent does the same): a
        first event numbered N means N-1 were dropped. Before V6 a thread's first
-       sighting is its baseline, and so is it for a query, which enters the trace
-       in the middle of each thread's numbering. */
-    s->seen = r->t->gen == NTX_GEN_V6 && !r->plan_refill;
+       sighting is its baseline, and so is it for a query that enters the trace
+       in the middle of each thread's numbering (seq_from_zero). */
+    s->seen = r->t->gen == NTX_GEN_V6 && r->seq_from_zero;
     return r->last_seq = s;
 }
 
@@ -74,7 +82,7 @@ static int seq_checkpoint(void *ctx, uint64_t thread, uint32_t seq)
     ntx_seqstate *s = seqstate(r, thread);
     if (!s)
         return ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory tracking sequence numbers");
-    if (!s->seen) {
+    if (!s->seen || r->reading_context) { /* a plan's context counts nothing: its region is not being read */
         s->seen = 1;
         s->last = seq;
         return 0;
@@ -144,6 +152,18 @@ static int add_thread(void *ctx, const ntidx_thread *th)
     *c = *th;
     if (ntx_idmap_put(&r->threads, c->index, c) != 0)
         return ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory caching threads");
+    if (!r->reading_context) {
+        /* A thread defined here starts its numbering here (a definition comes first, after a thread flush
+           or its index's RemoveThread, all of which a full read counts from 0): so does a plan that did not
+           know it. A thread a plan knows (a sequence point listed it) keeps what it knows. */
+        ntx_seqstate *s = seqstate(r, c->index);
+        if (!s)
+            return ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory tracking sequence numbers");
+        if (!s->seen) {
+            s->seen = 1;
+            s->last = 0;
+        }
+    }
     return 0;
 }
 
@@ -456,7 +476,20 @@ static void forget_seq(void *ctx, uint64_t key, void *val)
 }
 
 /* Blocks were skipped: the next event of each thread is a new baseline, not a gap. */
-static void forget_sequences(ntidx_reader *r) { ntx_idmap_each(&r->seqs, forget_seq, NULL); }
+static void forget_sequences(ntidx_reader *r)
+{
+    ntx_idmap_each(&r->seqs, forget_seq, NULL);
+    r->seq_from_zero = 0;
+}
+
+static void seq_from_zero(void *ctx, uint64_t key, void *val)
+{
+    (void)ctx;
+    (void)key;
+    ntx_seqstate *s = val;
+    s->seen = 1;
+    s->last = 0;
+}
 
 static void restart_seq(void *ctx, uint64_t key, void *val)
 {
@@ -473,6 +506,7 @@ void ntx_reader_resume(ntidx_reader *r)
 {
     /* Every state as seqstate() makes a new one for a plan (never seen): what a new reader would have. */
     ntx_idmap_each(&r->seqs, restart_seq, NULL);
+    r->seq_from_zero = 0;
     r->at_end = 0;
 }
 
@@ -510,6 +544,7 @@ void ntx_reader_set_plan(ntidx_reader *r, int (*refill)(void *, const ntx_plan_s
     r->plan_len = 0;
     r->plan_pos = 0;
     r->plan_ahead = 0;
+    r->plan_asked = 0;
     r->plan_refill = refill;
     r->plan_ctx = ctx;
 }
@@ -522,10 +557,41 @@ void ntx_reader_set_plan(ntidx_reader *r, int (*refill)(void *, const ntx_plan_s
  * random access). Not the whole plan at once: a seek or a query with a limit
  * may stop after its first blocks. The first read-ahead of a reader is
  * PLAN_AHEAD_FIRST bytes of blocks (a 10 ms window's or a seek's blocks of a
- * runtime's trace), each next one twice the last, up to PLAN_AHEAD_MAX.
+ * runtime's trace), each next one twice the last, up to PLAN_AHEAD_MAX; each
+ * is mapped when the reader reaches it.
+ *
+ * A reader that goes on past its first read-aheads is a pass: from then on
+ * the kernel is also asked for the next read-ahead's blocks while the reader
+ * decodes this one's (and, by ntx_reader_ask_ahead(), for the next region's
+ * while it reads the last of this one), so a cold pass reads the disk while
+ * it decodes instead of in turns with it.
  */
 #define PLAN_AHEAD_FIRST (256u << 10)
 #define PLAN_AHEAD_MAX (4u << 20)
+#define PLAN_PASS (1u << 20) /* read-aheads this large are a pass's */
+
+/* Steps from `*from` holding up to `bytes` bytes of blocks: each run of adjacent blocks handed to `use`. */
+static size_t plan_ranges(ntidx_reader *r, size_t from, uint64_t bytes,
+                          void (*use)(const ntidx_trace *, uint64_t, uint64_t))
+{
+    uint64_t ahead = 0, lo = 0, hi = 0;
+    while (from < r->plan_len && ahead < bytes) {
+        const ntx_plan_step *st = &r->plan[from++];
+        if (!st->size)
+            continue;
+        if (hi > lo && st->offset != hi) {
+            use(r->t, lo, hi - lo);
+            lo = hi = 0;
+        }
+        if (hi == lo)
+            lo = st->offset;
+        hi = st->offset + st->size;
+        ahead += st->size;
+    }
+    if (hi > lo)
+        use(r->t, lo, hi - lo);
+    return from;
+}
 
 static void plan_read_ahead(ntidx_reader *r)
 {
@@ -536,22 +602,16 @@ static void plan_read_ahead(ntidx_reader *r)
     r->plan_ahead_bytes = !r->plan_ahead_bytes ? PLAN_AHEAD_FIRST
                           : r->plan_ahead_bytes < PLAN_AHEAD_MAX ? 2 * r->plan_ahead_bytes
                                                                  : PLAN_AHEAD_MAX;
-    uint64_t ahead = 0, lo = 0, hi = 0;
-    while (r->plan_ahead < r->plan_len && ahead < r->plan_ahead_bytes) {
-        const ntx_plan_step *st = &r->plan[r->plan_ahead++];
-        if (!st->size)
-            continue;
-        if (hi > lo && st->offset != hi) {
-            ntx_trace_map_ahead(r->t, lo, hi - lo);
-            lo = hi = 0;
-        }
-        if (hi == lo)
-            lo = st->offset;
-        hi = st->offset + st->size;
-        ahead += st->size;
-    }
-    if (hi > lo)
-        ntx_trace_map_ahead(r->t, lo, hi - lo);
+    r->plan_ahead = plan_ranges(r, r->plan_ahead, r->plan_ahead_bytes, ntx_trace_map_ahead);
+    if (r->plan_ahead_bytes >= PLAN_PASS && r->plan_asked < r->plan_ahead + r->plan_ahead_bytes / 4096)
+        r->plan_asked = plan_ranges(r, r->plan_ahead > r->plan_asked ? r->plan_ahead : r->plan_asked,
+                                    r->plan_ahead_bytes, ntx_trace_prefetch);
+}
+
+void ntx_reader_ask_ahead(ntidx_reader *r, uint64_t off, uint64_t len)
+{
+    if (r->plan_ahead_bytes >= PLAN_PASS)
+        ntx_trace_prefetch(r->t, off, len);
 }
 
 /* Next block of the plan; 0 at its end. */
@@ -564,6 +624,7 @@ static int plan_next_block(ntidx_reader *r, ntidx_block *b, int defer_barriers)
                 return rc < 0 ? ntx_err_set(&r->err, rc, "cannot plan the query") : 0;
             r->plan_pos = 0;
             r->plan_ahead = 0;
+            r->plan_asked = 0;
             continue;
         }
         if (r->plan_ahead <= r->plan_pos)
@@ -579,6 +640,10 @@ static int plan_next_block(ntidx_reader *r, ntidx_block *b, int defer_barriers)
             reset_caches(r);
             continue;
         }
+        if (st->op == NTX_OP_ORIGIN) {
+            r->seq_from_zero = 1;
+            continue;
+        }
         uint64_t pos = st->offset;
         ntx_err walk = {0};
         int rc = ntx_next_block(r->t, &pos, b, &walk);
@@ -592,6 +657,11 @@ static int plan_next_block(ntidx_reader *r, ntidx_block *b, int defer_barriers)
             ntx_seqpoint sp;
             if ((rc = ntx_decode_sequence_point(r->t, b, &sp, seq_baseline, r, &r->err)) < 0)
                 return rc;
+            if (r->t->gen == NTX_GEN_V6 && (sp.flags & 1u)) {
+                /* it flushed the threads: as after a full read's checks, every thread counts from 0 */
+                ntx_idmap_each(&r->seqs, seq_from_zero, NULL);
+                r->seq_from_zero = 1;
+            }
             continue;
         }
         return st->op == NTX_OP_CONTEXT ? 3 : 1;
@@ -766,6 +836,8 @@ static int next_block(ntidx_reader *r, int defer_barriers)
     if (r->plan) {
         rc = plan_next_block(r, &b, defer_barriers);
         if (rc == 0) {
+            if (ntx_trace_check_end(t, &r->err) < 0)
+                return fail(r, r->err.code);
             r->at_end = 1;
             return 0;
         }
@@ -783,7 +855,9 @@ static int next_block(ntidx_reader *r, int defer_barriers)
             r->block_metadata_only = 1;
             return 1;
         }
+        r->reading_context = rc == 3;
         rc = apply_block(r, &b, defer_barriers);
+        r->reading_context = 0;
         if (rc < 0)
             return fail(r, rc);
         return rc == 2 ? 2 : 1;
@@ -1033,8 +1107,8 @@ long ntx_reader_rows(ntidx_reader *r, ntx_row *rows, size_t cap, uint64_t *block
                 if (rc < 0)
                     return rc;
             }
-            if (n != 0)
-                return n;
+            if (n != 0) /* the statistics' checkpoint: a block's rows read from zeros are not counted */
+                return __builtin_expect(ntx_trace_faulted(r->t), 0) ? fail(r, NTIDX_E_SHRUNK) : n;
             continue;
         }
         if (r->at_end)
@@ -1048,6 +1122,8 @@ long ntx_reader_rows(ntidx_reader *r, ntx_row *rows, size_t cap, uint64_t *block
 /* ------------------------------------------------------------------ */
 /* Public API                                                          */
 /* ------------------------------------------------------------------ */
+
+int ntx_reader_fault(ntidx_reader *r) { return fail(r, NTIDX_E_SHRUNK); }
 
 NTIDX_API int ntidx_reader_open(ntidx_trace *t, const ntidx_reader_options *o, ntidx_reader **out)
 {
@@ -1069,6 +1145,7 @@ NTIDX_API int ntidx_reader_open(ntidx_trace *t, const ntidx_reader_options *o, n
     ntidx_reader *r = calloc(1, sizeof *r);
     if (!r)
         return ntx_failf(NTIDX_E_NOMEM, t->name, NTIDX_NO_OFFSET, "out of memory");
+    r->seq_from_zero = 1; /* a read from the trace's start (a plan's first step forgets it) */
     r->t = t;
     r->opt = *o;
     r->pos = t->info.first_block_offset;

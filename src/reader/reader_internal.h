@@ -52,7 +52,8 @@ typedef struct ntx_derived {
  * region that does not follow the previous one.
  */
 enum { NTX_OP_BLOCK = 0, NTX_OP_CONTEXT = 1, NTX_OP_RESET = 2,
-       NTX_OP_BASELINE = 3 /* a sequence point read only as each thread's starting sequence number */ };
+       NTX_OP_BASELINE = 3, /* a sequence point read only as each thread's starting sequence number */
+       NTX_OP_ORIGIN = 4    /* the plan reads from the trace's start: V6 threads count from 0, as a full read's */ };
 
 typedef struct ntx_plan_step {
     uint64_t offset;
@@ -109,11 +110,16 @@ struct ntidx_reader {
     const ntx_plan_step *plan; /* NULL: walk the whole file */
     size_t plan_len, plan_pos;
     size_t plan_ahead;         /* steps before this one have been read ahead (ntx_trace_prefetch) */
+    size_t plan_asked;         /* and steps before this one asked of the kernel (a pass asks one read-ahead further) */
     uint32_t plan_ahead_bytes; /* the last read-ahead's size (0: none yet) */
     /* Called when the plan runs out: appends the next region's steps (returns 1) or ends it (0, <0 error). */
     int (*plan_refill)(void *ctx, const ntx_plan_step **plan, size_t *len, ntx_err *err); /* sets err when < 0 */
     void *plan_ctx;
     int pending_reset;
+    int reading_context;  /* the block being applied is a plan's CONTEXT step: it defines, it counts no drops */
+    int seq_from_zero;    /* V6: a capture thread seen first now counts its sequence numbers from 0 (it is
+                             known to start here: a full read, the trace's start, a thread flush); else its
+                             first sighting is its baseline (a plan that entered the trace in the middle) */
     ntx_hdr_block hb;
     ntx_row_cache rc;
 

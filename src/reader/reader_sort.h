@@ -8,15 +8,24 @@ int ntx_reader_apply_barrier(ntidx_reader *r);
 int ntx_reader_time_next(ntidx_reader *r, const ntidx_event **ev);
 void ntx_sort_free(ntidx_reader *r);
 
+/* The trace's file shrank under the read (trace_internal.h): fail with its error (sticky). */
+int ntx_reader_fault(ntidx_reader *r);
+
 /* The next event in the reader's order: ntidx_reader_next() without its argument checks and without
    publishing an error (r->err holds it), for the layers above that call it once per event. */
 static inline int ntx_reader_next(ntidx_reader *r, const ntidx_event **ev)
 {
-    if (r->opt.order == NTIDX_ORDER_TIME)
-        return ntx_reader_time_next(r, ev);
-    int rc = ntx_reader_file_next(r, &r->ev, 0);
-    if (rc == 1)
-        *ev = &r->ev;
+    int rc;
+    if (r->opt.order == NTIDX_ORDER_TIME) {
+        rc = ntx_reader_time_next(r, ev);
+    } else {
+        rc = ntx_reader_file_next(r, &r->ev, 0);
+        if (rc == 1)
+            *ev = &r->ev;
+    }
+    /* The events' checkpoint: none read from the zeros of a file that shrank is handed out. */
+    if (rc == 1 && __builtin_expect(ntx_trace_faulted(r->t), 0))
+        return ntx_reader_fault(r);
     return rc;
 }
 /*
@@ -36,6 +45,9 @@ static inline void ntx_reader_set_time_ceiling(ntidx_reader *r, uint64_t ts) { r
 
 void ntx_reader_set_plan(ntidx_reader *r, int (*refill)(void *, const ntx_plan_step **, size_t *, ntx_err *),
                          void *ctx);
+/* A plan about to be refilled with [off, off+len): asked of the kernel now when the reader is a pass (it
+   has read ahead in large steps), so the next region's blocks are read while this one's are decoded. */
+void ntx_reader_ask_ahead(ntidx_reader *r, uint64_t off, uint64_t len);
 /* Call fn with every metadata row as it is defined, and with every row derived from one by V6 label
    overrides as it is first needed (the row lives until the reader's next reset). */
 void ntx_reader_on_metadata(ntidx_reader *r, int (*fn)(void *ctx, const ntidx_metadata *m), void *ctx);

@@ -38,6 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ntidx/output.h>
+
 #include "error.h"
 #include "generator_internal.h"
 #include "writer_internal.h"
@@ -466,6 +468,16 @@ static int gen_options_check(const ntidx_gen_options *o)
 #undef BAD
 }
 
+int ntidx_w_gen_progress(const ntidx_gen_options *o, const ntidx_writer *w, uint64_t events, uint64_t *mark)
+{
+    if (!o->progress || events >> 12 == *mark)
+        return 0;
+    *mark = events >> 12;
+    uint64_t total = o->target_bytes ? o->target_bytes : o->events ? o->events : 100000;
+    uint64_t done = o->target_bytes ? ntidx_writer_bytes(w) : events;
+    return o->progress(o->progress_ctx, done < total ? done : total, total) ? NTIDX_E_CANCELLED : 0;
+}
+
 static int gen_run(gen *g)
 {
     const ntidx_gen_options *o = &g->o;
@@ -505,10 +517,13 @@ static int gen_run(gen *g)
     if (define_metadata(g) || define_stacks_and_labels(g))
         return g->rc;
     plan_region(g);
+    uint64_t progress_mark = 0;
     while (!g->done) {
         emit_batch(g);
         if (g->rc)
             return g->rc;
+        if ((rc = ntidx_w_gen_progress(o, g->w, g->events_written, &progress_mark)) < 0)
+            return rc;
         if (!g->done && ntidx_writer_bytes(g->w) - g->region_start >= g->region_budget &&
             end_region(g, 0))
             return g->rc;
@@ -529,7 +544,7 @@ static void gen_free(gen *g)
     free(g->stack_bytes);
 }
 
-int ntidx_w_generate(const char *path, const ntidx_gen_options *o, uint8_t **data, size_t *size,
+int ntidx_w_generate(int fd, const char *name, const ntidx_gen_options *o, uint8_t **data, size_t *size,
                      ntidx_w_gen_stats *stats)
 {
     ntidx_gen_options defaults;
@@ -555,7 +570,7 @@ int ntidx_w_generate(const char *path, const ntidx_gen_options *o, uint8_t **dat
         wo.tick_frequency = 1000000000;
         wo.number_of_processors = 8;
         wo.expected_cpu_sampling_rate = 1000000;
-        rc = path ? ntidx_writer_open_file(path, &wo, &g->w) : ntidx_writer_open_memory(&wo, &g->w);
+        rc = fd >= 0 ? ntidx_writer_open_fd(fd, name, &wo, &g->w) : ntidx_writer_open_memory(&wo, &g->w);
         if (!rc)
             rc = ntidx_w_generate_one_collect(g->w, o, &g->st);
         g->events_written = g->st.events;
@@ -576,7 +591,7 @@ int ntidx_w_generate(const char *path, const ntidx_gen_options *o, uint8_t **dat
     wo.keyvalues = kv;
     wo.keyvalue_count = sizeof(kv) / sizeof(kv[0]);
 
-    rc = path ? ntidx_writer_open_file(path, &wo, &g->w) : ntidx_writer_open_memory(&wo, &g->w);
+    rc = fd >= 0 ? ntidx_writer_open_fd(fd, name, &wo, &g->w) : ntidx_writer_open_memory(&wo, &g->w);
     if (!rc)
         rc = gen_run(g);
 written:
@@ -596,15 +611,32 @@ written:
     return rc;
 }
 
+NTIDX_API int ntidx_generate_fd(int fd, const char *name, const ntidx_gen_options *o)
+{
+    if (fd < 0)
+        return ntx_failf(NTIDX_E_INVALID_ARG, name, NTIDX_NO_OFFSET, "ntidx_generate_fd: no descriptor");
+    unsigned long said = ntx_error_count();
+    int rc = ntidx_w_generate(fd, name, o, NULL, NULL, NULL);
+    return rc < 0 && ntx_error_count() == said
+               ? ntx_failf(rc, name, NTIDX_NO_OFFSET, "cannot generate: %s", ntidx_strerror(rc))
+               : rc;
+}
+
 NTIDX_API int ntidx_generate_file(const char *path, const ntidx_gen_options *o)
 {
     if (!path)
         return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET, "ntidx_generate_file: NULL path");
-    unsigned long said = ntx_error_count();
-    int rc = ntidx_w_generate(path, o, NULL, NULL, NULL);
-    return rc < 0 && ntx_error_count() == said
-               ? ntx_failf(rc, path, NTIDX_NO_OFFSET, "cannot generate: %s", ntidx_strerror(rc))
-               : rc;
+    /* A temporary beside `path`, renamed over it when complete: a failed run leaves `path` as it was. */
+    ntidx_output *out;
+    int rc = ntidx_output_open(path, &out);
+    if (rc < 0)
+        return rc;
+    rc = ntidx_generate_fd(ntidx_output_fd(out), path, o);
+    if (rc < 0) {
+        ntidx_output_discard(&out);
+        return rc;
+    }
+    return ntidx_output_commit(&out);
 }
 
 NTIDX_API int ntidx_generate_memory(const ntidx_gen_options *o, uint8_t **data, size_t *size)
@@ -614,7 +646,7 @@ NTIDX_API int ntidx_generate_memory(const ntidx_gen_options *o, uint8_t **data, 
     *data = NULL;
     *size = 0;
     unsigned long said = ntx_error_count();
-    int rc = ntidx_w_generate(NULL, o, data, size, NULL);
+    int rc = ntidx_w_generate(-1, NULL, o, data, size, NULL);
     if (rc < 0 && ntx_error_count() == said)
         ntx_failf(rc, NULL, NTIDX_NO_OFFSET, "cannot generate: %s", ntidx_strerror(rc));
     if (rc) {

@@ -107,11 +107,18 @@ typedef struct ntidx_w_gen_stats {
 int ntidx_w_generate_one_collect(ntidx_writer *w, const ntidx_gen_options *o, ntidx_w_gen_stats *st);
 
 /**
- * ntidx_generate_file() (path != NULL) or ntidx_generate_memory() (data and
- * size != NULL) with statistics; `stats` may be NULL.
+ * ntidx_generate_fd() (fd >= 0, `name` for messages) or ntidx_generate_memory()
+ * (data and size != NULL) with statistics; `stats` may be NULL.
  */
-int ntidx_w_generate(const char *path, const ntidx_gen_options *o, uint8_t **data, size_t *size,
+int ntidx_w_generate(int fd, const char *name, const ntidx_gen_options *o, uint8_t **data, size_t *size,
                      ntidx_w_gen_stats *stats);
+
+/**
+ * The progress callback of `o` (if any), once per 4096 events: bytes written of o->target_bytes, or events of
+ * the event target. `mark` is the caller's (zeroed at the start). @return 0, or NTIDX_E_CANCELLED when the
+ * callback asked to stop.
+ */
+int ntidx_w_gen_progress(const ntidx_gen_options *o, const ntidx_writer *w, uint64_t events, uint64_t *mark);
 
 /** Encode one random payload for `fields` (exposed for tests through the generator only). */
 int ntidx_w_gen_payload(ntidx_buf *b, const ntidx_field *fields, uint32_t n, int v6,

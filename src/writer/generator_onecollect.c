@@ -82,6 +82,7 @@ typedef struct oc {
     uint32_t *stack_shapes, *label_sets;
     uint32_t nthreads, nstacks, nlabels, cap_threads, cap_stacks, cap_labels;
     uint32_t sym_id;
+    uint64_t progress_mark; /* ntidx_w_gen_progress() */
     int done;
     int rc;
 } oc;
@@ -485,6 +486,8 @@ static void run(oc *c)
     }
     uint64_t t = OC_SYNC + 1000;
     while (!c->done && !c->rc) {
+        if ((c->rc = ntidx_w_gen_progress(c->o, c->w, c->events, &c->progress_mark)) < 0)
+            break;
         uint64_t x = ntidx_w_rng_next(&c->rng);
         /* samples arrive about OC_SAMPLE_NS / OC_CPUS apart */
         t += (OC_SAMPLE_NS / OC_CPUS) / 2 + (x & 0xffff) % (OC_SAMPLE_NS / OC_CPUS);

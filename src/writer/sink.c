@@ -25,6 +25,19 @@ int ntidx_w_sink_open_file(ntidx_w_sink *s, const char *path)
         s->buf = NULL;
         return NTIDX_E_IO;
     }
+    s->owns_fd = 1;
+    return NTIDX_OK;
+}
+
+int ntidx_w_sink_open_fd(ntidx_w_sink *s, int fd)
+{
+    memset(s, 0, sizeof(*s));
+    s->fd = -1;
+    s->buf = malloc(NTIDX_W_SINK_CHUNK);
+    if (!s->buf)
+        return NTIDX_E_NOMEM;
+    s->cap = NTIDX_W_SINK_CHUNK;
+    s->fd = fd;
     return NTIDX_OK;
 }
 
@@ -161,7 +174,7 @@ int ntidx_w_sink_close(ntidx_w_sink *s)
     int rc = 0;
     if (s->fd >= 0) {
         rc = ntidx_w_sink_flush(s);
-        if (close(s->fd) != 0 && rc == 0) {
+        if (s->owns_fd && close(s->fd) != 0 && rc == 0) {
             s->saved_errno = errno;
             rc = s->err = NTIDX_E_WRITE;
         }

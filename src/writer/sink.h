@@ -14,6 +14,7 @@
 
 typedef struct ntidx_w_sink {
     int fd;           /* -1: memory sink */
+    int owns_fd;      /* opened here (closed at the end), or the caller's (left open) */
     uint8_t *buf;     /* file: one chunk; memory: the whole trace */
     size_t len, cap;
     uint64_t flushed; /* bytes already given to write() (file sinks) */
@@ -24,6 +25,8 @@ typedef struct ntidx_w_sink {
 /** @return NTIDX_OK, NTIDX_E_IO (open failed, errno kept), NTIDX_E_NOMEM. */
 int ntidx_w_sink_open_file(ntidx_w_sink *s, const char *path);
 int ntidx_w_sink_open_memory(ntidx_w_sink *s);
+/** The caller's descriptor, written from where it is and left open by ntidx_w_sink_close(). */
+int ntidx_w_sink_open_fd(ntidx_w_sink *s, int fd);
 
 /** Append bytes. @return 0 or the sticky error (NTIDX_E_WRITE, NTIDX_E_NOMEM). */
 int ntidx_w_sink_write(ntidx_w_sink *s, const void *data, size_t n);
@@ -43,7 +46,7 @@ int ntidx_w_sink_writev(ntidx_w_sink *s, const ntidx_w_piece *pieces, int count)
 /** Hand buffered bytes to the kernel (file sinks; no-op in memory). */
 int ntidx_w_sink_flush(ntidx_w_sink *s);
 
-/** Flush, close the file, free the buffer. @return the first error seen. */
+/** Flush, close the file (one opened here), free the buffer. @return the first error seen. */
 int ntidx_w_sink_close(ntidx_w_sink *s);
 
 /** Absolute offset of the next byte: V5 alignment is relative to this. */

@@ -85,7 +85,8 @@ static int said(const ntidx_writer *w, const char *call, int rc)
     return ntx_failf(rc, file, NTIDX_NO_OFFSET, "%s: %s", call, ntidx_strerror(rc));
 }
 
-static int writer_open(ntidx_writer **out, const char *path, const ntidx_writer_options *o)
+/* A writer into the file `path`, else into the caller's descriptor `fd` (>= 0) called `name`, else into memory. */
+static int writer_open(ntidx_writer **out, const char *path, int fd, const char *name, const ntidx_writer_options *o)
 {
     if (!out)
         return NTIDX_E_INVALID_ARG;
@@ -104,6 +105,8 @@ static int writer_open(ntidx_writer **out, const char *path, const ntidx_writer_
     if (!w)
         return NTIDX_E_NOMEM;
     w->o = *o;
+    if (!path)
+        path = name;
     w->path = path ? strdup(path) : NULL;
     if (path && !w->path) {
         free(w);
@@ -114,7 +117,9 @@ static int writer_open(ntidx_writer **out, const char *path, const ntidx_writer_
     reset_event_block(w);
     reset_metadata_block(w);
 
-    rc = path ? ntidx_w_sink_open_file(&w->sink, path) : ntidx_w_sink_open_memory(&w->sink);
+    rc = fd >= 0 ? ntidx_w_sink_open_fd(&w->sink, fd)
+         : path  ? ntidx_w_sink_open_file(&w->sink, path)
+                 : ntidx_w_sink_open_memory(&w->sink);
     if (rc) {
         int saved_errno = w->sink.saved_errno;
         free(w->path);
@@ -148,16 +153,27 @@ NTIDX_API int ntidx_writer_open_file(const char *path, const ntidx_writer_option
             *out = NULL;
         return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET, "ntidx_writer_open_file: NULL path");
     }
-    int rc = writer_open(out, path, o);
+    int rc = writer_open(out, path, -1, NULL, o);
     if (rc == NTIDX_E_IO || rc == NTIDX_E_WRITE)
         return ntx_failf(rc, path, NTIDX_NO_OFFSET, "cannot create: %s", strerror(errno));
     return rc < 0 ? ntx_failf(rc, path, NTIDX_NO_OFFSET, "cannot start a trace: %s (writer options)", ntidx_strerror(rc))
                   : rc;
 }
 
+NTIDX_API int ntidx_writer_open_fd(int fd, const char *name, const ntidx_writer_options *o, ntidx_writer **out)
+{
+    if (fd < 0) {
+        if (out)
+            *out = NULL;
+        return ntx_failf(NTIDX_E_INVALID_ARG, name, NTIDX_NO_OFFSET, "ntidx_writer_open_fd: no descriptor");
+    }
+    int rc = writer_open(out, NULL, fd, name, o);
+    return rc < 0 ? ntx_failf(rc, name, NTIDX_NO_OFFSET, "cannot start a trace: %s", ntidx_strerror(rc)) : rc;
+}
+
 NTIDX_API int ntidx_writer_open_memory(const ntidx_writer_options *o, ntidx_writer **out)
 {
-    int rc = writer_open(out, NULL, o);
+    int rc = writer_open(out, NULL, -1, NULL, o);
     return rc < 0 ? ntx_failf(rc, NULL, NTIDX_NO_OFFSET, "cannot start a trace in memory: %s", ntidx_strerror(rc)) : rc;
 }
 

@@ -57,7 +57,7 @@ static inline void an_assert_same(const ntidx_analysis *a, const ntidx_analysis 
             fail_msg("%s: table %s has %" PRIu64 " rows, and %" PRIu64, what, ta.name, ta.rows, tb.rows);
         for (uint64_t r = 0; r < ta.rows; r++)
             for (size_t c = 0; c < ta.column_count; c++) {
-                ntidx_cell x, y;
+                ntidx_table_cell x, y;
                 assert_int_equal(ntidx_analysis_cell(a, k, r, c, &x), NTIDX_OK);
                 assert_int_equal(ntidx_analysis_cell(b, k, r, c, &y), NTIDX_OK);
                 int same = x.is_null == y.is_null && x.i == y.i && x.u == y.u &&
@@ -126,9 +126,9 @@ static inline size_t an_column(const ntidx_analysis *a, size_t k, const char *ke
 }
 
 /* The cell of row r, column `key` of table k. */
-static inline ntidx_cell an_cell(const ntidx_analysis *a, size_t k, uint64_t r, const char *key)
+static inline ntidx_table_cell an_cell(const ntidx_analysis *a, size_t k, uint64_t r, const char *key)
 {
-    ntidx_cell v;
+    ntidx_table_cell v;
     assert_int_equal(ntidx_analysis_cell(a, k, r, an_column(a, k, key), &v), NTIDX_OK);
     return v;
 }

@@ -159,7 +159,7 @@ static const ntidx_column toy_columns[] = {
     {"is_complete", NTIDX_COLUMN_BOOL, "its end was seen"},
 };
 
-static int toy_cell(const void *data, uint64_t row, size_t col, ntidx_cell *out)
+static int toy_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell *out)
 {
     const susp *s = &((const recs *)data)->v[row];
     out->u = col == 0 ? s->thread : col == 1 ? s->start : col == 2 ? s->end : (uint64_t)s->complete;
@@ -316,7 +316,7 @@ static uint64_t check_config(ntidx_trace *t, const ntidx_index *x, const ev *evs
                  t0, t1, threads, unit_regions, tb.rows, want.n, st->unmatched, unmatched);
     uint64_t incomplete = 0;
     for (uint64_t r = 0; r < tb.rows; r++) {
-        ntidx_cell c[4];
+        ntidx_table_cell c[4];
         for (size_t k = 0; k < 4; k++)
             assert_int_equal(ntidx_analysis_cell(a, 0, r, k, &c[k]), NTIDX_OK);
         const susp *w = &want.v[r];

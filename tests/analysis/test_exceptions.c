@@ -85,7 +85,7 @@ static void check(const ntidx_analysis *a, const want *w, size_t n)
         assert_ms(g->first_relative_ms, w[i].first_ms);
         assert_ms(g->last_relative_ms, w[i].last_ms);
         /* the generic table: thrown_by null where there is none */
-        ntidx_cell by = an_cell(a, 0, i, "thrown_by");
+        ntidx_table_cell by = an_cell(a, 0, i, "thrown_by");
         assert_int_equal(by.is_null, w[i].thrown_by == NULL);
         assert_string_equal(an_cell(a, 0, i, "type").s, w[i].type);
         assert_int_equal(an_cell(a, 0, i, "count").u, w[i].count);

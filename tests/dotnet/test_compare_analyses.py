@@ -117,6 +117,10 @@ def main():
         c = golden['contention'][0]
         run('contention', changed('contention', 0, lock_id=hex(c['lock_id'])), 0, 'agree')
         run('contention', changed('contention', 0, total_wait_ms=c['total_wait_ms'] + 0.01), 1, 'total_wait_ms')
+        # a lock and thread whose only wait never ended: ntidx's row (count 0), which TraceEvent's dumper has not
+        open_wait = dict(c, lock_id=c['lock_id'] + 1, count=0, total_wait_ms=0, max_wait_ms=None, incomplete=1)
+        run('contention', golden['contention'] + [open_wait], 0, 'agree')
+        run('contention', golden['contention'] + [dict(open_wait, count=1)], 1, 'extra in ntidx')
 
         # activities: GUIDs in any case, the parent exactly, no duration for one never stopped
         i = first('activities', lambda r: r['parent_activity_id'] is not None)

@@ -8,10 +8,13 @@ usage: test_export.py NTIDX TRACES_DIR [TestClass ...]
   event of the same `ntidx query`, in order, with `ts` in microseconds since the
   sync time (checked against the query's ticks), names, categories, threads and
   args equal to the query's; thread_name metadata for V6 threads, process_name.
-- speedscope: the structure speedscope's importer reads (profiles per thread,
-  samples and weights of equal length, frame indices in range, root first),
+- speedscope: the structure speedscope's importer reads (profiles per thread;
+  evented: opens and closes nested, at times that never go back; sampled:
+  samples and weights of equal length; frame indices in range, root first),
+  each sample at its time as the query gives it (the sampling interval long),
   sample counts per thread equal to the query's, units, frames named from the
-  trace's method events; and (SpeedscopeSchema) validation against the
+  trace's method events, an error instead of an empty profile when the window
+  has no samples; and (SpeedscopeSchema) validation against the
   file-format schema the speedscope npm package publishes, with ajv
   (tests/export/schema: package.json + package-lock.json, install.sh).
 - csv, jsonl: byte for byte what `ntidx query --format csv|jsonl` prints.
@@ -22,6 +25,9 @@ import subprocess
 import sys
 import tempfile
 import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "bench"))
+import speedscope_compare  # noqa: E402  (spans() and samples_of(): an evented profile's samples)
 
 NTIDX = None
 TRACES = None
@@ -81,6 +87,11 @@ def real(name):
 
 def real_traces():
     return sorted(os.path.join(TRACES, f) for f in os.listdir(TRACES) if not f.endswith(".ntidx"))
+
+
+def has_samples(trace):
+    """Whether the trace has sample-profiler samples with a stack (the default speedscope export)."""
+    return any(e["stack_id"] for e in WORK.query(trace, "--provider", SAMPLER, "--event", "0"))
 
 
 def load(path):
@@ -222,17 +233,30 @@ class Speedscope(unittest.TestCase):
         for f in frames:
             self.assertIsInstance(f["name"], str)
             self.assertTrue(f["name"])
+        self.assertTrue(doc["profiles"], "no empty profile: an export without samples fails")
         for p in doc["profiles"]:
-            self.assertEqual(p["type"], "sampled")
-            self.assertIn(p["unit"], ("milliseconds", "none"))
-            self.assertEqual(len(p["samples"]), len(p["weights"]))
-            self.assertLessEqual(p["startValue"], p["endValue"])
-            for s in p["samples"]:
-                self.assertTrue(s, "samples without a stack are left out")
-                for i in s:
-                    self.assertTrue(0 <= i < len(frames))
-        if doc["profiles"]:
-            self.assertTrue(0 <= doc["activeProfileIndex"] < len(doc["profiles"]))
+            if p["type"] == "evented":
+                self.assertEqual(p["unit"], "milliseconds")
+                events = p["events"]
+                self.assertTrue(events)
+                self.assertEqual(p["startValue"], events[0]["at"])
+                self.assertEqual(p["endValue"], events[-1]["at"])
+                ats = [e["at"] for e in events]
+                self.assertEqual(ats, sorted(ats), "the importer wants times that never go back")
+                for e in events:
+                    self.assertIn(e["type"], ("O", "C"))
+                    self.assertTrue(0 <= e["frame"] < len(frames))
+                speedscope_compare.spans(p)  # opens and closes nest, nothing left open
+            else:
+                self.assertEqual(p["type"], "sampled")
+                self.assertEqual(p["unit"], "none")
+                self.assertEqual(len(p["samples"]), len(p["weights"]))
+                self.assertLessEqual(p["startValue"], p["endValue"])
+                for smp in p["samples"]:
+                    self.assertTrue(smp, "samples without a stack are left out")
+                    for i in smp:
+                        self.assertTrue(0 <= i < len(frames))
+        self.assertTrue(0 <= doc["activeProfileIndex"] < len(doc["profiles"]))
         return frames
 
     def test_real_samples(self):
@@ -245,18 +269,32 @@ class Speedscope(unittest.TestCase):
         per_thread = {}
         for e in samples:
             per_thread.setdefault(e["thread"], []).append(e)
-        # one profile per thread, with that thread's samples
+        # one profile per thread, with that thread's samples, each at its own time: the profile's time axis
+        # is the trace's (they were laid one after another, 7.4 s of samples over 10.4 s)
         profiles = {int(p["name"].split()[-1]): p for p in doc["profiles"]}
         self.assertEqual(set(profiles), set(per_thread))
+        interval = 1.0  # ms: the trace's 1,000,000 ns sampling interval
+        got_all = []
         for tid, p in profiles.items():
-            self.assertEqual(len(p["samples"]), len(per_thread[tid]))
-            self.assertEqual(p["unit"], "milliseconds")
-            self.assertTrue(all(w == 1 for w in p["weights"]), "1 ms: the trace's 1,000,000 ns sampling interval")
+            self.assertEqual(p["type"], "evented")
+            got = speedscope_compare.samples_of(p, interval)
+            got_all += got
+            self.assertEqual(len(got), len(per_thread[tid]))
+            # where each sample starts: at its time, or where the one before it ends when it comes earlier
+            # (or within a thousandth of an interval after that end)
+            end = None
+            for (at, stack, _), e in zip(got, per_thread[tid]):
+                t = us(info, e["ts"]) / 1000
+                want = t if end is None or t > end + interval / 1000 else end
+                self.assertAlmostEqual(at, want, delta=1e-5)
+                end = want + interval
             self.assertAlmostEqual(p["startValue"], us(info, per_thread[tid][0]["ts"]) / 1000, delta=1e-5)
-            self.assertAlmostEqual(p["endValue"], us(info, per_thread[tid][-1]["ts"]) / 1000 + 1, delta=1e-5)
+            self.assertAlmostEqual(p["endValue"], end, delta=1e-5)
+            span = (per_thread[tid][-1]["ts"] - per_thread[tid][0]["ts"]) * 1000 / info["tick_frequency"]
+            self.assertGreaterEqual(p["endValue"] - p["startValue"], span)
         # frames resolve to the methods the trace's load/rundown events report
         known = method_names(trace)
-        used = [i for p in doc["profiles"] for s in p["samples"] for i in s]
+        used = [i for _, stack, _ in got_all for i in stack]
         named = [i for i in used if frames[i]["name"] != "?!?"]
         self.assertGreater(len(named) / len(used), 0.5, f"{len(named)} of {len(used)} sample frames named")
         # addresses no method covers: one frame, named as dotnet-trace's speedscope export names it
@@ -267,7 +305,7 @@ class Speedscope(unittest.TestCase):
             method = f["name"].split("!", 1)[-1].split("(", 1)[0]
             self.assertIn(method, known)
         # the program's own code and its entry point at the root of every stack
-        roots = {frames[s[0]]["name"] for p in doc["profiles"] for s in p["samples"]}
+        roots = {frames[stack[0]]["name"] for _, stack, _ in got_all}
         self.assertEqual(roots, {"NoNativeStacks!NoNativeStacks.Program.Main(class System.String[])"})
 
     def test_window(self):
@@ -277,7 +315,8 @@ class Speedscope(unittest.TestCase):
         n = len([e for e in WORK.query(trace, "--provider", SAMPLER, "--event", "0", "--from", "2s", "--to", "3s")
                  if e["stack_id"]])
         self.assertGreater(n, 0)
-        self.assertEqual(sum(len(p["samples"]) for p in doc["profiles"]), n)
+        self.assertEqual(sum(len(speedscope_compare.samples_of(p, 1.0)) for p in doc["profiles"]), n)
+        self.assertTrue(all(2000 <= p["startValue"] and p["endValue"] <= 3001 for p in doc["profiles"]))
         # the method names come from the rundown at the end of the trace, outside the window
         frames = doc["shared"]["frames"]
         self.assertTrue(all(f["name"] != "?!?" for f in frames))
@@ -285,7 +324,28 @@ class Speedscope(unittest.TestCase):
     def test_real_traces(self):
         for trace in real_traces():
             with self.subTest(trace=os.path.basename(trace)):
-                self.check_structure(load(WORK.export(trace, "speedscope")))
+                if has_samples(trace):
+                    self.check_structure(load(WORK.export(trace, "speedscope")))
+                else:
+                    self.check_no_samples(trace)
+
+    def check_no_samples(self, trace, *args):
+        out = WORK.path("nothing.speedscope")
+        p = run("export", trace, "--format", "speedscope", "-o", out, "--index", WORK.index_of(trace), *args,
+                check=False)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        err = p.stderr.decode()
+        self.assertIn("no samples to export", err)
+        self.assertIn("--event", err)
+        self.assertFalse(os.path.exists(out), "no empty profile is written")
+        self.assertEqual([f for f in os.listdir(WORK.dir) if ".tmp." in f], [])
+
+    def test_no_samples_is_an_error(self):
+        """A trace without the sample profiler (or a window without samples, or events without stacks):
+        exit 1 with how to pick events, not an empty profile."""
+        self.check_no_samples(WORK.generated(6))
+        self.check_no_samples(real(REAL), "--from", "100s", "--to", "200s")
+        self.check_no_samples(WORK.generated(6), "--event", "GCAllocationTick", "--from", "1000s", "--to", "2000s")
 
     def test_other_events_stacks(self):
         # --event picks the events whose stacks make the samples: weights 1, unit none.
@@ -296,6 +356,7 @@ class Speedscope(unittest.TestCase):
         self.assertGreater(n, 0)
         self.assertEqual(sum(len(p["samples"]) for p in doc["profiles"]), n)
         for p in doc["profiles"]:
+            self.assertEqual(p["type"], "sampled")
             self.assertEqual(p["unit"], "none")
             self.assertEqual(p["endValue"] - p["startValue"], len(p["samples"]))
             self.assertRegex(p["name"], r"^\S.* \(thread \d+\)$")  # V6 thread names
@@ -316,7 +377,8 @@ class SpeedscopeSchema(unittest.TestCase):
                               stderr=subprocess.STDOUT, text=True)
 
     def test_exports_validate(self):
-        files = [WORK.export(t, "speedscope", name=os.path.basename(t) + ".schema.speedscope") for t in real_traces()]
+        files = [WORK.export(t, "speedscope", name=os.path.basename(t) + ".schema.speedscope") for t in real_traces()
+                 if has_samples(t)]
         files.append(WORK.export(real(REAL), "speedscope", "--from", "1s", "--to", "1500ms", name="w.speedscope"))
         files.append(WORK.export(WORK.generated(6), "speedscope", "--event", "GCAllocationTick", name="g6.speedscope"))
         files.append(WORK.export(WORK.generated(5), "speedscope", "--provider", "Contoso-TypeZoo", name="g5.speedscope"))
@@ -325,11 +387,17 @@ class SpeedscopeSchema(unittest.TestCase):
         self.assertIn("speedscope 1.25.0 schema", p.stdout)
 
     def test_validator_rejects(self):
-        # The validator is not vacuous: a profile without weights, or with an unknown unit, is refused.
+        # The validator is not vacuous: an evented profile without events, an event of an unknown type, a
+        # sampled profile without weights, or an unknown unit, is refused.
         doc = load(WORK.export(real(REAL), "speedscope", name="reject.speedscope"))
-        bad1 = dict(doc, profiles=[{k: v for k, v in doc["profiles"][0].items() if k != "weights"}])
-        bad2 = dict(doc, profiles=[dict(doc["profiles"][0], unit="ms")])
-        for i, bad in enumerate((bad1, bad2)):
+        evented = doc["profiles"][0]
+        sampled = load(WORK.export(WORK.generated(6), "speedscope", "--event", "GCAllocationTick",
+                                   name="reject2.speedscope"))
+        bad = [dict(doc, profiles=[{k: v for k, v in evented.items() if k != "events"}]),
+               dict(doc, profiles=[dict(evented, events=[dict(evented["events"][0], type="X")])]),
+               dict(sampled, profiles=[{k: v for k, v in sampled["profiles"][0].items() if k != "weights"}]),
+               dict(doc, profiles=[dict(evented, unit="ms")])]
+        for i, bad in enumerate(bad):
             path = WORK.path(f"bad{i}.json")
             with open(path, "w") as f:
                 json.dump(bad, f)

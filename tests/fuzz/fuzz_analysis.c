@@ -52,7 +52,7 @@ static ntidx_analysis *run(ntidx_trace *t, const ntidx_index *x, analyze_fn fn, 
         FUZZ_CHECK(ntidx_analysis_table(a, k, &tb) == NTIDX_OK, "%s: table %zu", what, k);
         for (uint64_t r = 0; r < tb.rows; r++)
             for (size_t c = 0; c < tb.column_count; c++) {
-                ntidx_cell v;
+                ntidx_table_cell v;
                 FUZZ_CHECK(ntidx_analysis_cell(a, k, r, c, &v) == NTIDX_OK, "%s: cell", what);
                 FUZZ_CHECK(v.type == tb.columns[c].type, "%s: cell type", what);
                 if (v.type == NTIDX_COLUMN_STRING && !v.is_null)
@@ -62,7 +62,7 @@ static ntidx_analysis *run(ntidx_trace *t, const ntidx_index *x, analyze_fn fn, 
     return a;
 }
 
-static int same_cell(const ntidx_cell *x, const ntidx_cell *y)
+static int same_cell(const ntidx_table_cell *x, const ntidx_table_cell *y)
 {
     if (x->is_null != y->is_null || x->i != y->i || x->u != y->u)
         return 0;
@@ -82,7 +82,7 @@ static void check_same(const ntidx_analysis *a, const ntidx_analysis *b, const c
                    ta.name, (unsigned long long)ta.rows, (unsigned long long)tb.rows);
         for (uint64_t r = 0; r < ta.rows; r++)
             for (size_t c = 0; c < ta.column_count; c++) {
-                ntidx_cell x, y;
+                ntidx_table_cell x, y;
                 FUZZ_CHECK(ntidx_analysis_cell(a, k, r, c, &x) == NTIDX_OK &&
                                ntidx_analysis_cell(b, k, r, c, &y) == NTIDX_OK,
                            "%s: cell", name);

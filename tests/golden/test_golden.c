@@ -1,6 +1,6 @@
 /*
  * Golden index files (tests/golden/README.md): indexes written by ntidx
- * builds of each index format minor version (1.0 to 1.5), plain and --full,
+ * builds of each index format minor version (1.0 to 1.6), plain and --full,
  * of two small committed traces (V5; V6 with metadata and thread flushes and
  * thread removal).
  *
@@ -28,11 +28,11 @@
 
 #include <ntidx/index.h>
 
-#define CURRENT "1.5"
+#define CURRENT "1.6"
 
 static const char *golden;
 static const char *const TRACES[] = {"v5", "v6"};
-static const char *const VERSIONS[] = {"1.0", "1.1", "1.2", "1.3", "1.4", CURRENT};
+static const char *const VERSIONS[] = {"1.0", "1.1", "1.2", "1.3", "1.4", "1.5", CURRENT};
 #define NVERSIONS (sizeof VERSIONS / sizeof VERSIONS[0])
 
 static uint8_t *read_all(const char *path, size_t *n)

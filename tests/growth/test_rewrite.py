@@ -19,7 +19,8 @@ index:
   same    the same bytes written again (nothing changed: rebuilding is
           allowed, the answers must not change);
 plus, with its new modification time: shrunk, and grown after its end-of-stream
-marker.
+marker (a damaged trace since what follows the marker would go unread: every
+command must say so, naming the marker's offset, and exit 1).
 
 For each, INDEX_PROBE (ntidx_index_load()) must report NTIDX_E_INDEX_STALE
 (except `same`), `ntidx query` must rebuild the index ("rebuilding the index"),
@@ -91,7 +92,22 @@ def main():
             detected = info["rc"] == E_INDEX_STALE
             # windows over the changed events: each one-tick window at the shifted batch's latest timestamps
             # (a stale index's block ranges end a tick early there), and one over the whole batch
-            events = [json.loads(l) for l in run([ntidx, "dump", trace, "--format", "jsonl"]).stdout.splitlines()]
+            dp = run([ntidx, "dump", trace, "--format", "jsonl"])
+            if case == "grown":  # damaged: no answer, but an error naming the end-of-stream marker's offset
+                eos = "offset %d " % (len(a) - 4)  # GROW_WRITER writes V6: the end-of-stream block is 4 bytes
+                q = run([ntidx, "query", trace, "--from", "0", "--to", "1s"])
+                correct = all(p.returncode == 1 and eos in p.stderr and "end-of-stream" in p.stderr for p in (dp, q))
+                rebuilt = "rebuilding the index" in q.stderr
+                print("%-6s: index load %s; ntidx query %s, %s" %
+                      (case, "STALE: " + info["error"].split(": ", 1)[-1] if detected else "rc %d state %d" %
+                       (info["rc"], info["state"]), "rebuilt the index" if rebuilt else "used the old index",
+                       "damage reported" if correct else "DAMAGE NOT REPORTED: " + dp.stderr + q.stderr), flush=True)
+                if not correct:
+                    failures.append("%s: the damaged trace was not reported" % case)
+                if not (detected and rebuilt):
+                    failures.append("%s: the rewrite was not detected" % case)
+                continue
+            events = [json.loads(l) for l in dp.stdout.splitlines()]
             batch = events[SHIFT[case] * EVENTS: (SHIFT[case] + 1) * EVENTS] or events
             tops = sorted({e["ts"] for e in batch})[-8:]
             windows = [(t, t + 1) for t in tops] + [(min(tops) - 1000, max(tops) + 2)]

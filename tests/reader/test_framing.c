@@ -180,7 +180,12 @@ static void test_v6_walk_skips_unknown_blocks(void **state)
     tb_free(&f);
 }
 
-/* End-of-stream may carry data in a later minor version; whatever follows it is not read. */
+/*
+ * End-of-stream may carry data in a later minor version, but it ends the file:
+ * bytes after it are a damaged trace, said with the block's offset, never read
+ * as the end (a zero word is an end-of-stream block: zeros written over the
+ * middle of a trace would otherwise end it there, silently).
+ */
 static void test_v6_end_of_stream_with_payload(void **state)
 {
     (void)state;
@@ -189,7 +194,6 @@ static void test_v6_end_of_stream_with_payload(void **state)
     v6_begin(&f);
     v6_block(&f, 0, "xyz", 3);
     size_t eos_end = f.len;
-    tb_bytes(&f, "\xff\xff\xff\xff garbage", 12);
     ntidx_trace *t = open_ok(&f);
     walked w;
     walk(t, &w);
@@ -203,6 +207,37 @@ static void test_v6_end_of_stream_with_payload(void **state)
     assert_int_equal(ntidx_reader_complete(r), 1);
     ntidx_reader_close(&r);
     ntidx_trace_close(&t);
+
+    for (int zeros = 0; zeros < 2; zeros++) {
+        tb_reset(&f);
+        v6_begin(&f);
+        size_t eos = f.len;
+        if (zeros) { /* zeros over a metadata block: the first zero word is an end-of-stream block */
+            tb_zeros(&f, 64);
+            v6_simple_metadata(&f, 1, "P", "E");
+            v6_end(&f);
+        } else {
+            v6_block(&f, 0, "xyz", 3);
+            tb_bytes(&f, "\xff\xff\xff\xff garbage", 12);
+        }
+        t = open_ok(&f);
+        walk(t, &w);
+        assert_int_equal(w.rc, NTIDX_E_CORRUPT);
+        assert_int_equal(w.n, 1);
+        assert_true(w.pos == eos);
+        char want[96];
+        snprintf(want, sizeof want, "offset %zu (0x%zx): end-of-stream block, but %zu bytes", eos, eos,
+                 f.len - eos - (zeros ? 4 : 7));
+        assert_contains(ntidx_last_error(), want);
+        assert_contains(ntidx_last_error(), zeros ? "damaged here (zeros" : "damaged here");
+        /* a reader stops there with the error, not at a complete end */
+        assert_int_equal(ntidx_reader_open(t, NULL, &r), NTIDX_OK);
+        assert_int_equal(ntidx_reader_next(r, &ev), NTIDX_E_CORRUPT);
+        assert_contains(ntidx_last_error(), want);
+        assert_int_equal(ntidx_reader_complete(r), 0);
+        ntidx_reader_close(&r);
+        ntidx_trace_close(&t);
+    }
 
     /* an end-of-stream block whose declared data runs past the file is a truncation */
     tb_reset(&f);
@@ -455,6 +490,50 @@ static void test_fastser_walk(void **state)
     assert_true(w.pos == null_at + 1); /* just past the NullReference tag */
     ntidx_trace_close(&t);
     tb_free(&f);
+}
+
+/*
+ * The NullReference tag ends the file too: bytes after it are a damaged trace,
+ * said with its offset; only three zero bytes may follow it (TraceEvent's test
+ * writer writes the tag as a 4-byte int).
+ */
+static void test_fastser_end_tag_not_at_end(void **state)
+{
+    (void)state;
+    static const struct { const char *tail; size_t len; int ok; } tails[] = {
+        {"\0\0\0", 3, 1}, {"\0", 1, 1}, {"\0\0\0\0", 4, 0}, {"\x06", 1, 0}, {"\0\0\x01", 3, 0}};
+    for (int netperf = 0; netperf < 2; netperf++) {
+        for (size_t k = 0; k < sizeof tails / sizeof tails[0]; k++) {
+            tb f;
+            tb_init(&f);
+            if (netperf) {
+                fs_netperf_header(&f);
+                fs_trace_object(&f, 4, 3, 8, 10000000);
+            } else {
+                v5_begin(&f);
+                v5_simple_metadata(&f, 1, "P", "E");
+            }
+            size_t null_at = f.len;
+            fs_end(&f);
+            tb_bytes(&f, tails[k].tail, tails[k].len);
+            ntidx_trace *t = open_ok(&f);
+            walked w;
+            walk(t, &w);
+            if (tails[k].ok) {
+                assert_int_equal(w.rc, 0);
+                assert_true(w.pos == f.len);
+            } else {
+                assert_int_equal(w.rc, NTIDX_E_CORRUPT);
+                assert_true(w.pos == null_at);
+                char want[96];
+                snprintf(want, sizeof want, "offset %zu (0x%zx): end-of-stream tag, but %zu bytes", null_at, null_at,
+                         tails[k].len);
+                assert_contains(ntidx_last_error(), want);
+            }
+            ntidx_trace_close(&t);
+            tb_free(&f);
+        }
+    }
 }
 
 /*
@@ -893,6 +972,7 @@ int main(void)
         cmocka_unit_test(test_v6_versions),
         cmocka_unit_test(test_v6_bad_trace_block),
         cmocka_unit_test(test_fastser_walk),
+        cmocka_unit_test(test_fastser_end_tag_not_at_end),
         cmocka_unit_test(test_fastser_alignment_is_file_relative),
         cmocka_unit_test(test_fastser_bad_objects),
         cmocka_unit_test(test_fastser_truncations),

@@ -20,6 +20,7 @@
 #include "metadata.h"
 #include "ntidx/ntidx.h"
 #include "tbuild.h"
+#include "values.h"
 
 #define assert_contains(hay, needle)                                                                   \
     do {                                                                                               \
@@ -79,12 +80,13 @@ static void test_v5_metadata_header(void **state)
     assert_null(m->message_template);
     assert_null(m->description);
     assert_int_equal(m->offset, start);
-    /* an empty event name */
+    /* an empty event name: TraceEvent's EventID(N), the same in the name and in the display name */
     tb_reset(&b);
     v5_metadata_header(&b, 1, "P", 9, "", 0, 0, 0);
     tb_u32(&b, 0);
     assert_int_equal(parse_blob(&a, &b, &m, &v5, &err), 0);
-    assert_string_equal(m->event_name, "");
+    assert_string_equal(m->event_name, "EventID(9)");
+    assert_string_equal(m->name_in_trace, "");
     assert_int_equal(m->has_fields, 1);
     assert_int_equal(m->field_count, 0);
     char name[64];
@@ -1382,6 +1384,120 @@ static void test_payload_long_values(void **state)
     tb_free(&pl);
 }
 
+/* The first event's values through the tree decoder (ntidx_values), as "{name:json,...}"; "" and the message in
+   err on an error. `interpret`: the interpreter alone, else by the plans (twice: made, then taken). */
+static void first_event_tree(const tb *f, int interpret, char *json, size_t jn, char *err, size_t en)
+{
+    ntidx_trace *t = open_ok(f);
+    ntidx_reader *r;
+    assert_int_equal(ntidx_reader_open(t, NULL, &r), NTIDX_OK);
+    const ntidx_event *ev;
+    assert_int_equal(ntidx_reader_next(r, &ev), 1);
+    ntidx_values *vs;
+    assert_int_equal(ntidx_values_new(&vs), NTIDX_OK);
+    ntx_values_interpret_only(vs, interpret);
+    for (int round = 0; round < 2; round++) {
+        json[0] = err[0] = 0;
+        if (ntidx_values_decode(vs, t, ev) != NTIDX_OK) {
+            snprintf(err, en, "%s", ntidx_last_error_info()->what);
+            continue;
+        }
+        assert_int_equal(ntx_values_used(vs), ev->payload_size);
+        ntidx_buf b = {0};
+        assert_int_equal(ntidx_buf_append(&b, "{", 1), NTIDX_OK);
+        for (size_t i = 0; i < ntidx_values_count(vs); i++) {
+            const ntidx_value *v = ntidx_values_at(vs, i);
+            if (i)
+                assert_int_equal(ntidx_buf_append(&b, ",", 1), NTIDX_OK);
+            assert_int_equal(ntidx_buf_append_json_string(&b, v->name, strlen(v->name)), NTIDX_OK);
+            assert_int_equal(ntidx_buf_append(&b, ":", 1), NTIDX_OK);
+            assert_int_equal(ntidx_value_json(vs, v, &b), NTIDX_OK);
+        }
+        assert_int_equal(ntidx_buf_append(&b, "}", 1), NTIDX_OK);
+        snprintf(json, jn, "%s", b.data);
+        ntidx_buf_free(&b);
+    }
+    ntidx_values_free(&vs);
+    ntidx_reader_close(&r);
+    ntidx_trace_close(&t);
+}
+
+/*
+ * Booleans as EventSource writes them: one byte in TraceLogging events
+ * (EventSource.Write: the fields of one unnamed object) and, on .NET 10, in
+ * its other events too, under metadata that says Boolean (type 3, four bytes
+ * by the spec and for TraceEvent). Four bytes when the payload is laid out
+ * so; one byte when four do not fit and one accounts for the payload
+ * exactly; else the four-byte reading's error. The same through the JSON
+ * formatter, the plans and the interpreter.
+ */
+static void test_payload_bool_as_eventsource_writes_it(void **state)
+{
+    (void)state;
+    enum { BOOL = 3, I32 = 9, F64 = 14, STR = 18 };
+    static const struct {
+        const char *what;
+        int wrapped; /* the fields are those of one unnamed object, as EventSource.Write lays them out */
+        int n;
+        struct { const char *name; uint32_t type; } fields[4];
+        const char *payload;
+        size_t plen;
+        const char *json; /* NULL: an error */
+    } cases[] = {
+        {"TraceLogging, a bool last", 1, 4, {{"Name", STR}, {"Count", I32}, {"Ratio", F64}, {"Ok", BOOL}},
+         "a\0l\0p\0h\0a\0\0\0" "\3\0\0\0" "\0\0\0\0\0\0\xe8\x3f" "\1", 25,
+         "{\"\":{\"Name\":\"alpha\",\"Count\":3,\"Ratio\":0.75,\"Ok\":true}}"},
+        {"TraceLogging, bools around an int", 1, 3, {{"Ok", BOOL}, {"Count", I32}, {"No", BOOL}},
+         "\1" "\x44\x33\x22\x11" "\0", 6, "{\"\":{\"Ok\":true,\"Count\":287454020,\"No\":false}}"},
+        {"TraceLogging, a bool before a string", 1, 2, {{"Ok", BOOL}, {"Name", STR}}, "\1" "a\0b\0\0\0", 7,
+         "{\"\":{\"Ok\":true,\"Name\":\"ab\"}}"},
+        {"WriteEvent on .NET 10: one byte", 0, 3, {{"a", I32}, {"ok", BOOL}, {"b", I32}},
+         "\x11\x11\x11\x11" "\1" "\x22\x22\x22\x22", 9, "{\"a\":286331153,\"ok\":true,\"b\":572662306}"},
+        {"a four-byte BOOL", 0, 3, {{"a", I32}, {"ok", BOOL}, {"b", I32}},
+         "\x11\x11\x11\x11" "\1\0\0\0" "\x22\x22\x22\x22", 12, "{\"a\":286331153,\"ok\":true,\"b\":572662306}"},
+        {"a four-byte BOOL last", 0, 2, {{"a", I32}, {"ok", BOOL}}, "\1\0\0\0" "\0\1\0\0", 8,
+         "{\"a\":1,\"ok\":true}"},
+        {"fits neither way", 0, 2, {{"ok", BOOL}, {"a", I32}}, "\1\2\3", 3, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tb f, blob;
+        tb_init(&f);
+        tb_init(&blob);
+        v5_metadata_header(&blob, 1, "P", 1, "E", 0, 0, 4);
+        if (cases[i].wrapped) { /* V1: one object field named "" holding the fields */
+            tb_u32(&blob, 1);
+            tb_u32(&blob, 1);
+        }
+        tb_u32(&blob, (uint32_t)cases[i].n);
+        for (int k = 0; k < cases[i].n; k++) {
+            tb_u32(&blob, cases[i].fields[k].type);
+            tb_utf16z(&blob, cases[i].fields[k].name);
+        }
+        if (cases[i].wrapped)
+            tb_utf16z(&blob, "");
+        v5_trace_with_blob(&f, &blob, cases[i].payload, cases[i].plen);
+        char json[512], err[256], tree[512], terr[256];
+        int rc = first_event_json(&f, json, sizeof json, err, sizeof err, 0);
+        const char *want = cases[i].json;
+        if (want && (rc != NTIDX_OK || strcmp(json, want) != 0))
+            fail_msg("%s: JSON %s (%s), want %s", cases[i].what, json, rc ? ntidx_last_error() : "", want);
+        if (!want) {
+            assert_int_equal(rc, NTIDX_E_PAYLOAD);
+            assert_contains(ntidx_last_error(), "field 'ok' (type 3) at payload offset 0: needs 4 bytes but only 3 remain");
+        }
+        for (int interpret = 0; interpret < 2; interpret++) {
+            first_event_tree(&f, interpret, tree, sizeof tree, terr, sizeof terr);
+            if (want && strcmp(tree, want) != 0)
+                fail_msg("%s (%s): values %s (%s), want %s", cases[i].what, interpret ? "interpreter" : "plans", tree,
+                         terr, want);
+            if (!want)
+                assert_string_equal(terr, "field 'ok' (type 3) at payload offset 0: needs 4 bytes but only 3 remain");
+        }
+        tb_free(&f);
+        tb_free(&blob);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1401,6 +1517,7 @@ int main(void)
         cmocka_unit_test(test_traceevent_refusals),
         cmocka_unit_test(test_payload_error_is_per_event),
         cmocka_unit_test(test_payload_long_values),
+        cmocka_unit_test(test_payload_bool_as_eventsource_writes_it),
     };
     return cmocka_run_group_tests_name("reader-metadata-payload", tests, NULL, NULL);
 }

@@ -31,7 +31,7 @@ static uint64_t ld64(const uint8_t *p)
 static uint8_t *gen(const ntidx_gen_options *o, size_t *size, ntidx_w_gen_stats *st)
 {
     uint8_t *d = NULL;
-    int rc = ntidx_w_generate(NULL, o, &d, size, st);
+    int rc = ntidx_w_generate(-1, NULL, o, &d, size, st);
     assert_int_equal(rc, NTIDX_OK);
     assert_non_null(d);
     return d;

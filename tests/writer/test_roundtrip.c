@@ -604,6 +604,10 @@ static void same_metadata(const ntidx_metadata *got, const ntidx_metadata *want,
         else
             snprintf(name, sizeof name, "%s/%d", want->event_name, want->opcode);
         same_str(got->event_name, name);
+    } else if (want->event_name && !want->event_name[0]) { /* no name: TraceEvent's EventID(N) */
+        char name[32];
+        snprintf(name, sizeof name, "EventID(%u)", want->event_id);
+        same_str(got->event_name, name);
     } else {
         same_str(got->event_name, want->event_name);
     }

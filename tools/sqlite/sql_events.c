@@ -599,6 +599,13 @@ static int cursor_error(ev_cursor *c, char *msg)
     return nsql_vtab_error(&c->vt->base, msg);
 }
 
+/* The library's error, with its SQLite code (SQLITE_IOERR for a trace that shrank while it was read). */
+static int cursor_library_error(ev_cursor *c)
+{
+    c->eof = 1;
+    return nsql_library_fail(&c->vt->base, c->conn);
+}
+
 /* Move to the next row: the next event of the current trace's query that passes, or of the next trace. */
 int nsql_events_advance(ev_cursor *c)
 {
@@ -617,12 +624,12 @@ int nsql_events_advance(ev_cursor *c)
             ntidx_query_options o;
             query_options(c, c->src[c->at], &o);
             if (ntidx_query_open(c->src[c->at]->trace, c->src[c->at]->index, &o, &c->q) < 0)
-                return cursor_error(c, nsql_library_error(c->conn));
+                return cursor_library_error(c);
         }
         const ntidx_event *e;
         int rc = ntidx_query_next(c->q, &e);
         if (rc < 0)
-            return cursor_error(c, nsql_library_error(c->conn));
+            return cursor_library_error(c);
         c->bytes = c->bytes_done + ntidx_query_get_stats(c->q)->bytes_read;
         if (c->conn->last_scan == c)
             c->conn->last_bytes = c->bytes;
@@ -872,6 +879,8 @@ static int decode_fields(ev_cursor *c)
     int rc = ntidx_event_fields_json(c->src[c->at]->trace, c->e, &c->fields);
     if (rc == NTIDX_E_NOMEM)
         return SQLITE_NOMEM;
+    if (rc < 0 && rc != NTIDX_E_PAYLOAD) /* not the payload's fault: the trace could not be read */
+        return nsql_library_code(rc);
     if (rc < 0) {
         c->field_error = sqlite3_mprintf("%s", ntidx_last_error_info()->what);
         c->fields_state = 2;
@@ -901,8 +910,15 @@ __attribute__((noinline)) static int event_column(ev_cursor *c, sqlite3_context 
     case C_OFFSET: sqlite3_result_int64(ctx, (sqlite3_int64)e->offset); break;
     case C_FIELDS:
     case C_FIELD_ERROR: {
-        if (decode_fields(c) != SQLITE_OK) {
+        int frc = decode_fields(c);
+        if (frc == SQLITE_NOMEM) {
             sqlite3_result_error_nomem(ctx);
+            break;
+        }
+        if (frc != SQLITE_OK) {
+            sqlite3_free(nsql_library_error(c->conn)); /* the host told, as of a read's error */
+            sqlite3_result_error(ctx, ntidx_last_error(), -1);
+            sqlite3_result_error_code(ctx, frc);
             break;
         }
         if (c->vt->col[i] == C_FIELDS && c->fields_state == 1)

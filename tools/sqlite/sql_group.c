@@ -179,7 +179,7 @@ static int count_events(ev_cursor *c)
 static int library_error(ev_cursor *c)
 {
     c->eof = 1;
-    return nsql_vtab_error(&c->vt->base, nsql_library_error(c->conn));
+    return nsql_library_fail(&c->vt->base, c->conn);
 }
 
 /* The statistics of some regions of source `src` (NULL: all of them) added to the groups. */

@@ -56,6 +56,7 @@ typedef struct nsql_source {
     size_t *stacks_by_id;     /* positions in stacks, sorted by (id, key) */
     size_t stack_count;
     int stacks_done;
+    struct nsql_an_cache *an_cache; /* the analyses run on it, kept (sql_analysis.c) */
     struct nsql_source *next;
 } nsql_source;
 
@@ -66,6 +67,7 @@ struct nsql_conn {
     const void *last_scan;    /* the events cursor whose bytes ntidx_bytes_read() reports */
     uint64_t last_bytes;
     char *last_warning;       /* what ntidx_warning() reports: the last events scan's (NULL: none) */
+    char *last_analysis_stats;/* what ntidx_analysis_stats() reports: the last analysis scan's (JSON) */
 };
 
 /*
@@ -89,6 +91,10 @@ int nsql_source_stacks(nsql_conn *c, nsql_source *s, char **err);
 char *nsql_library_error(nsql_conn *c);
 /* Set a vtab's error message (taking ownership of msg) and return SQLITE_ERROR (SQLITE_NOMEM when msg is NULL). */
 int nsql_vtab_error(sqlite3_vtab *vt, char *msg);
+/* A failed read of a trace: the library's last error as the table's error, and its SQLite code (SQLITE_IOERR
+   when the file could not be read or shrank while it was read, SQLITE_NOMEM, else SQLITE_ERROR). */
+int nsql_library_fail(sqlite3_vtab *vt, nsql_conn *c);
+int nsql_library_code(int ntidx_code);
 
 /* A text result (copied), or NULL when s is. */
 void nsql_result_text(sqlite3_context *ctx, const char *s);
@@ -100,5 +106,9 @@ char *nsql_dequote(const char *s);
 int nsql_register_events(sqlite3 *db, nsql_conn *c);
 int nsql_register_companions(sqlite3 *db, nsql_conn *c);
 int nsql_register_time(sqlite3 *db, nsql_conn *c);
+int nsql_register_analyses(sqlite3 *db, nsql_conn *c);
+
+/* The analyses kept for a source (sql_analysis.c), freed with it. */
+void nsql_analysis_cache_free(nsql_source *s);
 
 #endif

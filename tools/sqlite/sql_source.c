@@ -31,6 +31,22 @@ int nsql_vtab_error(sqlite3_vtab *vt, char *msg)
     return msg ? SQLITE_ERROR : SQLITE_NOMEM;
 }
 
+int nsql_library_code(int ntidx_code)
+{
+    switch (ntidx_code) {
+    case NTIDX_E_IO: case NTIDX_E_SHRUNK: return SQLITE_IOERR;
+    case NTIDX_E_NOMEM: return SQLITE_NOMEM;
+    default: return SQLITE_ERROR;
+    }
+}
+
+int nsql_library_fail(sqlite3_vtab *vt, nsql_conn *c)
+{
+    int code = nsql_library_code(ntidx_last_error_info()->code);
+    int rc = nsql_vtab_error(vt, nsql_library_error(c));
+    return rc == SQLITE_ERROR ? code : rc;
+}
+
 void nsql_result_text(sqlite3_context *ctx, const char *s)
 {
     if (s)
@@ -75,6 +91,7 @@ static void source_free(nsql_source *s)
     sqlite3_free(s->threads);
     sqlite3_free(s->stacks);
     sqlite3_free(s->stacks_by_id);
+    nsql_analysis_cache_free(s);
     ntidx_symbolizer_close(&s->symbols);
     ntidx_stats_free(&s->stats);
     ntidx_index_close(&s->index);
@@ -197,6 +214,7 @@ void nsql_conn_free(void *conn)
     while (c->sources)
         uncache(c, c->sources);
     sqlite3_free(c->last_warning);
+    sqlite3_free(c->last_analysis_stats);
     sqlite3_free(c);
 }
 

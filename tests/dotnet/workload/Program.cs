@@ -14,7 +14,7 @@
 //     EventSource writes: all primitives, string, Guid, DateTime, IntPtr, byte[], enums, arrays,
 //     opcodes, Start/Stop activities, a related activity id) and "Ntidx-TraceLogging"
 //     (self-describing events through EventSource.Write: anonymous types, nested [EventData]
-//     classes, arrays of them, decimal, TimeSpan, DateTimeOffset, nullable values).
+//     classes, arrays of them, decimal, TimeSpan, DateTimeOffset, nullable values, a bool last).
 // The trace's size: --iterations N rounds per worker, or with --watch FILE, rounds until FILE (the
 // trace the runtime or dotnet-trace streams out) reaches --mb megabytes; --forever runs until
 // killed (the conformance run kills it mid-run for a truncated trace); --seconds caps the time.
@@ -196,6 +196,9 @@ public sealed class TraceLoggingSource : EventSource
         });
         Write("Batch", new EventSourceOptions { Opcode = EventOpcode.Info },
               new { Items = new[] { new Point { X = 1, Y = 2 }, new Point { X = round, Y = worker } }, Count = 2 });
+        // A bool last: EventSource writes it as one byte under metadata that says Boolean (four bytes).
+        // (TraceEvent misreads the fields after a bool that is not last, so the comparison has none.)
+        Write("Flagged", new { Name = "w" + worker, Count = round, Ratio = round / 4.0, Ok = round % 2 == 0 });
     }
 
     public void Request(int round, Action body)

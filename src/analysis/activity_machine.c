@@ -1,0 +1,330 @@
+/*
+ * TraceEvent's StartStopActivityComputer over compact events
+ * (activity_machine.h). Each function names the one of TraceEvent it
+ * follows.
+ *
+ * TraceEvent carries a stop out when the next Start or Stop comes (so that
+ * the Stop event still looks inside its activity to whoever asks in
+ * between). Nothing asks in between here, and every Start and Stop first
+ * carries out the stop pending, so the stop is carried out at once, with
+ * the same effect.
+ *
+ * The thread's current task activity. TraceEvent maps each task activity
+ * (ActivityComputer's TraceActivity: the thread itself, a task, a work item)
+ * to the start-stop activity it runs in. In an EventPipe trace without the
+ * TPL's task events and the runtime's thread pool work events, a thread's
+ * current task activity is the thread's own until ThreadPoolWorkerThread/Wait
+ * replaces it with a fresh one (AutoRestart), which maps to nothing; a stop
+ * is always carried out while the thread's task activity of the Stop is
+ * still current. So the map is kept per thread: `threads` holds the
+ * start-stop activity of the thread's current task activity.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "activity_machine.h"
+#include "ntidx/ntidx.h"
+
+static uint64_t le64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static uint32_t le32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+
+static int is_zero(const uint8_t id[16])
+{
+    for (int i = 0; i < 16; i++)
+        if (id[i])
+            return 0;
+    return 1;
+}
+
+/* TraceEvent's key of the active table: the GUID's second 8 bytes plus the process id (StartStopKey). */
+typedef struct akey {
+    uint64_t a, b;
+} akey;
+
+static akey key_of(const uint8_t id[16], uint32_t pid) { return (akey){le64(id), le64(id + 8) + (uint64_t)(int64_t)(int32_t)pid}; }
+
+void act_machine_init(act_machine *m, double (*ms)(const void *ctx, uint64_t ts), const void *ms_ctx)
+{
+    memset(m, 0, sizeof *m);
+    ntx_kmap_init(&m->active);
+    ntx_kmap_init(&m->threads);
+    ntx_kmap_init(&m->wopen);
+    m->in_window = 1;
+    m->ms = ms;
+    m->ms_ctx = ms_ctx;
+}
+
+void act_machine_free(act_machine *m)
+{
+    free(m->acts);
+    ntx_kmap_free(&m->active);
+    ntx_kmap_free(&m->threads);
+    ntx_kmap_free(&m->wopen);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- The active table, with the count of what the lookahead waits for ---- */
+
+static uint64_t wopen_of(const act_machine *m, akey k)
+{
+    uint64_t n = 0;
+    ntx_kmap_get(&m->wopen, k.a, k.b, &n);
+    return n;
+}
+
+static int active_get(const act_machine *m, akey k, int64_t *idx)
+{
+    uint64_t v;
+    if (!ntx_kmap_get(&m->active, k.a, k.b, &v))
+        return 0;
+    *idx = (int64_t)v;
+    return 1;
+}
+
+/* SetActiveStartStopActivityTable */
+static int active_set(act_machine *m, akey k, int64_t idx)
+{
+    int64_t old;
+    if (!active_get(m, k, &old))
+        m->reachable += wopen_of(m, k);
+    return ntx_kmap_put(&m->active, k.a, k.b, (uint64_t)idx);
+}
+
+/* RemoveActiveStartStopActivityTable */
+static void active_remove(act_machine *m, akey k)
+{
+    if (ntx_kmap_remove(&m->active, k.a, k.b))
+        m->reachable -= wopen_of(m, k);
+}
+
+/* A window activity under k opens (+1) or stops (-1). */
+static int wopen_add(act_machine *m, akey k, int delta)
+{
+    uint64_t n = wopen_of(m, k) + (uint64_t)(int64_t)delta;
+    int64_t idx;
+    if (active_get(m, k, &idx))
+        m->reachable += (uint64_t)(int64_t)delta;
+    if (n == 0) {
+        ntx_kmap_remove(&m->wopen, k.a, k.b);
+        return 0;
+    }
+    return ntx_kmap_put(&m->wopen, k.a, k.b, n);
+}
+
+/* ---- The thread's current task activity's start-stop activity ---- */
+
+static int64_t thread_current(const act_machine *m, uint32_t pid, uint64_t thread)
+{
+    uint64_t v = 0;
+    ntx_kmap_get(&m->threads, pid, thread, &v);
+    return (int64_t)v - 1;
+}
+
+static int set_thread_current(act_machine *m, uint32_t pid, uint64_t thread, int64_t idx)
+{
+    if (idx < 0) {
+        ntx_kmap_remove(&m->threads, pid, thread);
+        return 0;
+    }
+    return ntx_kmap_put(&m->threads, pid, thread, (uint64_t)idx + 1);
+}
+
+/* The first of idx and its creators that is not stopped (GetStartStopActivityForActivity's loop). */
+static int64_t first_running(const act_machine *m, int64_t idx)
+{
+    while (idx >= 0 && act_is_stopped(&m->acts[idx]))
+        idx = m->acts[idx].creator;
+    return idx;
+}
+
+/* GetCurrentStartStopActivity(thread, context) */
+static int64_t current_start_stop(const act_machine *m, const act_ev *e)
+{
+    int64_t ret = thread_current(m, e->pid, e->thread);
+    if (ret < 0 && !is_zero(e->context) && !active_get(m, key_of(e->context, e->pid), &ret))
+        ret = -1;
+    return first_running(m, ret);
+}
+
+/* OnStart */
+static int on_start(act_machine *m, const act_ev *e)
+{
+    int64_t creator = e->creator == ACT_CREATOR_CURRENT ? current_start_stop(m, e) : -1;
+    if (creator < 0) {
+        if (!is_zero(e->related) && !active_get(m, key_of(e->related, e->pid), &creator))
+            creator = -1;
+        /* no related activity id, or it names no live activity: the thread's current one */
+        if (creator < 0)
+            creator = first_running(m, thread_current(m, e->pid, e->thread));
+    }
+    if (m->nacts == m->cap) {
+        size_t nc = m->cap ? m->cap * 2 : 256;
+        act *na = realloc(m->acts, nc * sizeof *na);
+        if (!na)
+            return NTIDX_E_NOMEM;
+        m->acts = na;
+        m->cap = nc;
+    }
+    int64_t idx = (int64_t)m->nacts++;
+    act *a = &m->acts[idx];
+    memset(a, 0, sizeof *a);
+    memcpy(a->id, e->id, 16);
+    a->pid = e->pid;
+    a->name = e->name;
+    a->provider = e->provider;
+    a->creator = creator;
+    a->ts = e->ts;
+    a->thread = e->thread;
+    a->start_ms = m->ms(m->ms_ctx, e->ts);
+    a->in_window = (uint8_t)m->in_window;
+    akey k = key_of(e->id, e->pid);
+    int rc = 0;
+    if (m->in_window)
+        rc = wopen_add(m, k, +1);
+    if (rc == 0)
+        rc = active_set(m, k, idx);
+    if (rc == 0)
+        rc = set_thread_current(m, e->pid, e->thread, idx);
+    return rc;
+}
+
+/* OnStop, then DoStopIfNecessary */
+static int on_stop(act_machine *m, const act_ev *e)
+{
+    akey k = key_of(e->id, e->pid);
+    int64_t idx;
+    if (!active_get(m, k, &idx)) {
+        m->unmatched += m->in_window != 0;
+        return 0;
+    }
+    act *a = &m->acts[idx];
+    if (a->duration_ms == 0) { /* RememberStop */
+        a->duration_ms = m->ms(m->ms_ctx, e->ts) - a->start_ms;
+        a->stop_ts = e->ts;
+    }
+    int rc = 0;
+    if (a->in_window && !a->stop_seen)
+        rc = wopen_add(m, k, -1);
+    a->stop_seen = 1;
+    /* the deferred stop: the thread's task activity goes back to the first creator still running, and so
+       does the id when that creator shares it; else the id is free */
+    int64_t creator = first_running(m, a->creator);
+    if (rc == 0)
+        rc = set_thread_current(m, e->pid, e->thread, creator);
+    if (creator >= 0 && !memcmp(m->acts[creator].id, a->id, 16) && m->acts[creator].pid == a->pid) {
+        if (rc == 0)
+            rc = active_set(m, k, creator);
+    } else {
+        active_remove(m, k);
+    }
+    a->processed = 1;
+    return rc;
+}
+
+int act_step(act_machine *m, const act_ev *e)
+{
+    switch (e->kind) {
+    case ACT_EV_START:
+        return on_start(m, e);
+    case ACT_EV_STOP:
+        return on_stop(m, e);
+    case ACT_EV_RESTART:
+        return set_thread_current(m, e->pid, e->thread, -1);
+    }
+    return 0;
+}
+
+/* ---- Activity ids as text ---- */
+
+int act_is_activity_path(const uint8_t id[16], uint32_t pid)
+{
+    uint32_t sum = le32(id) + le32(id + 4) + le32(id + 8) + 0x599D99ADu, last = le32(id + 12);
+    if (pid == 0) /* the process id is not known: its upper 12 bits are those of a pid under 2^20 */
+        return (sum & 0xFFF00000u) == (last & 0xFFF00000u);
+    return (sum ^ pid) == last || sum == last; /* the id of this process, or the older form without it */
+}
+
+/*
+ * The numbers of an activity path. The first 12 bytes are a list of numbers
+ * read a nibble at a time: 0 ends it, 1-10 is the number itself, 12-15 say
+ * that 1-4 bytes follow (little-endian; when the nibble is the high one of
+ * its byte, the low one gives the number's top bits), 11 marks an overflow
+ * number (shown after '$' instead of '/'). The last 4 bytes hold the
+ * process id (act_is_activity_path). What TraceEvent cannot read it shows as
+ * the plain GUID, and so does this.
+ */
+void act_path_string(const uint8_t id[16], uint32_t pid, char *buf, size_t n)
+{
+    char guid[37];
+    ntidx_guid_format(id, guid);
+    if (!act_is_activity_path(id, pid)) {
+        snprintf(buf, n, "%s", guid);
+        return;
+    }
+    size_t len = 0;
+#define PUT(...) (len += (size_t)snprintf(buf + (len < n ? len : n), len < n ? n - len : 0, __VA_ARGS__))
+    uint32_t path_pid = (le32(id) + le32(id + 4) + le32(id + 8) + 0x599D99ADu) ^ le32(id + 12);
+    if (path_pid)
+        PUT("/#%d", (int32_t)path_pid);
+    else
+        PUT("/");
+    size_t i = 0;
+    char sep = '/';
+    while (i < 12) {
+        unsigned nib = id[i] >> 4;
+        int low_half = 0;
+        for (;;) { /* the high nibble, then (for an immediate value) the low one */
+            if (nib == 0)
+                goto done;
+            if (nib <= 10) {
+                PUT("/%u", nib);
+                if (low_half)
+                    break;
+                nib = id[i] & 0xF;
+                low_half = 1;
+                continue;
+            }
+            break;
+        }
+        if (nib <= 10) { /* both nibbles were values */
+            i++;
+            continue;
+        }
+        if (nib == 11) { /* an overflow number: the code of its length comes next */
+            if (!low_half) {
+                nib = id[i] & 0xF; /* read as TraceEvent reads it: the length's nibble stays the "high" one */
+            } else {
+                if (++i >= 12)
+                    break;
+                nib = id[i] >> 4;
+            }
+            if (nib < 12) { /* not a length: TraceEvent gives up and shows the GUID */
+                snprintf(buf, n, "%s", guid);
+                return;
+            }
+            sep = '$';
+        }
+        uint32_t nbytes = nib - 12 + 1;
+        uint32_t value = low_half ? 0 : (uint32_t)(id[i] & 0xF);
+        i++;
+        if (i + nbytes > 12)
+            break;
+        for (uint32_t b = nbytes; b-- > 0;)
+            value = (value << 8) + id[i + b];
+        PUT("%c%u", sep, value);
+        i += nbytes;
+    }
+done:
+    PUT("/");
+#undef PUT
+    if (len >= n && n)
+        snprintf(buf, n, "%s", guid); /* too long for buf: the GUID */
+}

@@ -1,0 +1,94 @@
+/*
+ * TraceEvent's StartStopActivityComputer as a state machine over compact
+ * events (activity_machine.c): what its OnStart, OnStop and the deferred
+ * stop (DoStopIfNecessary) do, and of the ActivityComputer it leans on, the
+ * one thing an EventPipe trace drives: which task activity is current on a
+ * thread (its own, until a thread pool thread goes back to wait and starts
+ * afresh: AutoRestart). src/TraceEvent/Computers/StartStopActivityComputer.cs
+ * and ActivityComputer.cs in microsoft/perfview.
+ *
+ * Which events are Starts and Stops, and of what, is activities.c's
+ * business (TraceEvent's dispatch); the machine sees only act_ev.
+ */
+#ifndef NTX_ACTIVITY_MACHINE_H
+#define NTX_ACTIVITY_MACHINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "keymap.h"
+
+/* The kinds of compact events. */
+enum {
+    ACT_EV_START = 1, /* OnStart: an activity begins under `id` */
+    ACT_EV_STOP,      /* OnStop: the activity open under `id` ends */
+    ACT_EV_RESTART    /* ActivityComputer.AutoRestart: the thread's current task activity is a fresh one */
+};
+
+/* How a Start finds its creator. */
+enum {
+    ACT_CREATOR_RELATED = 0, /* the open activity of `related`, else the thread's current one */
+    ACT_CREATOR_CURRENT = 1  /* GetCurrentStartStopActivity(thread, event) first (the event's own activity id
+                                `context` as a backup), then as ACT_CREATOR_RELATED (SQL commands) */
+};
+
+typedef struct act_ev {
+    uint64_t ts;
+    uint64_t thread;
+    uint8_t id[16];       /* the activity id a Start opens and a Stop closes */
+    uint8_t related[16];  /* a Start's related activity id (zero: none) */
+    uint8_t context[16];  /* ACT_CREATOR_CURRENT: the event's own activity id */
+    uint32_t pid;
+    uint32_t name;        /* a Start's task name, and */
+    uint32_t provider;    /* its provider: string ids of the tape's table */
+    uint8_t kind;
+    uint8_t creator;      /* ACT_CREATOR_* */
+    uint8_t pad[2];
+} act_ev;
+
+/* One activity (StartStopActivity). */
+typedef struct act {
+    uint8_t id[16];
+    uint32_t pid;
+    uint32_t name, provider;  /* string ids of the merge's table */
+    int64_t creator;          /* index of its creator (-1: none) */
+    uint64_t ts, stop_ts;     /* raw ticks of its Start and Stop (stop_ts 0: none) */
+    uint64_t thread;
+    double start_ms;          /* StartTimeRelativeMSec */
+    double duration_ms;       /* DurationMSec: 0 until stopped */
+    uint8_t in_window;        /* started in the window (not in the lookahead) */
+    uint8_t stop_seen;        /* its Stop was seen (TraceEvent's Stop callback fired) */
+    uint8_t processed;        /* its stop was carried out (activityIndex Invalid) */
+} act;
+
+typedef struct act_machine {
+    act *acts;                /* every activity, in the order of their starts */
+    size_t nacts, cap;
+    ntx_kmap active;          /* m_activeStartStopActivities: (id, pid) key -> activity index */
+    ntx_kmap threads;         /* (pid, thread) -> index + 1 of the activity its current task activity maps
+                                 to (m_traceActivityToStartStopActivity[current]); absent or 0: none */
+    /* What the lookahead waits for: activities of the window not stopped whose key is in `active` (only
+       those can still stop). wopen: (id, pid) key -> such activities under it, found or not. */
+    ntx_kmap wopen;
+    uint64_t reachable;
+    int in_window;            /* the events fed are the window's (0: the lookahead's) */
+    uint64_t unmatched;       /* the window's Stops that found no activity */
+    double (*ms)(const void *ctx, uint64_t ts); /* ts to ms since the sync time */
+    const void *ms_ctx;
+} act_machine;
+
+void act_machine_init(act_machine *m, double (*ms)(const void *ctx, uint64_t ts), const void *ms_ctx);
+void act_machine_free(act_machine *m);
+/* One event (names and providers already in the merge's ids). 0 or NTIDX_E_NOMEM. */
+int act_step(act_machine *m, const act_ev *e);
+/* TraceEvent's IsStopped. */
+static inline int act_is_stopped(const act *a) { return a->processed && a->duration_ms != 0; }
+
+/* StartStopActivityComputer.IsActivityPath: the id follows EventSource's activity path convention for
+   process `pid`. */
+int act_is_activity_path(const uint8_t id[16], uint32_t pid);
+/* StartStopActivityComputer.ActivityPathString(id, pid): "/#PID/1/2/" for an activity path, else the GUID
+   ("0000371c-0000-0000-0000-000073a89d59"). buf of at least 96 bytes. */
+void act_path_string(const uint8_t id[16], uint32_t pid, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,558 @@
+/*
+ * The contention analysis: the runtime's Contention/Start - Contention/Stop
+ * waits of a window (include/ntidx/analysis.h, ntidx_contention_analyze), as
+ * docs/conformance.md defines them ("TraceEvent's definitions",
+ * contention): a wait is a thread's Contention/Start and its next
+ * Contention/Stop; its length is the stop's DurationNs where the runtime
+ * writes one (Contention/Stop version 1 and later), else the stop's time
+ * minus the start's; waits are summed per lock (Contention/Start's LockID,
+ * version 2: .NET 8 and later; 0 before) and thread.
+ *
+ * A pair analysis: a wait is keyed by its process and thread, the events of
+ * one thread are in order, so the pairs of pairs.h do the work: a unit pairs
+ * what it holds and hands on its open waits and its stops without a start;
+ * the merge closes the one with the other (a wait that starts in one region
+ * and ends in the next). A start that finds a wait of its thread still open
+ * (a stop lost) leaves that wait without an end: it is kept, incomplete, as
+ * is a wait whose stop neither the window nor the lookahead holds. A stop
+ * without a start is counted as unmatched.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_internal.h"
+#include "pairs.h"
+
+#define RUNTIME "Microsoft-Windows-DotNETRuntime"
+enum { EV_CONTENTION_START = 81, EV_CONTENTION_STOP = 91 };
+
+static const ntx_event_type contention_types[] = {{RUNTIME, EV_CONTENTION_START}, {RUNTIME, EV_CONTENTION_STOP}};
+
+/* What a Contention/Start carries. */
+typedef struct start_info {
+    uint64_t lock_id, owner;
+    uint32_t flags;
+    uint32_t has_owner;
+} start_info;
+
+/* What a Contention/Stop carries. */
+typedef struct stop_info {
+    double duration_ns;
+    uint32_t has_duration;
+    uint32_t pad;
+} stop_info;
+
+/* One wait. */
+typedef struct cwait {
+    uint64_t ts, end_ts;   /* the start's and the stop's timestamps (end_ts 0: no stop) */
+    uint64_t thread;
+    start_info s;
+    uint32_t pid;
+    int complete;
+    double start_ms;       /* the start, ms since the sync time */
+    double wait_ms;        /* NaN while incomplete */
+} cwait;
+
+typedef struct waits {
+    cwait *v;
+    size_t n, cap;
+} waits;
+
+static int waits_add(waits *w, const cwait *c)
+{
+    if (w->n == w->cap) {
+        size_t nc = w->cap ? w->cap * 2 : 64;
+        cwait *nv = realloc(w->v, nc * sizeof *nv);
+        if (!nv)
+            return NTIDX_E_NOMEM;
+        w->v = nv;
+        w->cap = nc;
+    }
+    w->v[w->n++] = *c;
+    return 0;
+}
+
+/* A unit's state, or the merge's. */
+typedef struct cx {
+    const ntx_an_ctx *ctx;
+    ntx_pairs pairs;    /* open waits by (pid, thread) */
+    waits done;         /* finished waits (complete, or left without a stop) */
+    uint64_t unmatched; /* the merge's: stops that found no wait */
+} cx;
+
+static int cx_new(const ntx_an_ctx *ctx, void **out)
+{
+    cx *c = calloc(1, sizeof *c);
+    if (!c || ntx_pairs_init(&c->pairs, sizeof(start_info), sizeof(stop_info)) < 0) {
+        free(c);
+        return NTIDX_E_NOMEM;
+    }
+    c->ctx = ctx;
+    *out = c;
+    return 0;
+}
+
+static void cx_free(void *p)
+{
+    cx *c = p;
+    ntx_pairs_free(&c->pairs);
+    free(c->done.v);
+    free(c);
+}
+
+/* A wait whose stop will not come. */
+static int left_open(cx *c, ntx_pair_key k, const start_info *s, uint64_t ts)
+{
+    cwait w = {.ts = ts, .thread = k.b, .s = *s, .pid = (uint32_t)k.a, .start_ms = ntx_an_ms(c->ctx, ts),
+               .wait_ms = NAN};
+    return waits_add(&c->done, &w);
+}
+
+static int closed(cx *c, ntx_pair_key k, const start_info *s, uint64_t ts, const stop_info *e, uint64_t end_ts)
+{
+    cwait w = {.ts = ts, .end_ts = end_ts, .thread = k.b, .s = *s, .pid = (uint32_t)k.a, .complete = 1,
+               .start_ms = ntx_an_ms(c->ctx, ts)};
+    w.wait_ms = e->has_duration ? e->duration_ns / 1e6 : ntx_an_ms(c->ctx, end_ts) - w.start_ms;
+    return waits_add(&c->done, &w);
+}
+
+static int merge_closed(void *ctx, ntx_pair_key k, const void *open, uint64_t open_ts, const void *end,
+                        uint64_t end_ts)
+{
+    start_info s;
+    stop_info e;
+    memcpy(&s, open, sizeof s);
+    memcpy(&e, end, sizeof e);
+    return closed(ctx, k, &s, open_ts, &e, end_ts);
+}
+
+static int merge_replaced(void *ctx, ntx_pair_key k, const void *open, uint64_t open_ts)
+{
+    start_info s;
+    memcpy(&s, open, sizeof s);
+    return left_open(ctx, k, &s, open_ts);
+}
+
+/* A top-level number field; 0 when missing or of another kind. */
+static int num_field(const ntidx_values *v, const char *name, uint64_t *u, double *f)
+{
+    const ntidx_value *x = ntidx_values_find(v, name);
+    if (!x)
+        return 0;
+    switch (x->kind) {
+    case NTIDX_VALUE_UINT:
+    case NTIDX_VALUE_BOOL:
+        if (u)
+            *u = x->u;
+        if (f)
+            *f = (double)x->u;
+        return 1;
+    case NTIDX_VALUE_INT:
+        if (u)
+            *u = (uint64_t)x->i;
+        if (f)
+            *f = (double)x->i;
+        return 1;
+    case NTIDX_VALUE_FLOAT:
+        if (f)
+            *f = x->f;
+        return f != NULL;
+    }
+    return 0;
+}
+
+/* A Contention/Start's fields: 0, or 1 when one its version has is missing. */
+static int start_fields(const ntx_an_event *e, start_info *s)
+{
+    uint32_t ver = e->ev->metadata->version;
+    memset(s, 0, sizeof *s);
+    uint64_t flags = 0;
+    if (ver >= 1 && !num_field(e->values, "ContentionFlags", &flags, NULL))
+        return 1;
+    s->flags = (uint32_t)flags;
+    if (ver >= 2) {
+        if (!num_field(e->values, "LockID", &s->lock_id, NULL) ||
+            !num_field(e->values, "LockOwnerThreadID", &s->owner, NULL))
+            return 1;
+        s->has_owner = 1;
+    }
+    return 0;
+}
+
+/* A Contention/Stop's fields: DurationNs from version 1 (TraceEvent: Version >= 1). */
+static int stop_fields(const ntx_an_event *e, stop_info *s)
+{
+    memset(s, 0, sizeof *s);
+    if (e->ev->metadata->version >= 1) {
+        if (!num_field(e->values, "DurationNs", NULL, &s->duration_ns))
+            return 1;
+        s->has_duration = 1;
+    }
+    return 0;
+}
+
+static ntx_pair_key key_of(const ntx_an_event *e) { return (ntx_pair_key){e->pid, e->thread}; }
+
+static int unit_event(void *unit, const ntx_an_event *e, ntx_err *err)
+{
+    cx *c = unit;
+    int rc;
+    if (e->ev->metadata->event_id == EV_CONTENTION_START) {
+        start_info s, old;
+        uint64_t old_ts;
+        if (start_fields(e, &s))
+            return 1;
+        if ((rc = ntx_pairs_start(&c->pairs, key_of(e), e->ts, &s, &old, &old_ts)) == 1)
+            rc = left_open(c, key_of(e), &old, old_ts);
+    } else {
+        stop_info s;
+        start_info open;
+        uint64_t open_ts;
+        if (stop_fields(e, &s))
+            return 1;
+        if ((rc = ntx_pairs_end(&c->pairs, key_of(e), e->ts, &s, 1, &open, &open_ts)) == 1)
+            rc = closed(c, key_of(e), &open, open_ts, &s, e->ts);
+    }
+    return rc < 0 ? ntx_err_set(err, rc, "out of memory") : 0;
+}
+
+static int unit_end(void *unit, ntx_err *err)
+{
+    (void)unit;
+    (void)err;
+    return 0;
+}
+
+static int merge_unit(void *merged, void *unit, ntx_err *err)
+{
+    cx *m = merged, *u = unit;
+    int rc = ntx_pairs_merge(&m->pairs, &u->pairs, merge_closed, merge_replaced, m, &m->unmatched);
+    for (size_t i = 0; rc == 0 && i < u->done.n; i++)
+        rc = waits_add(&m->done, &u->done.v[i]);
+    return rc < 0 ? ntx_err_set(err, rc, "out of memory") : 0;
+}
+
+static uint64_t open_count(const void *merged) { return ntx_pairs_open_count(&((const cx *)merged)->pairs); }
+
+/* Past the window: a stop ends a wait of the window; a start on a thread still waiting means its stop was
+   lost. Nothing starts there. */
+static int lookahead_event(void *merged, const ntx_an_event *e, ntx_err *err)
+{
+    cx *m = merged;
+    start_info open;
+    uint64_t open_ts;
+    int rc;
+    if (e->ev->metadata->event_id == EV_CONTENTION_START) { /* its fields do not matter: it starts nothing */
+        if ((rc = ntx_pairs_end(&m->pairs, key_of(e), e->ts, NULL, 0, &open, &open_ts)) == 1)
+            rc = left_open(m, key_of(e), &open, open_ts);
+    } else {
+        stop_info s;
+        if (stop_fields(e, &s))
+            return 1;
+        if ((rc = ntx_pairs_end(&m->pairs, key_of(e), e->ts, NULL, 0, &open, &open_ts)) == 1)
+            rc = closed(m, key_of(e), &open, open_ts, &s, e->ts);
+    }
+    return rc < 0 ? ntx_err_set(err, rc, "out of memory") : 0;
+}
+
+/* ---- The result ---- */
+
+typedef struct crow {
+    uint64_t lock_id, thread; /* thread: UINT64_MAX in the per-lock rows */
+    uint32_t pid;
+    uint64_t count, incomplete, threads;
+    double total, max;
+} crow;
+
+typedef struct contention_result {
+    cwait *waits;
+    size_t nwaits;
+    ntidx_contention *rows; /* per lock and thread (table "contention") */
+    size_t nrows;
+    crow *locks;            /* per lock (table "contention_locks") */
+    size_t nlocks;
+} contention_result;
+
+static void free_result(void *p)
+{
+    contention_result *r = p;
+    if (!r)
+        return;
+    free(r->waits);
+    free(r->rows);
+    free(r->locks);
+    free(r);
+}
+
+/* Waits in the order of their starts; ties by process, thread and stop, so the sums do not depend on the cut
+   into units. */
+static int by_start(const void *a, const void *b)
+{
+    const cwait *x = a, *y = b;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    if (x->thread != y->thread)
+        return x->thread < y->thread ? -1 : 1;
+    return x->end_ts < y->end_ts ? -1 : x->end_ts > y->end_ts;
+}
+
+/* Waits by lock, process, thread, then start: the order of the rows (TraceEvent's dumper: lock, thread). */
+static int by_lock(const void *a, const void *b)
+{
+    const cwait *x = *(const cwait *const *)a, *y = *(const cwait *const *)b;
+    if (x->s.lock_id != y->s.lock_id)
+        return x->s.lock_id < y->s.lock_id ? -1 : 1;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    if (x->thread != y->thread)
+        return x->thread < y->thread ? -1 : 1;
+    return by_start(x, y);
+}
+
+static void add_wait(crow *r, const cwait *w)
+{
+    if (!w->complete) {
+        r->incomplete++;
+        return;
+    }
+    r->count++;
+    r->total += w->wait_ms;
+    if (r->count == 1 || w->wait_ms > r->max)
+        r->max = w->wait_ms;
+}
+
+/* The rows per lock and thread and per lock, from the waits (sorted by start). */
+static int aggregate(contention_result *r)
+{
+    size_t n = r->nwaits;
+    const cwait **order = malloc((n ? n : 1) * sizeof *order);
+    crow *rows = malloc((n ? n : 1) * sizeof *rows);
+    r->locks = malloc((n ? n : 1) * sizeof *r->locks);
+    r->rows = malloc((n ? n : 1) * sizeof *r->rows);
+    if (!order || !rows || !r->locks || !r->rows) {
+        free(order);
+        free(rows);
+        return NTIDX_E_NOMEM;
+    }
+    for (size_t i = 0; i < n; i++)
+        order[i] = &r->waits[i];
+    qsort(order, n, sizeof *order, by_lock);
+    size_t nrows = 0;
+    for (size_t i = 0; i < n; i++) {
+        const cwait *w = order[i];
+        crow *last = nrows ? &rows[nrows - 1] : NULL;
+        int new_row = !last || last->lock_id != w->s.lock_id || last->pid != w->pid || last->thread != w->thread;
+        if (new_row)
+            rows[nrows++] = (crow){.lock_id = w->s.lock_id, .thread = w->thread, .pid = w->pid};
+        add_wait(&rows[nrows - 1], w);
+        crow *lk = r->nlocks ? &r->locks[r->nlocks - 1] : NULL;
+        if (!lk || lk->lock_id != w->s.lock_id || lk->pid != w->pid) {
+            r->locks[r->nlocks++] = (crow){.lock_id = w->s.lock_id, .thread = UINT64_MAX, .pid = w->pid};
+            lk = &r->locks[r->nlocks - 1];
+        }
+        lk->threads += new_row;
+        add_wait(lk, w);
+    }
+    for (size_t i = 0; i < nrows; i++)
+        r->rows[i] = (ntidx_contention){.lock_id = rows[i].lock_id, .thread = rows[i].thread, .pid = rows[i].pid,
+                                        .count = rows[i].count, .incomplete = rows[i].incomplete,
+                                        .total_wait_ms = rows[i].total,
+                                        .max_wait_ms = rows[i].count ? rows[i].max : NAN};
+    r->nrows = nrows;
+    free(order);
+    free(rows);
+    return 0;
+}
+
+static void put_double(ntidx_table_cell *out, double v)
+{
+    out->f = v;
+    out->is_null = isnan(v) || isinf(v);
+}
+
+enum { C_LOCK, C_THREAD, C_COUNT, C_TOTAL, C_MAX, C_MEAN, C_INCOMPLETE, C_PID, C_COLUMNS };
+
+static const ntidx_column row_columns[C_COLUMNS] = {
+    {"lock_id", NTIDX_COLUMN_UINT, "the lock (Contention/Start's LockID, .NET 8 and later; 0 before)"},
+    {"thread", NTIDX_COLUMN_UINT, "the waiting thread"},
+    {"count", NTIDX_COLUMN_UINT, "waits that ended"},
+    {"total_wait_ms", NTIDX_COLUMN_DOUBLE, "their lengths added up, ms"},
+    {"max_wait_ms", NTIDX_COLUMN_DOUBLE, "the longest, ms (null without a wait that ended)"},
+    {"mean_wait_ms", NTIDX_COLUMN_DOUBLE, "the mean, ms (null without a wait that ended)"},
+    {"incomplete", NTIDX_COLUMN_UINT, "waits whose stop was not found"},
+    {"pid", NTIDX_COLUMN_UINT, "the process"},
+};
+
+static int row_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell *out)
+{
+    const ntidx_contention *c = &((const contention_result *)data)->rows[row];
+    switch (col) {
+    case C_LOCK: out->u = c->lock_id; break;
+    case C_THREAD: out->u = c->thread; break;
+    case C_COUNT: out->u = c->count; break;
+    case C_TOTAL: put_double(out, c->total_wait_ms); break;
+    case C_MAX: put_double(out, c->max_wait_ms); break;
+    case C_MEAN: put_double(out, c->count ? c->total_wait_ms / (double)c->count : NAN); break;
+    case C_INCOMPLETE: out->u = c->incomplete; break;
+    default: out->u = c->pid; break;
+    }
+    return NTIDX_OK;
+}
+
+enum { L_LOCK, L_THREADS, L_COUNT, L_TOTAL, L_MAX, L_MEAN, L_INCOMPLETE, L_PID, L_COLUMNS };
+
+static const ntidx_column lock_columns[L_COLUMNS] = {
+    {"lock_id", NTIDX_COLUMN_UINT, "the lock"},
+    {"thread_count", NTIDX_COLUMN_UINT, "threads that waited for it"},
+    {"count", NTIDX_COLUMN_UINT, "waits that ended"},
+    {"total_wait_ms", NTIDX_COLUMN_DOUBLE, "their lengths added up, ms"},
+    {"max_wait_ms", NTIDX_COLUMN_DOUBLE, "the longest, ms"},
+    {"mean_wait_ms", NTIDX_COLUMN_DOUBLE, "the mean, ms"},
+    {"incomplete", NTIDX_COLUMN_UINT, "waits whose stop was not found"},
+    {"pid", NTIDX_COLUMN_UINT, "the process"},
+};
+
+static int lock_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell *out)
+{
+    const crow *c = &((const contention_result *)data)->locks[row];
+    switch (col) {
+    case L_LOCK: out->u = c->lock_id; break;
+    case L_THREADS: out->u = c->threads; break;
+    case L_COUNT: out->u = c->count; break;
+    case L_TOTAL: put_double(out, c->total); break;
+    case L_MAX: put_double(out, c->count ? c->max : NAN); break;
+    case L_MEAN: put_double(out, c->count ? c->total / (double)c->count : NAN); break;
+    case L_INCOMPLETE: out->u = c->incomplete; break;
+    default: out->u = c->pid; break;
+    }
+    return NTIDX_OK;
+}
+
+enum { W_TS, W_START, W_DURATION, W_THREAD, W_LOCK, W_OWNER, W_KIND, W_COMPLETE, W_PID, W_COLUMNS };
+
+static const ntidx_column wait_columns[W_COLUMNS] = {
+    {"ts", NTIDX_COLUMN_UINT, "Contention/Start's timestamp, raw ticks"},
+    {"start_relative_ms", NTIDX_COLUMN_DOUBLE, "Contention/Start, ms since the trace's sync time"},
+    {"duration_ms", NTIDX_COLUMN_DOUBLE, "the wait: DurationNs, else Stop - Start (null while incomplete)"},
+    {"thread", NTIDX_COLUMN_UINT, "the waiting thread"},
+    {"lock_id", NTIDX_COLUMN_UINT, "the lock (0 before .NET 8)"},
+    {"lock_owner_thread", NTIDX_COLUMN_UINT, "the thread holding it (.NET 8 and later, else null)"},
+    {"kind", NTIDX_COLUMN_STRING, "ContentionFlags: Managed or Native"},
+    {"is_complete", NTIDX_COLUMN_BOOL, "its Contention/Stop was found"},
+    {"pid", NTIDX_COLUMN_UINT, "the process"},
+};
+
+static int wait_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell *out)
+{
+    const contention_result *r = data;
+    const cwait *w = &r->waits[row];
+    switch (col) {
+    case W_TS: out->u = w->ts; break;
+    case W_START: put_double(out, w->start_ms); break;
+    case W_DURATION: put_double(out, w->wait_ms); break;
+    case W_THREAD: out->u = w->thread; break;
+    case W_LOCK: out->u = w->s.lock_id; break;
+    case W_OWNER:
+        out->u = w->s.owner;
+        out->is_null = !w->s.has_owner;
+        break;
+    case W_KIND: out->s = w->s.flags == 1 ? "Native" : "Managed"; break;
+    case W_COMPLETE: out->u = (uint64_t)w->complete; break;
+    default: out->u = w->pid; break;
+    }
+    return NTIDX_OK;
+}
+
+static int add_open(void *ctx, ntx_pair_key k, const void *open, uint64_t ts)
+{
+    start_info s;
+    memcpy(&s, open, sizeof s);
+    return left_open(ctx, k, &s, ts);
+}
+
+static int finish(void *merged, ntidx_analysis **out, ntx_an_counts *counts, ntx_err *err)
+{
+    cx *m = merged;
+    const ntidx_analysis_options *o = m->ctx->o;
+    int rc = ntx_pairs_each_open(&m->pairs, add_open, m);
+    if (rc < 0)
+        return ntx_err_set(err, rc, "out of memory");
+    counts->unmatched += m->unmatched;
+    contention_result *r = calloc(1, sizeof *r);
+    if (!r)
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    /* the waits of the thread asked for (all without --thread), in the order of their starts */
+    size_t keep = 0;
+    for (size_t i = 0; i < m->done.n; i++)
+        if (!o->has_thread || m->done.v[i].thread == o->thread)
+            m->done.v[keep++] = m->done.v[i];
+    r->waits = m->done.v;
+    r->nwaits = keep;
+    m->done = (waits){0};
+    if (r->nwaits)
+        qsort(r->waits, r->nwaits, sizeof *r->waits, by_start);
+    uint64_t incomplete = 0;
+    for (size_t i = 0; i < r->nwaits; i++)
+        incomplete += !r->waits[i].complete;
+    if ((rc = aggregate(r)) < 0 || (rc = ntx_analysis_new("contention", NTX_ANALYSIS_CONTENTION, r, free_result, out)) < 0) {
+        free_result(r);
+        return ntx_err_set(err, rc, "out of memory");
+    }
+    ntx_analysis_stats(*out)->incomplete = incomplete;
+    if (ntx_analysis_add_table(*out, "contention", row_columns, C_COLUMNS, r->nrows, row_cell, r) < 0 ||
+        ntx_analysis_add_table(*out, "contention_locks", lock_columns, L_COLUMNS, r->nlocks, lock_cell, r) < 0 ||
+        ntx_analysis_add_table(*out, "contention_waits", wait_columns, W_COLUMNS, r->nwaits, wait_cell, r) < 0) {
+        ntidx_analysis_free(out);
+        return ntx_err_set(err, NTIDX_E_INVALID_ARG, "too many tables");
+    }
+    return 0;
+}
+
+static const ntx_analysis_def contention_def = {
+    .name = "contention",
+    .types = contention_types,
+    .ntypes = sizeof contention_types / sizeof contention_types[0],
+    .unit_new = cx_new,
+    .unit_event = unit_event,
+    .unit_end = unit_end,
+    .unit_free = cx_free,
+    .merge_new = cx_new,
+    .merge_unit = merge_unit,
+    .open_count = open_count,
+    .lookahead_event = lookahead_event,
+    .finish = finish,
+    .merge_free = cx_free,
+};
+
+NTIDX_API int ntidx_contention_analyze(ntidx_trace *t, const ntidx_index *x, const ntidx_analysis_options *o,
+                                       ntidx_analysis **out)
+{
+    return ntx_analysis_run(&contention_def, t, x, o, out);
+}
+
+static const ntidx_table contention_tables[] = {{"contention", C_COLUMNS, row_columns, 0},
+                                                {"contention_locks", L_COLUMNS, lock_columns, 0},
+                                                {"contention_waits", W_COLUMNS, wait_columns, 0}};
+
+const ntidx_analysis_info ntx_contention_info = {
+    .name = "contention",
+    .summary = "the locks threads waited for, and how long, per lock and thread (Contention/Start-Stop)",
+    .analyze = ntidx_contention_analyze,
+    .table_count = sizeof contention_tables / sizeof contention_tables[0],
+    .tables = contention_tables,
+};
+
+NTIDX_API size_t ntidx_contention_count(const ntidx_analysis *a)
+{
+    const contention_result *r = ntx_analysis_data(a, NTX_ANALYSIS_CONTENTION);
+    return r ? r->nrows : 0;
+}
+
+NTIDX_API const ntidx_contention *ntidx_contention_at(const ntidx_analysis *a, size_t i)
+{
+    const contention_result *r = ntx_analysis_data(a, NTX_ANALYSIS_CONTENTION);
+    return r && i < r->nrows ? &r->rows[i] : NULL;
+}

@@ -1,0 +1,154 @@
+/*
+ * ntidx activities TRACE [--from T] [--to T] [--thread TID] [--summary] [--lookahead S]
+ *   [--format text|jsonl|csv|json] [--threads N] [--index PATH]
+ * The EventSource activities of a window, as TraceEvent's
+ * StartStopActivityComputer pairs and nests them (ntidx_activities_analyze):
+ * for people, a summary per provider and name, then every activity in the
+ * order of their starts, nested under its creator; for scripts, the
+ * activities (or with --summary the summary) as jsonl or csv, or everything
+ * as one json document. ntidx-activities(1) lists the keys.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ntidx/analysis.h>
+
+#include "analysis_print.h"
+#include "cli.h"
+
+static const cli_option options[] = {
+    {"thread", 0, "TID", "only the activities this thread started (OS thread id where the trace gives one)"},
+    {"summary", 0, NULL, "jsonl and csv: the summary per provider and name instead of the activities"},
+    {"lookahead", 0, "S", "look this many seconds past --to for the stops of activities still open (default 10)"},
+    {NULL, 0, NULL, NULL}};
+
+const cli_command cli_cmd_activities = {
+    .name = "activities",
+    .run = ntidx_cmd_activities,
+    .summary = "EventSource Start/Stop activities, nested (TraceEvent's StartStopActivityComputer)",
+    .groups = CLI_TRACE | CLI_WINDOW | CLI_INDEX | CLI_FORMAT | CLI_THREADS,
+    .formats = "text|jsonl|csv|json",
+    .options = options,
+    .notes = "jsonl, csv and json keys: provider name activity_id parent_activity_id thread start_relative_ms\n"
+             "duration_ms is_complete ts pid depth activity_path (see ntidx-activities(1))\n",
+};
+
+static void duration(const ntidx_analysis *a, size_t k, uint64_t row, char *buf, size_t n)
+{
+    if (ap_number(a, k, row, "is_complete") == 1)
+        snprintf(buf, n, "%.3f", ap_number(a, k, row, "duration_ms"));
+    else
+        snprintf(buf, n, "%s", "incomplete");
+}
+
+/* The activity under its creator: indented by its depth, then provider/name and its id as a path. */
+static void activity(const ntidx_analysis *a, size_t k, uint64_t row, char *buf, size_t n)
+{
+    double depth = ap_number(a, k, row, "depth");
+    int indent = depth > 0 && depth < 16 ? 2 * (int)depth : depth >= 16 ? 32 : 0;
+    snprintf(buf, n, "%*s%s/%s %s", indent, "", ap_string(a, k, row, "provider"), ap_string(a, k, row, "name"),
+             ap_string(a, k, row, "activity_path"));
+}
+
+static void kind(const ntidx_analysis *a, size_t k, uint64_t row, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s/%s", ap_string(a, k, row, "provider"), ap_string(a, k, row, "name"));
+}
+
+static void count_open(const ntidx_analysis *a, size_t k, uint64_t row, char *buf, size_t n)
+{
+    double v = ap_number(a, k, row, "incomplete");
+    if (v > 0)
+        snprintf(buf, n, "%.0f", v);
+    else
+        snprintf(buf, n, "%s", "");
+}
+
+static const ap_text_column summary_columns[] = {
+    {"count", "Count", 8, 0, NULL},
+    {"total_duration_ms", "Total ms", 12, 3, NULL},
+    {"mean_duration_ms", "Mean ms", 10, 3, NULL},
+    {"max_duration_ms", "Max ms", 10, 3, NULL},
+    {NULL, "Incomplete", 11, 0, count_open},
+    {NULL, " Activity", 1, 0, kind},
+};
+
+static const ap_text_column activity_columns[] = {
+    {"start_relative_ms", "Start ms", 12, 3, NULL},
+    {NULL, "Duration ms", 12, 0, duration},
+    {"thread", "Thread", 8, 0, NULL},
+    {NULL, " Activity", 1, 0, activity},
+};
+
+static int print_text(const ntidx_analysis *a)
+{
+    int acts = ap_table_index(a, "activities"), sum = ap_table_index(a, "activities_summary");
+    ntidx_table tb, ts;
+    if (acts < 0 || sum < 0 || ntidx_analysis_table(a, (size_t)acts, &tb) < 0 ||
+        ntidx_analysis_table(a, (size_t)sum, &ts) < 0)
+        return -1;
+    printf("%" PRIu64 " activities of %" PRIu64 " kinds, %" PRIu64 " without their stop\n\n", tb.rows, ts.rows,
+           ntidx_analysis_get_stats(a)->incomplete);
+    if (ap_text_table(stdout, a, (size_t)sum, summary_columns, sizeof summary_columns / sizeof summary_columns[0]) < 0)
+        return -1;
+    putchar('\n');
+    if (ap_text_table(stdout, a, (size_t)acts, activity_columns,
+                      sizeof activity_columns / sizeof activity_columns[0]) < 0)
+        return -1;
+    putchar('\n');
+    ap_text_stats(stdout, a);
+    return 0;
+}
+
+int ntidx_cmd_activities(int argc, char **argv)
+{
+    cli_ctx c;
+    int rc = cli_begin(&cli_cmd_activities, argc, argv, &c);
+    if (rc != CLI_GO_ON)
+        return rc;
+    ntidx_analysis_options o;
+    ntidx_analysis_options_defaults(&o);
+    o.t0 = c.query.t0;
+    o.t1 = c.query.t1;
+    o.threads = c.threads;
+    const char *thread = cli_opt(&c, "thread"), *ahead = cli_opt(&c, "lookahead");
+    if (thread) {
+        if (cli_parse_u64(thread, &o.thread, 0) < 0)
+            return cli_end(&c, cli_bad_usage(c.cmd, "--thread %s: not a thread id", thread));
+        o.has_thread = 1;
+    }
+    if (ahead) {
+        char *end;
+        o.lookahead_seconds = strtod(ahead, &end);
+        if (end == ahead || *end || !(o.lookahead_seconds >= 0) || isinf(o.lookahead_seconds))
+            return cli_end(&c, cli_bad_usage(c.cmd, "--lookahead %s: seconds, 0 or more", ahead));
+    }
+    int summary = cli_opt(&c, "summary") != NULL;
+    ntidx_analysis *a = NULL;
+    if (ntidx_activities_analyze(c.trace, c.index, &o, &a) < 0) {
+        cli_library_error();
+        return cli_end(&c, CLI_FAIL);
+    }
+    cli_fast_stdout();
+    int table = ap_table_index(a, summary ? "activities_summary" : "activities");
+    if (!strcmp(c.format, "jsonl"))
+        rc = ap_jsonl(stdout, a, (size_t)table);
+    else if (!strcmp(c.format, "csv"))
+        rc = ap_csv(stdout, a, (size_t)table);
+    else if (!strcmp(c.format, "json"))
+        rc = ap_json(stdout, a);
+    else
+        rc = print_text(a);
+    ntidx_analysis_free(&a);
+    if (rc < 0) {
+        cli_library_error();
+        return cli_end(&c, CLI_FAIL);
+    }
+    if (fflush(stdout) != 0) {
+        cli_error("cannot write the output");
+        return cli_end(&c, CLI_FAIL);
+    }
+    return cli_end(&c, CLI_OK);
+}
