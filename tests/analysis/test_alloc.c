@@ -2,9 +2,9 @@
  * The allocation analysis (ntidx_alloc_analyze) over traces written with the
  * runtime's GC/AllocationTick events (rt_trace.h), every sum known in
  * advance, analysed under every cut into units and thread count and over a
- * --full index (an_harness.h); and over the real .NET Core 3.0 trace.
+ * --full index (an_check.h); and over the real .NET Core 3.0 trace.
  */
-#include "an_harness.h"
+#include "an_check.h"
 
 #define MS RT_MS
 
@@ -55,7 +55,7 @@ static void test_whole(void **state)
         analysed an;
         an_open(&an, data, size, "alloc");
         assert_true(ntidx_index_region_count(an.x) >= 3);
-        an_run_default(&an, ntidx_alloc_analyze);
+        an_analyse_default(&an, ntidx_alloc_analyze);
         assert_string_equal(ntidx_analysis_name(an.a), "alloc");
         assert_int_equal(ntidx_alloc_count(an.a), 6);
         /* the largest first */
@@ -106,7 +106,7 @@ static void test_window_and_thread(void **state)
     ntidx_analysis_options_defaults(&o);
     o.t0 = 5 * MS;
     o.t1 = 10 * MS;
-    an_run(&an, ntidx_alloc_analyze, &o);
+    an_analyse(&an, ntidx_alloc_analyze, &o);
     assert_int_equal(ntidx_alloc_count(an.a), 3);
     check_row(an.a, 0, "System.Byte[]", "Small", 1, 110000);
     check_row(an.a, 1, "System.Byte[]", "Pinned", 1, 100000);
@@ -116,14 +116,14 @@ static void test_window_and_thread(void **state)
     ntidx_analysis_options_defaults(&o);
     o.has_thread = 1;
     o.thread = 1002;
-    an_run(&an, ntidx_alloc_analyze, &o);
+    an_analyse(&an, ntidx_alloc_analyze, &o);
     assert_int_equal(ntidx_alloc_count(an.a), 2);
     check_row(an.a, 0, "System.String", "Small", 2, 120100);
     check_row(an.a, 1, "Odd", "7", 1, 1000);
     /* an empty window: no rows, the summary's "all" row zero */
     ntidx_analysis_options_defaults(&o);
     o.t0 = o.t1 = 5 * MS;
-    an_run(&an, ntidx_alloc_analyze, &o);
+    an_analyse(&an, ntidx_alloc_analyze, &o);
     assert_int_equal(ntidx_alloc_count(an.a), 0);
     ntidx_table tb;
     assert_int_equal(ntidx_analysis_table(an.a, 1, &tb), NTIDX_OK);
@@ -155,7 +155,7 @@ static void test_real(void **state)
     ntidx_index_options_defaults(&fo);
     fo.full = 1;
     assert_int_equal(ntidx_index_build(an.t, &fo, &an.full), NTIDX_OK);
-    an_run_default(&an, ntidx_alloc_analyze);
+    an_analyse_default(&an, ntidx_alloc_analyze);
     const ntidx_analysis_stats *st = ntidx_analysis_get_stats(an.a);
     assert_int_equal(st->events, 35458);
     assert_int_equal(st->field_errors, 0);

@@ -2,12 +2,12 @@
  * The exceptions analysis (ntidx_exceptions_analyze) over traces written
  * with the runtime's Exception/Start events and stacks, and the method and
  * module events that name their frames (rt_trace.h), analysed under every
- * cut into units and thread count and over a --full index (an_harness.h):
+ * cut into units and thread count and over a --full index (an_check.h):
  * the thrower is the innermost frame in a known method past the runtime's
  * managed dispatch (System.Runtime.EH), named module!method; throws of one
  * type and message from different stacks of one thrower are one row.
  */
-#include "an_harness.h"
+#include "an_check.h"
 
 #define MS RT_MS
 
@@ -104,7 +104,7 @@ static void test_whole(void **state)
         analysed an;
         an_open(&an, data, size, "exceptions");
         assert_true(ntidx_index_region_count(an.x) >= 3);
-        an_run_default(&an, ntidx_exceptions_analyze);
+        an_analyse_default(&an, ntidx_exceptions_analyze);
         assert_string_equal(ntidx_analysis_name(an.a), "exceptions");
         static const want rows[] = {
             /* two stacks, one thrower: one row */
@@ -137,7 +137,7 @@ static void test_window_and_thread(void **state)
     ntidx_analysis_options_defaults(&o);
     o.t0 = 2 * MS + MS / 2;
     o.t1 = 7 * MS + MS / 4;
-    an_run(&an, ntidx_exceptions_analyze, &o);
+    an_analyse(&an, ntidx_exceptions_analyze, &o);
     static const want window[] = {
         {"System.FormatException", "bad\nformat", "system.private.corelib!System.ThrowHelper.Throw()", 1, 3.0, 3.0},
         {"System.Exception", "no stack", NULL, 1, 4.0, 4.0},
@@ -150,7 +150,7 @@ static void test_window_and_thread(void **state)
     ntidx_analysis_options_defaults(&o);
     o.has_thread = 1;
     o.thread = 1001;
-    an_run(&an, ntidx_exceptions_analyze, &o);
+    an_analyse(&an, ntidx_exceptions_analyze, &o);
     static const want t1[] = {
         {"System.InvalidOperationException", "boom", "MyApp!MyApp.Program.Thrower(int32)", 2, 1.0, 6.0},
         {"System.FormatException", "bad\nformat", "system.private.corelib!System.ThrowHelper.Throw()", 1, 3.0, 3.0},
@@ -159,7 +159,7 @@ static void test_window_and_thread(void **state)
     /* no exception in the window: no rows */
     ntidx_analysis_options_defaults(&o);
     o.t0 = 8 * MS + 1;
-    an_run(&an, ntidx_exceptions_analyze, &o);
+    an_analyse(&an, ntidx_exceptions_analyze, &o);
     assert_int_equal(ntidx_exceptions_count(an.a), 0);
     assert_null(ntidx_exceptions_at(an.a, 0));
     assert_int_equal(ntidx_exceptions_count(NULL), 0);

@@ -2,14 +2,14 @@
  * The JIT analysis (ntidx_jit_analyze) over traces written with the
  * runtime's JIT events (rt_trace.h), every figure known in advance, analysed
  * under every cut into units and thread count and over a --full index
- * (an_harness.h): starts and loads in different regions, nested
+ * (an_check.h): starts and loads in different regions, nested
  * compilations on one thread, a compilation that never ends and the load of
  * another method that TraceEvent then gives it, loads without a start,
  * windows and their lookahead. And the real .NET Core 3.0 trace against
  * TraceEvent's algorithm written out plainly (one pass, a list searched
  * backwards).
  */
-#include "an_harness.h"
+#include "an_check.h"
 
 #define MS RT_MS
 #define US (RT_MS / 1000)
@@ -118,7 +118,7 @@ static void test_whole(void **state)
         analysed an;
         an_open(&an, data, size, "jit");
         assert_true(ntidx_index_region_count(an.x) >= 6);
-        an_run_default(&an, ntidx_jit_analyze);
+        an_analyse_default(&an, ntidx_jit_analyze);
         thread_base = v == 6 ? 1000 : 0;
         assert_string_equal(ntidx_analysis_name(an.a), "jit");
         check(an.a, whole, sizeof whole / sizeof whole[0]);
@@ -176,7 +176,7 @@ static void test_windows(void **state)
     /* the records begun before 3.1 ms, their ends found past the window: Bar's load comes after the start and
        load of Nested on its thread, Dead's after Live's; the lookahead pairs those with each other */
     o.t1 = 3 * MS + 100 * US;
-    an_run(&an, ntidx_jit_analyze, &o);
+    an_analyse(&an, ntidx_jit_analyze, &o);
     check(an.a, whole, 3);
     const ntidx_analysis_stats *st = ntidx_analysis_get_stats(an.a);
     assert_int_equal(st->incomplete, 0);
@@ -184,7 +184,7 @@ static void test_windows(void **state)
     assert_int_equal(st->lookahead_events, 6); /* 3.2 to 8.0 ms: then nothing is open */
     /* without a lookahead, Dead and Bar stay open */
     o.lookahead_seconds = 0;
-    an_run(&an, ntidx_jit_analyze, &o);
+    an_analyse(&an, ntidx_jit_analyze, &o);
     static const want open[] = {
         {"N.A.Foo(int32)", 10, 100, 1.0, "QuickJitted", 1.0, 1, 1},
         {"N.C.Dead()", 7, 0, 0.0, "Unknown", 2.5, 2, 0},
@@ -197,7 +197,7 @@ static void test_windows(void **state)
     ntidx_analysis_options_defaults(&o);
     o.t0 = 3 * MS + 100 * US;
     o.t1 = 12 * MS + 500 * US;
-    an_run(&an, ntidx_jit_analyze, &o);
+    an_analyse(&an, ntidx_jit_analyze, &o);
     static const want mid[] = {
         {"N.B.Nested()", 5, 50, 0.8, "QuickJitted", 3.2, 1, 1},
         {"N.A.Bar()", 0, 70, 0.0, "Optimized", 5.0, 1, 1},
@@ -217,7 +217,7 @@ static void test_windows(void **state)
     ntidx_analysis_options_defaults(&o);
     o.has_thread = 1;
     o.thread = 1001;
-    an_run(&an, ntidx_jit_analyze, &o);
+    an_analyse(&an, ntidx_jit_analyze, &o);
     static const want t1[] = {
         {"N.A.Foo(int32)", 10, 100, 1.0, "QuickJitted", 1.0, 1, 1},
         {"N.A.Bar()", 20, 70, 2.0, "Optimized", 3.0, 1, 1},
@@ -227,7 +227,7 @@ static void test_windows(void **state)
     /* an empty window: no records, the process's empty "all" row */
     ntidx_analysis_options_defaults(&o);
     o.t0 = o.t1 = 5 * MS;
-    an_run(&an, ntidx_jit_analyze, &o);
+    an_analyse(&an, ntidx_jit_analyze, &o);
     assert_int_equal(ntidx_jit_count(an.a), 0);
     ntidx_table tb;
     assert_int_equal(ntidx_analysis_table(an.a, 1, &tb), NTIDX_OK);
@@ -341,7 +341,7 @@ static void test_real(void **state)
     ntidx_index_options_defaults(&fo);
     fo.full = 1;
     assert_int_equal(ntidx_index_build(an.t, &fo, &an.full), NTIDX_OK);
-    an_run_default(&an, ntidx_jit_analyze);
+    an_analyse_default(&an, ntidx_jit_analyze);
     static ref_rec ref[256];
     size_t n = reference(an.t, an.x, ref, 256);
     assert_int_equal(n, 54);
