@@ -254,6 +254,7 @@ class StandardOutput(unittest.TestCase):
             ["gen", "-o", "-", "--events", "100"], ["slice", t, "--index", idx, "-o", "-"],
             ["export", t, "--format", "chrome", "--index", idx, "-o", "-"], ["index", t, "-o", "-"],
             ["gc", t], ["gc", t, "--format", "json"], ["contention", t], ["activities", t], ["cpu", t],
+            ["jit", t], ["jit", t, "--format", "jsonl"], ["alloc", t], ["exceptions", t],
             ["report", t, "-o", "-"],
         ]
         # every command the program lists is in the table: a new one must be added here
@@ -437,7 +438,7 @@ class CommandLine(unittest.TestCase):
 
         self.assertEqual(complete("qu"), ["query"])
         self.assertEqual(complete("s"), ["seek", "slice", "sql", "stats"])
-        self.assertEqual(complete("help", "ex"), ["export"])
+        self.assertEqual(complete("help", "ex"), ["exceptions", "export"])
         self.assertEqual(complete("query", "--fr"), ["--from"])
         self.assertIn("--quiet", complete("top", "--"))
         self.assertIn("-o", complete("slice", "-"))
