@@ -1,6 +1,7 @@
 // Open ntidx report pages in Debian's Chromium, headless, with every request aborted, and print what each
 // drew as one JSON object per line on stdout (test_report.py asserts on them):
 //   node render.mjs PAGE.html SHOT.png [PAGE.html SHOT.png ...]
+// SHOT.png "-": no screenshot (a whole page's screenshot is what costs the most time here).
 // {"rendered", "console": [errors], "pageErrors": [...], "requests": [urls other than the page], "marks":
 //  {selector: count}, "sections": [ids], "tooltip": text shown over the first GC pause, "zoom": the zoom
 //  bar's text after a drag, "text_flaws": ["NaN"...] found in the page's text}
@@ -12,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 
 const argv = process.argv.slice(2);
 if (!argv.length || argv.length % 2) {
-  console.error('usage: node render.mjs PAGE.html SHOT.png [PAGE.html SHOT.png ...]');
+  console.error('usage: node render.mjs PAGE.html SHOT.png|- [PAGE.html SHOT.png|- ...]');
   process.exit(2);
 }
 // The selectors of the marks each chart draws, one per record of its data.
@@ -82,7 +83,7 @@ async function render(context, page_path, shot) {
       out.unzoom = await page.evaluate(() => document.querySelector('.zoombar span').textContent);
       await page.mouse.move(0, 0);
     }
-    await page.screenshot({ path: shot, fullPage: true });
+    if (shot !== '-') await page.screenshot({ path: shot, fullPage: true });
   } catch (e) {
     out.pageErrors.push('render.mjs: ' + (e && e.stack ? e.stack : String(e)));
   } finally {
