@@ -279,7 +279,8 @@ class Browser(unittest.TestCase):
             "analyses": WORK.report(WORK.golden, "report-analyses.html"),
             "edge": WORK.report(WORK.edge, "report-edge.html"),
             "core3": WORK.report(WORK.core3, "report-core3.html"),
-            "window": WORK.report(WORK.golden, "report-window.html", "--from", "700ms", "--to", "900ms"),
+            # a window, and --rows leaving rows out of every table (3 of the window's 4 exception rows)
+            "window": WORK.report(WORK.golden, "report-window.html", "--from", "250ms", "--to", "900ms", "--rows", "3"),
             "empty": WORK.report(WORK.v3, "report-empty.html"),
         }
         args = []
@@ -359,7 +360,13 @@ class Browser(unittest.TestCase):
 
     def test_window(self):
         r, data = self.check_page("window")
-        self.assertIn("700.000 – 900.000 ms", r["text"])
+        self.assertIn("250.000 – 900.000 ms", r["text"])
+        exceptions = next(t for a in data["analyses"] if a["name"] == "exceptions" for t in a["tables"])
+        self.assertEqual((len(exceptions["rows"]), exceptions["row_count"]), (3, 4))
+        # the exceptions' counts are of the rows the page holds, and say so
+        self.assertIn("At least", r["text"])
+        self.assertIn("in the 3 of 4 rows the page holds", r["text"])
+        self.assertEqual(r["marks"]["#flame-graph rect.flame-node"], 3, "the 3 heaviest nodes, a tree")
 
 
 if __name__ == "__main__":

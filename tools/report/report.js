@@ -1110,8 +1110,13 @@
       t.first = Math.min(t.first, r.first_relative_ms);
     });
     var thrown = types.reduce(function (acc, t) { return acc + t.count; }, 0);
-    sec.appendChild(h('p', { class: 'lead' }, h('b', { text: count(thrown) }), thrown === 1 ? ' exception' : ' exceptions',
-      ' thrown, of ', h('b', { text: count(types.length) }), types.length === 1 ? ' type.' : ' types.'));
+    /* the analysis has no summary table: with rows left out (--rows) the counts are of the rows the page holds */
+    var partial = a.tables.exceptions.rowCount > rows.length;
+    sec.appendChild(h('p', { class: 'lead' }, partial ? 'At least ' : '', h('b', { text: count(thrown) }),
+      thrown === 1 ? ' exception' : ' exceptions', ' thrown, of ', partial ? 'at least ' : '',
+      h('b', { text: count(types.length) }), types.length === 1 ? ' type' : ' types',
+      partial ? ' (in the ' + count(rows.length) + ' of ' + count(a.tables.exceptions.rowCount) +
+        ' rows the page holds).' : '.'));
     var colors = colorMap(types.map(function (t) { return t.type; }));
     var top = types.slice().sort(function (p, q) { return q.count - p.count; }).slice(0, TOP);
     sec.appendChild(h('div', { class: 'title', text: 'Exceptions by type' }));
