@@ -181,7 +181,7 @@ class Dask(unittest.TestCase):
                 per[p].append(r)
             self.assertEqual({p: ntidx.dask.merge_stats(per[p]) for p in big}, want)
             # and through the public call, with the cluster back to two workers
-            client.wait_for_workers(2, timeout=60)
+            client.wait_for_workers(2, timeout=300)  # a killed worker restarts slowly on a loaded machine
             self.assertEqual(ntidx.dask.stats(big, client=client, partition_bytes=1 << 20)["traces"], want)
 
 
