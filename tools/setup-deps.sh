@@ -12,6 +12,8 @@ for pkg in gcc g++ clang meson ninja-build pkg-config libxxhash-dev libcmocka-de
 done
 # libFuzzer and the sanitizer runtimes ship with clang's runtime package.
 dpkg -s libclang-rt-14-dev >/dev/null 2>&1 || dpkg -s libclang-rt-dev >/dev/null 2>&1 || need+=(libclang-rt-dev)
+# chromium: the report test opens ntidx report's page in it, headless (tests/report, with playwright-core).
+dpkg -s chromium >/dev/null 2>&1 || need+=(chromium)
 # node and npm: the export test validates speedscope files with npm packages (tests/export/schema).
 command -v node >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
@@ -24,3 +26,5 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 # The speedscope schema and ajv, as tests/export/schema/package-lock.json pins them (npm ci).
 "$(dirname "$0")/../tests/export/schema/install.sh"
+# playwright-core, as tests/report/browser/package-lock.json pins it (it drives Debian's Chromium).
+"$(dirname "$0")/../tests/report/browser/install.sh"
