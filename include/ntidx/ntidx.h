@@ -209,6 +209,18 @@ NTIDX_API const ntidx_error_info *ntidx_last_error_info(void);
 /** The library's version as "MAJOR.MINOR.PATCH" (the one it was built as; version.h has the header's). */
 NTIDX_API const char *ntidx_version(void);
 
+/**
+ * The library's version as a number, NTIDX_MAKE_VERSION(major, minor, patch)
+ * (0.1.0 is 100, 1.2.3 is 10203): to compare with the header's
+ * NTIDX_VERSION_NUMBER (version.h) at run time, as a program that needs a
+ * function added in a later release does before it calls it.
+ * @code
+ *   if (ntidx_version_number() < NTIDX_MAKE_VERSION(0, 1, 0))
+ *       report("libntidx is older than 0.1.0");
+ * @endcode
+ */
+NTIDX_API int ntidx_version_number(void);
+
 
 /**
  * Progress of a long operation (index builds, statistics, slices, the
