@@ -330,7 +330,7 @@ NTIDX_API double ntidx_ticks_to_seconds(const ntidx_trace *t, uint64_t ticks);
  * @return NTIDX_OK; NTIDX_E_CORRUPT if the sync time is not a valid date or
  *         the instant does not fit 64-bit nanoseconds (years ~1678-2262).
  */
-NTIDX_API int ntidx_ticks_to_unix_ns(const ntidx_trace *t, uint64_t ticks, int64_t *unix_ns);
+NTIDX_NODISCARD NTIDX_API int ntidx_ticks_to_unix_ns(const ntidx_trace *t, uint64_t ticks, int64_t *unix_ns);
 
 /**
  * The ticks of an ISO-8601 UTC time ("2021-03-04T05:06:07.5Z": a four-digit
@@ -342,7 +342,7 @@ NTIDX_API int ntidx_ticks_to_unix_ns(const ntidx_trace *t, uint64_t ticks, int64
  *         (the message names the time and the range); NTIDX_E_CORRUPT when
  *         the trace's sync time is not a valid date.
  */
-NTIDX_API int ntidx_iso8601_to_ticks(const ntidx_trace *t, const char *iso, uint64_t *ticks);
+NTIDX_NODISCARD NTIDX_API int ntidx_iso8601_to_ticks(const ntidx_trace *t, const char *iso, uint64_t *ticks);
 
 /**
  * A time as people write it, in ticks: raw ticks (a plain integer), a time
@@ -371,7 +371,7 @@ NTIDX_NODISCARD NTIDX_API int ntidx_parse_time(const ntidx_trace *t, const char 
 NTIDX_NODISCARD NTIDX_API int ntidx_parse_duration(const ntidx_trace *t, const char *s, uint64_t *ticks);
 
 /** Format `ticks` as ISO-8601 UTC ("2021-03-04T05:06:07.123456789Z") into buf (32 bytes suffice). */
-NTIDX_API int ntidx_ticks_to_iso8601(const ntidx_trace *t, uint64_t ticks, char *buf, size_t buflen);
+NTIDX_NODISCARD NTIDX_API int ntidx_ticks_to_iso8601(const ntidx_trace *t, uint64_t ticks, char *buf, size_t buflen);
 
 /* ------------------------------------------------------------------ */
 /* Blocks                                                              */
@@ -453,8 +453,8 @@ NTIDX_NODISCARD NTIDX_API int ntidx_trace_next_block(ntidx_trace *t, uint64_t *p
  *         metadata only), NTIDX_E_CORRUPT, NTIDX_E_INVALID_ARG (not an
  *         event block).
  */
-NTIDX_API int ntidx_event_block_time_range(ntidx_trace *t, const ntidx_block *b, uint64_t *min_ts, uint64_t *max_ts,
-                                           uint64_t *events);
+NTIDX_NODISCARD NTIDX_API int ntidx_event_block_time_range(ntidx_trace *t, const ntidx_block *b, uint64_t *min_ts, uint64_t *max_ts,
+                                                           uint64_t *events);
 
 /* ------------------------------------------------------------------ */
 /* Metadata, threads and payload types                                 */
@@ -619,7 +619,7 @@ typedef struct ntidx_label {
  * @endcode
  * @return 1 a label, 0 the end of the list, NTIDX_E_CORRUPT.
  */
-NTIDX_API int ntidx_label_next(const uint8_t **p, const uint8_t *end, ntidx_label *out);
+NTIDX_NODISCARD NTIDX_API int ntidx_label_next(const uint8_t **p, const uint8_t *end, ntidx_label *out);
 
 /* ------------------------------------------------------------------ */
 /* Events                                                              */
@@ -899,7 +899,7 @@ NTIDX_API void ntidx_guid_format(const uint8_t guid[16], char out[37]);
  * @return NTIDX_OK; NTIDX_E_PAYLOAD (nothing appended); NTIDX_E_NOMEM;
  *         NTIDX_E_SHRUNK (nothing appended).
  */
-NTIDX_API int ntidx_event_fields_json(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out);
+NTIDX_NODISCARD NTIDX_API int ntidx_event_fields_json(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out);
 
 /**
  * Append one decoded value (any value of `v`'s tree, a top-level one or one
@@ -908,10 +908,10 @@ NTIDX_API int ntidx_event_fields_json(const ntidx_trace *t, const ntidx_event *e
  * `[1,2]`, `{"a":1}`.
  * @return NTIDX_OK; NTIDX_E_NOMEM; NTIDX_E_INVALID_ARG (`val` is not a value of `v`).
  */
-NTIDX_API int ntidx_value_json(const ntidx_values *v, const ntidx_value *val, ntidx_buf *out);
+NTIDX_NODISCARD NTIDX_API int ntidx_value_json(const ntidx_values *v, const ntidx_value *val, ntidx_buf *out);
 
 /** Same as ntidx_event_fields_json() as "name=value name=value" text. */
-NTIDX_API int ntidx_event_fields_text(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out);
+NTIDX_NODISCARD NTIDX_API int ntidx_event_fields_text(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out);
 
 /**
  * Append `n` bytes of UTF-8 as a JSON string literal with its quotes, by

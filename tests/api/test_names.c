@@ -253,7 +253,7 @@ static void test_bloom_pruning_any_case(void **state)
     uint8_t *data = malloc(size);
     assert_non_null(data);
     memcpy(data, p, size);
-    ntidx_writer_close(&w);
+    assert_int_equal(ntidx_writer_close(&w), NTIDX_OK);
     fixture f;
     memset(&f, 0, sizeof f);
     assert_int_equal(ntidx_trace_open_memory(data, size, "rare.nettrace", &f.t), NTIDX_OK);

@@ -834,7 +834,7 @@ static void test_file_and_unfinished(void **state)
         ntidx_trace *t = NULL;
         assert_int_equal(ntidx_trace_open(path, &t), NTIDX_OK);
         ntidx_trace_close(&t);
-        ntidx_writer_close(&w);
+        assert_int_equal(ntidx_writer_close(&w), NTIDX_OK);
         free(file);
 
         /* Unfinished: close without finish. */
