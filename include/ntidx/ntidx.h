@@ -2,9 +2,11 @@
  * ntidx: fast, bounds-checked reading of .nettrace / .netperf traces.
  *
  * This header is the manual of the library. Everything a program needs is
- * declared in include/ntidx/ (this file: traces, events, payload values,
- * statistics; index.h: the side index, queries, seeks, window statistics;
- * slice.h; symbols.h; writer.h; version.h); nothing from src/ is installed.
+ * declared in include/ntidx/ (this file: traces, events, payload values;
+ * stats.h: statistics, whole-trace, windowed and parallel, and the event
+ * types of a trace; index.h: the side index, queries, seeks; slice.h;
+ * symbols.h; writer.h; version.h); nothing from src/ is installed. How the
+ * ABI is kept and versioned: docs/abi.md.
  *
  * Model
  * -----
@@ -998,76 +1000,13 @@ NTIDX_API const char *ntidx_event_display_name(const ntidx_metadata *m, char *bu
  */
 NTIDX_API int ntidx_metadata_matches_name(const ntidx_metadata *m, const char *name);
 
-/* ------------------------------------------------------------------ */
-/* Statistics                                                          */
-/* ------------------------------------------------------------------ */
-
-/** Events of one type: (provider, event id, event name, version). */
-typedef struct ntidx_type_stat {
-    const char *provider;
-    const char *event_name;     /**< as ntidx_metadata.event_name: "EventID(N)" when nothing names the event */
-    uint32_t event_id;
-    uint32_t version;
-    uint64_t count;
-    uint64_t first_ts;          /**< earliest timestamp of this type */
-    uint64_t payload_bytes;
-} ntidx_type_stat;
-
-/** Events of one thread (OS thread id where known, else the thread index). */
-typedef struct ntidx_thread_stat {
-    uint64_t thread;
-    uint64_t count;
-} ntidx_thread_stat;
-
-typedef struct ntidx_stats {
-    int format_version;
-    int complete;               /**< the end-of-stream marker was reached */
-    uint64_t events;
-    uint64_t first_ts, last_ts; /**< min and max timestamp; 0 when no events */
-    int64_t sync_ticks;
-    int64_t tick_frequency;
-    uint64_t dropped_events;
-    uint64_t payload_bytes;
-    size_t type_count;
-    const ntidx_type_stat *types;     /**< sorted by provider, event id, version, name */
-    size_t thread_count;
-    const ntidx_thread_stat *threads; /**< sorted by thread */
-    size_t dropped_count;
-    const ntidx_dropped *dropped;     /**< per capture thread, sorted */
-    ntidx_reader_stats reader;        /**< block counts and the like */
-    const char *incomplete_reason;    /**< why the read stopped early, "" if complete */
-    /* event-rate histogram (ntidx_stats_indexed() with buckets): */
-    size_t bucket_count;
-    const struct ntidx_bucket *histogram;
-    /** ntidx_stats_indexed() over a --full index: regions wholly inside the window whose counts came from
-        the index, their event blocks not read (0 otherwise; never with a histogram, which needs timestamps). */
-    uint64_t regions_from_index;
-} ntidx_stats;
-
-/** One histogram bucket: events with start_ts <= ts < end_ts. */
-typedef struct ntidx_bucket {
-    uint64_t start_ts, end_ts, events;
-} ntidx_bucket;
-
-/**
- * Statistics of the whole trace by a full decode (every event header, its
- * metadata and thread resolved; payloads not decoded).
- * @return NTIDX_OK; the reader's error codes.
- * @note Free with ntidx_stats_free(). A truncated trace is not an error:
- *       complete is 0 and incomplete_reason says where it stops.
- */
-NTIDX_NODISCARD NTIDX_API int ntidx_stats_compute(ntidx_trace *t, ntidx_stats **out);
-
-/** The same, reporting how far into the trace the decode is (`progress` may be NULL; nonzero cancels with
-    NTIDX_E_CANCELLED). */
-NTIDX_NODISCARD NTIDX_API int ntidx_stats_compute_progress(ntidx_trace *t, ntidx_progress_fn progress, void *ctx,
-                                                           ntidx_stats **out);
-
-/** Free. Accepts NULL and *s == NULL; sets *s to NULL. */
-NTIDX_API void ntidx_stats_free(ntidx_stats **s);
+/* Statistics (ntidx_stats_compute() and the rest) are declared in stats.h, included below. */
 
 #ifdef __cplusplus
 }
 #endif
+
+/* Included after everything above: stats.h uses it. */
+#include "stats.h"
 
 #endif /* NTIDX_NTIDX_H */
