@@ -47,6 +47,16 @@
  *   so a struct never changes size and a client built against this header
  *   keeps working with later libraries; a call given non-zero reserved
  *   fields returns NTIDX_E_INVALID_ARG.
+ * - The other structs a caller allocates end with reserved space too: those
+ *   the library fills in the caller's memory (ntidx_block, ntidx_label,
+ *   ntidx_slice_stats, ...) get it zeroed, and those the caller fills for
+ *   the writer (ntidx_metadata, ntidx_thread, ntidx_label, ntidx_event)
+ *   must have it zero (start from `= {0}`, or a row the reader gave). The
+ *   small structs handed over in arrays (ntidx_field, ntidx_keyvalue,
+ *   ntidx_thread_seq, ntidx_systime, ntidx_field_column, ntidx_cell) and
+ *   ntidx_buf are frozen: they never change, a change being a new struct
+ *   and new calls. Structs the library allocates and returns by pointer
+ *   grow only at their end. docs/abi.md has the rules and every size.
  * - The library never prints. Long operations report progress, and index
  *   maintenance its decisions, through optional callbacks.
  * - Every byte of a trace or an index is treated as untrusted. No input
@@ -406,6 +416,7 @@ typedef struct ntidx_block {
     uint64_t payload_size;   /**< bytes of content */
     ntidx_block_kind kind;
     uint32_t raw_kind;       /**< V6 kind byte; FastSerialization type version otherwise */
+    uint64_t reserved[3];    /**< zero: the library fills it (see Conventions) */
 } ntidx_block;
 
 /**
@@ -542,6 +553,9 @@ typedef struct ntidx_metadata {
         renamed the event ("Work/Reply"; such an event answers to its own name only in
         ntidx_metadata_matches_name()), bit 17 and bits 9-16 the version. */
     uint32_t label_overrides;
+    /** Zero: the reader fills it; a writer given a row whose reserved fields are not zero returns
+        NTIDX_E_INVALID_ARG (see Conventions). */
+    uint64_t reserved[4];
 } ntidx_metadata;
 
 /**
@@ -574,6 +588,7 @@ typedef struct ntidx_thread {
     uint64_t os_thread_id;
     uint64_t os_process_id;
     const char *name;          /**< NULL when not given */
+    uint64_t reserved[3];      /**< zero, as for ntidx_metadata */
 } ntidx_thread;
 
 /** V6 label kinds (the high bit of the stored kind marks a list's last label). */
@@ -600,6 +615,7 @@ typedef struct ntidx_label {
     uint32_t str_len;
     int64_t i;                 /**< KEY_INT value */
     uint64_t u;                /**< SPAN_ID, KEYWORDS, OPCODE, LEVEL, VERSION */
+    uint64_t reserved[3];      /**< zero, as for ntidx_metadata */
 } ntidx_label;
 
 /**
@@ -656,6 +672,7 @@ typedef struct ntidx_event {
     uint32_t label_list_size;
     const ntidx_metadata *metadata;
     const ntidx_thread *thread;     /**< V6 only, else NULL */
+    uint64_t reserved[4];           /**< zero, as for ntidx_metadata */
 } ntidx_event;
 
 typedef struct ntidx_reader ntidx_reader;
@@ -732,6 +749,7 @@ typedef struct ntidx_reader_stats {
     uint64_t order_violations;   /**< time order: events a writer's IsSorted mark put out of order */
     uint64_t end_offset;         /**< end of the last complete block read */
     uint64_t bytes_read;         /**< bytes of the blocks processed */
+    uint64_t reserved[4];        /**< zero (room for counters: ntidx_stats holds this struct inside it) */
 } ntidx_reader_stats;
 
 NTIDX_API const ntidx_reader_stats *ntidx_reader_get_stats(const ntidx_reader *r);
@@ -763,6 +781,10 @@ NTIDX_NODISCARD NTIDX_API int ntidx_reader_dropped(ntidx_reader *r, const ntidx_
  * (text), `bytes` is the same storage seen as bytes; `err` is 0, or
  * NTIDX_E_NOMEM once an append could not grow the buffer (sticky until
  * ntidx_buf_free(); the appends after it do nothing).
+ *
+ * Frozen: clients declare it and read its fields, so its layout (a pointer,
+ * two size_t, an int) is part of the ABI and never changes; what a later
+ * version needs beside it goes into a new struct.
  */
 typedef struct ntidx_buf {
     union {

@@ -18,7 +18,10 @@
  *
  * The writer does not validate references: tests use it to write traces
  * that are wrong on purpose. ntidx_generate() builds valid traces on top
- * of it.
+ * of it. It does refuse (NTIDX_E_INVALID_ARG) a metadata row, thread,
+ * label or event whose reserved fields are not zero (see Conventions in
+ * ntidx.h): rows the reader gives, and rows started from `= {0}`, have
+ * them zero.
  *
  * Uncompressed event rows mark unsorted events with MetadataId bit 31 SET,
  * as the runtime writes and TraceEvent reads (the spec text says the bit

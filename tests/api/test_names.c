@@ -229,7 +229,7 @@ static void test_bloom_pruning_any_case(void **state)
         m.opcode = -1;
         assert_int_equal(ntidx_writer_add_metadata(w, &m), NTIDX_OK);
     }
-    ntidx_thread th = {1, 1, 0, 4242, 0, NULL};
+    ntidx_thread th = {1, 1, 0, 4242, 0, NULL, {0}};
     assert_int_equal(ntidx_writer_add_thread(w, &th), NTIDX_OK);
     uint32_t seq = 0;
     uint64_t ts = 1000;
