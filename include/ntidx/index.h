@@ -239,7 +239,7 @@ NTIDX_NODISCARD NTIDX_API int ntidx_index_open(ntidx_trace *t, const char *path,
                                                ntidx_index **out, ntidx_index_action *action);
 
 /** The index path beside a trace: TRACE + ".ntidx" (malloc'ed). */
-NTIDX_API char *ntidx_index_default_path(const char *trace_path);
+NTIDX_NODISCARD NTIDX_API char *ntidx_index_default_path(const char *trace_path);
 
 /**
  * Where ntidx_index_open() keeps the index of `trace_path` when it is given
@@ -259,7 +259,7 @@ NTIDX_API char *ntidx_index_default_path(const char *trace_path);
  * exactly as one beside its trace (atomic write, checksums, identity). A
  * trace that is not a file (opened from memory) keeps TRACE.ntidx.
  */
-NTIDX_API char *ntidx_index_path(const char *trace_path);
+NTIDX_NODISCARD NTIDX_API char *ntidx_index_path(const char *trace_path);
 
 /** The file ntidx_index_open() or ntidx_index_load() used for the index (where it was loaded from, or where
     it was saved or meant to be saved); NULL for an index built or loaded in memory only. Valid as long as
