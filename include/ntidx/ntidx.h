@@ -52,11 +52,13 @@
  *   ntidx_slice_stats, ...) get it zeroed, and those the caller fills for
  *   the writer (ntidx_metadata, ntidx_thread, ntidx_label, ntidx_event)
  *   must have it zero (start from `= {0}`, or a row the reader gave). The
- *   small structs handed over in arrays (ntidx_field, ntidx_keyvalue,
- *   ntidx_thread_seq, ntidx_systime, ntidx_field_column, ntidx_cell) and
- *   ntidx_buf are frozen: they never change, a change being a new struct
- *   and new calls. Structs the library allocates and returns by pointer
- *   grow only at their end. docs/abi.md has the rules and every size.
+ *   small structs handed over in arrays, whose size is the arrays' stride
+ *   (ntidx_field, ntidx_keyvalue, ntidx_thread_seq, ntidx_systime,
+ *   ntidx_field_column, ntidx_cell, ntidx_type_stat, ntidx_thread_stat,
+ *   ntidx_dropped, ntidx_bucket, ntidx_column, ntidx_table), and ntidx_buf
+ *   are frozen: they never change, a change being a new struct and new
+ *   calls. Other structs the library allocates and returns by pointer grow
+ *   only at their end. docs/abi.md has the rules and every size.
  * - The library never prints. Long operations report progress, and index
  *   maintenance its decisions, through optional callbacks.
  * - Every byte of a trace or an index is treated as untrusted. No input

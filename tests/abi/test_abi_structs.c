@@ -60,6 +60,7 @@ TAIL_LAST(ntidx_analysis_options);
 TAIL_LAST(ntidx_analysis_stats);
 TAIL_LAST(ntidx_analysis_info);
 TAIL_LAST(ntidx_cpu_options);
+TAIL_LAST(ntidx_table_cell);
 
 #define SIZE(T) printf("%s %zu\n", #T, sizeof(T))
 

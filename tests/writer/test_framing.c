@@ -122,7 +122,7 @@ static void test_v6_all_blocks(void **state)
     m.field_count = 1;
     m.fields = fields;
     assert_int_equal(ntidx_writer_add_metadata(w, &m), NTIDX_OK);
-    ntidx_thread th = {3, 1, 1, 300, 7, "w"};
+    ntidx_thread th = {3, 1, 1, 300, 7, "w", {0}};
     assert_int_equal(ntidx_writer_add_thread(w, &th), NTIDX_OK);
     const uint8_t ips[8] = {1, 2, 3, 4, 5, 6, 7, 8};
     assert_int_equal(ntidx_writer_add_stack(w, 1, ips, 8), NTIDX_OK);
@@ -450,7 +450,7 @@ static void test_misuse(void **state)
 
     /* V6-only calls on a V5 writer; invalid label lists. */
     w = open_mem(5, 1);
-    ntidx_thread th = {1, 0, 0, 0, 0, NULL};
+    ntidx_thread th = {1, 0, 0, 0, 0, NULL, {0}};
     assert_int_equal(ntidx_writer_add_thread(w, &th), NTIDX_E_INVALID_ARG);
     ntidx_thread_seq ts = {1, 1};
     assert_int_equal(ntidx_writer_remove_threads(w, &ts, 1), NTIDX_E_INVALID_ARG);

@@ -398,9 +398,9 @@ static void define(writer_state *s)
 }
 
 static const ntidx_thread v6_threads[NTHREADS] = {
-    {1, 1, 1, 0x1001, 42, "main"},
-    {2, 1, 0, 0x1002, 0, "w\xC3\xB6rker"},
-    {3, 1, 1, 0x1003, 43, NULL},
+    {1, 1, 1, 0x1001, 42, "main", {0}},
+    {2, 1, 0, 0x1002, 0, "w\xC3\xB6rker", {0}},
+    {3, 1, 1, 0x1003, 43, NULL, {0}},
 };
 
 static const ntidx_keyvalue extra_kv[] = {{"MachineName", "box"}, {"empty", ""}};
