@@ -129,6 +129,7 @@ typedef struct ntidx_table_cell {
     uint64_t u;
     double f;
     const char *s; /**< valid as long as the analysis */
+    uint64_t reserved[2]; /**< zero: the library fills it (see Conventions in ntidx.h) */
 } ntidx_table_cell;
 
 /** One table of an analysis. */
