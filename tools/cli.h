@@ -178,5 +178,9 @@ extern const cli_command cli_cmd_info, cli_cmd_stats, cli_cmd_dump, cli_cmd_gen,
 extern const cli_command cli_cmd_contention;
 extern const cli_command cli_cmd_activities;
 extern const cli_command cli_cmd_cpu;
+int ntidx_cmd_jit(int argc, char **argv);
+int ntidx_cmd_alloc(int argc, char **argv);
+int ntidx_cmd_exceptions(int argc, char **argv);
+extern const cli_command cli_cmd_jit, cli_cmd_alloc, cli_cmd_exceptions;
 
 #endif

@@ -358,6 +358,146 @@ NTIDX_API const ntidx_gc *ntidx_gc_at(const ntidx_analysis *a, size_t i);
 NTIDX_API const ntidx_gc_stats *ntidx_gc_summary(const ntidx_analysis *a, int generation);
 
 /* ------------------------------------------------------------------ */
+/* JIT: TraceEvent's TraceJittedMethod and JITStats                    */
+/* ------------------------------------------------------------------ */
+
+/** TraceEvent's OptimizationTier names: "Unknown" (0), "MinOptJitted", "Optimized", "QuickJitted",
+    "OptimizedTier1", "OptimizedTier1OSR", "QuickJittedInstrumented", "OptimizedTier1Instrumented" (7); the
+    number as text for others. */
+NTIDX_API const char *ntidx_jit_tier_name(int tier, char *buf, size_t buflen);
+
+/**
+ * One JIT compilation of a method, as TraceEvent's TraceJittedMethod (table
+ * "jit"; the keys are its column names). Each tier a method is compiled at
+ * is a record of its own (tier 0, instrumented, tier 1, OSR).
+ */
+typedef struct ntidx_jit_method {
+    const char *method_name;   /**< `method_name`: MethodNamespace + "." + MethodName + MethodSignature from its first
+                                    "(" ("" for a record made from a Method/Load, which has no name) */
+    int64_t il_size;           /**< `il_size`: Method/JittingStarted's MethodILSize (0 without one) */
+    int64_t native_size;       /**< `native_size`: Method/LoadVerbose's MethodSize (0 until it comes) */
+    double jit_time_ms;        /**< `jit_time_ms`: Method/LoadVerbose - Method/JittingStarted (0 until it comes) */
+    int optimization_tier;     /**< `optimization_tier`: MethodFlags bits 7-9 (ntidx_jit_tier_name()) */
+    int is_complete;           /**< `is_complete`: its Method/LoadVerbose (or Method/Load) was seen */
+    uint32_t pid;              /**< `pid`: the process */
+    uint64_t thread;           /**< `thread`: the thread that compiled it */
+    uint64_t ts;               /**< `ts`: Method/JittingStarted's timestamp (the Load's for a record made from it) */
+    double start_relative_ms;  /**< `start_relative_ms`: the same in ms since the trace's sync time */
+    uint64_t method_id;        /**< `method_id`: MethodID */
+    uint64_t module_id;        /**< `module_id`: ModuleID */
+    int64_t version_id;        /**< `version_id`: the load's ReJITID (the code version; 0 the default one) */
+    int compilation_thread_kind; /**< `compilation_thread_kind`: 0 "Foreground", 2 "TieredCompilationBackground"
+                                      (a version other than the default, not OSR), as TraceEvent decides it */
+    uint64_t reserved[4];
+} ntidx_jit_method;
+
+/**
+ * The methods JIT-compiled in a window, as TraceEvent's
+ * TraceLoadedDotNetRuntime computes them (TraceJittedMethod records, table
+ * "jit"; JITStats totals per optimization tier and for all, table
+ * "jit_summary"), in parallel over the window's regions.
+ *
+ * Read: the runtime's Method/JittingStarted, Method/LoadVerbose and
+ * Method/Load events (provider Microsoft-Windows-DotNETRuntime; the JIT
+ * keyword 0x10 at level Verbose). A JittingStarted begins a record; a load
+ * of jitted code (MethodFlags bit 3) completes the latest record of its
+ * thread not yet completed, or, when there is none, makes a record of its
+ * own (IL size 0, JIT time 0) and is counted as unmatched. A record belongs
+ * to the window its JittingStarted lies in; its load is looked for past the
+ * window's end (lookahead_seconds). Rows are in the order the records began,
+ * grouped by process.
+ *
+ * @return as ntidx_gc_analyze()
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_jit_analyze(ntidx_trace *t, const ntidx_index *x, const ntidx_analysis_options *o,
+                                                ntidx_analysis **out);
+
+/** Methods of a JIT analysis (0 for another analysis). */
+NTIDX_API size_t ntidx_jit_count(const ntidx_analysis *a);
+
+/** Method `i` (< ntidx_jit_count()); NULL past the end or for another analysis. Valid as long as `a`. */
+NTIDX_API const ntidx_jit_method *ntidx_jit_at(const ntidx_analysis *a, size_t i);
+
+/* ------------------------------------------------------------------ */
+/* Allocations: GC/AllocationTick per type                             */
+/* ------------------------------------------------------------------ */
+
+/** TraceEvent's GCAllocationKind names: "Small" (0), "Large" (1), "Pinned" (2); the number as text for others. */
+NTIDX_API const char *ntidx_alloc_kind_name(int kind, char *buf, size_t buflen);
+
+/** The allocation ticks of one type and kind (table "alloc"). */
+typedef struct ntidx_alloc_type {
+    const char *type_name; /**< `type_name`: GC/AllocationTick's TypeName ("" before version 2, which has none) */
+    int kind;              /**< `kind`: AllocationKind: 0 small object heap, 1 large, 2 pinned (ntidx_alloc_kind_name()) */
+    uint64_t count;        /**< `count`: allocation ticks */
+    uint64_t bytes;        /**< `bytes`: their AllocationAmount64 added up: the sampled bytes, about 100 KB a tick
+                                (AllocationAmount before version 2) */
+    uint64_t first_ts;     /**< `first_ts`: the first tick's timestamp, raw ticks */
+    uint64_t last_ts;      /**< `last_ts`: the last tick's */
+    uint64_t reserved[4];
+} ntidx_alloc_type;
+
+/**
+ * The runtime's allocation ticks (GC/AllocationTick: one event about every
+ * 100 KB allocated, naming the type of the object that crossed the mark)
+ * of a window per type name and allocation kind (table "alloc", the largest
+ * first), and per kind (table "alloc_summary": "Small", "Large", "Pinned",
+ * "all"). A tick belongs to the window its timestamp lies in; with
+ * has_thread, the ticks of that thread only. The trace needs the runtime's
+ * GC keyword (0x1) at level Verbose.
+ *
+ * @return as ntidx_gc_analyze()
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_alloc_analyze(ntidx_trace *t, const ntidx_index *x, const ntidx_analysis_options *o,
+                                                  ntidx_analysis **out);
+
+/** Rows of an allocation analysis (0 for another analysis). */
+NTIDX_API size_t ntidx_alloc_count(const ntidx_analysis *a);
+
+/** Row `i` (< ntidx_alloc_count()); NULL past the end or for another analysis. Valid as long as `a`. */
+NTIDX_API const ntidx_alloc_type *ntidx_alloc_at(const ntidx_analysis *a, size_t i);
+
+/* ------------------------------------------------------------------ */
+/* Exceptions: Exception/Start per type, message and thrower           */
+/* ------------------------------------------------------------------ */
+
+/** The exceptions of one type and message thrown by one method (table "exceptions"). */
+typedef struct ntidx_exception_group {
+    const char *type;             /**< `type`: Exception/Start's ExceptionType */
+    const char *message;          /**< `message`: its ExceptionMessage */
+    const char *thrown_by;        /**< `thrown_by`: the innermost frame of its stack in a known method, past the
+                                       runtime's managed dispatch (System.Runtime.EH), named "module!method" as
+                                       TraceEvent's stack source names frames at the time of the throw
+                                       ("ManagedModule!method" when the trace never names the module);
+                                       NULL when no frame is in a known method (or the event has no stack) */
+    uint64_t count;               /**< `count` */
+    uint64_t first_ts, last_ts;   /**< `first_ts`, `last_ts`: the first and last one's timestamps */
+    double first_relative_ms;     /**< `first_relative_ms`: the first in ms since the trace's sync time */
+    double last_relative_ms;      /**< `last_relative_ms` */
+    uint64_t reserved[4];
+} ntidx_exception_group;
+
+/**
+ * The exceptions thrown in a window (the runtime's Exception/Start, one per
+ * throw and rethrow), per type, message and the method that threw them
+ * (table "exceptions", in the order of their first throw). The thrower is
+ * the top managed frame of the event's stack, named from the trace's method
+ * and module events (include/ntidx/symbols.h: read once over the whole
+ * trace, only when the window has exceptions; with a --full index only the
+ * blocks that can hold them). With has_thread, the exceptions of that
+ * thread only. The trace needs the runtime's Exception keyword (0x8000) and
+ * stacks; for names, the JIT and Loader keywords or the rundown.
+ *
+ * @return as ntidx_gc_analyze()
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_exceptions_analyze(ntidx_trace *t, const ntidx_index *x,
+                                                       const ntidx_analysis_options *o, ntidx_analysis **out);
+
+/** Rows of an exceptions analysis (0 for another analysis). */
+NTIDX_API size_t ntidx_exceptions_count(const ntidx_analysis *a);
+
+/** Row `i` (< ntidx_exceptions_count()); NULL past the end or for another analysis. Valid as long as `a`. */
+NTIDX_API const ntidx_exception_group *ntidx_exceptions_at(const ntidx_analysis *a, size_t i);
 /* Contention: the runtime's Contention/Start-Stop waits               */
 /* ------------------------------------------------------------------ */
 

@@ -19,11 +19,14 @@
 static const ntidx_analysis_info *const analyses[] = {
     &ntx_gc_info,
     /* jit */
+    &ntx_jit_info,
 
     /* cpu */
     &ntx_cpu_info,
 
     /* exceptions, alloc */
+    &ntx_exceptions_info,
+    &ntx_alloc_info,
 
     /* contention, activities */
     &ntx_contention_info,

@@ -237,8 +237,8 @@ static int per_heap(gcx *g, const ntx_an_event *e, gc_ev *out)
             !obj_field(e->values, o, "FreeListAfter", &fla) || !obj_field(e->values, o, "FreeObjAfter", &foa))
             return 1;
         h.size_before[gen] = sb;
-        h.obj_space_before[gen] = sb - flb - fob;
-        h.obj_size_after[gen] = sa - (fla + foa);
+        h.obj_space_before[gen] = gc_sub_wrapping(gc_sub_wrapping(sb, flb), fob);
+        h.obj_size_after[gen] = gc_sub_wrapping(sa, gc_add_wrapping(fla, foa));
     }
     if (gen < h.ngens)
         return 1;

@@ -84,6 +84,9 @@ typedef struct gc_alloc_run {
    amounts a trace can claim (AllocationAmount64 is any 64-bit value) would overflow, undefined in C. The
    sums stay exact for every real trace and independent of the cut into units for any. */
 static inline int64_t gc_add_wrapping(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+/* a - b the same way: per-heap sizes (GC/PerHeapHistory's SizeBefore, FreeListBefore, ...) are the trace's
+   claims too. */
+static inline int64_t gc_sub_wrapping(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
 
 typedef struct gc_ev {
     uint8_t kind;

@@ -11,7 +11,8 @@ traces fuzz_index_load uses.
   make_corpus.py --ntidx build/tools/ntidx --out CORPUS [--traces build/tests/data/traces]
                  [--target NAME ...] [--replay EXE --regressions DIR]
 
-writes CORPUS/fuzz_reader/, CORPUS/fuzz_index_load/, CORPUS/fuzz_oracle/ (or the
+writes CORPUS/fuzz_reader/, CORPUS/fuzz_index_load/, CORPUS/fuzz_oracle/, CORPUS/fuzz_analysis/
+(the reader's seeds: generated traces hold GC, JIT, allocation and exception events) (or the
 targets named). With --replay (one target), runs EXE over its corpus and the
 regression inputs in DIR and exits with its status: that is the meson test.
 Standard library only.
@@ -24,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 
-TARGETS = ("fuzz_reader", "fuzz_index_load", "fuzz_oracle")
+TARGETS = ("fuzz_reader", "fuzz_index_load", "fuzz_oracle", "fuzz_analysis")
 
 # Traces for fuzz_reader: (name, gen flags).
 READER_TRACES = [
@@ -138,7 +139,7 @@ def main():
             out = os.path.join(a.out, t)
             shutil.rmtree(out, ignore_errors=True)
             os.makedirs(out)
-            if t == "fuzz_reader":
+            if t in ("fuzz_reader", "fuzz_analysis"):  # generated traces hold the runtime's events too
                 corpus_reader(a.ntidx, out, work, a.traces)
             elif t == "fuzz_index_load":
                 corpus_index_load(a.ntidx, out, work)
