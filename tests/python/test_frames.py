@@ -102,6 +102,14 @@ class Frames(unittest.TestCase):
                 t.frame(event=["GC/Start", "NoSuchEvent"], strict=True)
             with self.assertRaises(ntidx.ArgumentError):
                 t.frame(start="20ms", end="10ms")
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                df = t.frame(fields=["Count", "NoSuchField"])
+            self.assertTrue(any(issubclass(x.category, ntidx.UnknownNameWarning) and "NoSuchField" in str(x.message)
+                                and "'Count'" not in str(x.message) for x in w))
+            self.assertTrue(df["NoSuchField"].isna().all())
+            with self.assertRaises(ntidx.UnknownNameError):
+                t.frame(fields=["NoSuchField"], strict=True)
 
     def test_known_columns(self):
         with ntidx.open(v6()) as t:
@@ -116,9 +124,21 @@ class Frames(unittest.TestCase):
             # same stack id, same stack key (keys name stacks across the trace's flushes)
             sub = df[df.stack_id > 0]
             self.assertTrue(sub.stack_key.notna().all())
-            evs = list(t.query(limit=200))
-            for e, (_, row) in zip(evs, df.head(200).iterrows()):
-                self.assertEqual(e.offset, row.offset)
+            # Event.activity_id is the frame's column, event for event
+            evs = list(t.query(limit=2000))
+            head = df.head(2000)
+            self.assertEqual([e.offset for e in evs], head.offset.tolist())
+            want = [None if pd.isna(x) else x for x in head.activity_id.astype(object)]
+            self.assertEqual([e.activity_id for e in evs], want)
+            want = [None if pd.isna(x) else x for x in head.related_activity_id.astype(object)]
+            self.assertEqual([e.related_activity_id for e in evs], want)
+            self.assertTrue(any(x is not None for x in want) or head.related_activity_id.isna().all())
+            # the names of stats() and of the frame agree
+            names = dict(df.groupby("thread", observed=True).thread_name.first().astype(str))
+            threads = t.stats()["threads"]
+            self.assertTrue(threads and all(x["name"] == names[x["thread"]] for x in threads))
+            pids = dict(df.groupby("thread").pid.first())
+            self.assertTrue(all(x["pid"] == pids[x["thread"]] for x in threads))
             # without V6 thread blocks there are no names
             with ntidx.open(os.path.join(TRACES, "eventpipe-dotnetcore3.0-win-x64-objver4.nettrace"),
                             index=os.path.join(SCRATCH, "v4.ntidx")) as t4:

@@ -50,7 +50,7 @@ __all__ = [
     "NotATraceError", "VersionError", "TruncatedError", "CorruptError", "ArgumentError", "TimeError",
     "PayloadError", "UnsupportedError", "WriteError", "IndexFileError", "IndexCorruptError", "IndexStaleError",
     "IndexVersionError", "CancelledError", "IndexWarning", "UnknownNameError", "UnknownNameWarning",
-    "DamagedRegionWarning", "__version__",
+    "DamagedRegionWarning", "__version__", "sql",
 ]
 
 #: A work unit of a trace (Trace.regions()): a sequence-point region, its events' time span, where its blocks
@@ -124,8 +124,20 @@ class Trace(_ntidx.Trace):
 
     def stats(self, start=None, end=None, threads=0, regions=None):
         """The statistics of a window: a dict with the keys and values of `ntidx stats --json` (its "file" is the
-        path given to open()). `regions`: only these work units (Trace.regions()), as a scheduler splits."""
-        return super().stats(_time(start), _time(end), threads, regions)
+        path given to open()). `regions`: only these work units (Trace.regions()), as a scheduler splits. Each
+        entry of "threads" also has "name" and "pid" where the trace defines its threads (V6 thread blocks: the
+        latest definition), as the SQL threads table."""
+        s = super().stats(_time(start), _time(end), threads, regions)
+        if s.get("threads"):
+            defs = {tid: (name, pid) for tid, name, pid in self._thread_defs()}
+            for t in s["threads"]:
+                if t.get("thread") in defs:
+                    name, pid = defs[t["thread"]]
+                    if name is not None:
+                        t["name"] = name
+                    if pid is not None:
+                        t["pid"] = pid
+        return s
 
     def query(self, start=None, end=None, provider=None, event=None, thread=None, order="time", limit=None,
               regions=None, strict=False):
@@ -167,6 +179,7 @@ class Trace(_ntidx.Trace):
         types. Filters that name nothing: as query() (strict=True raises UnknownNameError, else an empty frame
         comes with an UnknownNameWarning)."""
         from . import _frame  # pandas is imported only by those who ask for frames
+        self._check_fields(fields, strict)
         reader = self._reader(start, end, provider, event, thread, fields, regions, order, strict, time, on_error)
         try:
             df = _frame.build(reader.read(0), fields is not None, time)
@@ -186,6 +199,7 @@ class Trace(_ntidx.Trace):
         from . import _frame
         if not isinstance(rows, int) or isinstance(rows, bool) or rows < 1:
             raise ValueError("rows: a count of rows, 1 or more, not %r" % (rows,))
+        self._check_fields(fields, strict)
         reader = self._reader(start, end, provider, event, thread, fields, regions, order, strict, time, on_error)
         said, at = 0, 0
         try:
@@ -200,6 +214,31 @@ class Trace(_ntidx.Trace):
                 yield df
         finally:
             reader.close()
+
+    def _check_fields(self, fields, strict):
+        """Field names no type of the trace has: an UnknownNameWarning (their column is all nulls), or with
+        strict=True an UnknownNameError. Not said when a type's fields are not known (no metadata to tell)."""
+        if fields is None or isinstance(fields, str):
+            return
+        known, complete = set(), True
+
+        def walk(fs):
+            for f in fs or ():
+                known.add(f.get("name"))
+                walk(f.get("fields"))
+                walk((f.get("element") or {}).get("fields") if isinstance(f.get("element"), dict) else None)
+        for t in self.types():
+            if not t.get("has_fields", True):
+                complete = False
+                break
+            walk(t.get("fields"))
+        unknown = [f for f in fields if isinstance(f, str) and f not in known]
+        if not complete or not unknown:
+            return
+        message = "%s: no event of the trace has a field %s" % (self.path, ", ".join(repr(f) for f in unknown))
+        if strict:
+            raise UnknownNameError(message)
+        warnings.warn(message, UnknownNameWarning, stacklevel=3)
 
     def _reader(self, start, end, provider, event, thread, fields, regions, order, strict, time, on_error,
                 types=None):
@@ -234,6 +273,15 @@ class Trace(_ntidx.Trace):
         if series:
             return pd.Series(out, index=ts.index, name=ts.name, copy=False)
         return pd.DatetimeIndex(out)
+
+    def sql(self, statement):
+        """The rows of an SQL statement over this trace's tables, as a DataFrame: the tables of `ntidx sql` (events,
+        types, threads, regions, stacks, gc, ... : docs/sql.md), in an in-memory SQLite database inside the
+        module, with this trace's index. Several statements (';') run in turn; the last that returns columns
+        gives the frame. A statement SQLite refuses raises ArgumentError; a trace that cannot be read, the
+        library's exception; a name filter that names nothing, an UnknownNameWarning."""
+        from . import _sql
+        return _sql.run([self.path], statement, self.index_path or self._index_arg)
 
     def __reduce__(self):
         """A Trace pickles by its path (made absolute) and the index it uses (or was given), so it can be sent to
@@ -357,6 +405,15 @@ for _pyname, _name in _analysis.CONTRACT.items():
     if not hasattr(Trace, _pyname):
         setattr(Trace, _pyname, _missing_method(_pyname, _name))
 del _info, _pyname, _name
+
+
+def sql(paths, statement, index=None):
+    """The rows of an SQL statement over one trace or a list of them, as a DataFrame (Trace.sql() for several
+    traces): the tables of `ntidx sql PATHS... STATEMENT`, with a `trace` column first when there are several.
+    `index` names the index of a single trace. Like Perfetto's tp.query(sql).as_pandas_dataframe(), without
+    loading an extension into the interpreter's sqlite3."""
+    from . import _sql
+    return _sql.run(paths, statement, index)
 
 
 def open(path, index=None, build_index=True):  # noqa: A001  (ntidx.open, as the contract names it)

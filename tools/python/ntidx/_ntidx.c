@@ -42,6 +42,10 @@
 #include <ntidx/report.h>
 #include <ntidx/symbols.h>
 
+#include <sqlite3.h>
+
+#include "sqlite/ntidx_sqlite.h"
+
 /* ------------------------------------------------------------------ */
 /* Module state                                                        */
 /* ------------------------------------------------------------------ */
@@ -459,6 +463,24 @@ static PyType_Spec meta_spec = {"ntidx._ntidx.Meta", sizeof(MetaObject), 0,
                                 Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION,
                                 meta_slots};
 
+/* The activity and related activity ids of e: its 16 bytes before V6, its labels in V6. g[k] points at e's
+   bytes or at lab[k], or is NULL (none). */
+static void event_activity(const ntidx_event *e, uint8_t lab[2][16], const uint8_t *g[2])
+{
+    g[0] = e->activity_id;
+    g[1] = e->related_activity_id;
+    if (g[0] || g[1] || !e->label_list)
+        return;
+    const uint8_t *p = e->label_list, *end = p + e->label_list_size;
+    ntidx_label l;
+    while (ntidx_label_next(&p, end, &l) == 1) {
+        if (l.kind == NTIDX_LABEL_ACTIVITY_ID && !g[0])
+            g[0] = memcpy(lab[0], l.guid, 16);
+        else if (l.kind == NTIDX_LABEL_RELATED_ACTIVITY_ID && !g[1])
+            g[1] = memcpy(lab[1], l.guid, 16);
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* Event                                                               */
 /* ------------------------------------------------------------------ */
@@ -471,6 +493,8 @@ typedef struct {
     PyObject *fields; /* decoded on first read */
     PyObject *field_error;
     int decoded;
+    uint8_t activity[2][16]; /* copied when made (the reader's header state and labels go with the next event) */
+    uint8_t has_activity[2];
 } EventObject;
 
 static PyObject *event_new(module_state *st, core *c, MetaObject *meta, const ntidx_event *e)
@@ -483,6 +507,17 @@ static PyObject *event_new(module_state *st, core *c, MetaObject *meta, const nt
     o->ev = *e;
     o->ev.metadata = meta->m;
     o->ev.thread = NULL; /* the reader's, gone after the next event */
+    uint8_t lab[2][16];
+    const uint8_t *g[2];
+    event_activity(e, lab, g);
+    for (int k = 0; k < 2; k++) {
+        uint64_t w[2] = {0, 0};
+        if (g[k])
+            memcpy(w, g[k], 16);
+        o->has_activity[k] = (w[0] | w[1]) != 0; /* the empty GUID is no activity, as in frames */
+        memcpy(o->activity[k], w, 16);
+    }
+
     o->fields = o->field_error = NULL;
     o->decoded = 0;
     return (PyObject *)o;
@@ -513,6 +548,17 @@ static PyObject *ev_event_id(PyObject *s, void *c) { return PyLong_FromUnsignedL
 static PyObject *ev_version(PyObject *s, void *c) { return PyLong_FromUnsignedLong(EV(s)->metadata->version); }
 static PyObject *ev_thread(PyObject *s, void *c) { return PyLong_FromUnsignedLongLong(EV(s)->thread_id); }
 static PyObject *ev_capture(PyObject *s, void *c) { return PyLong_FromUnsignedLongLong(EV(s)->capture_thread_id); }
+static PyObject *ev_guid(PyObject *s, int k)
+{
+    EventObject *o = (EventObject *)s;
+    if (!o->has_activity[k])
+        Py_RETURN_NONE;
+    char text[37];
+    ntidx_guid_format(o->activity[k], text);
+    return PyUnicode_FromStringAndSize(text, 36);
+}
+static PyObject *ev_activity(PyObject *s, void *c) { return ev_guid(s, 0); }
+static PyObject *ev_related_activity(PyObject *s, void *c) { return ev_guid(s, 1); }
 static PyObject *ev_seq(PyObject *s, void *c) { return PyLong_FromUnsignedLong(EV(s)->sequence_number); }
 static PyObject *ev_stack_id(PyObject *s, void *c) { return PyLong_FromUnsignedLong(EV(s)->stack_id); }
 static PyObject *ev_offset(PyObject *s, void *c) { return PyLong_FromUnsignedLongLong(EV(s)->offset); }
@@ -742,6 +788,8 @@ static PyGetSetDef event_getset[] = {
     {"stack_id", ev_stack_id, NULL, "stack id (0: none)", NULL},
     {"offset", ev_offset, NULL, "file offset of the event's header", NULL},
     {"processor", ev_processor, NULL, "processor number", NULL},
+    {"activity_id", ev_activity, NULL, "the activity id (a GUID as text), or None (as the frame's column)", NULL},
+    {"related_activity_id", ev_related_activity, NULL, "the related activity id, or None", NULL},
     {"payload_size", ev_payload_size, NULL, "payload bytes", NULL},
     {"fields", ev_fields, NULL, "the payload as a dict, decoded on first read ({} when it does not fit its metadata)",
      NULL},
@@ -2891,23 +2939,14 @@ static int fr_put_fields(FrameReaderObject *o, fr_cols *c, const ntidx_event *e,
    the empty GUID). 0, or -1 out of memory. */
 static int fr_activity(FrameReaderObject *o, const ntidx_event *e, int32_t *act, int32_t *rel)
 {
-    const uint8_t *g[2] = {e->activity_id, e->related_activity_id};
-    uint8_t lab[2][16];
-    if (!g[0] && !g[1] && e->label_list) {
-        if (e->label_list == o->last_labels) {
-            *act = o->last_act;
-            *rel = o->last_rel;
-            return 0;
-        }
-        const uint8_t *p = e->label_list, *end = p + e->label_list_size;
-        ntidx_label l;
-        while (ntidx_label_next(&p, end, &l) == 1) {
-            if (l.kind == NTIDX_LABEL_ACTIVITY_ID && !g[0])
-                g[0] = memcpy(lab[0], l.guid, 16);
-            else if (l.kind == NTIDX_LABEL_RELATED_ACTIVITY_ID && !g[1])
-                g[1] = memcpy(lab[1], l.guid, 16);
-        }
+    if (!e->activity_id && !e->related_activity_id && e->label_list && e->label_list == o->last_labels) {
+        *act = o->last_act;
+        *rel = o->last_rel;
+        return 0;
     }
+    uint8_t lab[2][16];
+    const uint8_t *g[2];
+    event_activity(e, lab, g);
     int32_t out[2];
     for (int k = 0; k < 2; k++) {
         out[k] = -1;
@@ -3889,6 +3928,37 @@ static PyObject *trace_enter(PyObject *self, PyObject *unused) { return Py_NewRe
 
 static PyObject *trace_exit(PyObject *self, PyObject *args) { return trace_close(self, NULL); }
 
+/* Trace._thread_defs(): the threads the trace defines (V6 thread blocks): [(thread, name or None, pid or None)],
+   `thread` as statistics and frames name it (the OS id where given, else the index); later definitions last. */
+static PyObject *trace_thread_defs(PyObject *self_obj, PyObject *unused)
+{
+    (void)unused;
+    module_state *st = state_of(self_obj);
+    core *c = trace_core((TraceObject *)self_obj);
+    if (!c)
+        return NULL;
+    const ntidx_thread_list *l = NULL;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = core_threads(c, &l);
+    Py_END_ALLOW_THREADS
+    if (rc < 0)
+        return finish(st, c, rc, NULL);
+    PyObject *out = PyList_New(0);
+    for (size_t i = 0; out && i < ntidx_thread_list_count(l); i++) {
+        const ntidx_thread *t = ntidx_thread_list_at(l, i);
+        PyObject *pid = t->has_os_process_id ? PyLong_FromUnsignedLongLong(t->os_process_id) : Py_NewRef(Py_None);
+        PyObject *row = pid ? Py_BuildValue("(KNN)", (unsigned long long)(t->has_os_thread_id ? t->os_thread_id
+                                                                                                : t->index),
+                                            t->name && t->name[0] ? cstr_of(t->name) : Py_NewRef(Py_None), pid)
+                            : NULL;
+        if (!row || PyList_Append(out, row) < 0)
+            Py_CLEAR(out);
+        Py_XDECREF(row);
+    }
+    return finish(st, c, 0, out);
+}
+
 static PyMethodDef trace_methods[] = {
     {"close", trace_close, METH_NOARGS, "Close the trace (its memory goes once no Event or query of it is left)."},
     {"info", trace_info, METH_NOARGS, "The trace's facts: the keys and values of `ntidx info --json`."},
@@ -3908,6 +3978,7 @@ static PyMethodDef trace_methods[] = {
      "FrameReader of the rows of Trace.frame() and Trace.iter_frames()."},
     {"_analyze", (PyCFunction)(void (*)(void))trace_analyze, METH_VARARGS | METH_KEYWORDS,
      "_analyze(name, start, end, thread, lookahead, threads): an analysis's tables as filled columns."},
+    {"_thread_defs", trace_thread_defs, METH_NOARGS, "[(thread, name, pid)] of the trace's V6 thread blocks."},
     {"_unix_ns", trace_unix_ns, METH_O, "ticks -> nanoseconds since the Unix epoch (UTC), or None."},
     {"_ticks_to_ns", trace_ticks_to_ns, METH_O, "a buffer of uint64 ticks -> a Buffer of int64 Unix nanoseconds."},
     {"check_names", (PyCFunction)(void (*)(void))trace_check_names, METH_VARARGS | METH_KEYWORDS,
@@ -3967,10 +4038,285 @@ static PyObject *mod_index_path(PyObject *m, PyObject *arg)
     return r;
 }
 
+/* ------------------------------------------------------------------ */
+/* SQL: ntidx.sql() and Trace.sql()                                    */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The SQL tables (tools/sqlite) are linked into the module with SQLite itself (static where Debian ships
+ * libsqlite3.a), so that a statement runs in an in-memory database of the module's own: no
+ * enable_load_extension(), which pyenv's and other interpreters' sqlite3 lack. The tables are registered
+ * through sqlite3_auto_extension() (the way a host gets the API routines to hand them), for the one open
+ * below only: the module's SQLite is its own, never the interpreter's.
+ */
+typedef struct sql_call {
+    int input_error;
+    PyObject *warnings; /* [(trace, message)], said after the statement (with the GIL) */
+    PyObject *notices;  /* [(action, why, trace)] */
+    int failed;         /* a list append failed (out of memory) */
+} sql_call;
+
+static _Thread_local sql_call *sql_current;
+
+static void sql_append(sql_call *c, PyObject **list, PyObject *item)
+{
+    if (!item || (!*list && !(*list = PyList_New(0))) || PyList_Append(*list, item) < 0)
+        c->failed = 1;
+    Py_XDECREF(item);
+}
+
+/* The hooks run inside sqlite3_step(), where the GIL is released: they take it for the moment. */
+static void sql_on_warning(void *ctx, const char *trace, const char *message)
+{
+    sql_call *c = ctx;
+    PyGILState_STATE g = PyGILState_Ensure();
+    sql_append(c, &c->warnings, Py_BuildValue("(NN)", PyUnicode_DecodeFSDefault(trace), cstr_of(message)));
+    PyGILState_Release(g);
+}
+
+static void sql_on_notice(void *ctx, const char *trace, int action, const char *why)
+{
+    sql_call *c = ctx;
+    PyGILState_STATE g = PyGILState_Ensure();
+    sql_append(c, &c->notices, Py_BuildValue("(iNN)", action, cstr_of(why ? why : ""), PyUnicode_DecodeFSDefault(trace)));
+    PyGILState_Release(g);
+}
+
+static void sql_on_input_error(void *ctx, const char *message)
+{
+    (void)message;
+    ((sql_call *)ctx)->input_error = 1;
+}
+
+static int sql_register(sqlite3 *db, char **err, const sqlite3_api_routines *api)
+{
+    sql_call *c = sql_current;
+    if (!c)
+        return SQLITE_OK; /* not an open of ours */
+    ntidx_sqlite_hooks h = {.ctx = c, .warning = sql_on_warning, .notice = sql_on_notice,
+                            .input_error = sql_on_input_error, .verify = verify_mode()};
+    return ntidx_sqlite_register(db, err, api, &h);
+}
+
+/* A statement's failure as an exception: the trace's error (ntidx.Error and kin) when a trace or an index
+   could not be read, else ntidx.ArgumentError with SQLite's message (the statement's own mistake). */
+static PyObject *sql_raise(module_state *st, sql_call *c, sqlite3 *db, int rc, const char *what)
+{
+    const char *msg = rc == SQLITE_NOMEM ? "out of memory" : db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    if (rc == SQLITE_NOMEM)
+        return PyErr_NoMemory();
+    const ntidx_error_info *ei = ntidx_last_error_info();
+    PyObject *type = c->input_error && ei->code < 0 ? st->exc[exc_for_code(ei->code)]
+                     : c->input_error                ? st->exc[EXC_ERROR]
+                                                     : st->exc[EXC_ARGUMENT];
+    PyErr_Format(type, "%s: %s", what, msg);
+    return NULL;
+}
+
+/* Say the warnings and notices the tables collected (UnknownNameWarning, the notice hook). 0 or -1. */
+static int sql_say(module_state *st, sql_call *c)
+{
+    Py_ssize_t n = c->notices ? PyList_GET_SIZE(c->notices) : 0;
+    for (Py_ssize_t i = 0; i < n && st->notice_hook && st->notice_hook != Py_None; i++) {
+        PyObject *r = PyObject_CallObject(st->notice_hook, PyList_GET_ITEM(c->notices, i));
+        if (!r)
+            return -1;
+        Py_DECREF(r);
+    }
+    n = c->warnings ? PyList_GET_SIZE(c->warnings) : 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *w = PyList_GET_ITEM(c->warnings, i);
+        if (PyErr_WarnFormat(st->name_warning, 2, "%U: %U", PyTuple_GET_ITEM(w, 0), PyTuple_GET_ITEM(w, 1)) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* One cell of the current row as Python. */
+static PyObject *sql_cell(sqlite3_stmt *q, int i)
+{
+    switch (sqlite3_column_type(q, i)) {
+    case SQLITE_INTEGER: return PyLong_FromLongLong(sqlite3_column_int64(q, i));
+    case SQLITE_FLOAT: return PyFloat_FromDouble(sqlite3_column_double(q, i));
+    case SQLITE_TEXT: return str_of((const char *)sqlite3_column_text(q, i), (size_t)sqlite3_column_bytes(q, i));
+    case SQLITE_BLOB: {
+        const void *b = sqlite3_column_blob(q, i);
+        return PyBytes_FromStringAndSize(b ? b : "", sqlite3_column_bytes(q, i));
+    }
+    default: Py_RETURN_NONE;
+    }
+}
+
+/*
+ * _sql(traces, index, statement): run the statements (';'-separated) over the traces' tables, as `ntidx sql`
+ * does; the last statement that returns columns gives the result: (names, declared types, [column lists]).
+ * The GIL is released while SQLite steps (the tables read the traces then).
+ */
+static PyObject *mod_sql(PyObject *m, PyObject *args)
+{
+    module_state *st = PyModule_GetState(m);
+    PyObject *traces, *index, *stmt_obj;
+    if (!PyArg_ParseTuple(args, "OOU:_sql", &traces, &index, &stmt_obj))
+        return NULL;
+    PyObject *seq = PySequence_Fast(traces, "traces: a list of paths");
+    if (!seq)
+        return NULL;
+    Py_ssize_t nt = PySequence_Fast_GET_SIZE(seq);
+    if (nt < 1 || nt > 1000) {
+        Py_DECREF(seq);
+        PyErr_Format(st->exc[EXC_ARGUMENT], "traces: 1 to 1000 paths, not %zd", nt);
+        return NULL;
+    }
+    PyObject *bytes = PyList_New(nt), *index_b = NULL, *result = NULL, *names = NULL, *decls = NULL, *cols = NULL;
+    char **paths = calloc((size_t)nt, sizeof *paths);
+    sql_call call = {0};
+    sqlite3 *db = NULL;
+    char *schema = NULL, *err = NULL;
+    if (!bytes || !paths) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < nt; i++) {
+        PyObject *b;
+        if (!PyUnicode_FSConverter(PySequence_Fast_GET_ITEM(seq, i), &b))
+            goto done;
+        PyList_SET_ITEM(bytes, i, b);
+        paths[i] = PyBytes_AS_STRING(b);
+    }
+    if (index != Py_None && !PyUnicode_FSConverter(index, &index_b))
+        goto done;
+    const char *sql = PyUnicode_AsUTF8(stmt_obj);
+    if (!sql)
+        goto done;
+
+    static pthread_mutex_t auto_lock = PTHREAD_MUTEX_INITIALIZER;
+    int rc;
+    sql_current = &call;
+    pthread_mutex_lock(&auto_lock); /* the auto extension is process-wide: one open at a time */
+    rc = sqlite3_auto_extension((void (*)(void))sql_register);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_open(":memory:", &db);
+    sqlite3_cancel_auto_extension((void (*)(void))sql_register);
+    pthread_mutex_unlock(&auto_lock);
+    sql_current = NULL;
+    if (rc != SQLITE_OK) {
+        sql_raise(st, &call, db, rc, "cannot open an SQLite database");
+        goto done;
+    }
+    sqlite3_exec(db, "PRAGMA temp_store = MEMORY", NULL, NULL, NULL);
+    if (!(schema = ntidx_sqlite_schema(paths, (int)nt, index_b ? PyBytes_AS_STRING(index_b) : NULL))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    rc = sqlite3_exec(db, schema, NULL, NULL, &err);
+    Py_END_ALLOW_THREADS
+    if (rc != SQLITE_OK) {
+        call.input_error = 1; /* the tables over the traces: only a trace or its index can fail them */
+        if (sql_say(st, &call) == 0)
+            PyErr_Format(st->exc[exc_for_code(ntidx_last_error_info()->code < 0 ? ntidx_last_error_info()->code
+                                                                                 : NTIDX_E_IO)],
+                         "%s", err ? err : "out of memory");
+        goto done;
+    }
+    int statements = 0;
+    while (sql && *sql) {
+        sqlite3_stmt *q = NULL;
+        const char *tail = NULL;
+        call.input_error = 0;
+        Py_BEGIN_ALLOW_THREADS
+        rc = sqlite3_prepare_v2(db, sql, -1, &q, &tail);
+        Py_END_ALLOW_THREADS
+        if (rc != SQLITE_OK) {
+            if (sql_say(st, &call) == 0)
+                sql_raise(st, &call, db, rc, "sql");
+            goto done;
+        }
+        sql = tail;
+        if (!q)
+            continue; /* whitespace or a comment */
+        statements++;
+        int ncol = sqlite3_column_count(q);
+        PyObject *n2 = ncol ? PyList_New(ncol) : NULL, *d2 = ncol ? PyList_New(ncol) : NULL,
+                 *c2 = ncol ? PyList_New(ncol) : NULL;
+        if (ncol && (!n2 || !d2 || !c2)) {
+            Py_XDECREF(n2), Py_XDECREF(d2), Py_XDECREF(c2);
+            sqlite3_finalize(q);
+            goto done;
+        }
+        for (int i = 0; i < ncol; i++) {
+            const char *d = sqlite3_column_decltype(q, i);
+            PyList_SET_ITEM(n2, i, cstr_of(sqlite3_column_name(q, i)));
+            PyList_SET_ITEM(d2, i, cstr_of(d));
+            PyList_SET_ITEM(c2, i, PyList_New(0));
+        }
+        int bad = 0;
+        for (;;) {
+            Py_BEGIN_ALLOW_THREADS
+            rc = sqlite3_step(q);
+            Py_END_ALLOW_THREADS
+            if (rc != SQLITE_ROW)
+                break;
+            for (int i = 0; i < ncol && !bad; i++) {
+                PyObject *v = sql_cell(q, i);
+                bad = !v || PyList_Append(PyList_GET_ITEM(c2, i), v) < 0;
+                Py_XDECREF(v);
+            }
+            if (bad || call.failed)
+                break;
+            if (PyErr_CheckSignals() < 0) {
+                bad = 1;
+                break;
+            }
+        }
+        if (!bad && !call.failed && rc != SQLITE_DONE) {
+            if (sql_say(st, &call) == 0)
+                sql_raise(st, &call, db, rc, "sql");
+            bad = 1;
+        }
+        sqlite3_finalize(q);
+        if (bad || call.failed) {
+            if (call.failed && !PyErr_Occurred())
+                PyErr_NoMemory();
+            Py_XDECREF(n2), Py_XDECREF(d2), Py_XDECREF(c2);
+            goto done;
+        }
+        if (ncol) {
+            Py_XSETREF(names, n2);
+            Py_XSETREF(decls, d2);
+            Py_XSETREF(cols, c2);
+        }
+    }
+    if (!statements) {
+        PyErr_Format(st->exc[EXC_ARGUMENT], "sql: no statement in %R", stmt_obj);
+        goto done;
+    }
+    if (sql_say(st, &call) < 0)
+        goto done;
+    if (!names) { /* statements without columns (CREATE, INSERT...): an empty result */
+        names = PyList_New(0), decls = PyList_New(0), cols = PyList_New(0);
+        if (!names || !decls || !cols)
+            goto done;
+    }
+    result = PyTuple_Pack(3, names, decls, cols);
+done:
+    sqlite3_free(err);
+    sqlite3_free(schema);
+    sqlite3_close(db);
+    Py_XDECREF(names), Py_XDECREF(decls), Py_XDECREF(cols);
+    Py_XDECREF(call.warnings), Py_XDECREF(call.notices);
+    Py_XDECREF(index_b);
+    Py_XDECREF(bytes);
+    free(paths);
+    Py_DECREF(seq);
+    return result;
+}
+
 static PyMethodDef mod_methods[] = {
     {"_set_notice_hook", mod_set_notice_hook, METH_O, "fn(action, why, path): what the index maintenance did."},
     {"_analyses", mod_analyses, METH_NOARGS, "The library's analyses: [(name, summary, [(table, [(column, type, "
      "description)])])]."},
+    {"_sql", mod_sql, METH_VARARGS, "_sql(traces, index, statement): (names, declared types, [column lists])."},
     {"index_path", mod_index_path, METH_O,
      "index_path(trace): where the index of a trace is kept (NTIDX_INDEX_DIR, beside it, or the user's cache)."},
     {NULL}};
