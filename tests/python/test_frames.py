@@ -11,9 +11,11 @@ usage: test_frames.py NTIDX TRACES_DIR   (the package on PYTHONPATH)
 - activity_id, related_activity_id, thread_name, pid and stack_key columns, against the events of the query.
 - iter_frames(rows=N) parts concatenate to frame(), none longer than N.
 - A Trace pickles and unpickles to one that gives the same frame.
-- on_error="skip" leaves a damaged region out, warns, and lists it in attrs; the default still raises.
+- on_error="skip" leaves a damaged region out, warns, and lists it in attrs (stats(): "skipped_regions");
+  the default still raises; `ntidx stats --skip-damaged` gives the same count.
 """
 
+import json
 import os
 import pickle
 import shutil
@@ -190,6 +192,24 @@ class Frames(unittest.TestCase):
             self.assertEqual(pd.concat(parts).offset.tolist(), df.offset.tolist())
             with self.assertRaises(ntidx.ArgumentError):
                 b.frame(on_error="ignore")
+            # stats(): the same region left out, counted and said; the command's --skip-damaged agrees
+            with self.assertRaises(ntidx.CorruptError):
+                b.stats()
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                s = b.stats(on_error="skip")
+            self.assertTrue(any(issubclass(x.category, ntidx.DamagedRegionWarning) for x in w))
+            self.assertEqual(s["events"], len(df))
+            self.assertEqual([x["region"] for x in s["skipped_regions"]], [2])
+        idx = os.path.join(SCRATCH, "damaged-cli.ntidx")  # none yet: the command builds it
+        p = subprocess.run([NTIDX, "stats", bad, "--index", idx, "--json"], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 1)
+        p = subprocess.run([NTIDX, "stats", bad, "--index", idx, "--json", "--skip-damaged"], capture_output=True,
+                           text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(json.loads(p.stdout)["events"], len(df))
+        self.assertIn("region 2 (offset %d, %d bytes) skipped" % (r.offset, r.bytes), p.stderr)
+        self.assertIn("1 damaged region left out", p.stderr)
 
 
 if __name__ == "__main__":

@@ -122,12 +122,18 @@ class Trace(_ntidx.Trace):
     def __repr__(self):
         return "<ntidx.Trace %r%s>" % (self.path, " (closed)" if self.closed else "")
 
-    def stats(self, start=None, end=None, threads=0, regions=None):
+    def stats(self, start=None, end=None, threads=0, regions=None, on_error="raise"):
         """The statistics of a window: a dict with the keys and values of `ntidx stats --json` (its "file" is the
         path given to open()). `regions`: only these work units (Trace.regions()), as a scheduler splits. Each
         entry of "threads" also has "name" and "pid" where the trace defines its threads (V6 thread blocks: the
-        latest definition), as the SQL threads table."""
-        s = super().stats(_time(start), _time(end), threads, regions)
+        latest definition), as the SQL threads table. on_error="skip" (`ntidx stats --skip-damaged`): a region
+        that cannot be read is left out, said with a DamagedRegionWarning and listed under "skipped_regions"."""
+        if on_error not in ("raise", "skip"):
+            raise ArgumentError('on_error: "raise" or "skip", not %r' % (on_error,))
+        if on_error == "raise":
+            s = super().stats(_time(start), _time(end), threads, regions)
+        else:
+            s = self._stats_skipping(start, end, threads, regions)
         if s.get("threads"):
             defs = {tid: (name, pid) for tid, name, pid in self._thread_defs()}
             for t in s["threads"]:
@@ -137,6 +143,30 @@ class Trace(_ntidx.Trace):
                         t["name"] = name
                     if pid is not None:
                         t["pid"] = pid
+        return s
+
+    def _stats_skipping(self, start, end, threads, regions):
+        """stats() again without the region the last failure met, while the failure is damage inside a region
+        still counted (as the command's --skip-damaged)."""
+        todo, skipped = None, []
+        while True:
+            try:
+                s = super().stats(_time(start), _time(end), threads, regions if todo is None else todo)
+                break
+            except (CorruptError, TruncatedError) as e:
+                where = [r for r in self.regions() if e.offset is not None and r.offset <= e.offset < r.offset + r.bytes]
+                if todo is None:
+                    todo = sorted(set(regions)) if regions is not None else [r.number for r in self.regions()]
+                if not where or where[0].number not in todo:
+                    raise  # damage in what every region needs: the call's error
+                r = where[0]
+                todo.remove(r.number)
+                skipped.append({"region": r.number, "offset": r.offset, "bytes": r.bytes, "at": e.offset,
+                                "error": e.name, "message": str(e)})
+                warnings.warn("%s: region %d (offset %d, %d bytes) skipped: %s" % (self.path, r.number, r.offset,
+                                                                                  r.bytes, e), DamagedRegionWarning,
+                              stacklevel=3)
+        s["skipped_regions"] = skipped
         return s
 
     def query(self, start=None, end=None, provider=None, event=None, thread=None, order="time", limit=None,
