@@ -239,7 +239,7 @@ class Trace(_ntidx.Trace):
                 if c is None:
                     break
                 df = _frame.build(c, fields is not None, time)
-                df.index = pd_range(at, at + len(df))
+                df.index = _range_index(at, at + len(df))
                 at += len(df)
                 yield df
         finally:
@@ -321,7 +321,7 @@ class Trace(_ntidx.Trace):
         return (_reopen, (os.path.abspath(self.path), index, self._types_seed))
 
 
-def pd_range(a, b):
+def _range_index(a, b):
     import pandas as pd
     return pd.RangeIndex(a, b)
 
