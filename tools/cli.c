@@ -185,7 +185,9 @@ static int open_index(cli_ctx *c, int verify)
     o.notice_ctx = (void *)c->trace_path;
     if (c->cmd->pass && !c->has_window) { /* the whole trace is read next: a cold one read once, in order */
         o.read_all = 1;
-        o.full_when_built = c->cmd->pass == CLI_PASS_STATS;
+        /* --skip-damaged: a plain index (its build reads block headers, not events), so that damage in a region
+           is met, and left out, by the statistics rather than stopping the build of their summaries */
+        o.full_when_built = c->cmd->pass == CLI_PASS_STATS && !cli_opt(c, "skip-damaged");
     }
     cli_progress_label("ntidx: indexing");
     /* a trace from standard input belongs to no file: its index is built for this command only */

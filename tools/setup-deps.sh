@@ -5,9 +5,11 @@ need=()
 # libsqlite3-dev and sqlite3: the SQL tables (tools/sqlite) and the shell the tests load them into.
 # python3-dev: the Python module (tools/python) is built for Debian's /usr/bin/python3, whose numpy, pandas
 # and Dask (dask.dataframe is python3-dask; distributed's LocalCluster and Client python3-distributed) its
-# tests and benchmarks use.
+# tests and benchmarks use. python3-mesonpy, python3-pip and python3-venv: the wheel test builds the module
+# with meson-python (pyproject.toml) and installs it into a fresh venv, offline.
 for pkg in gcc g++ clang meson ninja-build pkg-config libxxhash-dev libcmocka-dev python3 scdoc libsqlite3-dev sqlite3 \
-  python3-dev python3-numpy python3-pandas python3-dask python3-distributed; do
+  python3-dev python3-numpy python3-pandas python3-dask python3-distributed \
+  python3-mesonpy python3-pip python3-venv; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 # libFuzzer and the sanitizer runtimes ship with clang's runtime package.

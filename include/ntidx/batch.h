@@ -208,6 +208,34 @@ NTIDX_API void ntidx_batch_close(ntidx_batch **b);
 /* The event types of a trace (ntidx_type_list, ntidx_index_types()) are declared in stats.h. */
 
 /* ------------------------------------------------------------------ */
+/* The threads of a trace                                              */
+/* ------------------------------------------------------------------ */
+
+typedef struct ntidx_thread_list ntidx_thread_list;
+
+/**
+ * Every thread a V6 trace defines (its thread blocks, which the index lists
+ * among the definitions), with its OS thread and process ids and its name
+ * where the trace gives them, read from those blocks alone (no event is
+ * decoded): what a client shows beside a thread id (names in statistics and
+ * data frames). A definition repeated after a flush is listed once; a
+ * thread defined again with another name is listed once per name, in file
+ * order (the last is the latest). Traces before V6 define no threads: the
+ * list is empty. A region of a lazily checked index that fails its check is
+ * recovered from as queries do.
+ * @return NTIDX_OK; NTIDX_E_NOMEM; NTIDX_E_CORRUPT (a thread block that
+ *         cannot be read: the message names its offset).
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_index_threads(ntidx_trace *t, const ntidx_index *x, ntidx_thread_list **out);
+
+/** Threads listed, in the order the trace defines them. */
+NTIDX_API size_t ntidx_thread_list_count(const ntidx_thread_list *l);
+/** Thread `i` (NULL past the end): `index`, OS ids (when has_os_*), `name` (NULL when not given). Valid as long
+    as the list. */
+NTIDX_API const ntidx_thread *ntidx_thread_list_at(const ntidx_thread_list *l, size_t i);
+NTIDX_API void ntidx_thread_list_free(ntidx_thread_list **l);
+
+/* ------------------------------------------------------------------ */
 /* Names that name nothing                                             */
 /* ------------------------------------------------------------------ */
 
