@@ -22,6 +22,9 @@
 //   exceptions TRACE  Exception/Start per type, message and throwing method
 //   alloc TRACE       GC/AllocationTick per type name and allocation kind
 //   contention TRACE  Contention/Start-Stop waits per lock and thread
+//   runtime-pass TRACE  the benchmark's reference (tools/bench/bench_answers.sh): TraceEvent's
+//                     TraceLoadedDotNetRuntime pass over the whole trace (NeedLoadedDotNetRuntimes(),
+//                     Process(), GC.Stats(), the JIT's methods counted); prints its seconds
 //   activities TRACE  one record per StartStopActivity of TraceEvent's StartStopActivityComputer
 using System.Globalization;
 using System.Text;
@@ -43,7 +46,7 @@ namespace Ntidx.Dumper;
 public static class Analyses
 {
     public static readonly string[] Names = { "gc", "jit", "cpu", "exceptions", "alloc", "contention", "activities",
-                                              "cpu-by-thread", "gc-summary" };
+                                              "cpu-by-thread", "gc-summary", "runtime-pass" };
 
     public static int Run(string analysis, string path, string[] options)
     {
@@ -53,6 +56,7 @@ public static class Analyses
         {
             "gc" => Gc(path, w),
             "gc-summary" => GcSummary(path, w),
+            "runtime-pass" => RuntimePass(path),
             "jit" => Jit(path, w),
             "cpu" => Cpu(path, w, options.Contains("--by-thread")),
             "cpu-by-thread" => Cpu(path, w, true),
@@ -108,6 +112,23 @@ public static class Analyses
                 w.End();
             }
         }
+        return 0;
+    }
+
+    /// What a program written against TraceLoadedDotNetRuntime pays before its first answer: the whole
+    /// trace read with the runtime's computers attached (GCs, JIT, the process), then the GC rollup.
+    static int RuntimePass(string path)
+    {
+        var sw = System.Diagnostics.Stopwatch.StartNew();
+        long gcs = 0, methods = 0;
+        foreach (var (_, runtime) in LoadedRuntimes(path))
+        {
+            runtime.GC.Stats();
+            gcs += runtime.GC.GCs.Count;
+            methods += runtime.JIT.Methods.Count;
+        }
+        Console.WriteLine($"traceevent runtime-pass: {gcs} GCs, {methods} jitted methods, " +
+                          $"{sw.Elapsed.TotalSeconds.ToString("F3", CultureInfo.InvariantCulture)} s");
         return 0;
     }
 
