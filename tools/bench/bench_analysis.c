@@ -27,7 +27,7 @@
  *               with a --full index (only blocks whose type filters can hold GC events) and without.
  *
  * usage: bench_analysis [-r REPS] [-t N] [-T TRACEEVENT_SECONDS] [-w]
- *                       [-a gc|jit|alloc|exceptions|contention|activities|cpu] TRACE
+ *                       [-a gc|jit|alloc|exceptions|contention|activities|cpu[,...]] TRACE
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -44,6 +44,21 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Whether `name` is among `list` ("gc,jit"; NULL: all). */
+static int wanted(const char *list, const char *name)
+{
+    if (!list)
+        return 1;
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        size_t k = strcspn(p, ",");
+        if (k == n && !strncmp(p, name, n))
+            return 1;
+        p += k + (p[k] == ',');
+    }
+    return 0;
 }
 
 static int cmp_d(const void *a, const void *b)
@@ -235,7 +250,7 @@ int main(int argc, char **argv)
     }
     if (i != argc - 1 || reps < 1) {
         fprintf(stderr, "usage: bench_analysis [-r REPS] [-t N] [-T TRACEEVENT_SECONDS] [-w] "
-                        "[-a gc|jit|alloc|exceptions|contention|activities|cpu] TRACE\n");
+                        "[-a gc|jit|alloc|exceptions|contention|activities|cpu[,...]] TRACE\n");
         return 2;
     }
     const char *path = argv[i];
@@ -255,7 +270,7 @@ int main(int argc, char **argv)
     figure fig[NA][2][2] = {{{{0}}}}; /* [analysis][plain, full][1 thread, N] */
     int done[NA] = {0};
     for (size_t n = 0; n < NA - 1; n++) {
-        if (only && strcmp(only, analyses[n].name))
+        if (!wanted(only, analyses[n].name))
             continue;
         ran = done[n] = 1;
         for (int k = 0; k < 2 && rc == 0; k++) {
@@ -263,7 +278,7 @@ int main(int argc, char **argv)
             rc |= bench(analyses[n].name, analyses[n].fn, t, full, "full", counts[k], reps, &fig[n][1][k]);
         }
     }
-    if (!only || !strcmp(only, "cpu")) {
+    if (wanted(only, "cpu")) {
         ran = done[NA - 1] = 1;
         for (int k = 0; k < 2 && rc == 0; k++) {
             rc |= bench_cpu(t, plain, "plain", counts[k], reps, &fig[NA - 1][0][k]);

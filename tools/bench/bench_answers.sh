@@ -2,7 +2,7 @@
 # Issue 30's speed figures in one run (item 4), on one real trace: prints figures and ratios, asserts
 # nothing. The machine may be shared: compare the figures of one run only.
 #
-#   tools/bench/bench_answers.sh TRACE [--reps N] [--threads N]
+#   tools/bench/bench_answers.sh TRACE [--reps N] [--threads N] [--analyses gc,jit,...] [--no-windows]
 #
 #   1. TraceEvent: `dumper runtime-pass TRACE`, the TraceLoadedDotNetRuntime pass over the whole trace
 #      (source.NeedLoadedDotNetRuntimes(), Process(), GC.Stats()), what a program written against
@@ -20,11 +20,13 @@ cd "$(dirname "$0")/../.."
 root=$(pwd)
 trace=${1:?usage: bench_answers.sh TRACE [--reps N] [--threads N]}
 shift
-reps=1 threads=0
+reps=1 threads=0 only=() windows=(-w)
 while [ $# -gt 0 ]; do
   case $1 in
     --reps) reps=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
+    --analyses) only=(-a "$2"); shift 2 ;;
+    --no-windows) windows=(); shift ;;
     *) echo "bench_answers.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -37,4 +39,4 @@ line=$("${dumper[@]}" runtime-pass "$trace") || { echo "bench_answers.sh: the du
 echo "$line"
 te=$(sed -n 's/.* \([0-9.]*\) s$/\1/p' <<<"$line")
 [ -n "$te" ] || { echo "bench_answers.sh: no seconds in: $line" >&2; exit 1; }
-"$bench" -r "$reps" -t "$threads" -T "$te" -w "$trace"
+"$bench" -r "$reps" -t "$threads" -T "$te" "${windows[@]}" "${only[@]}" "$trace"
