@@ -9,7 +9,7 @@
  * time) and its data (JSON, report_json.h) are all inside it, its charts are
  * SVG its own script draws, and it opens from disk with no network.
  *
- * The analyses are the library's, every one of them (ntidx_analysis_info_at()):
+ * The analyses are the library's, every one of them but the listings (ntidx_analysis_info_at()):
  * an analysis added to the library brings its tables to the page with no
  * change here (the page's script shows an analysis it has no section for as
  * plain tables; report.js's SECTIONS give the known ones their charts). OUT
@@ -56,6 +56,10 @@ static int analyze(const char *name, ntidx_trace *t, const ntidx_index *x, const
     }
     return ntidx_analyze(name, t, x, o, out);
 }
+
+/* Listings, not answers: one row per event (cpu_samples: every sample). The page holds what
+ * they sum to (the CPU section's methods and call tree), not the rows themselves. */
+static int on_the_page(const char *name) { return strcmp(name, "cpu_samples") != 0; }
 
 static double ms_of(ntidx_trace *t, uint64_t ticks) { return ntidx_ticks_to_seconds(t, ticks) * 1000.0; }
 
@@ -124,7 +128,7 @@ int ntidx_cmd_report(int argc, char **argv)
         return cli_end(&c, CLI_FAIL);
     }
     for (size_t i = 0; i < n; i++)
-        if (analyze(ntidx_analysis_info_at(i)->name, c.trace, c.index, &o, &done[i]) < 0) {
+        if (on_the_page(ntidx_analysis_info_at(i)->name) && analyze(ntidx_analysis_info_at(i)->name, c.trace, c.index, &o, &done[i]) < 0) {
             cli_library_error();
             goto out;
         }
@@ -137,8 +141,10 @@ int ntidx_cmd_report(int argc, char **argv)
     fwrite(report_page_head, 1, report_page_head_size, stdout);
     put_header(stdout, &c);
     fputs(",\"analyses\":[", stdout);
-    for (size_t i = 0; i < n; i++) {
-        if (i)
+    for (size_t i = 0, put = 0; i < n; i++) {
+        if (!done[i])
+            continue;
+        if (put++)
             fputc(',', stdout);
         if (report_json_analysis(stdout, done[i], max_rows) < 0) {
             cli_library_error();

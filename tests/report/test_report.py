@@ -110,6 +110,8 @@ class Data(unittest.TestCase):
         # every analysis the page has a section for is in the library now
         self.assertEqual(sorted(set(names) & {n for n, _ in SECTION_ORDER}), sorted({n for n, _ in SECTION_ORDER}))
         self.assertIn("cpu_tree", tables(next(a for a in data["analyses"] if a["name"] == "cpu")))
+        # listings (a row per sample) are summed up by their sections, not carried whole
+        self.assertNotIn("cpu_samples", names)
         for a in data["analyses"]:
             doc = json.loads(run(a["name"], trace, "--format", "json", *COMMAND_ARGS.get(a["name"], []),
                                  *window).stdout)
