@@ -174,19 +174,25 @@ int cli_verify_mode(void)
     return NTIDX_VERIFY_AUTO;
 }
 
+/* The options the commands' indexes are opened, built and rebuilt with: their notices and progress bar. */
+static void index_options(const cli_ctx *c, int verify, ntidx_index_options *o)
+{
+    ntidx_index_options_defaults(o);
+    o->verify = verify;
+    o->progress = cli_progress;
+    o->notice = notice_index;
+    o->notice_ctx = (void *)c->trace_path;
+    if (c->cmd->pass && !c->has_window) { /* the whole trace is read next: a cold one read once, in order */
+        o->read_all = 1;
+        o->full_when_built = c->cmd->pass == CLI_PASS_STATS;
+    }
+}
+
 /* The trace's index with the commands' notices and progress bar. */
 static int open_index(cli_ctx *c, int verify)
 {
     ntidx_index_options o;
-    ntidx_index_options_defaults(&o);
-    o.verify = verify;
-    o.progress = cli_progress;
-    o.notice = notice_index;
-    o.notice_ctx = (void *)c->trace_path;
-    if (c->cmd->pass && !c->has_window) { /* the whole trace is read next: a cold one read once, in order */
-        o.read_all = 1;
-        o.full_when_built = c->cmd->pass == CLI_PASS_STATS;
-    }
+    index_options(c, verify, &o);
     cli_progress_label("ntidx: indexing");
     /* a trace from standard input belongs to no file: its index is built for this command only */
     int rc = c->from_stdin ? ntidx_index_build(c->trace, &o, &c->index)
@@ -205,6 +211,32 @@ int cli_index_verified(cli_ctx *c)
     cli_note("%s", ntidx_last_error());
     ntidx_index_close(&c->index);
     return open_index(c, NTIDX_VERIFY_ALL);
+}
+
+int cli_recover(cli_ctx *c, int rc)
+{
+    if (rc != NTIDX_E_INDEX_CORRUPT || !c->index || c->replaced)
+        return 0;
+    /* the notice says what was found ("rebuilding the index of TRACE: INDEX: region N ...: the index is corrupt") */
+    ntidx_index_options o;
+    index_options(c, cli_verify_mode(), &o);
+    ntidx_index *nx = NULL;
+    cli_progress_label("ntidx: indexing");
+    rc = ntidx_index_recover(c->trace, c->index, &o, &nx);
+    cli_progress_end();
+    if (rc < 0)
+        return 0; /* the caller says why (ntidx_last_error()) */
+    c->replaced = c->index; /* what was opened over it may be in use until it is resumed */
+    c->index = nx;
+    return 1;
+}
+
+int cli_query_next(cli_ctx *c, ntidx_query *q, const ntidx_event **e)
+{
+    int rc = ntidx_query_next(q, e);
+    if (cli_recover(c, rc) && (rc = ntidx_query_resume(q, c->index)) == NTIDX_OK)
+        rc = ntidx_query_next(q, e);
+    return rc;
 }
 
 /* How many single-character edits turn a into b (for suggestions; names are short). */
@@ -503,6 +535,7 @@ int cli_begin(const cli_command *cmd, int argc, char **argv, cli_ctx *c)
 int cli_end(cli_ctx *c, int exit_code)
 {
     ntidx_index_close(&c->index);
+    ntidx_index_close(&c->replaced);
     ntidx_trace_close(&c->trace);
     cli_stdin_close(&c->in);
     return exit_code;
@@ -674,7 +707,10 @@ void cli_names_warning(cli_ctx *c)
     if (!c->index || !(c->query.provider || c->query.event_name || c->query.has_event_id))
         return;
     ntidx_buf msg = {0};
-    if (ntidx_index_check_names(c->trace, c->index, &c->query, &msg) == 1)
+    int rc = ntidx_index_check_names(c->trace, c->index, &c->query, &msg);
+    if (cli_recover(c, rc))
+        rc = ntidx_index_check_names(c->trace, c->index, &c->query, &msg);
+    if (rc == 1)
         cli_note("%s: warning: %s", c->trace_path, msg.data);
     ntidx_buf_free(&msg);
 }

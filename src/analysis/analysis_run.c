@@ -122,7 +122,6 @@ static int read_unit(shared *sh, unit *u, ntidx_values *v, ntx_err *err)
     qo.order = NTIDX_ORDER_TIME;
     qo.regions = &sh->regions[u->first];
     qo.region_count = u->count;
-    qo.recover = 0; /* the run recovers as a whole (ntx_analysis_run) */
     ntidx_query *q = NULL;
     int rc = def->unit_new(ctx, &u->state);
     if (rc < 0)
@@ -180,7 +179,6 @@ static int look_ahead(const shared *sh, void *merged, ntidx_values *v, ntidx_ana
     qo.t0 = o->t1;
     qo.t1 = end;
     qo.order = NTIDX_ORDER_TIME;
-    qo.recover = 0;
     ntidx_query *q = NULL;
     int rc = ntidx_query_open(ctx->t, ctx->x, &qo, &q);
     if (rc < 0)
@@ -352,20 +350,10 @@ int ntx_analysis_run(const ntx_analysis_def *def, ntidx_trace *t, const ntidx_in
     if (rc < 0)
         return rc;
     const ntidx_trace_info *ti = ntidx_trace_get_info(t);
-    ntx_an_ctx ctx = {.t = t, .x = ntx_index_current(x), .o = o, .pid = ti->process_id,
+    ntx_an_ctx ctx = {.t = t, .x = x, .o = o, .pid = ti->process_id,
                       .sync_ticks = ti->sync_ticks, .tick_frequency = ti->tick_frequency};
     ntx_err err = {0};
     rc = run_once(def, &ctx, out, &err);
-    if (rc == NTIDX_E_INDEX_CORRUPT && o->recover) {
-        /* a region of a lazily checked index failed its check: rebuild it and compute again */
-        const ntidx_index *nx;
-        ntx_err rerr = {0};
-        if ((rc = ntx_index_recover(t, ctx.x, &err, &nx, &rerr)) < 0)
-            return ntx_fail(rc, ntidx_trace_name(t), &rerr);
-        ntx_err_clear(&err);
-        ctx.x = nx;
-        rc = run_once(def, &ctx, out, &err);
-    }
     if (rc < 0)
         return ntx_fail(rc, rc == NTIDX_E_INDEX_CORRUPT ? ctx.x->name : ntidx_trace_name(t), &err);
     return NTIDX_OK;

@@ -59,14 +59,12 @@ void ntx_index_fill_info(ntidx_index *x)
 
 NTIDX_API const ntidx_index_info *ntidx_index_get_info(const ntidx_index *x)
 {
-    x = ntx_index_current(x);
     return x ? &x->info : NULL;
 }
 
 NTIDX_API int ntidx_index_block_counts(const ntidx_index *x, uint64_t counts[NTIDX_BLOCK_KIND_COUNT],
                                        uint64_t *unknown)
 {
-    x = ntx_index_current(x);
     if (!x || !counts || !unknown)
         return ntx_failf(NTIDX_E_INVALID_ARG, x ? x->name : NULL, NTIDX_NO_OFFSET,
                          "ntidx_index_block_counts: NULL argument");
@@ -98,7 +96,6 @@ NTIDX_API char *ntidx_index_default_path(const char *trace_path)
 
 NTIDX_API const char *ntidx_index_file(const ntidx_index *x)
 {
-    x = ntx_index_current(x);
     return x && x->from_file ? x->name : NULL;
 }
 
@@ -107,8 +104,6 @@ NTIDX_API void ntidx_index_close(ntidx_index **xp)
     if (!xp || !*xp)
         return;
     ntidx_index *x = *xp;
-    ntidx_index *next = x->replacement;
-    ntidx_index_close(&next);
     for (size_t i = 0; i < sizeof x->own / sizeof x->own[0]; i++)
         ntidx_buf_free(&x->own[i]);
     ntx_index_free_retired(x);
@@ -140,13 +135,11 @@ uint64_t ntx_thread_hash(uint64_t thread) { return ntx_xxh3(&thread, sizeof thre
 
 NTIDX_API uint64_t ntidx_index_region_count(const ntidx_index *x)
 {
-    x = ntx_index_current(x);
     return x ? x->nregions : 0;
 }
 
 NTIDX_API int ntidx_index_region(const ntidx_index *x, uint64_t number, ntidx_region *out)
 {
-    x = ntx_index_current(x);
     if (!x || !out || number >= x->nregions)
         return ntx_failf(NTIDX_E_INVALID_ARG, x ? x->name : NULL, NTIDX_NO_OFFSET, "no region %llu (of %llu)",
                          (unsigned long long)number, (unsigned long long)(x ? x->nregions : 0));

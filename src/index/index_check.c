@@ -212,9 +212,8 @@ int ntx_index_check_region(const ntidx_index *x, uint64_t r, ntx_err *err)
     if (state == 0)
         ntx_index_prefetch_region(x, r); /* its pages in one read, not a fault per page */
     char why[256] = "";
-    int rc = state == 1 ? 0 : state == 2 ? why_set(why, sizeof why, "region %llu failed its check before",
-                                                      (unsigned long long)r)
-                                         : ntx_index_check_region_now(x, r, why, sizeof why);
+    /* A region that failed before is checked again for the message (failures are rare; the check is pure). */
+    int rc = state == 1 ? 0 : ntx_index_check_region_now(x, r, why, sizeof why);
     if (state == 0 || state == 3)
         __atomic_store_n(&x->region_ok[r], (uint8_t)(rc < 0 ? 2 : 1), __ATOMIC_RELEASE);
     if (rc < 0)

@@ -60,15 +60,10 @@ struct ntidx_index {
     uint64_t sps_hash;
     uint8_t *region_ok;
     char *name; /* the index's path (loaded, written or opened), or the name it was loaded from memory under */
-    int from_file; /* name is a file the index lives in: a recovery saves the rebuilt index there */
+    int from_file; /* name is a file the index lives in: ntidx_index_recover() saves the rebuilt index there */
 
-    /*
-     * Recovery (the `recover` options of queries, statistics and slices): a
-     * corrupt index is rebuilt and the new one published here, atomically;
-     * every public call follows the chain (ntx_index_current()) and close
-     * frees it. The options ntidx_index_open() was given are kept for it.
-     */
-    struct ntidx_index *replacement;
+    /* The options ntidx_index_open() was given, kept for ntidx_index_recover() (set once, before the index is
+       handed out: never changed afterwards). */
     ntidx_index_options open_options;
     int has_open_options;
 
@@ -94,15 +89,6 @@ struct ntidx_index {
  * library's minor version or older must have them zero, one of a later minor version may use them.
  */
 static inline int ntx_index_strict(const ntidx_index *x) { return x->minor <= NTX_IDX_MINOR; }
-
-/* The index to use for `x`: the newest replacement a recovery published, else x itself. */
-static inline const ntidx_index *ntx_index_current(const ntidx_index *x)
-{
-    const ntidx_index *r;
-    while (x && (r = __atomic_load_n(&x->replacement, __ATOMIC_ACQUIRE)))
-        x = r;
-    return x;
-}
 
 /* Accessors: i must be < the section's count (callers check). */
 static inline uint64_t ntx_blk_offset(const ntidx_index *x, uint64_t i) { return ntx_load64(x->blocks + i * x->sb); }

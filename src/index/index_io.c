@@ -95,7 +95,7 @@ out:
 }
 
 /*
- * The index's bytes, written to `fd` from where it is. `x` is current and checked whole. Returns NTIDX_OK,
+ * The index's bytes, written to `fd` from where it is. `x` is checked whole. Returns NTIDX_OK,
  * NTIDX_E_NOMEM (said, naming `path`) or NTIDX_E_IO with errno set (a write failed; not said).
  */
 static int serialize(const ntidx_index *x, int fd, const char *path)
@@ -198,14 +198,12 @@ static int serialize(const ntidx_index *x, int fd, const char *path)
     return bad ? NTIDX_E_IO : NTIDX_OK;
 }
 
-/* The index to write: the current one of `x`, checked whole (a lazily checked one is checked before it is
-   copied anywhere). */
-static int ready_to_write(const ntidx_index **x)
+/* An index about to be written, checked whole (a lazily checked one is checked before it is copied anywhere). */
+static int ready_to_write(const ntidx_index *x)
 {
-    *x = ntx_index_current(*x);
     ntx_err cerr = {0};
-    if (ntx_index_need_all(*x, &cerr) < 0)
-        return ntx_fail(cerr.code, (*x)->name, &cerr);
+    if (ntx_index_need_all(x, &cerr) < 0)
+        return ntx_fail(cerr.code, x->name, &cerr);
     return NTIDX_OK;
 }
 
@@ -213,7 +211,7 @@ NTIDX_API int ntidx_index_write_fd(const ntidx_index *x, int fd, const char *nam
 {
     if (!x || fd < 0)
         return say(name, NTIDX_E_INVALID_ARG, "ntidx_index_write_fd: NULL index or no descriptor");
-    int rc = ready_to_write(&x);
+    int rc = ready_to_write(x);
     if (rc < 0)
         return rc;
     rc = serialize(x, fd, name);
@@ -226,7 +224,7 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path)
 {
     if (!x || !path)
         return say(path, NTIDX_E_INVALID_ARG, "ntidx_index_write: NULL argument");
-    int rc = ready_to_write(&x);
+    int rc = ready_to_write(x);
     if (rc < 0)
         return rc;
     struct stat st;
@@ -937,7 +935,6 @@ NTIDX_API int ntidx_index_verify_all(const ntidx_index *x)
 {
     if (!x)
         return say(NULL, NTIDX_E_INVALID_ARG, "ntidx_index_verify_all: NULL index");
-    x = ntx_index_current(x);
     ntx_err e = {0};
     int rc = ntx_index_need_all(x, &e);
     return rc < 0 ? ntx_fail(rc, x->name, &e) : NTIDX_OK;

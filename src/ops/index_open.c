@@ -1,8 +1,8 @@
 /*
  * The index lifecycle: build (plain or --full), extend a grown trace's
  * index, load-or-build (what every command that needs an index calls), and
- * recovery (a query, statistics or slice that meets a corrupt region
- * rebuilds the index and goes on). It sits above the queries because a
+ * recovery (ntidx_index_recover(): a new index for one that a call found
+ * corrupt; no call rebuilds an index by itself). It sits above the queries because a
  * --full index stores statistics the query engine computes (index_full.c);
  * loading, writing and checking an index file are the index core's
  * (src/index/).
@@ -53,7 +53,6 @@ NTIDX_API int ntidx_index_extend(ntidx_trace *t, const ntidx_index *old, const n
     int rc = check_options(o, t->name);
     if (rc < 0)
         return rc;
-    old = ntx_index_current(old);
     ntx_err err = {0};
     /* A --full index needs its counts for every block: extending it rescans for them. */
     rc = ntx_index_build_full(t, old, o, out, &err);
@@ -201,39 +200,45 @@ done:
     return rc;
 }
 
-int ntx_index_recover(ntidx_trace *t, const ntidx_index *corrupt, const ntx_err *why, const ntidx_index **out,
-                      ntx_err *err)
+NTIDX_API int ntidx_index_recover(ntidx_trace *t, const ntidx_index *x, const ntidx_index_options *o,
+                                  ntidx_index **out)
 {
-    const ntidx_index *x = ntx_index_current(corrupt);
-    if (x != corrupt) { /* another call recovered it meanwhile */
-        *out = x;
-        return NTIDX_OK;
-    }
-    ntidx_index_options o;
-    if (x->has_open_options)
-        o = x->open_options;
-    else
-        ntidx_index_options_defaults(&o);
-    o.full = (x->flags & NTX_IF_FULL) != 0; /* a --full index comes back --full */
-    char msg[NTIDX_ERROR_MAX];
-    snprintf(msg, sizeof msg, "%s%s%s", x->name ? x->name : "", x->name ? ": " : "", why->msg);
-    notice(&o, NTIDX_INDEX_REBUILT, msg);
-    ntidx_index *nx = NULL;
-    int rc = ntx_index_build_full(t, NULL, &o, &nx, err);
+    if (out)
+        *out = NULL;
+    if (!t || !x || !out)
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET,
+                         "ntidx_index_recover: NULL argument");
+    int rc = check_options(o, t->name);
     if (rc < 0)
         return rc;
+    ntidx_index_options bo;
+    if (o)
+        bo = *o;
+    else if (x->has_open_options)
+        bo = x->open_options;
+    else
+        ntidx_index_options_defaults(&bo);
+    bo.full = (x->flags & NTX_IF_FULL) != 0; /* a --full index comes back --full */
+    /* Why: the damage a check of every region finds (x's own record of its lazy checks, nothing else of x
+       is touched); an index that checks out whole is rebuilt all the same, as asked. */
+    ntx_err why = {0};
+    char msg[NTIDX_ERROR_MAX];
+    if (ntx_index_need_all(x, &why) < 0)
+        snprintf(msg, sizeof msg, "%s%s%s", x->name ? x->name : "", x->name ? ": " : "", why.msg);
+    else
+        snprintf(msg, sizeof msg, "%s%srebuilt on request", x->name ? x->name : "", x->name ? ": " : "");
+    notice(&bo, NTIDX_INDEX_REBUILT, msg);
+    ntidx_index *nx = NULL;
+    ntx_err err = {0};
+    if ((rc = ntx_index_build_full(t, NULL, &bo, &nx, &err)) < 0)
+        return ntx_fail(rc, t->name, &err);
     ntx_index_fill_info(nx);
     if (x->name && x->from_file)
-        save(nx, x->name, &o, 0, 0);
-    if (adopt(nx, x->name, x->from_file, x->has_open_options ? &x->open_options : NULL) < 0) {
+        save(nx, x->name, &bo, 0, 0);
+    if (adopt(nx, x->name, x->from_file, &bo) < 0) {
         ntidx_index_close(&nx);
-        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+        return ntx_failf(NTIDX_E_NOMEM, t->name, NTIDX_NO_OFFSET, "out of memory");
     }
-    /* Publish it for every user of `corrupt`; if another thread was first, use its index. */
-    ntidx_index *expected = NULL;
-    ntidx_index **slot = (ntidx_index **)&((ntidx_index *)(uintptr_t)x)->replacement;
-    if (!__atomic_compare_exchange_n(slot, &expected, nx, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-        ntidx_index_close(&nx);
-    *out = ntx_index_current(x);
+    *out = nx;
     return NTIDX_OK;
 }

@@ -30,7 +30,7 @@
 
 struct ntidx_query {
     ntidx_trace *t;
-    const ntidx_index *x;  /* the index in use: after a recovery, the rebuilt one */
+    const ntidx_index *x;  /* the index in use: after ntidx_query_resume(), the one it was given */
     ntidx_query_options o;
     ntidx_query_cost *cost; /* ntidx_query_estimate(): plan only, adding up what would be read */
     ntidx_reader *r;
@@ -62,7 +62,6 @@ struct ntidx_query {
     ntx_event_type *types; /* ntx_query_restrict_types(): only these types (NULL: any) */
     uint64_t *type_hashes; /* their keys in the type filters of --full indexes */
     size_t ntypes;
-    int recovered; /* the index was rebuilt once already: a second failure is an error */
 };
 
 NTIDX_API void ntidx_query_options_defaults(ntidx_query_options *o)
@@ -463,7 +462,7 @@ static int query_start(ntidx_query *q)
     q->next_region = q->only_region >= 0 ? (uint64_t)q->only_region
                      : q->sorted && !q->planned_all ? first_region(x, q->o.t0) : 0;
     q->next_chosen = 0;
-    set_type_keys(q); /* of this index: a recovery replaces it */
+    set_type_keys(q); /* of this index: ntidx_query_resume() may give another */
     ntx_reader_set_plan(q->r, refill, q);
     if (q->o.order == NTIDX_ORDER_TIME)
         ntx_reader_set_time_floor(q->r, q->o.t0); /* next_event() drops what is earlier */
@@ -527,7 +526,7 @@ static int query_open(ntidx_trace *t, const ntidx_index *x, const ntidx_query_op
     if (!q)
         return ntx_failf(NTIDX_E_NOMEM, t->name, NTIDX_NO_OFFSET, "out of memory");
     q->t = t;
-    q->x = ntx_index_current(x);
+    q->x = x;
     if (o)
         q->o = *o;
     else
@@ -574,7 +573,6 @@ NTIDX_API int ntidx_query_open(ntidx_trace *t, const ntidx_index *x, const ntidx
 int ntx_query_open_region(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o,
                           uint64_t region, int every_block)
 {
-    x = ntx_index_current(x);
     if (region >= x->nregions)
         return ntx_failf(NTIDX_E_INVALID_ARG, x->name, NTIDX_NO_OFFSET, "no region %llu", (unsigned long long)region);
     return query_open(t, x, o, (int64_t)region, every_block, out);
@@ -620,7 +618,7 @@ NTIDX_API int ntidx_query_estimate(ntidx_trace *t, const ntidx_index *x, const n
     ntidx_query q;
     memset(&q, 0, sizeof q);
     q.t = t;
-    q.x = ntx_index_current(x);
+    q.x = x;
     if (o)
         q.o = *o;
     else
@@ -763,49 +761,54 @@ long ntx_query_rows(ntidx_query *q, ntx_row *rows, size_t cap, uint64_t *block_o
     }
 }
 
-/*
- * A region of a lazily checked index failed its check: rebuild the index
- * (ntx_index_recover), restart over the new one and pass over the events
- * already returned. Queries are deterministic, so the output goes on exactly
- * where it stopped.
- */
-static int recover(ntidx_query *q, const ntidx_event **ev)
+/* Start again over q->x and pass over the first `skip` events: queries are deterministic (the trace and the
+   options fix their events and order, whatever index plans them), so the next event is the one after them. */
+static int restart_after(ntidx_query *q, uint64_t skip)
 {
-    q->recovered = 1;
-    ntx_err why = q->r->err, err = {0};
-    const ntidx_index *nx;
-    int rc = ntx_index_recover(q->t, q->x, &why, &nx, &err);
+    int rc = query_start(q);
     if (rc < 0)
-        return ntx_fail(rc, q->t->name, &err);
-    uint64_t returned = q->emitted;
-    q->x = nx;
-    if ((rc = query_start(q)) < 0)
         return rc;
-    for (uint64_t i = 0; i < returned; i++)
-        if ((rc = next_event(q, ev)) != 1) /* the rebuilt index cannot give fewer */
-            return rc < 0 ? rc : ntx_failf(NTIDX_E_CORRUPT, q->t->name, NTIDX_NO_OFFSET,
-                                           "the rebuilt index gives fewer events than the one it replaced");
+    const ntidx_event *ev;
+    for (uint64_t i = 0; i < skip; i++)
+        if ((rc = next_event(q, &ev)) != 1) /* an index of the same trace cannot give fewer */
+            return rc == NTIDX_E_INDEX_CORRUPT ? ntx_fail(rc, q->x->name, &q->r->err)
+                   : rc < 0                    ? rc
+                                               : ntx_failf(NTIDX_E_CORRUPT, q->t->name, NTIDX_NO_OFFSET,
+                                                           "the index gives fewer events than the one it replaced");
     return NTIDX_OK;
 }
+
+NTIDX_API int ntidx_query_resume(ntidx_query *q, const ntidx_index *x)
+{
+    if (!q || !x)
+        return ntx_failf(NTIDX_E_INVALID_ARG, q ? q->t->name : NULL, NTIDX_NO_OFFSET,
+                         "ntidx_query_resume: NULL argument");
+    if (q->only_region >= 0 || q->by_region)
+        return ntx_failf(NTIDX_E_INVALID_ARG, q->t->name, NTIDX_NO_OFFSET,
+                         "ntidx_query_resume: not for a query of the library's own");
+    q->x = x;
+    return restart_after(q, q->emitted);
+}
+
+int ntx_query_resume_after(ntidx_query *q, const ntidx_index *x, uint64_t skip)
+{
+    q->x = x;
+    return restart_after(q, skip);
+}
+
+uint64_t ntx_query_returned(const ntidx_query *q) { return q->emitted; }
 
 NTIDX_API int ntidx_query_next(ntidx_query *q, const ntidx_event **ev)
 {
     if (!q || !ev)
         return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET, "ntidx_query_next: NULL argument");
-    int rc = next_event(q, ev);
-    if (rc == NTIDX_E_INDEX_CORRUPT && q->o.recover && !q->recovered && q->only_region < 0) {
-        if ((rc = recover(q, ev)) < 0)
-            return rc;
-        rc = next_event(q, ev);
-    }
-    if (rc == NTIDX_E_INDEX_CORRUPT) /* about the index file, not the trace */
-        return ntx_fail(rc, q->x->name, &q->r->err);
-    return rc;
+    return ntx_query_next(q, ev);
 }
 
 int ntx_query_next(ntidx_query *q, const ntidx_event **ev)
 {
     int rc = next_event(q, ev);
+    /* a region that failed its check is about the index file, not the trace */
     return rc == NTIDX_E_INDEX_CORRUPT ? ntx_fail(rc, q->x->name, &q->r->err) : rc;
 }
 

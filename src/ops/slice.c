@@ -917,20 +917,12 @@ static int finish_report(slicer *s, int rc, ntidx_slice_stats *stats)
 }
 
 /* A slice looks blocks up by offset across the whole table: a lazily checked index is checked whole first,
-   before anything is written, and rebuilt when it fails (`recover`). *x: the index to slice with. */
-static int index_ready(ntidx_trace *t, const ntidx_index **x, const ntidx_slice_options *o)
+   before anything is written (NTIDX_E_INDEX_CORRUPT: ntidx_index_recover() rebuilds it). */
+static int index_ready(const ntidx_index *x)
 {
-    *x = ntx_index_current(*x);
     ntx_err ce = {0};
-    int rc = ntx_index_need_all(*x, &ce);
-    if (rc == NTIDX_E_INDEX_CORRUPT && (!o || o->recover)) {
-        ntx_err re = {0};
-        if ((rc = ntx_index_recover(t, *x, &ce, x, &re)) < 0)
-            return ntx_fail(rc, ntidx_trace_name(t), &re);
-        ntx_err_clear(&ce);
-        rc = ntx_index_need_all(*x, &ce); /* built: nothing left to check */
-    }
-    return rc < 0 ? ntx_fail(rc, (*x)->name, &ce) : NTIDX_OK;
+    int rc = ntx_index_need_all(x, &ce);
+    return rc < 0 ? ntx_fail(rc, x->name, &ce) : NTIDX_OK;
 }
 
 NTIDX_API int ntidx_slice_fd(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *q,
@@ -942,7 +934,7 @@ NTIDX_API int ntidx_slice_fd(ntidx_trace *t, const ntidx_index *x, const ntidx_q
     if (o && !ntx_reserved_zero(o->reserved, sizeof o->reserved))
         return ntx_failf(NTIDX_E_INVALID_ARG, ntidx_trace_name(t), NTIDX_NO_OFFSET,
                          "slice options: reserved fields are not zero (fill them with ntidx_slice_options_defaults())");
-    int rc = index_ready(t, &x, o);
+    int rc = index_ready(x);
     if (rc < 0)
         return rc;
     slicer s;
@@ -1011,7 +1003,7 @@ NTIDX_API int ntidx_slice_memory(ntidx_trace *t, const ntidx_index *x, const nti
     if (o && !ntx_reserved_zero(o->reserved, sizeof o->reserved))
         return ntx_failf(NTIDX_E_INVALID_ARG, ntidx_trace_name(t), NTIDX_NO_OFFSET,
                          "slice options: reserved fields are not zero (fill them with ntidx_slice_options_defaults())");
-    int rc = index_ready(t, &x, o);
+    int rc = index_ready(x);
     if (rc < 0)
         return rc;
     slicer s;

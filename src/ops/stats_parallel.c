@@ -16,7 +16,6 @@
 
 #include "error.h"
 #include "index_internal.h"
-#include "ops_internal.h"
 #include "query_internal.h"
 #include "stats_internal.h"
 #include "threads.h"
@@ -441,19 +440,8 @@ NTIDX_API int ntidx_stats_indexed(ntidx_trace *t, const ntidx_index *x, const nt
                          "statistics options: reserved fields are not zero (fill them with ntidx_stats_options_defaults())");
     if (o->region_count && !o->regions)
         return ntx_failf(NTIDX_E_INVALID_ARG, t->name, NTIDX_NO_OFFSET, "statistics options: region_count without regions");
-    x = ntx_index_current(x);
     ntx_err err = {0};
     int rc = stats_run(t, x, o, out, &err);
-    if (rc == NTIDX_E_INDEX_CORRUPT && o->recover) {
-        /* a region of a lazily checked index failed its check: rebuild it and compute again */
-        const ntidx_index *nx;
-        ntx_err rerr = {0};
-        if ((rc = ntx_index_recover(t, x, &err, &nx, &rerr)) < 0)
-            return ntx_fail(rc, t->name, &rerr);
-        ntx_err_clear(&err);
-        x = nx;
-        rc = stats_run(t, x, o, out, &err);
-    }
     if (rc < 0)
         return ntx_fail(rc, rc == NTIDX_E_INDEX_CORRUPT ? x->name : t->name, &err);
     return NTIDX_OK;

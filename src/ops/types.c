@@ -260,7 +260,6 @@ NTIDX_API int ntidx_index_types(ntidx_trace *t, const ntidx_index *x, ntidx_type
 int ntx_index_types(ntidx_trace *t, const ntidx_index *x, int derived, ntidx_type_list **out)
 {
     *out = NULL;
-    x = ntx_index_current(x);
     ntidx_type_list *l = calloc(1, sizeof *l);
     if (!l)
         return ntx_failf(NTIDX_E_NOMEM, t->name, NTIDX_NO_OFFSET, "out of memory");
@@ -268,22 +267,6 @@ int ntx_index_types(ntidx_trace *t, const ntidx_index *x, int derived, ntidx_typ
     ntx_arena_init(&l->arena);
     ntx_err err = {0};
     int rc = list_types(t, x, derived, l, &err);
-    if (rc == NTIDX_E_INDEX_CORRUPT) {
-        /* a region of a lazily checked index failed its check: rebuild it (as queries do) and list again */
-        const ntidx_index *nx;
-        ntx_err rerr = {0};
-        free_list(l);
-        if ((rc = ntx_index_recover(t, x, &err, &nx, &rerr)) < 0)
-            return ntx_fail(rc, t->name, &rerr);
-        x = nx;
-        l = calloc(1, sizeof *l);
-        if (!l)
-            return ntx_failf(NTIDX_E_NOMEM, t->name, NTIDX_NO_OFFSET, "out of memory");
-        ntx_idmap_init(&l->by_hash);
-        ntx_arena_init(&l->arena);
-        ntx_err_clear(&err);
-        rc = list_types(t, x, derived, l, &err);
-    }
     if (rc < 0) {
         free_list(l);
         return ntx_fail(rc, rc == NTIDX_E_INDEX_CORRUPT ? x->name : t->name, &err);
