@@ -16,8 +16,7 @@
 #include <string.h>
 
 #include "analysis_internal.h"
-#include "index_internal.h"
-#include "ops_internal.h"
+#include "index_tables.h"
 #include "threads.h"
 
 NTIDX_API void ntidx_analysis_options_defaults(ntidx_analysis_options *o)
@@ -213,7 +212,7 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
             return prc;
         sh.types = planned;
     }
-    uint64_t nr = x->nregions;
+    uint64_t nr = ntx_index_region_total(x);
     sh.regions = malloc((size_t)(nr ? nr : 1) * sizeof *sh.regions);
     sh.units = malloc((size_t)(nr ? nr : 1) * sizeof *sh.units);
     if (!sh.regions || !sh.units) {
@@ -237,7 +236,7 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
     /* Units: runs of consecutive regions, `unit_regions` each or about a quarter of a thread's share of the
        bytes. Regions out of time order (an index without NTX_IF_REGIONS_SORTED) make one unit: the merge
        needs the units in time order. */
-    int sorted = (x->flags & NTX_IF_REGIONS_SORTED) != 0;
+    int sorted = ntx_index_regions_sorted(x);
     uint64_t target = total / ((uint64_t)nthreads * 4) + 1, acc = 0;
     for (size_t i = 0; i < nregions; i++) {
         int cut = i == 0 || sh.regions[i] != sh.regions[i - 1] + 1;
@@ -355,6 +354,6 @@ int ntx_analysis_run(const ntx_analysis_def *def, ntidx_trace *t, const ntidx_in
     ntx_err err = {0};
     rc = run_once(def, &ctx, out, &err);
     if (rc < 0)
-        return ntx_fail(rc, rc == NTIDX_E_INDEX_CORRUPT ? ctx.x->name : ntidx_trace_name(t), &err);
+        return ntx_fail(rc, rc == NTIDX_E_INDEX_CORRUPT ? ntx_index_name(ctx.x) : ntidx_trace_name(t), &err);
     return NTIDX_OK;
 }

@@ -103,19 +103,19 @@ static int serialize(const ntidx_index *x, int fd, const char *path)
     uint8_t stat[NTX_TRACE_STAT_ENTRY];
     ntx_store64(stat, (uint64_t)x->trace_ctime_ns);
     /* FILTERS is present exactly when FULL, also with no block (a trace with nothing after its trace
-       block: the builder then has no filter storage, x->filters is NULL): the loader requires it. */
-    int full = (x->flags & NTX_IF_FULL) != 0;
+       block: the builder then has no filter storage, x->tb.filters is NULL): the loader requires it. */
+    int full = (x->tb.flags & NTX_IF_FULL) != 0;
     /* One checksum per region over its block (and filter) entries: loads of large indexes check
        regions on first use (index_check.c). */
-    uint8_t *sums = malloc(x->nregions ? (size_t)x->nregions * NTX_REGION_SUM_ENTRY : 1);
+    uint8_t *sums = malloc(x->tb.nregions ? (size_t)x->tb.nregions * NTX_REGION_SUM_ENTRY : 1);
     if (!sums)
         return say(path, NTIDX_E_NOMEM, "out of memory");
-    for (uint64_t r = 0; r < x->nregions; r++) {
+    for (uint64_t r = 0; r < x->tb.nregions; r++) {
         uint64_t f = ntx_rg_first(x, r), e = ntx_rg_end(x, r);
-        ntx_store64(sums + r * NTX_REGION_SUM_ENTRY, ntx_xxh3(x->blocks ? x->blocks + f * x->sb : (const uint8_t *)"",
-                                                        (size_t)((e - f) * x->sb)));
+        ntx_store64(sums + r * NTX_REGION_SUM_ENTRY, ntx_xxh3(x->tb.blocks ? x->tb.blocks + f * x->tb.sb : (const uint8_t *)"",
+                                                        (size_t)((e - f) * x->tb.sb)));
         ntx_store64(sums + r * NTX_REGION_SUM_ENTRY + 8,
-             x->filters ? ntx_xxh3(x->filters + f * x->sf, (size_t)((e - f) * x->sf)) : 0);
+             x->tb.filters ? ntx_xxh3(x->tb.filters + f * x->tb.sf, (size_t)((e - f) * x->tb.sf)) : 0);
     }
     /* File order (from format 1.4): every section a load reads whole (and every query needs first) right
        after the header, so that one read from the start of the file holds them; BLOCKS and FILTERS, read a
@@ -123,20 +123,20 @@ static int serialize(const ntidx_index *x, int fd, const char *path)
     section_out sec[12];
     int nsec = 0;
     sec[nsec++] = (section_out){NTX_SEC_TRACE_STAT, NTX_TRACE_STAT_ENTRY, stat, 1};
-    sec[nsec++] = (section_out){NTX_SEC_REGIONS, x->sr, x->regions, x->nregions};
-    sec[nsec++] = (section_out){NTX_SEC_SEQPOINTS, x->ss, x->sps, x->nsps};
-    sec[nsec++] = (section_out){NTX_SEC_DEFS, x->sd, x->defs, x->ndefs};
-    sec[nsec++] = (section_out){NTX_SEC_REGION_SUMS, NTX_REGION_SUM_ENTRY, sums, x->nregions};
+    sec[nsec++] = (section_out){NTX_SEC_REGIONS, x->tb.sr, x->tb.regions, x->tb.nregions};
+    sec[nsec++] = (section_out){NTX_SEC_SEQPOINTS, x->tb.ss, x->tb.sps, x->tb.nsps};
+    sec[nsec++] = (section_out){NTX_SEC_DEFS, x->tb.sd, x->tb.defs, x->tb.ndefs};
+    sec[nsec++] = (section_out){NTX_SEC_REGION_SUMS, NTX_REGION_SUM_ENTRY, sums, x->tb.nregions};
     if (x->rstats) {
-        sec[nsec++] = (section_out){NTX_SEC_REGION_STATS, x->srst, x->rstats, x->nregions};
+        sec[nsec++] = (section_out){NTX_SEC_REGION_STATS, x->srst, x->rstats, x->tb.nregions};
         sec[nsec++] = (section_out){NTX_SEC_TYPE_COUNTS, x->stc, x->tcounts, x->ntcounts};
         sec[nsec++] = (section_out){NTX_SEC_THREAD_COUNTS, x->sthc, x->thcounts, x->nthcounts};
         sec[nsec++] = (section_out){NTX_SEC_DROP_COUNTS, x->sdc, x->dcounts, x->ndcounts};
         sec[nsec++] = (section_out){NTX_SEC_STRINGS, NTX_STRING_ENTRY, x->strings, x->strings_len};
     }
-    sec[nsec++] = (section_out){NTX_SEC_BLOCKS, x->sb, x->blocks, x->nblocks};
+    sec[nsec++] = (section_out){NTX_SEC_BLOCKS, x->tb.sb, x->tb.blocks, x->tb.nblocks};
     if (full)
-        sec[nsec++] = (section_out){NTX_SEC_FILTERS, x->sf, x->filters, x->nblocks};
+        sec[nsec++] = (section_out){NTX_SEC_FILTERS, x->tb.sf, x->tb.filters, x->tb.nblocks};
     /* The directory and the header's own checksum must fit: 512 bytes hold 11 entries, a --full index
        with region statistics has 12 (header_size is recorded; every reader takes it from there). */
     uint32_t hsize = NTX_IDX_HEADER_SIZE;
@@ -148,7 +148,7 @@ static int serialize(const ntidx_index *x, int fd, const char *path)
     ntx_store16(h + NTX_IH_MAJOR, NTX_IDX_MAJOR);
     ntx_store16(h + NTX_IH_MINOR, NTX_IDX_MINOR);
     ntx_store32(h + NTX_IH_HEADER_SIZE, hsize);
-    ntx_store32(h + NTX_IH_FLAGS, x->flags);
+    ntx_store32(h + NTX_IH_FLAGS, x->tb.flags);
     ntx_store32(h + NTX_IH_SECTION_COUNT, (uint32_t)nsec);
     ntx_store64(h + NTX_IH_TRACE_SIZE, x->trace_size);
     ntx_store64(h + NTX_IH_TRACE_MTIME, (uint64_t)x->trace_mtime_ns);
@@ -397,8 +397,8 @@ static int identity(const ntidx_index *x, const ntidx_trace *t, ntidx_index_stat
         return (zeros = hashed_zeros(t)) < 0
                    ? zeros
                    : say(path, NTIDX_E_INDEX_STALE, "the trace's first bytes changed since it was indexed");
-    if (x->nblocks &&
-        ntx_trace_range_hash(t, x->last_block_off, ntx_blk_size(x, x->nblocks - 1)) != x->last_block_hash)
+    if (x->tb.nblocks &&
+        ntx_trace_range_hash(t, x->last_block_off, ntx_blk_size(x, x->tb.nblocks - 1)) != x->last_block_hash)
         return (zeros = hashed_zeros(t)) < 0 ? zeros
                                              : say(path, NTIDX_E_INDEX_STALE,
                                                    "the trace's last indexed block (offset %llu) changed",
@@ -407,7 +407,7 @@ static int identity(const ntidx_index *x, const ntidx_trace *t, ntidx_index_stat
         /* A write appending to the trace moves its times before its size: seen in between, an append
            looks like a rewrite in place. A trace still being written that is seen to grow is GROWN. */
         if ((t->mtime_ns != x->trace_mtime_ns || (x->has_trace_stat && t->ctime_ns != x->trace_ctime_ns)) && t->map &&
-            !(x->flags & NTX_IF_COMPLETE) && size_grows(t->fd, x->trace_size)) {
+            !(x->tb.flags & NTX_IF_COMPLETE) && size_grows(t->fd, x->trace_size)) {
             *state = NTIDX_INDEX_GROWN;
             return NTIDX_OK;
         }
@@ -423,7 +423,7 @@ static int identity(const ntidx_index *x, const ntidx_trace *t, ntidx_index_stat
         *state = NTIDX_INDEX_CURRENT;
         return NTIDX_OK;
     }
-    if (x->flags & NTX_IF_COMPLETE)
+    if (x->tb.flags & NTX_IF_COMPLETE)
         return say(path, NTIDX_E_INDEX_STALE,
                    "the trace grew after its end-of-stream marker: it was rewritten since it was indexed");
     *state = NTIDX_INDEX_GROWN;
@@ -460,56 +460,56 @@ static void prefetch_ends(const uint8_t *m, uint64_t len)
 static void prefetch_entries(const ntidx_index *x, uint64_t r)
 {
     const uint8_t *m = x->map;
-    if (!m || r >= x->nregions)
+    if (!m || r >= x->tb.nregions)
         return;
     /* The previous region's entries are checked with it (its last entry bounds this region's first). */
     uint64_t f = ntx_rg_first(x, r > 0 ? r - 1 : 0), e = ntx_rg_end(x, r);
-    if (e > x->nblocks)
-        e = x->nblocks;
-    if (f < e && x->blocks) {
-        willneed(m, x->map_len, (uint64_t)(x->blocks - m) + f * x->sb, (e - f) * x->sb);
-        if (x->filters)
-            willneed(m, x->map_len, (uint64_t)(x->filters - m) + f * x->sf, (e - f) * x->sf);
+    if (e > x->tb.nblocks)
+        e = x->tb.nblocks;
+    if (f < e && x->tb.blocks) {
+        willneed(m, x->map_len, (uint64_t)(x->tb.blocks - m) + f * x->tb.sb, (e - f) * x->tb.sb);
+        if (x->tb.filters)
+            willneed(m, x->map_len, (uint64_t)(x->tb.filters - m) + f * x->tb.sf, (e - f) * x->tb.sf);
     }
     uint64_t s = r > 0 ? r - 1 : 0;
     if (x->region_sums)
         willneed(m, x->map_len, (uint64_t)(x->region_sums - m) + s * x->srs, (r + 1 - s) * x->srs);
-    if (x->sps && r < x->nsps) /* the sequence point that closes it */
-        willneed(m, x->map_len, (uint64_t)(x->sps - m) + r * x->ss, x->ss);
+    if (x->tb.sps && r < x->tb.nsps) /* the sequence point that closes it */
+        willneed(m, x->map_len, (uint64_t)(x->tb.sps - m) + r * x->tb.ss, x->tb.ss);
 }
 
 void ntx_index_prefetch_region(const ntidx_index *x, uint64_t r)
 {
     /* 0 -> 3 (unchecked, pages asked for): each region's pages are asked for once */
     uint8_t unchecked = 0;
-    if (x->map && x->region_ok && r < x->nregions &&
-        __atomic_compare_exchange_n(&x->region_ok[r], &unchecked, (uint8_t)3, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    if (x->map && x->tb.region_ok && r < x->tb.nregions &&
+        __atomic_compare_exchange_n(&x->tb.region_ok[r], &unchecked, (uint8_t)3, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
         prefetch_entries(x, r);
 }
 
 void ntx_index_prefetch_regions(const ntidx_index *x, uint64_t r0, uint64_t r1)
 {
     const uint8_t *m = x->map;
-    if (r1 > x->nregions)
-        r1 = x->nregions;
-    if (!m || !x->region_ok || r0 >= r1)
+    if (r1 > x->tb.nregions)
+        r1 = x->tb.nregions;
+    if (!m || !x->tb.region_ok || r0 >= r1)
         return;
     /* one request per section, not three per region; the region before r0 is checked with it */
     uint64_t f = ntx_rg_first(x, r0 > 0 ? r0 - 1 : 0), e = ntx_rg_end(x, r1 - 1);
-    if (e > x->nblocks)
-        e = x->nblocks;
-    if (x->blocks && f < e)
-        willneed(m, x->map_len, (uint64_t)(x->blocks - m) + f * x->sb, (e - f) * x->sb);
-    if (x->filters && f < e)
-        willneed(m, x->map_len, (uint64_t)(x->filters - m) + f * x->sf, (e - f) * x->sf);
+    if (e > x->tb.nblocks)
+        e = x->tb.nblocks;
+    if (x->tb.blocks && f < e)
+        willneed(m, x->map_len, (uint64_t)(x->tb.blocks - m) + f * x->tb.sb, (e - f) * x->tb.sb);
+    if (x->tb.filters && f < e)
+        willneed(m, x->map_len, (uint64_t)(x->tb.filters - m) + f * x->tb.sf, (e - f) * x->tb.sf);
     uint64_t s = r0 > 0 ? r0 - 1 : 0;
     if (x->region_sums)
         willneed(m, x->map_len, (uint64_t)(x->region_sums - m) + s * x->srs, (r1 - s) * x->srs);
-    if (x->sps && s < x->nsps)
-        willneed(m, x->map_len, (uint64_t)(x->sps - m) + s * x->ss, ((r1 < x->nsps ? r1 : x->nsps) - s) * x->ss);
+    if (x->tb.sps && s < x->tb.nsps)
+        willneed(m, x->map_len, (uint64_t)(x->tb.sps - m) + s * x->tb.ss, ((r1 < x->tb.nsps ? r1 : x->tb.nsps) - s) * x->tb.ss);
     for (uint64_t r = r0; r < r1; r++) {
         uint8_t unchecked = 0;
-        __atomic_compare_exchange_n(&x->region_ok[r], &unchecked, (uint8_t)3, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+        __atomic_compare_exchange_n(&x->tb.region_ok[r], &unchecked, (uint8_t)3, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
     }
 }
 
@@ -617,9 +617,9 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
     if (ntx_xxh3(m, hsize - 8) != ntx_load64(m + hsize - 8))
         FAIL(NTIDX_E_INDEX_CORRUPT, "header checksum mismatch");
     x->minor = minor;
-    x->flags = ntx_load32(m + NTX_IH_FLAGS);
-    if ((x->flags & ~NTX_IF_KNOWN) && ntx_index_strict(x))
-        FAIL(NTIDX_E_INDEX_CORRUPT, "reserved header flags set (0x%x)", x->flags);
+    x->tb.flags = ntx_load32(m + NTX_IH_FLAGS);
+    if ((x->tb.flags & ~NTX_IF_KNOWN) && ntx_index_strict(x))
+        FAIL(NTIDX_E_INDEX_CORRUPT, "reserved header flags set (0x%x)", x->tb.flags);
     x->trace_size = ntx_load64(m + NTX_IH_TRACE_SIZE);
     x->trace_mtime_ns = (int64_t)ntx_load64(m + NTX_IH_TRACE_MTIME);
     x->head_hash = ntx_load64(m + NTX_IH_HEAD_HASH);
@@ -699,17 +699,17 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
             FAIL(NTIDX_E_INDEX_CORRUPT, "section id %u entries of %u bytes are smaller than %u", id, entry,
                  min_entry[id]);
         switch (id) {
-        case NTX_SEC_BLOCKS: x->blocks = m + off; x->nblocks = count; x->sb = entry; break;
+        case NTX_SEC_BLOCKS: x->tb.blocks = m + off; x->tb.nblocks = count; x->tb.sb = entry; break;
         case NTX_SEC_SEQPOINTS:
-            x->sps = m + off;
-            x->nsps = count;
-            x->ss = entry;
+            x->tb.sps = m + off;
+            x->tb.nsps = count;
+            x->tb.ss = entry;
             x->sps_hash_later = later;
             x->sps_hash = sum;
             break;
-        case NTX_SEC_REGIONS: x->regions = m + off; x->nregions = count; x->sr = entry; break;
-        case NTX_SEC_DEFS: x->defs = m + off; x->ndefs = count; x->sd = entry; break;
-        case NTX_SEC_FILTERS: x->filters = m + off; x->sf = entry; break;
+        case NTX_SEC_REGIONS: x->tb.regions = m + off; x->tb.nregions = count; x->tb.sr = entry; break;
+        case NTX_SEC_DEFS: x->tb.defs = m + off; x->tb.ndefs = count; x->tb.sd = entry; break;
+        case NTX_SEC_FILTERS: x->tb.filters = m + off; x->tb.sf = entry; break;
         case NTX_SEC_TRACE_STAT:
             if (count != 1)
                 FAIL(NTIDX_E_INDEX_CORRUPT, "the trace stat section has %llu entries", (unsigned long long)count);
@@ -744,20 +744,20 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
             }
             break;
         }
-        if (id == NTX_SEC_FILTERS && count != x->nblocks && seen[NTX_SEC_BLOCKS])
+        if (id == NTX_SEC_FILTERS && count != x->tb.nblocks && seen[NTX_SEC_BLOCKS])
             FAIL(NTIDX_E_INDEX_CORRUPT, "filters cover %llu of %llu blocks", (unsigned long long)count,
-                 (unsigned long long)x->nblocks);
+                 (unsigned long long)x->tb.nblocks);
     }
     if (!seen[NTX_SEC_BLOCKS] || !seen[NTX_SEC_SEQPOINTS] || !seen[NTX_SEC_REGIONS] || !seen[NTX_SEC_DEFS])
         FAIL(NTIDX_E_INDEX_CORRUPT, "a required section is missing");
-    if (!!seen[NTX_SEC_FILTERS] != !!(x->flags & NTX_IF_FULL))
+    if (!!seen[NTX_SEC_FILTERS] != !!(x->tb.flags & NTX_IF_FULL))
         FAIL(NTIDX_E_INDEX_CORRUPT, "full flag and filter section disagree");
     int nstat = seen[NTX_SEC_REGION_STATS] + seen[NTX_SEC_TYPE_COUNTS] + seen[NTX_SEC_THREAD_COUNTS] +
                 seen[NTX_SEC_DROP_COUNTS] + seen[NTX_SEC_STRINGS];
-    if (nstat != 0 && (nstat != 5 || !(x->flags & NTX_IF_FULL)))
+    if (nstat != 0 && (nstat != 5 || !(x->tb.flags & NTX_IF_FULL)))
         FAIL(NTIDX_E_INDEX_CORRUPT, "region statistics sections are incomplete or without FULL");
-    if (nstat && rstats_count != x->nregions)
-        FAIL(NTIDX_E_INDEX_CORRUPT, "%llu region statistics for %llu regions", (unsigned long long)rstats_count, (unsigned long long)x->nregions);
+    if (nstat && rstats_count != x->tb.nregions)
+        FAIL(NTIDX_E_INDEX_CORRUPT, "%llu region statistics for %llu regions", (unsigned long long)rstats_count, (unsigned long long)x->tb.nregions);
     if (minor < 6 && rstats_count) {
         /* Before 1.6 the stored statistics named some event types otherwise than TraceEvent (1.2: without the
            opcode suffix; 1.3 and 1.4: EventSource's Start/Stop names and runtime events TraceEvent does not
@@ -768,28 +768,28 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
         x->ntcounts = x->nthcounts = x->ndcounts = x->strings_len = 0;
         rstats_count = 0;
     }
-    if (lazy && sums_count != x->nregions)
-        FAIL(NTIDX_E_INDEX_CORRUPT, "%llu region checksums for %llu regions", (unsigned long long)sums_count, (unsigned long long)x->nregions);
-    if (x->filters) {
+    if (lazy && sums_count != x->tb.nregions)
+        FAIL(NTIDX_E_INDEX_CORRUPT, "%llu region checksums for %llu regions", (unsigned long long)sums_count, (unsigned long long)x->tb.nregions);
+    if (x->tb.filters) {
         /* the filters' count was checked against blocks only if blocks came first */
         const uint8_t *d = NULL;
         for (uint32_t i = 0; i < nsec; i++)
             if (ntx_load32(m + NTX_IH_DIRECTORY + i * NTX_IDX_DIRENT_SIZE) == NTX_SEC_FILTERS)
                 d = m + NTX_IH_DIRECTORY + i * NTX_IDX_DIRENT_SIZE;
-        if (!d || ntx_load64(d + 16) != x->nblocks)
+        if (!d || ntx_load64(d + 16) != x->tb.nblocks)
             FAIL(NTIDX_E_INDEX_CORRUPT, "filters do not cover every block");
     }
     x->index_written_ns = written_ns;
     /* The identity check below hashes the trace's last indexed block unless the trace's times prove it
        unchanged: then nothing of the trace is read for it. Else ask for the block now, so that its read
        overlaps the index's (it ends at or before indexed_end; a range that makes no sense is not asked). */
-    if (x->nregions && x->regions && !times_prove_unchanged(x, t) && x->last_block_off < x->indexed_end &&
+    if (x->tb.nregions && x->tb.regions && !times_prove_unchanged(x, t) && x->last_block_off < x->indexed_end &&
         x->indexed_end <= t->size && x->indexed_end - x->last_block_off <= (16u << 20))
         ntx_trace_prefetch(t, x->last_block_off, x->indexed_end - x->last_block_off);
     /* The last region's entries are checked below: ask for their pages now, while the tables are checked
        (nothing is trusted yet: clipped to the sections). */
-    if (own_map && lazy && x->nregions)
-        prefetch_entries(x, x->nregions - 1);
+    if (own_map && lazy && x->tb.nregions)
+        prefetch_entries(x, x->tb.nregions - 1);
     char why[400];
     /* The table starts after the trace block. */
     uint64_t first = t->info.first_block_offset;
@@ -797,7 +797,7 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
     ntx_err walk = {0};
     if (ntx_next_block(t, &first, &tb, &walk) != 1)
         FAIL(NTIDX_E_INDEX_STALE, "the trace has no trace block now");
-    for (uint64_t r = 0; minor < 3 && r < x->nregions; r++)
+    for (uint64_t r = 0; minor < 3 && r < x->tb.nregions; r++)
         if (ntx_rg_ts_min(x, r) <= ntx_rg_ts_max(x, r) && ntx_rg_ts_max(x, r) == UINT64_MAX)
             FAIL(NTIDX_E_INDEX_STALE,
                  "region %llu ends at timestamp 0xFFFFFFFFFFFFFFFF: an index before format 1.3 took a block's "
@@ -806,17 +806,17 @@ static int load_bytes(ntidx_trace *t, const char *path, uint8_t *m, uint64_t len
     if ((rc = ntx_index_check_tables(x, first, why, sizeof why)) < 0 ||
         (rc = ntx_index_check_summaries(x, why, sizeof why)) < 0)
         FAIL(rc, "%s", why);
-    if (lazy && x->nregions) {
+    if (lazy && x->tb.nregions) {
         /* Later checks are per region on first use; the identity check below reads the last block. */
-        x->region_ok = calloc((size_t)x->nregions, 1);
-        if (!x->region_ok)
+        x->tb.region_ok = calloc((size_t)x->tb.nregions, 1);
+        if (!x->tb.region_ok)
             FAIL(NTIDX_E_NOMEM, "out of memory");
-        uint64_t last = x->nregions - 1;
+        uint64_t last = x->tb.nregions - 1;
         if ((rc = ntx_index_check_region_now(x, last, why, sizeof why)) < 0)
             FAIL(rc, "%s", why);
-        x->region_ok[last] = 1;
+        x->tb.region_ok[last] = 1;
     } else {
-        for (uint64_t r = 0; r < x->nregions; r++)
+        for (uint64_t r = 0; r < x->tb.nregions; r++)
             if ((rc = ntx_index_check_region_now(x, r, why, sizeof why)) < 0)
                 FAIL(rc, "%s", why);
     }

@@ -3,7 +3,7 @@
 #define NTX_OPS_QUERY_INTERNAL_H
 
 #include "ntidx/index.h"
-#include "reader_internal.h"
+#include "reader_plan.h"
 
 /*
  * One region as a unit of work: a query over region `region` only, primed on

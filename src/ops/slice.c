@@ -38,19 +38,19 @@
 #include <unistd.h>
 
 #include "arena.h"
-#include "definitions.h"
 #include "error.h"
 #include "event_header.h"
 #include "hash.h"
 #include "idmap.h"
-#include "index_internal.h"
-#include "search.h"
+#include "index_tables.h"
+#include "index_walk.h"
+#include "le.h"
 #include "metadata.h"
 #include "ntidx/output.h"
 #include "ntidx/slice.h"
 #include "ntidx/writer.h"
-#include "ops_internal.h"
-#include "trace_internal.h"
+#include "search.h"
+#include "trace_blocks.h"
 
 NTIDX_API void ntidx_slice_options_defaults(ntidx_slice_options *o)
 {
@@ -123,6 +123,8 @@ typedef struct sl_event {
 
 typedef struct slicer {
     ntidx_trace *t;
+    const uint8_t *data;  /* the trace's bytes (ntidx_trace_data()) */
+    uint64_t size;
     const ntidx_index *x;
     ntidx_query_options qo;
     ntidx_slice_options so;
@@ -144,8 +146,8 @@ typedef struct slicer {
     sl_event *evs;
     size_t nev, evcap;
 
-    /* the walker: next SEQPOINTS and DEFS entries */
-    uint64_t sp_next, def_next;
+    /* the sequence points and V6 thread definitions before the block being gathered (index_walk.h) */
+    ntx_defs_walk walk;
 
     /* output state */
     sl_map meta_out;   /* metadata id -> sl_def (off) defined in the output */
@@ -198,23 +200,11 @@ static int block_starts_at_or_before(const void *ctx, uint64_t i)
     return ntx_blk_offset(k->x, i) <= k->v;
 }
 
-static int sp_before_block(const void *ctx, uint64_t i)
-{
-    const struct at_key *k = ctx;
-    return ntx_sp_block(k->x, i) < k->v;
-}
-
-static int def_before_thread_epoch(const void *ctx, uint64_t i)
-{
-    const struct at_key *k = ctx;
-    return ntx_def_thread_epoch(k->x, i) < k->v;
-}
-
 /* Index of the block holding file offset `off` (the last block starting at or before it). */
 static uint64_t block_at(const ntidx_index *x, uint64_t off)
 {
     struct at_key k = {x, off};
-    uint64_t after = ntx_lower_bound(x->nblocks, block_starts_at_or_before, &k);
+    uint64_t after = ntx_lower_bound(ntx_index_block_count(x), block_starts_at_or_before, &k);
     return after ? after - 1 : 0;
 }
 
@@ -281,60 +271,45 @@ static int sp_entry(void *ctx, uint64_t thread, uint32_t seq)
     return list_push(s, thread, seq);
 }
 
-static int walk_sequence_point(slicer *s, uint64_t i)
+/* A sequence point of the input (its entries listed): written once the output has events, and the output's
+   caches flushed as the input's are. */
+static int sequence_point(void *ctx, uint64_t timestamp, uint32_t flags)
 {
-    ntidx_block b;
-    int rc = read_block(s, ntx_sp_block(s->x, i), &b);
-    if (rc < 0)
-        return rc;
-    ntx_seqpoint sp;
+    slicer *s = ctx;
+    size_t n = s->list_len;
     s->list_len = 0;
-    rc = ntx_decode_sequence_point(s->t, &b, &sp, sp_entry, s, &s->err);
-    if (rc < 0)
-        return rc;
     if (s->started) {
-        rc = ntidx_writer_sequence_point(s->w, sp.timestamp, s->v6 ? sp.flags : 0, s->list, s->list_len);
+        int rc = ntidx_writer_sequence_point(s->w, timestamp, flags, s->list, n);
         if (rc < 0)
             return wfail(s, rc, "sequence point");
         s->st.sequence_points++;
     }
     map_clear(&s->stack_out);
     map_clear(&s->label_out);
-    if (s->v6 && (sp.flags & NTIDX_SP_FLUSH_THREADS)) {
+    if (flags & NTIDX_SP_FLUSH_THREADS) {
         map_clear(&s->thread_out);
         map_clear(&s->thread_in);
     }
-    if (s->v6 && (sp.flags & NTIDX_SP_FLUSH_METADATA))
+    if (flags & NTIDX_SP_FLUSH_METADATA)
         map_clear(&s->meta_out);
     return 0;
 }
 
-static int walk_thread_block(slicer *s, const ntidx_block *b)
+/* A V6 thread row of the input: where it lies, for when an event needs the thread. */
+static int thread_row(void *ctx, uint64_t thread, uint64_t row_offset, uint32_t row_size)
 {
-    ntx_cur c;
-    ntx_cur_init(&c, s->t->data, b->payload_offset, b->payload_size);
-    while (ntx_cur_left(&c) > 0) {
-        uint64_t at = ntx_cur_off(&c);
-        uint16_t size = ntx_cur_u16(&c);
-        if (c.err || size > ntx_cur_left(&c) || size == 0)
-            return ntx_err_at(&s->err, NTIDX_E_CORRUPT, at, "thread row size %u runs past the block", size);
-        ntx_cur r;
-        ntx_cur_init(&r, s->t->data, ntx_cur_off(&c), size);
-        ntx_cur_skip(&c, size);
-        uint64_t index = ntx_cur_varu64(&r);
-        if (r.err)
-            return ntx_err_at(&s->err, NTIDX_E_CORRUPT, at, "thread row too short for its index");
-        int fresh;
-        sl_def *d = map_slot(&s->thread_in, index, sizeof *d, &fresh);
-        if (!d)
-            return nomem(s);
-        d->off = at;
-        d->size = 2u + size;
-    }
+    slicer *s = ctx;
+    int fresh;
+    sl_def *d = map_slot(&s->thread_in, thread, sizeof *d, &fresh);
+    if (!d)
+        return nomem(s);
+    d->off = row_offset;
+    d->size = row_size;
     return 0;
 }
 
-static int remove_entry(void *ctx, uint64_t index, uint32_t seq)
+/* A thread the input removes: removed from the output too when the output defines it. */
+static int removed_thread(void *ctx, uint64_t index, uint32_t seq)
 {
     slicer *s = ctx;
     ntx_idmap_remove(&s->thread_in.m, index);
@@ -343,66 +318,29 @@ static int remove_entry(void *ctx, uint64_t index, uint32_t seq)
     return list_push(s, index, seq);
 }
 
-static int walk_def(slicer *s, uint64_t d)
+static int removals_done(void *ctx)
 {
-    ntidx_block b;
-    int rc = read_block(s, ntx_def_block(s->x, d), &b);
-    if (rc < 0)
-        return rc;
-    if (b.kind == NTIDX_BLOCK_THREAD)
-        return walk_thread_block(s, &b);
+    slicer *s = ctx;
+    size_t n = s->list_len;
     s->list_len = 0;
-    rc = ntx_decode_remove_thread_block(s->t, &b, remove_entry, s, &s->err);
-    if (rc < 0)
-        return rc;
-    if (s->list_len) {
-        rc = ntidx_writer_remove_threads(s->w, s->list, s->list_len);
+    if (n) {
+        int rc = ntidx_writer_remove_threads(s->w, s->list, n);
         if (rc < 0)
             return wfail(s, rc, "remove-thread");
-        s->st.thread_removals += s->list_len;
+        s->st.thread_removals += n;
     }
     return 0;
 }
 
-static int is_thread_def(const ntidx_index *x, uint64_t d)
-{
-    uint8_t k = ntx_def_kind(x, d);
-    return k == NTIDX_BLOCK_THREAD || k == NTIDX_BLOCK_REMOVE_THREAD;
-}
-
-/* Position the walker for a first event in block j. */
-static void walk_start(slicer *s, uint64_t j)
-{
-    const ntidx_index *x = s->x;
-    struct at_key k = {x, j};
-    s->sp_next = ntx_lower_bound(x->nsps, sp_before_block, &k);
-    s->def_next = x->ndefs;
-    if (!s->v6)
-        return;
-    /* Threads live from their thread epoch's start: begin at its first definition. */
-    k.v = ntx_rg_thread_epoch(x, ntx_blk_region(x, j));
-    s->def_next = ntx_lower_bound(x->ndefs, def_before_thread_epoch, &k);
-}
-
-/* Apply every sequence point and V6 thread definition before block j. */
+/* Apply every sequence point and V6 thread definition before block j; the walk starts, like a query's priming,
+   at the first thread definition of the first event's thread epoch. */
 static int walk_to(slicer *s, uint64_t j)
 {
-    const ntidx_index *x = s->x;
-    for (;;) {
-        uint64_t sb = s->sp_next < x->nsps ? ntx_sp_block(x, s->sp_next) : UINT64_MAX;
-        uint64_t db = UINT64_MAX;
-        if (s->v6) {
-            while (s->def_next < x->ndefs && !is_thread_def(x, s->def_next))
-                s->def_next++;
-            if (s->def_next < x->ndefs)
-                db = ntx_def_block(x, s->def_next);
-        }
-        if (sb >= j && db >= j)
-            return 0;
-        int rc = sb < db ? walk_sequence_point(s, s->sp_next++) : walk_def(s, s->def_next++);
-        if (rc < 0)
-            return rc;
+    if (!s->started) {
+        const ntx_defs_visitor v = {sp_entry, sequence_point, thread_row, removed_thread, removals_done, s};
+        ntx_defs_walk_start(&s->walk, s->t, s->x, &v, j);
     }
+    return ntx_defs_walk_to(&s->walk, j, &s->err);
 }
 
 /* ------------------------------------------------------------------ */
@@ -435,10 +373,10 @@ static int learn_metadata_sizes(slicer *s, uint64_t off)
 
 static int write_metadata(slicer *s, uint32_t id, uint64_t def)
 {
-    const uint8_t *data = s->t->data;
+    const uint8_t *data = s->data;
     uint64_t size;
     if (s->v6) {
-        if (def + 2 > s->t->size)
+        if (def + 2 > s->size)
             return ntx_err_at(&s->err, NTIDX_E_CORRUPT, def, "metadata row outside the trace");
         size = 2u + ntx_load16(data + def);
     } else {
@@ -453,7 +391,7 @@ static int write_metadata(slicer *s, uint32_t id, uint64_t def)
             return ntx_err_at(&s->err, NTIDX_E_CORRUPT, def, "no metadata row starts here (metadata id %u)", id);
         size = d->size;
     }
-    if (size > s->t->size - def)
+    if (size > s->size - def)
         return ntx_err_at(&s->err, NTIDX_E_CORRUPT, def, "metadata row runs past the trace");
     int rc = ntidx_writer_add_metadata_raw(s->w, data + def, (size_t)size);
     if (rc < 0)
@@ -480,7 +418,7 @@ static int need_thread(slicer *s, uint64_t index, uint64_t at)
         return nomem(s);
     if (!fresh && o->off == in->off)
         return 0;
-    int rc = ntidx_writer_add_thread_raw(s->w, s->t->data + in->off, in->size);
+    int rc = ntidx_writer_add_thread_raw(s->w, s->data + in->off, in->size);
     if (rc < 0)
         return wfail(s, rc, "thread");
     o->off = in->off;
@@ -620,7 +558,7 @@ static int may_copy(const slicer *s, uint64_t i)
     if (!s->so.copy_blocks || s->v3)
         return 0;
     const ntidx_index *x = s->x;
-    if ((x->flags & NTX_IF_FULL) && ntx_blk_events(x, i) == s->nev)
+    if (ntx_index_is_full(x) && ntx_blk_events(x, i) == s->nev)
         return 1;
     uint8_t f = ntx_blk_flags(x, i);
     return no_filters(s) && (f & NTX_BF_RANGE) && ntx_blk_ts_min(x, i) >= s->qo.t0 &&
@@ -647,7 +585,7 @@ static int flush_block(slicer *s)
         if ((rc = read_block_counted(s, s->block, &b, 0)) < 0)
             return rc;
         if (b.kind == NTIDX_BLOCK_EVENT && count_rows(s, &b) == (int64_t)s->nev) {
-            rc = ntidx_writer_add_raw_block(s->w, NTIDX_BLOCK_EVENT, s->t->data + b.payload_offset,
+            rc = ntidx_writer_add_raw_block(s->w, NTIDX_BLOCK_EVENT, s->data + b.payload_offset,
                                             (size_t)b.payload_size);
             if (rc < 0)
                 return wfail(s, rc, "event block");
@@ -692,8 +630,6 @@ static int take_event(slicer *s, const ntidx_event *e)
         if ((rc = flush_block(s)) < 0)
             return rc;
         uint64_t j = block_at(x, e->offset);
-        if (!s->started)
-            walk_start(s, j);
         if ((rc = walk_to(s, j)) < 0)
             return rc;
         s->have_block = 1;
@@ -728,7 +664,7 @@ static int take_event(slicer *s, const ntidx_event *e)
 static int define_v5_marker(slicer *s)
 {
     ntidx_trace *t = s->t;
-    uint64_t pos = t->info.first_block_offset;
+    uint64_t pos = ntidx_trace_get_info(t)->first_block_offset;
     int seen = 0;
     ntx_err e = {0};
     for (int i = 0; i < 64 && seen < 4; i++) {
@@ -748,7 +684,7 @@ static int define_v5_marker(slicer *s)
             ntx_arena_init(&a);
             ntidx_metadata *m;
             int v5 = 0;
-            int rc = ntx_metadata_parse_blob(&a, t->data, h.payload_off, h.payload_size, &m, &v5, &e);
+            int rc = ntx_metadata_parse_blob(&a, s->data, h.payload_off, h.payload_size, &m, &v5, &e);
             uint32_t id = rc == 0 ? m->id : 0;
             ntx_arena_free(&a);
             if (rc < 0)
@@ -773,7 +709,7 @@ static int input_compressed(slicer *s)
     const ntidx_index *x = s->x;
     if (s->v3)
         return 1;
-    for (uint64_t i = 0; i < x->nblocks; i++) {
+    for (uint64_t i = 0; i < ntx_index_block_count(x); i++) {
         if (ntx_blk_kind(x, i) != NTIDX_BLOCK_EVENT)
             continue;
         uint64_t pos = ntx_blk_offset(x, i);
@@ -789,7 +725,7 @@ static int input_compressed(slicer *s)
 
 static void writer_options(slicer *s, ntidx_writer_options *wo)
 {
-    const ntidx_trace_info *in = &s->t->info;
+    const ntidx_trace_info *in = ntidx_trace_get_info(s->t);
     ntidx_writer_options_defaults(wo);
     wo->format_version = s->v6 ? 6 : 5;
     wo->pointer_size = in->pointer_size;
@@ -827,7 +763,7 @@ static void slicer_free(slicer *s)
 static int run_slice(slicer *s)
 {
     int rc;
-    if (!s->v6 && !s->v3 && s->t->info.format_version == 5 && (rc = define_v5_marker(s)) < 0)
+    if (!s->v6 && !s->v3 && ntidx_trace_get_info(s->t)->format_version == 5 && (rc = define_v5_marker(s)) < 0)
         return rc;
     ntidx_query_options qo = s->qo;
     qo.order = NTIDX_ORDER_FILE;
@@ -881,6 +817,7 @@ static int slicer_init(slicer *s, ntidx_trace *t, const ntidx_index *x, const nt
     memset(s, 0, sizeof *s);
     s->pending_capture = UINT64_MAX;
     s->t = t;
+    s->data = ntidx_trace_data(t, &s->size);
     s->x = x;
     if (q)
         s->qo = *q;
@@ -890,17 +827,18 @@ static int slicer_init(slicer *s, ntidx_trace *t, const ntidx_index *x, const nt
         s->so = *o;
     else
         ntidx_slice_options_defaults(&s->so);
-    s->v6 = t->gen == NTX_GEN_V6;
-    s->v3 = t->gen == NTX_GEN_NETPERF;
+    const ntidx_trace_info *in = ntidx_trace_get_info(t);
+    s->v6 = in->format_version == 6;
+    s->v3 = in->format_version == 3;
     s->st.format_version = s->v6 ? 6 : 5;
     sl_map *maps[] = {&s->meta_out, &s->stack_out, &s->label_out, &s->thread_out, &s->seen,
                       &s->thread_in, &s->msize, &s->v3stacks};
     for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)
         map_init(maps[i]);
-    if (t->info.pointer_size != 4 && t->info.pointer_size != 8)
+    if (in->pointer_size != 4 && in->pointer_size != 8)
         return FAIL(s, NTIDX_E_UNSUPPORTED, "pointer size %u is not 4 or 8: the writer cannot keep it",
-                    t->info.pointer_size);
-    if (t->info.tick_frequency <= 0)
+                    in->pointer_size);
+    if (in->tick_frequency <= 0)
         return FAIL(s, NTIDX_E_UNSUPPORTED, "the tick frequency is not positive");
     return 0;
 }
@@ -908,7 +846,7 @@ static int slicer_init(slicer *s, ntidx_trace *t, const ntidx_index *x, const nt
 /* The stats, and the error (if any) published: about the output or the trace. */
 static int finish_report(slicer *s, int rc, ntidx_slice_stats *stats)
 {
-    s->st.bytes_read = s->st.query_bytes_read + s->own_bytes;
+    s->st.bytes_read = s->st.query_bytes_read + s->own_bytes + s->walk.bytes;
     if (stats)
         *stats = s->st;
     if (rc >= 0)
@@ -922,7 +860,7 @@ static int index_ready(const ntidx_index *x)
 {
     ntx_err ce = {0};
     int rc = ntx_index_need_all(x, &ce);
-    return rc < 0 ? ntx_fail(rc, x->name, &ce) : NTIDX_OK;
+    return rc < 0 ? ntx_fail(rc, ntx_index_name(x), &ce) : NTIDX_OK;
 }
 
 NTIDX_API int ntidx_slice_fd(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *q,
@@ -941,9 +879,8 @@ NTIDX_API int ntidx_slice_fd(ntidx_trace *t, const ntidx_index *x, const ntidx_q
     rc = slicer_init(&s, t, x, q, o);
     s.out_path = name ? name : "(output)";
     /* Writing into the input would pull the pages out from under its mapping. */
-    struct stat a, b;
-    if (!rc && t->fd >= 0 && fstat(fd, &b) == 0 && fstat(t->fd, &a) == 0 && a.st_dev == b.st_dev &&
-        a.st_ino == b.st_ino)
+    struct stat b;
+    if (!rc && fstat(fd, &b) == 0 && ntx_trace_is_file(t, &b))
         rc = FAIL(&s, NTIDX_E_INVALID_ARG, "the output %s is the input trace", s.out_path);
     if (!rc) {
         ntidx_writer_options wo;
@@ -973,9 +910,8 @@ NTIDX_API int ntidx_slice(ntidx_trace *t, const ntidx_index *x, const ntidx_quer
         return ntx_failf(NTIDX_E_INVALID_ARG, t ? ntidx_trace_name(t) : NULL, NTIDX_NO_OFFSET,
                          "ntidx_slice: NULL argument");
     /* Before the temporary is made: replacing the input would be a surprise, whatever its mapping does. */
-    struct stat a, b;
-    if (t->fd >= 0 && stat(out_path, &b) == 0 && fstat(t->fd, &a) == 0 && a.st_dev == b.st_dev &&
-        a.st_ino == b.st_ino)
+    struct stat b;
+    if (stat(out_path, &b) == 0 && ntx_trace_is_file(t, &b))
         return ntx_failf(NTIDX_E_INVALID_ARG, ntidx_trace_name(t), NTIDX_NO_OFFSET,
                          "the output %s is the input trace", out_path);
     /* A temporary beside out_path, renamed over it when complete: a failed slice leaves out_path as it was

@@ -15,7 +15,8 @@
 #include <string.h>
 
 #include "error.h"
-#include "index_internal.h"
+#include "index_summary.h"
+#include "index_tables.h"
 #include "query_internal.h"
 #include "stats_internal.h"
 #include "threads.h"
@@ -217,9 +218,9 @@ static int selected(const ntidx_stats_options *o, const uint8_t *chosen, uint64_
 static int stats_run(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_options *o, ntidx_stats **out,
                      ntx_err *err)
 {
-    const ntidx_index_info *ii = &x->info;
+    const ntidx_index_info *ii = ntidx_index_get_info(x);
     shared sh = {.t = t, .x = x, .o = o, .lock = PTHREAD_MUTEX_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
-    uint64_t nr = x->nregions;
+    uint64_t nr = ntx_index_region_total(x);
     uint8_t *chosen = NULL;
     if (o->regions) {
         chosen = calloc((size_t)(nr ? nr : 1), 1);
@@ -429,20 +430,20 @@ NTIDX_API int ntidx_stats_indexed(ntidx_trace *t, const ntidx_index *x, const nt
     if (out)
         *out = NULL;
     if (!t || !x || !out)
-        return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET, "ntidx_stats_indexed: NULL argument");
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? ntidx_trace_name(t) : NULL, NTIDX_NO_OFFSET, "ntidx_stats_indexed: NULL argument");
     ntidx_stats_options def;
     if (!o) {
         ntidx_stats_options_defaults(&def);
         o = &def;
     }
     if (!ntx_reserved_zero(o->reserved, sizeof o->reserved))
-        return ntx_failf(NTIDX_E_INVALID_ARG, t->name, NTIDX_NO_OFFSET,
+        return ntx_failf(NTIDX_E_INVALID_ARG, ntidx_trace_name(t), NTIDX_NO_OFFSET,
                          "statistics options: reserved fields are not zero (fill them with ntidx_stats_options_defaults())");
     if (o->region_count && !o->regions)
-        return ntx_failf(NTIDX_E_INVALID_ARG, t->name, NTIDX_NO_OFFSET, "statistics options: region_count without regions");
+        return ntx_failf(NTIDX_E_INVALID_ARG, ntidx_trace_name(t), NTIDX_NO_OFFSET, "statistics options: region_count without regions");
     ntx_err err = {0};
     int rc = stats_run(t, x, o, out, &err);
     if (rc < 0)
-        return ntx_fail(rc, rc == NTIDX_E_INDEX_CORRUPT ? x->name : t->name, &err);
+        return ntx_fail(rc, rc == NTIDX_E_INDEX_CORRUPT ? ntx_index_name(x) : ntidx_trace_name(t), &err);
     return NTIDX_OK;
 }

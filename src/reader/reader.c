@@ -136,8 +136,9 @@ static int add_stack(void *ctx, uint32_t id, const uint8_t *ips, uint32_t size)
     return 0;
 }
 
-static int add_thread(void *ctx, const ntidx_thread *th)
+static int add_thread(void *ctx, const ntidx_thread *th, const ntx_thread_row *row)
 {
+    (void)row;
     ntidx_reader *r = ctx;
     /* A thread index is defined once until a thread flush or its RemoveThread (TraceEvent refuses a
        duplicate too: "Duplicate thread index"). */
@@ -536,8 +537,7 @@ static void reset_caches(ntidx_reader *r)
     forget_sequences(r);
 }
 
-void ntx_reader_set_plan(ntidx_reader *r, int (*refill)(void *, const ntx_plan_step **, size_t *, ntx_err *),
-                         void *ctx)
+void ntx_reader_set_plan(ntidx_reader *r, ntx_plan_refill_fn refill, void *ctx)
 {
     static const ntx_plan_step none[1];
     r->plan = none;
@@ -1124,6 +1124,28 @@ long ntx_reader_rows(ntidx_reader *r, ntx_row *rows, size_t cap, uint64_t *block
 /* ------------------------------------------------------------------ */
 
 int ntx_reader_fault(ntidx_reader *r) { return fail(r, NTIDX_E_SHRUNK); }
+
+int ntx_reader_next(ntidx_reader *r, const ntidx_event **ev)
+{
+    int rc;
+    if (r->opt.order == NTIDX_ORDER_TIME) {
+        rc = ntx_reader_time_next(r, ev);
+    } else {
+        rc = ntx_reader_file_next(r, &r->ev, 0);
+        if (rc == 1)
+            *ev = &r->ev;
+    }
+    /* The events' checkpoint: none read from the zeros of a file that shrank is handed out. */
+    if (rc == 1 && __builtin_expect(ntx_trace_faulted(r->t), 0))
+        return ntx_reader_fault(r);
+    return rc;
+}
+
+const ntx_err *ntx_reader_error(const ntidx_reader *r) { return &r->err; }
+int ntx_reader_saw_label_overrides(const ntidx_reader *r) { return r->saw_label_overrides; }
+void ntx_reader_set_end(ntidx_reader *r, uint64_t end) { r->end_pos = end; }
+void ntx_reader_set_time_floor(ntidx_reader *r, uint64_t ts) { r->time_floor = ts; }
+void ntx_reader_set_time_ceiling(ntidx_reader *r, uint64_t ts) { r->time_ceiling = ts; }
 
 NTIDX_API int ntidx_reader_open(ntidx_trace *t, const ntidx_reader_options *o, ntidx_reader **out)
 {

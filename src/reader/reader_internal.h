@@ -2,7 +2,8 @@
  * The streaming reader: walks blocks in file order, keeps the caches the
  * format defines (metadata, threads, stacks, label lists), applies
  * sequence-point flushes and thread removal, counts dropped events, and
- * hands out events in file or time order.
+ * hands out events in file or time order. The reader layer's own: the
+ * layers above use reader_plan.h and the public API.
  */
 #ifndef NTIDX_READER_INTERNAL_H
 #define NTIDX_READER_INTERNAL_H
@@ -13,6 +14,7 @@
 #include "event_header.h"
 #include "idmap.h"
 #include "ntidx/ntidx.h"
+#include "reader_plan.h"
 #include "trace_internal.h"
 
 /* Per capture thread sequence-number state. */
@@ -44,34 +46,6 @@ typedef struct ntx_derived {
     ntx_label_overrides o;
     struct ntx_derived *next;
 } ntx_derived;
-
-/*
- * A plan: the blocks a query visits, in file order, instead of walking the
- * whole file. CONTEXT steps apply definitions only (for a V3 event block:
- * its metadata rows only); RESET drops every cache before a jump to a
- * region that does not follow the previous one.
- */
-enum { NTX_OP_BLOCK = 0, NTX_OP_CONTEXT = 1, NTX_OP_RESET = 2,
-       NTX_OP_BASELINE = 3, /* a sequence point read only as each thread's starting sequence number */
-       NTX_OP_ORIGIN = 4    /* the plan reads from the trace's start: V6 threads count from 0, as a full read's */ };
-
-typedef struct ntx_plan_step {
-    uint64_t offset;
-    uint32_t size;      /* the block's size (its bytes are read ahead of the reader); 0 for RESET */
-    uint8_t op;
-    uint8_t forget_seq; /* event blocks were skipped before this step: sequence gaps are not drops */
-} ntx_plan_step;
-
-/*
- * One event as statistics see it (ntx_reader_rows()): what ntidx_event says
- * of its type, thread, time and size.
- */
-typedef struct ntx_row {
-    const ntidx_metadata *metadata;
-    uint64_t thread_id; /* as ntidx_event.thread_id: the OS thread id where the trace gives one */
-    uint64_t timestamp;
-    uint32_t payload_size;
-} ntx_row;
 
 /*
  * The threads of the event block being decoded into rows, looked up once per
@@ -113,7 +87,7 @@ struct ntidx_reader {
     size_t plan_asked;         /* and steps before this one asked of the kernel (a pass asks one read-ahead further) */
     uint32_t plan_ahead_bytes; /* the last read-ahead's size (0: none yet) */
     /* Called when the plan runs out: appends the next region's steps (returns 1) or ends it (0, <0 error). */
-    int (*plan_refill)(void *ctx, const ntx_plan_step **plan, size_t *len, ntx_err *err); /* sets err when < 0 */
+    ntx_plan_refill_fn plan_refill; /* sets err when < 0 */
     void *plan_ctx;
     int pending_reset;
     int reading_context;  /* the block being applied is a plan's CONTEXT step: it defines, it counts no drops */
@@ -174,23 +148,5 @@ struct ntidx_reader {
     uint64_t rel_lo, rel_hi, rel_bytes;
     uint64_t live_lo; /* the first stack or label list block cached (UINT64_MAX: none): not released */
 };
-
-/*
- * The statistics' loop: in file order, up to `cap` events of one event block
- * at a time (its offset in *block_offset) as rows, with every check and count
- * ntidx_reader_next() makes (undefined references, dropped events, reader
- * statistics). Returns the rows (> 0), 0 at the end, < 0 an error (sticky,
- * message in r->err). Not for readers in time order.
- */
-long ntx_reader_rows(ntidx_reader *r, ntx_row *rows, size_t cap, uint64_t *block_offset);
-
-/*
- * A plan whose refill ended it (returned 0) goes on: the next ntx_reader_rows()
- * asks the refill again. Sequence numbers and dropped events are counted
- * afresh from here, as by a new reader (its other caches stay): what a
- * caller that reads several regions with one reader but wants each region's
- * figures as a one-region query computes them needs (ntx_query_open_run()).
- */
-void ntx_reader_resume(ntidx_reader *r);
 
 #endif
