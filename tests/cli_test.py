@@ -141,7 +141,8 @@ class Errors(unittest.TestCase):
         section = listed.split("commands:\n", 1)[1].split("\n\n", 1)[0]
         cmds = [l.split()[0] for l in section.splitlines()]
         self.assertEqual(set(cmds), {"info", "stats", "dump", "gen", "index", "query", "seek", "export", "slice", "top",
-                                     "sql", "gc", "contention", "activities"})
+                                     "sql", "gc", "contention", "activities",
+                                     "cpu", "jit", "alloc", "exceptions"})
         for c in cmds:
             for flag in ("--help", "-h"):
                 p = run(c, flag, check=False)
@@ -602,6 +603,19 @@ class IndexAndQuery(unittest.TestCase):
         p = run("sql", self.trace, "SELECT offset FROM events", "--format", "csv", env=on_use)  # file order
         self.assertEqual([int(l) for l in p.stdout.splitlines()[1:]], [e["offset"] for e in self.events])
         self.assertIn("rebuilding the index", p.stderr)
+        # and every analysis command: each recovers once and answers as over a sound index
+        for cmd in ("gc", "contention", "activities", "cpu", "jit", "alloc", "exceptions"):
+            want = run(cmd, self.trace, "--format", "json").stdout
+            self.corrupt_block_entry(0, every=True)  # whichever region the analysis reads first
+            p = run(cmd, self.trace, "--format", "json", env=on_use, check=False)
+            self.assertEqual((p.returncode, p.stdout), (0, want), cmd + ": " + p.stderr)
+            self.assertIn("rebuilding the index", p.stderr, cmd)
+        # and an analysis's SQL table
+        want = run("sql", self.trace, "SELECT * FROM gc_summary", "--format", "csv").stdout
+        self.corrupt_block_entry(0, every=True)
+        p = run("sql", self.trace, "SELECT * FROM gc_summary", "--format", "csv", env=on_use, check=False)
+        self.assertEqual((p.returncode, p.stdout), (0, want), "sql gc_summary: " + p.stderr)
+        self.assertIn("rebuilding the index", p.stderr)
         # without the variable, `ntidx index` checks it whole and rebuilds it
         self.corrupt_block_entry(0.5)
         p = run("index", self.trace, "--json")
@@ -718,7 +732,7 @@ class JsonDocumentsAgree(unittest.TestCase):
 
     def test_shared_keys_one_type(self):
         """Every key found in several of the documents (info, index, stats, top, query, dump, seek, sql --format json,
-        gc --format json) has one JSON type there (null aside: no value), and an
+        gc, jit, alloc and exceptions --format json) has one JSON type there (null aside: no value), and an
         object-valued key the same keys. Payload `fields` objects are per event type; SQL's tables (types,
         regions) are columns of their own entities, documented in docs/sql.md."""
         u = os.path.join(self.d.name, "u.nettrace")
@@ -734,6 +748,9 @@ class JsonDocumentsAgree(unittest.TestCase):
             "seek": json.loads(run("seek", u, "--at", "0", "--format", "jsonl").stdout),
             "sql": json.loads(run("sql", u, "SELECT * FROM events LIMIT 300", "--format", "json").stdout),
             "gc": json.loads(run("gc", u, "--format", "json").stdout),
+            "jit": json.loads(run("jit", u, "--format", "json").stdout),
+            "alloc": json.loads(run("alloc", u, "--format", "json").stdout),
+            "exceptions": json.loads(run("exceptions", u, "--format", "json").stdout),
         }
         for by in ("type", "thread", "provider"):
             docs["top-" + by] = json.loads(run("top", u, "--json", "--by", by).stdout)
@@ -770,7 +787,8 @@ class JsonDocumentsAgree(unittest.TestCase):
 
         # An analysis's "stats" are the run's own figures (bytes read, worker threads as --threads counts
         # them): not the trace's, whose "threads" are the events' threads.
-        del docs["gc"]["stats"]
+        for analysis in ("gc", "jit", "alloc", "exceptions"):
+            del docs[analysis]["stats"]
         for name, doc in docs.items():
             walk(name, doc)
         mixed = {k: v for k, v in seen.items() if len(v) > 1}
@@ -826,7 +844,7 @@ class Info(unittest.TestCase):
 if __name__ == "__main__":
     NTIDX = sys.argv[1]
     # Commands that need an index write TRACE.ntidx beside the trace: work on links to the
-    # shared traces in a scratch directory, never in ../shared itself.
+    # sample traces in a scratch directory, never in the folder of the traces themselves.
     with tempfile.TemporaryDirectory() as scratch:
         for name in os.listdir(sys.argv[2]):
             os.symlink(os.path.abspath(os.path.join(sys.argv[2], name)), os.path.join(scratch, name))
