@@ -96,4 +96,26 @@ void ntx_index_finish(ntidx_index *x);
 uint64_t ntx_trace_head_hash(const ntidx_trace *t);
 uint64_t ntx_trace_range_hash(const ntidx_trace *t, uint64_t off, uint64_t len);
 
+/*
+ * index_identity.c: how long after the trace's last change an index must
+ * have been written for its recorded times alone to prove the trace
+ * unchanged; whether they do (nothing of the trace need be read); the
+ * index's identity compared with the trace as it is now (*state CURRENT or
+ * GROWN, or NTIDX_E_INDEX_STALE said naming `path`).
+ */
+#define NTX_SETTLED_NS 2000000000LL
+int ntx_index_times_prove_unchanged(const ntidx_index *x, const ntidx_trace *t);
+int ntx_index_identity(const ntidx_index *x, const ntidx_trace *t, ntidx_index_state *state, const char *path);
+
+/*
+ * index_pages.c: what a load asks the kernel for, without waiting: its
+ * first reads (a small index whole; a large one's header page and tail),
+ * the sections a lazily checked load reads whole (offsets not trusted yet:
+ * ranges outside the file are not asked for), the entries that checking
+ * region r reads (clipped to their sections).
+ */
+void ntx_index_prefetch_ends(const uint8_t *m, uint64_t len);
+void ntx_index_prefetch_hot_sections(uint8_t *m, uint64_t len, uint32_t nsec);
+void ntx_index_prefetch_entries(const ntidx_index *x, uint64_t r);
+
 #endif
