@@ -19,8 +19,12 @@ usage: test_layers.py CC SRC_DIR BUILD_DIR NM
    index_internal.h, an ops file that includes the trace's struct
    (trace_internal.h), each named with what its layer may include instead;
    the sources as they are pass (the control).
+5. docs/architecture.md lists every file meson builds: each source file a
+   layer's meson.build names is in that layer's row of the table, and no row
+   names a source file that is not built (or that does not exist).
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -139,6 +143,19 @@ with tempfile.TemporaryDirectory() as tmp:
                  'ops may include of format trace_blocks.h'):
         check(r.returncode == 1 and want in r.stderr, 'refused: ' + want.split(':')[0] +
               ('' if want in r.stderr else ' (it was not: %s)' % r.stderr.strip()))
+
+# 5. the architecture document's table against the build
+with open(os.path.join(src, 'docs', 'architecture.md'), encoding='utf-8') as f:
+    doc = f.read()
+for name in ('base', 'format', 'decode', 'reader', 'index', 'writer', 'ops', 'analysis'):
+    with open(os.path.join(src, 'src', name, 'meson.build'), encoding='utf-8') as f:
+        built = set(re.findall(r"'([\w/]+\.c)'", f.read()))
+    row = re.search(r'^\| `src/%s` \|[^|]*\|([^|]*)\|' % name, doc, re.M)
+    listed = set(re.findall(r'`([\w/]+\.c)`', row.group(1))) if row else set()
+    check(row is not None and built <= listed,
+          'docs/architecture.md lists every file of src/%s (%s)' % (name, ', '.join(sorted(built - listed)) or 'all'))
+    check(listed <= built, 'docs/architecture.md lists only built files of src/%s (%s)'
+          % (name, ', '.join(sorted(listed - built)) or 'none else'))
 
 print('%d failed' % failures)
 sys.exit(1 if failures else 0)
