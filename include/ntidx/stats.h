@@ -101,7 +101,8 @@ typedef struct ntidx_stats_options {
     unsigned threads;       /**< workers (0: one per online core) */
     uint64_t buckets;       /**< event-rate histogram over the window with this many buckets (0: none) */
     uint64_t bucket_ticks;  /**< or buckets of this width in ticks (takes precedence) */
-    /** 1 (default): rebuild a corrupt lazily checked index and compute again (see ntidx_query_options) */
+    /** Deprecated and ignored, as ntidx_query_options.recover: a corrupt region is NTIDX_E_INDEX_CORRUPT;
+        ntidx_index_recover(), then compute again over the new index. */
     int recover;
     /** Only these regions (numbers of ntidx_index_region()), clipped to the window; NULL: every region. */
     const uint64_t *regions;
@@ -124,7 +125,8 @@ NTIDX_API void ntidx_stats_options_defaults(ntidx_stats_options *o);
  * Dropped events are counted per region from the sequence point that opens
  * it (which lists every thread that may log), as a reader from the start
  * of the trace would count them.
- * @return NTIDX_OK; NTIDX_E_NOMEM; NTIDX_E_INVALID_ARG; a reader error.
+ * @return NTIDX_OK; NTIDX_E_NOMEM; NTIDX_E_INVALID_ARG; a reader error;
+ *         NTIDX_E_INDEX_CORRUPT (see ntidx_index_recover()).
  */
 NTIDX_NODISCARD NTIDX_API int ntidx_stats_indexed(ntidx_trace *t, const struct ntidx_index *x, const ntidx_stats_options *o,
                                                   ntidx_stats **out);
@@ -147,10 +149,10 @@ typedef struct ntidx_type_list ntidx_type_list;
  * indexed trace is read to find them (a full decode, as `ntidx stats`
  * without an index; traces without such label lists cost only their label
  * list blocks). What a client needs to
- * know the columns of a batch before it runs (data frame schemas). A region
- * of a lazily checked index that fails its check is recovered from as
- * queries do (the index rebuilt, saved and used from then on).
- * @return NTIDX_OK; NTIDX_E_NOMEM; the reader's errors.
+ * know the columns of a batch before it runs (data frame schemas).
+ * @return NTIDX_OK; NTIDX_E_NOMEM; the reader's errors; NTIDX_E_INDEX_CORRUPT
+ *         (a region of a lazily checked index failed its check:
+ *         ntidx_index_recover(), then list again over the new index).
  */
 NTIDX_NODISCARD NTIDX_API int ntidx_index_types(ntidx_trace *t, const struct ntidx_index *x, ntidx_type_list **out);
 

@@ -2,7 +2,7 @@
  * The threads a V6 trace defines, from its thread blocks alone.
  *
  * The index lists every thread block among the definitions; each is decoded
- * where it lies (ntx_decode_thread_block(), the reader's own decoder), so
+ * where it lies (ntx_index_each_thread(): the reader's own decoder), so
  * names and process ids are known without reading an event. What clients
  * show next to a thread id (the Python module's frames and statistics, the
  * SQL `threads` table). Rows are listed once per distinct definition, in
@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "arena.h"
-#include "definitions.h"
-#include "index_internal.h"
+#include "index_tables.h"
+#include "index_walk.h"
 #include "ops_internal.h"
 #include "ntidx/batch.h"
 
@@ -54,24 +54,7 @@ static int add_thread(void *ctx, const ntidx_thread *th)
 
 static int list_threads(ntidx_trace *t, const ntidx_index *x, ntidx_thread_list *l, ntx_err *err)
 {
-    for (uint64_t d = 0; d < x->ndefs; d++) {
-        if (ntx_def_kind(x, d) != NTIDX_BLOCK_THREAD)
-            continue;
-        uint64_t b = ntx_def_block(x, d);
-        int rc = ntx_index_need_block(x, b, err);
-        if (rc < 0)
-            return rc;
-        uint64_t pos = ntx_blk_offset(x, b);
-        ntidx_block blk;
-        rc = ntidx_trace_next_block(t, &pos, &blk);
-        if (rc < 0)
-            return ntx_err_from_last(err, rc);
-        if (rc == 0 || blk.kind != NTIDX_BLOCK_THREAD)
-            return ntx_err_at(err, NTIDX_E_CORRUPT, ntx_blk_offset(x, b), "the index lists a thread block here");
-        if ((rc = ntx_decode_thread_block(t, &blk, &l->arena, add_thread, l, err)) < 0)
-            return rc;
-    }
-    return 0;
+    return ntx_index_each_thread(t, x, &l->arena, add_thread, l, err);
 }
 
 static void free_list(ntidx_thread_list *l)
@@ -98,28 +81,14 @@ NTIDX_API int ntidx_index_threads(ntidx_trace *t, const ntidx_index *x, ntidx_th
     if (!t || !x || !out)
         return ntx_failf(NTIDX_E_INVALID_ARG, t ? ntidx_trace_name(t) : NULL, NTIDX_NO_OFFSET,
                          "ntidx_index_threads: NULL argument");
-    x = ntx_index_current(x);
     ntidx_thread_list *l = new_list();
     if (!l)
         return ntx_failf(NTIDX_E_NOMEM, ntidx_trace_name(t), NTIDX_NO_OFFSET, "out of memory");
     ntx_err err = {0};
     int rc = list_threads(t, x, l, &err);
-    if (rc == NTIDX_E_INDEX_CORRUPT) {
-        /* a region of a lazily checked index failed its check: rebuild it (as queries do) and list again */
-        const ntidx_index *nx;
-        ntx_err rerr = {0};
-        free_list(l);
-        if ((rc = ntx_index_recover(t, x, &err, &nx, &rerr)) < 0)
-            return ntx_fail(rc, ntidx_trace_name(t), &rerr);
-        x = nx;
-        if (!(l = new_list()))
-            return ntx_failf(NTIDX_E_NOMEM, ntidx_trace_name(t), NTIDX_NO_OFFSET, "out of memory");
-        ntx_err_clear(&err);
-        rc = list_threads(t, x, l, &err);
-    }
     if (rc < 0) {
         free_list(l);
-        return ntx_fail(rc, rc == NTIDX_E_INDEX_CORRUPT ? x->name : ntidx_trace_name(t), &err);
+        return ntx_fail(rc, rc == NTIDX_E_INDEX_CORRUPT ? ntx_index_name(x) : ntidx_trace_name(t), &err);
     }
     *out = l;
     return NTIDX_OK;

@@ -164,7 +164,9 @@ typedef struct notice {
 typedef struct core {
     atomic_long refs;
     ntidx_trace *t;
-    ntidx_index *x;             /* NULL until opened (build_index=False: on first need) */
+    ntidx_index *x;             /* NULL until opened (build_index=False: on first need); read with core_x() */
+    ntidx_index *replaced;      /* the index core_recover() replaced: what was opened over it may still run */
+    pthread_mutex_t recover_lock; /* one rebuild at a time (core_recover()) */
     int index_action;           /* ntidx_index_action of the open, -1 before */
     char *path;                 /* as given: the "file" of info and stats, as the command prints its argument */
     char *index_arg;            /* index= (NULL: the library's choice, ntidx_index_path()) */
@@ -191,6 +193,7 @@ static void core_unref(core *c)
     ntidx_type_list_free(&c->types);
     ntidx_thread_list_free(&c->threads);
     ntidx_index_close(&c->x);
+    ntidx_index_close(&c->replaced);
     ntidx_trace_close(&c->t);
     for (size_t i = 0; i < c->nnotices; i++)
         free(c->notices[i].why);
@@ -198,6 +201,7 @@ static void core_unref(core *c)
     free(c->path);
     free(c->index_arg);
     pthread_mutex_destroy(&c->lock);
+    pthread_mutex_destroy(&c->recover_lock);
     free(c);
 }
 
@@ -290,13 +294,60 @@ static int core_index(core *c)
         rc = ntidx_index_open(c->t, c->index_arg, &o, &x, &act);
         pthread_mutex_lock(&c->lock);
         if (rc == NTIDX_OK && !c->x) {
-            c->x = x;
+            __atomic_store_n(&c->x, x, __ATOMIC_RELEASE); /* readers take it without the lock (core_x()) */
             c->index_action = (int)act;
         } else {
             ntidx_index_close(&x); /* another thread was first, or it failed */
         }
     }
     pthread_mutex_unlock(&c->lock);
+    return rc;
+}
+
+/* The index in use (threads without the GIL read it while core_recover() may replace it). */
+static ntidx_index *core_x(core *c) { return __atomic_load_n(&c->x, __ATOMIC_ACQUIRE); }
+
+/*
+ * A call over `used` (core_x() when it was made) returned `rc`. When that is NTIDX_E_INDEX_CORRUPT (a region of
+ * a lazily checked index failed its check; the library changes no index it is given), the index is rebuilt
+ * (ntidx_index_recover(): saved where it was, its notice kept for Python), once per trace, and 1 is returned:
+ * the caller goes on over core_x() (ntidx_query_resume(), ntidx_batch_resume(), or the call again). The index
+ * it replaces stays open until the trace is: other threads may still be reading through it. 0: anything else,
+ * a second failure, or a rebuild that failed (said on this thread). Without the GIL.
+ */
+static int core_recover(core *c, const ntidx_index *used, int rc)
+{
+    if (rc != NTIDX_E_INDEX_CORRUPT || !used)
+        return 0;
+    pthread_mutex_lock(&c->recover_lock);
+    int ok = 0;
+    if (core_x(c) != used) {
+        ok = 1; /* another thread rebuilt it meanwhile */
+    } else if (!c->replaced) {
+        ntidx_index *nx = NULL;
+        if (ntidx_index_recover(c->t, used, NULL, &nx) == NTIDX_OK) { /* the options it was opened with */
+            pthread_mutex_lock(&c->lock);
+            c->replaced = c->x;
+            __atomic_store_n(&c->x, nx, __ATOMIC_RELEASE);
+            pthread_mutex_unlock(&c->lock);
+            ok = 1;
+        }
+    }
+    pthread_mutex_unlock(&c->recover_lock);
+    return ok;
+}
+
+/* ntidx_index_check_names() over the index in use, again over a rebuilt one when a region failed its check
+   (what the failed call appended to msg dropped). Without the GIL. */
+static int core_check_names(core *c, const ntidx_query_options *o, ntidx_buf *msg)
+{
+    const ntidx_index *x = core_x(c);
+    size_t before = msg->len;
+    int rc = ntidx_index_check_names(c->t, x, o, msg);
+    if (core_recover(c, x, rc)) {
+        msg->len = before;
+        rc = ntidx_index_check_names(c->t, core_x(c), o, msg);
+    }
     return rc;
 }
 
@@ -312,7 +363,11 @@ static int core_types(core *c, const ntidx_type_list **out)
     pthread_mutex_unlock(&c->lock);
     if (!l) {
         /* listed outside the lock (it may read the trace); a thread that lost the race frees its own */
-        if ((rc = ntidx_index_types(c->t, c->x, &l)) < 0)
+        const ntidx_index *x = core_x(c);
+        rc = ntidx_index_types(c->t, x, &l);
+        if (core_recover(c, x, rc))
+            rc = ntidx_index_types(c->t, core_x(c), &l);
+        if (rc < 0)
             return rc;
         pthread_mutex_lock(&c->lock);
         if (c->types)
@@ -336,7 +391,11 @@ static int core_threads(core *c, const ntidx_thread_list **out)
     ntidx_thread_list *l = c->threads;
     pthread_mutex_unlock(&c->lock);
     if (!l) {
-        if ((rc = ntidx_index_threads(c->t, c->x, &l)) < 0)
+        const ntidx_index *x = core_x(c);
+        rc = ntidx_index_threads(c->t, x, &l);
+        if (core_recover(c, x, rc))
+            rc = ntidx_index_threads(c->t, core_x(c), &l);
+        if (rc < 0)
             return rc;
         pthread_mutex_lock(&c->lock);
         if (c->threads)
@@ -729,7 +788,7 @@ static int core_symbolizer(core *c)
         return rc;
     pthread_mutex_lock(&c->lock);
     if (c->sym_rc == 1)
-        c->sym_rc = ntidx_symbolizer_open(c->t, c->x, &c->sym);
+        c->sym_rc = ntidx_symbolizer_open(c->t, core_x(c), &c->sym);
     rc = c->sym_rc;
     pthread_mutex_unlock(&c->lock);
     return rc;
@@ -1252,7 +1311,7 @@ static int names_verdict_one(module_state *st, core *c, const ntidx_query_option
     Py_BEGIN_ALLOW_THREADS
     rc = core_index(c);
     if (rc == NTIDX_OK)
-        rc = ntidx_index_check_names(c->t, c->x, o, &msg);
+        rc = core_check_names(c, o, &msg);
     Py_END_ALLOW_THREADS
     int ret = 0;
     if (rc < 0) {
@@ -1396,8 +1455,10 @@ static int vcache_put(vcache *v, uint64_t k, int verdict)
 enum { EVSRC_SKIPPED = 2 };
 
 typedef struct evsrc {
+    core *c;                  /* whose index core_recover() replaces when a region fails its check */
     ntidx_trace *t;
-    const ntidx_index *x;
+    const ntidx_index *x;     /* the index new queries open over */
+    const ntidx_index **qx;   /* the index each query reads through */
     const qargs *a;
     ntidx_query_options o; /* the call's options (its single filters the library's) */
     ntidx_query **q;
@@ -1430,6 +1491,7 @@ static void evsrc_close(evsrc *s)
     for (size_t i = 0; i < s->nq; i++)
         ntidx_query_close(&s->q[i]);
     free(s->q);
+    free(s->qx);
     free(s->head);
     free(s->ended);
     free(s->items);
@@ -1509,15 +1571,17 @@ static int regions_overlap(const evsrc *s)
 
 static int open_one(evsrc *s, size_t i, const ntidx_query_options *o)
 {
+    s->qx[i] = s->x;
     return ntidx_query_open(s->t, s->x, o, &s->q[i]);
 }
 
 /* The queries behind a call. `skip`: on_error="skip". 0 or the library's error. */
-static int evsrc_open(evsrc *s, ntidx_trace *t, const ntidx_index *x, const qargs *a, int skip)
+static int evsrc_open(evsrc *s, core *c, const qargs *a, int skip)
 {
     memset(s, 0, sizeof *s);
-    s->t = t;
-    s->x = x;
+    s->c = c;
+    s->t = c->t;
+    s->x = core_x(c);
     s->a = a;
     s->o = a->o;
     s->head_of = -1;
@@ -1534,7 +1598,7 @@ static int evsrc_open(evsrc *s, ntidx_trace *t, const ntidx_index *x, const qarg
                nt = a->nthreads ? a->nthreads : 1;
         items = np * ne * nt;
         /* a seek with lists is a seek per item (the library's seek knows one filter of each): the first of them */
-        int want_items = a->o.seek ? items <= 256 : items <= 32 && ntidx_index_get_info(x)->full;
+        int want_items = a->o.seek ? items <= 256 : items <= 32 && ntidx_index_get_info(s->x)->full;
         if (want_items) {
             s->items = calloc(items, sizeof *s->items);
             if (!s->items)
@@ -1563,9 +1627,9 @@ static int evsrc_open(evsrc *s, ntidx_trace *t, const ntidx_index *x, const qarg
                 /* one query per item when they read less, all together, than one query without the lists */
                 ntidx_query_cost whole, c;
                 uint64_t sum = 0;
-                merge = ntidx_query_estimate(t, x, &a->o, &whole) == NTIDX_OK;
+                merge = ntidx_query_estimate(s->t, s->x, &a->o, &whole) == NTIDX_OK;
                 for (size_t i = 0; merge && i < items; i++) {
-                    merge = ntidx_query_estimate(t, x, &s->items[i], &c) == NTIDX_OK;
+                    merge = ntidx_query_estimate(s->t, s->x, &s->items[i], &c) == NTIDX_OK;
                     sum += c.bytes;
                 }
                 merge = merge && sum < whole.bytes;
@@ -1590,9 +1654,10 @@ static int evsrc_open(evsrc *s, ntidx_trace *t, const ntidx_index *x, const qarg
         s->o.limit = 0;
     }
     s->q = calloc(items, sizeof *s->q);
+    s->qx = calloc(items, sizeof *s->qx);
     s->head = calloc(items, sizeof *s->head);
     s->ended = calloc(items, 1);
-    if (!s->q || !s->head || !s->ended)
+    if (!s->q || !s->qx || !s->head || !s->ended)
         return nomem_said("queries");
     int rc;
     if (s->merged && s->o.order == NTIDX_ORDER_TIME) {
@@ -1706,6 +1771,11 @@ static int fill_head(evsrc *s, size_t i)
     while (!s->head[i] && !s->ended[i]) {
         const ntidx_event *e;
         int rc = ntidx_query_next(s->q[i], &e);
+        /* a region of a lazily checked index failed its check: on over the rebuilt index, from where it was */
+        if (s->c && core_recover(s->c, s->qx[i], rc) && (rc = ntidx_query_resume(s->q[i], core_x(s->c))) == NTIDX_OK) {
+            s->qx[i] = s->x = core_x(s->c);
+            continue;
+        }
         if (rc == 0) {
             s->ended[i] = 1;
             break;
@@ -1984,6 +2054,7 @@ static int trace_init(PyObject *self_obj, PyObject *args, PyObject *kw)
     }
     atomic_init(&c->refs, 1);
     pthread_mutex_init(&c->lock, NULL);
+    pthread_mutex_init(&c->recover_lock, NULL);
     c->index_action = -1;
     c->sym_rc = 1;
     c->path = strdup(PyBytes_AS_STRING(path));
@@ -2110,7 +2181,12 @@ static PyObject *trace_stats(PyObject *self_obj, PyObject *args, PyObject *kw)
     Py_BEGIN_ALLOW_THREADS
     rc = core_index(c);
     if (rc == NTIDX_OK)
-        rc = ntidx_stats_indexed(c->t, c->x, &so, &s);
+    {
+        const ntidx_index *x = core_x(c);
+        rc = ntidx_stats_indexed(c->t, x, &so, &s);
+        if (core_recover(c, x, rc))
+            rc = ntidx_stats_indexed(c->t, core_x(c), &so, &s);
+    }
     if (rc == NTIDX_OK)
         rc = ntidx_stats_json(s, c->path, &b);
     ntidx_stats_free(&s);
@@ -2152,7 +2228,7 @@ static PyObject *open_query(module_state *st, core *c, qargs *a, int warn_level)
     Py_BEGIN_ALLOW_THREADS
     rc = core_index(c);
     if (rc == NTIDX_OK)
-        rc = evsrc_open(&o->src, c->t, c->x, &o->a, 0);
+        rc = evsrc_open(&o->src, c, &o->a, 0);
     Py_END_ALLOW_THREADS
     o->open = 1;
     if (rc < 0) {
@@ -2233,10 +2309,11 @@ static PyObject *trace_regions(PyObject *self_obj, PyObject *args, PyObject *kw)
     if (rc < 0)
         return finish(st, c, rc, NULL);
     PyObject *list = PyList_New(0);
-    uint64_t n = ntidx_index_region_count(c->x);
+    const ntidx_index *x = core_x(c);
+    uint64_t n = ntidx_index_region_count(x);
     for (uint64_t i = 0; list && i < n; i++) {
         ntidx_region r;
-        if ((rc = ntidx_index_region(c->x, i, &r)) < 0) {
+        if ((rc = ntidx_index_region(x, i, &r)) < 0) {
             Py_CLEAR(list);
             break;
         }
@@ -2366,7 +2443,7 @@ static PyObject *trace_check_names(PyObject *self_obj, PyObject *args, PyObject 
     Py_BEGIN_ALLOW_THREADS
     rc = core_index(c);
     if (rc == NTIDX_OK && !a.lists) {
-        rc = ntidx_index_check_names(c->t, c->x, &a.o, &msg);
+        rc = core_check_names(c, &a.o, &msg);
     } else if (rc == NTIDX_OK) {
         /* each item of a list on its own, as names_verdict() says them; the messages joined by "; " */
         ntidx_query_options o;
@@ -2385,7 +2462,7 @@ static PyObject *trace_check_names(PyObject *self_obj, PyObject *args, PyObject 
             size_t before = msg.len;
             if (msg.len && ntidx_buf_append(&msg, "; ", 2) < 0)
                 rc = NTIDX_E_NOMEM;
-            int r = rc < 0 ? rc : ntidx_index_check_names(c->t, c->x, &o, &msg);
+            int r = rc < 0 ? rc : core_check_names(c, &o, &msg);
             if (r == 0)
                 msg.len = before; /* this item names something: no separator either */
             rc = r < 0 ? r : (rc == 1 || r == 1);
@@ -3428,7 +3505,7 @@ static PyObject *trace_frames(PyObject *self_obj, PyObject *args, PyObject *kw)
             rc = NTIDX_E_NOMEM;
     }
     if (rc == 0)
-        rc = evsrc_open(&o->src, o->c->t, o->c->x, &o->a, skip);
+        rc = evsrc_open(&o->src, o->c, &o->a, skip);
     Py_END_ALLOW_THREADS
     o->open = 1;
     if (rc < 0) {
@@ -3714,7 +3791,12 @@ static PyObject *trace_analyze(PyObject *self_obj, PyObject *args, PyObject *kw)
     Py_BEGIN_ALLOW_THREADS
     rc = core_index(c);
     if (rc == NTIDX_OK)
-        rc = ntidx_analyze(name, c->t, c->x, &o, &j.a);
+    {
+        const ntidx_index *x = core_x(c);
+        rc = ntidx_analyze(name, c->t, x, &o, &j.a);
+        if (core_recover(c, x, rc))
+            rc = ntidx_analyze(name, c->t, core_x(c), &o, &j.a);
+    }
     if (rc == NTIDX_OK)
         rc = an_fill(&j);
     Py_END_ALLOW_THREADS
@@ -3784,7 +3866,7 @@ static PyObject *trace_get_complete(PyObject *self_obj, void *cl)
     int rc, complete = 0;
     Py_BEGIN_ALLOW_THREADS
     pthread_mutex_lock(&c->lock);
-    ntidx_index *x = c->x;
+    ntidx_index *x = core_x(c);
     pthread_mutex_unlock(&c->lock);
     if (x) {
         complete = ntidx_index_get_info(x)->complete;
@@ -3802,7 +3884,8 @@ static PyObject *trace_get_complete(PyObject *self_obj, void *cl)
 static PyObject *trace_get_index_path(PyObject *self_obj, void *cl)
 {
     core *c = ((TraceObject *)self_obj)->c;
-    const char *p = c && c->x ? ntidx_index_file(c->x) : NULL;
+    const ntidx_index *x = c ? core_x(c) : NULL;
+    const char *p = x ? ntidx_index_file(x) : NULL;
     return p ? PyUnicode_DecodeFSDefault(p) : Py_NewRef(Py_None);
 }
 
