@@ -50,6 +50,7 @@ typedef struct shared {
     pthread_mutex_t lock;
     pthread_cond_t done;
     atomic_int cancelled;    /* the progress callback asked to stop */
+    uint64_t reported;       /* the bytes the calling thread last reported (its own: no lock) */
 } shared;
 
 typedef struct worker {
@@ -144,6 +145,7 @@ static int run_stats(ntidx_trace *t, const ntidx_index *x, const uint64_t *regio
 /* The progress callback, on the calling thread only (worker 0's): a nonzero answer stops every worker. */
 static void report(shared *sh, uint64_t done)
 {
+    sh->reported = done;
     if (sh->o->progress(sh->o->progress_ctx, done, sh->total_bytes)) {
         atomic_store(&sh->cancelled, 1);
         atomic_store(&sh->failed, 1);
@@ -170,7 +172,7 @@ static void worker_done(worker *w)
     pthread_mutex_lock(&sh->lock);
     sh->running--;
     pthread_cond_signal(&sh->done);
-    uint64_t reported = sh->done_bytes;
+    uint64_t reported = w == w->first ? sh->reported : sh->done_bytes;
     while (w == w->first && sh->running > 0) {
         pthread_cond_wait(&sh->done, &sh->lock);
         if (sh->done_bytes != reported && !atomic_load(&sh->cancelled)) {
@@ -180,7 +182,12 @@ static void worker_done(worker *w)
             pthread_mutex_lock(&sh->lock);
         }
     }
+    /* the others may have done every unit before the calling thread took one, or finished between its
+       waits: the line still ends at what was done */
+    uint64_t last = sh->done_bytes;
     pthread_mutex_unlock(&sh->lock);
+    if (w == w->first && last != sh->reported && !atomic_load(&sh->cancelled))
+        report(sh, last);
 }
 
 static void *work(void *arg)
