@@ -92,6 +92,9 @@ void ntx_trace_prefetch(const ntidx_trace *t, uint64_t off, uint64_t len);
  * page read would otherwise cost a page fault of its own.
  */
 void ntx_trace_map_ahead(const ntidx_trace *t, uint64_t off, uint64_t len);
+/* The mapping only, without the prefetch: for ranges asked for already (ntx_trace_prefetch), whose reads
+   are then under way together rather than one after another. */
+void ntx_trace_map_now(const ntidx_trace *t, uint64_t off, uint64_t len);
 /*
  * A walk through the file reads ahead of itself: *ahead is where what it has
  * asked for ends (0 at first); called with the walk's position, it asks for
