@@ -298,12 +298,6 @@ void ntx_trace_map_now(const ntidx_trace *t, uint64_t off, uint64_t len)
     ntx_map_advise(&m, off, len, NTX_ADVISE_POPULATE);
 }
 
-void ntx_trace_map_ahead(const ntidx_trace *t, uint64_t off, uint64_t len)
-{
-    ntx_trace_prefetch(t, off, len); /* pages not in the page cache are read in the background first */
-    ntx_trace_map_now(t, off, len);
-}
-
 void ntx_trace_walk_ahead(ntidx_trace *t, uint64_t pos, uint64_t *ahead)
 {
     if (!t->map || pos + NTX_WALK_AHEAD / 2 <= *ahead)
