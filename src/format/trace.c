@@ -292,10 +292,9 @@ void ntx_trace_prefetch(const ntidx_trace *t, uint64_t off, uint64_t len)
     ntx_map_advise(&m, off, len, NTX_ADVISE_WILLNEED);
 }
 
-void ntx_trace_map_ahead(const ntidx_trace *t, uint64_t off, uint64_t len)
+void ntx_trace_map_now(const ntidx_trace *t, uint64_t off, uint64_t len)
 {
-    ntx_trace_prefetch(t, off, len); /* pages not in the page cache are read in the background first */
-    if (!len)
+    if (!t->map || !len)
         return; /* no page to map (the advice rounds a range down to whole pages; bounds are its own checks) */
     ntx_map m = {.base = t->map, .size = t->map_len};
     ntx_map_advise(&m, off, len, NTX_ADVISE_POPULATE);

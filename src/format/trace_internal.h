@@ -90,11 +90,14 @@ void ntx_trace_release(ntidx_trace *t, uint64_t off, uint64_t len);
 /* Ask the kernel to read [off, off+len) of the trace now (asynchronously): exactly that range. */
 void ntx_trace_prefetch(const ntidx_trace *t, uint64_t off, uint64_t len);
 /*
- * The same, then the range's pages mapped in one call: for ranges about to be
- * read whole (a plan's blocks). The mapping is advised random access, so each
- * page read would otherwise cost a page fault of its own.
+ * The range's pages mapped in one call, waiting for those not in the page
+ * cache: for ranges about to be read whole (a plan's blocks), asked for
+ * first with ntx_trace_prefetch(), every range of a read-ahead before the
+ * first is mapped, so that their disk reads are under way together. The
+ * mapping is advised random access, so each page read would otherwise cost
+ * a page fault of its own.
  */
-void ntx_trace_map_ahead(const ntidx_trace *t, uint64_t off, uint64_t len);
+void ntx_trace_map_now(const ntidx_trace *t, uint64_t off, uint64_t len);
 /*
  * A walk through the file reads ahead of itself: *ahead is where what it has
  * asked for ends (0 at first); called with the walk's position, it asks for

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hash.h"
@@ -236,8 +237,27 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path)
     char *tmp = malloc(plen + 16);
     if (!tmp)
         return say(path, NTIDX_E_NOMEM, "out of memory");
-    int fd = -1;
-    for (int attempt = 0; attempt < 16; attempt++) {
+    tmp[0] = '\0'; /* the temporary's name, once it has one: removed on failure */
+    int fd = -1, unnamed = 0;
+#ifdef O_TMPFILE
+    /* First an unnamed temporary (O_TMPFILE), given a name only once written and synced, just before
+       the rename: a writer killed before that leaves nothing behind, so no write has to list the folder
+       for what killed writers left (a batch job keeps thousands of indexes in one). Where the file system
+       or the kernel has none (EOPNOTSUPP, EISDIR, EINVAL), or it cannot be named, a named one as before. */
+    char *dir = strdup(path);
+    if (dir) {
+        fd = open(dirname(dir), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+        free(dir);
+    }
+    unnamed = fd >= 0;
+    if (unnamed && flock(fd, LOCK_EX | LOCK_NB) != 0) { /* held once named, as a named temporary's */
+        close(fd);
+        fd = -1;
+        unnamed = 0;
+    }
+named:
+#endif
+    for (int attempt = 0; !unnamed && attempt < 16; attempt++) {
         snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
         fd = mkstemp(tmp);
         if (fd < 0)
@@ -258,7 +278,8 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path)
     rc = serialize(x, fd, path);
     int bad = rc != NTIDX_OK;
     if (rc == NTIDX_E_NOMEM) {
-        unlink(tmp);
+        if (tmp[0])
+            unlink(tmp);
         close(fd);
         free(tmp);
         return rc;
@@ -270,12 +291,43 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path)
     if (!bad)
         bad = fchmod(fd, mode) != 0 || fsync(fd) != 0;
     int e = errno;
+#ifdef O_TMPFILE
+    /* The unnamed temporary gets a name of the named ones' pattern (PATH.tmp.XXXXXX, locked), then is
+       renamed like them. linkat(AT_EMPTY_PATH) needs CAP_DAC_READ_SEARCH; /proc/self/fd/N does not. */
+    if (unnamed && !bad) {
+        char proc[64];
+        snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+        static const char digits[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        uint64_t seed = (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15ull ^ (uint64_t)getpid() << 32 ^ (uint64_t)ts.tv_sec;
+        int linked = 0;
+        for (int attempt = 0; attempt < 16 && !linked; attempt++) {
+            snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
+            for (int k = 0; k < 6; k++) {
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                tmp[plen + 5 + k] = digits[(seed >> 33) % 62];
+            }
+            linked = linkat(fd, "", AT_FDCWD, tmp, AT_EMPTY_PATH) == 0 ||
+                     (errno != EEXIST && linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0);
+            if (!linked && errno != EEXIST)
+                break;
+        }
+        if (!linked) { /* no way to name it here: written again into a named temporary */
+            tmp[0] = '\0';
+            close(fd);
+            fd = -1;
+            unnamed = 0;
+            goto named;
+        }
+    }
+#endif
     /* Renamed while still locked (the data is on disk: fsync succeeded), then closed. */
     if (!bad && rename(tmp, path) != 0) {
         bad = 1;
         e = errno;
     }
-    if (bad)
+    if (bad && tmp[0])
         unlink(tmp);
     if (close(fd) != 0 && !bad) {
         bad = 1;
@@ -286,7 +338,8 @@ NTIDX_API int ntidx_index_write(const ntidx_index *x, const char *path)
         return say(path, NTIDX_E_IO, "cannot write: %s", strerror(e));
     }
     free(tmp);
-    remove_stale_temporaries(path);
+    if (!unnamed) /* an unnamed temporary's writer, killed, left nothing to remove */
+        remove_stale_temporaries(path);
     /* Make the rename itself durable. */
     char *dcopy = strdup(path);
     if (dcopy) {

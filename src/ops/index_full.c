@@ -31,6 +31,7 @@
 #include "index_build.h"
 #include "index_summary.h"
 #include "index_tables.h"
+#include "phases.h"
 #include "query_internal.h"
 #include "stats_internal.h"
 #include "strpool.h"
@@ -586,10 +587,12 @@ static int build_full(ntidx_trace *t, const ntidx_index *from, const ntidx_index
     pthread_mutex_unlock(&sh.lock);
     args[0][0] = &sh;
     args[0][1] = &sh; /* the calling thread: it reports progress */
+    double ph = ntx_phase_begin(); /* the workers' part after the scan, timed for the benchmarks */
     if (rc == 0)
         full_work(args[0]);
     for (unsigned i = 1; i <= started; i++)
         pthread_join(tids[i], NULL);
+    ntx_phase_end(ph);
     uint64_t failed = atomic_load(&sh.first_failed);
     if (rc < 0) {
         /* the scan's error */

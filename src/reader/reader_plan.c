@@ -70,7 +70,11 @@ static void plan_read_ahead(ntidx_reader *r)
     r->plan_ahead_bytes = !r->plan_ahead_bytes ? PLAN_AHEAD_FIRST
                           : r->plan_ahead_bytes < PLAN_AHEAD_MAX ? 2 * r->plan_ahead_bytes
                                                                  : PLAN_AHEAD_MAX;
-    r->plan_ahead = plan_ranges(r, r->plan_ahead, r->plan_ahead_bytes, ntx_trace_map_ahead);
+    /* Every range of the read-ahead asked for first, then each mapped: a cold window's ranges (its
+       definitions and stacks, its event blocks, apart in the file) are read from the disk at the same
+       time, not each after the last one's wait. */
+    plan_ranges(r, r->plan_ahead, r->plan_ahead_bytes, ntx_trace_prefetch);
+    r->plan_ahead = plan_ranges(r, r->plan_ahead, r->plan_ahead_bytes, ntx_trace_map_now);
     if (r->plan_ahead_bytes >= PLAN_PASS && r->plan_asked < r->plan_ahead + r->plan_ahead_bytes / 4096)
         r->plan_asked = plan_ranges(r, r->plan_ahead > r->plan_asked ? r->plan_ahead : r->plan_asked,
                                     r->plan_ahead_bytes, ntx_trace_prefetch);

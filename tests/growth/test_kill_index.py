@@ -14,8 +14,14 @@ up to 3 ms), the moment the atomic replace is about. After each kill, the index 
 ntidx_index_load() through INDEX_PROBE) is either absent, byte for byte the
 one that was there before, or byte for byte the index an uninterrupted build
 writes; it never loads as NTIDX_E_INDEX_CORRUPT. The only other files are
-TRACE.ntidx.tmp.XXXXXX temporaries of killed runs, and the next successful
-write removes them all.
+TRACE.ntidx.tmp.XXXXXX temporaries of killed runs, at most one each.
+
+Where the folder takes unnamed files (O_TMPFILE), the index is written into one,
+named only between its fsync and its rename: a run killed while writing (seen by
+its open unnamed file) leaves no temporary but for a kill in that instant, and a
+write lists no folder, so it leaves the temporaries it did not create alone.
+Elsewhere writers use named temporaries, and the next successful write removes
+those killed runs left.
 """
 import argparse
 import glob
@@ -58,6 +64,32 @@ def probe(a, trace, index):
     return json.loads(p.stdout)
 
 
+def unnamed_supported(folder):
+    """Whether `folder` takes O_TMPFILE files (the writer's first choice)."""
+    try:
+        fd = os.open(folder, os.O_TMPFILE | os.O_WRONLY, 0o600)
+    except (OSError, AttributeError):
+        return False
+    os.close(fd)
+    return True
+
+
+def writing_unnamed(pid, folder):
+    """Whether process `pid` has an unnamed file of `folder` open (an index being written)."""
+    try:
+        fds = os.listdir("/proc/%d/fd" % pid)
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            target = os.readlink("/proc/%d/fd/%s" % (pid, fd))
+        except OSError:
+            continue
+        if target.startswith(os.path.join(folder, "#")) and target.endswith("(deleted)"):
+            return True
+    return False
+
+
 def read(path):
     with open(path, "rb") as f:
         return f.read()
@@ -90,6 +122,8 @@ def run(a, rng, work):
     print("trace %d bytes; uninterrupted --full build %.3f s; index %d bytes" %
           (os.path.getsize(trace), full_time, len(full)), flush=True)
 
+    unnamed = unnamed_supported(work)
+    print("unnamed temporaries (O_TMPFILE): %s" % ("yes" if unnamed else "no"), flush=True)
     outcomes = {"absent": 0, "previous": 0, "new": 0}
     temporaries_seen = 0
     killed_writing = 0
@@ -109,10 +143,12 @@ def run(a, rng, work):
             time.sleep(delay)
         else:  # while it writes: poll for its temporary file
             pre = set(glob.glob(glob.escape(index) + ".tmp.*"))
-            while p.poll() is None and not set(glob.glob(glob.escape(index) + ".tmp.*")) - pre:
+            while (p.poll() is None and not set(glob.glob(glob.escape(index) + ".tmp.*")) - pre
+                   and not (unnamed and writing_unnamed(p.pid, work))):
                 pass
             time.sleep(rng.uniform(0, 0.003))
             delay = time.monotonic() - start
+        mid_write = unnamed and writing_unnamed(p.pid, work)
         p.send_signal(signal.SIGKILL)
         p.wait()
         killed = p.returncode == -signal.SIGKILL
@@ -139,22 +175,31 @@ def run(a, rng, work):
                                                             "other.nettrace", "other.ntidx")
                   and not f.startswith("big.nettrace.ntidx.tmp.")]
         assert not others, "kill %d: unexpected files %s" % (k, others)
-        print("kill %2d: before %-5s delay %.3f s %s -> %s%s" %
-              (k, before_kind, delay, "killed" if killed else "finished", outcome,
+        print("kill %2d: before %-5s delay %.3f s %s%s -> %s%s" %
+              (k, before_kind, delay, "killed" if killed else "finished",
+               " while writing an unnamed temporary" if killed and mid_write else "", outcome,
                ", %d temporaries" % len(temps) if temps else ""), flush=True)
         if not killed:
             assert not temps, "kill %d: a successful run left temporaries %s" % (k, temps)
-    # A successful write removes every temporary killed runs left.
     write(index, plain)
     leftover = glob.glob(glob.escape(index) + ".tmp.*")
     if not leftover:  # make one, as a killed writer leaves it
         write(index + ".tmp.Zk3xQ1", full[: len(full) // 2])
+        leftover = [index + ".tmp.Zk3xQ1"]
     subprocess.run([a.ntidx, "index", "--full", trace], check=True, stdout=subprocess.DEVNULL)
     assert read(index) == full
     left = glob.glob(glob.escape(index) + ".tmp.*")
-    assert not left, "temporaries left after a successful write: %s" % left
-    print("outcomes: %s; %d kills landed while the index was being written (each left one temporary); "
-          "every temporary was removed by the next successful write" % (outcomes, killed_writing))
+    if unnamed:
+        # No folder listed: what was there stays, and the write added nothing.
+        assert sorted(left) == sorted(leftover), "a write with unnamed temporaries changed %s into %s" % (
+            leftover, left)
+        print("outcomes: %s; %d of %d kills left a temporary; a successful write listed no folder" %
+              (outcomes, killed_writing, a.kills))
+    else:
+        # A successful write removes every temporary killed runs left.
+        assert not left, "temporaries left after a successful write: %s" % left
+        print("outcomes: %s; %d kills landed while the index was being written (each left one temporary); "
+              "every temporary was removed by the next successful write" % (outcomes, killed_writing))
     return 0
 
 
