@@ -4,7 +4,8 @@
  *
  * Names (docs/remote.md):
  *   az://CONTAINER/BLOB          the account of the environment: AZURE_STORAGE_CONNECTION_STRING (its
- *                                BlobEndpoint honoured, as Azurite's sets it) or AZURE_STORAGE_ACCOUNT
+ *                                BlobEndpoint honoured, as Azurite's sets it) or AZURE_STORAGE_ACCOUNT (at
+ *                                AZURE_STORAGE_SERVICE_ENDPOINT when set, as the Azure CLI takes it)
  *   az://ACCOUNT/CONTAINER/BLOB  when the environment names no account, or names this one
  *   https://ACCOUNT.blob.core.windows.net/CONTAINER/BLOB, or a URL under the connection string's
  *   BlobEndpoint; any other http(s) URL is plain HTTP.
@@ -92,7 +93,12 @@ static void read_env(az_env *e)
         const char *a = getenv("AZURE_STORAGE_ACCOUNT");
         if (a && *a) {
             snprintf(e->account, sizeof e->account, "%s", a);
-            snprintf(e->endpoint, sizeof e->endpoint, "https://%s.blob.core.windows.net", a);
+            /* the Azure CLI's --blob-endpoint (an emulator, a sovereign cloud) */
+            const char *ep = getenv("AZURE_STORAGE_SERVICE_ENDPOINT");
+            if (ep && *ep)
+                snprintf(e->endpoint, sizeof e->endpoint, "%s", ep);
+            else
+                snprintf(e->endpoint, sizeof e->endpoint, "https://%s.blob.core.windows.net", a);
             const char *k = getenv("AZURE_STORAGE_KEY");
             if (k)
                 snprintf(e->key, sizeof e->key, "%s", k);

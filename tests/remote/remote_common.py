@@ -111,7 +111,8 @@ class Azurite:
 
     # An independent Shared Key client (Python's hmac), for what the tests set up.
     def request(self, method, path, query="", body=b"", headers=None):
-        h = {"x-ms-date": email.utils.formatdate(usegmt=True), "x-ms-version": AZ_VERSION}
+        h = {"x-ms-date": email.utils.formatdate(usegmt=True), "x-ms-version": AZ_VERSION,
+             "Content-Type": "application/octet-stream"}  # else urllib sends a form's type, unsigned
         h.update(headers or {})
         length = str(len(body)) if body else ""
         ctype = h.get("Content-Type", "")
