@@ -30,12 +30,16 @@ class AzureSource(unittest.TestCase):
     def setUpClass(cls):
         cls.az = Azurite(ROOT)
         cls.dir = tempfile.mkdtemp(prefix="ntidx-az-")
-        rnd = random.Random(2727)
-        cls.data = bytes(rnd.getrandbits(8) for _ in range(128 * 1024)) * 80  # 10 MiB
-        cls.az.create_container("traces")
-        cls.az.create_container("public", public=True)
-        cls.az.put_blob("traces", "dir/t.bin", cls.data)
-        cls.az.put_blob("public", "t.bin", cls.data[:300000])
+        try:  # tearDownClass does not run when this fails: stop Azurite here
+            rnd = random.Random(2727)
+            cls.data = bytes(rnd.getrandbits(8) for _ in range(128 * 1024)) * 80  # 10 MiB
+            cls.az.create_container("traces")
+            cls.az.create_container("public", public=True)
+            cls.az.put_blob("traces", "dir/t.bin", cls.data)
+            cls.az.put_blob("public", "t.bin", cls.data[:300000])
+        except BaseException:
+            cls.tearDownClass()
+            raise
 
     @classmethod
     def tearDownClass(cls):
