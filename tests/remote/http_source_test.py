@@ -215,6 +215,29 @@ class HttpSource(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn(self.url, err)
 
+    def test_demand_mapping_reads_through_the_source(self):
+        # the mapping's faults fill 64 KiB units: the head comes from the open's request, a hinted range from
+        # its 8 MiB requests, an unhinted byte costs one request of one unit
+        off = 12 * MiB + 5
+        info, _, _ = self.tool(self.url, "map", "read:0:3000", "prefetch:%d:%d" % (2 * MiB, 3 * MiB),
+                               "read:%d:%d" % (2 * MiB, 3 * MiB), "read:%d:10" % off, "release:0:%d" % (5 * MiB),
+                               "read:%d:100" % (2 * MiB + 7))
+        self.assertEqual(self.got(), self.data[:3000] + self.data[2 * MiB:5 * MiB] + self.data[off:off + 10] +
+                         self.data[2 * MiB + 7:2 * MiB + 107])
+        ranges = [r["range"] for r in self.srv.log()]
+        unit = 12 * MiB
+        self.assertEqual(ranges, ["bytes=0-65535", "bytes=%d-%d" % (2 * MiB, 5 * MiB - 1),
+                                  "bytes=%d-%d" % (unit, unit + 65535),
+                                  "bytes=%d-%d" % (2 * MiB, 2 * MiB + 65535)])  # released: read again
+
+    def test_demand_mapping_fault_is_an_error_not_garbage(self):
+        self.srv.fault(kind="delay", ms=0, count=1)
+        self.srv.fault(kind="status", status=404, count=-1)
+        _, err, rc = self.tool(self.url, "map", "read:%d:10" % (3 * MiB), check=False)
+        self.assertEqual(rc, 1)
+        self.assertIn(self.url + ": HTTP 404", err)
+        self.assertEqual(self.got(), b"")
+
     def test_upload_puts_the_object(self):
         src = os.path.join(self.dir, "up-src")
         with open(src, "wb") as f:

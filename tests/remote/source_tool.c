@@ -6,6 +6,7 @@
  *                                          "retries"} as JSON
  *   source_tool --put NAME FILE            upload FILE as NAME (ntx_source_put)
  * OPs: read:OFF:LEN  prefetch:OFF:LEN  release:OFF:LEN
+ *      map            from here on, reads and hints go through the demand mapping (source_demand.c)
  *      stream:CHUNK   the whole object, CHUNK bytes a read, asking 32 MiB ahead and releasing behind (a pass)
  *      signal:PATH    create PATH;  waitfile:PATH  wait (10 s at most) until PATH exists
  * An error prints its message and exits 1.
@@ -17,6 +18,7 @@
 
 #include "ntidx/ntidx.h"
 #include "source.h"
+#include "source_demand.h"
 
 /* A JSON string of `v` (ETags are quoted). */
 static void json_str(const char *v)
@@ -76,20 +78,44 @@ int main(int argc, char **argv)
     if (!out)
         return perror(argv[a + 1]), 1;
     int rc = 0;
+    ntx_demand *dm = NULL;
+    ntx_fault_word fault = 0;
     for (int i = a + 2; i < argc && rc == 0; i++) {
         unsigned long long off = 0, len = 0;
         char path[4096];
-        if (sscanf(argv[i], "read:%llu:%llu", &off, &len) == 2) {
+        if (strcmp(argv[i], "map") == 0) {
+            if (ntx_demand_map(s, &fault, &dm, &e) != NTIDX_OK)
+                rc = fail(&e);
+        } else if (sscanf(argv[i], "read:%llu:%llu", &off, &len) == 2 && dm) {
+            /* through the mapping: byte by byte copies, so that the faults come from user code */
+            const volatile uint8_t *p = ntx_demand_base(dm);
+            uint8_t *buf = malloc(len ? len : 1);
+            for (uint64_t k = 0; k < len && off + k < s->id.size; k++)
+                buf[k] = p[off + k];
+            if (ntx_fault_seen(&fault)) {
+                ntx_demand_error(dm, &e);
+                rc = fail(&e);
+            } else
+                fwrite(buf, 1, len, out);
+            free(buf);
+        } else if (sscanf(argv[i], "read:%llu:%llu", &off, &len) == 2) {
             char *buf = malloc(len ? len : 1);
             if (ntx_source_read(s, off, buf, len, &e) != NTIDX_OK)
                 rc = fail(&e);
             else
                 fwrite(buf, 1, len, out);
             free(buf);
-        } else if (sscanf(argv[i], "prefetch:%llu:%llu", &off, &len) == 2)
-            ntx_source_prefetch(s, off, len);
-        else if (sscanf(argv[i], "release:%llu:%llu", &off, &len) == 2)
-            ntx_source_release(s, off, len);
+        } else if (sscanf(argv[i], "prefetch:%llu:%llu", &off, &len) == 2) {
+            if (dm)
+                ntx_demand_prefetch(dm, off, len);
+            else
+                ntx_source_prefetch(s, off, len);
+        } else if (sscanf(argv[i], "release:%llu:%llu", &off, &len) == 2) {
+            if (dm)
+                ntx_demand_release(dm, off, len);
+            else
+                ntx_source_release(s, off, len);
+        }
         else if (sscanf(argv[i], "stream:%llu", &len) == 1 && len > 0) {
             char *buf = malloc(len);
             uint64_t ahead = 0;
@@ -119,6 +145,7 @@ int main(int argc, char **argv)
         }
     }
     fclose(out);
+    ntx_demand_unmap(dm);
     if (rc == 0) {
         printf("{\"size\": %llu, \"etag\": ", (unsigned long long)s->id.size);
         json_str(s->id.etag);
