@@ -64,6 +64,31 @@ typedef struct ntidx_source_callbacks {
 NTIDX_NODISCARD NTIDX_API int ntidx_trace_open_source(const ntidx_source_callbacks *cb, const char *name,
                                                       ntidx_trace **out);
 
+/**
+ * Whether `name` is a URL ntidx reads (http://, https://, az://), rather than a path.
+ */
+NTIDX_API int ntidx_is_url(const char *name);
+
+/**
+ * The URL of the index beside the remote trace `trace_url`: ".ntidx" added to
+ * its path, its query string (a SAS token) kept after it
+ * ("https://a/c/t.nettrace?sv=..." -> "https://a/c/t.nettrace.ntidx?sv=...").
+ * NULL when `trace_url` is not a URL, or out of memory. free() it.
+ */
+NTIDX_API char *ntidx_index_url(const char *trace_url);
+
+/**
+ * Upload the local file `path` as the object `url`: an HTTP PUT, or for an
+ * Azure blob (az://, a blob URL) a Put Blob with the credentials a read would
+ * use (docs/remote.md). `ntidx index URL --upload` puts a remote trace's index
+ * beside it this way.
+ *
+ * @return NTIDX_OK; NTIDX_E_IO (the file cannot be read); NTIDX_E_WRITE (the
+ *         store refused it: the message names the URL without its query
+ *         string, and the status); NTIDX_E_INVALID_ARG.
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_url_upload(const char *url, const char *path);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,11 +1,17 @@
 /* The byte source's common part: opening by name, checked reads, hints, the redacted URL (source.h). */
 #include "source.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ntidx/ntidx.h"
+#include "ntidx/source.h"
 
 int ntx_source_is_url(const char *name)
 {
@@ -99,4 +105,50 @@ char *ntx_url_redact(const char *url)
     memcpy(r + w, url + i, n - i);
     r[w + n - i] = 0;
     return r;
+}
+
+NTIDX_API int ntidx_is_url(const char *name) { return ntx_source_is_url(name); }
+
+NTIDX_API char *ntidx_index_url(const char *trace_url)
+{
+    if (!ntx_source_is_url(trace_url))
+        return NULL;
+    size_t path = strcspn(trace_url, "?#"), n = strlen(trace_url);
+    char *u = malloc(n + 7);
+    if (!u)
+        return NULL;
+    memcpy(u, trace_url, path);
+    memcpy(u + path, ".ntidx", 6);
+    memcpy(u + path + 6, trace_url + path, n - path + 1);
+    return u;
+}
+
+NTIDX_API int ntidx_url_upload(const char *url, const char *path)
+{
+    if (!url || !path || !ntx_source_is_url(url))
+        return ntx_failf(NTIDX_E_INVALID_ARG, path, NTIDX_NO_OFFSET, "ntidx_url_upload: %s",
+                         url && path ? "not a URL (http://, https://, az://)" : "NULL argument");
+    char *shown = ntx_url_redact(url);
+    ntx_err err = {0};
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    int rc;
+    if (fd < 0 || fstat(fd, &st) != 0)
+        rc = ntx_err_set(&err, NTIDX_E_IO, "cannot read %s: %s", path, strerror(errno));
+    else {
+        size_t len = (size_t)st.st_size;
+        void *p = len ? mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+        if (len && p == MAP_FAILED)
+            rc = ntx_err_set(&err, NTIDX_E_IO, "cannot read %s: %s", path, strerror(errno));
+        else {
+            rc = ntx_source_put(url, p, len, &err);
+            if (len)
+                munmap(p, len);
+        }
+    }
+    if (fd >= 0)
+        close(fd);
+    rc = rc < 0 ? ntx_fail(rc, shown ? shown : "URL", &err) : NTIDX_OK;
+    free(shown);
+    return rc;
 }

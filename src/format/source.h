@@ -63,7 +63,9 @@ int ntx_source_is_url(const char *name);
 /*
  * Open `name`: a local path (mapped; with `pread_only`, read with pread()) or
  * a URL (http://, https://, az://, an Azure blob URL). On failure *out is NULL
- * and err says why, naming the path or the URL without its query string.
+ * and err says why. Messages of sources (here and from reads) do not name the
+ * source: the caller prefixes them with s->name, or for a failed open with
+ * ntx_url_redact(name) (a URL's query string may be a secret).
  */
 int ntx_source_open(ntx_source **out, const char *name, int pread_only, ntx_err *err);
 

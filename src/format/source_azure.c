@@ -159,11 +159,11 @@ static int decode_key(az_target *t, const char *b64, const char *shown, ntx_err 
     if (n == 0)
         return NTIDX_OK;
     if (n > 128 || n % 4)
-        return ntx_err_set(err, NTIDX_E_INVALID_ARG, "%s: the account key is not a base64 key", shown);
+        return ntx_err_set(err, NTIDX_E_INVALID_ARG, "the account key is not a base64 key");
     unsigned char tmp[100];
     int len = EVP_DecodeBlock(tmp, (const unsigned char *)b64, (int)n);
     if (len < 0)
-        return ntx_err_set(err, NTIDX_E_INVALID_ARG, "%s: the account key is not a base64 key", shown);
+        return ntx_err_set(err, NTIDX_E_INVALID_ARG, "the account key is not a base64 key");
     while (n > 0 && b64[n - 1] == '=')
         n--, len--;
     memcpy(t->key, tmp, (size_t)len);

@@ -146,14 +146,14 @@ int ntx_demand_map(ntx_source *s, ntx_fault_word *fault, ntx_demand **out, ntx_e
         if (p != MAP_FAILED)
             munmap(p, d->len);
         ntx_demand_unmap(d);
-        return ntx_err_set(err, NTIDX_E_NOMEM, "%s: cannot reserve %zu bytes of address space", s->name, d->len);
+        return ntx_err_set(err, NTIDX_E_NOMEM, "cannot reserve %zu bytes of address space", d->len);
     }
     d->base = p;
     d->uffd = open_uffd();
     if (d->uffd < 0) {
         int e = errno;
         ntx_demand_unmap(d);
-        return ntx_err_set(err, NTIDX_E_UNSUPPORTED, "%s: reading a remote trace needs userfaultfd: %s", s->name,
+        return ntx_err_set(err, NTIDX_E_UNSUPPORTED, "reading a remote trace needs userfaultfd: %s",
                            strerror(e));
     }
     struct uffdio_api api = {.api = UFFD_API};
@@ -163,11 +163,11 @@ int ntx_demand_map(ntx_source *s, ntx_fault_word *fault, ntx_demand **out, ntx_e
         pipe2(d->stop_pipe, O_CLOEXEC) != 0) {
         int e = errno;
         ntx_demand_unmap(d);
-        return ntx_err_set(err, NTIDX_E_UNSUPPORTED, "%s: cannot set up userfaultfd: %s", s->name, strerror(e));
+        return ntx_err_set(err, NTIDX_E_UNSUPPORTED, "cannot set up userfaultfd: %s", strerror(e));
     }
     if (pthread_create(&d->thread, NULL, handler, d) != 0) {
         ntx_demand_unmap(d);
-        return ntx_err_set(err, NTIDX_E_NOMEM, "%s: cannot start the page-fill thread", s->name);
+        return ntx_err_set(err, NTIDX_E_NOMEM, "cannot start the page-fill thread");
     }
     d->thread_started = 1;
     *out = d;

@@ -195,7 +195,7 @@ static int cut_code(CURLcode c)
 }
 
 /* "URL: 404 Not Found: ..." with what Azure's error code or a status says. */
-static int status_error(const char *shown, const response *r, const char *range, ntx_err *err)
+static int status_error(const response *r, const char *range, ntx_err *err)
 {
     const char *what = "";
     switch (r->status) {
@@ -210,8 +210,9 @@ static int status_error(const char *shown, const response *r, const char *range,
     char code[160] = "";
     if (r->error_code[0])
         snprintf(code, sizeof code, " (%s)", r->error_code);
-    return ntx_err_set(err, NTIDX_E_IO, "%s: HTTP %ld%s%s%s: %s", shown, r->status, code, range ? " for bytes " : "",
-                       range ? range : "", what);
+    if (range)
+        return ntx_err_set(err, NTIDX_E_IO, "bytes %s: HTTP %ld%s: %s", range, r->status, code, what);
+    return ntx_err_set(err, NTIDX_E_IO, "HTTP %ld%s: %s", r->status, code, what);
 }
 
 /*
@@ -268,7 +269,7 @@ static int get_range(http_source *h, uint64_t off, uint64_t len, uint8_t *buf, i
     snprintf(rshown, sizeof rshown, "%" PRIu64 "-%" PRIu64, off, off + len - 1);
     CURL *c = take_handle(h);
     if (!c)
-        return ntx_err_set(err, NTIDX_E_NOMEM, "%s: cannot make an HTTP request", h->s.name);
+        return ntx_err_set(err, NTIDX_E_NOMEM, "cannot make an HTTP request");
     int cuts = 0, rc = NTIDX_OK;
     for (int attempt = 0;; attempt++) {
         response r;
@@ -309,13 +310,12 @@ static int get_range(http_source *h, uint64_t off, uint64_t len, uint8_t *buf, i
         __atomic_fetch_add(&h->s.n_bytes, r.got, __ATOMIC_RELAXED);
         if (r.overflow && r.status == 200)
             return give_handle(h, c), ntx_err_set(err, NTIDX_E_IO,
-                                                  "%s: the server does not honour Range requests (it answered 200 "
-                                                  "with the whole object): a remote trace needs one that does",
-                                                  h->s.name);
+                                                  "the server does not honour Range requests (it answered 200 "
+                                                  "with the whole object): a remote trace needs one that does");
         if (cc != CURLE_OK && !r.overflow) {
             if (cut_code(cc) && cuts++ < 1)
                 continue; /* a connection cut: once more */
-            rc = ntx_err_set(err, NTIDX_E_IO, "%s: bytes %s: %s%s", h->s.name, rshown, curl_easy_strerror(cc),
+            rc = ntx_err_set(err, NTIDX_E_IO, "bytes %s: %s%s", rshown, curl_easy_strerror(cc),
                              cut_code(cc) ? " (also when asked again)" : "");
             break;
         }
@@ -324,7 +324,7 @@ static int get_range(http_source *h, uint64_t off, uint64_t len, uint8_t *buf, i
                 sleep_ms(backoff_ms(attempt));
                 continue;
             }
-            rc = status_error(h->s.name, &r, rshown, err);
+            rc = status_error(&r, rshown, err);
             break;
         }
         if (r.status == 416 && first) { /* an empty object has no byte 0 */
@@ -338,18 +338,18 @@ static int get_range(http_source *h, uint64_t off, uint64_t len, uint8_t *buf, i
             }
         }
         if (r.status != 200 && r.status != 206) {
-            rc = status_error(h->s.name, &r, rshown, err);
+            rc = status_error(&r, rshown, err);
             break;
         }
         /* The version: the first answer sets it, every later one must match it. */
         uint64_t a = off, b = off + r.got - 1, total = r.got;
         if (r.status == 206 && !parse_content_range(r.content_range, &a, &b, &total)) {
-            rc = ntx_err_set(err, NTIDX_E_IO, "%s: bytes %s: a partial answer without a valid Content-Range (\"%s\")",
-                             h->s.name, rshown, r.content_range);
+            rc = ntx_err_set(err, NTIDX_E_IO, "bytes %s: a partial answer without a valid Content-Range (\"%s\")",
+                             rshown, r.content_range);
             break;
         }
         if (r.status == 200 && off != 0) {
-            rc = ntx_err_set(err, NTIDX_E_IO, "%s: the server does not honour Range requests", h->s.name);
+            rc = ntx_err_set(err, NTIDX_E_IO, "the server does not honour Range requests");
             break;
         }
         if (first) {
@@ -359,9 +359,9 @@ static int get_range(http_source *h, uint64_t off, uint64_t len, uint8_t *buf, i
         } else if (total != h->s.id.size || strcmp(r.etag, h->s.id.etag) != 0 ||
                    (!h->s.id.etag[0] && strcmp(r.last_modified, h->s.id.last_modified) != 0)) {
             rc = ntx_err_set(err, NTIDX_E_IO,
-                             "%s: the trace changed while it was read (bytes %s: ETag %s, %" PRIu64
+                             "bytes %s: the trace changed while it was read (ETag %s, %" PRIu64
                              " bytes; it was %s, %" PRIu64 " bytes)",
-                             h->s.name, rshown, r.etag[0] ? r.etag : "none", total,
+                             rshown, r.etag[0] ? r.etag : "none", total,
                              h->s.id.etag[0] ? h->s.id.etag : "none", h->s.id.size);
             break;
         }
@@ -369,8 +369,8 @@ static int get_range(http_source *h, uint64_t off, uint64_t len, uint8_t *buf, i
         if (a != off || r.got != want || (r.status == 206 && b != off + want - 1)) {
             if (cuts++ < 1)
                 continue; /* a short body: once more */
-            rc = ntx_err_set(err, NTIDX_E_IO, "%s: bytes %s: the answer had %zu bytes of %" PRIu64
-                             " (also when asked again)", h->s.name, rshown, r.got, want);
+            rc = ntx_err_set(err, NTIDX_E_IO, "bytes %s: the answer had %zu bytes of %" PRIu64
+                             " (also when asked again)", rshown, r.got, want);
             break;
         }
         *got_len = r.got;
@@ -697,14 +697,10 @@ int ntx_http_put(const char *url, const char *shown, const ntx_http_signer *sign
                  size_t len, ntx_err *err)
 {
     ntx_http_global_init();
-    char *redacted = shown ? NULL : ntx_url_redact(url);
-    const char *name = shown ? shown : redacted ? redacted : "URL";
     CURL *c = curl_easy_init();
     int rc = NTIDX_OK;
-    if (!c) {
-        free(redacted);
+    if (!c)
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
-    }
     for (int attempt = 0;; attempt++) {
         response r;
         memset(&r, 0, sizeof r);
@@ -738,7 +734,7 @@ int ntx_http_put(const char *url, const char *shown, const ntx_http_signer *sign
         if (cc != CURLE_OK) {
             if (cut_code(cc) && attempt < 1)
                 continue;
-            rc = ntx_err_set(err, NTIDX_E_WRITE, "%s: cannot upload: %s", name, curl_easy_strerror(cc));
+            rc = ntx_err_set(err, NTIDX_E_WRITE, "cannot upload: %s", curl_easy_strerror(cc));
             break;
         }
         if (transient_status(r.status) && attempt + 1 < NTX_HTTP_ATTEMPTS) {
@@ -749,12 +745,11 @@ int ntx_http_put(const char *url, const char *shown, const ntx_http_signer *sign
             char code[160] = "";
             if (r.error_code[0])
                 snprintf(code, sizeof code, " (%s)", r.error_code);
-            rc = ntx_err_set(err, NTIDX_E_WRITE, "%s: cannot upload: HTTP %ld%s%s", name, r.status, code,
+            rc = ntx_err_set(err, NTIDX_E_WRITE, "cannot upload: HTTP %ld%s%s", r.status, code,
                              r.status == 403 ? ": the credentials do not allow writing it" : "");
         }
         break;
     }
     curl_easy_cleanup(c);
-    free(redacted);
     return rc;
 }

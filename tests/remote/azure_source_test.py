@@ -8,6 +8,7 @@ Usage: azure_source_test.py SOURCE_TOOL SOURCE_ROOT
 """
 import os
 import random
+import re
 import shutil
 import sys
 import tempfile
@@ -91,7 +92,7 @@ class AzureSource(unittest.TestCase):
                        AZURE_STORAGE_SERVICE_ENDPOINT=self.az.endpoint)
         _, err, rc = self.read("az://traces/dir/t.bin", env, check=False)
         self.assertEqual(rc, 1)
-        self.assertIn(self.az.endpoint + "/traces/dir/t.bin: HTTP 403", err)
+        self.assertIn("az://traces/dir/t.bin: bytes 0-65535: HTTP 403", err)
         self.assertIn("AuthorizationFailure", err)
         self.assertNotIn(bad, err)
 
@@ -105,7 +106,7 @@ class AzureSource(unittest.TestCase):
         bad = url.replace("sig=", "sig=X")
         _, err, rc = self.read(bad, self.env(), "read:0:1", check=False)
         self.assertEqual(rc, 1)
-        self.assertIn(self.az.endpoint + "/traces/dir/t.bin: HTTP 403", err)
+        self.assertIn(self.az.endpoint + "/traces/dir/t.bin: bytes 0-65535: HTTP 403", err)
         self.assertNotIn("sig=", err)
         self.assertNotIn(sas.split("sig=")[1][:12], err)
 
@@ -121,7 +122,7 @@ class AzureSource(unittest.TestCase):
         env = self.env(AZURE_STORAGE_CONNECTION_STRING=self.az.conn)
         _, err, rc = self.read("az://traces/nope.bin", env, "read:0:1", check=False)
         self.assertEqual(rc, 1)
-        self.assertIn(self.az.endpoint + "/traces/nope.bin: HTTP 404 (BlobNotFound)", err)
+        self.assertIn("az://traces/nope.bin: bytes 0-65535: HTTP 404 (BlobNotFound)", err)
         self.assertIn("no such object", err)
         self.assertNotIn(AZ_KEY, err)
 

@@ -175,10 +175,16 @@ class Handler(BaseHTTPRequestHandler):
         self.reply(status, body, headers)
 
 
+class Server(ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], (ConnectionError, BrokenPipeError)):  # clients that hang up: quiet
+            super().handle_error(request, client_address)
+
+
 def serve(root, port=0):
     """Start the server on 127.0.0.1 in a thread; returns it (server.server_port is its port)."""
     Handler.root = root
-    srv = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    srv = Server(("127.0.0.1", port), Handler)
     srv.daemon_threads = True
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     return srv

@@ -32,9 +32,11 @@ static void json_str(const char *v)
     putchar('"');
 }
 
+static const char *shown = ""; /* the name as messages show it */
+
 static int fail(const ntx_err *e)
 {
-    fprintf(stderr, "%s\n", e->msg);
+    fprintf(stderr, "%s: %s\n", shown, e->msg);
     return 1;
 }
 
@@ -63,6 +65,8 @@ static int put(const char *name, const char *file)
 int main(int argc, char **argv)
 {
     int a = 1, pread_only = 0;
+    if (argc >= 3)
+        shown = ntx_url_redact(argv[argc >= 4 && strcmp(argv[1], "--put") == 0 ? 2 : argv[1][0] == '-' ? 2 : 1]);
     if (argc == 4 && strcmp(argv[1], "--put") == 0)
         return put(argv[2], argv[3]);
     if (a < argc && strcmp(argv[a], "--pread") == 0)
@@ -74,6 +78,7 @@ int main(int argc, char **argv)
     ntx_source *s;
     if (ntx_source_open(&s, argv[a], pread_only, &e) != NTIDX_OK)
         return fail(&e);
+    shown = s->name;
     FILE *out = fopen(argv[a + 1], "ab");
     if (!out)
         return perror(argv[a + 1]), 1;
