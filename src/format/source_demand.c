@@ -9,7 +9,15 @@
  * has read the page's unit (NTX_DEMAND_UNIT bytes, aligned) from the source
  * and copied it in (UFFDIO_COPY). What a plan is about to read it asks for
  * with ntx_demand_prefetch(), which the source turns into large requests;
- * the faults then copy from what those requests brought. A unit that
+ * the faults then copy from what those requests brought. What nobody
+ * announced but is read in order (a walk over the blocks' headers) is read
+ * ahead as the kernel reads a file ahead: two faults that each cost a
+ * request, the second a little past the first, open a read-ahead window
+ * after it, asked of the source as a hint; a fault past the middle of the
+ * window opens the next one, twice as large, up to NTX_DEMAND_AHEAD_MAX.
+ * Faults in ranges the caller announced change nothing. A local trace's
+ * mapping reads nothing ahead by itself (docs/architecture.md): a page
+ * fault costs a disk read there, a request costs a round trip here. A unit that
  * cannot be read is mapped as zeros and its offset recorded in the fault
  * word (map_guard.h), with the source's error kept for the checkpoint that
  * reports it (ntx_demand_error()): every byte of a trace is bounds-checked
@@ -49,6 +57,8 @@ struct ntx_demand {
     size_t units;
     uint8_t *buf;      /* the handler's unit buffer */
     ntx_fault_word *fault;
+    /* the handler's read-ahead: the last fault's unit, the window [ra_start, ra_end) and its size (units) */
+    size_t last_unit, ra_start, ra_end, ra_size;
     ntx_err first_err; /* the first unit that could not be read */
     int has_err;
 };
@@ -80,6 +90,34 @@ static int fill_unit(ntx_demand *d, size_t unit)
     return 0;
 }
 
+/* After a fault at `unit` (`missed`: it cost a request): open or move the read-ahead window. */
+static void read_ahead(ntx_demand *d, size_t unit, int missed)
+{
+    const size_t max = NTX_DEMAND_AHEAD_MAX / NTX_DEMAND_UNIT;
+    size_t start = 0;
+    if (unit >= d->ra_start && unit < d->ra_end) {
+        if (unit < d->ra_start + (d->ra_end - d->ra_start) / 2 || d->ra_end >= d->units)
+            return; /* the window still holds enough ahead */
+        d->ra_size = d->ra_size * 2 < max ? d->ra_size * 2 : max;
+        start = d->ra_end;
+    } else if (missed && unit > d->last_unit && unit - d->last_unit <= 4 && d->last_unit + 1 != 0) {
+        d->ra_size = 4; /* two misses in order: a walk */
+        start = unit + 1;
+    } else {
+        if (missed)
+            d->ra_start = d->ra_end = 0;
+        d->last_unit = missed ? unit : (size_t)-1;
+        return;
+    }
+    d->last_unit = unit;
+    if (start >= d->units)
+        return;
+    d->ra_start = start;
+    d->ra_end = start + d->ra_size < d->units ? start + d->ra_size : d->units;
+    ntx_demand_prefetch(d, (uint64_t)d->ra_start * NTX_DEMAND_UNIT,
+                        (uint64_t)(d->ra_end - d->ra_start) * NTX_DEMAND_UNIT);
+}
+
 static void *handler(void *arg)
 {
     ntx_demand *d = arg;
@@ -100,7 +138,11 @@ static void *handler(void *arg)
         if (at >= d->len)
             continue;
         size_t unit = (size_t)(at / NTX_DEMAND_UNIT);
-        if (fill_unit(d, unit) != 0) {
+        uint64_t requests = __atomic_load_n(&d->src->n_requests, __ATOMIC_RELAXED);
+        int filled = fill_unit(d, unit) == 0;
+        int missed = __atomic_load_n(&d->src->n_requests, __ATOMIC_RELAXED) != requests;
+        read_ahead(d, unit, missed);
+        if (!filled) {
             /* the copy itself failed: wake the reader with zeros rather than leave it stopped */
             struct uffdio_zeropage z = {.range = {.start = (uintptr_t)d->base + unit * NTX_DEMAND_UNIT,
                                                   .len = NTX_DEMAND_UNIT}};
@@ -130,6 +172,7 @@ int ntx_demand_map(ntx_source *s, ntx_fault_word *fault, ntx_demand **out, ntx_e
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     d->src = s;
     d->fault = fault;
+    d->last_unit = (size_t)-1;
     d->uffd = -1;
     d->stop_pipe[0] = d->stop_pipe[1] = -1;
     pthread_mutex_init(&d->mu, NULL);

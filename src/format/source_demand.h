@@ -11,6 +11,8 @@
 
 /* What one fault fills: the HTTP source's smallest request, so that a fault costs at most one. */
 #define NTX_DEMAND_UNIT (64u << 10)
+/* The most that faults in order read ahead: one request of the HTTP source (source_http.c). */
+#define NTX_DEMAND_AHEAD_MAX (8u << 20)
 
 typedef struct ntx_demand ntx_demand;
 
