@@ -24,11 +24,16 @@ int ntx_source_open(ntx_source **out, const char *name, int pread_only, ntx_err 
     *out = NULL;
     if (!name || !*name)
         return ntx_err_set(err, NTIDX_E_INVALID_ARG, "no trace named");
-    if (strncasecmp(name, "az://", 5) == 0)
-        return ntx_source_open_azure(out, name, err);
-    if (ntx_source_is_url(name))
-        return ntx_source_open_azure(out, name, err); /* an Azure blob URL is signed; any other URL is plain HTTP */
-    return pread_only ? ntx_source_open_pread(out, name, err) : ntx_source_open_mmap(out, name, err);
+    if (!ntx_source_is_url(name))
+        return pread_only ? ntx_source_open_pread(out, name, err) : ntx_source_open_mmap(out, name, err);
+    /* az:// and an Azure blob URL are signed; any other URL is plain HTTP (source_azure.c tells them apart) */
+    int rc = ntx_source_open_azure(out, name, err);
+    if (rc == NTIDX_OK && !((*out)->open_name = strdup(name))) {
+        ntx_source_close(*out);
+        *out = NULL;
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    }
+    return rc;
 }
 
 int ntx_source_init(ntx_source *s, const struct ntx_source_ops *ops, const char *name, ntx_err *err)
@@ -45,6 +50,11 @@ void ntx_source_fini(ntx_source *s)
 {
     free(s->name);
     s->name = NULL;
+    if (s->open_name) {
+        memset(s->open_name, 0, strlen(s->open_name)); /* it may hold a token */
+        free(s->open_name);
+        s->open_name = NULL;
+    }
 }
 
 int ntx_source_read(ntx_source *s, uint64_t off, void *buf, size_t len, ntx_err *err)

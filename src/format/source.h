@@ -53,6 +53,9 @@ struct ntx_source {
     char *name;  /* for messages: a path, or a URL without its query string (never a secret) */
     ntx_source_identity id;
     int remote;  /* 1: every read is a request (callers coalesce and hint) */
+    /* The name it was opened by, credentials included (a SAS token): to open objects beside it (its index)
+       the same way. Never printed. NULL for local sources. */
+    char *open_name;
     /* counters of a remote source (atomic adds): range requests sent, retries included; body bytes; retries */
     uint64_t n_requests, n_bytes, n_retries;
 };
