@@ -15,6 +15,8 @@
  * request, the second a little past the first, open a read-ahead window
  * after it, asked of the source as a hint; a fault past the middle of the
  * window opens the next one, twice as large, up to NTX_DEMAND_AHEAD_MAX.
+ * Up to NTX_DEMAND_STREAMS such walks are followed at once (the threads of
+ * parallel statistics each walk regions of their own).
  * Faults in ranges the caller announced change nothing. A local trace's
  * mapping reads nothing ahead by itself (docs/architecture.md): a page
  * fault costs a disk read there, a request costs a round trip here. A unit that
@@ -57,8 +59,13 @@ struct ntx_demand {
     size_t units;
     uint8_t *buf;      /* the handler's unit buffer */
     ntx_fault_word *fault;
-    /* the handler's read-ahead: the last fault's unit, the window [ra_start, ra_end) and its size (units) */
-    size_t last_unit, ra_start, ra_end, ra_size;
+    /* the handler's read-ahead, per stream of faults in order (threads reading regions in parallel each
+       walk their own): its last fault's unit, its window [ra_start, ra_end) and the window's size (units) */
+    struct ra_stream {
+        size_t last_unit, ra_start, ra_end, ra_size;
+        uint64_t used;
+    } streams[NTX_DEMAND_STREAMS];
+    uint64_t clock;
     ntx_err first_err; /* the first unit that could not be read */
     int has_err;
 };
@@ -90,32 +97,53 @@ static int fill_unit(ntx_demand *d, size_t unit)
     return 0;
 }
 
-/* After a fault at `unit` (`missed`: it cost a request): open or move the read-ahead window. */
+/* The stream a fault at `unit` continues (in its window, or a little past its last fault), else NULL. */
+static struct ra_stream *stream_of(ntx_demand *d, size_t unit)
+{
+    for (int i = 0; i < NTX_DEMAND_STREAMS; i++) {
+        struct ra_stream *r = &d->streams[i];
+        if (r->used && ((unit >= r->ra_start && unit < r->ra_end) ||
+                        (unit > r->last_unit && unit - r->last_unit <= 4)))
+            return r;
+    }
+    return NULL;
+}
+
+/* After a fault at `unit` (`missed`: it cost a request): open or move a read-ahead window. */
 static void read_ahead(ntx_demand *d, size_t unit, int missed)
 {
     const size_t max = NTX_DEMAND_AHEAD_MAX / NTX_DEMAND_UNIT;
-    size_t start = 0;
-    if (unit >= d->ra_start && unit < d->ra_end) {
-        if (unit < d->ra_start + (d->ra_end - d->ra_start) / 2 || d->ra_end >= d->units)
+    struct ra_stream *r = stream_of(d, unit);
+    size_t start;
+    if (r && unit >= r->ra_start && unit < r->ra_end) {
+        r->last_unit = unit;
+        r->used = ++d->clock;
+        if (unit < r->ra_start + (r->ra_end - r->ra_start) / 2 || r->ra_end >= d->units)
             return; /* the window still holds enough ahead */
-        d->ra_size = d->ra_size * 2 < max ? d->ra_size * 2 : max;
-        start = d->ra_end;
-    } else if (missed && unit > d->last_unit && unit - d->last_unit <= 4 && d->last_unit + 1 != 0) {
-        d->ra_size = 4; /* two misses in order: a walk */
+        r->ra_size = r->ra_size * 2 < max ? r->ra_size * 2 : max;
+        start = r->ra_end;
+    } else if (r && missed) {
+        r->ra_size = 4; /* two misses in order: a walk */
         start = unit + 1;
     } else {
-        if (missed)
-            d->ra_start = d->ra_end = 0;
-        d->last_unit = missed ? unit : (size_t)-1;
+        if (!missed)
+            return; /* in a range the caller announced */
+        /* a new stream, in the place of the least recently used */
+        struct ra_stream *lru = &d->streams[0];
+        for (int i = 1; i < NTX_DEMAND_STREAMS; i++)
+            if (d->streams[i].used < lru->used)
+                lru = &d->streams[i];
+        *lru = (struct ra_stream){.last_unit = unit, .used = ++d->clock};
         return;
     }
-    d->last_unit = unit;
+    r->last_unit = unit;
+    r->used = ++d->clock;
     if (start >= d->units)
         return;
-    d->ra_start = start;
-    d->ra_end = start + d->ra_size < d->units ? start + d->ra_size : d->units;
-    ntx_demand_prefetch(d, (uint64_t)d->ra_start * NTX_DEMAND_UNIT,
-                        (uint64_t)(d->ra_end - d->ra_start) * NTX_DEMAND_UNIT);
+    r->ra_start = start;
+    r->ra_end = start + r->ra_size < d->units ? start + r->ra_size : d->units;
+    ntx_demand_prefetch(d, (uint64_t)r->ra_start * NTX_DEMAND_UNIT,
+                        (uint64_t)(r->ra_end - r->ra_start) * NTX_DEMAND_UNIT);
 }
 
 static void *handler(void *arg)
@@ -172,7 +200,6 @@ int ntx_demand_map(ntx_source *s, ntx_fault_word *fault, ntx_demand **out, ntx_e
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     d->src = s;
     d->fault = fault;
-    d->last_unit = (size_t)-1;
     d->uffd = -1;
     d->stop_pipe[0] = d->stop_pipe[1] = -1;
     pthread_mutex_init(&d->mu, NULL);

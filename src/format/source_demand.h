@@ -13,6 +13,8 @@
 #define NTX_DEMAND_UNIT (64u << 10)
 /* The most that faults in order read ahead: one request of the HTTP source (source_http.c). */
 #define NTX_DEMAND_AHEAD_MAX (8u << 20)
+/* The walks in order followed at once. */
+#define NTX_DEMAND_STREAMS 16
 
 typedef struct ntx_demand ntx_demand;
 
