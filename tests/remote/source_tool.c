@@ -33,6 +33,7 @@ static void json_str(const char *v)
 }
 
 static const char *shown = ""; /* the name as messages show it */
+static char *given;              /* the name given, without its query string */
 
 static int fail(const ntx_err *e)
 {
@@ -65,10 +66,13 @@ static int put(const char *name, const char *file)
 int main(int argc, char **argv)
 {
     int a = 1, pread_only = 0;
-    if (argc >= 3)
-        shown = ntx_url_redact(argv[argc >= 4 && strcmp(argv[1], "--put") == 0 ? 2 : argv[1][0] == '-' ? 2 : 1]);
-    if (argc == 4 && strcmp(argv[1], "--put") == 0)
-        return put(argv[2], argv[3]);
+    if (argc >= 3 && (given = ntx_url_redact(argv[argv[1][0] == '-' ? 2 : 1])))
+        shown = given;
+    if (argc == 4 && strcmp(argv[1], "--put") == 0) {
+        int rc = put(argv[2], argv[3]);
+        free(given);
+        return rc;
+    }
     if (a < argc && strcmp(argv[a], "--pread") == 0)
         pread_only = 1, a++;
     if (argc - a < 2)
@@ -76,8 +80,11 @@ int main(int argc, char **argv)
     ntx_err e;
     memset(&e, 0, sizeof e);
     ntx_source *s;
-    if (ntx_source_open(&s, argv[a], pread_only, &e) != NTIDX_OK)
-        return fail(&e);
+    if (ntx_source_open(&s, argv[a], pread_only, &e) != NTIDX_OK) {
+        fail(&e);
+        free(given);
+        return 1;
+    }
     shown = s->name;
     FILE *out = fopen(argv[a + 1], "ab");
     if (!out)
@@ -163,5 +170,6 @@ int main(int argc, char **argv)
                s->remote);
     }
     ntx_source_close(s);
+    free(given);
     return rc;
 }
