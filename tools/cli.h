@@ -88,6 +88,7 @@ typedef struct cli_ctx {
     char **args;              /* CLI_ARGS: the positional arguments, in order */
     int nargs;
     int from_stdin;           /* TRACE is '-' (CLI_STDIN): trace_path is CLI_STDIN_NAME */
+    ntidx_index *replaced;    /* the index cli_recover() replaced (closed by cli_end()) */
     cli_stdin in;             /* its bytes */
 } cli_ctx;
 
@@ -137,6 +138,17 @@ int cli_verify_mode(void);
 
 /* The index of the trace again after an index error: checked whole (commands that read most of it). */
 int cli_index_verified(cli_ctx *c);
+
+/*
+ * A call over c->index returned `rc`. When that is NTIDX_E_INDEX_CORRUPT (a region of a lazily checked index
+ * failed its check; the library changes no index it is given), rebuild the index (ntidx_index_recover(): said
+ * on stderr, saved where it was), once per command, and return 1: c->index is the new index, the command goes
+ * on over it (ntidx_query_resume(), or the call again; nothing was repeated or lost). 0: rc was something else,
+ * the index was rebuilt once already, or the rebuild failed (ntidx_last_error() says why).
+ */
+int cli_recover(cli_ctx *c, int rc);
+/* ntidx_query_next() of a query over c->index, which goes on over a rebuilt index after cli_recover(). */
+int cli_query_next(cli_ctx *c, ntidx_query *q, const ntidx_event **e);
 
 /*
  * Progress on stderr when it is a terminal and the work takes more than a moment (NTIDX_PROGRESS_AFTER

@@ -155,7 +155,10 @@ int ntidx_cmd_cpu(int argc, char **argv)
         return cli_end(&c, cli_bad_usage(c.cmd, "--format %s prints one table: give one of --summary, --callers, "
                                                 "--callees (--format json prints them all)", c.format));
     ntidx_analysis *a = NULL;
-    if (ntidx_cpu_analyze(c.trace, c.index, &o, &co, &a) < 0) {
+    rc = ntidx_cpu_analyze(c.trace, c.index, &o, &co, &a);
+    if (cli_recover(&c, rc))
+        rc = ntidx_cpu_analyze(c.trace, c.index, &o, &co, &a);
+    if (rc < 0) {
         cli_library_error();
         return cli_end(&c, CLI_FAIL);
     }

@@ -168,6 +168,11 @@ int ntidx_cmd_stats(int argc, char **argv)
         cli_progress_label("ntidx: counting");
         rc = ntidx_stats_indexed(c.trace, c.index, &so, &s);
         cli_progress_end();
+        if (cli_recover(&c, rc)) {
+            cli_progress_label("ntidx: counting");
+            rc = ntidx_stats_indexed(c.trace, c.index, &so, &s);
+            cli_progress_end();
+        }
     }
     if (rc < 0) {
         cli_library_error();

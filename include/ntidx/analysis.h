@@ -76,8 +76,8 @@ typedef struct ntidx_analysis_options {
         as the parallel statistics cut them). The result does not depend on it; tests make every region a
         unit of its own (1) to put a merge at every region boundary. */
     uint64_t unit_regions;
-    /** 1 (default): when a region of a lazily checked index fails its check, rebuild the index (as
-        ntidx_query_options.recover) and compute again; 0: return NTIDX_E_INDEX_CORRUPT. */
+    /** Deprecated and ignored, as ntidx_query_options.recover: a region of a lazily checked index that
+        fails its check is NTIDX_E_INDEX_CORRUPT (ntidx_index_recover(), then analyze again). */
     int recover;
     uint64_t reserved[8]; /**< zero (see Conventions in ntidx.h) */
 } ntidx_analysis_options;
@@ -326,8 +326,8 @@ typedef struct ntidx_gc_stats {
  * @param x an index of `t` (ntidx_index_open()); a --full index lets the
  *          analysis skip the event blocks that hold no GC event
  * @return NTIDX_OK; NTIDX_E_INVALID_ARG (NULL, bad options, non-zero
- *         reserved fields); NTIDX_E_NOMEM; NTIDX_E_INDEX_CORRUPT (with
- *         recover 0); a reader error that stops the read (NTIDX_E_CORRUPT,
+ *         reserved fields); NTIDX_E_NOMEM; NTIDX_E_INDEX_CORRUPT (see
+ *         ntidx_index_recover()); a reader error that stops the read (NTIDX_E_CORRUPT,
  *         NTIDX_E_UNDEFINED_REF: ntidx_last_error() names the offset). Bad
  *         payloads are not errors: they are counted.
  * @note Free with ntidx_analysis_free(). The result does not point into the

@@ -157,9 +157,10 @@ typedef struct ntidx_batch_options {
 NTIDX_API void ntidx_batch_options_defaults(ntidx_batch_options *o);
 
 /**
- * A batch over the events ntidx_query_open(t, x, q) returns, in its order,
- * with its recovery (a corrupt region of a lazily checked index is rebuilt
- * and the batch goes on without repeating or losing an event).
+ * A batch over the events ntidx_query_open(t, x, q) returns, in its order
+ * (a corrupt region of a lazily checked index is NTIDX_E_INDEX_CORRUPT:
+ * ntidx_index_recover(), then ntidx_batch_resume() goes on without
+ * repeating or losing an event).
  * @param q  the query (NULL: every event, time order); its strings and
  *           region list are copied
  * @param o  NULL: no field columns
@@ -182,6 +183,17 @@ NTIDX_NODISCARD NTIDX_API int ntidx_batch_fill(ntidx_batch *b, const ntidx_colum
  * on the batch. @return as ntidx_batch_fill().
  */
 NTIDX_NODISCARD NTIDX_API int ntidx_batch_next(ntidx_batch *b, const ntidx_columns **cols, size_t *rows);
+
+/**
+ * Go on with a batch that failed with NTIDX_E_INDEX_CORRUPT over `x`, the
+ * index ntidx_index_recover() rebuilt: its query goes on from where it
+ * stopped (ntidx_query_resume()), its tables (types, strings, field
+ * columns) stay as they are, and the next fill gives the next rows, none
+ * repeated or lost. From then on the batch uses `x`, which must outlive it.
+ * @return NTIDX_OK; NTIDX_E_INVALID_ARG; ntidx_query_resume()'s errors (the
+ *         batch then stays failed).
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_batch_resume(ntidx_batch *b, const ntidx_index *x);
 
 /** Rows of the type table so far (it grows as new types appear). */
 NTIDX_API size_t ntidx_batch_type_count(const ntidx_batch *b);
@@ -222,10 +234,10 @@ typedef struct ntidx_type_list ntidx_type_list;
  * indexed trace is read to find them (a full decode, as `ntidx stats`
  * without an index; traces without such label lists cost only their label
  * list blocks). What a client needs to
- * know the columns of a batch before it runs (data frame schemas). A region
- * of a lazily checked index that fails its check is recovered from as
- * queries do (the index rebuilt, saved and used from then on).
- * @return NTIDX_OK; NTIDX_E_NOMEM; the reader's errors.
+ * know the columns of a batch before it runs (data frame schemas).
+ * @return NTIDX_OK; NTIDX_E_NOMEM; the reader's errors; NTIDX_E_INDEX_CORRUPT
+ *         (a region of a lazily checked index failed its check:
+ *         ntidx_index_recover(), then list again over the new index).
  */
 NTIDX_NODISCARD NTIDX_API int ntidx_index_types(ntidx_trace *t, const ntidx_index *x, ntidx_type_list **out);
 

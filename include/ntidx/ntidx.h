@@ -64,10 +64,12 @@
  *   trace at once (readers, queries, indexes, statistics, block walks).
  * - ntidx_index (index.h): may be shared by threads once built or loaded.
  *   A lazily checked index (NTIDX_VERIFY_ON_USE) records the regions it has
- *   checked with atomic operations, and a query that rebuilds a corrupt index
- *   (the `recover` options) publishes the new one atomically inside the
- *   handle: both are safe under concurrent use. Closing it is not: close an
- *   index only when no thread uses it or anything opened over it.
+ *   checked with atomic operations, safe under concurrent use; nothing else
+ *   of an index changes once it is built or loaded: no call changes an index
+ *   it is given (a corrupt region is NTIDX_E_INDEX_CORRUPT for every thread
+ *   that meets it, and ntidx_index_recover() makes a new index). Closing it
+ *   is not safe under use: close an index only when no thread uses it or
+ *   anything opened over it.
  * - ntidx_reader, ntidx_query, ntidx_values, ntidx_symbolizer lookups: a
  *   reader or a query is used by one thread at a time (give each thread its
  *   own); a symbolizer may be shared for lookups once opened.

@@ -16,8 +16,7 @@
 #include <string.h>
 
 #include "analysis_internal.h"
-#include "index_internal.h"
-#include "ops_internal.h"
+#include "index_tables.h"
 #include "threads.h"
 
 NTIDX_API void ntidx_analysis_options_defaults(ntidx_analysis_options *o)
@@ -122,7 +121,6 @@ static int read_unit(shared *sh, unit *u, ntidx_values *v, ntx_err *err)
     qo.order = NTIDX_ORDER_TIME;
     qo.regions = &sh->regions[u->first];
     qo.region_count = u->count;
-    qo.recover = 0; /* the run recovers as a whole (ntx_analysis_run) */
     ntidx_query *q = NULL;
     int rc = def->unit_new(ctx, &u->state);
     if (rc < 0)
@@ -180,7 +178,6 @@ static int look_ahead(const shared *sh, void *merged, ntidx_values *v, ntidx_ana
     qo.t0 = o->t1;
     qo.t1 = end;
     qo.order = NTIDX_ORDER_TIME;
-    qo.recover = 0;
     ntidx_query *q = NULL;
     int rc = ntidx_query_open(ctx->t, ctx->x, &qo, &q);
     if (rc < 0)
@@ -215,7 +212,7 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
             return prc;
         sh.types = planned;
     }
-    uint64_t nr = x->nregions;
+    uint64_t nr = ntx_index_region_total(x);
     sh.regions = malloc((size_t)(nr ? nr : 1) * sizeof *sh.regions);
     sh.units = malloc((size_t)(nr ? nr : 1) * sizeof *sh.units);
     if (!sh.regions || !sh.units) {
@@ -239,7 +236,7 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
     /* Units: runs of consecutive regions, `unit_regions` each or about a quarter of a thread's share of the
        bytes. Regions out of time order (an index without NTX_IF_REGIONS_SORTED) make one unit: the merge
        needs the units in time order. */
-    int sorted = (x->flags & NTX_IF_REGIONS_SORTED) != 0;
+    int sorted = ntx_index_regions_sorted(x);
     uint64_t target = total / ((uint64_t)nthreads * 4) + 1, acc = 0;
     for (size_t i = 0; i < nregions; i++) {
         int cut = i == 0 || sh.regions[i] != sh.regions[i - 1] + 1;
@@ -358,21 +355,11 @@ int ntx_analysis_run_arg(const ntx_analysis_def *def, const void *arg, ntidx_tra
     if (rc < 0)
         return rc;
     const ntidx_trace_info *ti = ntidx_trace_get_info(t);
-    ntx_an_ctx ctx = {.t = t, .x = ntx_index_current(x), .o = o, .pid = ti->process_id,
+    ntx_an_ctx ctx = {.t = t, .x = x, .o = o, .pid = ti->process_id,
                       .sync_ticks = ti->sync_ticks, .tick_frequency = ti->tick_frequency, .arg = arg};
     ntx_err err = {0};
     rc = run_once(def, &ctx, out, &err);
-    if (rc == NTIDX_E_INDEX_CORRUPT && o->recover) {
-        /* a region of a lazily checked index failed its check: rebuild it and compute again */
-        const ntidx_index *nx;
-        ntx_err rerr = {0};
-        if ((rc = ntx_index_recover(t, ctx.x, &err, &nx, &rerr)) < 0)
-            return ntx_fail(rc, ntidx_trace_name(t), &rerr);
-        ntx_err_clear(&err);
-        ctx.x = nx;
-        rc = run_once(def, &ctx, out, &err);
-    }
     if (rc < 0)
-        return ntx_fail(rc, rc == NTIDX_E_INDEX_CORRUPT ? ctx.x->name : ntidx_trace_name(t), &err);
+        return ntx_fail(rc, rc == NTIDX_E_INDEX_CORRUPT ? ntx_index_name(ctx.x) : ntidx_trace_name(t), &err);
     return NTIDX_OK;
 }

@@ -18,8 +18,16 @@ typedef int (*ntx_stack_cb)(void *ctx, uint32_t id, const uint8_t *ips, uint32_t
 int ntx_decode_stack_block(const struct ntidx_trace *t, const ntidx_block *b, ntx_stack_cb cb, void *ctx,
                            ntx_err *err);
 
-/* V6 thread rows; strings land in the arena. */
-typedef int (*ntx_thread_cb)(void *ctx, const ntidx_thread *th);
+/*
+ * V6 thread rows: each row's thread, and where the row lies in the trace
+ * (its bytes, the leading u16 size included: what a slice copies). Strings
+ * land in the arena; with no arena (NULL) names are not kept (th->name NULL).
+ */
+typedef struct ntx_thread_row {
+    uint64_t offset;
+    uint32_t size;
+} ntx_thread_row;
+typedef int (*ntx_thread_cb)(void *ctx, const ntidx_thread *th, const ntx_thread_row *row);
 int ntx_decode_thread_block(const struct ntidx_trace *t, const ntidx_block *b, ntx_arena *a, ntx_thread_cb cb,
                             void *ctx, ntx_err *err);
 

@@ -343,3 +343,9 @@ NTIDX_API const char *ntidx_block_kind_name(int kind)
         return names[kind];
     return "unknown";
 }
+
+int ntx_trace_is_file(const ntidx_trace *t, const struct stat *st)
+{
+    struct stat a;
+    return t->fd >= 0 && fstat(t->fd, &a) == 0 && a.st_dev == st->st_dev && a.st_ino == st->st_ino;
+}

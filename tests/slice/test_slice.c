@@ -259,7 +259,11 @@ static int def_label(void *ctx, uint32_t id, const uint8_t *p, uint32_t size)
     return ntx_idmap_put(&((defs *)ctx)->labels, id, &mark);
 }
 
-static int def_thread(void *ctx, const ntidx_thread *th) { return ntx_idmap_put(&((defs *)ctx)->threads, th->index, &mark); }
+static int def_thread(void *ctx, const ntidx_thread *th, const ntx_thread_row *row)
+{
+    (void)row;
+    return ntx_idmap_put(&((defs *)ctx)->threads, th->index, &mark);
+}
 
 static int del_thread(void *ctx, uint64_t index, uint32_t seq)
 {

@@ -95,6 +95,7 @@ static void source_free(nsql_source *s)
     ntidx_symbolizer_close(&s->symbols);
     ntidx_stats_free(&s->stats);
     ntidx_index_close(&s->index);
+    ntidx_index_close(&s->replaced);
     ntidx_trace_close(&s->trace);
     sqlite3_free(s->path);
     sqlite3_free(s->index_path);
@@ -208,6 +209,24 @@ int nsql_source_get(nsql_conn *c, const char *path, const char *index_path, nsql
     return SQLITE_OK;
 }
 
+int nsql_source_recover(nsql_source *s, const ntidx_index *used, int rc)
+{
+    if (rc != NTIDX_E_INDEX_CORRUPT)
+        return 0;
+    if (used != s->index)
+        return s->index != NULL; /* another cursor rebuilt it meanwhile */
+    if (s->replaced)
+        return 0; /* the rebuilt index failed too */
+    ntidx_index *nx = NULL;
+    rc = ntidx_index_recover(s->trace, s->index, NULL, &nx); /* the options it was opened with: its hooks */
+    progress_end(s->conn);
+    if (rc < 0)
+        return 0;
+    s->replaced = s->index;
+    s->index = nx;
+    return 1;
+}
+
 void nsql_conn_free(void *conn)
 {
     nsql_conn *c = conn;
@@ -229,7 +248,11 @@ int nsql_source_stats(nsql_conn *c, nsql_source *s, char **err)
     ntidx_stats_options o;
     ntidx_stats_options_defaults(&o);
     o.threads = c->hooks.threads;
-    if (ntidx_stats_indexed(s->trace, s->index, &o, &s->stats) < 0) {
+    const ntidx_index *used = s->index;
+    int rc = ntidx_stats_indexed(s->trace, used, &o, &s->stats);
+    if (nsql_source_recover(s, used, rc))
+        rc = ntidx_stats_indexed(s->trace, s->index, &o, &s->stats);
+    if (rc < 0) {
         *err = nsql_library_error(c);
         return SQLITE_ERROR;
     }

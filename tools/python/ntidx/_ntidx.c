@@ -160,7 +160,9 @@ typedef struct notice {
 typedef struct core {
     atomic_long refs;
     ntidx_trace *t;
-    ntidx_index *x;             /* NULL until opened (build_index=False: on first need) */
+    ntidx_index *x;             /* NULL until opened (build_index=False: on first need); read with core_x() */
+    ntidx_index *replaced;      /* the index core_recover() replaced: what was opened over it may still run */
+    pthread_mutex_t recover_lock; /* one rebuild at a time (core_recover()) */
     int index_action;           /* ntidx_index_action of the open, -1 before */
     char *path;                 /* as given: the "file" of info and stats, as the command prints its argument */
     char *index_arg;            /* index= (NULL: the library's choice, ntidx_index_path()) */
@@ -183,6 +185,7 @@ static void core_unref(core *c)
         return;
     ntidx_symbolizer_close(&c->sym);
     ntidx_index_close(&c->x);
+    ntidx_index_close(&c->replaced);
     ntidx_trace_close(&c->t);
     for (size_t i = 0; i < c->nnotices; i++)
         free(c->notices[i].why);
@@ -190,6 +193,7 @@ static void core_unref(core *c)
     free(c->path);
     free(c->index_arg);
     pthread_mutex_destroy(&c->lock);
+    pthread_mutex_destroy(&c->recover_lock);
     free(c);
 }
 
@@ -282,7 +286,7 @@ static int core_index(core *c)
         rc = ntidx_index_open(c->t, c->index_arg, &o, &x, &act);
         pthread_mutex_lock(&c->lock);
         if (rc == NTIDX_OK && !c->x) {
-            c->x = x;
+            __atomic_store_n(&c->x, x, __ATOMIC_RELEASE); /* readers take it without the lock (core_x()) */
             c->index_action = (int)act;
         } else {
             ntidx_index_close(&x); /* another thread was first, or it failed */
@@ -290,6 +294,39 @@ static int core_index(core *c)
     }
     pthread_mutex_unlock(&c->lock);
     return rc;
+}
+
+/* The index in use (threads without the GIL read it while core_recover() may replace it). */
+static ntidx_index *core_x(core *c) { return __atomic_load_n(&c->x, __ATOMIC_ACQUIRE); }
+
+/*
+ * A call over `used` (core_x() when it was made) returned `rc`. When that is NTIDX_E_INDEX_CORRUPT (a region of
+ * a lazily checked index failed its check; the library changes no index it is given), the index is rebuilt
+ * (ntidx_index_recover(): saved where it was, its notice kept for Python), once per trace, and 1 is returned:
+ * the caller goes on over core_x() (ntidx_query_resume(), ntidx_batch_resume(), or the call again). The index
+ * it replaces stays open until the trace is: other threads may still be reading through it. 0: anything else,
+ * a second failure, or a rebuild that failed (said on this thread). Without the GIL.
+ */
+static int core_recover(core *c, const ntidx_index *used, int rc)
+{
+    if (rc != NTIDX_E_INDEX_CORRUPT || !used)
+        return 0;
+    pthread_mutex_lock(&c->recover_lock);
+    int ok = 0;
+    if (core_x(c) != used) {
+        ok = 1; /* another thread rebuilt it meanwhile */
+    } else if (!c->replaced) {
+        ntidx_index *nx = NULL;
+        if (ntidx_index_recover(c->t, used, NULL, &nx) == NTIDX_OK) { /* the options it was opened with */
+            pthread_mutex_lock(&c->lock);
+            c->replaced = c->x;
+            __atomic_store_n(&c->x, nx, __ATOMIC_RELEASE);
+            pthread_mutex_unlock(&c->lock);
+            ok = 1;
+        }
+    }
+    pthread_mutex_unlock(&c->recover_lock);
+    return ok;
 }
 
 /* ------------------------------------------------------------------ */
@@ -629,7 +666,7 @@ static int core_symbolizer(core *c)
         return rc;
     pthread_mutex_lock(&c->lock);
     if (c->sym_rc == 1)
-        c->sym_rc = ntidx_symbolizer_open(c->t, c->x, &c->sym);
+        c->sym_rc = ntidx_symbolizer_open(c->t, core_x(c), &c->sym);
     rc = c->sym_rc;
     pthread_mutex_unlock(&c->lock);
     return rc;
@@ -929,8 +966,12 @@ static int names_verdict(module_state *st, core *c, const ntidx_query_options *o
     int rc;
     Py_BEGIN_ALLOW_THREADS
     rc = core_index(c);
-    if (rc == NTIDX_OK)
-        rc = ntidx_index_check_names(c->t, c->x, o, &msg);
+    if (rc == NTIDX_OK) {
+        const ntidx_index *x = core_x(c);
+        rc = ntidx_index_check_names(c->t, x, o, &msg);
+        if (core_recover(c, x, rc))
+            rc = ntidx_index_check_names(c->t, core_x(c), o, &msg);
+    }
     Py_END_ALLOW_THREADS
     int ret = 0;
     if (rc < 0) {
@@ -954,6 +995,7 @@ typedef struct {
     PyObject_HEAD
     core *c;
     ntidx_query *q;
+    const ntidx_index *qx; /* the index q reads through */
     PyObject *metas;   /* definition offset -> Meta */
     uint64_t last_off;
     MetaObject *last_meta;
@@ -1018,6 +1060,10 @@ static PyObject *query_next_event(PyObject *self)
     int rc;
     Py_BEGIN_ALLOW_THREADS
     rc = ntidx_query_next(o->q, &e);
+    if (core_recover(o->c, o->qx, rc) && (rc = ntidx_query_resume(o->q, core_x(o->c))) == NTIDX_OK) {
+        o->qx = core_x(o->c); /* on from where it stopped: no event repeated or lost */
+        rc = ntidx_query_next(o->q, &e);
+    }
     Py_END_ALLOW_THREADS
     o->busy = 0;
     if (rc < 0)
@@ -1124,6 +1170,7 @@ static int trace_init(PyObject *self_obj, PyObject *args, PyObject *kw)
     }
     atomic_init(&c->refs, 1);
     pthread_mutex_init(&c->lock, NULL);
+    pthread_mutex_init(&c->recover_lock, NULL);
     c->index_action = -1;
     c->sym_rc = 1;
     c->path = strdup(PyBytes_AS_STRING(path));
@@ -1249,8 +1296,12 @@ static PyObject *trace_stats(PyObject *self_obj, PyObject *args, PyObject *kw)
     int rc;
     Py_BEGIN_ALLOW_THREADS
     rc = core_index(c);
-    if (rc == NTIDX_OK)
-        rc = ntidx_stats_indexed(c->t, c->x, &so, &s);
+    if (rc == NTIDX_OK) {
+        const ntidx_index *x = core_x(c);
+        rc = ntidx_stats_indexed(c->t, x, &so, &s);
+        if (core_recover(c, x, rc))
+            rc = ntidx_stats_indexed(c->t, core_x(c), &so, &s);
+    }
     if (rc == NTIDX_OK)
         rc = ntidx_stats_json(s, c->path, &b);
     ntidx_stats_free(&s);
@@ -1268,11 +1319,12 @@ static PyObject *trace_stats(PyObject *self_obj, PyObject *args, PyObject *kw)
 static PyObject *open_query(module_state *st, core *c, qargs *a, int warn_level)
 {
     ntidx_query *q = NULL;
+    const ntidx_index *qx = NULL;
     int rc;
     Py_BEGIN_ALLOW_THREADS
     rc = core_index(c);
     if (rc == NTIDX_OK)
-        rc = ntidx_query_open(c->t, c->x, &a->o, &q);
+        rc = ntidx_query_open(c->t, qx = core_x(c), &a->o, &q);
     Py_END_ALLOW_THREADS
     if (rc < 0)
         return finish(st, c, rc, NULL);
@@ -1283,6 +1335,7 @@ static PyObject *open_query(module_state *st, core *c, qargs *a, int warn_level)
     }
     o->c = core_ref(c);
     o->q = q;
+    o->qx = qx;
     o->metas = PyDict_New();
     o->last_meta = NULL;
     o->last_off = 0;
@@ -1375,10 +1428,11 @@ static PyObject *trace_regions(PyObject *self_obj, PyObject *args, PyObject *kw)
     if (rc < 0)
         return finish(st, c, rc, NULL);
     PyObject *list = PyList_New(0);
-    uint64_t n = ntidx_index_region_count(c->x);
+    const ntidx_index *x = core_x(c);
+    uint64_t n = ntidx_index_region_count(x);
     for (uint64_t i = 0; list && i < n; i++) {
         ntidx_region r;
-        if ((rc = ntidx_index_region(c->x, i, &r)) < 0) {
+        if ((rc = ntidx_index_region(x, i, &r)) < 0) {
             Py_CLEAR(list);
             break;
         }
@@ -1463,8 +1517,12 @@ static PyObject *trace_types(PyObject *self_obj, PyObject *args, PyObject *kw)
     int rc;
     Py_BEGIN_ALLOW_THREADS
     rc = core_index(c);
-    if (rc == NTIDX_OK)
-        rc = ntidx_index_types(c->t, c->x, &l);
+    if (rc == NTIDX_OK) {
+        const ntidx_index *x = core_x(c);
+        rc = ntidx_index_types(c->t, x, &l);
+        if (core_recover(c, x, rc))
+            rc = ntidx_index_types(c->t, core_x(c), &l);
+    }
     Py_END_ALLOW_THREADS
     PyObject *out = rc == NTIDX_OK ? PyList_New(0) : NULL;
     for (size_t i = 0; out && i < ntidx_type_list_count(l); i++) {
@@ -1512,8 +1570,12 @@ static PyObject *trace_check_names(PyObject *self_obj, PyObject *args, PyObject 
     int rc = 0;
     Py_BEGIN_ALLOW_THREADS
     rc = core_index(c);
-    if (rc == NTIDX_OK)
-        rc = ntidx_index_check_names(c->t, c->x, &a.o, &msg);
+    if (rc == NTIDX_OK) {
+        const ntidx_index *x = core_x(c);
+        rc = ntidx_index_check_names(c->t, x, &a.o, &msg);
+        if (core_recover(c, x, rc))
+            rc = ntidx_index_check_names(c->t, core_x(c), &a.o, &msg);
+    }
     Py_END_ALLOW_THREADS
     qargs_free(&a);
     PyObject *r = rc == 1 ? str_of(msg.data, msg.len) : rc == 0 ? Py_NewRef(Py_None) : NULL;
@@ -1613,8 +1675,9 @@ static int colset_fields(colset *c, size_t count)
 }
 
 typedef struct frame_job {
+    core *c;
     ntidx_trace *t;
-    ntidx_index *x;
+    const ntidx_index *x; /* the index the batch reads through */
     ntidx_batch *b;
     colset cs;
     int want_fields;
@@ -1646,6 +1709,10 @@ static int frame_fill(frame_job *j)
         size_t rows;
         int rc = ntidx_batch_fill(j->b, &cols, &rows);
         c->n += rows;
+        if (core_recover(j->c, j->x, rc) && (rc = ntidx_batch_resume(j->b, core_x(j->c))) == NTIDX_OK) {
+            j->x = core_x(j->c); /* on from where it stopped: no row repeated or lost */
+            continue;
+        }
         if (rc < 0)
             return rc;
         if (rc == 0)
@@ -1751,9 +1818,10 @@ static PyObject *trace_columns(PyObject *self_obj, PyObject *args, PyObject *kw)
     Py_BEGIN_ALLOW_THREADS
     rc = core_index(c);
     if (rc == NTIDX_OK) {
+        j.c = c;
         j.t = c->t;
-        j.x = c->x;
-        rc = ntidx_batch_open(c->t, c->x, &a.o, &bo, &j.b);
+        j.x = core_x(c);
+        rc = ntidx_batch_open(c->t, j.x, &a.o, &bo, &j.b);
     }
     if (rc == NTIDX_OK)
         rc = frame_fill(&j);
@@ -2120,8 +2188,12 @@ static PyObject *trace_analyze(PyObject *self_obj, PyObject *args, PyObject *kw)
     int rc;
     Py_BEGIN_ALLOW_THREADS
     rc = core_index(c);
-    if (rc == NTIDX_OK)
-        rc = ntidx_analyze(name, c->t, c->x, &o, &j.a);
+    if (rc == NTIDX_OK) {
+        const ntidx_index *x = core_x(c);
+        rc = ntidx_analyze(name, c->t, x, &o, &j.a);
+        if (core_recover(c, x, rc))
+            rc = ntidx_analyze(name, c->t, core_x(c), &o, &j.a);
+    }
     if (rc == NTIDX_OK)
         rc = an_fill(&j);
     Py_END_ALLOW_THREADS
@@ -2209,7 +2281,8 @@ static PyObject *trace_get_complete(PyObject *self_obj, void *cl)
 static PyObject *trace_get_index_path(PyObject *self_obj, void *cl)
 {
     core *c = ((TraceObject *)self_obj)->c;
-    const char *p = c && c->x ? ntidx_index_file(c->x) : NULL;
+    const ntidx_index *x = c ? core_x(c) : NULL;
+    const char *p = x ? ntidx_index_file(x) : NULL;
     return p ? PyUnicode_DecodeFSDefault(p) : Py_NewRef(Py_None);
 }
 
