@@ -35,15 +35,15 @@ class Remote(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.dir = tempfile.mkdtemp(prefix="ntidx-cli-remote-")
-        cls.srvdir = os.path.join(cls.dir, "srv")
-        os.mkdir(cls.srvdir)
-        shutil.copyfile(os.path.join(TRACES, REAL), os.path.join(cls.srvdir, "real.nettrace"))
-        subprocess.run([NTIDX, "gen", "-o", os.path.join(cls.srvdir, "gen.nettrace"), "--size", "6M", "--seed", "27",
-                        "--quiet"], check=True)
-        cls.local = {n: os.path.join(cls.srvdir, n) for n in ("real.nettrace", "gen.nettrace")}
-        cls.env = dict(os.environ, NTIDX_HTTP_RETRY_MS="5", NTIDX_INDEX_DIR=os.path.join(cls.dir, "idx"))
         cls.az = cls.srv = None
         try:
+            cls.srvdir = os.path.join(cls.dir, "srv")
+            os.mkdir(cls.srvdir)
+            shutil.copyfile(os.path.join(TRACES, REAL), os.path.join(cls.srvdir, "real.nettrace"))
+            subprocess.run([NTIDX, "gen", "-o", os.path.join(cls.srvdir, "gen.nettrace"), "--size", "6M", "--seed",
+                            "27", "--quiet"], check=True)
+            cls.local = {n: os.path.join(cls.srvdir, n) for n in ("real.nettrace", "gen.nettrace")}
+            cls.env = dict(os.environ, NTIDX_HTTP_RETRY_MS="5", NTIDX_INDEX_DIR=os.path.join(cls.dir, "idx"))
             if AZURE:
                 cls.az = Azurite(ROOT)
                 cls.az.create_container("traces")
@@ -55,15 +55,15 @@ class Remote(unittest.TestCase):
             else:
                 cls.srv = HttpServer(cls.srvdir)
                 cls.url = {n: cls.srv.base + "/" + n for n in cls.local}
-        except BaseException:
+            # local indexes in their own folder: the local runs must not be the remote runs' index; both --full,
+            # so that what the answers take from the index (stats' regions_from_index) is the same
+            cls.lenv = dict(cls.env, NTIDX_INDEX_DIR=os.path.join(cls.dir, "lidx"))
+            for n in cls.local:
+                run(["index", cls.url[n], "--full", "--quiet"], cls.env)
+                run(["index", cls.local[n], "--full", "--quiet"], cls.lenv)
+        except BaseException:  # tearDownClass does not run when this fails: stop the servers here
             cls.tearDownClass()
             raise
-        # local indexes in their own folder: the local runs must not be the remote runs' index; both --full, so
-        # that what the answers take from the index (stats' regions_from_index) is the same
-        cls.lenv = dict(cls.env, NTIDX_INDEX_DIR=os.path.join(cls.dir, "lidx"))
-        for n in cls.local:
-            run(["index", cls.url[n], "--full", "--quiet"], cls.env)
-            run(["index", cls.local[n], "--full", "--quiet"], cls.lenv)
 
     @classmethod
     def tearDownClass(cls):
