@@ -142,7 +142,7 @@ class Errors(unittest.TestCase):
         cmds = [l.split()[0] for l in section.splitlines()]
         self.assertEqual(set(cmds), {"info", "stats", "dump", "gen", "index", "query", "seek", "export", "slice", "top",
                                      "sql", "gc", "contention", "activities",
-                                     "cpu", "jit", "alloc", "exceptions"})
+                                     "cpu", "jit", "alloc", "exceptions", "report"})
         for c in cmds:
             for flag in ("--help", "-h"):
                 p = run(c, flag, check=False)

@@ -184,7 +184,9 @@ static void index_options(const cli_ctx *c, int verify, ntidx_index_options *o)
     o->notice_ctx = (void *)c->trace_path;
     if (c->cmd->pass && !c->has_window) { /* the whole trace is read next: a cold one read once, in order */
         o->read_all = 1;
-        o->full_when_built = c->cmd->pass == CLI_PASS_STATS;
+        /* --skip-damaged: a plain index (its build reads block headers, not events), so that damage in a region
+           is met, and left out, by the statistics rather than stopping the build of their summaries */
+        o->full_when_built = c->cmd->pass == CLI_PASS_STATS && !cli_opt(c, "skip-damaged");
     }
 }
 

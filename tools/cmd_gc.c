@@ -54,8 +54,11 @@ static void complete_mark(const ntidx_analysis *a, size_t k, uint64_t row, char 
 
 static void gen_label(const ntidx_analysis *a, size_t k, uint64_t row, char *buf, size_t n)
 {
-    const char *g = ap_string(a, k, row, "generation");
-    snprintf(buf, n, "%s", !strcmp(g, "all") ? "All" : g);
+    double g = ap_number(a, k, row, "generation"); /* -1: the row of all GCs */
+    if (g < 0)
+        snprintf(buf, n, "All");
+    else
+        snprintf(buf, n, "%.0f", g);
 }
 
 static void percent(const ntidx_analysis *a, size_t k, uint64_t row, char *buf, size_t n)

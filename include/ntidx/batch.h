@@ -81,6 +81,7 @@
 #define NTIDX_BATCH_H
 
 #include "index.h"
+#include "stats.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -216,36 +217,36 @@ NTIDX_API const ntidx_query_stats *ntidx_batch_query_stats(const ntidx_batch *b)
 /** Free. Accepts NULL and *b == NULL; sets *b to NULL. */
 NTIDX_API void ntidx_batch_close(ntidx_batch **b);
 
+/* The event types of a trace (ntidx_type_list, ntidx_index_types()) are declared in stats.h. */
+
 /* ------------------------------------------------------------------ */
-/* The event types of a trace                                          */
+/* The threads of a trace                                              */
 /* ------------------------------------------------------------------ */
 
-typedef struct ntidx_type_list ntidx_type_list;
+typedef struct ntidx_thread_list ntidx_thread_list;
 
 /**
- * Every event type the trace defines, with its field layout, read from the
- * definition blocks the index lists (no event is decoded: metadata blocks,
- * and before V4 the metadata rows of event blocks). A type defined twice
- * with the same provider, id, version, name and layout is listed once; the
- * runtime's events carry the layouts of its manifest. In a V6 trace whose
- * label lists override events' opcodes or versions (types no definition
- * names: TraceEvent names them by the opcode), those types are listed too:
- * when a label list block overrides something, every event header of the
- * indexed trace is read to find them (a full decode, as `ntidx stats`
- * without an index; traces without such label lists cost only their label
- * list blocks). What a client needs to
- * know the columns of a batch before it runs (data frame schemas).
- * @return NTIDX_OK; NTIDX_E_NOMEM; the reader's errors; NTIDX_E_INDEX_CORRUPT
+ * Every thread a V6 trace defines (its thread blocks, which the index lists
+ * among the definitions), with its OS thread and process ids and its name
+ * where the trace gives them, read from those blocks alone (no event is
+ * decoded): what a client shows beside a thread id (names in statistics and
+ * data frames). A definition repeated after a flush is listed once; a
+ * thread defined again with another name is listed once per name, in file
+ * order (the last is the latest). Traces before V6 define no threads: the
+ * list is empty.
+ * @return NTIDX_OK; NTIDX_E_NOMEM; NTIDX_E_CORRUPT (a thread block that
+ *         cannot be read: the message names its offset); NTIDX_E_INDEX_CORRUPT
  *         (a region of a lazily checked index failed its check:
  *         ntidx_index_recover(), then list again over the new index).
  */
-NTIDX_NODISCARD NTIDX_API int ntidx_index_types(ntidx_trace *t, const ntidx_index *x, ntidx_type_list **out);
+NTIDX_NODISCARD NTIDX_API int ntidx_index_threads(ntidx_trace *t, const ntidx_index *x, ntidx_thread_list **out);
 
-/** Types listed, in the order the trace defines them. */
-NTIDX_API size_t ntidx_type_list_count(const ntidx_type_list *l);
-/** Type `i` (NULL past the end): provider, ids, names and `fields`; `offset` is its first definition. */
-NTIDX_API const ntidx_metadata *ntidx_type_list_at(const ntidx_type_list *l, size_t i);
-NTIDX_API void ntidx_type_list_free(ntidx_type_list **l);
+/** Threads listed, in the order the trace defines them. */
+NTIDX_API size_t ntidx_thread_list_count(const ntidx_thread_list *l);
+/** Thread `i` (NULL past the end): `index`, OS ids (when has_os_*), `name` (NULL when not given). Valid as long
+    as the list. */
+NTIDX_API const ntidx_thread *ntidx_thread_list_at(const ntidx_thread_list *l, size_t i);
+NTIDX_API void ntidx_thread_list_free(ntidx_thread_list **l);
 
 /* ------------------------------------------------------------------ */
 /* Names that name nothing                                             */

@@ -278,7 +278,7 @@ NTIDX_NODISCARD NTIDX_API int ntidx_index_recover(ntidx_trace *t, const ntidx_in
                                                   const ntidx_index_options *o, ntidx_index **out);
 
 /** The index path beside a trace: TRACE + ".ntidx" (malloc'ed). */
-NTIDX_API char *ntidx_index_default_path(const char *trace_path);
+NTIDX_NODISCARD NTIDX_API char *ntidx_index_default_path(const char *trace_path);
 
 /**
  * Where ntidx_index_open() keeps the index of `trace_path` when it is given
@@ -298,7 +298,7 @@ NTIDX_API char *ntidx_index_default_path(const char *trace_path);
  * exactly as one beside its trace (atomic write, checksums, identity). A
  * trace that is not a file (opened from memory) keeps TRACE.ntidx.
  */
-NTIDX_API char *ntidx_index_path(const char *trace_path);
+NTIDX_NODISCARD NTIDX_API char *ntidx_index_path(const char *trace_path);
 
 /** The file ntidx_index_open() or ntidx_index_load() used for the index (where it was loaded from, or where
     it was saved or meant to be saved); NULL for an index built or loaded in memory only. Valid as long as
@@ -428,40 +428,8 @@ NTIDX_API void ntidx_query_close(ntidx_query **q);
  */
 NTIDX_API void ntidx_query_options_seek(ntidx_query_options *o, uint64_t ts);
 
-typedef struct ntidx_stats_options {
-    uint64_t t0, t1;        /**< window [t0, t1) (default: everything) */
-    unsigned threads;       /**< workers (0: one per online core) */
-    uint64_t buckets;       /**< event-rate histogram over the window with this many buckets (0: none) */
-    uint64_t bucket_ticks;  /**< or buckets of this width in ticks (takes precedence) */
-    /** Deprecated and ignored, as ntidx_query_options.recover: a corrupt region is NTIDX_E_INDEX_CORRUPT;
-        ntidx_index_recover(), then compute again over the new index. */
-    int recover;
-    /** Only these regions (numbers of ntidx_index_region()), clipped to the window; NULL: every region. */
-    const uint64_t *regions;
-    size_t region_count;
-    /** Optional: bytes of the regions decoded so far of those to decode (a --full index's summaries are not
-        counted); nonzero cancels with NTIDX_E_CANCELLED. Called on the calling thread between its units of
-        work. */
-    ntidx_progress_fn progress;
-    void *progress_ctx;
-    uint64_t reserved[3];   /**< zero (see Conventions in ntidx.h) */
-} ntidx_stats_options;
-
-NTIDX_API void ntidx_stats_options_defaults(ntidx_stats_options *o);
-
-/**
- * Statistics of a window (or the whole trace) through the index, decoding
- * independent sequence-point regions in parallel: each worker primes the
- * regions it takes from the index, so the result does not depend on how
- * regions were shared out, and is the same for any number of threads.
- * Dropped events are counted per region from the sequence point that opens
- * it (which lists every thread that may log), as a reader from the start
- * of the trace would count them.
- * @return NTIDX_OK; NTIDX_E_NOMEM; NTIDX_E_INVALID_ARG; a reader error;
- *         NTIDX_E_INDEX_CORRUPT (see ntidx_index_recover()).
- */
-NTIDX_NODISCARD NTIDX_API int ntidx_stats_indexed(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_options *o,
-                                                  ntidx_stats **out);
+/* Statistics through the index (ntidx_stats_options, ntidx_stats_indexed()) are declared in stats.h, included
+   below. */
 
 /* ------------------------------------------------------------------ */
 /* Work units                                                          */
@@ -500,5 +468,7 @@ NTIDX_NODISCARD NTIDX_API int ntidx_index_region(const ntidx_index *x, uint64_t 
 #ifdef __cplusplus
 }
 #endif
+
+#include "stats.h"
 
 #endif /* NTIDX_INDEX_H */

@@ -84,6 +84,7 @@ typedef struct ntidx_slice_stats {
                                     definitions and sequence points (some of which the query may have
                                     read too: an upper bound of the trace bytes touched) */
     uint64_t bytes_written;    /**< size of the output */
+    uint64_t reserved[4];      /**< zero: the library fills it (see Conventions in ntidx.h) */
 } ntidx_slice_stats;
 
 /**

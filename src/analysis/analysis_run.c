@@ -109,16 +109,117 @@ static void add_query_stats(ntidx_query_stats *to, const ntidx_query_stats *s)
     to->bytes_read += s->bytes_read;
 }
 
+/*
+ * Whether a unit may be read in file order and its events sorted afterwards
+ * (read_sorted()). Time order puts every event of a region through a heap,
+ * whatever its type, before the query keeps the analysis's few; file order
+ * tests the type first, and only the events kept are sorted. The events wait
+ * in the unit's buffer while later ones are read, so what they point at must
+ * outlive the read: payloads, stacks and activity ids point into the mapping,
+ * but metadata rows live in the reader's cache, which V6 flushes at sequence
+ * points and every reader empties when its plan jumps from a region to one
+ * that does not follow it (a --full index's plan skips blocks and regions).
+ * So: before V6, over consecutive regions read whole (a plain index).
+ */
+static int sorted_read_fits(const shared *sh, const unit *u)
+{
+    const ntx_an_ctx *ctx = sh->ctx;
+    if (ntidx_trace_get_info(ctx->t)->format_version >= 6 || ntidx_index_get_info(ctx->x)->full)
+        return 0;
+    for (size_t i = 1; i < u->count; i++)
+        if (sh->regions[u->first + i] != sh->regions[u->first + i - 1] + 1)
+            return 0;
+    return 1;
+}
+
+/* An event kept by read_sorted(), with the region it came from (its order in the unit). */
+typedef struct kept {
+    ntidx_event ev;
+    uint64_t region;
+} kept;
+
+/* Time order as the reader gives it: by region, then (timestamp, file offset) (reader_sort.c). */
+static int kept_cmp(const void *a, const void *b)
+{
+    const kept *x = a, *y = b;
+    if (x->region != y->region)
+        return x->region < y->region ? -1 : 1;
+    if (x->ev.timestamp != y->ev.timestamp)
+        return x->ev.timestamp < y->ev.timestamp ? -1 : 1;
+    return x->ev.offset < y->ev.offset ? -1 : x->ev.offset > y->ev.offset;
+}
+
+/* One event of a sorted unit fed as read_events() feeds it. */
+static int feed_kept(const ntx_an_ctx *ctx, int decode, const ntidx_event *ev, ntidx_values *v,
+                     int (*feed)(void *st, const ntx_an_event *e, ntx_err *err), void *st, ntx_an_counts *counts,
+                     ntx_err *err)
+{
+    counts->events++;
+    int drc = decode ? ntidx_values_decode(v, ctx->t, ev) : 0;
+    if (drc == NTIDX_E_PAYLOAD) {
+        counts->field_errors++;
+        return 0;
+    }
+    if (drc < 0)
+        return ntx_err_from_last(err, drc);
+    ntx_an_event e = {.ev = ev, .values = decode ? v : NULL, .ts = ev->timestamp, .thread = ev->thread_id,
+                      .pid = event_pid(ctx, ev)};
+    int frc = feed(st, &e, err);
+    if (frc < 0)
+        return frc;
+    if (frc > 0)
+        counts->field_errors++;
+    return 0;
+}
+
+/* The events of file-order query `q` kept, sorted into time order, then decoded and fed to the unit. */
+static int read_sorted(const ntx_an_ctx *ctx, const ntx_analysis_def *def, ntidx_query *q, ntidx_values *v,
+                       void *state, ntx_an_counts *counts, ntx_err *err)
+{
+    kept *buf = NULL;
+    size_t n = 0, cap = 0;
+    const ntidx_event *ev;
+    int rc;
+    const ntidx_query_stats *qs = ntidx_query_get_stats(q);
+    while ((rc = ntx_query_next(q, &ev)) == 1) {
+        if (n == cap) {
+            size_t c = cap ? cap * 2 : 256;
+            kept *nb = realloc(buf, c * sizeof *nb);
+            if (!nb) {
+                free(buf);
+                return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+            }
+            buf = nb;
+            cap = c;
+        }
+        buf[n].ev = *ev;
+        buf[n].region = qs->regions_visited;
+        n++;
+    }
+    if (rc < 0) {
+        free(buf);
+        return ntx_err_from_last(err, rc);
+    }
+    if (n > 1)
+        qsort(buf, n, sizeof *buf, kept_cmp);
+    rc = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = feed_kept(ctx, !def->no_payload, &buf[i].ev, v, def->unit_event, state, counts, err);
+    free(buf);
+    return rc;
+}
+
 /* One unit: a query over its regions, in time order, of the analysis's types. */
 static int read_unit(shared *sh, unit *u, ntidx_values *v, ntx_err *err)
 {
     const ntx_an_ctx *ctx = sh->ctx;
     const ntx_analysis_def *def = sh->def;
+    int sorted = sorted_read_fits(sh, u);
     ntidx_query_options qo;
     ntidx_query_options_defaults(&qo);
     qo.t0 = ctx->o->t0;
     qo.t1 = ctx->o->t1;
-    qo.order = NTIDX_ORDER_TIME;
+    qo.order = sorted ? NTIDX_ORDER_FILE : NTIDX_ORDER_TIME;
     qo.regions = &sh->regions[u->first];
     qo.region_count = u->count;
     ntidx_query *q = NULL;
@@ -129,7 +230,9 @@ static int read_unit(shared *sh, unit *u, ntidx_values *v, ntx_err *err)
         return ntx_err_from_last(err, rc);
     if ((rc = ntx_query_restrict_types(q, sh->types, sh->ntypes)) < 0)
         ntx_err_from_last(err, rc);
-    if (rc == 0)
+    if (rc == 0 && sorted)
+        rc = read_sorted(ctx, def, q, v, u->state, &u->counts, err);
+    else if (rc == 0)
         rc = read_events(ctx, !def->no_payload, q, v, def->unit_event, u->state, NULL, &u->counts, err);
     if (rc == 0)
         rc = def->unit_end(u->state, err);

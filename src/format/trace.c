@@ -153,6 +153,8 @@ NTIDX_API int ntidx_trace_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block 
         return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET, "ntidx_trace_next_block: NULL argument");
     ntx_err err = {0};
     int rc = ntx_next_block(t, pos, out, &err);
+    if (rc == 1) /* the caller's struct: its reserved tail is zero in this version (docs/abi.md) */
+        memset(out->reserved, 0, sizeof out->reserved);
     if (rc == 1 && (t->map || t->demand) && out->offset / WALK_RELEASE != *pos / WALK_RELEASE) {
         /* A block that crosses a step boundary: a walk over the file gives back the two steps before this
            block (its own bytes stay). Stateless, so threads walking one trace need no shared state: a

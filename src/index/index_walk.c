@@ -109,3 +109,39 @@ int ntx_defs_walk_to(ntx_defs_walk *w, uint64_t j, ntx_err *err)
             return rc;
     }
 }
+
+typedef struct each_thread {
+    int (*cb)(void *ctx, const ntidx_thread *th);
+    void *ctx;
+} each_thread;
+
+static int each_thread_row(void *ctx, const ntidx_thread *th, const ntx_thread_row *row)
+{
+    (void)row;
+    const each_thread *e = ctx;
+    return e->cb(e->ctx, th);
+}
+
+int ntx_index_each_thread(ntidx_trace *t, const ntidx_index *x, ntx_arena *a,
+                          int (*cb)(void *ctx, const ntidx_thread *th), void *ctx, ntx_err *err)
+{
+    each_thread e = {cb, ctx};
+    for (uint64_t d = 0; d < ntx_index_def_count(x); d++) {
+        if (ntx_def_kind(x, d) != NTIDX_BLOCK_THREAD)
+            continue;
+        uint64_t b = ntx_def_block(x, d);
+        int rc = ntx_index_need_block(x, b, err);
+        if (rc < 0)
+            return rc;
+        uint64_t pos = ntx_blk_offset(x, b);
+        ntidx_block blk;
+        rc = ntidx_trace_next_block(t, &pos, &blk);
+        if (rc < 0)
+            return ntx_err_from_last(err, rc);
+        if (rc == 0 || blk.kind != NTIDX_BLOCK_THREAD)
+            return ntx_err_at(err, NTIDX_E_CORRUPT, ntx_blk_offset(x, b), "the index lists a thread block here");
+        if ((rc = ntx_decode_thread_block(t, &blk, a, each_thread_row, &e, err)) < 0)
+            return rc;
+    }
+    return 0;
+}

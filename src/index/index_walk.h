@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "arena.h"
 #include "error.h"
 #include "ntidx/index.h"
 
@@ -52,4 +53,14 @@ void ntx_defs_walk_start(ntx_defs_walk *w, ntidx_trace *t, const ntidx_index *x,
  */
 int ntx_defs_walk_to(ntx_defs_walk *w, uint64_t j, ntx_err *err);
 
+
+/*
+ * Every V6 thread row the trace defines, in file order, with its name (kept in
+ * `a`): each thread block the index lists among the definitions, decoded
+ * where it lies by the reader's decoder. What ntidx_index_threads() lists.
+ * 0, the callback's code, NTIDX_E_INDEX_CORRUPT (a region of a lazily checked
+ * index failed its check) or NTIDX_E_CORRUPT at the offset; `err` says why.
+ */
+int ntx_index_each_thread(ntidx_trace *t, const ntidx_index *x, ntx_arena *a,
+                          int (*cb)(void *ctx, const ntidx_thread *th), void *ctx, ntx_err *err);
 #endif

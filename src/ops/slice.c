@@ -249,7 +249,10 @@ static void writer_options(slicer *s, ntidx_writer_options *wo)
 static void slicer_free(slicer *s)
 {
     ntidx_query_close(&s->q);
-    ntidx_writer_close(&s->w);
+    /* Only the memory slice's writer is still open here (the fd path closed and checked its own): a
+       memory writer fails at close only with the error run() already returned. */
+    int close_rc = ntidx_writer_close(&s->w);
+    (void)close_rc;
     sl_map *maps[] = {&s->meta_out, &s->stack_out, &s->label_out, &s->thread_out, &s->seen,
                       &s->thread_in, &s->msize, &s->v3stacks};
     for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)

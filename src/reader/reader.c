@@ -70,6 +70,9 @@ static inline __attribute__((always_inline)) void fill_event(const ntidx_reader 
     e->stack_size = 0;
     e->label_list = NULL;
     e->label_list_size = 0;
+    /* zero in this version (docs/abi.md): a client hands the event to the writer as it came */
+    for (size_t i = 0; i < sizeof e->reserved / sizeof e->reserved[0]; i++)
+        e->reserved[i] = 0;
 }
 
 /* A V6 event's thread and capture thread: the thread record, and their OS ids where the trace gives them. */

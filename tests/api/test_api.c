@@ -107,6 +107,12 @@ static void test_error_names(void **state)
     snprintf(v, sizeof v, "%d.%d.%d", NTIDX_VERSION_MAJOR, NTIDX_VERSION_MINOR, NTIDX_VERSION_PATCH);
     assert_string_equal(v, NTIDX_VERSION_STRING);
     assert_true(NTIDX_VERSION_NUMBER == NTIDX_MAKE_VERSION(NTIDX_VERSION_MAJOR, NTIDX_VERSION_MINOR, NTIDX_VERSION_PATCH));
+    /* the library's number is its string's, and the header's */
+    int major = -1, minor = -1, patch = -1;
+    assert_int_equal(sscanf(ntidx_version(), "%d.%d.%d", &major, &minor, &patch), 3);
+    assert_int_equal(ntidx_version_number(), NTIDX_MAKE_VERSION(major, minor, patch));
+    assert_int_equal(ntidx_version_number(), NTIDX_VERSION_NUMBER);
+    assert_true(minor < 100 && patch < 100);
 }
 
 static void test_error_messages(void **state)

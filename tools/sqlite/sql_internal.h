@@ -13,6 +13,7 @@ SQLITE_EXTENSION_INIT3
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include <ntidx/batch.h>
 #include <ntidx/index.h>
 #include <ntidx/symbols.h>
 
@@ -34,6 +35,8 @@ typedef struct nsql_stack {
 /* One thread's row of ntidx_threads. */
 typedef struct nsql_thread {
     uint64_t thread, events, dropped;
+    const char *name; /* from the trace's V6 thread blocks (in the source's thread list), or NULL */
+    int64_t pid;      /* the same way; -1: not given */
 } nsql_thread;
 
 /* An open trace with its index, and what the companion tables compute from it once. */
@@ -51,6 +54,7 @@ typedef struct nsql_source {
     ntidx_stats *stats;       /* lazily (types, threads) */
     char **type_fields;       /* lazily: per stats type, its fields as JSON */
     nsql_thread *threads;     /* lazily */
+    ntidx_thread_list *thread_defs; /* lazily with them: the V6 thread blocks, which the names point into */
     size_t thread_count;
     ntidx_symbolizer *symbols;/* lazily (stacks) */
     nsql_stack *stacks;       /* lazily, every definition, sorted by key (file order) */

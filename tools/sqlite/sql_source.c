@@ -89,6 +89,7 @@ static void source_free(nsql_source *s)
             sqlite3_free(s->type_fields[i]);
     sqlite3_free(s->type_fields);
     sqlite3_free(s->threads);
+    ntidx_thread_list_free(&s->thread_defs);
     sqlite3_free(s->stacks);
     sqlite3_free(s->stacks_by_id);
     nsql_analysis_cache_free(s);
@@ -278,18 +279,38 @@ int nsql_source_threads(nsql_conn *c, nsql_source *s, char **err)
     if (!v)
         return SQLITE_NOMEM;
     for (size_t i = 0; i < st->thread_count; i++)
-        v[n++] = (nsql_thread){st->threads[i].thread, st->threads[i].count, 0};
+        v[n++] = (nsql_thread){st->threads[i].thread, st->threads[i].count, 0, NULL, -1};
     qsort(v, n, sizeof *v, cmp_thread); /* sorted already; a binary search below relies on it */
     size_t with_events = n;
     for (size_t i = 0; i < st->dropped_count; i++) {
-        nsql_thread key = {st->dropped[i].capture_thread_id, 0, 0};
+        nsql_thread key = {st->dropped[i].capture_thread_id, 0, 0, NULL, -1};
         nsql_thread *f = bsearch(&key, v, with_events, sizeof *v, cmp_thread);
         if (f)
             f->dropped += st->dropped[i].dropped;
         else
-            v[n++] = (nsql_thread){key.thread, 0, st->dropped[i].dropped}; /* a capture thread that lost all */
+            v[n++] = (nsql_thread){key.thread, 0, st->dropped[i].dropped, NULL, -1}; /* lost all it had */
     }
     qsort(v, n, sizeof *v, cmp_thread);
+    /* names and process ids where the trace defines its threads (V6 thread blocks), by the id the statistics
+       give a thread (its OS id where the trace gives one, else its index); a later definition wins */
+    ntidx_thread_list *defs = NULL;
+    if (ntidx_index_threads(s->trace, s->index, &defs) < 0) {
+        sqlite3_free(v);
+        *err = nsql_library_error(c);
+        return SQLITE_ERROR;
+    }
+    for (size_t i = 0; i < ntidx_thread_list_count(defs); i++) {
+        const ntidx_thread *d = ntidx_thread_list_at(defs, i);
+        nsql_thread key = {d->has_os_thread_id ? d->os_thread_id : d->index, 0, 0, NULL, -1};
+        nsql_thread *f = bsearch(&key, v, n, sizeof *v, cmp_thread);
+        if (!f)
+            continue; /* a thread without events in the statistics */
+        if (d->name && d->name[0])
+            f->name = d->name;
+        if (d->has_os_process_id && d->os_process_id <= INT64_MAX)
+            f->pid = (int64_t)d->os_process_id;
+    }
+    s->thread_defs = defs;
     s->threads = v;
     s->thread_count = n;
     return SQLITE_OK;
