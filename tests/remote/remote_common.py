@@ -78,35 +78,55 @@ class Azurite:
     def __init__(self, source_root):
         exe = os.path.join(source_root, "tests", "remote", "azurite", "node_modules", ".bin", "azurite-blob")
         if not os.path.exists(exe):
-            subprocess.run([os.path.join(source_root, "tests", "remote", "azurite", "install.sh")], check=True)
+            install = os.path.join(source_root, "tests", "remote", "azurite", "install.sh")
+            if not os.path.exists(install) or subprocess.run([install]).returncode != 0 or not os.path.exists(exe):
+                # a failure, not a skip: the remote tests need Azurite (tools/setup-deps.sh installs it)
+                raise RuntimeError("azurite is not installed and %s failed: run tools/setup-deps.sh" % install)
         self.dir = tempfile.mkdtemp(prefix="ntidx-azurite-")
-        self.port = free_port()
-        self.proc = subprocess.Popen([exe, "--blobHost", "127.0.0.1", "--blobPort", str(self.port), "--location", self.dir,
-                                      "--silent", "--skipApiVersionCheck", "--disableProductStyleUrl"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.time() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+        self.proc = None
+        # The port is chosen free, but another process may take it before Azurite binds it: start again on
+        # another port when Azurite exits early. Generous deadline: Azurite starts in 5-15 s on a loaded machine.
+        err = ""
+        for _attempt in range(3):
+            self.port = free_port()
+            self.proc = subprocess.Popen([exe, "--blobHost", "127.0.0.1", "--blobPort", str(self.port),
+                                          "--location", self.dir, "--silent", "--skipApiVersionCheck",
+                                          "--disableProductStyleUrl"],
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            if self._wait_listening(deadline=time.time() + 120):
                 break
-            except OSError:
-                if self.proc.poll() is not None or time.time() > deadline:
-                    err = self.proc.stderr.read().decode(errors="replace") if self.proc.poll() is not None else ""
-                    self.close()
-                    raise RuntimeError("azurite did not start: " + err)
-                time.sleep(0.1)
+            err = self.proc.stderr.read().decode(errors="replace") if self.proc.poll() is not None else "timed out"
+            self._stop()
+        else:
+            self.close()
+            raise RuntimeError("azurite did not start: " + err)
         self.endpoint = "http://127.0.0.1:%d/%s" % (self.port, AZ_ACCOUNT)
         self.conn = ("DefaultEndpointsProtocol=http;AccountName=%s;AccountKey=%s;BlobEndpoint=%s;"
                      % (AZ_ACCOUNT, AZ_KEY, self.endpoint))
 
-    def close(self):
-        if self.proc.poll() is None:
+    def _wait_listening(self, deadline):
+        """True once this Azurite accepts connections; False if it exited or the deadline passed."""
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                return False
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return self.proc.poll() is None  # not another process's port: ours is still running
+            except OSError:
+                time.sleep(0.1)
+        return False
+
+    def _stop(self):
+        if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+    def close(self):
+        self._stop()
         shutil.rmtree(self.dir, ignore_errors=True)
 
     # An independent Shared Key client (Python's hmac), for what the tests set up.
