@@ -26,7 +26,7 @@ import sys
 # Of each layer below it, the headers a layer may include ('*': all of them). A layer below that is not
 # listed exports nothing to it; a layer above is never listed. Own headers are always allowed, and so are
 # the public ones (<ntidx/...>, "ntidx/...").
-_FORMAT_TO_DECODERS = ['cursor.h', 'trace_internal.h', 'trace_blocks.h', 'map_guard.h']
+_FORMAT_TO_DECODERS = ['cursor.h', 'trace_internal.h', 'trace_blocks.h', 'map_guard.h', 'source.h']
 EXPORTS = {
     'format': {'base': '*'},
     'decode': {'base': '*', 'format': _FORMAT_TO_DECODERS},

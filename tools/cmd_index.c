@@ -9,12 +9,14 @@
 #include <time.h>
 
 #include <ntidx/index.h>
+#include <ntidx/source.h>
 
 #include "cli.h"
 #include "output.h"
 
 static const cli_option options[] = {
     {"full", 0, NULL, "also count events and record types and threads per block, and each region's statistics"},
+    {"upload", 0, NULL, "a remote trace's index is also put beside it (URL.ntidx), where the credentials allow"},
     {NULL, 0, NULL, NULL}};
 
 const cli_command cli_cmd_index = {
@@ -26,7 +28,9 @@ const cli_command cli_cmd_index = {
     .notes = "-o INDEX writes the index there instead of TRACE.ntidx (with '-', the summary goes to stderr).\n"
              "The index is checked whole: a corrupt or stale one is rebuilt, a grown trace's extended.\n"
              "--threads: the threads that read the block headers (large traces) or, with --full, decode the\n"
-             "regions; the index is the same for any number.\n",
+             "regions; the index is the same for any number.\n"
+             "--upload (TRACE a URL): the index, once written, is uploaded as URL.ntidx, where every later open\n"
+             "of the trace, on any machine, finds it (docs/remote.md).\n",
 };
 
 static double now_s(void)
@@ -50,6 +54,21 @@ static void notice(void *ctx, int action, const char *why)
     }
 }
 
+/* --upload: the index written at `ipath` put beside the remote trace; 0 (said) when it cannot be. */
+static int upload_index(const char *trace_url, const char *ipath)
+{
+    char *url = ntidx_index_url(trace_url);
+    if (!url) {
+        cli_error("out of memory");
+        return 0;
+    }
+    int ok = ntidx_url_upload(url, ipath) == NTIDX_OK;
+    if (!ok)
+        cli_error("cannot upload the index: %s", ntidx_last_error());
+    free(url);
+    return ok;
+}
+
 int ntidx_cmd_index(int argc, char **argv)
 {
     cli_ctx c;
@@ -57,6 +76,11 @@ int ntidx_cmd_index(int argc, char **argv)
     if (rc != CLI_GO_ON)
         return rc;
     const char *path = c.trace_path;
+    int upload = cli_opt(&c, "upload") != NULL;
+    if (upload && !ntidx_is_url(path)) {
+        cli_error("--upload: %s is not a URL: a local trace's index is beside it already", path);
+        return cli_end(&c, CLI_USAGE);
+    }
     /* Without -o the library decides: beside the trace, or in the index directory (ntidx_index_path()). */
     char *def = c.output ? NULL : ntidx_index_path(path);
     const char *ipath = c.output ? c.output : def;
@@ -105,6 +129,8 @@ int ntidx_cmd_index(int argc, char **argv)
         cli_error("%s: cannot index: %s", path, ntidx_last_error_info()->detail);
         ret = CLI_FAIL;
     } else if (not_saved || written_fail) {
+        ret = CLI_FAIL;
+    } else if (upload && !(c.output && !strcmp(c.output, "-")) && !upload_index(path, ipath)) {
         ret = CLI_FAIL;
     } else {
         const ntidx_index_info *i = ntidx_index_get_info(x);

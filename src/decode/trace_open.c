@@ -4,9 +4,12 @@
  * so this layer, which has the metadata decoder, tells them apart.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "event_header.h"
 #include "metadata.h"
+#include "ntidx/source.h"
+#include "source.h"
 #include "trace_internal.h"
 
 /*
@@ -66,7 +69,32 @@ NTIDX_API int ntidx_trace_open(const char *path, ntidx_trace **out)
     ntx_err err = {0};
     ntidx_trace *t;
     int rc = ntx_trace_open_file(&t, path, &err);
+    if (rc < 0 && ntx_source_is_url(path)) { /* named without its query string: a SAS token is a secret */
+        char *shown = ntx_url_redact(path);
+        rc = opened(rc, t, shown ? shown : "URL", &err, out);
+        free(shown);
+        return rc;
+    }
     return opened(rc, t, path, &err, out);
+}
+
+NTIDX_API int ntidx_trace_open_source(const ntidx_source_callbacks *cb, const char *name, ntidx_trace **out)
+{
+    if (!out || !cb) {
+        if (out)
+            *out = NULL;
+        if (cb && cb->close)
+            cb->close(cb->ctx);
+        return ntx_failf(NTIDX_E_INVALID_ARG, name, NTIDX_NO_OFFSET, "ntidx_trace_open_source: NULL argument");
+    }
+    *out = NULL;
+    ntx_err err = {0};
+    ntx_source *src;
+    ntidx_trace *t = NULL;
+    int rc = ntx_source_open_callback(&src, cb, name, &err);
+    if (rc == NTIDX_OK)
+        rc = ntx_trace_open_source(&t, src, &err);
+    return opened(rc, t, name ? name : "<source>", &err, out);
 }
 
 NTIDX_API int ntidx_trace_open_memory(const void *data, size_t size, const char *name, ntidx_trace **out)

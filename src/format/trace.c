@@ -15,6 +15,8 @@
 
 #include "cursor.h"
 #include "map.h"
+#include "source.h"
+#include "source_demand.h"
 #include "trace_internal.h"
 
 static const char NETTRACE_MAGIC[8] = {'N', 'e', 't', 't', 'r', 'a', 'c', 'e'};
@@ -88,6 +90,15 @@ static int fault_error(const ntidx_trace *t, int64_t now, ntx_err *err)
     uint64_t at = ntx_fault_offset(&t->fault_at);
     if (err)
         ntx_err_clear(err);
+    if (t->demand) { /* a range of the source could not be read: its error, which names the range */
+        ntx_err e = {0};
+        int code = ntx_demand_error(t->demand, &e);
+        if (code == NTIDX_OK)
+            return ntx_err_at(err, NTIDX_E_IO, at, "the source could not be read here");
+        if (err)
+            *err = e;
+        return code;
+    }
     if (now >= 0 && (uint64_t)now >= t->size)
         return ntx_err_at(err, NTIDX_E_IO, at,
                           "a page of the mapped file could not be read (the file is still %llu bytes: an I/O error?)",
@@ -107,6 +118,8 @@ int ntx_trace_check(const ntidx_trace *t, ntx_err *err)
 
 int ntx_trace_check_end(const ntidx_trace *t, ntx_err *err)
 {
+    if (t->demand) /* a remote object does not shrink: it changes, which its reads say */
+        return ntx_trace_check(t, err);
     if (!t->map)
         return NTIDX_OK;
     int64_t now = size_now(t);
@@ -142,7 +155,7 @@ NTIDX_API int ntidx_trace_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block 
     int rc = ntx_next_block(t, pos, out, &err);
     if (rc == 1) /* the caller's struct: its reserved tail is zero in this version (docs/abi.md) */
         memset(out->reserved, 0, sizeof out->reserved);
-    if (rc == 1 && t->map && out->offset / WALK_RELEASE != *pos / WALK_RELEASE) {
+    if (rc == 1 && (t->map || t->demand) && out->offset / WALK_RELEASE != *pos / WALK_RELEASE) {
         /* A block that crosses a step boundary: a walk over the file gives back the two steps before this
            block (its own bytes stay). Stateless, so threads walking one trace need no shared state: a
            page given back is only read again from the page cache if something still touches it. */
@@ -224,9 +237,34 @@ static ntidx_trace *new_trace(const char *name)
     return t;
 }
 
+int ntx_trace_open_source(ntidx_trace **out, ntx_source *src, ntx_err *err)
+{
+    *out = NULL;
+    ntidx_trace *t = new_trace(src->name);
+    if (!t) {
+        ntx_source_close(src);
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    }
+    t->src = src;
+    int rc = ntx_demand_map(src, &t->fault_at, &t->demand, err);
+    if (rc < 0) {
+        ntidx_trace_close(&t);
+        return rc;
+    }
+    static const uint8_t empty[1];
+    t->data = ntx_demand_base(t->demand) ? ntx_demand_base(t->demand) : empty;
+    t->size = src->id.size;
+    return finish_open(t, out, err);
+}
+
 int ntx_trace_open_file(ntidx_trace **out, const char *path, ntx_err *err)
 {
     *out = NULL;
+    if (ntx_source_is_url(path)) {
+        ntx_source *src;
+        int rc = ntx_source_open(&src, path, 0, err);
+        return rc < 0 ? rc : ntx_trace_open_source(out, src, err);
+    }
     ntidx_trace *t = new_trace(path);
     if (!t)
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
@@ -273,6 +311,8 @@ int ntx_trace_open_bytes(ntidx_trace **out, const void *data, size_t size, const
 
 void ntx_trace_release(ntidx_trace *t, uint64_t off, uint64_t len)
 {
+    if (t->demand)
+        ntx_demand_release(t->demand, off, len);
     if (!t->map)
         return;
     ntx_map m = {.base = t->map, .size = t->map_len};
@@ -281,6 +321,10 @@ void ntx_trace_release(ntidx_trace *t, uint64_t off, uint64_t len)
 
 void ntx_trace_prefetch(const ntidx_trace *t, uint64_t off, uint64_t len)
 {
+    if (t->demand) { /* the source's requests: large, several in flight */
+        ntx_demand_prefetch(t->demand, off, len);
+        return;
+    }
     if (!t->map || off >= t->map_len || !len)
         return;
     if (len > t->map_len - off)
@@ -295,17 +339,20 @@ void ntx_trace_prefetch(const ntidx_trace *t, uint64_t off, uint64_t len)
 void ntx_trace_map_now(const ntidx_trace *t, uint64_t off, uint64_t len)
 {
     if (!t->map || !len)
-        return; /* no page to map (the advice rounds a range down to whole pages; bounds are its own checks) */
+        return; /* no page to map (the advice rounds a range down to whole pages; bounds are its own checks); a
+                   demand mapping's pages come as they are touched, from what ntx_trace_prefetch() brought */
     ntx_map m = {.base = t->map, .size = t->map_len};
     ntx_map_advise(&m, off, len, NTX_ADVISE_POPULATE);
 }
 
 void ntx_trace_walk_ahead(ntidx_trace *t, uint64_t pos, uint64_t *ahead)
 {
-    if (!t->map || pos + NTX_WALK_AHEAD / 2 <= *ahead)
+    /* a remote walk asks further ahead: requests of 8 MiB, several in flight, keep a link busy */
+    uint64_t ahead_bytes = t->demand ? 4 * NTX_WALK_AHEAD : NTX_WALK_AHEAD;
+    if ((!t->map && !t->demand) || pos + ahead_bytes / 2 <= *ahead)
         return;
     uint64_t from = *ahead > pos ? *ahead : pos;
-    *ahead = pos + NTX_WALK_AHEAD;
+    *ahead = pos + ahead_bytes;
     ntx_trace_prefetch(t, from, *ahead - from);
 }
 
@@ -320,6 +367,8 @@ NTIDX_API void ntidx_trace_close(ntidx_trace **tp)
     }
     if (t->fd >= 0)
         close(t->fd);
+    ntx_demand_unmap(t->demand); /* first: its thread reads the source */
+    ntx_source_close(t->src);
     ntx_arena_free(&t->arena);
     free(t->name);
     free(t);

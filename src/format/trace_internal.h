@@ -26,6 +26,11 @@ struct ntidx_trace {
     int64_t mtime_ns; /* identity for the side index (0 for memory traces) */
     int64_t ctime_ns; /* same: status change time (0 for memory traces) */
     int fd;           /* kept open for pread() header scans; -1 for memory traces */
+    /* A trace read through a byte source without a mapping of its own (a URL, an embedder's callbacks;
+       source.h): data is the source's demand mapping (source_demand.c), hints go to the source, and a range
+       that could not be read is the source's error at the checkpoints. NULL for files and memory. */
+    struct ntx_source *src;
+    struct ntx_demand *demand;
     /* The SIGBUS guard (map_guard.h): where a read of the mapping first faulted, the file having shrunk under
        it (0: never, else 1 + the offset); the mapping's registry entry. */
     ntx_fault_word fault_at;
@@ -115,6 +120,14 @@ void ntx_trace_walk_ahead(ntidx_trace *t, uint64_t pos, uint64_t *ahead);
  */
 int ntx_trace_open_file(ntidx_trace **out, const char *path, ntx_err *err);
 int ntx_trace_open_bytes(ntidx_trace **out, const void *data, size_t size, const char *name, ntx_err *err);
+/* A trace read through `src` (owned from here on, also on failure): a URL's, an embedder's. */
+struct ntx_source;
+int ntx_trace_open_source(ntidx_trace **out, struct ntx_source *src, ntx_err *err);
+/* Whether hints about the trace's ranges do anything: a mapped file's page cache, a source's requests (a memory
+   trace has every byte already). */
+static inline int ntx_trace_hinted(const ntidx_trace *t) { return t->map || t->demand; }
+/* The trace's source when it is read through one (a remote trace), else NULL. */
+static inline struct ntx_source *ntx_trace_source(const ntidx_trace *t) { return t->src; }
 
 /* ntx_next_block(): trace_blocks.h (dispatch by generation). */
 

@@ -83,6 +83,16 @@ int ntx_index_opened_with(const ntidx_index *x, ntidx_index_options *o);
  * 0 or NTIDX_E_NOMEM.
  */
 int ntx_index_locate(const char *trace_path, char **path, int *in_dir, int *private_dir);
+/* The same for an open trace: a remote one's is in the index directory, keyed by its URL, ETag and size. */
+int ntx_index_locate_trace(const ntidx_trace *t, char **path, int *in_dir, int *private_dir);
+/* 1 when `path` is where a remote trace's index is keyed by the object's identity (so that its name proves
+   the object unchanged), else 0. */
+int ntx_index_keyed(const ntidx_trace *t, const char *path);
+/*
+ * A remote trace's index put beside it (URL.ntidx, ntidx index --upload) copied to `path` (its place in the
+ * index directory; `private_dir` as ntx_make_dirs()): 1 when copied, 0 when there is none to be had.
+ */
+int ntx_index_fetch_beside(const ntidx_trace *t, const char *path, int private_dir);
 /* Create the missing folders above file_path. 0, or NTIDX_E_IO with `err` naming the folder. */
 int ntx_make_dirs(const char *file_path, int private_dir, ntx_err *err);
 

@@ -68,6 +68,12 @@ int ntx_index_identity(const ntidx_index *x, const ntidx_trace *t, ntidx_index_s
         *state = NTIDX_INDEX_CURRENT;
         return NTIDX_OK;
     }
+    /* A remote trace's index in the index directory is named after the object's URL, ETag and size
+       (index_path.c): its name proves the object the one indexed, and nothing of it is read to check. */
+    if (t->size == x->trace_size && ntx_index_keyed(t, path)) {
+        *state = NTIDX_INDEX_CURRENT;
+        return NTIDX_OK;
+    }
     uint64_t head = x->trace_size < NTX_IDX_HEAD_HASH_BYTES ? x->trace_size : NTX_IDX_HEAD_HASH_BYTES;
     int zeros;
     if (ntx_trace_range_hash(t, 0, head) != x->head_hash)

@@ -274,7 +274,7 @@ static int check_against_trace(ntidx_index *x, ntidx_trace *t, const char *path,
     /* The identity check hashes the trace's last indexed block unless the trace's times prove it
        unchanged: then nothing of the trace is read for it. Else ask for the block now, so that its read
        overlaps the index's (it ends at or before indexed_end; a range that makes no sense is not asked). */
-    if (x->tb.nregions && x->tb.regions && !ntx_index_times_prove_unchanged(x, t) &&
+    if (x->tb.nregions && x->tb.regions && !ntx_index_times_prove_unchanged(x, t) && !ntx_index_keyed(t, path) &&
         x->last_block_off < x->indexed_end && x->indexed_end <= t->size &&
         x->indexed_end - x->last_block_off <= (16u << 20))
         ntx_trace_prefetch(t, x->last_block_off, x->indexed_end - x->last_block_off);
@@ -401,7 +401,7 @@ NTIDX_API int ntidx_index_load(ntidx_trace *t, const char *path, ntidx_index_ver
     /* The identity check may hash the trace's first MiB: its read goes on while the index is read, unless
        the trace settled long before the index was written (then its times may prove it unchanged, and the
        read would be wasted: times_prove_unchanged() decides once the index is read). */
-    if (!t->map || written_ns - t->ctime_ns < NTX_SETTLED_NS)
+    if (!ntx_index_keyed(t, path) && (!t->map || written_ns - t->ctime_ns < NTX_SETTLED_NS))
         ntx_trace_prefetch(t, 0, t->size < NTX_IDX_HEAD_HASH_BYTES ? t->size : NTX_IDX_HEAD_HASH_BYTES);
     uint64_t len = (uint64_t)st.st_size;
     if (len < NTX_IDX_HEADER_SIZE + 8) {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "index_internal.h"
+#include "source.h"
 
 /* Ask the kernel to read [off, off + len) of the mapped index (clipped to it), without waiting. */
 static void willneed(const uint8_t *m, uint64_t len, uint64_t off, uint64_t n)
@@ -176,8 +177,8 @@ NTIDX_API void ntidx_index_prefetch(const char *trace_path, const char *index_pa
         (void)prefetch_file(index_path);
         return;
     }
-    if (!trace_path)
-        return;
+    if (!trace_path || ntx_source_is_url(trace_path))
+        return; /* a remote trace's index is named after its ETag, which only opening it asks for */
     /* TRACE.ntidx beside the trace: where the index is, or where ntidx_index_open() looks first when new
        indexes go to the index directory. Only without one is the index directory's name worked out
        (a realpath(): a readlink() per component of the path). */

@@ -112,9 +112,12 @@ NTIDX_API int ntidx_index_open(ntidx_trace *t, const char *path, const ntidx_ind
     char *own = NULL;
     int in_dir = 0, private_dir = 0;
     if (!path) {
-        if (ntx_index_locate(ntidx_trace_name(t), &own, &in_dir, &private_dir) < 0)
+        if (ntx_index_locate_trace(t, &own, &in_dir, &private_dir) < 0)
             return ntx_failf(NTIDX_E_NOMEM, ntidx_trace_name(t), NTIDX_NO_OFFSET, "out of memory");
         path = own;
+        /* a remote trace's index first comes from beside it (as tabix finds a remote .tbi), once per version */
+        if (in_dir && access(path, F_OK) != 0)
+            (void)ntx_index_fetch_beside(t, path, private_dir);
         ntidx_index *bx = in_dir ? beside_if_current(t, o) : NULL;
         if (bx) {
             free(own);

@@ -12,6 +12,7 @@
 
 #include "buf.h"
 #include "error.h"
+#include "index_build.h"
 #include "ntidx/index.h"
 #include "ntidx/report.h"
 
@@ -23,7 +24,10 @@
  */
 static int summary_from_index(ntidx_trace *t, ntidx_trace_summary *out)
 {
-    char *ipath = ntidx_index_path(ntidx_trace_name(t));
+    char *ipath = NULL; /* where ntidx_index_open() keeps it (a remote trace's: named after its ETag) */
+    int in_dir = 0, private_dir = 0;
+    if (ntx_index_locate_trace(t, &ipath, &in_dir, &private_dir) < 0)
+        ipath = NULL;
     ntidx_index *x = NULL;
     ntidx_index_state st;
     int ok = ipath && access(ipath, R_OK) == 0 && ntidx_index_load(t, ipath, NTIDX_VERIFY_AUTO, &x, &st) == NTIDX_OK &&

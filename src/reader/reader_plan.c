@@ -63,7 +63,7 @@ static size_t plan_ranges(ntidx_reader *r, size_t from, uint64_t bytes,
 
 static void plan_read_ahead(ntidx_reader *r)
 {
-    if (!r->t->map)
+    if (!ntx_trace_hinted(r->t))
         return;
     if (r->plan_ahead < r->plan_pos)
         r->plan_ahead = r->plan_pos;

@@ -36,7 +36,7 @@ void ntx_reader_release(ntidx_reader *r)
  */
 void ntx_reader_note_read(ntidx_reader *r, uint64_t off, uint64_t size)
 {
-    if (!r->t->map)
+    if (!ntx_trace_hinted(r->t))
         return;
     if (r->rel_bytes >= RELEASE_BYTES)
         ntx_reader_release(r);

@@ -1,0 +1,317 @@
+/*
+ * A source without a mapping of its own (a remote object, an embedder's
+ * callbacks) as memory: an anonymous mapping of the object's size whose
+ * pages the source fills when they are first touched (source.h,
+ * ntx_demand_map()).
+ *
+ * The mapping is registered with userfaultfd in "missing" mode: a read of
+ * a page no one filled stops the reading thread until the handler thread
+ * has read the page's unit (NTX_DEMAND_UNIT bytes, aligned) from the source
+ * and copied it in (UFFDIO_COPY). What a plan is about to read it asks for
+ * with ntx_demand_prefetch(), which the source turns into large requests;
+ * the faults then copy from what those requests brought. What nobody
+ * announced but is read in order (a walk over the blocks' headers) is read
+ * ahead as the kernel reads a file ahead: two faults that each cost a
+ * request, the second a little past the first, open a read-ahead window
+ * after it, asked of the source as a hint; a fault past the middle of the
+ * window opens the next one, twice as large, up to NTX_DEMAND_AHEAD_MAX.
+ * Up to NTX_DEMAND_STREAMS such walks are followed at once (the threads of
+ * parallel statistics each walk regions of their own).
+ * Faults in ranges the caller announced change nothing. A local trace's
+ * mapping reads nothing ahead by itself (docs/architecture.md): a page
+ * fault costs a disk read there, a request costs a round trip here. A unit that
+ * cannot be read is mapped as zeros and its offset recorded in the fault
+ * word (map_guard.h), with the source's error kept for the checkpoint that
+ * reports it (ntx_demand_error()): every byte of a trace is bounds-checked
+ * as untrusted, so decoding zeros is safe, and the operation fails at its
+ * next checkpoint as it does for a file that shrank under its mapping.
+ */
+#include "source_demand.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "ntidx/ntidx.h"
+
+#ifndef UFFD_USER_MODE_ONLY
+#define UFFD_USER_MODE_ONLY 1
+#endif
+
+struct ntx_demand {
+    ntx_source *src;
+    uint8_t *base;
+    size_t len;        /* of the mapping: the size rounded up to units */
+    int uffd;
+    int stop_pipe[2];
+    pthread_t thread;
+    int thread_started;
+    pthread_mutex_t mu;
+    uint8_t *filled;   /* one byte per unit: 1 once copied in */
+    size_t units;
+    uint8_t *buf;      /* the handler's unit buffer */
+    ntx_fault_word *fault;
+    /* the handler's read-ahead, per stream of faults in order (threads reading regions in parallel each
+       walk their own): its last fault's unit, its window [ra_start, ra_end) and the window's size (units) */
+    struct ra_stream {
+        size_t last_unit, ra_start, ra_end, ra_size;
+        uint64_t used;
+    } streams[NTX_DEMAND_STREAMS];
+    uint64_t clock;
+    ntx_err first_err; /* the first unit that could not be read */
+    int has_err;
+};
+
+static int fill_unit(ntx_demand *d, size_t unit)
+{
+    uint64_t off = (uint64_t)unit * NTX_DEMAND_UNIT;
+    uint64_t n = d->src->id.size - off < NTX_DEMAND_UNIT ? d->src->id.size - off : NTX_DEMAND_UNIT;
+    ntx_err e;
+    memset(&e, 0, sizeof e);
+    int rc = n ? ntx_source_read(d->src, off, d->buf, (size_t)n, &e) : NTIDX_OK;
+    if (rc != NTIDX_OK) {
+        pthread_mutex_lock(&d->mu);
+        if (!d->has_err) {
+            d->first_err = e;
+            d->has_err = 1;
+        }
+        pthread_mutex_unlock(&d->mu);
+        ntx_fault_note(d->fault, off);
+        memset(d->buf, 0, NTX_DEMAND_UNIT);
+    } else if (n < NTX_DEMAND_UNIT)
+        memset(d->buf + n, 0, NTX_DEMAND_UNIT - n); /* past the end: zeros, as a file's last page */
+    struct uffdio_copy copy = {.dst = (uintptr_t)(d->base + off), .src = (uintptr_t)d->buf, .len = NTX_DEMAND_UNIT};
+    if (ioctl(d->uffd, UFFDIO_COPY, &copy) != 0 && errno != EEXIST)
+        return -1;
+    pthread_mutex_lock(&d->mu);
+    d->filled[unit] = 1;
+    pthread_mutex_unlock(&d->mu);
+    return 0;
+}
+
+/* The stream a fault at `unit` continues (in its window, or a little past its last fault), else NULL. */
+static struct ra_stream *stream_of(ntx_demand *d, size_t unit)
+{
+    for (int i = 0; i < NTX_DEMAND_STREAMS; i++) {
+        struct ra_stream *r = &d->streams[i];
+        if (r->used && ((unit >= r->ra_start && unit < r->ra_end) ||
+                        (unit > r->last_unit && unit - r->last_unit <= 4)))
+            return r;
+    }
+    return NULL;
+}
+
+/* After a fault at `unit` (`missed`: it cost a request): open or move a read-ahead window. */
+static void read_ahead(ntx_demand *d, size_t unit, int missed)
+{
+    const size_t max = NTX_DEMAND_AHEAD_MAX / NTX_DEMAND_UNIT;
+    struct ra_stream *r = stream_of(d, unit);
+    size_t start;
+    if (r && unit >= r->ra_start && unit < r->ra_end) {
+        r->last_unit = unit;
+        r->used = ++d->clock;
+        if (unit < r->ra_start + (r->ra_end - r->ra_start) / 2 || r->ra_end >= d->units)
+            return; /* the window still holds enough ahead */
+        r->ra_size = r->ra_size * 2 < max ? r->ra_size * 2 : max;
+        start = r->ra_end;
+    } else if (r && missed) {
+        r->ra_size = 4; /* two misses in order: a walk */
+        start = unit + 1;
+    } else {
+        if (!missed)
+            return; /* in a range the caller announced */
+        /* a new stream, in the place of the least recently used */
+        struct ra_stream *lru = &d->streams[0];
+        for (int i = 1; i < NTX_DEMAND_STREAMS; i++)
+            if (d->streams[i].used < lru->used)
+                lru = &d->streams[i];
+        *lru = (struct ra_stream){.last_unit = unit, .used = ++d->clock};
+        return;
+    }
+    r->last_unit = unit;
+    r->used = ++d->clock;
+    if (start >= d->units)
+        return;
+    r->ra_start = start;
+    r->ra_end = start + r->ra_size < d->units ? start + r->ra_size : d->units;
+    ntx_demand_prefetch(d, (uint64_t)r->ra_start * NTX_DEMAND_UNIT,
+                        (uint64_t)(r->ra_end - r->ra_start) * NTX_DEMAND_UNIT);
+}
+
+static void *handler(void *arg)
+{
+    ntx_demand *d = arg;
+    struct pollfd p[2] = {{d->uffd, POLLIN, 0}, {d->stop_pipe[0], POLLIN, 0}};
+    for (;;) {
+        if (poll(p, 2, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        if (p[1].revents)
+            break;
+        struct uffd_msg msg;
+        ssize_t n = read(d->uffd, &msg, sizeof msg);
+        if (n != (ssize_t)sizeof msg || msg.event != UFFD_EVENT_PAGEFAULT)
+            continue;
+        uint64_t at = msg.arg.pagefault.address - (uintptr_t)d->base;
+        if (at >= d->len)
+            continue;
+        size_t unit = (size_t)(at / NTX_DEMAND_UNIT);
+        uint64_t requests = __atomic_load_n(&d->src->n_requests, __ATOMIC_RELAXED);
+        int filled = fill_unit(d, unit) == 0;
+        int missed = __atomic_load_n(&d->src->n_requests, __ATOMIC_RELAXED) != requests;
+        read_ahead(d, unit, missed);
+        if (!filled) {
+            /* the copy itself failed: wake the reader with zeros rather than leave it stopped */
+            struct uffdio_zeropage z = {.range = {.start = (uintptr_t)d->base + unit * NTX_DEMAND_UNIT,
+                                                  .len = NTX_DEMAND_UNIT}};
+            (void)ioctl(d->uffd, UFFDIO_ZEROPAGE, &z);
+            ntx_fault_note(d->fault, (uint64_t)unit * NTX_DEMAND_UNIT);
+        }
+    }
+    return NULL;
+}
+
+static int open_uffd(void)
+{
+    /* Kernel-mode reads of the mapping (a write() from it) are served only without UFFD_USER_MODE_ONLY,
+       which needs the privilege vm.unprivileged_userfaultfd grants; the user-mode-only kind works for
+       anyone since Linux 5.11. */
+    int fd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        fd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | UFFD_USER_MODE_ONLY);
+    return fd;
+}
+
+int ntx_demand_map(ntx_source *s, ntx_fault_word *fault, ntx_demand **out, ntx_err *err)
+{
+    *out = NULL;
+    ntx_demand *d = calloc(1, sizeof *d);
+    if (!d)
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    d->src = s;
+    d->fault = fault;
+    d->uffd = -1;
+    d->stop_pipe[0] = d->stop_pipe[1] = -1;
+    pthread_mutex_init(&d->mu, NULL);
+    d->units = (size_t)((s->id.size + NTX_DEMAND_UNIT - 1) / NTX_DEMAND_UNIT);
+    d->len = d->units * NTX_DEMAND_UNIT;
+    if (d->len == 0) {
+        *out = d;
+        return NTIDX_OK;
+    }
+    d->filled = calloc(d->units, 1);
+    d->buf = malloc(NTX_DEMAND_UNIT);
+    void *p = mmap(NULL, d->len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (!d->filled || !d->buf || p == MAP_FAILED) {
+        if (p != MAP_FAILED)
+            munmap(p, d->len);
+        ntx_demand_unmap(d);
+        return ntx_err_set(err, NTIDX_E_NOMEM, "cannot reserve %zu bytes of address space", d->len);
+    }
+    d->base = p;
+    d->uffd = open_uffd();
+    if (d->uffd < 0) {
+        int e = errno;
+        ntx_demand_unmap(d);
+        return ntx_err_set(err, NTIDX_E_UNSUPPORTED, "reading a remote trace needs userfaultfd: %s",
+                           strerror(e));
+    }
+    struct uffdio_api api = {.api = UFFD_API};
+    struct uffdio_register reg = {.range = {.start = (uintptr_t)d->base, .len = d->len},
+                                  .mode = UFFDIO_REGISTER_MODE_MISSING};
+    if (ioctl(d->uffd, UFFDIO_API, &api) != 0 || ioctl(d->uffd, UFFDIO_REGISTER, &reg) != 0 ||
+        pipe2(d->stop_pipe, O_CLOEXEC) != 0) {
+        int e = errno;
+        ntx_demand_unmap(d);
+        return ntx_err_set(err, NTIDX_E_UNSUPPORTED, "cannot set up userfaultfd: %s", strerror(e));
+    }
+    if (pthread_create(&d->thread, NULL, handler, d) != 0) {
+        ntx_demand_unmap(d);
+        return ntx_err_set(err, NTIDX_E_NOMEM, "cannot start the page-fill thread");
+    }
+    d->thread_started = 1;
+    *out = d;
+    return NTIDX_OK;
+}
+
+const uint8_t *ntx_demand_base(const ntx_demand *d) { return d->base; }
+
+void ntx_demand_prefetch(ntx_demand *d, uint64_t off, uint64_t len)
+{
+    /* units already filled need nothing: ask the source only for the rest */
+    if (!d->len || off >= d->src->id.size)
+        return;
+    if (len > d->src->id.size - off)
+        len = d->src->id.size - off;
+    size_t u0 = (size_t)(off / NTX_DEMAND_UNIT), u1 = (size_t)((off + len - 1) / NTX_DEMAND_UNIT);
+    pthread_mutex_lock(&d->mu);
+    while (u0 <= u1 && d->filled[u0])
+        u0++;
+    while (u1 > u0 && d->filled[u1])
+        u1--;
+    pthread_mutex_unlock(&d->mu);
+    if (u0 > u1)
+        return;
+    uint64_t a = (uint64_t)u0 * NTX_DEMAND_UNIT, b = (uint64_t)(u1 + 1) * NTX_DEMAND_UNIT;
+    ntx_source_prefetch(d->src, a, b - a);
+}
+
+void ntx_demand_release(ntx_demand *d, uint64_t off, uint64_t len)
+{
+    if (!d->len || !len)
+        return;
+    /* whole units only: a unit partly outside the range may still be read */
+    uint64_t a = (off + NTX_DEMAND_UNIT - 1) / NTX_DEMAND_UNIT, b = (off + len) / NTX_DEMAND_UNIT;
+    if (b > d->units)
+        b = d->units;
+    if (a >= b)
+        return;
+    pthread_mutex_lock(&d->mu);
+    memset(d->filled + a, 0, (size_t)(b - a));
+    (void)madvise(d->base + a * NTX_DEMAND_UNIT, (size_t)((b - a) * NTX_DEMAND_UNIT), MADV_DONTNEED);
+    pthread_mutex_unlock(&d->mu);
+    ntx_source_release(d->src, a * NTX_DEMAND_UNIT, (b - a) * NTX_DEMAND_UNIT);
+}
+
+int ntx_demand_error(ntx_demand *d, ntx_err *err)
+{
+    pthread_mutex_lock(&d->mu);
+    int has = d->has_err;
+    if (has && err)
+        *err = d->first_err;
+    pthread_mutex_unlock(&d->mu);
+    return has ? d->first_err.code : NTIDX_OK;
+}
+
+void ntx_demand_unmap(ntx_demand *d)
+{
+    if (!d)
+        return;
+    if (d->thread_started) {
+        char c = 1;
+        ssize_t w = write(d->stop_pipe[1], &c, 1);
+        (void)w;
+        pthread_join(d->thread, NULL);
+    }
+    if (d->uffd >= 0)
+        close(d->uffd);
+    for (int i = 0; i < 2; i++)
+        if (d->stop_pipe[i] >= 0)
+            close(d->stop_pipe[i]);
+    if (d->base)
+        munmap(d->base, d->len);
+    pthread_mutex_destroy(&d->mu);
+    free(d->filled);
+    free(d->buf);
+    free(d);
+}

@@ -1,0 +1,755 @@
+/*
+ * HTTP(S) range requests through libcurl (source.h): any server that honours
+ * `Range`, and the Azure Blob service under source_azure.c's signer.
+ *
+ * Round trips are what a remote trace costs, so:
+ *  - opening is one request: the first 64 KiB (the stream header and trace
+ *    block), whose answer also gives the size (Content-Range), the ETag and
+ *    Last-Modified; those bytes are kept;
+ *  - a read the cache does not hold asks for at least 64 KiB, and what it got
+ *    is kept (a block header read is then usually followed by reads of the
+ *    same range);
+ *  - prefetch hints become requests of up to 8 MiB each, up to four in flight
+ *    (worker threads, connections shared), adjacent hints coalesced; a read of
+ *    a range being fetched waits for it instead of asking again;
+ *  - the cache is bounded (NTX_HTTP_CACHE_MAX); what is released is dropped.
+ *
+ * One version of the object: every request after the first carries
+ * If-Match with its ETag, and every answer's ETag and total size are
+ * compared with the first's; a difference is "the trace changed while it was
+ * read", never a mix of two versions.
+ *
+ * Faults: 500, 502, 503, 504 and 429 are retried with bounded exponential
+ * backoff (NTX_HTTP_ATTEMPTS in all) and then reported; a connection cut or
+ * a body shorter than asked is retried once, then reported with the URL and
+ * the range; 401/403/404 say what was wrong. Messages name the URL without
+ * its query string (a SAS token is a secret). TLS certificates are verified
+ * (libcurl's default, not changed here).
+ */
+#include "source_http.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "ntidx/ntidx.h"
+
+#define NTX_HTTP_FIRST (64u << 10)          /* the open's request: header and trace block */
+#define NTX_HTTP_MIN_READ (64u << 10)       /* a read the cache misses asks for at least this */
+#define NTX_HTTP_CHUNK (8u << 20)           /* a prefetch request at most */
+#define NTX_HTTP_WORKERS 4                  /* prefetch requests in flight */
+#define NTX_HTTP_CACHE_MAX (256ull << 20)   /* bytes kept; least recently used dropped first */
+#define NTX_HTTP_ATTEMPTS 5                 /* for 5xx and 429: the first and four retries */
+#define NTX_HTTP_ERRBODY 2048               /* of an error's body, for its code */
+
+enum { CH_QUEUED, CH_LOADING, CH_READY, CH_FAILED };
+
+typedef struct chunk {
+    uint64_t off, len;
+    uint8_t *buf;
+    int state;
+    uint64_t last_use;
+    struct chunk *next;
+} chunk;
+
+typedef struct http_source {
+    ntx_source s;
+    char *url; /* with its query string: never printed */
+    ntx_http_signer *signer;
+    int azure;
+    CURLSH *share;
+    pthread_mutex_t share_lock[CURL_LOCK_DATA_LAST];
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    chunk *chunks; /* unordered; few */
+    uint64_t cached, clock;
+    pthread_t workers[NTX_HTTP_WORKERS];
+    int n_workers, stop;
+    CURL *idle[NTX_HTTP_WORKERS + 4];
+    int n_idle;
+} http_source;
+
+static pthread_once_t global_once = PTHREAD_ONCE_INIT;
+static void global_init(void) { curl_global_init(CURL_GLOBAL_DEFAULT); }
+void ntx_http_global_init(void) { pthread_once(&global_once, global_init); }
+
+/* ---- one request ---- */
+
+typedef struct response {
+    long status;
+    uint8_t *buf;      /* where a 2xx body goes */
+    size_t cap, got;
+    int overflow;      /* the body was longer than cap */
+    char etag[128], last_modified[64], content_range[96], error_code[96];
+    char errbody[NTX_HTTP_ERRBODY];
+    size_t errlen;
+} response;
+
+static void header_value(const char *line, size_t n, char *out, size_t cap)
+{
+    const char *colon = memchr(line, ':', n);
+    if (!colon)
+        return;
+    const char *v = colon + 1, *end = line + n;
+    while (v < end && (*v == ' ' || *v == '\t'))
+        v++;
+    while (end > v && (end[-1] == '\r' || end[-1] == '\n' || end[-1] == ' '))
+        end--;
+    size_t len = (size_t)(end - v) < cap - 1 ? (size_t)(end - v) : cap - 1;
+    memcpy(out, v, len);
+    out[len] = 0;
+}
+
+static size_t on_header(char *line, size_t size, size_t nitems, void *ud)
+{
+    response *r = ud;
+    size_t n = size * nitems;
+    if (n >= 5 && strncmp(line, "HTTP/", 5) == 0) { /* a new response (after 100 Continue): forget the last */
+        r->etag[0] = r->last_modified[0] = r->content_range[0] = r->error_code[0] = 0;
+        const char *sp = memchr(line, ' ', n);
+        r->status = sp ? strtol(sp + 1, NULL, 10) : 0;
+    } else if (n > 5 && strncasecmp(line, "etag:", 5) == 0)
+        header_value(line, n, r->etag, sizeof r->etag);
+    else if (n > 14 && strncasecmp(line, "last-modified:", 14) == 0)
+        header_value(line, n, r->last_modified, sizeof r->last_modified);
+    else if (n > 14 && strncasecmp(line, "content-range:", 14) == 0)
+        header_value(line, n, r->content_range, sizeof r->content_range);
+    else if (n > 15 && strncasecmp(line, "x-ms-error-code:", 16) == 0)
+        header_value(line, n, r->error_code, sizeof r->error_code);
+    return n;
+}
+
+static size_t on_body(char *data, size_t size, size_t nmemb, void *ud)
+{
+    response *r = ud;
+    size_t n = size * nmemb;
+    if (r->status < 200 || r->status >= 300) {
+        size_t k = n < sizeof r->errbody - 1 - r->errlen ? n : sizeof r->errbody - 1 - r->errlen;
+        memcpy(r->errbody + r->errlen, data, k);
+        r->errlen += k;
+        r->errbody[r->errlen] = 0;
+        return n;
+    }
+    if (n > r->cap - r->got) {
+        r->overflow = 1;
+        return 0; /* abort: more than asked for (a server that ignored Range) */
+    }
+    memcpy(r->buf + r->got, data, n);
+    r->got += n;
+    return n;
+}
+
+static void share_lock(CURL *h, curl_lock_data d, curl_lock_access a, void *ud)
+{
+    pthread_mutex_lock(&((http_source *)ud)->share_lock[d]);
+}
+static void share_unlock(CURL *h, curl_lock_data d, void *ud)
+{
+    pthread_mutex_unlock(&((http_source *)ud)->share_lock[d]);
+}
+
+static unsigned backoff_ms(int attempt)
+{
+    /* NTIDX_HTTP_RETRY_MS: the first wait (tests make it short); each retry waits twice as long, at most 4 s */
+    static unsigned base = 0;
+    if (!base) {
+        const char *e = getenv("NTIDX_HTTP_RETRY_MS");
+        long v = e ? strtol(e, NULL, 10) : 200;
+        base = v > 0 && v < 10000 ? (unsigned)v : 200;
+    }
+    unsigned ms = base << (attempt < 5 ? attempt : 5);
+    return ms < 4000 ? ms : 4000;
+}
+
+static void sleep_ms(unsigned ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
+/* Common options of every request: the agent, timeouts, the shared connections. Verification stays on. */
+static void set_common(CURL *h, CURLSH *share)
+{
+    curl_easy_setopt(h, CURLOPT_USERAGENT, "ntidx/" NTIDX_VERSION_STRING);
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 20L);
+    curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L); /* a stalled connection counts as cut */
+    curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, 60L);
+    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);  /* signed headers must not go to another host */
+    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+    if (share)
+        curl_easy_setopt(h, CURLOPT_SHARE, share);
+}
+
+static int transient_status(long st) { return st == 500 || st == 502 || st == 503 || st == 504 || st == 429; }
+static int cut_code(CURLcode c)
+{
+    return c == CURLE_PARTIAL_FILE || c == CURLE_RECV_ERROR || c == CURLE_SEND_ERROR || c == CURLE_GOT_NOTHING ||
+           c == CURLE_OPERATION_TIMEDOUT || c == CURLE_COULDNT_CONNECT;
+}
+
+/* "URL: 404 Not Found: ..." with what Azure's error code or a status says. */
+static int status_error(const response *r, const char *range, ntx_err *err)
+{
+    const char *what = "";
+    switch (r->status) {
+    case 401: what = "authentication is required: give credentials (docs/remote.md)"; break;
+    case 403: what = "access denied: the credentials do not allow reading it, or the signature or SAS token is "
+                     "wrong or expired"; break;
+    case 404: what = "no such object"; break;
+    case 412: what = "the trace changed while it was read (its ETag is not the one it had)"; break;
+    case 416: what = "the range is past the object's end: the trace changed while it was read"; break;
+    default: what = transient_status(r->status) ? "the server failed, also when asked again" : "unexpected answer";
+    }
+    char code[160] = "";
+    if (r->error_code[0])
+        snprintf(code, sizeof code, " (%s)", r->error_code);
+    if (range)
+        return ntx_err_set(err, NTIDX_E_IO, "bytes %s: HTTP %ld%s: %s", range, r->status, code, what);
+    return ntx_err_set(err, NTIDX_E_IO, "HTTP %ld%s: %s", r->status, code, what);
+}
+
+/*
+ * GET [off, off+len) into buf, retried as the faults call for. With check_etag,
+ * the answer must be of the source's version. `first`: the open's request,
+ * which learns the size and version (a 200 of a small object is fine).
+ */
+static CURL *take_handle(http_source *h)
+{
+    CURL *c = NULL;
+    pthread_mutex_lock(&h->mu);
+    if (h->n_idle > 0)
+        c = h->idle[--h->n_idle];
+    pthread_mutex_unlock(&h->mu);
+    if (!c)
+        c = curl_easy_init();
+    else
+        curl_easy_reset(c);
+    return c;
+}
+
+static void give_handle(http_source *h, CURL *c)
+{
+    pthread_mutex_lock(&h->mu);
+    if (h->n_idle < (int)(sizeof h->idle / sizeof h->idle[0])) {
+        h->idle[h->n_idle++] = c;
+        c = NULL;
+    }
+    pthread_mutex_unlock(&h->mu);
+    if (c)
+        curl_easy_cleanup(c);
+}
+
+static int parse_content_range(const char *cr, uint64_t *a, uint64_t *b, uint64_t *total)
+{
+    /* "bytes A-B/TOTAL" or "bytes * /TOTAL" */
+    unsigned long long x, y, t;
+    if (sscanf(cr, "bytes %llu-%llu/%llu", &x, &y, &t) == 3) {
+        *a = x, *b = y, *total = t;
+        return 1;
+    }
+    if (sscanf(cr, "bytes */%llu", &t) == 1) {
+        *a = 1, *b = 0, *total = t;
+        return 1;
+    }
+    return 0;
+}
+
+static int get_range(http_source *h, uint64_t off, uint64_t len, uint8_t *buf, int first, uint64_t *got_len,
+                     ntx_err *err)
+{
+    char range[64], rshown[64];
+    snprintf(range, sizeof range, "bytes=%" PRIu64 "-%" PRIu64, off, off + len - 1);
+    snprintf(rshown, sizeof rshown, "%" PRIu64 "-%" PRIu64, off, off + len - 1);
+    CURL *c = take_handle(h);
+    if (!c)
+        return ntx_err_set(err, NTIDX_E_NOMEM, "cannot make an HTTP request");
+    int cuts = 0, rc = NTIDX_OK;
+    for (int attempt = 0;; attempt++) {
+        response r;
+        memset(&r, 0, sizeof r);
+        r.buf = buf;
+        r.cap = len;
+        struct curl_slist *hdr = NULL;
+        char line[256];
+        snprintf(line, sizeof line, "Range: %s", range);
+        hdr = curl_slist_append(hdr, line);
+        const char *if_match = !first && h->s.id.etag[0] ? h->s.id.etag : NULL;
+        if (if_match) {
+            snprintf(line, sizeof line, "If-Match: %s", if_match);
+            hdr = curl_slist_append(hdr, line);
+        }
+        if (h->azure)
+            hdr = curl_slist_append(hdr, "x-ms-version: " NTX_AZURE_VERSION);
+        if (h->signer) {
+            ntx_http_request req = {"GET", range, if_match, 0, 0};
+            if ((rc = h->signer->sign(h->signer, &req, &hdr, err)) != NTIDX_OK) {
+                curl_slist_free_all(hdr);
+                break;
+            }
+        }
+        curl_easy_reset(c);
+        set_common(c, h->share);
+        curl_easy_setopt(c, CURLOPT_URL, h->url);
+        curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
+        curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+        curl_easy_setopt(c, CURLOPT_HEADERDATA, &r);
+        curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+        curl_easy_setopt(c, CURLOPT_WRITEDATA, &r);
+        __atomic_fetch_add(&h->s.n_requests, 1, __ATOMIC_RELAXED);
+        if (attempt > 0)
+            __atomic_fetch_add(&h->s.n_retries, 1, __ATOMIC_RELAXED);
+        CURLcode cc = curl_easy_perform(c);
+        curl_slist_free_all(hdr);
+        __atomic_fetch_add(&h->s.n_bytes, r.got, __ATOMIC_RELAXED);
+        if (r.overflow && r.status == 200)
+            return give_handle(h, c), ntx_err_set(err, NTIDX_E_IO,
+                                                  "the server does not honour Range requests (it answered 200 "
+                                                  "with the whole object): a remote trace needs one that does");
+        if (cc != CURLE_OK && !r.overflow) {
+            if (cut_code(cc) && cuts++ < 1)
+                continue; /* a connection cut: once more */
+            rc = ntx_err_set(err, NTIDX_E_IO, "bytes %s: %s%s", rshown, curl_easy_strerror(cc),
+                             cut_code(cc) ? " (also when asked again)" : "");
+            break;
+        }
+        if (transient_status(r.status)) {
+            if (attempt + 1 < NTX_HTTP_ATTEMPTS) {
+                sleep_ms(backoff_ms(attempt));
+                continue;
+            }
+            rc = status_error(&r, rshown, err);
+            break;
+        }
+        if (r.status == 416 && first) { /* an empty object has no byte 0 */
+            uint64_t a, b, total;
+            if (parse_content_range(r.content_range, &a, &b, &total) && total == 0) {
+                snprintf(h->s.id.etag, sizeof h->s.id.etag, "%s", r.etag);
+                snprintf(h->s.id.last_modified, sizeof h->s.id.last_modified, "%s", r.last_modified);
+                h->s.id.size = 0;
+                *got_len = 0;
+                break;
+            }
+        }
+        if (r.status != 200 && r.status != 206) {
+            rc = status_error(&r, rshown, err);
+            break;
+        }
+        /* The version: the first answer sets it, every later one must match it. */
+        uint64_t a = off, b = off + r.got - 1, total = r.got;
+        if (r.status == 206 && !parse_content_range(r.content_range, &a, &b, &total)) {
+            rc = ntx_err_set(err, NTIDX_E_IO, "bytes %s: a partial answer without a valid Content-Range (\"%s\")",
+                             rshown, r.content_range);
+            break;
+        }
+        if (r.status == 200 && off != 0) {
+            rc = ntx_err_set(err, NTIDX_E_IO, "the server does not honour Range requests");
+            break;
+        }
+        if (first) {
+            h->s.id.size = total;
+            snprintf(h->s.id.etag, sizeof h->s.id.etag, "%s", r.etag);
+            snprintf(h->s.id.last_modified, sizeof h->s.id.last_modified, "%s", r.last_modified);
+        } else if (total != h->s.id.size || strcmp(r.etag, h->s.id.etag) != 0 ||
+                   (!h->s.id.etag[0] && strcmp(r.last_modified, h->s.id.last_modified) != 0)) {
+            rc = ntx_err_set(err, NTIDX_E_IO,
+                             "bytes %s: the trace changed while it was read (ETag %s, %" PRIu64
+                             " bytes; it was %s, %" PRIu64 " bytes)",
+                             rshown, r.etag[0] ? r.etag : "none", total,
+                             h->s.id.etag[0] ? h->s.id.etag : "none", h->s.id.size);
+            break;
+        }
+        uint64_t want = first ? (len < total ? len : total) : len;
+        if (a != off || r.got != want || (r.status == 206 && b != off + want - 1)) {
+            if (cuts++ < 1)
+                continue; /* a short body: once more */
+            rc = ntx_err_set(err, NTIDX_E_IO, "bytes %s: the answer had %zu bytes of %" PRIu64
+                             " (also when asked again)", rshown, r.got, want);
+            break;
+        }
+        *got_len = r.got;
+        break;
+    }
+    give_handle(h, c);
+    return rc;
+}
+
+/* ---- the cache and the prefetch workers ---- */
+
+static chunk *find_chunk(http_source *h, uint64_t pos)
+{
+    for (chunk *c = h->chunks; c; c = c->next)
+        if (pos >= c->off && pos - c->off < c->len && c->state != CH_FAILED)
+            return c;
+    return NULL;
+}
+
+/* The start of the first chunk after pos (or limit). */
+static uint64_t next_chunk_start(http_source *h, uint64_t pos, uint64_t limit)
+{
+    for (chunk *c = h->chunks; c; c = c->next)
+        if (c->off > pos && c->off < limit && c->state != CH_FAILED)
+            limit = c->off;
+    return limit;
+}
+
+static void unlink_chunk(http_source *h, chunk *victim)
+{
+    for (chunk **pp = &h->chunks; *pp; pp = &(*pp)->next)
+        if (*pp == victim) {
+            *pp = victim->next;
+            break;
+        }
+    if (victim->state == CH_READY)
+        h->cached -= victim->len;
+    free(victim->buf);
+    free(victim);
+}
+
+/* Drop the least recently used ready chunks while over the bound (mu held). */
+static void evict(http_source *h)
+{
+    while (h->cached > NTX_HTTP_CACHE_MAX) {
+        chunk *lru = NULL;
+        for (chunk *c = h->chunks; c; c = c->next)
+            if (c->state == CH_READY && (!lru || c->last_use < lru->last_use))
+                lru = c;
+        if (!lru)
+            return;
+        unlink_chunk(h, lru);
+    }
+}
+
+static void *worker(void *arg)
+{
+    http_source *h = arg;
+    pthread_mutex_lock(&h->mu);
+    for (;;) {
+        chunk *job = NULL;
+        for (chunk *c = h->chunks; c; c = c->next)
+            if (c->state == CH_QUEUED && (!job || c->last_use < job->last_use))
+                job = c; /* oldest hint first */
+        if (!job) {
+            if (h->stop)
+                break;
+            pthread_cond_wait(&h->cv, &h->mu);
+            continue;
+        }
+        job->state = CH_LOADING;
+        pthread_mutex_unlock(&h->mu);
+        uint8_t *buf = malloc(job->len);
+        ntx_err e;
+        memset(&e, 0, sizeof e);
+        uint64_t got = 0;
+        int rc = buf ? get_range(h, job->off, job->len, buf, 0, &got, &e) : NTIDX_E_NOMEM;
+        pthread_mutex_lock(&h->mu);
+        if (rc == NTIDX_OK) {
+            job->buf = buf;
+            job->state = CH_READY;
+            h->cached += job->len;
+            evict(h);
+        } else {
+            free(buf); /* a read of it asks again, and reports the error itself */
+            job->state = CH_FAILED;
+        }
+        pthread_cond_broadcast(&h->cv);
+    }
+    pthread_mutex_unlock(&h->mu);
+    return NULL;
+}
+
+static void http_prefetch(ntx_source *s, uint64_t off, uint64_t len)
+{
+    http_source *h = (http_source *)s;
+    uint64_t end = off + len;
+    pthread_mutex_lock(&h->mu);
+    uint64_t pos = off;
+    while (pos < end) {
+        chunk *c = find_chunk(h, pos);
+        if (c) {
+            c->last_use = ++h->clock;
+            pos = c->off + c->len;
+            continue;
+        }
+        uint64_t gap_end = next_chunk_start(h, pos, end);
+        /* coalesce: a queued chunk that ends here grows (up to a request's size) */
+        chunk *tail = NULL;
+        for (chunk *q = h->chunks; q; q = q->next)
+            if (q->state == CH_QUEUED && q->off + q->len == pos && q->len < NTX_HTTP_CHUNK)
+                tail = q;
+        if (tail) {
+            uint64_t grow = gap_end - pos < NTX_HTTP_CHUNK - tail->len ? gap_end - pos : NTX_HTTP_CHUNK - tail->len;
+            tail->len += grow;
+            pos += grow;
+            continue;
+        }
+        chunk *n = calloc(1, sizeof *n);
+        if (!n)
+            break;
+        n->off = pos;
+        n->len = gap_end - pos < NTX_HTTP_CHUNK ? gap_end - pos : NTX_HTTP_CHUNK;
+        n->state = CH_QUEUED;
+        n->last_use = ++h->clock;
+        n->next = h->chunks;
+        h->chunks = n;
+        pos += n->len;
+    }
+    while (h->n_workers < NTX_HTTP_WORKERS && !h->stop) {
+        if (pthread_create(&h->workers[h->n_workers], NULL, worker, h) != 0)
+            break;
+        h->n_workers++;
+    }
+    pthread_cond_broadcast(&h->cv);
+    pthread_mutex_unlock(&h->mu);
+}
+
+static int http_read(ntx_source *s, uint64_t off, void *out, size_t len, ntx_err *err)
+{
+    http_source *h = (http_source *)s;
+    uint8_t *dst = out;
+    uint64_t pos = off, end = off + len;
+    pthread_mutex_lock(&h->mu);
+    while (pos < end) {
+        chunk *c = find_chunk(h, pos);
+        if (c && c->state == CH_READY) {
+            uint64_t n = c->off + c->len - pos < end - pos ? c->off + c->len - pos : end - pos;
+            memcpy(dst + (pos - off), c->buf + (pos - c->off), n);
+            c->last_use = ++h->clock;
+            pos += n;
+            continue;
+        }
+        if (c) { /* being fetched: wait for it (a failed one is asked for again below) */
+            pthread_cond_wait(&h->cv, &h->mu);
+            continue;
+        }
+        /* Not held: ask for the gap, at least NTX_HTTP_MIN_READ, up to the next chunk; keep what came. */
+        uint64_t limit = next_chunk_start(h, pos, s->id.size);
+        uint64_t want = end - pos;
+        if (want < NTX_HTTP_MIN_READ)
+            want = NTX_HTTP_MIN_READ;
+        if (want > limit - pos)
+            want = limit - pos;
+        chunk *n = calloc(1, sizeof *n);
+        uint8_t *buf = n ? malloc(want) : NULL;
+        if (!buf) {
+            free(n);
+            pthread_mutex_unlock(&h->mu);
+            return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+        }
+        n->off = pos;
+        n->len = want;
+        n->state = CH_LOADING;
+        n->last_use = ++h->clock;
+        n->next = h->chunks;
+        h->chunks = n;
+        pthread_mutex_unlock(&h->mu);
+        uint64_t got = 0;
+        int rc = get_range(h, pos, want, buf, 0, &got, err);
+        pthread_mutex_lock(&h->mu);
+        if (rc != NTIDX_OK) {
+            free(buf);
+            n->state = CH_FAILED;
+            unlink_chunk(h, n);
+            pthread_cond_broadcast(&h->cv);
+            pthread_mutex_unlock(&h->mu);
+            return rc;
+        }
+        n->buf = buf;
+        n->state = CH_READY;
+        h->cached += n->len;
+        pthread_cond_broadcast(&h->cv);
+        /* copied by the loop's next turn; evicted only after */
+    }
+    /* drop failed prefetches: their ranges are asked for again when read */
+    for (chunk *c = h->chunks, *next; c; c = next) {
+        next = c->next;
+        if (c->state == CH_FAILED)
+            unlink_chunk(h, c);
+    }
+    evict(h);
+    pthread_mutex_unlock(&h->mu);
+    return NTIDX_OK;
+}
+
+static void http_release(ntx_source *s, uint64_t off, uint64_t len)
+{
+    http_source *h = (http_source *)s;
+    pthread_mutex_lock(&h->mu);
+    for (chunk *c = h->chunks, *next; c; c = next) {
+        next = c->next;
+        if (c->state == CH_READY && c->off >= off && c->off + c->len <= off + len)
+            unlink_chunk(h, c);
+    }
+    pthread_mutex_unlock(&h->mu);
+}
+
+static void http_close(ntx_source *s)
+{
+    http_source *h = (http_source *)s;
+    pthread_mutex_lock(&h->mu);
+    h->stop = 1;
+    for (chunk *c = h->chunks; c; c = c->next)
+        if (c->state == CH_QUEUED)
+            c->state = CH_FAILED; /* not fetched now */
+    pthread_cond_broadcast(&h->cv);
+    pthread_mutex_unlock(&h->mu);
+    for (int i = 0; i < h->n_workers; i++)
+        pthread_join(h->workers[i], NULL);
+    while (h->chunks) {
+        chunk *c = h->chunks;
+        h->chunks = c->next;
+        free(c->buf);
+        free(c);
+    }
+    for (int i = 0; i < h->n_idle; i++)
+        curl_easy_cleanup(h->idle[i]);
+    if (h->share)
+        curl_share_cleanup(h->share);
+    for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
+        pthread_mutex_destroy(&h->share_lock[i]);
+    pthread_mutex_destroy(&h->mu);
+    pthread_cond_destroy(&h->cv);
+    if (h->signer && h->signer->free)
+        h->signer->free(h->signer);
+    if (h->url) {
+        memset(h->url, 0, strlen(h->url)); /* it may hold a token */
+        free(h->url);
+    }
+    ntx_source_fini(s);
+    free(h);
+}
+
+static const struct ntx_source_ops http_ops = {http_read, NULL, http_prefetch, http_release, http_close};
+
+int ntx_http_open(ntx_source **out, const char *url, const char *shown, ntx_http_signer *signer, int azure,
+                  ntx_err *err)
+{
+    *out = NULL;
+    ntx_http_global_init();
+    http_source *h = calloc(1, sizeof *h);
+    char *redacted = shown ? NULL : ntx_url_redact(url);
+    if (!h || (!shown && !redacted) || !(h->url = strdup(url))) {
+        free(redacted);
+        if (h)
+            free(h);
+        if (signer && signer->free)
+            signer->free(signer);
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    }
+    pthread_mutex_init(&h->mu, NULL);
+    pthread_cond_init(&h->cv, NULL);
+    for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
+        pthread_mutex_init(&h->share_lock[i], NULL);
+    h->signer = signer;
+    h->azure = azure;
+    int rc = ntx_source_init(&h->s, &http_ops, shown ? shown : redacted, err);
+    free(redacted);
+    if (rc != NTIDX_OK) {
+        h->s.name = NULL;
+        http_close(&h->s);
+        return rc;
+    }
+    h->s.remote = 1;
+    h->share = curl_share_init();
+    if (h->share) {
+        curl_share_setopt(h->share, CURLSHOPT_LOCKFUNC, share_lock);
+        curl_share_setopt(h->share, CURLSHOPT_UNLOCKFUNC, share_unlock);
+        curl_share_setopt(h->share, CURLSHOPT_USERDATA, h);
+        curl_share_setopt(h->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+        curl_share_setopt(h->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+        curl_share_setopt(h->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
+    }
+    /* The first request: the trace's head, its size and version. */
+    uint8_t *head = malloc(NTX_HTTP_FIRST);
+    uint64_t got = 0;
+    rc = head ? get_range(h, 0, NTX_HTTP_FIRST, head, 1, &got, err) : ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    if (rc != NTIDX_OK) {
+        free(head);
+        http_close(&h->s);
+        return rc;
+    }
+    if (got > 0) {
+        chunk *c = calloc(1, sizeof *c);
+        if (!c) {
+            free(head);
+            http_close(&h->s);
+            return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+        }
+        c->off = 0;
+        c->len = got;
+        c->buf = head;
+        c->state = CH_READY;
+        h->chunks = c;
+        h->cached = got;
+    } else
+        free(head);
+    *out = &h->s;
+    return NTIDX_OK;
+}
+
+int ntx_http_put(const char *url, const char *shown, const ntx_http_signer *signer, int azure, const void *data,
+                 size_t len, ntx_err *err)
+{
+    ntx_http_global_init();
+    CURL *c = curl_easy_init();
+    int rc = NTIDX_OK;
+    if (!c)
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    for (int attempt = 0;; attempt++) {
+        response r;
+        memset(&r, 0, sizeof r);
+        struct curl_slist *hdr = NULL;
+        hdr = curl_slist_append(hdr, "Content-Type: application/octet-stream");
+        hdr = curl_slist_append(hdr, "Expect:");
+        if (azure) {
+            hdr = curl_slist_append(hdr, "x-ms-blob-type: BlockBlob");
+            hdr = curl_slist_append(hdr, "x-ms-version: " NTX_AZURE_VERSION);
+        }
+        if (signer) {
+            ntx_http_request req = {"PUT", NULL, NULL, len, azure};
+            if ((rc = signer->sign(signer, &req, &hdr, err)) != NTIDX_OK) {
+                curl_slist_free_all(hdr);
+                break;
+            }
+        }
+        curl_easy_reset(c);
+        set_common(c, NULL);
+        curl_easy_setopt(c, CURLOPT_URL, url);
+        curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, "PUT");
+        curl_easy_setopt(c, CURLOPT_POSTFIELDS, data);
+        curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+        curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
+        curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+        curl_easy_setopt(c, CURLOPT_HEADERDATA, &r);
+        curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+        curl_easy_setopt(c, CURLOPT_WRITEDATA, &r);
+        CURLcode cc = curl_easy_perform(c);
+        curl_slist_free_all(hdr);
+        if (cc != CURLE_OK) {
+            if (cut_code(cc) && attempt < 1)
+                continue;
+            rc = ntx_err_set(err, NTIDX_E_WRITE, "cannot upload: %s", curl_easy_strerror(cc));
+            break;
+        }
+        if (transient_status(r.status) && attempt + 1 < NTX_HTTP_ATTEMPTS) {
+            sleep_ms(backoff_ms(attempt));
+            continue;
+        }
+        if (r.status < 200 || r.status >= 300) {
+            char code[160] = "";
+            if (r.error_code[0])
+                snprintf(code, sizeof code, " (%s)", r.error_code);
+            rc = ntx_err_set(err, NTIDX_E_WRITE, "cannot upload: HTTP %ld%s%s", r.status, code,
+                             r.status == 403 ? ": the credentials do not allow writing it" : "");
+        }
+        break;
+    }
+    curl_easy_cleanup(c);
+    return rc;
+}

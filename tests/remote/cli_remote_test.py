@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""Traces behind HTTP and in Azurite through every door: the command's info, stats, query, seek, top, slice,
+export and sql, and ntidx.open() in Python, give byte for byte what the same trace on disk gives (a real
+trace and a generated one); the requests a query costs once the index is cached; the index uploaded beside
+the trace (ntidx index URL --upload) and found there by a machine without it; faults as the command says
+them.
+
+Usage: cli_remote_test.py NTIDX TRACES_DIR SOURCE_ROOT [azure]
+  (azure: the same against Azurite instead of range_server.py; Python's ntidx when PYTHONPATH finds it)
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from remote_common import Azurite, HttpServer  # noqa: E402
+
+NTIDX = TRACES = ROOT = None
+AZURE = False
+REAL = "eventpipe-dotnetcore3.0-win-x64-objver4.nettrace"
+
+
+def run(args, env, check=True):
+    p = subprocess.run([NTIDX] + args, capture_output=True, env=env, timeout=300)
+    if check and p.returncode != 0:
+        raise AssertionError("ntidx %s failed (%d): %s" % (" ".join(args), p.returncode, p.stderr.decode()))
+    return p
+
+
+class Remote(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="ntidx-cli-remote-")
+        cls.az = cls.srv = None
+        try:
+            cls.srvdir = os.path.join(cls.dir, "srv")
+            os.mkdir(cls.srvdir)
+            shutil.copyfile(os.path.join(TRACES, REAL), os.path.join(cls.srvdir, "real.nettrace"))
+            subprocess.run([NTIDX, "gen", "-o", os.path.join(cls.srvdir, "gen.nettrace"), "--size", "6M", "--seed",
+                            "27", "--quiet"], check=True)
+            cls.local = {n: os.path.join(cls.srvdir, n) for n in ("real.nettrace", "gen.nettrace")}
+            cls.env = dict(os.environ, NTIDX_HTTP_RETRY_MS="5", NTIDX_INDEX_DIR=os.path.join(cls.dir, "idx"))
+            if AZURE:
+                cls.az = Azurite(ROOT)
+                cls.az.create_container("traces")
+                for n, p in cls.local.items():
+                    with open(p, "rb") as f:
+                        cls.az.put_blob("traces", n, f.read())
+                cls.env["AZURE_STORAGE_CONNECTION_STRING"] = cls.az.conn
+                cls.url = {n: "az://traces/" + n for n in cls.local}
+            else:
+                cls.srv = HttpServer(cls.srvdir)
+                cls.url = {n: cls.srv.base + "/" + n for n in cls.local}
+            # local indexes in their own folder: the local runs must not be the remote runs' index; both --full,
+            # so that what the answers take from the index (stats' regions_from_index) is the same
+            cls.lenv = dict(cls.env, NTIDX_INDEX_DIR=os.path.join(cls.dir, "lidx"))
+            for n in cls.local:
+                run(["index", cls.url[n], "--full", "--quiet"], cls.env)
+                run(["index", cls.local[n], "--full", "--quiet"], cls.lenv)
+        except BaseException:  # tearDownClass does not run when this fails: stop the servers here
+            cls.tearDownClass()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.srv:
+            cls.srv.close()
+        if cls.az:
+            cls.az.close()
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def same(self, args, name, drop_first_line=False, out_file=None):
+        """`ntidx ARGS` on the URL and on the file: the same output."""
+        outs = []
+        for trace, env in ((self.url[name], self.env), (self.local[name], self.lenv)):
+            a = [x.replace("TRACE", trace) for x in args]
+            if out_file:
+                out = os.path.join(self.dir, "out-%d" % len(outs))
+                a += ["-o", out]
+            p = run(a, env)
+            if out_file:
+                with open(out, "rb") as f:
+                    outs.append(f.read().replace(trace.encode(), b"TRACE"))  # export names its trace
+            else:
+                text = p.stdout
+                if drop_first_line:  # "file: NAME" names what was opened
+                    text = text.split(b"\n", 1)[1]
+                outs.append(text.replace(trace.encode(), b"TRACE"))
+        self.assertEqual(outs[0], outs[1], "ntidx %s differs on %s" % (" ".join(args), name))
+        self.assertTrue(outs[0])
+        return outs[0]
+
+    def test_every_command_answers_as_on_disk(self):
+        for name in self.local:
+            with self.subTest(trace=name):
+                self.same(["info", "TRACE"], name, drop_first_line=True)
+                self.same(["stats", "TRACE"], name, drop_first_line=True)
+                self.same(["stats", "TRACE", "--json"], name)
+                self.same(["query", "TRACE", "--from", "40ms", "--to", "50ms", "--format", "jsonl"], name)
+                self.same(["query", "TRACE", "--format", "csv", "--limit", "3000"], name)
+                self.same(["seek", "TRACE", "--at", "45ms", "--format", "jsonl"], name)
+                self.same(["top", "TRACE"], name)
+                self.same(["slice", "TRACE", "--from", "10ms", "--to", "200ms"], name, out_file=True)
+                self.same(["export", "TRACE", "--from", "10ms", "--to", "300ms", "--format", "chrome"], name,
+                          out_file=True)
+                self.same(["sql", "TRACE", "select event_name, count(*), sum(length(fields)), sum(offset) from events group by 1 order by 1"], name)
+
+    def test_python_open(self):
+        try:
+            import ntidx  # noqa: F401
+        except ImportError as e:  # the meson test sets PYTHONPATH: a missing module is a broken set-up, not a skip
+            self.fail("the Python module does not import (%s): build it for /usr/bin/python3 (tools/setup-deps.sh "
+                      "installs python3-dev)" % e)
+        code = ("import ntidx, os, sys, json\n"
+                "t = ntidx.open(sys.argv[1])\n"
+                "print(json.dumps(t.stats(), sort_keys=True, default=str))\n"
+                "print(sum(1 for _ in t.query(start='40ms', end='50ms')))\n"
+                "print(t.seek('45ms'))\n")
+        outs = []
+        for trace, env in ((self.url["real.nettrace"], self.env), (self.local["real.nettrace"], self.lenv)):
+            p = subprocess.run([sys.executable, "-c", code, trace], capture_output=True, env=env, timeout=300)
+            self.assertEqual(p.returncode, 0, p.stderr.decode())
+            outs.append(p.stdout.replace(trace.encode(), b"TRACE"))
+        self.assertEqual(outs[0], outs[1])
+
+
+class RemoteAzureOnly(Remote):
+    """ntidx.dask over traces in Azurite: the workers have no shared filesystem, only URLs."""
+
+    def test_dask_stats_of_four_traces_on_two_workers(self):
+        try:
+            import ntidx  # noqa: F401
+            import distributed  # noqa: F401
+        except ImportError as e:  # a missing piece fails the test, naming it: tools/setup-deps.sh installs both
+            self.fail("the Python module or distributed does not import (%s): run tools/setup-deps.sh" % e)
+        # four traces: the two, and two more generated ones
+        names = list(self.local)
+        for seed in (1, 2):
+            n = "gen%d.nettrace" % seed
+            p = os.path.join(self.srvdir, n)
+            subprocess.run([NTIDX, "gen", "-o", p, "--size", "2M", "--seed", str(seed), "--quiet"], check=True)
+            with open(p, "rb") as f:
+                self.az.put_blob("traces", n, f.read())
+            names.append(n)
+        code = ("import json, sys, ntidx, ntidx.dask\n"
+                "from distributed import Client, LocalCluster\n"
+                "if __name__ == '__main__':\n"
+                "    urls = sys.argv[1:5]; paths = sys.argv[5:9]\n"
+                "    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as c,"
+                " Client(c) as client:\n"
+                "        got = ntidx.dask.stats(urls, client=client, partition_bytes=256 << 10)\n"
+                "    want = ntidx.dask.stats(paths, partition_bytes=1 << 20)\n"
+                "    def norm(d, name):  # how an answer was computed (regions from a --full index) is not the answer\n"
+                "        d = {k: v for k, v in d.items() if k != 'regions_from_index'}\n"
+                "        return json.dumps(d, sort_keys=True, default=str).replace(name, 'T')\n"
+                "    assert norm(got['total'], '') == norm(want['total'], ''), (got['total'], want['total'])\n"
+                "    for u, p in zip(urls, paths):\n"
+                "        a, b = norm(got['traces'][u], u), norm(want['traces'][p], p)\n"
+                "        assert a == b, (u, [k for k in got['traces'][u] if got['traces'][u][k] != want['traces'][p].get(k)])\n"
+                "    print('equal', len(urls))\n")
+        script = os.path.join(self.dir, "dask_remote.py")
+        with open(script, "w") as f:
+            f.write(code)
+        p = subprocess.run([sys.executable, script] + ["az://traces/" + n for n in names] +
+                           [os.path.join(self.srvdir, n) for n in names], capture_output=True, env=self.env,
+                           timeout=600)
+        self.assertEqual(p.returncode, 0, p.stderr.decode()[-3000:])
+        self.assertIn(b"equal 4", p.stdout)
+
+
+class RemoteHttpOnly(Remote):
+    """What needs the range server's request log and fault injector."""
+
+    def test_a_cached_index_makes_a_window_few_requests(self):
+        for name in self.local:
+            url = self.url[name]
+            run(["index", url], self.env)
+            self.srv.reset()
+            run(["query", url, "--from", "40ms", "--to", "50ms"], self.env)
+            log = self.srv.log()
+            size = os.path.getsize(self.local[name])
+            with self.subTest(trace=name):
+                # the header, what the window's region needs (its definitions and blocks): never the trace
+                self.assertLessEqual(len(log), 6, log)
+                self.assertLess(sum(r["bytes"] for r in log), size / 2)
+
+    def test_upload_then_a_machine_without_the_index_finds_it(self):
+        url = self.url["gen.nettrace"]
+        run(["index", url, "--upload"], self.env)
+        beside = os.path.join(self.srvdir, "gen.nettrace.ntidx")
+        self.assertTrue(os.path.exists(beside))
+        fresh = dict(self.env, NTIDX_INDEX_DIR=os.path.join(self.dir, "fresh-idx"))
+        self.srv.reset()
+        p = run(["query", url, "--from", "40ms", "--to", "50ms", "--format", "jsonl"], fresh)
+        log = self.srv.log()
+        self.assertIn("/gen.nettrace.ntidx", [r["path"] for r in log])
+        self.assertLess(sum(r["bytes"] for r in log if r["path"] == "/gen.nettrace"),
+                        os.path.getsize(self.local["gen.nettrace"]) / 2)  # not built again: not read whole
+        self.assertNotIn(b"indexing", p.stderr)
+        os.unlink(beside)
+
+    def test_upload_refuses_a_local_trace(self):
+        p = run(["index", self.local["gen.nettrace"], "--upload"], self.env, check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(b"is not a URL", p.stderr)
+
+    def test_faults_from_the_command(self):
+        url = self.url["real.nettrace"]
+        run(["index", url], self.env)
+        self.srv.reset()
+        self.srv.fault(kind="status", status=503, count=2)
+        self.same(["query", "TRACE", "--from", "40ms", "--to", "50ms"], "real.nettrace")
+        self.srv.reset()
+        p = run(["info", self.srv.base + "/missing.nettrace?sv=1&sig=SECRET"], self.env, check=False)
+        self.assertEqual(p.returncode, 1)
+        err = p.stderr.decode()
+        self.assertIn(self.srv.base + "/missing.nettrace: bytes 0-65535: HTTP 404: no such object", err)
+        self.assertNotIn("SECRET", err)
+        self.srv.fault(kind="delay", ms=0, count=1)
+        self.srv.fault(kind="status", status=500, count=-1)
+        p = run(["stats", url], self.env, check=False)
+        self.assertEqual(p.returncode, 1)
+        self.assertRegex(p.stderr.decode(), re.escape(url) + r": .*HTTP 500")
+        self.srv.reset()
+
+
+if __name__ == "__main__":
+    NTIDX, TRACES, ROOT = sys.argv[1:4]
+    AZURE = len(sys.argv) > 4 and sys.argv[4] == "azure"
+    del sys.argv[1:5 if AZURE else 4]
+    if AZURE:  # the generic doors only (the fault injector is range_server.py's)
+        unittest.main(defaultTest="RemoteAzureOnly", verbosity=2)
+    else:
+        unittest.main(defaultTest="RemoteHttpOnly", verbosity=2)

@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""An HTTP server with Range support, a request log and a fault injector, for the remote-trace tests.
+
+Serves the files of a folder: GET and HEAD with one range (`bytes=A-B`, `bytes=A-`), 206 with
+Content-Range, an ETag and Last-Modified from the file's mtime and size, If-Match answered with 412;
+PUT writes a file (a temporary beside it, renamed). Control requests, under /_ctl/:
+  GET  /_ctl/log      the requests since the last reset, as JSON: [{method, path, range, status, bytes, if_match}]
+  POST /_ctl/reset    forget the log and every fault
+  POST /_ctl/fault    body {"kind": K, "count": N, "status": S, "ms": M}: the next N requests of files
+                      (N = -1: all) get the fault K:
+                        status  answer with status S (500, 503, 403, 404...)
+                        cut     send the headers and half the body, then close the connection
+                        short   a 206 whose body (and Content-Length) is shorter than the range
+                        etag    answer with another ETag, If-Match ignored (changed, on a server that
+                                does not check If-Match)
+                        delay   wait M ms before answering (latency)
+                        norange answer 200 with the whole object, as a server that ignores Range
+Usage: range_server.py ROOT [PORT]; prints "port N" on its first line when ready.
+"""
+import email.utils
+import json
+import os
+import re
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+LOCK = threading.Lock()
+LOG = []
+FAULTS = []  # [{"kind", "count", ...}]
+
+
+def take_fault():
+    with LOCK:
+        for f in FAULTS:
+            if f["count"] != 0:
+                if f["count"] > 0:
+                    f["count"] -= 1
+                return dict(f)
+    return None
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    root = "."
+
+    def log_message(self, fmt, *args):  # quiet: the log is /_ctl/log
+        pass
+
+    def record(self, status, nbytes, rng=None):
+        with LOCK:
+            LOG.append({"method": self.command, "path": self.path, "range": rng, "status": status, "bytes": nbytes,
+                        "if_match": self.headers.get("If-Match")})
+
+    def reply(self, status, body=b"", headers=()):
+        self.send_response(status)
+        for k, v in headers:
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def control(self):
+        global LOG
+        if self.path == "/_ctl/log":
+            with LOCK:
+                body = json.dumps(LOG).encode()
+            return self.reply(200, body, [("Content-Type", "application/json")])
+        n = int(self.headers.get("Content-Length", "0"))
+        data = self.rfile.read(n) if n else b""
+        with LOCK:
+            if self.path == "/_ctl/reset":
+                LOG = []
+                FAULTS.clear()
+            elif self.path == "/_ctl/fault":
+                f = json.loads(data)
+                f.setdefault("count", 1)
+                FAULTS.append(f)
+            else:
+                return self.reply(404)
+        return self.reply(204)
+
+    def file_path(self):
+        rel = self.path.split("?", 1)[0].lstrip("/")
+        p = os.path.realpath(os.path.join(self.root, rel))
+        if not p.startswith(os.path.realpath(self.root) + os.sep):
+            return None
+        return p
+
+    def do_POST(self):
+        if self.path.startswith("/_ctl/"):
+            return self.control()
+        self.reply(405)
+
+    def do_PUT(self):
+        p = self.file_path()
+        n = int(self.headers.get("Content-Length", "0"))
+        data = self.rfile.read(n)
+        f = take_fault()
+        if f and f["kind"] == "status":
+            self.record(f["status"], 0)
+            return self.reply(f["status"])
+        tmp = p + ".tmp-upload"
+        with open(tmp, "wb") as out:
+            out.write(data)
+        os.replace(tmp, p)
+        self.record(201, n)
+        self.reply(201)
+
+    def do_HEAD(self):
+        self.do_GET()
+
+    def do_GET(self):
+        if self.path.startswith("/_ctl/"):
+            return self.control()
+        f = take_fault()
+        if f and f["kind"] == "delay":
+            time.sleep(f["ms"] / 1000.0)
+            f = None
+        p = self.file_path()
+        rng = self.headers.get("Range")
+        if f and f["kind"] == "status":
+            self.record(f["status"], 0, rng)
+            return self.reply(f["status"], b"injected fault")
+        if not p or not os.path.isfile(p):
+            self.record(404, 0, rng)
+            return self.reply(404, b"not found")
+        st = os.stat(p)
+        size = st.st_size
+        etag = '"%x-%x"' % (st.st_mtime_ns, size)
+        if f and f["kind"] == "etag":
+            etag = '"changed-%x"' % st.st_mtime_ns
+        common = [("ETag", etag), ("Last-Modified", email.utils.formatdate(st.st_mtime, usegmt=True)),
+                  ("Accept-Ranges", "bytes")]
+        im = self.headers.get("If-Match")
+        if im is not None and not (f and f["kind"] == "etag") and im != "*" and im != etag:
+            self.record(412, 0, rng)
+            return self.reply(412, b"precondition failed", common)
+        start, end, status = 0, size - 1, 200
+        if rng and not (f and f["kind"] == "norange"):
+            m = re.fullmatch(r"bytes=(\d+)-(\d*)", rng.strip())
+            if not m:
+                self.record(416, 0, rng)
+                return self.reply(416, b"", common + [("Content-Range", "bytes */%d" % size)])
+            start = int(m.group(1))
+            end = int(m.group(2)) if m.group(2) else size - 1
+            end = min(end, size - 1)
+            if start >= size or start > end:
+                self.record(416, 0, rng)
+                return self.reply(416, b"", common + [("Content-Range", "bytes */%d" % size)])
+            status = 206
+        with open(p, "rb") as fh:
+            fh.seek(start)
+            body = fh.read(end - start + 1)
+        headers = list(common)
+        if status == 206:
+            headers.append(("Content-Range", "bytes %d-%d/%d" % (start, end, size)))
+        if f and f["kind"] == "short":
+            body = body[: len(body) // 2]
+        if f and f["kind"] == "cut":
+            self.send_response(status)
+            for k, v in headers:
+                self.send_header(k, v)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body[: len(body) // 2])
+                self.wfile.flush()
+            self.close_connection = True
+            self.record(status, len(body) // 2, rng)
+            return
+        self.record(status, len(body), rng)
+        self.reply(status, body, headers)
+
+
+class Server(ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], (ConnectionError, BrokenPipeError)):  # clients that hang up: quiet
+            super().handle_error(request, client_address)
+
+
+def serve(root, port=0):
+    """Start the server on 127.0.0.1 in a thread; returns it (server.server_port is its port)."""
+    Handler.root = root
+    srv = Server(("127.0.0.1", port), Handler)
+    srv.daemon_threads = True
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv
+
+
+if __name__ == "__main__":
+    srv = serve(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 0)
+    print("port %d" % srv.server_port, flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Remote-trace benchmark (prints figures, asserts nothing): what a query of a trace behind HTTP costs in
+requests, bytes and time, over loopback and with latency added to every round trip by a proxy.
+
+A copy of TRACE is served by tests/remote/range_server.py (its request log gives the requests and bytes);
+the index lives in a temporary NTIDX_INDEX_DIR. In one run:
+  - `curl` downloading the whole trace (the base of the rate ratio);
+  - `ntidx index URL` (a streaming pass; a remote trace's index is named after its URL, ETag and size, so the
+    proxy's URL gets its own, built before its runs, untimed);
+  - `ntidx query` of 10 ms windows at random times, `ntidx seek` at random times: requests, bytes and
+    wall time of the whole process, median and worst;
+  - `ntidx stats URL` of the whole trace: its rate against curl's;
+  - the queries and seeks again through tests/remote/latency_proxy.py adding LATENCY ms per round trip.
+
+usage: bench_remote.py NTIDX TRACE [--windows N] [--latency MS] [--seed S]
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "remote"))
+import latency_proxy  # noqa: E402
+import range_server  # noqa: E402
+
+
+def log_reset(base):
+    urllib.request.urlopen(urllib.request.Request(base + "/_ctl/reset", method="POST", data=b"")).read()
+
+
+def log_get(base):
+    with urllib.request.urlopen(base + "/_ctl/log") as r:
+        return json.loads(r.read())
+
+
+def timed(base, cmd, env):
+    """Run cmd; (seconds, requests, bytes, stdout) from the server's log."""
+    log_reset(base)
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, capture_output=True, env=env)
+    dt = time.monotonic() - t0
+    if p.returncode != 0:
+        sys.exit("%s failed: %s" % (" ".join(cmd), p.stderr.decode(errors="replace")))
+    log = log_get(base)
+    return dt, len(log), sum(r["bytes"] for r in log), p.stdout
+
+
+def summary(name, runs):
+    secs = sorted(r[0] for r in runs)
+    reqs = sorted(r[1] for r in runs)
+    byts = sorted(r[2] for r in runs)
+    print("%-34s n=%-3d requests median %d max %d | bytes median %d max %d | ms median %.1f max %.1f" % (
+        name, len(runs), statistics.median(reqs), reqs[-1], statistics.median(byts), byts[-1],
+        1000 * statistics.median(secs), 1000 * secs[-1]))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("ntidx")
+    ap.add_argument("trace")
+    ap.add_argument("--windows", type=int, default=20)
+    ap.add_argument("--latency", type=float, default=20.0)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix="ntidx-bench-remote-")
+    try:
+        shutil.copyfile(a.trace, os.path.join(tmp, "t.nettrace"))
+        size = os.path.getsize(os.path.join(tmp, "t.nettrace"))
+        srv = range_server.serve(tmp)
+        base = "http://127.0.0.1:%d" % srv.server_port
+        env = dict(os.environ, NTIDX_INDEX_DIR=os.path.join(tmp, "idx"))
+        url = base + "/t.nettrace"
+        print("trace %s: %d bytes, served at %s" % (a.trace, size, url))
+
+        dt, n, b, _ = timed(base, ["curl", "-sf", "-o", "/dev/null", url], env)
+        curl_rate = size / dt
+        print("%-34s %.1f ms, %.1f MB/s" % ("curl (whole trace)", 1000 * dt, curl_rate / 1e6))
+        dt, n, b, out = timed(base, [a.ntidx, "index", url, "--json", "--quiet"], env)
+        print("%-34s %.1f ms, %d requests, %d bytes, %.1f MB/s" % ("ntidx index URL", 1000 * dt, n, b, size / dt / 1e6))
+        _, _, _, out = timed(base, [a.ntidx, "info", url, "--json"], env)
+        info = json.loads(out)
+        dur_ms = float(info.get("duration_s", 0) or 0) * 1000
+        dt, n, b, _ = timed(base, [a.ntidx, "stats", url, "--quiet"], env)
+        print("%-34s %.1f ms, %d requests, %d bytes, %.0f%% of curl's rate" % (
+            "ntidx stats URL (indexed)", 1000 * dt, n, b, 100 * (size / dt) / curl_rate))
+
+        rnd = random.Random(a.seed)
+        starts = [rnd.uniform(0, max(dur_ms - 10, 0)) for _ in range(a.windows)]
+
+        def runs(u, label):
+            # the index of this URL (a remote trace's is named after its URL, ETag and size): built untimed
+            subprocess.run([a.ntidx, "index", u, "--quiet"], env=env, check=True, capture_output=True)
+            q = [timed(base, [a.ntidx, "query", u, "--from", "%.3fms" % s, "--to", "%.3fms" % (s + 10), "--quiet"],
+                       env) for s in starts]
+            summary("query 10 ms window " + label, q)
+            k = [timed(base, [a.ntidx, "seek", u, "--at", "%.3fms" % s, "--quiet"], env) for s in starts]
+            summary("seek " + label, k)
+
+        runs(url, "(loopback)")
+        pport = latency_proxy.start(srv.server_port, a.latency)
+        runs("http://127.0.0.1:%d/t.nettrace" % pport, "(+%g ms)" % a.latency)
+        srv.shutdown()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
