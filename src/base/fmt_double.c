@@ -14,6 +14,7 @@
 #include "buf.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Big enough for 2^53 * 10^341 (a denormal's digits) and for 2^53 * 2^971 (DBL_MAX). */
@@ -156,20 +157,21 @@ static char *put_digits(char *o, uint64_t d, int n)
     return o + n;
 }
 
-int ntx_buf_g17(ntidx_buf *b, double x)
+char *ntx_put_g17(char *o, double x)
 {
-    char out[40], *o = out;
     uint64_t bits;
     memcpy(&bits, &x, sizeof bits);
     if (bits >> 63)
         *o++ = '-';
     unsigned be = (unsigned)(bits >> 52) & 0x7ff;
     uint64_t m = bits & ((1ull << 52) - 1);
-    if (be == 0x7ff) /* callers print NaN and infinities themselves; printf's bytes anyway */
-        return ntx_buf_puts(b, m ? (bits >> 63 ? "-nan" : "nan") : (bits >> 63 ? "-inf" : "inf"));
+    if (be == 0x7ff) { /* callers print NaN and infinities themselves; printf's bytes anyway */
+        memcpy(o, m ? "nan" : "inf", 3);
+        return o + 3;
+    }
     if (be == 0 && m == 0) {
         *o++ = '0';
-        return ntx_buf_put(b, out, (size_t)(o - out));
+        return o;
     }
     int e;
     if (be == 0) {
@@ -190,8 +192,10 @@ int ntx_buf_g17(ntidx_buf *b, double x)
             k--;
         else
             break;
-        if (tries > 4)
-            return ntx_buf_printf(b, "%.17g", x); /* never: the guess is off by one at most */
+        if (tries > 4) { /* never: the guess is off by one at most */
+            o -= bits >> 63;
+            return o + snprintf(o, NTX_G17_MAX, "%.17g", x);
+        }
     }
     /* 17 digits, rounded half to even on the exact value. */
     uint64_t d = q / 10;
@@ -234,5 +238,15 @@ int ntx_buf_g17(ntidx_buf *b, double x)
         memcpy(o, ds, (size_t)nd);
         o += nd;
     }
-    return ntx_buf_put(b, out, (size_t)(o - out));
+    return o;
+}
+
+int ntx_buf_g17(ntidx_buf *b, double x)
+{
+    if (ntx_buf_reserve(b, NTX_G17_MAX) != 0)
+        return b->err;
+    char *e = ntx_put_g17(b->data + b->len, x);
+    b->len = (size_t)(e - b->data);
+    *e = 0;
+    return 0;
 }
