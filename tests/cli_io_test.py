@@ -250,7 +250,8 @@ class StandardOutput(unittest.TestCase):
             ["help", "query"], ["query", "--help"], ["gen", "-o", WORK.path("g.nettrace"), "--events", "100"],
             ["gen", "-o", "-", "--events", "100"], ["slice", t, "--index", idx, "-o", "-"],
             ["export", t, "--format", "chrome", "--index", idx, "-o", "-"], ["index", t, "-o", "-"],
-            ["gc", t], ["gc", t, "--format", "json"], ["contention", t], ["activities", t],
+            ["gc", t], ["gc", t, "--format", "json"], ["contention", t], ["activities", t], ["cpu", t],
+            ["jit", t], ["jit", t, "--format", "jsonl"], ["alloc", t], ["exceptions", t],
         ]
         # every command the program lists is in the table: a new one must be added here
         self.assertEqual({c[0] for c in table if not c[0].startswith("-") and c[0] != "help"}, set(commands()))
@@ -433,7 +434,7 @@ class CommandLine(unittest.TestCase):
 
         self.assertEqual(complete("qu"), ["query"])
         self.assertEqual(complete("s"), ["seek", "slice", "sql", "stats"])
-        self.assertEqual(complete("help", "ex"), ["export"])
+        self.assertEqual(complete("help", "ex"), ["exceptions", "export"])
         self.assertEqual(complete("query", "--fr"), ["--from"])
         self.assertIn("--quiet", complete("top", "--"))
         self.assertIn("-o", complete("slice", "-"))

@@ -141,7 +141,8 @@ class Errors(unittest.TestCase):
         section = listed.split("commands:\n", 1)[1].split("\n\n", 1)[0]
         cmds = [l.split()[0] for l in section.splitlines()]
         self.assertEqual(set(cmds), {"info", "stats", "dump", "gen", "index", "query", "seek", "export", "slice", "top",
-                                     "sql", "gc", "contention", "activities"})
+                                     "sql", "gc", "contention", "activities",
+                                     "cpu", "jit", "alloc", "exceptions"})
         for c in cmds:
             for flag in ("--help", "-h"):
                 p = run(c, flag, check=False)
@@ -712,7 +713,7 @@ class JsonDocumentsAgree(unittest.TestCase):
 
     def test_shared_keys_one_type(self):
         """Every key found in several of the documents (info, index, stats, top, query, dump, seek, sql --format json,
-        gc --format json) has one JSON type there (null aside: no value), and an
+        gc, jit, alloc and exceptions --format json) has one JSON type there (null aside: no value), and an
         object-valued key the same keys. Payload `fields` objects are per event type; SQL's tables (types,
         regions) are columns of their own entities, documented in docs/sql.md."""
         u = os.path.join(self.d.name, "u.nettrace")
@@ -728,6 +729,9 @@ class JsonDocumentsAgree(unittest.TestCase):
             "seek": json.loads(run("seek", u, "--at", "0", "--format", "jsonl").stdout),
             "sql": json.loads(run("sql", u, "SELECT * FROM events LIMIT 300", "--format", "json").stdout),
             "gc": json.loads(run("gc", u, "--format", "json").stdout),
+            "jit": json.loads(run("jit", u, "--format", "json").stdout),
+            "alloc": json.loads(run("alloc", u, "--format", "json").stdout),
+            "exceptions": json.loads(run("exceptions", u, "--format", "json").stdout),
         }
         for by in ("type", "thread", "provider"):
             docs["top-" + by] = json.loads(run("top", u, "--json", "--by", by).stdout)
@@ -764,7 +768,8 @@ class JsonDocumentsAgree(unittest.TestCase):
 
         # An analysis's "stats" are the run's own figures (bytes read, worker threads as --threads counts
         # them): not the trace's, whose "threads" are the events' threads.
-        del docs["gc"]["stats"]
+        for analysis in ("gc", "jit", "alloc", "exceptions"):
+            del docs[analysis]["stats"]
         for name, doc in docs.items():
             walk(name, doc)
         mixed = {k: v for k, v in seen.items() if len(v) > 1}
@@ -820,7 +825,7 @@ class Info(unittest.TestCase):
 if __name__ == "__main__":
     NTIDX = sys.argv[1]
     # Commands that need an index write TRACE.ntidx beside the trace: work on links to the
-    # shared traces in a scratch directory, never in ../shared itself.
+    # sample traces in a scratch directory, never in the folder of the traces themselves.
     with tempfile.TemporaryDirectory() as scratch:
         for name in os.listdir(sys.argv[2]):
             os.symlink(os.path.abspath(os.path.join(sys.argv[2], name)), os.path.join(scratch, name))

@@ -562,7 +562,11 @@ static void test_write_load_identity(void **state)
 
 int main(int argc, char **argv)
 {
-    traces_dir = argc > 1 ? argv[1] : "../shared/traces";
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s TRACES_DIR\n", argv[0]);
+        return 2;
+    }
+    traces_dir = argv[1];
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_generated),
         cmocka_unit_test(test_end_of_time),

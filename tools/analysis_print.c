@@ -201,7 +201,7 @@ int ap_text_table(FILE *f, const ntidx_analysis *a, size_t k, const ap_text_colu
     ntidx_table tb;
     if (ntidx_analysis_table(a, k, &tb) < 0)
         return -1;
-    char line[1024], buf[256];
+    char line[4096], buf[1024]; /* type and method names run long */
     size_t len = 0;
     for (size_t c = 0; c < ncols && len < sizeof line; c++)
         len += (size_t)snprintf(line + len, sizeof line - len, "%s%*s", c ? " " : "", cols[c].width, cols[c].header);

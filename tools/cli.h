@@ -171,10 +171,16 @@ int ntidx_cmd_sql(int argc, char **argv);
 int ntidx_cmd_gc(int argc, char **argv);
 int ntidx_cmd_contention(int argc, char **argv);
 int ntidx_cmd_activities(int argc, char **argv);
+int ntidx_cmd_cpu(int argc, char **argv);
 
 extern const cli_command cli_cmd_info, cli_cmd_stats, cli_cmd_dump, cli_cmd_gen, cli_cmd_index, cli_cmd_query,
     cli_cmd_seek, cli_cmd_export, cli_cmd_slice, cli_cmd_top, cli_cmd_sql, cli_cmd_gc;
 extern const cli_command cli_cmd_contention;
 extern const cli_command cli_cmd_activities;
+extern const cli_command cli_cmd_cpu;
+int ntidx_cmd_jit(int argc, char **argv);
+int ntidx_cmd_alloc(int argc, char **argv);
+int ntidx_cmd_exceptions(int argc, char **argv);
+extern const cli_command cli_cmd_jit, cli_cmd_alloc, cli_cmd_exceptions;
 
 #endif

@@ -4,8 +4,9 @@
  * SQL over traces. The statement sees the table `events` (the trace's
  * events, through the SQLite virtual table of tools/sqlite/, whose time
  * windows and filters become index queries) and its companions `types`,
- * `threads`, `regions` and `stacks`; with several traces, each holds all of
- * them, with a `trace` column first. Several statements may be given,
+ * `threads`, `regions` and `stacks`, and a table per table of every
+ * analysis of the library (`gc`, `gc_summary`: tools/sqlite/sql_analysis.c);
+ * with several traces, each holds all of them, with a `trace` column first. Several statements may be given,
  * separated by ';'; the rows of each are printed in the chosen format.
  *
  * Exit status: 0 success; 1 a trace or its index could not be read (the
@@ -20,6 +21,8 @@
 
 #include <sqlite3.h>
 
+#include <ntidx/analysis.h>
+
 #include "cli.h"
 #include "output.h"
 #include "sqlite/ntidx_sqlite.h"
@@ -32,7 +35,8 @@ const cli_command cli_cmd_sql = {
     .args = "TRACE [TRACE...] STATEMENT",
     .formats = "text|csv|jsonl|json",
     .notes = "tables: events (ts, time_s, provider, event_id, event_name, version, thread, capture_thread, seq,\n"
-             "stack_id, offset, fields, activity_id, related_activity_id), types, threads, regions, stacks; with\n"
+             "stack_id, offset, fields, activity_id, related_activity_id), types, threads, regions, stacks, and\n"
+             "the analyses' tables gc and gc_summary (the keys of `ntidx gc --format jsonl`); with\n"
              "several traces each has a `trace` column first. WHERE on ts or time_s and on provider, event_name,\n"
              "event_id or thread (=, IN) is a seek through the index; ntidx_bytes_read() tells what the last\n"
              "scan read. docs/sql.md is the cookbook. Exit status 2 also means SQLite refused the statement.\n",
@@ -430,6 +434,24 @@ static char *schema_sql(char **traces, int n, const char *index)
                 sqlite3_str_appendf(s, "SELECT * FROM ntidx_%s(%Q, %Q)", companions[k], traces[i], index);
         }
         sqlite3_str_appendall(s, ";\n");
+    }
+    /* a table per table of every analysis of the library (gc, gc_summary, ...), over the traces */
+    for (size_t k = 0; k < ntidx_analysis_count(); k++) {
+        const ntidx_analysis_info *info = ntidx_analysis_info_at(k);
+        for (size_t i = 0; i < info->table_count; i++) {
+            const char *name = ntidx_sqlite_table_name(info->tables[i].name);
+            int taken = !strcmp(name, "events");
+            for (size_t j = 0; j < sizeof companions / sizeof companions[0]; j++)
+                taken |= !strcmp(name, companions[j]);
+            if (taken)
+                continue; /* the events and their companions keep their names */
+            sqlite3_str_appendf(s, "CREATE VIRTUAL TABLE temp.\"%w\" USING ntidx_analysis(\"%w\"", name, name);
+            for (int t = 0; t < n; t++)
+                sqlite3_str_appendf(s, ", %Q", traces[t]);
+            if (index)
+                sqlite3_str_appendf(s, ", index=%Q", index);
+            sqlite3_str_appendall(s, ");\n");
+        }
     }
     return sqlite3_str_finish(s);
 }

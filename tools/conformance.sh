@@ -123,7 +123,7 @@ killed_run() {
 
 # analyses NAME TRACE: with --analyses, TraceEvent's computers' answers for TRACE
 # ($work/NAME.ANALYSIS.traceevent.jsonl), and ntidx's held against them, one line per analysis.
-analysis_names=(gc jit cpu exceptions alloc contention activities)
+analysis_names=(gc jit cpu exceptions alloc contention activities cpu-by-thread)
 analyses() {
   [ "$analyses" = 1 ] || return 0
   local name=$1 trace=$2 a
@@ -133,7 +133,7 @@ analyses() {
       bad "analysis $a $name" "TraceEvent's side failed"
     elif $python tools/conformance_compare_analyses.py "$ntidx" "$trace" "$work/$name" --analysis "$a" \
          >"$work/$name.$a.compare" 2>&1; then
-      ok "analysis $a $name ($(head -1 "$work/$name.$a.compare" | sed 's/^[a-z]*: //'))"
+      ok "analysis $a $name ($(head -1 "$work/$name.$a.compare" | sed 's/^[a-z-]*: //'))"
     else
       sed -n '1,22p' "$work/$name.$a.compare"
       bad "analysis $a $name"

@@ -17,6 +17,8 @@ since the trace's sync time; docs/conformance.md). ntidx may print more keys tha
               tier equal; start and JIT time within 1 us.
   cpu         the same methods (and threads, when TraceEvent's records are split by thread): the
               same inclusive and exclusive samples; milliseconds within 1 us.
+  cpu-by-thread  (only when named) cpu split by thread: `ntidx cpu --by-thread` against
+              `dumper cpu-by-thread`.
   exceptions  the same (type, message, thrown_by): count equal, first and last time within 1 us.
   alloc       the same (type_name, kind): count and bytes equal.
   contention  the same (lock_id, thread): count equal, total and max wait within 1 us. A row of
@@ -41,6 +43,10 @@ import tempfile
 from collections import defaultdict
 
 ANALYSES = ('gc', 'jit', 'cpu', 'exceptions', 'alloc', 'contention', 'activities')
+
+# Variants compared only when --analysis names them: NAME -> (the analysis, ntidx's extra arguments).
+# TraceEvent's side is `dumper NAME TRACE` in PREFIX.NAME.traceevent.jsonl[.xz|.gz].
+VARIANTS = {'cpu-by-thread': ('cpu', ('--by-thread',))}
 
 TIME_MS = 0.001        # 1 us
 SIZE_MB = 0.000001     # one byte, in TraceEvent's MB (10^6 bytes)
@@ -214,11 +220,12 @@ def compare(a, te, nt):
                    lambda k: f'activity {k[0]}/{k[1]} {k[2]} on thread {k[3]}', activity_skip)
 
 
-def run_ntidx(ntidx, analysis, trace, index):
+def run_ntidx(ntidx, analysis, trace, index, extra=()):
     """ntidx's records, or (None, the words that say why there are none). The index goes to INDEX, not
     beside the trace (a golden trace lies in the sources)."""
     try:
-        p = subprocess.run([ntidx, analysis, trace, '--format', 'jsonl', '--index', index], capture_output=True)
+        p = subprocess.run([ntidx, analysis, trace, '--format', 'jsonl', '--index', index, *extra],
+                           capture_output=True)
     except OSError as e:
         return None, f'cannot run {ntidx}: {e}'
     err = p.stderr.decode('utf-8', 'replace').strip()
@@ -242,7 +249,8 @@ def main():
     ap.add_argument('ntidx')
     ap.add_argument('trace')
     ap.add_argument('prefix', help="TraceEvent's outputs: PREFIX.ANALYSIS.traceevent.jsonl[.xz|.gz]")
-    ap.add_argument('--analysis', action='append', choices=ANALYSES, help='compare only this one (repeatable)')
+    ap.add_argument('--analysis', action='append', choices=ANALYSES + tuple(VARIANTS),
+                    help='compare only this one (repeatable)')
     ap.add_argument('--max-diffs', type=int, default=20, help='differences printed per analysis (all are counted)')
     a = ap.parse_args()
 
@@ -257,12 +265,13 @@ def main():
             continue
         with open_text(path) as f:
             te = [json.loads(line) for line in f if line.strip()]
-        nt, why = run_ntidx(a.ntidx, name, a.trace, index)
+        analysis, extra = VARIANTS.get(name, (name, ()))
+        nt, why = run_ntidx(a.ntidx, analysis, a.trace, index, extra)
         if nt is None:
             print(f'{name}: {len(te)} traceevent records; {why}')
             failed += 1
             continue
-        an = Analysis(name, a.max_diffs)
+        an = Analysis(analysis, a.max_diffs)
         compare(an, te, nt)
         verdict = 'agree' if an.diffs == 0 else f'{an.diffs} differences'
         print(f'{name}: {len(te)} traceevent records, {len(nt)} ntidx records: {verdict}')

@@ -34,14 +34,14 @@
  * no duration, a "sampled" profile in unit "none": each sample weighs 1 and
  * the values run from 0 to the count.
  *
- * Frames: an instruction pointer inside a method the runtime reported is
- * named "module!Namespace.Method(args)" (module: the file name of its
- * module's IL path, without extension, when the module events name it), with
- * `file` the module's path; any other is its address in hex. The library's
- * symbolizer (include/ntidx/symbols.h) names them from the method and module
- * events of the WHOLE trace. Frames above the leaf are return addresses
- * (looked up one byte before); one frame per method, so samples in the same
- * method merge.
+ * Frames: named as TraceEvent's stack source names them (dotnet-trace's own
+ * speedscope export is built from it): an instruction pointer inside a method
+ * the runtime reported is "module!Namespace.Method(args)", with `file` the
+ * module's path where the trace gives one; any other address is "?!?", one
+ * frame. The library's symbolizer (include/ntidx/symbols.h) names them from
+ * the method and module events of the WHOLE trace, each address at its
+ * event's time and as it is (no return-address adjustment, as TraceEvent);
+ * one frame per name, so samples in the same method merge.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -101,7 +101,7 @@ typedef struct ss {
     /* Every address no method covers is one frame, "?!?", as dotnet-trace's speedscope export and PerfView
        name it (TraceEvent's module "?" and method "?"): profiles then compare frame by frame with theirs. */
     uint32_t unknown_frame; /* UINT32_MAX until the first such address */
-    u64map method_frames; /* the symbolizer's method index -> frame */
+    u64map method_frames; /* the symbolizer's frame id -> frame */
     /* Interned stacks: frame indices root first, in one pool. */
     VEC(uint32_t) pool;
     VEC(uint64_t) stack_at; /* stack id -> its first frame in the pool */
@@ -124,13 +124,15 @@ static char *dupn(const char *s, size_t n)
     return d;
 }
 
-/* The frame of an instruction pointer; UINT32_MAX when out of memory. */
-static uint32_t frame_of(ss *s, uint64_t ip, int leaf)
+/* The frame of an instruction pointer in an event at time `ts`; UINT32_MAX when out of memory. Frames are
+   TraceEvent's: one per name ("module!method", "?!?"), addresses taken as they are. */
+static uint32_t frame_of(ss *s, uint64_t ip, uint64_t ts)
 {
     ntidx_symbol sym;
     s->total_frames++;
     frame fr = {NULL, NULL};
-    if (!ntidx_symbolizer_lookup(s->symbols, ip, !leaf, &sym)) {
+    int found = ntidx_symbolizer_lookup_at(s->symbols, ip, 0, ts, &sym);
+    if (!found) {
         if (s->unknown_frame != UINT32_MAX)
             return s->unknown_frame;
         if (!(fr.name = dupn("?!?", 3)))
@@ -141,25 +143,19 @@ static uint32_t frame_of(ss *s, uint64_t ip, int leaf)
         free(fr.name);
         return UINT32_MAX;
     }
-    int found;
-    uint32_t *slot = u64map_slot(&s->method_frames, (uint64_t)sym.method_index, &found);
+    int seen;
+    uint32_t *slot = u64map_slot(&s->method_frames, sym.frame_id, &seen);
     if (!slot)
         return UINT32_MAX;
     s->resolved_frames++;
-    if (found)
+    if (seen)
         return *slot;
-    if (sym.module) {
-        /* module!name, as PerfView shows it */
-        size_t n = strlen(sym.module) + 1 + strlen(sym.method) + 1;
-        fr.name = malloc(n);
-        if (fr.name)
-            snprintf(fr.name, n, "%s!%s", sym.module, sym.method);
-        fr.file = sym.module_path;
-    } else {
-        fr.name = dupn(sym.method, strlen(sym.method));
-    }
+    int n = ntidx_symbol_frame_name(&sym, NULL, 0);
+    fr.name = n >= 0 ? malloc((size_t)n + 1) : NULL;
     if (!fr.name)
         goto nomem;
+    ntidx_symbol_frame_name(&sym, fr.name, (size_t)n + 1);
+    fr.file = sym.module_path;
     VEC_PUSH(s->frames, fr, nomem);
     *slot = (uint32_t)(s->frames.n - 1);
     s->method_frames.count++;
@@ -225,7 +221,7 @@ static int add_sample(ss *s, const ntidx_event *e)
         uint64_t ip = 0;
         for (uint32_t b = 0; b < ps; b++)
             ip |= (uint64_t)p[b] << (8 * b);
-        uint32_t fi = frame_of(s, ip, i == 0);
+        uint32_t fi = frame_of(s, ip, e->timestamp);
         if (fi == UINT32_MAX)
             return NTIDX_E_NOMEM;
         VEC_PUSH(s->scratch, fi, nomem);

@@ -14,8 +14,11 @@ usage:
     gen_manifest_tables.py MANIFEST --check src/decode/manifest_tables.c
         exit 0 when regenerating gives the file byte for byte, 1 otherwise
 
-Python 3 standard library only (xml.etree). The output is deterministic: no
-dates, no paths; the manifest is identified by its SHA-256.
+MANIFEST is the XML, or the XML compressed with xz (MANIFEST.xz): the
+repository carries it as tests/data/ClrEtwAll.man.xz (tests/data/README.md).
+
+Python 3 standard library only (xml.etree, lzma). The output is deterministic:
+no dates, no paths; the manifest is identified by the SHA-256 of its XML.
 
 Naming rule (docs/runtime-events.md):
   name = TASK "/" OPCODE, where
@@ -39,6 +42,7 @@ Naming rule (docs/runtime-events.md):
 """
 import argparse
 import hashlib
+import lzma
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -401,8 +405,14 @@ def parse_layout(elements, where):
     return nodes
 
 
+def read_manifest(path):
+    """The manifest's XML, decompressed when the file is a .xz."""
+    with (lzma.open(path, 'rb') if path.endswith('.xz') else open(path, 'rb')) as f:
+        return f.read()
+
+
 def load(manifest_path):
-    root = ET.parse(manifest_path).getroot()
+    root = ET.fromstring(read_manifest(manifest_path))
     strings = {}
     for s in root.iter(NS + 'string'):
         strings[s.get('id')] = s.get('value')
@@ -503,8 +513,7 @@ def load(manifest_path):
 
 
 def generate(manifest_path):
-    with open(manifest_path, 'rb') as f:
-        digest = hashlib.sha256(f.read()).hexdigest()
+    digest = hashlib.sha256(read_manifest(manifest_path)).hexdigest()
     events = load(manifest_path)
     fields = Fields()
     rows = []
@@ -524,7 +533,7 @@ def generate(manifest_path):
     w(f' * sha256 {digest}.')
     w(' *')
     w(' * Regenerate from the repository root with')
-    w(' *     python3 tools/gen_manifest_tables.py ../shared/manifests/ClrEtwAll.man \\')
+    w(' *     python3 tools/gen_manifest_tables.py tests/data/ClrEtwAll.man.xz \\')
     w(' *         -o src/decode/manifest_tables.c')
     w(' * The test manifest-tables-current fails when this file and the generator')
     w(' * disagree. Naming rule and layout mapping: docs/runtime-events.md.')
@@ -567,7 +576,7 @@ def main():
     a = ap.parse_args()
     try:
         text = generate(a.manifest)
-    except (GenError, ET.ParseError, OSError) as e:
+    except (GenError, ET.ParseError, OSError, lzma.LZMAError) as e:
         print(f'gen_manifest_tables: {e}', file=sys.stderr)
         return 2
     if a.out:

@@ -10,6 +10,24 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 
 passed=0
 failed=0
+
+# The sample traces (tests/data, decompressed into BUILD/tests/data/traces) are read by every test and
+# written by none: a test that leaves a file beside them (an index built beside a trace) or changes one
+# changes what the others read, so it fails the run. The same holds for ../shared/traces when it is there
+# (no test needs it).
+snapshot() { # folder: its names and its files' checksums
+  (cd "$1" 2>/dev/null && ls -A && sha256sum -- *)
+}
+unchanged() { # folder, snapshot before the tests
+  local now
+  now=$(snapshot "$1")
+  [ "$now" = "$2" ] && return 0
+  echo "test.sh: the tests changed $1 (files added, removed or rewritten):"
+  diff <(echo "$2") <(echo "$now") | sed 's/^/  /'
+  failed=$((failed + 1))
+  return 1
+}
+
 run_suite() { # build-dir, extra meson args...
   local dir=$1; shift
   if [ ! -f "$dir/build.ninja" ]; then
@@ -21,7 +39,14 @@ run_suite() { # build-dir, extra meson args...
     return
   fi
   local log="$dir/meson-logs/testlog.json"
+  local data="$dir/tests/data/traces" data_before
+  if ! data_before=$(snapshot "$data") || [ -z "$data_before" ]; then
+    echo "test.sh: the build wrote no sample traces in $data"
+    failed=$((failed + 1))
+    return
+  fi
   meson test -C "$dir" --print-errorlogs --num-processes 2 || true
+  unchanged "$data" "$data_before"
   if [ -f "$log" ]; then
     local p f s
     # One read of the log; a log that cannot be read counts as a failure, never as nothing.
@@ -43,20 +68,13 @@ print(sum(x in ("OK", "EXPECTEDFAIL") for x in r), sum(x not in ("OK", "EXPECTED
   fi
 }
 
-# The shared traces are read by every test and written by none: a test that leaves a file there (an
-# index built beside a trace) changes what the others read, so it fails the run.
 shared_traces=../shared/traces
-listing() { ls -A "$shared_traces" 2>/dev/null; }
-before=$(listing)
+shared_before=$(snapshot "$shared_traces")
 
 run_suite build -Dbuildtype=release -Ddocs=enabled
 run_suite build-asan -Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false -Ddocs=enabled
 
-if [ "$(listing)" != "$before" ]; then
-  echo "test.sh: the tests changed $shared_traces (new or removed files):"
-  diff <(echo "$before") <(listing) | sed 's/^/  /'
-  failed=$((failed + 1))
-fi
+unchanged "$shared_traces" "$shared_before"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -48,6 +48,7 @@
 #define NTIDX_ANALYSIS_H
 
 #include "index.h"
+#include "symbols.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -158,13 +159,18 @@ NTIDX_NODISCARD NTIDX_API int ntidx_analysis_table(const ntidx_analysis *a, size
  * @return NTIDX_OK; NTIDX_E_INVALID_ARG (NULL, or out of range).
  * @note Strings point into the analysis: valid until ntidx_analysis_free().
  * @code
+ *   ntidx_analysis *a;
+ *   if (ntidx_analyze("gc", t, x, NULL, &a) != NTIDX_OK) { fprintf(stderr, "%s\n", ntidx_last_error()); return 1; }
  *   ntidx_table tb;
  *   if (ntidx_analysis_table(a, 0, &tb) == NTIDX_OK)
- *       for (uint64_t r = 0; r < tb.rows; r++)
+ *       for (uint64_t row = 0; row < tb.rows; row++)
  *           for (size_t c = 0; c < tb.column_count; c++) {
  *               ntidx_table_cell v;
- *               if (ntidx_analysis_cell(a, 0, r, c, &v) == NTIDX_OK && !v.is_null) print(tb.columns[c].name, &v);
+ *               if (ntidx_analysis_cell(a, 0, row, c, &v) == NTIDX_OK && !v.is_null &&
+ *                   tb.columns[c].type == NTIDX_COLUMN_STRING)
+ *                   printf("%s=%s\n", tb.columns[c].name, v.s);
  *           }
+ *   ntidx_analysis_free(&a);
  * @endcode
  */
 NTIDX_NODISCARD NTIDX_API int ntidx_analysis_cell(const ntidx_analysis *a, size_t k, uint64_t row, size_t column,
@@ -172,6 +178,57 @@ NTIDX_NODISCARD NTIDX_API int ntidx_analysis_cell(const ntidx_analysis *a, size_
 
 /** Free. Accepts NULL and *a == NULL; sets *a to NULL. */
 NTIDX_API void ntidx_analysis_free(ntidx_analysis **a);
+
+/* ------------------------------------------------------------------ */
+/* The analyses by name                                                */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Clients that serve every analysis the same way (the Python module's
+ * Trace.gc(), Trace.jit(), ...; ntidx.dask; the SQL tables) find them here
+ * rather than naming each entry point: an analysis added to the library
+ * appears in every such door without a change to it. The tables' names and
+ * columns are known before any run (the SQL tables declare them; an empty
+ * DataFrame has them), and they are those of the analysis's results.
+ */
+
+/** One analysis of the library. */
+typedef struct ntidx_analysis_info {
+    const char *name;    /**< "gc": the command that prints it, and ntidx_analysis_name() of its results */
+    const char *summary; /**< one line for people ("the GCs of a window, their pauses and why they ran") */
+    /** its entry point (ntidx_gc_analyze()), as ntidx_analyze() calls it */
+    int (*analyze)(ntidx_trace *t, const ntidx_index *x, const ntidx_analysis_options *o, ntidx_analysis **out);
+    size_t table_count;          /**< the tables of its results, in their order */
+    const ntidx_table *tables;   /**< names and columns (rows 0); static */
+    uint64_t reserved[4];
+} ntidx_analysis_info;
+
+/** How many analyses the library has. */
+NTIDX_API size_t ntidx_analysis_count(void);
+
+/** Analysis `k` (< ntidx_analysis_count()), in the order the documentation lists them; NULL past the end. */
+NTIDX_API const ntidx_analysis_info *ntidx_analysis_info_at(size_t k);
+
+/** The analysis named `name` ("gc"; exactly), or NULL. */
+NTIDX_API const ntidx_analysis_info *ntidx_analysis_find(const char *name);
+
+/**
+ * Run the analysis named `name` (ntidx_analysis_find()): the same as its own
+ * entry point (ntidx_gc_analyze() for "gc").
+ * @return as the analysis's entry point; NTIDX_E_INVALID_ARG also for a name
+ *         the library has no analysis of (ntidx_last_error() lists those it has).
+ * @code
+ *   for (size_t k = 0; k < ntidx_analysis_count(); k++) {
+ *       const ntidx_analysis_info *info = ntidx_analysis_info_at(k);
+ *       ntidx_analysis *a = NULL;
+ *       if (ntidx_analyze(info->name, t, x, NULL, &a) == NTIDX_OK)
+ *           printf("%s: %zu tables\n", info->name, ntidx_analysis_table_count(a));
+ *       ntidx_analysis_free(&a);
+ *   }
+ * @endcode
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_analyze(const char *name, ntidx_trace *t, const ntidx_index *x,
+                                            const ntidx_analysis_options *o, ntidx_analysis **out);
 
 /* ------------------------------------------------------------------ */
 /* GC: TraceEvent's TraceGC and GCStats                                */
@@ -301,6 +358,146 @@ NTIDX_API const ntidx_gc *ntidx_gc_at(const ntidx_analysis *a, size_t i);
 NTIDX_API const ntidx_gc_stats *ntidx_gc_summary(const ntidx_analysis *a, int generation);
 
 /* ------------------------------------------------------------------ */
+/* JIT: TraceEvent's TraceJittedMethod and JITStats                    */
+/* ------------------------------------------------------------------ */
+
+/** TraceEvent's OptimizationTier names: "Unknown" (0), "MinOptJitted", "Optimized", "QuickJitted",
+    "OptimizedTier1", "OptimizedTier1OSR", "QuickJittedInstrumented", "OptimizedTier1Instrumented" (7); the
+    number as text for others. */
+NTIDX_API const char *ntidx_jit_tier_name(int tier, char *buf, size_t buflen);
+
+/**
+ * One JIT compilation of a method, as TraceEvent's TraceJittedMethod (table
+ * "jit"; the keys are its column names). Each tier a method is compiled at
+ * is a record of its own (tier 0, instrumented, tier 1, OSR).
+ */
+typedef struct ntidx_jit_method {
+    const char *method_name;   /**< `method_name`: MethodNamespace + "." + MethodName + MethodSignature from its first
+                                    "(" ("" for a record made from a Method/Load, which has no name) */
+    int64_t il_size;           /**< `il_size`: Method/JittingStarted's MethodILSize (0 without one) */
+    int64_t native_size;       /**< `native_size`: Method/LoadVerbose's MethodSize (0 until it comes) */
+    double jit_time_ms;        /**< `jit_time_ms`: Method/LoadVerbose - Method/JittingStarted (0 until it comes) */
+    int optimization_tier;     /**< `optimization_tier`: MethodFlags bits 7-9 (ntidx_jit_tier_name()) */
+    int is_complete;           /**< `is_complete`: its Method/LoadVerbose (or Method/Load) was seen */
+    uint32_t pid;              /**< `pid`: the process */
+    uint64_t thread;           /**< `thread`: the thread that compiled it */
+    uint64_t ts;               /**< `ts`: Method/JittingStarted's timestamp (the Load's for a record made from it) */
+    double start_relative_ms;  /**< `start_relative_ms`: the same in ms since the trace's sync time */
+    uint64_t method_id;        /**< `method_id`: MethodID */
+    uint64_t module_id;        /**< `module_id`: ModuleID */
+    int64_t version_id;        /**< `version_id`: the load's ReJITID (the code version; 0 the default one) */
+    int compilation_thread_kind; /**< `compilation_thread_kind`: 0 "Foreground", 2 "TieredCompilationBackground"
+                                      (a version other than the default, not OSR), as TraceEvent decides it */
+    uint64_t reserved[4];
+} ntidx_jit_method;
+
+/**
+ * The methods JIT-compiled in a window, as TraceEvent's
+ * TraceLoadedDotNetRuntime computes them (TraceJittedMethod records, table
+ * "jit"; JITStats totals per optimization tier and for all, table
+ * "jit_summary"), in parallel over the window's regions.
+ *
+ * Read: the runtime's Method/JittingStarted, Method/LoadVerbose and
+ * Method/Load events (provider Microsoft-Windows-DotNETRuntime; the JIT
+ * keyword 0x10 at level Verbose). A JittingStarted begins a record; a load
+ * of jitted code (MethodFlags bit 3) completes the latest record of its
+ * thread not yet completed, or, when there is none, makes a record of its
+ * own (IL size 0, JIT time 0) and is counted as unmatched. A record belongs
+ * to the window its JittingStarted lies in; its load is looked for past the
+ * window's end (lookahead_seconds). Rows are in the order the records began,
+ * grouped by process.
+ *
+ * @return as ntidx_gc_analyze()
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_jit_analyze(ntidx_trace *t, const ntidx_index *x, const ntidx_analysis_options *o,
+                                                ntidx_analysis **out);
+
+/** Methods of a JIT analysis (0 for another analysis). */
+NTIDX_API size_t ntidx_jit_count(const ntidx_analysis *a);
+
+/** Method `i` (< ntidx_jit_count()); NULL past the end or for another analysis. Valid as long as `a`. */
+NTIDX_API const ntidx_jit_method *ntidx_jit_at(const ntidx_analysis *a, size_t i);
+
+/* ------------------------------------------------------------------ */
+/* Allocations: GC/AllocationTick per type                             */
+/* ------------------------------------------------------------------ */
+
+/** TraceEvent's GCAllocationKind names: "Small" (0), "Large" (1), "Pinned" (2); the number as text for others. */
+NTIDX_API const char *ntidx_alloc_kind_name(int kind, char *buf, size_t buflen);
+
+/** The allocation ticks of one type and kind (table "alloc"). */
+typedef struct ntidx_alloc_type {
+    const char *type_name; /**< `type_name`: GC/AllocationTick's TypeName ("" before version 2, which has none) */
+    int kind;              /**< `kind`: AllocationKind: 0 small object heap, 1 large, 2 pinned (ntidx_alloc_kind_name()) */
+    uint64_t count;        /**< `count`: allocation ticks */
+    uint64_t bytes;        /**< `bytes`: their AllocationAmount64 added up: the sampled bytes, about 100 KB a tick
+                                (AllocationAmount before version 2) */
+    uint64_t first_ts;     /**< `first_ts`: the first tick's timestamp, raw ticks */
+    uint64_t last_ts;      /**< `last_ts`: the last tick's */
+    uint64_t reserved[4];
+} ntidx_alloc_type;
+
+/**
+ * The runtime's allocation ticks (GC/AllocationTick: one event about every
+ * 100 KB allocated, naming the type of the object that crossed the mark)
+ * of a window per type name and allocation kind (table "alloc", the largest
+ * first), and per kind (table "alloc_summary": "Small", "Large", "Pinned",
+ * "all"). A tick belongs to the window its timestamp lies in; with
+ * has_thread, the ticks of that thread only. The trace needs the runtime's
+ * GC keyword (0x1) at level Verbose.
+ *
+ * @return as ntidx_gc_analyze()
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_alloc_analyze(ntidx_trace *t, const ntidx_index *x, const ntidx_analysis_options *o,
+                                                  ntidx_analysis **out);
+
+/** Rows of an allocation analysis (0 for another analysis). */
+NTIDX_API size_t ntidx_alloc_count(const ntidx_analysis *a);
+
+/** Row `i` (< ntidx_alloc_count()); NULL past the end or for another analysis. Valid as long as `a`. */
+NTIDX_API const ntidx_alloc_type *ntidx_alloc_at(const ntidx_analysis *a, size_t i);
+
+/* ------------------------------------------------------------------ */
+/* Exceptions: Exception/Start per type, message and thrower           */
+/* ------------------------------------------------------------------ */
+
+/** The exceptions of one type and message thrown by one method (table "exceptions"). */
+typedef struct ntidx_exception_group {
+    const char *type;             /**< `type`: Exception/Start's ExceptionType */
+    const char *message;          /**< `message`: its ExceptionMessage */
+    const char *thrown_by;        /**< `thrown_by`: the innermost frame of its stack in a known method, past the
+                                       runtime's managed dispatch (System.Runtime.EH), named "module!method" as
+                                       TraceEvent's stack source names frames at the time of the throw
+                                       ("ManagedModule!method" when the trace never names the module);
+                                       NULL when no frame is in a known method (or the event has no stack) */
+    uint64_t count;               /**< `count` */
+    uint64_t first_ts, last_ts;   /**< `first_ts`, `last_ts`: the first and last one's timestamps */
+    double first_relative_ms;     /**< `first_relative_ms`: the first in ms since the trace's sync time */
+    double last_relative_ms;      /**< `last_relative_ms` */
+    uint64_t reserved[4];
+} ntidx_exception_group;
+
+/**
+ * The exceptions thrown in a window (the runtime's Exception/Start, one per
+ * throw and rethrow), per type, message and the method that threw them
+ * (table "exceptions", in the order of their first throw). The thrower is
+ * the top managed frame of the event's stack, named from the trace's method
+ * and module events (include/ntidx/symbols.h: read once over the whole
+ * trace, only when the window has exceptions; with a --full index only the
+ * blocks that can hold them). With has_thread, the exceptions of that
+ * thread only. The trace needs the runtime's Exception keyword (0x8000) and
+ * stacks; for names, the JIT and Loader keywords or the rundown.
+ *
+ * @return as ntidx_gc_analyze()
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_exceptions_analyze(ntidx_trace *t, const ntidx_index *x,
+                                                       const ntidx_analysis_options *o, ntidx_analysis **out);
+
+/** Rows of an exceptions analysis (0 for another analysis). */
+NTIDX_API size_t ntidx_exceptions_count(const ntidx_analysis *a);
+
+/** Row `i` (< ntidx_exceptions_count()); NULL past the end or for another analysis. Valid as long as `a`. */
+NTIDX_API const ntidx_exception_group *ntidx_exceptions_at(const ntidx_analysis *a, size_t i);
 /* Contention: the runtime's Contention/Start-Stop waits               */
 /* ------------------------------------------------------------------ */
 
@@ -422,6 +619,103 @@ NTIDX_API size_t ntidx_activity_count(const ntidx_analysis *a);
 
 /** Activity `i` (< ntidx_activity_count()); NULL past the end or for another analysis. Valid as long as `a`. */
 NTIDX_API const ntidx_activity *ntidx_activity_at(const ntidx_analysis *a, size_t i);
+
+/* ------------------------------------------------------------------ */
+/* CPU: the sample profiler's samples by method (PerfView's By Name)   */
+/* ------------------------------------------------------------------ */
+
+/** What the CPU analysis splits and adds. */
+typedef struct ntidx_cpu_options {
+    /** 1: one row per method and thread (the sample's thread: its OS thread id where the trace gives one) */
+    int by_thread;
+    /** a method (see below): add table "cpu_callers", the frames that called it directly; NULL: not */
+    const char *callers;
+    /** a method: add table "cpu_callees", the frames it called directly; NULL: not */
+    const char *callees;
+    /** the trace's symbolizer, when the caller keeps one (ntidx_symbolizer_open() of the same trace); NULL:
+        the analysis opens one for the call (it reads the method and module events of the whole trace: with a
+        --full index only their blocks, else every block once) */
+    const ntidx_symbolizer *symbols;
+    uint64_t reserved[8]; /**< zero */
+} ntidx_cpu_options;
+
+/** Fill `o` with the defaults: all threads together, no callers or callees table, a symbolizer per call. */
+NTIDX_API void ntidx_cpu_options_defaults(ntidx_cpu_options *o);
+
+/** One method (table "cpu"), or one caller or callee of the focus method (tables "cpu_callers",
+    "cpu_callees": there `inclusive` counts the samples in which this frame called the focus method, or the
+    focus method called it, directly; `exclusive` those of them in which the callee was the innermost frame). */
+typedef struct ntidx_cpu_method {
+    const char *method;        /**< `method`: the frame's name as TraceEvent's stack source gives it,
+                                    "module!Namespace.Name(args)" ("?!?": an address no method covers) */
+    const char *focus;         /**< `focus` (callers and callees tables): the focus method's frame name */
+    int has_thread;            /**< by_thread: `thread` is set */
+    uint64_t thread;           /**< `thread` (by_thread): the samples' thread */
+    uint64_t inclusive;        /**< `inclusive`: samples whose stack holds the frame (once per sample) */
+    uint64_t exclusive;        /**< `exclusive`: samples whose innermost frame it is */
+    double inclusive_ms;       /**< `inclusive_ms`: inclusive x the sampling interval (TraceEvent's 1 ms) */
+    double exclusive_ms;       /**< `exclusive_ms` */
+    double inclusive_percent;  /**< `inclusive_percent`: of all the window's samples (of `--thread`'s) */
+    double exclusive_percent;  /**< `exclusive_percent` */
+    uint64_t reserved[4];
+} ntidx_cpu_method;
+
+/**
+ * The sample profiler's samples of a window by method, inclusive and
+ * exclusive, as PerfView's CPU Stacks view "By Name" shows them and
+ * TraceEvent's stack source computes them.
+ *
+ * A sample is a Microsoft-DotNETCore-SampleProfiler Thread/Sample event
+ * (id 0) inside the window (of thread o->thread with has_thread), whatever
+ * its payload; its stack (ntidx_event.stack) is named frame by frame by the
+ * symbolizer at the sample's time (ntidx_symbolizer_lookup_at(), addresses as
+ * they are). A frame's `inclusive` counts the samples whose stack holds it,
+ * once per sample however deep the recursion; `exclusive` those whose
+ * innermost frame it is; milliseconds are samples x TraceEvent's sampling
+ * interval for EventPipe traces (TraceLog.SampleProfileInterval: 1 ms,
+ * whatever the session asked for). A sample without a stack counts in the
+ * total only.
+ *
+ * Tables: "cpu" (the methods; by thread, then most exclusive samples first;
+ * keys method, inclusive, exclusive, inclusive_ms, exclusive_ms,
+ * inclusive_percent, exclusive_percent, and thread when by_thread),
+ * "cpu_summary" (one row: samples, samples_without_stack, threads,
+ * interval_ms, total_ms, methods), and with co->callers / co->callees
+ * "cpu_callers" / "cpu_callees" (focus, method, inclusive, exclusive, their
+ * ms and percentages, thread when by_thread). A method given for callers or
+ * callees is the focus where a frame's name equals it: the whole name
+ * ("module!Namespace.Name(args)"), the part after the '!', or that part
+ * without its argument list ("Namespace.Name"); overloads are each a focus.
+ * A sample counts once per (focus, caller) and (focus, callee) pair.
+ *
+ * Samples are independent: units count theirs and the merge adds the counts,
+ * so the result is the same for any number of threads and any cut into units
+ * (lookahead does not apply). With a --full index only the blocks that can
+ * hold samples are read.
+ *
+ * @param co NULL: the defaults
+ * @return as ntidx_gc_analyze(); NTIDX_E_INVALID_ARG also for non-zero
+ *         reserved fields of `co`
+ * @note Free with ntidx_analysis_free(). The result does not point into the
+ *       trace, the index or the symbolizer.
+ * @code
+ *   ntidx_analysis *a;
+ *   if (ntidx_cpu_analyze(t, x, NULL, NULL, &a) < 0) { fprintf(stderr, "%s\n", ntidx_last_error()); return 1; }
+ *   for (size_t i = 0; i < ntidx_cpu_count(a) && i < 10; i++) {
+ *       const ntidx_cpu_method *m = ntidx_cpu_at(a, i);
+ *       printf("%8.1f ms %s\n", m->exclusive_ms, m->method);
+ *   }
+ *   ntidx_analysis_free(&a);
+ * @endcode
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_cpu_analyze(ntidx_trace *t, const ntidx_index *x, const ntidx_analysis_options *o,
+                                                const ntidx_cpu_options *co, ntidx_analysis **out);
+
+/** Rows of table "cpu" of a CPU analysis (0 for another analysis). */
+NTIDX_API size_t ntidx_cpu_count(const ntidx_analysis *a);
+
+/** Row `i` (< ntidx_cpu_count()) of table "cpu"; NULL past the end or for another analysis. */
+NTIDX_API const ntidx_cpu_method *ntidx_cpu_at(const ntidx_analysis *a, size_t i);
 
 #ifdef __cplusplus
 }

@@ -45,6 +45,8 @@
  * Thread safety: a batch is used by one thread at a time (it holds a query);
  * any number of batches may run over one trace and index at once.
  *
+ * Bytes allocated per type, from the runtime's GC/AllocationTick events (a
+ * type name is a number of the batch's string table: an index into an array):
  * @code
  *   ntidx_query_options qo; ntidx_query_options_defaults(&qo);
  *   qo.event_name = "GC/AllocationTick";
@@ -52,14 +54,26 @@
  *   ntidx_batch_options bo; ntidx_batch_options_defaults(&bo);
  *   bo.fields = names; bo.field_count = 2;
  *   ntidx_batch *b;
- *   if (ntidx_batch_open(t, x, &qo, &bo, &b) < 0) { puts(ntidx_last_error()); ... }
+ *   if (ntidx_batch_open(t, x, &qo, &bo, &b) < 0) { report(ntidx_last_error()); return 1; }
  *   const ntidx_columns *c; size_t n; int rc;
- *   while ((rc = ntidx_batch_next(b, &c, &n)) == 1)
+ *   uint64_t *bytes_by_type = NULL, types = 0;   // [string number] = bytes
+ *   while ((rc = ntidx_batch_next(b, &c, &n)) == 1) {
+ *       uint64_t now = ntidx_batch_string_count(b) + 1;   // the table grows as names come
+ *       uint64_t *grown = realloc(bytes_by_type, now * sizeof *grown);
+ *       if (!grown) { rc = NTIDX_E_NOMEM; break; }
+ *       memset(grown + types, 0, (now - types) * sizeof *grown);
+ *       bytes_by_type = grown, types = now;
  *       for (size_t i = 0; i < n; i++)
- *           if (c->fields[1].kind[i] == NTIDX_VALUE_UINT)
+ *           if (c->fields[0].kind[i] == NTIDX_VALUE_STRING && c->fields[1].kind[i] == NTIDX_VALUE_UINT)
  *               bytes_by_type[c->fields[0].cell[i].str] += c->fields[1].cell[i].u;
- *   if (rc < 0) puts(ntidx_last_error());
- *   ... ntidx_batch_string(b, id, &len) names each type ...
+ *   }
+ *   if (rc < 0) report(rc == NTIDX_E_NOMEM ? "out of memory" : ntidx_last_error());
+ *   for (uint64_t id = 1; id < types; id++) {
+ *       size_t len;
+ *       const char *name = ntidx_batch_string(b, id, &len);
+ *       if (bytes_by_type[id]) printf("%.*s %llu\n", (int)len, name, (unsigned long long)bytes_by_type[id]);
+ *   }
+ *   free(bytes_by_type);
  *   ntidx_batch_close(&b);
  * @endcode
  */

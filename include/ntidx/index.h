@@ -177,8 +177,15 @@ NTIDX_NODISCARD NTIDX_API int ntidx_index_load(ntidx_trace *t, const char *path,
  *                    trace when there is one, else ntidx_index_path()
  * @note Thread-safe. Example, as `ntidx query` does:
  * @code
- * ntidx_index_prefetch(path, NULL);
- * if (ntidx_trace_open(path, &t) == NTIDX_OK && ntidx_index_open(t, NULL, NULL, &x, NULL) == NTIDX_OK) ...
+ *   ntidx_trace *t = NULL;
+ *   ntidx_index *x = NULL;
+ *   ntidx_index_prefetch(path, NULL);
+ *   if (ntidx_trace_open(path, &t) < 0 || ntidx_index_open(t, NULL, NULL, &x, NULL) < 0)
+ *       report(ntidx_last_error());
+ *   else
+ *       printf("%llu regions\n", (unsigned long long)ntidx_index_region_count(x));
+ *   ntidx_index_close(&x);
+ *   ntidx_trace_close(&t);
  * @endcode
  */
 NTIDX_API void ntidx_index_prefetch(const char *trace_path, const char *index_path);
@@ -313,7 +320,7 @@ NTIDX_API void ntidx_query_options_defaults(ntidx_query_options *o);
  *   ntidx_query_options o; ntidx_query_options_defaults(&o);
  *   o.t0 = from; o.t1 = to; o.provider = "Microsoft-Windows-DotNETRuntime";
  *   ntidx_query *q; const ntidx_event *e; int rc;
- *   if (ntidx_query_open(t, x, &o, &q) < 0) ...;
+ *   if (ntidx_query_open(t, x, &o, &q) < 0) { report(ntidx_last_error()); return 1; }
  *   while ((rc = ntidx_query_next(q, &e)) == 1) use(e);
  *   if (rc < 0) report(ntidx_last_error());
  *   ntidx_query_close(&q);

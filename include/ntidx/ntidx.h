@@ -51,6 +51,12 @@
  *   makes the library read outside the mapping, allocate more than the
  *   input could justify, or loop without progress.
  * - Offsets are 64-bit everywhere: traces larger than 4 GiB work.
+ * - The examples (@code) are compiled and run by the test doc-examples
+ *   (tests/examples/), each as the body of a function given what it may
+ *   use without declaring it: `path` (a trace file), `t` (that trace,
+ *   open), `x` (its index), `r` (a reader over t), `ev` (an event of t), `b`
+ *   (a block of t), `from` and `to` (a window, raw ticks), `use(e)` (what
+ *   the program does with an event) and `report(message)` (an error).
  *
  * Thread safety
  * -------------
@@ -271,7 +277,8 @@ typedef struct ntidx_trace_info {
  * @code
  *   ntidx_trace *t;
  *   if (ntidx_trace_open(path, &t) < 0) { fprintf(stderr, "%s\n", ntidx_last_error()); return 1; }
- *   ...
+ *   printf("V%d, %llu bytes\n", ntidx_trace_get_info(t)->format_version,
+ *          (unsigned long long)ntidx_trace_get_info(t)->file_size);
  *   ntidx_trace_close(&t);
  * @endcode
  */
@@ -393,12 +400,17 @@ typedef struct ntidx_block {
  * is a valid *pos, so a reader can start in the middle of a file.
  *
  * @code
- *   uint64_t pos = ntidx_trace_get_info(t)->first_block_offset;
+ *   uint64_t pos = ntidx_trace_get_info(t)->first_block_offset, stack_blocks = 0;
  *   ntidx_block b;
  *   int rc;
- *   while ((rc = ntidx_trace_next_block(t, &pos, &b)) == 1) { ... }
- *   if (rc == 0) complete; else if (rc == NTIDX_E_TRUNCATED) incomplete;
- *   else error (ntidx_last_error()).
+ *   while ((rc = ntidx_trace_next_block(t, &pos, &b)) == 1)
+ *       stack_blocks += b.kind == NTIDX_BLOCK_STACK;
+ *   if (rc == 0)
+ *       printf("complete, %llu stack blocks\n", (unsigned long long)stack_blocks);
+ *   else if (rc == NTIDX_E_TRUNCATED)
+ *       printf("incomplete: complete up to offset %llu\n", (unsigned long long)pos);
+ *   else
+ *       report(ntidx_last_error());
  * @endcode
  * @return 1 a block (never END_OF_STREAM), 0 the end-of-stream marker was
  *         read (*pos is then the end of the stream, which is the end of the
@@ -579,9 +591,19 @@ typedef struct ntidx_label {
 /**
  * Decode the next label of an event's label list (ntidx_event.label_list).
  * @code
- *   const uint8_t *p = ev->label_list, *end = p + ev->label_list_size;
+ *   const uint8_t *p = ev->label_list;
+ *   const uint8_t *end = p ? p + ev->label_list_size : p;   // NULL when none (NULL + 0 is undefined in C)
  *   ntidx_label l;
- *   while (ntidx_label_next(&p, end, &l) == 1) ...
+ *   int rc;
+ *   while ((rc = ntidx_label_next(&p, end, &l)) == 1) {
+ *       if (l.kind == NTIDX_LABEL_KEY_STRING)
+ *           printf("%.*s=%.*s\n", (int)l.key_len, l.key, (int)l.str_len, l.str);
+ *       else if (l.kind == NTIDX_LABEL_KEY_INT)
+ *           printf("%.*s=%lld\n", (int)l.key_len, l.key, (long long)l.i);
+ *       else
+ *           printf("label of kind %d\n", l.kind);
+ *   }
+ *   if (rc < 0) report(ntidx_last_error());
  * @endcode
  * @return 1 a label, 0 the end of the list, NTIDX_E_CORRUPT.
  */
@@ -649,9 +671,9 @@ NTIDX_API void ntidx_reader_options_defaults(ntidx_reader_options *o);
  * @code
  *   ntidx_reader *r; const ntidx_event *e; int rc;
  *   ntidx_reader_options o; ntidx_reader_options_defaults(&o);
- *   if (ntidx_reader_open(t, &o, &r) != NTIDX_OK) ...;
+ *   if (ntidx_reader_open(t, &o, &r) != NTIDX_OK) { report(ntidx_last_error()); return 1; }
  *   while ((rc = ntidx_reader_next(r, &e)) == 1) use(e);
- *   if (rc < 0) report(ntidx_reader_error(r));
+ *   if (rc < 0) report(ntidx_last_error());
  *   ntidx_reader_close(&r);
  * @endcode
  */
@@ -781,12 +803,14 @@ NTIDX_API int ntidx_buf_append_dec(ntidx_buf *b, uint64_t v);
  * decode allocates nothing and costs a few stores per field.
  *
  * @code
- *   ntidx_values *v; if (ntidx_values_new(&v) < 0) ...;
+ *   ntidx_values *v; const ntidx_event *e; int rc;
+ *   if (ntidx_values_new(&v) < 0) { report(ntidx_last_error()); return 1; }
  *   while ((rc = ntidx_reader_next(r, &e)) == 1) {
  *       if (ntidx_values_decode(v, t, e) != NTIDX_OK) continue;   // reason: ntidx_last_error()
  *       const ntidx_value *tn = ntidx_values_find(v, "TypeName");
  *       if (tn && tn->kind == NTIDX_VALUE_STRING) printf("%s\n", tn->str);
  *   }
+ *   if (rc < 0) report(ntidx_last_error());
  *   ntidx_values_free(&v);
  * @endcode
  */
@@ -909,8 +933,14 @@ typedef int (*ntidx_stack_fn)(void *ctx, uint32_t id, const uint8_t *ips, uint32
  * point (a writer may give an id again after one). V3 traces have no stack
  * blocks: their events carry their stacks inline (ntidx_event.stack).
  * @code
- *   static int add(void *ctx, uint32_t id, const uint8_t *ips, uint32_t size) { ...; return 0; }
- *   if (b.kind == NTIDX_BLOCK_STACK && ntidx_stack_block_stacks(t, &b, add, ctx) < 0) ...;
+ *   static int add(void *ctx, uint32_t id, const uint8_t *ips, uint32_t size) {
+ *       (void)id, (void)ips;
+ *       *(uint64_t *)ctx += size;   // the stack's addresses: size / pointer_size of them
+ *       return 0;
+ *   }
+ *   uint64_t bytes = 0;
+ *   if (b.kind == NTIDX_BLOCK_STACK && ntidx_stack_block_stacks(t, &b, add, &bytes) < 0)
+ *       report(ntidx_last_error());
  * @endcode
  * @return NTIDX_OK; NTIDX_E_CORRUPT (the block does not hold what it declares: the stacks before the
  *         bad one were given, ntidx_last_error() names the offset); NTIDX_E_INVALID_ARG (NULL, or not

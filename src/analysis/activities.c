@@ -725,6 +725,17 @@ NTIDX_API int ntidx_activities_analyze(ntidx_trace *t, const ntidx_index *x, con
     return ntx_analysis_run(&activities_def, t, x, o, out);
 }
 
+static const ntidx_table activities_tables[] = {{"activities", A_COLUMNS, act_columns, 0},
+                                                 {"activities_summary", S_COLUMNS, sum_columns, 0}};
+
+const ntidx_analysis_info ntx_activities_info = {
+    .name = "activities",
+    .summary = "EventSource Start/Stop activities, nested, as TraceEvent's StartStopActivityComputer pairs them",
+    .analyze = ntidx_activities_analyze,
+    .table_count = sizeof activities_tables / sizeof activities_tables[0],
+    .tables = activities_tables,
+};
+
 NTIDX_API size_t ntidx_activity_count(const ntidx_analysis *a)
 {
     const activities_result *r = ntx_analysis_data(a, NTX_ANALYSIS_ACTIVITIES);

@@ -46,12 +46,13 @@ typedef struct ntx_an_ctx {
     uint32_t pid;          /* the trace's process (events carry none before V6) */
     int64_t sync_ticks;    /* ms since sync: (ts - sync_ticks) * 1000 / tick_frequency */
     int64_t tick_frequency;
+    const void *arg;       /* what the analysis's entry point handed ntx_analysis_run_arg() (its own options) */
 } ntx_an_ctx;
 
 /* One event as an analysis sees it: decoded, of one of its types. */
 typedef struct ntx_an_event {
     const ntidx_event *ev;
-    const ntidx_values *values; /* its payload, decoded (never NULL) */
+    const ntidx_values *values; /* its payload, decoded (NULL for an analysis with no_payload) */
     uint64_t ts;
     uint64_t thread;            /* ev->thread_id */
     uint32_t pid;               /* V6: the thread's process where the trace gives it, else ctx->pid */
@@ -74,6 +75,8 @@ typedef struct ntx_analysis_def {
        (EventSource events are known by their opcodes, not by fixed ids): one malloc'ed block the driver
        frees, the provider strings inside it. 0 or a negative ntidx_error with `err` set. */
     int (*plan_types)(const ntx_an_ctx *ctx, ntx_event_type **types, size_t *ntypes, ntx_err *err);
+    /* 1: the payloads are not decoded (an event counts whatever its payload: a CPU sample), values NULL */
+    int no_payload;
     /* a work unit: created on the worker that reads it, fed its events in time order */
     int (*unit_new)(const ntx_an_ctx *ctx, void **unit);
     /* 0; 1: the event lacks a field the analysis needs (counted as a field error, and skipped); < 0: fatal */
@@ -101,6 +104,9 @@ typedef struct ntx_analysis_def {
    conventions: the error is published, the file named. */
 int ntx_analysis_run(const ntx_analysis_def *def, ntidx_trace *t, const ntidx_index *x,
                      const ntidx_analysis_options *o, ntidx_analysis **out);
+/* The same, with `arg` in the context every callback gets (ctx->arg). */
+int ntx_analysis_run_arg(const ntx_analysis_def *def, const void *arg, ntidx_trace *t, const ntidx_index *x,
+                         const ntidx_analysis_options *o, ntidx_analysis **out);
 
 /* ms since the trace's sync time, as PerfView's TimeStampRelativeMSec. */
 static inline double ntx_an_ms(const ntx_an_ctx *c, uint64_t ts)
@@ -128,6 +134,20 @@ void *ntx_analysis_data(const ntidx_analysis *a, int kind);
 ntidx_analysis_stats *ntx_analysis_stats(ntidx_analysis *a);
 
 /* The kinds of results, for the typed accessors. */
-enum { NTX_ANALYSIS_GC = 1, NTX_ANALYSIS_CONTENTION = 2, NTX_ANALYSIS_ACTIVITIES = 3 };
+enum { NTX_ANALYSIS_GC = 1, NTX_ANALYSIS_CONTENTION = 2, NTX_ANALYSIS_ACTIVITIES = 3, NTX_ANALYSIS_CPU = 4 };
+/* The counting and JIT analyses (alloc.c, exceptions.c, jit.c). */
+enum { NTX_ANALYSIS_JIT = 20, NTX_ANALYSIS_ALLOC = 21, NTX_ANALYSIS_EXCEPTIONS = 22 };
+
+/* ---- The analyses by name (analysis_registry.c) ---- */
+
+/* Each analysis's entry in the registry, defined beside its ntx_analysis_def: its name, one line of summary,
+   its public entry point and its tables' static columns (those its finish() adds, in that order). */
+extern const ntidx_analysis_info ntx_gc_info;
+extern const ntidx_analysis_info ntx_contention_info;
+extern const ntidx_analysis_info ntx_activities_info;
+extern const ntidx_analysis_info ntx_cpu_info;
+extern const ntidx_analysis_info ntx_jit_info;
+extern const ntidx_analysis_info ntx_alloc_info;
+extern const ntidx_analysis_info ntx_exceptions_info;
 
 #endif

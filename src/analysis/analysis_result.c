@@ -8,7 +8,7 @@
 
 #include "analysis_internal.h"
 
-#define MAX_TABLES 4
+#define MAX_TABLES 8
 
 typedef struct table {
     const char *name;

@@ -72,7 +72,7 @@ static uint32_t event_pid(const ntx_an_ctx *c, const ntidx_event *ev)
  * payload does not fit their layout, or that the analysis finds lacking a
  * field it needs, are counted as field errors and skipped.
  */
-static int read_events(const ntx_an_ctx *ctx, ntidx_query *q, ntidx_values *v,
+static int read_events(const ntx_an_ctx *ctx, int decode, ntidx_query *q, ntidx_values *v,
                        int (*feed)(void *st, const ntx_an_event *e, ntx_err *err), void *st,
                        uint64_t (*enough)(const void *st), ntx_an_counts *counts, ntx_err *err)
 {
@@ -80,14 +80,14 @@ static int read_events(const ntx_an_ctx *ctx, ntidx_query *q, ntidx_values *v,
     int rc;
     while ((rc = ntx_query_next(q, &ev)) == 1) {
         counts->events++;
-        int drc = ntidx_values_decode(v, ctx->t, ev);
+        int drc = decode ? ntidx_values_decode(v, ctx->t, ev) : 0;
         if (drc == NTIDX_E_PAYLOAD) {
             counts->field_errors++;
             continue;
         }
         if (drc < 0)
             return ntx_err_from_last(err, drc);
-        ntx_an_event e = {.ev = ev, .values = v, .ts = ev->timestamp, .thread = ev->thread_id,
+        ntx_an_event e = {.ev = ev, .values = decode ? v : NULL, .ts = ev->timestamp, .thread = ev->thread_id,
                           .pid = event_pid(ctx, ev)};
         int frc = feed(st, &e, err);
         if (frc < 0)
@@ -132,7 +132,7 @@ static int read_unit(shared *sh, unit *u, ntidx_values *v, ntx_err *err)
     if ((rc = ntx_query_restrict_types(q, sh->types, sh->ntypes)) < 0)
         ntx_err_from_last(err, rc);
     if (rc == 0)
-        rc = read_events(ctx, q, v, def->unit_event, u->state, NULL, &u->counts, err);
+        rc = read_events(ctx, !def->no_payload, q, v, def->unit_event, u->state, NULL, &u->counts, err);
     if (rc == 0)
         rc = def->unit_end(u->state, err);
     add_query_stats(&u->qs, ntidx_query_get_stats(q));
@@ -189,7 +189,7 @@ static int look_ahead(const shared *sh, void *merged, ntidx_values *v, ntidx_ana
         ntx_err_from_last(err, rc);
     ntx_an_counts ahead = {0};
     if (rc == 0)
-        rc = read_events(ctx, q, v, def->lookahead_event, merged, def->open_count, &ahead, err);
+        rc = read_events(ctx, !def->no_payload, q, v, def->lookahead_event, merged, def->open_count, &ahead, err);
     const ntidx_query_stats *qs = ntidx_query_get_stats(q);
     st->lookahead_events += ahead.events;
     st->lookahead_bytes += qs->bytes_read;
@@ -338,6 +338,12 @@ static int check_options(const ntidx_trace *t, const ntidx_analysis_options *o)
 int ntx_analysis_run(const ntx_analysis_def *def, ntidx_trace *t, const ntidx_index *x,
                      const ntidx_analysis_options *o, ntidx_analysis **out)
 {
+    return ntx_analysis_run_arg(def, NULL, t, x, o, out);
+}
+
+int ntx_analysis_run_arg(const ntx_analysis_def *def, const void *arg, ntidx_trace *t, const ntidx_index *x,
+                         const ntidx_analysis_options *o, ntidx_analysis **out)
+{
     if (out)
         *out = NULL;
     if (!t || !x || !out)
@@ -353,7 +359,7 @@ int ntx_analysis_run(const ntx_analysis_def *def, ntidx_trace *t, const ntidx_in
         return rc;
     const ntidx_trace_info *ti = ntidx_trace_get_info(t);
     ntx_an_ctx ctx = {.t = t, .x = ntx_index_current(x), .o = o, .pid = ti->process_id,
-                      .sync_ticks = ti->sync_ticks, .tick_frequency = ti->tick_frequency};
+                      .sync_ticks = ti->sync_ticks, .tick_frequency = ti->tick_frequency, .arg = arg};
     ntx_err err = {0};
     rc = run_once(def, &ctx, out, &err);
     if (rc == NTIDX_E_INDEX_CORRUPT && o->recover) {

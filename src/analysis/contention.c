@@ -533,6 +533,18 @@ NTIDX_API int ntidx_contention_analyze(ntidx_trace *t, const ntidx_index *x, con
     return ntx_analysis_run(&contention_def, t, x, o, out);
 }
 
+static const ntidx_table contention_tables[] = {{"contention", C_COLUMNS, row_columns, 0},
+                                                {"contention_locks", L_COLUMNS, lock_columns, 0},
+                                                {"contention_waits", W_COLUMNS, wait_columns, 0}};
+
+const ntidx_analysis_info ntx_contention_info = {
+    .name = "contention",
+    .summary = "the locks threads waited for, and how long, per lock and thread (Contention/Start-Stop)",
+    .analyze = ntidx_contention_analyze,
+    .table_count = sizeof contention_tables / sizeof contention_tables[0],
+    .tables = contention_tables,
+};
+
 NTIDX_API size_t ntidx_contention_count(const ntidx_analysis *a)
 {
     const contention_result *r = ntx_analysis_data(a, NTX_ANALYSIS_CONTENTION);

@@ -237,8 +237,8 @@ static int per_heap(gcx *g, const ntx_an_event *e, gc_ev *out)
             !obj_field(e->values, o, "FreeListAfter", &fla) || !obj_field(e->values, o, "FreeObjAfter", &foa))
             return 1;
         h.size_before[gen] = sb;
-        h.obj_space_before[gen] = sb - flb - fob;
-        h.obj_size_after[gen] = sa - (fla + foa);
+        h.obj_space_before[gen] = gc_sub_wrapping(gc_sub_wrapping(sb, flb), fob);
+        h.obj_size_after[gen] = gc_sub_wrapping(sa, gc_add_wrapping(fla, foa));
     }
     if (gen < h.ngens)
         return 1;
@@ -731,6 +731,16 @@ NTIDX_API int ntidx_gc_analyze(ntidx_trace *t, const ntidx_index *x, const ntidx
 {
     return ntx_analysis_run(&gc_def, t, x, o, out);
 }
+
+static const ntidx_table gc_tables[] = {{"gc", C_COUNT, gc_columns, 0}, {"gc_summary", S_COLUMNS, sum_columns, 0}};
+
+const ntidx_analysis_info ntx_gc_info = {
+    .name = "gc",
+    .summary = "the GCs of a window, their pauses and why they ran (TraceEvent's GCStats)",
+    .analyze = ntidx_gc_analyze,
+    .table_count = sizeof gc_tables / sizeof gc_tables[0],
+    .tables = gc_tables,
+};
 
 NTIDX_API size_t ntidx_gc_count(const ntidx_analysis *a)
 {

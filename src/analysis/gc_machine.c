@@ -404,7 +404,7 @@ static double user_allocated_per_heap(const gc_lane *l, size_t idx, uint32_t hea
                 prev_obj = p->heaps[heap].obj_space_before[gen];
         }
     }
-    return (double)(g->heaps[heap].obj_space_before[gen] - prev_obj);
+    return (double)gc_sub_wrapping(g->heaps[heap].obj_space_before[gen], prev_obj);
 }
 
 /* TraceGC.GetUserAllocated() */

@@ -74,14 +74,19 @@ enum {
 
 /* Allocation ticks between two other events, added up (bytes). A tick whose amount is negative (an old
    runtime's) starts a run of its own: from it on, TraceEvent clamps every amount. */
+
 typedef struct gc_alloc_run {
     int64_t raw[3], clamped[3];
     int starts_bad;
 } gc_alloc_run;
 
 /* a + b as C#'s unchecked long arithmetic (TraceEvent's) computes it: wrapped, where an int64_t sum of
-   amounts a trace can claim (AllocationAmount64 is any 64-bit value) would overflow, undefined in C */
+   amounts a trace can claim (AllocationAmount64 is any 64-bit value) would overflow, undefined in C. The
+   sums stay exact for every real trace and independent of the cut into units for any. */
 static inline int64_t gc_add_wrapping(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+/* a - b the same way: per-heap sizes (GC/PerHeapHistory's SizeBefore, FreeListBefore, ...) are the trace's
+   claims too. */
+static inline int64_t gc_sub_wrapping(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
 
 typedef struct gc_ev {
     uint8_t kind;

@@ -5,7 +5,7 @@
  * sha256 935d3293b9c0520c7c4254f169b59aa1616db7562a6e7f59820c4d5a2abf1bfd.
  *
  * Regenerate from the repository root with
- *     python3 tools/gen_manifest_tables.py ../shared/manifests/ClrEtwAll.man \
+ *     python3 tools/gen_manifest_tables.py tests/data/ClrEtwAll.man.xz \
  *         -o src/decode/manifest_tables.c
  * The test manifest-tables-current fails when this file and the generator
  * disagree. Naming rule and layout mapping: docs/runtime-events.md.

@@ -1,101 +1,172 @@
 /*
  * The symbolizer (include/ntidx/symbols.h): the methods and modules the .NET
- * runtime reported in a trace, and lookups of instruction pointers in them.
+ * runtime reported in a trace, and lookups of instruction pointers in them,
+ * named as TraceEvent's TraceLog names them (the conversion every TraceEvent
+ * stack source reads: PerfView, dotnet-trace's speedscope export).
  *
- * Methods come from the method-load events and the rundown of the WHOLE
- * trace (the rundown sits at the end, after any window): every event with id
- * 143 or 144 of Microsoft-Windows-DotNETRuntime (Method/LoadVerbose,
- * Method/UnloadVerbose) and Microsoft-Windows-DotNETRuntimeRundown
- * (Method/DCStartVerbose, Method/DCStopVerbose) with MethodStartAddress,
- * MethodSize and MethodName; modules from ids 152-154 of the same providers
- * (the loader's module load, unload and rundown events) with ModuleID and
- * ModuleILPath. With a --full index, one query per such type: its block
- * filters skip the rest. Fields are read as typed values (ntidx_values).
+ * What TraceLog does (src/TraceEvent/TraceLog.cs in microsoft/perfview), in
+ * the order of the events:
+ *
+ *  - Code addresses. Every address of an event's stack becomes an
+ *    "unresolved" code address of its process. A method event that resolves
+ *    (AddMethod: Method/UnloadVerbose, Method/DCStopVerboseV2 of the runtime,
+ *    Method/DCStopVerbose of the rundown) names every unresolved address in
+ *    [MethodStartAddress, + MethodSize) and resolves it: an address seen
+ *    after it waits for the next such event. A jitted method load
+ *    (Method/LoadVerbose, DCStartVerboseV2, the rundown's DCStartVerbose, with
+ *    MethodFlags' Jitted bit) only goes on a list that names, after the last
+ *    event, what is still unresolved, in load order. So an address of a
+ *    sample at time T gets the first resolving event after T that covers it,
+ *    else the first jitted load that does; a method that is neither never
+ *    names anything (a load of precompiled code without a rundown).
+ *  - The method's name is MethodNamespace + "." + MethodName + the signature
+ *    from its first '(' (TraceLog.GetFullName).
+ *  - Its module is looked up by ModuleID *at the event's time* among the
+ *    process's managed modules (TraceLoadedModules.FindManagedModuleAndIndex:
+ *    the latest module of that id whose load time <= T < its unload time);
+ *    when there is none, an empty one is made (GetOrCreateManagedModule),
+ *    whose file has no name: "ManagedModule". A jitted load makes it at its
+ *    own time too (InsertJITTEDMethod).
+ *  - Module events (the runtime's Loader/ModuleLoad, ModuleUnload,
+ *    ModuleDCStopV2; the rundown's ModuleDCStart, ModuleDCStop) find the
+ *    module by id at their time, or make one whose file is looked up by path
+ *    (case-insensitive) or created: a file created with a path keeps it in
+ *    lower case (TraceModuleFile's constructor), a file made empty and named
+ *    later keeps the case of the event that names it (SetModuleFileName).
+ *    ModuleLoad sets the module's load time to the session's start (the
+ *    trace's sync time); ModuleUnload its unload time. When the IL and native
+ *    paths are equal, ".ni" is taken out of the IL path.
+ *  - A module's name is its file's path ("ManagedModule" without one) after
+ *    the last '/' or '\', without a ".dll" or ".exe" extension (any case).
+ *    Names are final: a file named after a method took it is shown named.
+ *  - Frames: "module!method"; an address no method covers is "?!?".
+ *
+ * The symbolizer replays that: it reads the method and module events of the
+ * WHOLE trace (the rundown sits at the end, after any window) in file order,
+ * replays them in time order to give each method event its module file, and
+ * keeps a table sorted by address in which a lookup at time T picks the
+ * method event TraceLog would. Where it departs (all rare): the empty module
+ * a resolving event makes is made whether or not it named an address (TraceLog
+ * makes it only then); a jitted load makes its module even when a load with
+ * the same start address came before; one table for all processes; addresses
+ * are never taken for the kernel's.
+ *
+ * Reading costs one query over the trace restricted to those event types:
+ * with a --full index it reads only the blocks whose type filters can hold
+ * them (a few per cent of a trace: a trace reports each method once or
+ * twice); without one, every block is read once.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "buf.h"
 #include "error.h"
 #include "hash.h"
 #include "idmap.h"
+#include "query_internal.h"
 #include "search.h"
 #include "ntidx/symbols.h"
 
 #define RUNTIME_PROVIDER "Microsoft-Windows-DotNETRuntime"
 #define RUNDOWN_PROVIDER "Microsoft-Windows-DotNETRuntimeRundown"
 
+/* The events read, by what they do in TraceLog. */
+enum { K_NONE, K_JIT_LOAD, K_RESOLVE, K_MOD_LOAD, K_MOD_UNLOAD, K_MOD_RUNDOWN };
+
+static const struct {
+    ntx_event_type type;
+    int kind;
+} event_kinds[] = {
+    {{RUNTIME_PROVIDER, 143}, K_JIT_LOAD},     /* Method/LoadVerbose (jitted ones) */
+    {{RUNTIME_PROVIDER, 139}, K_JIT_LOAD},     /* Method/DCStartVerboseV2 */
+    {{RUNDOWN_PROVIDER, 143}, K_JIT_LOAD},     /* Method/DCStartVerbose */
+    {{RUNTIME_PROVIDER, 144}, K_RESOLVE},      /* Method/UnloadVerbose */
+    {{RUNTIME_PROVIDER, 140}, K_RESOLVE},      /* Method/DCStopVerboseV2 */
+    {{RUNDOWN_PROVIDER, 144}, K_RESOLVE},      /* Method/DCStopVerbose */
+    {{RUNTIME_PROVIDER, 152}, K_MOD_LOAD},     /* Loader/ModuleLoad */
+    {{RUNTIME_PROVIDER, 153}, K_MOD_UNLOAD},   /* Loader/ModuleUnload */
+    {{RUNTIME_PROVIDER, 150}, K_MOD_RUNDOWN},  /* Loader/ModuleDCStopV2 */
+    {{RUNDOWN_PROVIDER, 153}, K_MOD_RUNDOWN},  /* Loader/ModuleDCStart */
+    {{RUNDOWN_PROVIDER, 154}, K_MOD_RUNDOWN},  /* Loader/ModuleDCStop */
+};
+#define NKINDS (sizeof event_kinds / sizeof event_kinds[0])
+
+#define JITTED_FLAG 0x8u       /* MethodFlags: Jitted */
+#define SEQ_JIT 0x80000000u    /* while reading: the event is a jitted load */
+#define SEQ_MASK 0x7fffffffu
+#define WHEN_END UINT64_MAX    /* a jitted load's entry: it names what is left at the end */
+#define SCAN_BACK 64           /* entries looked at below a lookup's address (overlaps: code reused) */
+#define MAX_WALK 1024          /* modules of one id looked at by a search (see find_module) */
+#define UNKNOWN_FRAME UINT64_MAX
+
 /*
- * 32 bytes a method: a trace can report millions of them (the generated 10 GB
- * trace: 6.2 million method loads), and a batch worker's memory is watched.
- * Names are stored once each (a trace's methods share few distinct names
- * compared with their load events) in `names`.
+ * One method event, 32 bytes: a trace can report millions of them (the
+ * generated 10 GB trace: 6.2 million method loads), and a batch worker's
+ * memory is watched. Names are stored once each in `names`.
  */
 typedef struct method {
-    uint64_t start, size;
-    uint64_t module; /* while reading: the ModuleID (0: none); then 1 + the index of its module, or 0 */
-    uint32_t name;   /* offset into names: "Namespace.Method(args)" */
-    uint32_t seq;    /* the order methods were read in: ties of the sort keep it */
+    uint64_t start;
+    uint64_t when;  /* reading and replay: the event's timestamp; then a resolving event's, or WHEN_END */
+    uint32_t size;
+    uint32_t name;  /* offset into names: "Namespace.Method(args)" */
+    uint32_t file;  /* reading: its ModuleID's index in ids; then its module file */
+    uint32_t seq;   /* the event's place in file order (SEQ_JIT while reading); a jitted load's place in the list */
 } method;
 
-typedef struct module {
-    uint64_t id;
+/* A module event (few: one or two per assembly). */
+typedef struct modev {
+    uint64_t ts, id;
+    uint32_t seq, kind;
+    size_t il, native; /* offsets of NUL-terminated paths in `paths` */
+} modev;
+
+/* TraceEvent's TraceModuleFile: a path (NULL: none yet) and, in the end, its name's index in modnames. */
+typedef struct mfile {
     char *path;
-    char *name; /* the path's file name without its extension */
-} module;
+    uint32_t name_id;
+} mfile;
+
+/* TraceEvent's TraceManagedModule, for the replay. */
+typedef struct mmod {
+    uint64_t load, unload;
+    uint32_t file;
+} mmod;
+
+/* The modules of one ModuleID, in TraceEvent's list order. */
+typedef struct mgroup {
+    uint32_t *mods;
+    uint32_t n, cap;
+} mgroup;
 
 struct ntidx_symbolizer {
     method *methods;
     size_t nmethods, capmethods;
-    module *modules;
-    size_t nmodules, capmodules;
+    ntidx_buf names;    /* NUL-terminated method names, each once */
+    ntx_idmap name_at;  /* reading: xxh3 of a name -> its offset + 1 (a collision just stores the name again) */
+    uint64_t *ids;      /* reading: the ModuleIDs of the method events */
+    size_t nids, capids;
+    ntx_idmap id_index; /* reading: ModuleID -> index in ids + 1 */
+    modev *modevs;
+    size_t nmodevs, capmodevs;
+    ntidx_buf paths;
     ntidx_values *values;
-    ntidx_buf names; /* NUL-terminated names, each once */
-    ntx_idmap name_at; /* xxh3 of a name -> its offset + 1 (a collision just stores the name again) */
+    uint32_t seq;
+    uint64_t session_start; /* the trace's sync time: ModuleLoad's load time */
+    /* the replay's modules, then the module files the table points at */
+    mfile *files;
+    size_t nfiles, capfiles;
+    ntx_idmap file_by_path; /* xxh3 of the lower-cased path -> file + 1 */
+    mmod *mods;
+    size_t nmods, capmods;
+    mgroup *groups;
+    size_t ngroups, capgroups;
+    ntx_idmap group_of;     /* ModuleID -> group + 1 */
+    char **modnames;        /* distinct module names */
+    size_t nmodnames;
+    uint64_t max_size;      /* the largest method: no entry further below an address than this covers it */
 };
-
-static const uint32_t method_event_ids[] = {143, 144, 152, 153, 154};
-
-static int is_runtime(const char *p) { return !strcmp(p, RUNTIME_PROVIDER) || !strcmp(p, RUNDOWN_PROVIDER); }
-
-/* Is this one of the events note() reads? */
-static int is_method_or_module(const ntidx_metadata *m)
-{
-    for (size_t i = 0; i < sizeof method_event_ids / sizeof method_event_ids[0]; i++)
-        if (m->event_id == method_event_ids[i])
-            return is_runtime(m->provider);
-    return 0;
-}
-
-/* A non-negative integer field. */
-static int u64_field(const ntidx_values *v, const char *name, uint64_t *out)
-{
-    const ntidx_value *f = ntidx_values_find(v, name);
-    if (f && f->kind == NTIDX_VALUE_UINT) {
-        *out = f->u;
-        return 1;
-    }
-    if (f && f->kind == NTIDX_VALUE_INT && f->i >= 0) {
-        *out = (uint64_t)f->i;
-        return 1;
-    }
-    return 0;
-}
-
-static const char *str_field(const ntidx_values *v, const char *name)
-{
-    const ntidx_value *f = ntidx_values_find(v, name);
-    return f && f->kind == NTIDX_VALUE_STRING ? f->str : NULL;
-}
-
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s);
-    char *d = malloc(n + 1);
-    if (d)
-        memcpy(d, s, n + 1);
-    return d;
-}
 
 static int grow(void **p, size_t *cap, size_t n, size_t elem)
 {
@@ -110,113 +181,207 @@ static int grow(void **p, size_t *cap, size_t n, size_t elem)
     return 0;
 }
 
-/* Record one method or module event. 0, or NTIDX_E_NOMEM. */
-static int note(ntidx_symbolizer *s, const ntidx_trace *t, const ntidx_event *e)
+static int kind_of(const ntidx_metadata *m)
 {
-    if (ntidx_values_decode(s->values, t, e) != NTIDX_OK)
-        return 0; /* undecodable: no name from it */
-    const ntidx_values *v = s->values;
-    if (e->metadata->event_id >= 152) {
-        uint64_t id;
-        const char *path = str_field(v, "ModuleILPath");
-        if (!u64_field(v, "ModuleID", &id) || !path || !path[0])
-            return 0;
-        if (grow((void **)&s->modules, &s->capmodules, s->nmodules, sizeof *s->modules) < 0)
-            return NTIDX_E_NOMEM;
-        module md = {id, dup_str(path), NULL};
-        if (!md.path)
-            return NTIDX_E_NOMEM;
-        /* PerfView's module name: the file name without directory or extension. */
-        const char *base = md.path;
-        for (const char *p = md.path; *p; p++)
-            if (*p == '/' || *p == '\\')
-                base = p + 1;
-        size_t bl = strlen(base);
-        const char *dot = strrchr(base, '.');
-        if (dot && dot != base)
-            bl = (size_t)(dot - base);
-        md.name = malloc(bl + 1);
-        if (!md.name) {
-            free(md.path);
-            return NTIDX_E_NOMEM;
-        }
-        memcpy(md.name, base, bl);
-        md.name[bl] = 0;
-        s->modules[s->nmodules++] = md;
+    for (size_t i = 0; i < NKINDS; i++)
+        if (m->event_id == event_kinds[i].type.event_id && !strcmp(m->provider, event_kinds[i].type.provider))
+            return event_kinds[i].kind;
+    return K_NONE;
+}
+
+/* A non-negative integer field. */
+static int u64_field(const ntidx_values *v, const char *name, uint64_t *out)
+{
+    const ntidx_value *f = ntidx_values_find(v, name);
+    if (f && (f->kind == NTIDX_VALUE_UINT || f->kind == NTIDX_VALUE_BOOL)) {
+        *out = f->u;
+        return 1;
+    }
+    if (f && f->kind == NTIDX_VALUE_INT && f->i >= 0) {
+        *out = (uint64_t)f->i;
+        return 1;
+    }
+    return 0;
+}
+
+/* A string field; "" when missing (TraceEvent reads an absent string as empty). */
+static const char *str_field(const ntidx_values *v, const char *name)
+{
+    const ntidx_value *f = ntidx_values_find(v, name);
+    return f && f->kind == NTIDX_VALUE_STRING && f->str ? f->str : "";
+}
+
+/* The small index of a ModuleID (methods keep 32 bits of it). -1 out of memory. */
+static int64_t id_index(ntidx_symbolizer *s, uint64_t id)
+{
+    void *v = ntx_idmap_get(&s->id_index, id);
+    if (v)
+        return (int64_t)(uintptr_t)v - 1;
+    if (grow((void **)&s->ids, &s->capids, s->nids, sizeof *s->ids) < 0 ||
+        ntx_idmap_put(&s->id_index, id, (void *)(uintptr_t)(s->nids + 1)) != 0)
+        return -1;
+    s->ids[s->nids] = id;
+    return (int64_t)s->nids++;
+}
+
+static size_t put_path(ntidx_symbolizer *s, const char *p, int *nomem)
+{
+    size_t n = strlen(p), at = s->paths.len;
+    uint8_t *w = ntx_buf_append(&s->paths, n + 1);
+    if (!w) {
+        *nomem = 1;
         return 0;
     }
-    uint64_t start, size, module_id = 0;
-    if (!u64_field(v, "MethodStartAddress", &start) || !u64_field(v, "MethodSize", &size) || size == 0 ||
-        start + size < start)
-        return 0;
-    u64_field(v, "ModuleID", &module_id);
+    memcpy(w, p, n + 1);
+    return at;
+}
+
+/* TraceLog.GetFullName: Namespace + "." + Name + the signature from its first '(', stored once. Its offset,
+   UINT32_MAX when it cannot be numbered, or -1 out of memory. */
+static int64_t method_name(ntidx_symbolizer *s, const ntidx_values *v)
+{
     const char *ns = str_field(v, "MethodNamespace"), *nm = str_field(v, "MethodName");
-    const char *sig = str_field(v, "MethodSignature");
-    if (!nm || !nm[0])
-        return 0;
-    /* Namespace.Name(args): the signature is "ret  (args)"; keep the parenthesised part. */
-    const char *args = sig ? strchr(sig, '(') : NULL;
-    size_t nsl = ns && ns[0] ? strlen(ns) : 0, nml = strlen(nm), al = args ? strlen(args) : 0;
-    size_t n = nsl + (nsl ? 1 : 0) + nml + al;
-    if (s->nmethods >= UINT32_MAX || n >= UINT32_MAX)
-        return 0; /* more than a method table can number, or a name longer than 4 GB: not named */
+    const char *args = strchr(str_field(v, "MethodSignature"), '(');
+    size_t nsl = strlen(ns), nml = strlen(nm), al = args ? strlen(args) : 0;
+    size_t n = nsl + 1 + nml + al;
+    if (n >= UINT32_MAX)
+        return UINT32_MAX;
     /* The name is built at the end of the pool; if it was there already, the pool is cut back. */
     size_t at = s->names.len;
     char *name = (char *)ntx_buf_append(&s->names, n + 1);
     if (!name)
-        return NTIDX_E_NOMEM;
-    char *w = name;
-    if (nsl) {
-        memcpy(w, ns, nsl);
-        w += nsl;
-        *w++ = '.';
-    }
-    memcpy(w, nm, nml);
-    w += nml;
+        return -1;
+    memcpy(name, ns, nsl);
+    name[nsl] = '.';
+    memcpy(name + nsl + 1, nm, nml);
     if (al)
-        memcpy(w, args, al);
+        memcpy(name + nsl + 1 + nml, args, al);
     name[n] = 0;
     uint64_t h = ntx_xxh3(name, n);
     void *seen = ntx_idmap_get(&s->name_at, h);
-    uint64_t off = at;
     if (seen && !strcmp((const char *)s->names.bytes + ((uintptr_t)seen - 1), name)) {
-        off = (uintptr_t)seen - 1;
         s->names.len = at;
-    } else if (!seen && ntx_idmap_put(&s->name_at, h, (void *)(uintptr_t)(at + 1)) != 0) {
+        return (int64_t)((uintptr_t)seen - 1);
+    }
+    if (!seen && ntx_idmap_put(&s->name_at, h, (void *)(uintptr_t)(at + 1)) != 0)
+        return -1;
+    if (at >= UINT32_MAX) {
+        s->names.len = at;
+        return UINT32_MAX; /* the pool's numbering is full: the method stays unnamed */
+    }
+    return (int64_t)at;
+}
+
+/* Record one method or module event. 0, or NTIDX_E_NOMEM. */
+static int note(ntidx_symbolizer *s, const ntidx_trace *t, const ntidx_event *e, int kind)
+{
+    if (ntidx_values_decode(s->values, t, e) != NTIDX_OK)
+        return 0; /* undecodable: TraceEvent would not read it either */
+    const ntidx_values *v = s->values;
+    if (s->seq == SEQ_MASK)
+        return 0; /* two billion events of these types: the rest are not numbered */
+    uint32_t seq = s->seq++;
+    uint64_t id;
+    if (!u64_field(v, "ModuleID", &id))
+        return 0;
+    if (kind >= K_MOD_LOAD) {
+        if (grow((void **)&s->modevs, &s->capmodevs, s->nmodevs, sizeof *s->modevs) < 0)
+            return NTIDX_E_NOMEM;
+        int nomem = 0;
+        modev m = {e->timestamp, id, seq, (uint32_t)kind, 0, 0};
+        m.il = put_path(s, str_field(v, "ModuleILPath"), &nomem);
+        m.native = put_path(s, str_field(v, "ModuleNativePath"), &nomem);
+        if (nomem)
+            return NTIDX_E_NOMEM;
+        s->modevs[s->nmodevs++] = m;
+        return 0;
+    }
+    uint64_t start, size, flags = 0;
+    if (!u64_field(v, "MethodStartAddress", &start) || !u64_field(v, "MethodSize", &size) || size > UINT32_MAX)
+        return 0;
+    u64_field(v, "MethodFlags", &flags);
+    if (kind == K_JIT_LOAD && !(flags & JITTED_FLAG))
+        return 0; /* TraceLog keeps only jitted loads: precompiled code is named by its rundown */
+    if (s->nmethods >= SEQ_MASK)
+        return 0;
+    int64_t name = method_name(s, v), idx = id_index(s, id);
+    if (name < 0 || idx < 0)
         return NTIDX_E_NOMEM;
-    }
-    if (off > UINT32_MAX) {
-        s->names.len = at;
-        return 0; /* the pool's numbering is full: the method stays unnamed */
-    }
+    if (name == UINT32_MAX || idx >= UINT32_MAX)
+        return 0;
     if (grow((void **)&s->methods, &s->capmethods, s->nmethods, sizeof *s->methods) < 0)
         return NTIDX_E_NOMEM;
-    s->methods[s->nmethods] = (method){start, size, module_id, (uint32_t)off, (uint32_t)s->nmethods};
-    s->nmethods++;
+    s->methods[s->nmethods++] = (method){start, e->timestamp, (uint32_t)size, (uint32_t)name, (uint32_t)idx,
+                                         seq | (kind == K_JIT_LOAD ? SEQ_JIT : 0)};
     return 0;
 }
 
-/* Methods in order of start, size, then the order they were read in (so any sort gives one order). */
-static int method_lt(const method *x, const method *y)
+/* Read the events: one query restricted to their types (a --full index skips the blocks that hold none), or
+   one reader pass without an index; file order either way. */
+static int load(ntidx_symbolizer *s, ntidx_trace *t, const ntidx_index *x)
+{
+    int rc;
+    const ntidx_event *e;
+    if (x) {
+        ntx_event_type types[NKINDS];
+        for (size_t i = 0; i < NKINDS; i++)
+            types[i] = event_kinds[i].type;
+        ntidx_query_options o;
+        ntidx_query_options_defaults(&o);
+        o.order = NTIDX_ORDER_FILE;
+        ntidx_query *q;
+        if ((rc = ntidx_query_open(t, x, &o, &q)) < 0)
+            return rc;
+        rc = ntx_query_restrict_types(q, types, NKINDS);
+        while (rc == 0 && (rc = ntidx_query_next(q, &e)) == 1)
+            rc = note(s, t, e, kind_of(e->metadata));
+        ntidx_query_close(&q);
+        return rc;
+    }
+    ntidx_reader *r;
+    if ((rc = ntidx_reader_open(t, NULL, &r)) < 0)
+        return rc;
+    while ((rc = ntidx_reader_next(r, &e)) == 1) {
+        int kind = kind_of(e->metadata);
+        if (kind != K_NONE && (rc = note(s, t, e, kind)) < 0)
+            break;
+    }
+    ntidx_reader_close(&r);
+    return rc;
+}
+
+/* ---- Sorting in place (qsort would allocate a copy of a table of millions: glibc sorts by merging) ---- */
+
+/* Time order, as TraceEvent dispatches: timestamp, then file order. */
+static int time_lt(const method *x, const method *y)
+{
+    if (x->when != y->when)
+        return x->when < y->when;
+    return (x->seq & SEQ_MASK) < (y->seq & SEQ_MASK);
+}
+
+/* Address order for lookups: start, size, then the order in which the entries would name an address. */
+static int addr_lt(const method *x, const method *y)
 {
     if (x->start != y->start)
         return x->start < y->start;
     if (x->size != y->size)
         return x->size < y->size;
+    if (x->when != y->when)
+        return x->when < y->when;
     return x->seq < y->seq;
 }
 
-/* Heapsort in place: qsort() would allocate a copy of the whole table (glibc sorts by merging). */
-static void sift_down(method *m, size_t i, size_t n)
+static void sift_down(method *m, size_t i, size_t n, int (*lt)(const method *, const method *))
 {
     method x = m[i];
     for (;;) {
         size_t c = 2 * i + 1;
         if (c >= n)
             break;
-        if (c + 1 < n && method_lt(&m[c], &m[c + 1]))
+        if (c + 1 < n && lt(&m[c], &m[c + 1]))
             c++;
-        if (!method_lt(&x, &m[c]))
+        if (!lt(&x, &m[c]))
             break;
         m[i] = m[c];
         i = c;
@@ -224,84 +389,316 @@ static void sift_down(method *m, size_t i, size_t n)
     m[i] = x;
 }
 
-static void sort_methods(method *m, size_t n)
+static void heap_sort(method *m, size_t n, int (*lt)(const method *, const method *))
 {
     for (size_t i = n / 2; i-- > 0;)
-        sift_down(m, i, n);
+        sift_down(m, i, n, lt);
     for (size_t end = n; end-- > 1;) {
         method t = m[0];
         m[0] = m[end];
         m[end] = t;
-        sift_down(m, 0, end);
+        sift_down(m, 0, end, lt);
     }
 }
 
-static int cmp_module(const void *a, const void *b)
+static int modev_cmp(const void *a, const void *b)
 {
-    const module *x = a, *y = b;
-    return x->id < y->id ? -1 : x->id > y->id;
+    const modev *x = a, *y = b;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-struct key {
-    const ntidx_symbolizer *s;
-    uint64_t v;
-};
+/* ---- The replay: TraceEvent's managed modules and module files ---- */
 
-static int module_before(const void *ctx, uint64_t i)
+/* ASCII lower case (paths are ASCII in practice; other bytes are kept). */
+static uint64_t path_key(const char *p)
 {
-    const struct key *k = ctx;
-    return k->s->modules[i].id < k->v;
+    size_t n = strlen(p);
+    char buf[512];
+    char *l = n < sizeof buf ? buf : malloc(n + 1);
+    if (!l)
+        return ntx_xxh3(p, n); /* out of memory: the key of the path as it is (a lookup may then miss) */
+    for (size_t i = 0; i < n; i++)
+        l[i] = (char)(p[i] >= 'A' && p[i] <= 'Z' ? p[i] + 32 : p[i]);
+    uint64_t h = ntx_xxh3(l, n);
+    if (l != buf)
+        free(l);
+    return h;
 }
 
-static int method_starts_by(const void *ctx, uint64_t i)
+static char *dup_str(const char *p, int lower)
 {
-    const struct key *k = ctx;
-    return k->s->methods[i].start <= k->v;
+    size_t n = strlen(p);
+    char *d = malloc(n + 1);
+    if (!d)
+        return NULL;
+    for (size_t i = 0; i <= n; i++)
+        d[i] = (char)(lower && p[i] >= 'A' && p[i] <= 'Z' ? p[i] + 32 : p[i]);
+    return d;
 }
 
-static const module *find_module(const ntidx_symbolizer *s, uint64_t id)
+/* TraceModuleFiles.GetOrCreateModuleFile(path, 0) (path NULL: a file without a name). -1 out of memory. */
+static int64_t file_for(ntidx_symbolizer *s, const char *path)
 {
-    struct key k = {s, id};
-    size_t lo = (size_t)ntx_lower_bound(s->nmodules, module_before, &k);
-    return lo < s->nmodules && s->modules[lo].id == id ? &s->modules[lo] : NULL;
-}
-
-/* Read the events: one query per event type with a --full index, else one file-order pass. */
-static int load(ntidx_symbolizer *s, ntidx_trace *t, const ntidx_index *x)
-{
-    int rc;
-    const ntidx_event *e;
-    if (x && ntidx_index_get_info(x)->full) {
-        static const char *const providers[] = {RUNTIME_PROVIDER, RUNDOWN_PROVIDER};
-        for (size_t p = 0; p < 2; p++) {
-            for (size_t i = 0; i < sizeof method_event_ids / sizeof method_event_ids[0]; i++) {
-                ntidx_query_options o;
-                ntidx_query_options_defaults(&o);
-                o.order = NTIDX_ORDER_FILE;
-                o.provider = providers[p];
-                o.has_event_id = 1;
-                o.event_id = method_event_ids[i];
-                ntidx_query *q;
-                if ((rc = ntidx_query_open(t, x, &o, &q)) < 0)
-                    return rc;
-                while ((rc = ntidx_query_next(q, &e)) == 1)
-                    if ((rc = note(s, t, e)) < 0)
-                        break;
-                ntidx_query_close(&q);
-                if (rc < 0)
-                    return rc;
-            }
+    uint64_t key = 0;
+    if (path) {
+        key = path_key(path);
+        void *v = ntx_idmap_get(&s->file_by_path, key);
+        if (v) {
+            const mfile *f = &s->files[(uintptr_t)v - 1];
+            if (f->path && !strcasecmp(f->path, path))
+                return (int64_t)((uintptr_t)v - 1);
         }
-        return 0;
     }
-    ntidx_reader *r;
-    if ((rc = ntidx_reader_open(t, NULL, &r)) < 0)
-        return rc;
-    while ((rc = ntidx_reader_next(r, &e)) == 1)
-        if (is_method_or_module(e->metadata) && (rc = note(s, t, e)) < 0)
-            break;
-    ntidx_reader_close(&r);
+    if (grow((void **)&s->files, &s->capfiles, s->nfiles, sizeof *s->files) < 0)
+        return -1;
+    mfile f = {NULL, 0};
+    if (path && !(f.path = dup_str(path, 1))) /* TraceModuleFile's constructor: "Normalize to lower case" */
+        return -1;
+    if (path && ntx_idmap_put(&s->file_by_path, key, (void *)(uintptr_t)(s->nfiles + 1)) != 0) {
+        free(f.path);
+        return -1;
+    }
+    s->files[s->nfiles] = f;
+    return (int64_t)s->nfiles++;
+}
+
+/* SetModuleFileName: a file made without a name gets one, as the event spells it. 0 or -1. */
+static int name_file(ntidx_symbolizer *s, uint32_t file, const char *path)
+{
+    char *p = dup_str(path, 0);
+    if (!p || ntx_idmap_put(&s->file_by_path, path_key(path), (void *)(uintptr_t)(file + 1)) != 0) {
+        free(p);
+        return -1;
+    }
+    s->files[file].path = p;
+    return 0;
+}
+
+/* The group of a ModuleID, made empty when new; NULL out of memory. */
+static mgroup *group_of(ntidx_symbolizer *s, uint64_t id)
+{
+    void *v = ntx_idmap_get(&s->group_of, id);
+    if (v)
+        return &s->groups[(uintptr_t)v - 1];
+    if (grow((void **)&s->groups, &s->capgroups, s->ngroups, sizeof *s->groups) < 0 ||
+        ntx_idmap_put(&s->group_of, id, (void *)(uintptr_t)(s->ngroups + 1)) != 0)
+        return NULL;
+    s->groups[s->ngroups] = (mgroup){NULL, 0, 0};
+    return &s->groups[s->ngroups++];
+}
+
+/* FindManagedModuleAndIndex: from the last module of the id back, the first with load <= t < unload; the
+   search stops at one already unloaded at t. *pos: where a new one goes. A real trace loads a module id a
+   few times at most; a hostile one that makes thousands which events before the trace's start cannot find
+   gets its search cut short (the new module then goes last), so that the replay stays linear. */
+static mmod *find_module(ntidx_symbolizer *s, const mgroup *g, uint64_t t, uint32_t *pos)
+{
+    for (uint32_t i = g->n, steps = 0; i-- > 0;) {
+        if (++steps > MAX_WALK) {
+            *pos = g->n;
+            return NULL;
+        }
+        mmod *m = &s->mods[g->mods[i]];
+        if (!(t < m->unload)) {
+            *pos = i + 1;
+            return NULL;
+        }
+        if (m->load <= t)
+            return m;
+    }
+    *pos = 0;
+    return NULL;
+}
+
+/* A new module of file `file` at g's place `pos`; NULL out of memory. */
+static mmod *insert_module(ntidx_symbolizer *s, mgroup *g, uint32_t pos, uint32_t file)
+{
+    size_t cap = g->cap;
+    if (grow((void **)&s->mods, &s->capmods, s->nmods, sizeof *s->mods) < 0 ||
+        grow((void **)&g->mods, &cap, g->n, sizeof *g->mods) < 0)
+        return NULL;
+    g->cap = (uint32_t)cap;
+    memmove(g->mods + pos + 1, g->mods + pos, (g->n - pos) * sizeof *g->mods);
+    g->mods[pos] = (uint32_t)s->nmods;
+    g->n++;
+    s->mods[s->nmods] = (mmod){0, UINT64_MAX, file};
+    return &s->mods[s->nmods++];
+}
+
+/* GetOrCreateManagedModule(id, t): the module's file, or -1 out of memory. */
+static int64_t module_file(ntidx_symbolizer *s, uint64_t id, uint64_t t)
+{
+    mgroup *g = group_of(s, id);
+    if (!g)
+        return -1;
+    uint32_t pos;
+    mmod *m = find_module(s, g, t, &pos);
+    if (m)
+        return m->file;
+    int64_t f = file_for(s, NULL);
+    if (f < 0)
+        return -1;
+    g = group_of(s, id); /* file_for() does not move groups, but stay safe */
+    m = insert_module(s, g, pos, (uint32_t)f);
+    return m ? (int64_t)m->file : -1;
+}
+
+/* ManagedModuleLoadOrUnload. 0 or -1. */
+static int module_event(ntidx_symbolizer *s, const modev *e)
+{
+    const char *il0 = (const char *)s->paths.bytes + e->il, *native = (const char *)s->paths.bytes + e->native;
+    char *il = dup_str(il0, 0);
+    if (!il)
+        return -1;
+    size_t n = strlen(il);
+    if (!strcmp(il, native) && n >= 7) {
+        /* An NGEN image used as the IL image: ".ni" out of the IL path. TraceEvent looks for ".ni." in the
+           last 7 characters (LastIndexOf(".ni.", Length, 8)), the last one there. */
+        for (size_t p = n - 4 + 1; p-- > n - 7;)
+            if (!strncasecmp(il + p, ".ni.", 4)) {
+                memmove(il + p, il + p + 3, n - p - 3 + 1);
+                break;
+            }
+    }
+    mgroup *g = group_of(s, e->id);
+    int rc = -1;
+    if (!g)
+        goto out;
+    uint32_t pos;
+    mmod *m = find_module(s, g, e->ts, &pos);
+    if (!m) {
+        int64_t f = file_for(s, il);
+        if (f < 0 || !(m = insert_module(s, g, pos, (uint32_t)f)))
+            goto out;
+    }
+    if (!s->files[m->file].path && name_file(s, m->file, il) < 0)
+        goto out;
+    if (e->kind == K_MOD_LOAD)
+        m->load = s->session_start;
+    else if (e->kind == K_MOD_UNLOAD)
+        m->unload = e->ts;
+    rc = 0;
+out:
+    free(il);
     return rc;
+}
+
+/* TraceLog.GetFileNameWithoutExtensionNoIllegalChars. */
+static void module_name(const char *path, const char **at, size_t *len)
+{
+    const char *base = path;
+    for (const char *p = path; *p; p++)
+        if (*p == '/' || *p == '\\')
+            base = p + 1;
+    size_t n = strlen(base);
+    const char *dot = strrchr(base, '.');
+    if (dot && dot > base && (!strcasecmp(dot, ".dll") || !strcasecmp(dot, ".exe")))
+        n = (size_t)(dot - base);
+    *at = base;
+    *len = n;
+}
+
+/* Replay the events in time order: each method event gets its module file. 0 or NTIDX_E_NOMEM. */
+static int replay(ntidx_symbolizer *s)
+{
+    heap_sort(s->methods, s->nmethods, time_lt);
+    if (s->nmodevs > 1)
+        qsort(s->modevs, s->nmodevs, sizeof *s->modevs, modev_cmp);
+    size_t j = 0;
+    for (size_t i = 0; i < s->nmethods; i++) {
+        method *m = &s->methods[i];
+        while (j < s->nmodevs && (s->modevs[j].ts < m->when ||
+                                  (s->modevs[j].ts == m->when && s->modevs[j].seq < (m->seq & SEQ_MASK))))
+            if (module_event(s, &s->modevs[j++]) < 0)
+                return NTIDX_E_NOMEM;
+        int64_t f = module_file(s, s->ids[m->file], m->when);
+        if (f < 0)
+            return NTIDX_E_NOMEM;
+        if (!(m->seq & SEQ_JIT)) {
+            m->file = (uint32_t)f;
+            m->seq &= SEQ_MASK;
+            if (m->when == WHEN_END)
+                m->when--; /* a resolving event at the last tick stays one */
+        }
+    }
+    for (; j < s->nmodevs; j++)
+        if (module_event(s, &s->modevs[j]) < 0)
+            return NTIDX_E_NOMEM;
+    /* After the last event, the jitted loads in load order, each looking its module up at its own time. */
+    uint32_t order = 0;
+    for (size_t i = 0; i < s->nmethods; i++) {
+        method *m = &s->methods[i];
+        if (!(m->seq & SEQ_JIT))
+            continue;
+        int64_t f = module_file(s, s->ids[m->file], m->when);
+        if (f < 0)
+            return NTIDX_E_NOMEM;
+        m->file = (uint32_t)f;
+        m->when = WHEN_END;
+        m->seq = order++;
+    }
+    /* Module names, each stored once. */
+    s->modnames = malloc((s->nfiles ? s->nfiles : 1) * sizeof *s->modnames);
+    if (!s->modnames)
+        return NTIDX_E_NOMEM;
+    for (size_t i = 0; i < s->nfiles; i++) {
+        const char *base;
+        size_t n;
+        module_name(s->files[i].path ? s->files[i].path : "ManagedModule", &base, &n);
+        size_t k = 0;
+        while (k < s->nmodnames && !(strlen(s->modnames[k]) == n && !memcmp(s->modnames[k], base, n)))
+            k++;
+        if (k == s->nmodnames) {
+            char *d = malloc(n + 1);
+            if (!d)
+                return NTIDX_E_NOMEM;
+            memcpy(d, base, n);
+            d[n] = 0;
+            s->modnames[s->nmodnames++] = d;
+        }
+        s->files[i].name_id = (uint32_t)k;
+    }
+    return 0;
+}
+
+/* The table for lookups: by address; of the entries of one range, those that can never name an address
+   dropped (a later jitted load of the same range, a resolving event of the same range at the same time). */
+static void build_table(ntidx_symbolizer *s)
+{
+    heap_sort(s->methods, s->nmethods, addr_lt);
+    size_t w = 0;
+    for (size_t i = 0; i < s->nmethods; i++) {
+        const method *m = &s->methods[i];
+        if (w && s->methods[w - 1].start == m->start && s->methods[w - 1].size == m->size &&
+            s->methods[w - 1].when == m->when)
+            continue;
+        if (m->size > s->max_size)
+            s->max_size = m->size;
+        s->methods[w++] = *m;
+    }
+    s->nmethods = w;
+}
+
+static void free_replay(ntidx_symbolizer *s)
+{
+    for (size_t i = 0; i < s->ngroups; i++)
+        free(s->groups[i].mods);
+    free(s->groups);
+    s->groups = NULL;
+    s->ngroups = s->capgroups = 0;
+    free(s->mods);
+    s->mods = NULL;
+    free(s->ids);
+    s->ids = NULL;
+    free(s->modevs);
+    s->modevs = NULL;
+    ntidx_buf_free(&s->paths);
+    ntx_idmap_free(&s->group_of);
+    ntx_idmap_free(&s->file_by_path);
+    ntx_idmap_free(&s->id_index);
+    ntx_idmap_free(&s->name_at);
 }
 
 NTIDX_API int ntidx_symbolizer_open(ntidx_trace *t, const ntidx_index *x, ntidx_symbolizer **out)
@@ -315,67 +712,96 @@ NTIDX_API int ntidx_symbolizer_open(ntidx_trace *t, const ntidx_index *x, ntidx_
     if (!s)
         return ntx_failf(NTIDX_E_NOMEM, ntidx_trace_name(t), NTIDX_NO_OFFSET, "out of memory");
     ntx_idmap_init(&s->name_at);
+    ntx_idmap_init(&s->id_index);
+    ntx_idmap_init(&s->file_by_path);
+    ntx_idmap_init(&s->group_of);
+    s->session_start = (uint64_t)ntidx_trace_get_info(t)->sync_ticks;
     unsigned long said = ntx_error_count();
     int rc = ntidx_values_new(&s->values);
     if (rc == 0)
         rc = load(s, t, x);
     ntidx_values_free(&s->values);
+    if (rc == 0)
+        rc = replay(s);
+    free_replay(s);
     if (rc < 0) {
         ntidx_symbolizer_close(&s);
         if (ntx_error_count() == said) /* out of memory here; the reader and queries say their own errors */
             ntx_failf(rc, ntidx_trace_name(t), NTIDX_NO_OFFSET, "out of memory reading methods and modules");
         return rc;
     }
-    /* Sorted by start; the same code reported twice (load, then rundown) is kept once (names are stored
-       once each: the same name is the same offset). */
-    ntx_idmap_free(&s->name_at);
-    sort_methods(s->methods, s->nmethods);
-    size_t w = 0;
-    for (size_t i = 0; i < s->nmethods; i++) {
-        if (w && s->methods[w - 1].start == s->methods[i].start && s->methods[w - 1].size == s->methods[i].size &&
-            s->methods[w - 1].name == s->methods[i].name)
-            continue;
-        s->methods[w++] = s->methods[i];
-    }
-    s->nmethods = w;
-    if (s->nmodules > 1)
-        qsort(s->modules, s->nmodules, sizeof *s->modules, cmp_module);
-    for (size_t i = 0; i < s->nmethods; i++) {
-        const module *md = s->methods[i].module ? find_module(s, s->methods[i].module) : NULL;
-        s->methods[i].module = md ? (uint64_t)(md - s->modules) + 1 : 0;
-    }
+    build_table(s);
     *out = s;
     return NTIDX_OK;
 }
 
-NTIDX_API int ntidx_symbolizer_lookup(const ntidx_symbolizer *s, uint64_t ip, int return_address, ntidx_symbol *out)
+struct key {
+    const ntidx_symbolizer *s;
+    uint64_t v;
+};
+
+static int method_starts_by(const void *ctx, uint64_t i)
+{
+    const struct key *k = ctx;
+    return k->s->methods[i].start <= k->v;
+}
+
+NTIDX_API int ntidx_symbolizer_lookup_at(const ntidx_symbolizer *s, uint64_t ip, int return_address, uint64_t ts,
+                                         ntidx_symbol *out)
 {
     if (!out)
         return 0;
     memset(out, 0, sizeof *out);
+    out->frame_id = UNKNOWN_FRAME;
     if (!s)
         return 0;
     if (return_address && ip)
         ip--; /* a call can be a method's last instruction: look one byte before the return address */
     struct key k = {s, ip};
-    size_t lo = (size_t)ntx_lower_bound(s->nmethods, method_starts_by, &k); /* first method with start > ip */
-    /* Overlaps (code reused after an unload) pick the latest start; a few methods back at most. */
-    for (size_t i = lo, k = 0; i > 0 && k < 16; i--, k++) {
+    size_t lo = (size_t)ntx_lower_bound(s->nmethods, method_starts_by, &k); /* first entry with start > ip */
+    const method *best = NULL;
+    size_t at = 0;
+    /* The first resolving event after ts that covers ip, else the first jitted load that does. Entries of one
+       range are in that order, and overlaps (code reused) are a few entries back at most. */
+    for (size_t i = lo, n = 0; i > 0 && n < SCAN_BACK; i--, n++) {
         const method *m = &s->methods[i - 1];
-        if (ip - m->start < m->size) {
-            out->method = (const char *)s->names.bytes + m->name;
-            out->method_start = m->start;
-            out->method_size = m->size;
-            out->method_index = i - 1;
-            if (m->module) {
-                const module *md = &s->modules[m->module - 1];
-                out->module = md->name;
-                out->module_path = md->path;
-            }
-            return 1;
+        if (ip - m->start >= s->max_size)
+            break; /* starts only go down from here: nothing below covers ip */
+        if (ip - m->start >= m->size)
+            continue;
+        int resolves = m->when != WHEN_END;
+        if (resolves && m->when <= ts)
+            continue;
+        if (!best || (resolves && (best->when == WHEN_END || m->when < best->when ||
+                                   (m->when == best->when && m->seq < best->seq))) ||
+            (!resolves && best->when == WHEN_END && m->seq < best->seq)) {
+            best = m;
+            at = i - 1;
         }
     }
-    return 0;
+    if (!best)
+        return 0;
+    const mfile *f = &s->files[best->file];
+    out->method = (const char *)s->names.bytes + best->name;
+    out->module = s->modnames[f->name_id];
+    out->module_path = f->path;
+    out->method_start = best->start;
+    out->method_size = best->size;
+    out->method_index = at;
+    out->frame_id = (uint64_t)best->name << 32 | f->name_id;
+    return 1;
+}
+
+NTIDX_API int ntidx_symbolizer_lookup(const ntidx_symbolizer *s, uint64_t ip, int return_address, ntidx_symbol *out)
+{
+    return ntidx_symbolizer_lookup_at(s, ip, return_address, 0, out);
+}
+
+NTIDX_API int ntidx_symbol_frame_name(const ntidx_symbol *sym, char *buf, size_t buflen)
+{
+    if (!sym || !sym->method)
+        return snprintf(buf, buflen, "?!?");
+    return snprintf(buf, buflen, "%s!%s", sym->module ? sym->module : "?", sym->method);
 }
 
 NTIDX_API uint64_t ntidx_symbolizer_method_count(const ntidx_symbolizer *s) { return s ? s->nmethods : 0; }
@@ -385,14 +811,15 @@ NTIDX_API void ntidx_symbolizer_close(ntidx_symbolizer **sp)
     if (!sp || !*sp)
         return;
     ntidx_symbolizer *s = *sp;
+    free_replay(s);
     ntidx_buf_free(&s->names);
-    ntx_idmap_free(&s->name_at);
-    for (size_t i = 0; i < s->nmodules; i++) {
-        free(s->modules[i].path);
-        free(s->modules[i].name);
-    }
+    for (size_t i = 0; i < s->nfiles; i++)
+        free(s->files[i].path);
+    free(s->files);
+    for (size_t i = 0; i < s->nmodnames; i++)
+        free(s->modnames[i]);
+    free(s->modnames);
     free(s->methods);
-    free(s->modules);
     ntidx_values_free(&s->values);
     free(s);
     *sp = NULL;

@@ -109,6 +109,14 @@ static inline void an_analyse(analysed *an, an_fn fn, const ntidx_analysis_optio
         }
 }
 
+/* an_analyse() with the default options: the whole trace. */
+static inline void an_analyse_default(analysed *an, an_fn fn)
+{
+    ntidx_analysis_options o;
+    ntidx_analysis_options_defaults(&o);
+    an_analyse(an, fn, &o);
+}
+
 /* The column named `name` of table k (fails when there is none). */
 static inline size_t an_col(const ntidx_analysis *a, size_t k, const char *name)
 {

@@ -1,6 +1,7 @@
 /*
- * Traces of the .NET runtime's GC events, written with the writer API for
- * the analysis tests: each event with the payload the runtime writes (the
+ * Traces of the .NET runtime's events (GC, JIT, allocation ticks,
+ * exceptions, module loads), written with the writer API for the analysis
+ * tests: each event with the payload the runtime writes (the
  * manifest's layout for its version, docs/runtime-events.md), its metadata
  * without a field list, as the runtime's own metadata comes (the reader
  * fills the layout from the manifest). Sequence points where a test puts
@@ -56,9 +57,9 @@ static inline void rt_begin(rt_trace *rt, int format_version, uint32_t pid)
 /* The OS thread id of test thread i (what analyses report). */
 static inline uint64_t rt_tid(rt_trace *rt, uint32_t i) { return rt->v6 ? 1000 + i : i; }
 
-/* Event `id` version `ver` on thread 1..7 at `ts`. */
-static inline void rt_event(rt_trace *rt, uint32_t id, uint32_t ver, uint32_t thread, uint64_t ts, const void *payload,
-                            uint32_t size)
+/* Event `id` version `ver` on thread 1..7 at `ts`, with stack `stack_id` (0: none; rt_stack()). */
+static inline void rt_event_stack(rt_trace *rt, uint32_t id, uint32_t ver, uint32_t thread, uint64_t ts,
+                                  const void *payload, uint32_t size, uint32_t stack_id)
 {
     assert_true(id < 256 && ver < 4 && thread >= 1 && thread < RT_THREADS);
     if (!rt->meta_ids[id][ver]) {
@@ -69,9 +70,25 @@ static inline void rt_event(rt_trace *rt, uint32_t id, uint32_t ver, uint32_t th
     }
     ntidx_event ev = {.metadata_id = rt->meta_ids[id][ver], .sequence_number = ++rt->seq[thread],
                       .thread_index = thread, .capture_thread_index = thread, .timestamp = ts, .is_sorted = 1,
-                      .payload = payload, .payload_size = size};
+                      .payload = payload, .payload_size = size, .stack_id = stack_id};
     assert_int_equal(ntidx_writer_add_event(rt->w, &ev), NTIDX_OK);
     rt->last_ts = ts;
+}
+
+/* Event `id` version `ver` on thread 1..7 at `ts`. */
+static inline void rt_event(rt_trace *rt, uint32_t id, uint32_t ver, uint32_t thread, uint64_t ts, const void *payload,
+                            uint32_t size)
+{
+    rt_event_stack(rt, id, ver, thread, ts, payload, size, 0);
+}
+
+/* Stack `id` (1 and up; dead after the next sequence point): `n` instruction pointers, the leaf first. */
+static inline void rt_stack(rt_trace *rt, uint32_t id, const uint64_t *ips, uint32_t n)
+{
+    uint8_t b[64 * 8];
+    assert_true(n <= 64);
+    memcpy(b, ips, n * 8u); /* 8-byte pointers, little-endian hosts (as the tests run) */
+    assert_int_equal(ntidx_writer_add_stack(rt->w, id, b, n * 8u), NTIDX_OK);
 }
 
 /* A sequence point: the region before it ends here. */
@@ -118,6 +135,13 @@ static inline void rt_u64(rt_buf *p, uint64_t v)
 {
     memcpy(p->b + p->n, &v, 8);
     p->n += 8;
+}
+/* A NUL-terminated UTF-16 string from ASCII. */
+static inline void rt_str16(rt_buf *p, const char *s)
+{
+    for (; *s; s++)
+        rt_u16(p, (uint16_t)(unsigned char)*s);
+    rt_u16(p, 0);
 }
 
 /* GC/SuspendEEStart v1 (9): Reason (1 SuspendForGC, 6 SuspendForGCPrep, 0 other), Count, ClrInstanceID. */
@@ -201,6 +225,111 @@ static inline void rt_alloc_tick(rt_trace *rt, uint32_t thread, uint64_t ts, uin
     rt_u16(&p, 0);
     rt_u32(&p, 0); /* HeapIndex */
     rt_event(rt, 10, 2, thread, ts, p.b, p.n);
+}
+
+/* GC/AllocationTick v2 (10) of type `name`, or v1 (no amount64, no type name) when `ver` is 1. */
+static inline void rt_alloc_tick_named(rt_trace *rt, uint32_t ver, uint32_t thread, uint64_t ts, uint32_t amount,
+                                       uint32_t kind, const char *name)
+{
+    rt_buf p = {0};
+    rt_u32(&p, amount);
+    rt_u32(&p, kind);
+    rt_u16(&p, 9);
+    if (ver >= 2) {
+        rt_u64(&p, amount);
+        rt_u64(&p, 0x1234); /* TypeID */
+        rt_str16(&p, name);
+        rt_u32(&p, 0);      /* HeapIndex */
+    }
+    rt_event(rt, 10, ver, thread, ts, p.b, p.n);
+}
+
+/* Method/JittingStarted v1 (145): MethodID, ModuleID, MethodToken, MethodILSize, MethodNamespace, MethodName,
+   MethodSignature, ClrInstanceID. */
+static inline void rt_jit_start(rt_trace *rt, uint32_t thread, uint64_t ts, uint64_t method_id, uint32_t il_size,
+                                const char *ns, const char *name, const char *sig)
+{
+    rt_buf p = {0};
+    rt_u64(&p, method_id);
+    rt_u64(&p, 0x100);
+    rt_u32(&p, 0x06000001);
+    rt_u32(&p, il_size);
+    rt_str16(&p, ns);
+    rt_str16(&p, name);
+    rt_str16(&p, sig);
+    rt_u16(&p, 9);
+    rt_event(rt, 145, 1, thread, ts, p.b, p.n);
+}
+
+/* MethodFlags of jitted code at optimization tier `tier` (bits 7-9; 3 QuickJitted, 4 OptimizedTier1). */
+#define RT_JITTED(tier) (0x8u | ((uint32_t)(tier) << 7))
+
+/* Method/LoadVerbose (143), version 1, or 2 with ReJITID `rejit`: MethodID, ModuleID, MethodStartAddress,
+   MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID[, ReJITID]. */
+static inline void rt_method_load_verbose(rt_trace *rt, uint32_t ver, uint32_t thread, uint64_t ts, uint64_t method_id,
+                                          uint64_t module_id, uint64_t start, uint32_t size, uint32_t flags,
+                                          const char *ns, const char *name, const char *sig, uint64_t rejit)
+{
+    rt_buf p = {0};
+    rt_u64(&p, method_id);
+    rt_u64(&p, module_id);
+    rt_u64(&p, start);
+    rt_u32(&p, size);
+    rt_u32(&p, 0x06000001);
+    rt_u32(&p, flags);
+    rt_str16(&p, ns);
+    rt_str16(&p, name);
+    rt_str16(&p, sig);
+    rt_u16(&p, 9);
+    if (ver >= 2)
+        rt_u64(&p, rejit);
+    rt_event(rt, 143, ver, thread, ts, p.b, p.n);
+}
+
+/* Method/Load v1 (141): MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags,
+   ClrInstanceID (no name). */
+static inline void rt_method_load(rt_trace *rt, uint32_t thread, uint64_t ts, uint64_t method_id, uint32_t size,
+                                  uint32_t flags)
+{
+    rt_buf p = {0};
+    rt_u64(&p, method_id);
+    rt_u64(&p, 0x100);
+    rt_u64(&p, 0x7000 + method_id);
+    rt_u32(&p, size);
+    rt_u32(&p, 0x06000001);
+    rt_u32(&p, flags);
+    rt_u16(&p, 9);
+    rt_event(rt, 141, 1, thread, ts, p.b, p.n);
+}
+
+/* Loader/ModuleLoad v1 (152): ModuleID, AssemblyID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath,
+   ClrInstanceID. */
+static inline void rt_module_load(rt_trace *rt, uint32_t thread, uint64_t ts, uint64_t module_id, const char *il_path)
+{
+    rt_buf p = {0};
+    rt_u64(&p, module_id);
+    rt_u64(&p, 0x200);
+    rt_u32(&p, 0);
+    rt_u32(&p, 0);
+    rt_str16(&p, il_path);
+    rt_str16(&p, "");
+    rt_u16(&p, 9);
+    rt_event(rt, 152, 1, thread, ts, p.b, p.n);
+}
+
+/* Exception/Start v1 (80): ExceptionType, ExceptionMessage, ExceptionEIP, ExceptionHRESULT, ExceptionFlags,
+   ClrInstanceID; with stack `stack_id` (0: none). */
+static inline void rt_exception(rt_trace *rt, uint32_t thread, uint64_t ts, const char *type, const char *message,
+                                uint32_t stack_id)
+{
+    rt_buf p = {0};
+    rt_str16(&p, type);
+    rt_str16(&p, message);
+    rt_u64(&p, 0x1010);     /* ExceptionEIP */
+    rt_u32(&p, 0x80131509); /* ExceptionHRESULT */
+    rt_u16(&p, 16);         /* ExceptionFlags */
+    rt_u16(&p, 9);
+    rt_event_stack(rt, 80, 1, thread, ts, p.b, p.n, stack_id);
 }
 
 /* GC/PerHeapHistory v3 (204) of one heap: `ngens` generations of {SizeBefore, FreeListBefore, FreeObjBefore,

@@ -403,6 +403,46 @@ static void test_random_payloads(void **state)
     close_trace(&an);
 }
 
+/* Allocation amounts are the trace's: any 64-bit value, whose sums may pass the integers' range (a generated or
+   damaged trace). They wrap rather than overflow (undefined behaviour, which the sanitizer build stops at), and
+   the result does not depend on the cut into units. */
+/* GC/AllocationTick v2 (10) with any AllocationAmount64 (rt_alloc_tick() writes the 32-bit amount twice). */
+static void alloc_tick64(rt_trace *rt, uint32_t thread, uint64_t ts, uint64_t amount64, uint32_t kind)
+{
+    rt_buf p = {0};
+    rt_u32(&p, 1);
+    rt_u32(&p, kind);
+    rt_u16(&p, 9);
+    rt_u64(&p, amount64);
+    rt_u64(&p, 0x1234); /* TypeID */
+    rt_u16(&p, 'X');
+    rt_u16(&p, 0);
+    rt_u32(&p, 0); /* HeapIndex */
+    rt_event(rt, 10, 2, thread, ts, p.b, p.n);
+}
+
+static void test_huge_allocation_amounts(void **state)
+{
+    (void)state;
+    rt_trace rt;
+    rt_begin(&rt, 6, PID);
+    for (uint32_t i = 0; i < 6; i++) {
+        alloc_tick64(&rt, 1, (1 + i) * MS, 0x7ffffffffffff000ull, 0);
+        alloc_tick64(&rt, 2, (1 + i) * MS + 1, 0xfffffffffffff000ull, 1); /* negative as an int64 */
+        if (i % 2)
+            rt_seqpoint(&rt, (1 + i) * MS + 2);
+    }
+    blocking_gc(&rt, 1, 10, 1, 0, 0, 0, 0);
+    size_t size;
+    uint8_t *data = rt_end(&rt, 1, &size);
+    analysed an;
+    open_trace(&an, data, size, "huge-amounts");
+    analyse_default(&an); /* every cut and thread count: the same answer */
+    assert_int_equal(ntidx_gc_count(an.a), 1);
+    assert_true(isfinite(ntidx_gc_at(an.a, 0)->alloced_since_last_gc_mb));
+    close_trace(&an);
+}
+
 /* Windows: a GC belongs to the window its pause starts in; what is open at its end is looked for past it. */
 static void test_windows(void **state)
 {
@@ -629,6 +669,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_cut_off),
         cmocka_unit_test(test_unmatched_and_bad_payload),
         cmocka_unit_test(test_random_payloads),
+        cmocka_unit_test(test_huge_allocation_amounts),
         cmocka_unit_test(test_windows),
         cmocka_unit_test(test_tables),
         cmocka_unit_test_prestate(test_real, (void *)dir),

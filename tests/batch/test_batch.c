@@ -636,7 +636,11 @@ static void test_types(void **state)
 
 int main(int argc, char **argv)
 {
-    traces_dir = argc > 1 ? argv[1] : "../shared/traces";
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s TRACES_DIR\n", argv[0]);
+        return 2;
+    }
+    traces_dir = argv[1];
     snprintf(dir, sizeof dir, "/tmp/ntidx-batch-XXXXXX");
     if (!mkdtemp(dir))
         return 1;

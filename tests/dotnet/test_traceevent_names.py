@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The runtime's event names in ntidx's tables against TraceEvent's, without the .NET SDK.
 
-    test_traceevent_names.py MANIFEST NAMES_TSV
+    test_traceevent_names.py MANIFEST NAMES_TSV      (MANIFEST: ClrEtwAll.man, or .man.xz)
 
 NAMES_TSV (tests/dotnet/golden/traceevent-names.tsv) is what `dumper names` printed: every event
 TraceEvent 4.0.0's parsers for the runtime's providers name (provider, event id, name, the opcode of

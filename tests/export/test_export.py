@@ -13,8 +13,9 @@ usage: test_export.py NTIDX TRACES_DIR [TestClass ...]
   samples and weights of equal length; frame indices in range, root first),
   each sample at its time as the query gives it (the sampling interval long),
   sample counts per thread equal to the query's, units, frames named from the
-  trace's method events, an error instead of an empty profile when the window
-  has no samples; and (SpeedscopeSchema) validation against the
+  trace's method events, and named as TraceEvent names them (each frame's
+  counts on the .NET Core 3.0 trace against TraceEvent's), an error instead of an empty profile when the
+  window has no samples; and (SpeedscopeSchema) validation against the
   file-format schema the speedscope npm package publishes, with ajv
   (tests/export/schema: package.json + package-lock.json, install.sh).
 - csv, jsonl: byte for byte what `ntidx query --format csv|jsonl` prints.
@@ -33,6 +34,7 @@ NTIDX = None
 TRACES = None
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCHEMA_DIR = os.path.join(HERE, "schema")
+GOLDEN = os.path.join(HERE, "..", "dotnet", "golden")
 REAL = "only_managed_samples.nettrace"
 SAMPLER = "Microsoft-DotNETCore-SampleProfiler"
 
@@ -346,6 +348,27 @@ class Speedscope(unittest.TestCase):
         self.check_no_samples(WORK.generated(6))
         self.check_no_samples(real(REAL), "--from", "100s", "--to", "200s")
         self.check_no_samples(WORK.generated(6), "--event", "GCAllocationTick", "--from", "1000s", "--to", "2000s")
+
+    def test_traceevent_frame_names(self):
+        # Frames named as TraceEvent's stack source names them, on the .NET Core 3.0 trace (no rundown):
+        # methods whose module was loaded before the trace began are "ManagedModule!...", modules whose
+        # load event TraceEvent met first are lower case ("system.private.xml!..."). Each frame's
+        # inclusive and self counts against TraceEvent's (tests/dotnet/golden, `dumper cpu`).
+        trace = real("eventpipe-dotnetcore3.0-win-x64-objver4.nettrace")
+        doc = load(WORK.export(trace, "speedscope", name="core30.speedscope"))
+        names = [f["name"] for f in doc["shared"]["frames"]]
+        inc, exc = {}, {}
+        interval = speedscope_compare.interval_of(doc["profiles"])
+        for p in doc["profiles"]:
+            for _, s, _ in speedscope_compare.samples_of(p, interval):  # evented: its spans cut into samples
+                for n in {names[i] for i in s}:
+                    inc[n] = inc.get(n, 0) + 1
+                if s:
+                    exc[names[s[-1]]] = exc.get(names[s[-1]], 0) + 1
+        with open(os.path.join(GOLDEN, "eventpipe-dotnetcore3.0.cpu.traceevent.jsonl"), encoding="utf-8") as f:
+            te = {r["method"]: [r["inclusive"], r["exclusive"]] for r in map(json.loads, f)}
+        self.assertIn("ManagedModule!EventGenerator.Program.Main(class System.String[])", te)
+        self.assertEqual({n: [inc[n], exc.get(n, 0)] for n in inc}, te)
 
     def test_other_events_stacks(self):
         # --event picks the events whose stacks make the samples: weights 1, unit none.

@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """Write the seed corpora of the fuzz targets (tests/fuzz/*.c), and optionally replay one.
 
-Nothing here is committed trace data: the seeds are generated at run time from
-the project's generator (`ntidx gen`, V5 and V6, with drops, flushes, thread
-removal, uncompressed headers, unfinished traces), from the first 4 KiB of
-each shared trace, and from indexes `ntidx index` builds of the fixed traces
-fuzz_index_load uses.
+No seed is committed: the seeds are written at run time from the project's
+generator (`ntidx gen`, V5 and V6, with drops, flushes, thread removal,
+uncompressed headers, unfinished traces), from the first 4 KiB of each sample
+trace (tests/data/traces, decompressed by the build into
+BUILD/tests/data/traces), and from indexes `ntidx index` builds of the fixed
+traces fuzz_index_load uses.
 
-  make_corpus.py --ntidx build/tools/ntidx --out CORPUS [--traces ../shared/traces]
+  make_corpus.py --ntidx build/tools/ntidx --out CORPUS [--traces build/tests/data/traces]
                  [--target NAME ...] [--replay EXE --regressions DIR]
 
-writes CORPUS/fuzz_reader/, CORPUS/fuzz_index_load/, CORPUS/fuzz_oracle/ (or the
+writes CORPUS/fuzz_reader/, CORPUS/fuzz_index_load/, CORPUS/fuzz_oracle/, CORPUS/fuzz_analysis/
+(the reader's seeds: generated traces hold GC, JIT, allocation and exception events) (or the
 targets named). With --replay (one target), runs EXE over its corpus and the
 regression inputs in DIR and exits with its status: that is the meson test.
 Standard library only.
@@ -23,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 
-TARGETS = ("fuzz_reader", "fuzz_index_load", "fuzz_oracle")
+TARGETS = ("fuzz_reader", "fuzz_index_load", "fuzz_oracle", "fuzz_analysis")
 
 # Traces for fuzz_reader: (name, gen flags).
 READER_TRACES = [
@@ -69,7 +71,7 @@ def read(path, limit=None):
         return f.read() if limit is None else f.read(limit)
 
 
-def shared_traces(traces):
+def sample_traces(traces):
     if not traces or not os.path.isdir(traces):
         return []
     return sorted(os.path.join(traces, n) for n in os.listdir(traces)
@@ -83,8 +85,8 @@ def corpus_reader(ntidx, out, work, traces):
         data = read(p)
         write(out, "gen-" + name, data)
         write(out, "gen-" + name + "-head", data[:PREFIX])
-    for p in shared_traces(traces):
-        write(out, "shared-" + os.path.basename(p) + "-head", read(p, PREFIX))
+    for p in sample_traces(traces):
+        write(out, "sample-" + os.path.basename(p) + "-head", read(p, PREFIX))
 
 
 def corpus_index_load(ntidx, out, work):
@@ -124,7 +126,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ntidx", required=True, help="the ntidx command (build/tools/ntidx)")
     ap.add_argument("--out", required=True, help="corpus directory (one subdirectory per target)")
-    ap.add_argument("--traces", help="directory of real traces (their first 4 KiB become seeds)")
+    ap.add_argument("--traces", help="directory of sample traces (their first 4 KiB become seeds)")
     ap.add_argument("--target", action="append", choices=TARGETS, help="only these targets")
     ap.add_argument("--replay", help="replay driver to run over the corpus (needs exactly one --target)")
     ap.add_argument("--regressions", help="directory of regression inputs, replayed too")
@@ -137,7 +139,7 @@ def main():
             out = os.path.join(a.out, t)
             shutil.rmtree(out, ignore_errors=True)
             os.makedirs(out)
-            if t == "fuzz_reader":
+            if t in ("fuzz_reader", "fuzz_analysis"):  # generated traces hold the runtime's events too
                 corpus_reader(a.ntidx, out, work, a.traces)
             elif t == "fuzz_index_load":
                 corpus_index_load(a.ntidx, out, work)

@@ -1,13 +1,16 @@
 """ntidx.dask on a distributed.LocalCluster of two worker processes (loopback), against one process.
 
-usage: test_dask.py NTIDX TRACES_DIR   (the package on PYTHONPATH)
+usage: test_dask.py NTIDX TRACES_DIR GEN_GC_TRACE   (the package on PYTHONPATH)
 
-- stats() over several traces (the shared ones and generated V5/V6 ones, each split into many region
+- stats() over several traces (the sample ones and generated V5/V6 ones, each split into many region
   groups) equals `ntidx stats --json` per trace, with a client given as a tcp:// address and with none
   (dask's default scheduler in this process), whole and in a window; the total is their combination;
 - merge_stats() of any partition of a trace's regions equals the trace's statistics;
 - frame() is the concatenation of each trace's Trace.frame() with a trace column, fields included;
-- a worker killed in the middle of a job (its tasks run again elsewhere) changes nothing.
+- a worker killed in the middle of a job (its tasks run again elsewhere) changes nothing;
+- gc() of many traces (one task each) equals each trace's `ntidx gc` with a trace column, whole, in a
+  window and as summaries, and answers the fleet question (which traces had a gen2 pause over 100 ms); a
+  damaged trace raises its CorruptError through the client, or with errors="skip" is left out and named.
 """
 
 import json
@@ -29,6 +32,7 @@ import ntidx
 import ntidx.dask
 
 NTIDX = None
+GEN_GC = None  # tests/analysis/gen_gc_trace
 PATHS = []
 SCRATCH = None
 CLUSTER = None
@@ -181,13 +185,102 @@ class Dask(unittest.TestCase):
             self.assertEqual(ntidx.dask.stats(big, client=client, partition_bytes=1 << 20)["traces"], want)
 
 
+def cli_gc(path, *args):
+    p = subprocess.run([NTIDX, "gc", path, "--format", "jsonl"] + [str(a) for a in args], capture_output=True,
+                       text=True)
+    assert p.returncode == 0, p.stderr
+    return [json.loads(line) for line in p.stdout.splitlines()]
+
+
+def frame_rows(df):
+    """A frame's rows as the command's JSON gives them (NaN as None, numpy scalars as Python's)."""
+    cols = {c: (df[c].astype(object) if isinstance(df[c].dtype, pd.CategoricalDtype) else df[c]).tolist()
+            for c in df.columns}
+    return [{c: (None if isinstance(v[i], float) and v[i] != v[i] else v[i]) for c, v in cols.items()}
+            for i in range(len(df))]
+
+
+class Analyses(unittest.TestCase):
+    """ntidx.dask.gc() and its kin: one task per trace, one frame with a trace column."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.gen = []
+        for name, args in (("a.nettrace", ["--gcs", "20", "--pid", "11"]), ("b.nettrace", ["--gcs", "3", "--v5"]),
+                           ("c.nettrace", ["--gcs", "9", "--cut", "--pid", "13"])):
+            path = os.path.join(SCRATCH, "gc-" + name)
+            subprocess.run([GEN_GC, path] + args, check=True)
+            cls.gen.append(path)
+        cls.paths = PATHS + cls.gen
+
+    def want(self, paths, *args):
+        out = []
+        for p in paths:
+            out += [{"trace": p, **r} for r in cli_gc(p, *args)]
+        return out
+
+    def test_gc_of_a_fleet(self):
+        with Client(CLUSTER.scheduler_address) as client:
+            df = ntidx.dask.gc(self.paths, client)  # the issue's call: paths, client
+            self.assertEqual(list(df.columns[:2]), ["trace", "number"])
+            self.assertIsInstance(df.trace.dtype, pd.CategoricalDtype)
+            self.assertEqual(frame_rows(df), self.want(self.paths))
+            self.assertEqual(set(df.attrs["stats"]), set(self.paths))
+            self.assertEqual(df.attrs["errors"], {})
+            # the fleet question: which traces had a gen2 pause over 100 ms
+            slow = set(df[(df.generation == 2) & (df.pause_duration_ms > 100)].trace.astype(str))
+            want = {p for p in self.paths if any(r["generation"] == 2 and r["pause_duration_ms"] > 100
+                                                 for r in cli_gc(p))}
+            self.assertEqual(slow, set(self.gen))
+            self.assertEqual(slow, want)
+            # a window and a summary, each trace's own
+            self.assertEqual(frame_rows(ntidx.dask.gc(self.paths, client, start="5ms", end="250ms")),
+                             self.want(self.paths, "--from", "5ms", "--to", "250ms"))
+            self.assertEqual(frame_rows(ntidx.dask.gc(self.paths, client, summary=True)),
+                             self.want(self.paths, "--summary"))
+        # dask's default scheduler, in this process
+        with dask.config.set(scheduler="threads"):
+            self.assertEqual(frame_rows(ntidx.dask.analyze("gc", self.gen)), self.want(self.gen))
+
+    def test_no_traces_and_missing_analyses(self):
+        df = ntidx.dask.gc([])
+        self.assertEqual(len(df), 0)
+        with ntidx.open(self.gen[0]) as t:
+            one = t.gc()
+        self.assertEqual(list(df.columns), ["trace"] + list(one.columns))
+        self.assertEqual(df.number.dtype, one.number.dtype)
+        names = [a["name"] for a in ntidx.analyses()]
+        for method, name in (("jit", "jit"), ("cpu", "cpu"), ("exceptions", "exceptions"), ("allocations", "alloc"),
+                             ("contention", "contention"), ("activities", "activities")):
+            self.assertTrue(callable(getattr(ntidx.dask, method)))
+            if name not in names:
+                with self.assertRaises(NotImplementedError):
+                    getattr(ntidx.dask, method)(self.gen)
+
+    def test_a_damaged_trace(self):
+        bad = os.path.join(SCRATCH, "gc-damaged.nettrace")
+        with open(self.gen[0], "rb") as f:
+            data = bytearray(f.read())
+        data[len(data) // 2:len(data) // 2 + 64] = b"\xff" * 64
+        with open(bad, "wb") as f:
+            f.write(data)
+        with Client(CLUSTER.scheduler_address) as client:
+            with self.assertRaises(ntidx.CorruptError) as cm:
+                ntidx.dask.gc(self.gen + [bad], client)
+            self.assertEqual(cm.exception.file, bad)
+            df = ntidx.dask.gc(self.gen + [bad], client, errors="skip")
+        self.assertEqual(frame_rows(df), self.want(self.gen))
+        self.assertEqual(list(df.attrs["errors"]), [bad])
+        self.assertTrue(df.attrs["errors"][bad].startswith("CorruptError: " + bad))
+
+
 def main():
-    global NTIDX, PATHS, SCRATCH, CLUSTER
-    NTIDX = sys.argv[1]
+    global NTIDX, GEN_GC, PATHS, SCRATCH, CLUSTER
+    NTIDX, GEN_GC = sys.argv[1], sys.argv[3]
     tdir = sys.argv[2]
     with tempfile.TemporaryDirectory() as scratch:
         SCRATCH = scratch
-        os.environ["NTIDX_INDEX_DIR"] = os.path.join(scratch, "indexes")  # never beside the shared traces
+        os.environ["NTIDX_INDEX_DIR"] = os.path.join(scratch, "indexes")  # never beside the sample traces
         shared = sorted(os.path.join(tdir, f) for f in os.listdir(tdir) if not f.endswith(".ntidx"))
         gen = []
         for name, args in [("d5.nettrace", ["--format-version", "5", "--events", "15000", "--seed", "8"]),

@@ -999,7 +999,11 @@ static void test_raw_block_alignment(void **state)
 
 int main(int argc, char **argv)
 {
-    traces_dir = argc > 1 ? argv[1] : "../shared/traces";
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s TRACES_DIR [--many]\n", argv[0]);
+        return 2;
+    }
+    traces_dir = argv[1];
     if (argc > 2 && !strcmp(argv[2], "--many"))
         windows_scale = 4;
     const struct CMUnitTest tests[] = {

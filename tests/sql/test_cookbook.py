@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """The cookbook of docs/sql.md, run: every recipe (each ```sql block under a "### " heading of its
-"## Cookbook" section) through `ntidx sql` on every real trace of ../shared/traces, and on generated traces
+"## Cookbook" section) through `ntidx sql` on every sample trace (tests/data), and on generated traces
 that hold what no real one does (exceptions, dropped events). Each result is checked against `ntidx stats`
 or `ntidx query`: non-empty where the trace holds the events, empty where it does not.
 
@@ -81,16 +81,29 @@ class Cookbook(unittest.TestCase):
             self.assertEqual(len(by_type), len({(t["provider"], t["event_name"]) for t in s["types"]}))
 
     def test_gc_pauses(self):
-        for name in self.traces:
-            if name.startswith("gen-"):
-                continue  # the generator's GC/Start events have no GC/Stop to pair with
+        for name, path in self.traces.items():
             rows = self.rows("GC pauses", name)
-            self.assertEqual(len(rows), self.count(name, RUNTIME, 1), name)
+            gcs = [json.loads(l) for l in run("gc", path, "--format", "jsonl").splitlines()]
+            self.assertEqual(sorted(r["number"] for r in rows), sorted(g["number"] for g in gcs), name)
+            by_number = {g["number"]: g for g in gcs}
+            for r in rows:
+                g = by_number[r["number"]]
+                self.assertEqual((r["generation"], r["type"], r["reason"]), (g["generation"], g["type"], g["reason"]))
+                self.assertAlmostEqual(r["pause_ms"], g["pause_duration_ms"], places=3)
+            self.assertEqual([r["pause_ms"] for r in rows], sorted((r["pause_ms"] for r in rows), reverse=True))
             if name == OBJVER4:
                 self.assertEqual(len(rows), 478)
-                self.assertEqual(len({r["gc"] for r in rows}), 478)
-                self.assertTrue(all(r["ms"] > 0 for r in rows))
-                self.assertEqual([r["ms"] for r in rows], sorted((r["ms"] for r in rows), reverse=True))
+                self.assertTrue(all(r["pause_ms"] > r["gc_ms"] > 0 for r in rows))
+            elif not self.count(name, RUNTIME, 1):
+                self.assertEqual(rows, [], name)
+            summary = self.rows("GC pauses per generation", name)
+            want = [json.loads(l) for l in run("gc", path, "--summary", "--format", "jsonl").splitlines()]
+            self.assertEqual([(r["pid"], r["generation"], r["count"]) for r in summary],
+                             [(w["pid"], w["generation"], w["count"]) for w in want], name)
+            if name == OBJVER4:
+                self.assertEqual(summary[-1]["generation"], "all")
+                self.assertEqual(summary[-1]["count"], 478)
+                self.assertGreater(summary[-1]["pct_paused"], 0)
 
     def test_suspensions(self):
         for name in self.traces:

@@ -13,6 +13,9 @@
  *   ntidx_bytes_read()          bytes of trace the last events scan read
  *   ntidx_warning()             the last events scan's warning (a name filter naming nothing), or NULL
  *   ntidx_ticks(path, time)     a time ("1.5s", ISO-8601 Z, ticks) as the trace's ticks
+ *   ntidx_gc(path[, index...])  every table of every analysis of the library (gc, gc_summary, ...) as a
+ *                               function; CREATE VIRTUAL TABLE gc USING ntidx_analysis(gc, 'trace'...)
+ *   ntidx_analysis_stats()      what the last scan of an analysis table read and met (JSON)
  *
  * docs/sql.md is the manual and the cookbook.
  */
@@ -42,7 +45,8 @@ typedef struct ntidx_sqlite_hooks {
        logged with sqlite3_log(SQLITE_WARNING) and kept for ntidx_warning(). */
     void (*warning)(void *ctx, const char *trace, const char *message);
     int verify;       /* ntidx_index_verify for indexes loaded from disk */
-    unsigned threads; /* workers of the statistics behind ntidx_types and ntidx_threads (0: every core) */
+    unsigned threads; /* workers of the statistics behind ntidx_types and ntidx_threads, and of the analyses
+                         (0: every core) */
 } ntidx_sqlite_hooks;
 
 /*
@@ -52,5 +56,11 @@ typedef struct ntidx_sqlite_hooks {
  * message in *err (sqlite3_malloc'ed) on failure.
  */
 int ntidx_sqlite_register(sqlite3 *db, char **err, const sqlite3_api_routines *api, const ntidx_sqlite_hooks *hooks);
+
+/*
+ * The SQL name of an analysis's table (a table of ntidx_analysis_info): the library's own name, or the one
+ * the SQL contract gives it ("alloc" is "allocations", "cpu" "cpu_methods"). Its function is ntidx_NAME.
+ */
+const char *ntidx_sqlite_table_name(const char *table);
 
 #endif

@@ -56,6 +56,7 @@ typedef struct nsql_source {
     size_t *stacks_by_id;     /* positions in stacks, sorted by (id, key) */
     size_t stack_count;
     int stacks_done;
+    struct nsql_an_cache *an_cache; /* the analyses run on it, kept (sql_analysis.c) */
     struct nsql_source *next;
 } nsql_source;
 
@@ -66,6 +67,7 @@ struct nsql_conn {
     const void *last_scan;    /* the events cursor whose bytes ntidx_bytes_read() reports */
     uint64_t last_bytes;
     char *last_warning;       /* what ntidx_warning() reports: the last events scan's (NULL: none) */
+    char *last_analysis_stats;/* what ntidx_analysis_stats() reports: the last analysis scan's (JSON) */
 };
 
 /*
@@ -104,5 +106,9 @@ char *nsql_dequote(const char *s);
 int nsql_register_events(sqlite3 *db, nsql_conn *c);
 int nsql_register_companions(sqlite3 *db, nsql_conn *c);
 int nsql_register_time(sqlite3 *db, nsql_conn *c);
+int nsql_register_analyses(sqlite3 *db, nsql_conn *c);
+
+/* The analyses kept for a source (sql_analysis.c), freed with it. */
+void nsql_analysis_cache_free(nsql_source *s);
 
 #endif

@@ -39,6 +39,8 @@ int ntidx_sqlite_register(sqlite3 *db, char **err, const sqlite3_api_routines *a
         rc = nsql_register_companions(db, c);
     if (rc == SQLITE_OK)
         rc = nsql_register_time(db, c);
+    if (rc == SQLITE_OK)
+        rc = nsql_register_analyses(db, c);
     if (rc != SQLITE_OK && err)
         *err = sqlite3_mprintf("ntidx: cannot register the tables: %s", sqlite3_errmsg(db));
     return rc;

@@ -91,6 +91,7 @@ static void source_free(nsql_source *s)
     sqlite3_free(s->threads);
     sqlite3_free(s->stacks);
     sqlite3_free(s->stacks_by_id);
+    nsql_analysis_cache_free(s);
     ntidx_symbolizer_close(&s->symbols);
     ntidx_stats_free(&s->stats);
     ntidx_index_close(&s->index);
@@ -213,6 +214,7 @@ void nsql_conn_free(void *conn)
     while (c->sources)
         uncache(c, c->sources);
     sqlite3_free(c->last_warning);
+    sqlite3_free(c->last_analysis_stats);
     sqlite3_free(c);
 }
 

@@ -16,6 +16,7 @@
 //                     the sample profiler's samples (Microsoft-DotNETCore-SampleProfiler
 //                     Thread/Sample) by method, each frame named by TraceEvent's stack source
 //                     (MutableTraceEventStackSource.GetFrameName: "module!method", "?!?")
+//   cpu-by-thread TRACE  cpu --by-thread (a name of its own for the conformance run)
 //   exceptions TRACE  Exception/Start per type, message and throwing method
 //   alloc TRACE       GC/AllocationTick per type name and allocation kind
 //   contention TRACE  Contention/Start-Stop waits per lock and thread
@@ -39,7 +40,8 @@ namespace Ntidx.Dumper;
 
 public static class Analyses
 {
-    public static readonly string[] Names = { "gc", "jit", "cpu", "exceptions", "alloc", "contention", "activities" };
+    public static readonly string[] Names = { "gc", "jit", "cpu", "exceptions", "alloc", "contention", "activities",
+                                              "cpu-by-thread" };
 
     public static int Run(string analysis, string path, string[] options)
     {
@@ -50,6 +52,7 @@ public static class Analyses
             "gc" => Gc(path, w),
             "jit" => Jit(path, w),
             "cpu" => Cpu(path, w, options.Contains("--by-thread")),
+            "cpu-by-thread" => Cpu(path, w, true),
             "exceptions" => Exceptions(path, w),
             "alloc" => Alloc(path, w),
             "contention" => Contention(path, w),

@@ -18,7 +18,7 @@ import datetime as _dt
 import logging
 import warnings
 
-from . import _ntidx
+from . import _analysis, _ntidx
 from ._ntidx import (  # noqa: F401  (the exceptions and types are the package's)
     ArgumentError,
     CancelledError,
@@ -46,7 +46,7 @@ from ._ntidx import (  # noqa: F401  (the exceptions and types are the package's
 )
 
 __all__ = [
-    "open", "Trace", "Event", "Query", "Region", "index_path", "library_version", "Error", "FileError",
+    "open", "analyses", "Trace", "Event", "Query", "Region", "index_path", "library_version", "Error", "FileError",
     "NotATraceError", "VersionError", "TruncatedError", "CorruptError", "ArgumentError", "TimeError",
     "PayloadError", "UnsupportedError", "WriteError", "IndexFileError", "IndexCorruptError", "IndexStaleError",
     "IndexVersionError", "CancelledError", "IndexWarning", "UnknownNameError", "UnknownNameWarning",
@@ -159,6 +159,94 @@ class Trace(_ntidx.Trace):
         from . import _frame  # pandas is imported only by those who ask for frames
         cols = self._columns(_time(start), _time(end), provider, event, thread, fields, regions, order, strict)
         return _frame.build(cols, fields is not None)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Analyses: Trace.gc(), Trace.jit(), ... generated from the library's list (ntidx.analyses())
+# ---------------------------------------------------------------------------------------------------------
+
+def analyses():
+    """The analyses of this build of the library, in its order: a list of dicts with "name" (the command, as
+    `ntidx gc`), "summary", "method" (the Trace method and ntidx.dask function: Trace.gc(), and
+    Trace.allocations() for `ntidx alloc`) and "tables" ({table: [{"name", "type", "description"}]}: its
+    tables' columns, the first table its records). Trace has one method per analysis listed here; the
+    analyses the contract names that this build lacks are methods that raise NotImplementedError."""
+    return _analysis.library_analyses()
+
+
+def _analysis_info(name):
+    for info in _analysis.library_analyses():
+        if info["name"] == name:
+            return info
+    known = ", ".join(a["name"] for a in _analysis.library_analyses())
+    if name in _analysis.CONTRACT.values():
+        raise NotImplementedError("the %s analysis is not in this build of the ntidx library (%s; it has: %s)"
+                                  % (name, library_version, known))
+    raise ArgumentError("no analysis named %r (the library has: %s)" % (name, known))
+
+
+def _analyze(trace, name, start, end, thread, lookahead, threads):
+    info = _analysis_info(name)
+    result = trace._analyze(name, _time(start), _time(end), thread, lookahead, threads)
+    return info, _analysis.frames(result, trace.path)
+
+
+def _trace_analyze(self, name, start=None, end=None, thread=None, table=None, summary=False, lookahead=None,
+                   threads=0):
+    """The analysis `name` ("gc", "jit", ... : ntidx.analyses()) of the window [start, end) as a pandas
+    DataFrame: its records (the first table; `table` names another, summary=True the NAME_summary one), one
+    column per column of the library's table, named by the contract (the keys of `ntidx NAME --format
+    jsonl`), filled in C column by column with the GIL released. thread=TID: only the records of that thread
+    (as the analysis defines a record's thread). lookahead: seconds past `end` to look for the ends of records
+    still open (default 10); threads: workers (0: one per core). df.attrs holds "analysis", "table", "trace"
+    and "stats" (events read, field_errors, unmatched, incomplete, bytes_read, ...). Errors as frame(): the
+    ntidx.Error subclasses, with .file, .offset and .what."""
+    info, frames = _analyze(self, name, start, end, thread, lookahead, threads)
+    return frames[_analysis.pick_table(info, table, summary)]
+
+
+def _trace_analyze_tables(self, name, start=None, end=None, thread=None, lookahead=None, threads=0):
+    """Every table of the analysis `name` of one run, as {table: DataFrame} (arguments as Trace.analyze())."""
+    return _analyze(self, name, start, end, thread, lookahead, threads)[1]
+
+
+Trace.analyze = _trace_analyze
+Trace.analyze_tables = _trace_analyze_tables
+
+
+def _analysis_method(info):
+    name = info["name"]
+
+    def method(self, start=None, end=None, thread=None, summary=False, table=None, lookahead=None, threads=0):
+        return self.analyze(name, start, end, thread, table=table, summary=summary, lookahead=lookahead,
+                            threads=threads)
+
+    tables = "; ".join("%s: %s" % (t, ", ".join(c["name"] for c in cols)) for t, cols in info["tables"].items())
+    method.__name__ = method.__qualname__ = info["method"]
+    method.__doc__ = ("%s, as a pandas DataFrame (Trace.analyze(%r, ...): same window arguments as frame(); "
+                      "summary=True for the summary table). Tables and columns: %s."
+                      % (info["summary"][:1].upper() + info["summary"][1:], name, tables))
+    return method
+
+
+def _missing_method(pyname, name):
+    def method(self, *args, **kwargs):
+        _analysis_info(name)  # raises NotImplementedError naming it, unless the library has it after all
+        return self.analyze(name, *args, **kwargs)
+
+    method.__name__ = method.__qualname__ = pyname
+    method.__doc__ = ("The %s analysis: not in this build of the ntidx library; raises NotImplementedError."
+                      % name)
+    return method
+
+
+for _info in _analysis.library_analyses():
+    if not hasattr(Trace, _info["method"]):  # never over a method of the module's own
+        setattr(Trace, _info["method"], _analysis_method(_info))
+for _pyname, _name in _analysis.CONTRACT.items():
+    if not hasattr(Trace, _pyname):
+        setattr(Trace, _pyname, _missing_method(_pyname, _name))
+del _info, _pyname, _name
 
 
 def open(path, index=None, build_index=True):  # noqa: A001  (ntidx.open, as the contract names it)

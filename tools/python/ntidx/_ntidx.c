@@ -16,6 +16,9 @@
  *  - Trace._columns(): the columns of Trace.frame(), filled by the batch
  *    interface (include/ntidx/batch.h) straight into growing arrays, the GIL
  *    released, with no Python object made per event.
+ *  - Trace._analyze(): an analysis of the library (include/ntidx/analysis.h)
+ *    by name, every table filled column by column with the GIL released,
+ *    for Trace.gc() and its kin (ntidx/_analysis.py makes the DataFrames).
  *
  * The GIL is released around every library call that reads the trace or the
  * index, so threads can query one Trace at once (the library's thread rules,
@@ -25,12 +28,14 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <ntidx/analysis.h>
 #include <ntidx/batch.h>
 #include <ntidx/index.h>
 #include <ntidx/ntidx.h>
@@ -1807,11 +1812,10 @@ static PyObject *trace_columns(PyObject *self_obj, PyObject *args, PyObject *kw)
         for (size_t k = 0; k < ntidx_batch_field_count(j.b) && k < cs->nf; k++) {
             PyObject *kinds = column(st, (void **)&cs->f[k].kind, n, 1, "B");
             PyObject *cells = kinds ? column(st, (void **)&cs->f[k].cell, n, 8, "Q") : NULL;
+            /* Py_BuildValue() takes the N objects also when it fails */
             PyObject *t = cells ? Py_BuildValue("(NNN)", cstr_of(ntidx_batch_field_name(j.b, k)), kinds, cells) : NULL;
-            if (!t) {
+            if (!cells)
                 Py_XDECREF(kinds);
-                Py_XDECREF(cells);
-            }
             if (!t || PyList_Append(fl, t) < 0) {
                 Py_XDECREF(t);
                 Py_DECREF(fl);
@@ -1851,6 +1855,318 @@ fail_early:
     qargs_free(&a);
     core_unref(c);
     return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Analyses: Trace._analyze(), the tables of Trace.gc() and its kin    */
+/* ------------------------------------------------------------------ */
+
+/*
+ * One column of an analysis's table, filled without the GIL: values of its
+ * type (int64, uint64, double, uint8 for bools, int32 category codes for
+ * strings), a null mask only once a null is met (doubles: NaN), and for
+ * strings the distinct texts in code order (pointers into the analysis).
+ */
+typedef struct an_col {
+    int type;
+    void *data;
+    uint8_t *mask;
+    const char **texts; /* strings: text of code k */
+    size_t ntexts, captexts;
+    uint32_t *slots;    /* strings: open addressing over texts (code + 1; 0 empty) */
+    size_t nslots;
+} an_col;
+
+typedef struct an_job {
+    ntidx_analysis *a;
+    size_t ntables;
+    an_col **cols; /* per table, per column */
+} an_job;
+
+static void an_job_free(an_job *j)
+{
+    for (size_t k = 0; j->cols && k < j->ntables; k++) {
+        ntidx_table tb;
+        if (!j->cols[k] || ntidx_analysis_table(j->a, k, &tb) < 0)
+            continue;
+        for (size_t c = 0; c < tb.column_count; c++) {
+            free(j->cols[k][c].data);
+            free(j->cols[k][c].mask);
+            free(j->cols[k][c].texts);
+            free(j->cols[k][c].slots);
+        }
+        free(j->cols[k]);
+    }
+    free(j->cols);
+    ntidx_analysis_free(&j->a);
+    memset(j, 0, sizeof *j);
+}
+
+static uint64_t text_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* The category code of a text (interned: one per distinct text of the column); -1 out of memory. */
+static int32_t an_intern(an_col *col, const char *s)
+{
+    if (2 * (col->ntexts + 1) > col->nslots) {
+        size_t n = col->nslots ? col->nslots * 2 : 64;
+        uint32_t *slots = calloc(n, sizeof *slots);
+        if (!slots)
+            return -1;
+        for (size_t i = 0; i < col->ntexts; i++) {
+            size_t at = (size_t)(text_hash(col->texts[i]) & (n - 1));
+            while (slots[at])
+                at = (at + 1) & (n - 1);
+            slots[at] = (uint32_t)i + 1;
+        }
+        free(col->slots);
+        col->slots = slots;
+        col->nslots = n;
+    }
+    size_t at = (size_t)(text_hash(s) & (col->nslots - 1));
+    while (col->slots[at]) {
+        if (!strcmp(col->texts[col->slots[at] - 1], s))
+            return (int32_t)(col->slots[at] - 1);
+        at = (at + 1) & (col->nslots - 1);
+    }
+    if (col->ntexts == col->captexts) {
+        size_t n = col->captexts ? col->captexts * 2 : 32;
+        const char **t = realloc(col->texts, n * sizeof *t);
+        if (!t)
+            return -1;
+        col->texts = t;
+        col->captexts = n;
+    }
+    if (col->ntexts >= INT32_MAX)
+        return -1;
+    col->texts[col->ntexts] = s;
+    col->slots[at] = (uint32_t)++col->ntexts;
+    return (int32_t)(col->ntexts - 1);
+}
+
+static size_t an_itemsize(int type)
+{
+    return type == NTIDX_COLUMN_BOOL ? 1 : type == NTIDX_COLUMN_STRING ? 4 : 8;
+}
+
+/* Every table of the analysis, column by column (without the GIL): 0 or the library's error. */
+static int an_fill(an_job *j)
+{
+    j->ntables = ntidx_analysis_table_count(j->a);
+    j->cols = calloc(j->ntables ? j->ntables : 1, sizeof *j->cols);
+    if (!j->cols)
+        return NTIDX_E_NOMEM;
+    for (size_t k = 0; k < j->ntables; k++) {
+        ntidx_table tb;
+        int rc = ntidx_analysis_table(j->a, k, &tb);
+        if (rc < 0)
+            return rc;
+        an_col *cols = j->cols[k] = calloc(tb.column_count ? tb.column_count : 1, sizeof *cols);
+        if (!cols)
+            return NTIDX_E_NOMEM;
+        size_t rows = (size_t)tb.rows;
+        for (size_t c = 0; c < tb.column_count; c++) {
+            an_col *col = &cols[c];
+            col->type = tb.columns[c].type;
+            if (!(col->data = malloc((rows ? rows : 1) * an_itemsize(col->type))))
+                return NTIDX_E_NOMEM;
+            for (size_t r = 0; r < rows; r++) {
+                ntidx_table_cell v;
+                if ((rc = ntidx_analysis_cell(j->a, k, r, c, &v)) < 0)
+                    return rc;
+                if (v.is_null && col->type != NTIDX_COLUMN_DOUBLE && col->type != NTIDX_COLUMN_STRING && !col->mask &&
+                    !(col->mask = calloc(rows, 1)))
+                    return NTIDX_E_NOMEM;
+                switch (col->type) {
+                case NTIDX_COLUMN_INT: ((int64_t *)col->data)[r] = v.is_null ? 0 : v.i; break;
+                case NTIDX_COLUMN_UINT: ((uint64_t *)col->data)[r] = v.is_null ? 0 : v.u; break;
+                case NTIDX_COLUMN_DOUBLE: ((double *)col->data)[r] = v.is_null ? NAN : v.f; break;
+                case NTIDX_COLUMN_BOOL: ((uint8_t *)col->data)[r] = !v.is_null && v.u; break;
+                default: {
+                    int32_t code = v.is_null || !v.s ? -1 : an_intern(col, v.s);
+                    if (code < 0 && !v.is_null && v.s)
+                        return NTIDX_E_NOMEM;
+                    ((int32_t *)col->data)[r] = code;
+                    break;
+                }
+                }
+                if (v.is_null && col->mask)
+                    col->mask[r] = 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static const char *an_format(int type)
+{
+    switch (type) {
+    case NTIDX_COLUMN_INT: return "q";
+    case NTIDX_COLUMN_UINT: return "Q";
+    case NTIDX_COLUMN_DOUBLE: return "d";
+    case NTIDX_COLUMN_BOOL: return "B";
+    default: return "i";
+    }
+}
+
+/* What was read and met, with the keys of `ntidx gc --format json`'s "stats". */
+static PyObject *an_stats(const ntidx_analysis_stats *s)
+{
+    return Py_BuildValue("{sKsKsKsKsKsKsKsKsIsKsKsKsKsK}", "t0", (unsigned long long)s->t0, "t1",
+                         (unsigned long long)s->t1, "events", (unsigned long long)s->events, "field_errors",
+                         (unsigned long long)s->field_errors, "unmatched", (unsigned long long)s->unmatched,
+                         "incomplete", (unsigned long long)s->incomplete, "regions", (unsigned long long)s->regions,
+                         "units", (unsigned long long)s->units, "threads", (unsigned int)s->threads, "bytes_read",
+                         (unsigned long long)s->bytes_read, "blocks_read", (unsigned long long)s->blocks_read,
+                         "event_blocks_read", (unsigned long long)s->event_blocks_read, "lookahead_events",
+                         (unsigned long long)s->lookahead_events, "lookahead_bytes",
+                         (unsigned long long)s->lookahead_bytes);
+}
+
+/* The filled tables as Python: [{"name", "rows", "columns": [(name, type, data, mask or None, texts or None)]}]. */
+static PyObject *an_tables(module_state *st, an_job *j)
+{
+    PyObject *tables = PyList_New(0);
+    for (size_t k = 0; tables && k < j->ntables; k++) {
+        ntidx_table tb;
+        if (ntidx_analysis_table(j->a, k, &tb) < 0) {
+            Py_CLEAR(tables);
+            return raise_last(st, NTIDX_E_INVALID_ARG);
+        }
+        size_t rows = (size_t)tb.rows;
+        PyObject *cols = PyList_New(0);
+        for (size_t c = 0; cols && c < tb.column_count; c++) {
+            an_col *col = &j->cols[k][c];
+            PyObject *data = column(st, &col->data, rows, (Py_ssize_t)an_itemsize(col->type), an_format(col->type));
+            PyObject *mask = !data ? NULL : col->mask ? column(st, (void **)&col->mask, rows, 1, "B")
+                                                      : Py_NewRef(Py_None);
+            PyObject *texts = NULL;
+            if (mask && col->type == NTIDX_COLUMN_STRING) {
+                texts = PyList_New((Py_ssize_t)col->ntexts);
+                for (size_t i = 0; texts && i < col->ntexts; i++) {
+                    PyObject *u = cstr_of(col->texts[i]);
+                    if (!u)
+                        Py_CLEAR(texts);
+                    else
+                        PyList_SET_ITEM(texts, (Py_ssize_t)i, u);
+                }
+            } else if (mask) {
+                texts = Py_NewRef(Py_None);
+            }
+            /* Py_BuildValue() takes the N objects also when it fails */
+            PyObject *t = texts ? Py_BuildValue("(siNNN)", tb.columns[c].name, col->type, data, mask, texts) : NULL;
+            if (!texts) {
+                Py_XDECREF(data);
+                Py_XDECREF(mask);
+            }
+            if (!t || PyList_Append(cols, t) < 0)
+                Py_CLEAR(cols);
+            Py_XDECREF(t);
+        }
+        PyObject *d = cols ? Py_BuildValue("{sssnsN}", "name", tb.name, "rows", (Py_ssize_t)rows, "columns", cols)
+                           : NULL;
+        if (!d || PyList_Append(tables, d) < 0)
+            Py_CLEAR(tables);
+        Py_XDECREF(d);
+    }
+    return tables;
+}
+
+/*
+ * Trace._analyze(name, start, end, thread, lookahead, threads): the analysis `name` of the window (the
+ * library's ntidx_analyze()) as {"analysis": name, "stats": {...}, "tables": [...]} (an_tables()), every
+ * table filled in C column by column with the GIL released.
+ */
+static PyObject *trace_analyze(PyObject *self_obj, PyObject *args, PyObject *kw)
+{
+    module_state *st = state_of(self_obj);
+    static char *names[] = {"name", "start", "end", "thread", "lookahead", "threads", NULL};
+    const char *name;
+    pyq p = {0};
+    PyObject *lookahead = Py_None;
+    unsigned int threads = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|OOOOI:_analyze", names, &name, &p.start, &p.end, &p.thread,
+                                     &lookahead, &threads))
+        return NULL;
+    ntidx_analysis_options o;
+    ntidx_analysis_options_defaults(&o);
+    if (lookahead != Py_None) {
+        double s = PyFloat_AsDouble(lookahead);
+        if (s == -1.0 && PyErr_Occurred())
+            return NULL;
+        if (!(s >= 0)) {
+            PyErr_Format(st->exc[EXC_ARGUMENT], "lookahead: seconds, 0 or more, not %R", lookahead);
+            return NULL;
+        }
+        o.lookahead_seconds = s;
+    }
+    qargs a;
+    core *c = begin_call(self_obj, st, &p, &a);
+    if (!c)
+        return NULL;
+    o.t0 = a.o.t0;
+    o.t1 = a.o.t1;
+    o.has_thread = a.o.has_thread;
+    o.thread = a.o.thread;
+    o.threads = threads;
+    qargs_free(&a);
+    an_job j;
+    memset(&j, 0, sizeof j);
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = core_index(c);
+    if (rc == NTIDX_OK)
+        rc = ntidx_analyze(name, c->t, c->x, &o, &j.a);
+    if (rc == NTIDX_OK)
+        rc = an_fill(&j);
+    Py_END_ALLOW_THREADS
+    if (rc < 0) {
+        an_job_free(&j);
+        return finish(st, c, rc, NULL);
+    }
+    PyObject *tables = an_tables(st, &j);
+    PyObject *r = tables ? Py_BuildValue("{sssNsN}", "analysis", ntidx_analysis_name(j.a), "stats",
+                                         an_stats(ntidx_analysis_get_stats(j.a)), "tables", tables)
+                         : NULL;
+    an_job_free(&j);
+    return finish(st, c, 0, r);
+}
+
+/* _analyses(): the library's analyses, [(name, summary, [(table, [(column, type, description)])])]. */
+static PyObject *mod_analyses(PyObject *m, PyObject *unused)
+{
+    (void)m;
+    (void)unused;
+    PyObject *out = PyList_New(0);
+    for (size_t k = 0; out && k < ntidx_analysis_count(); k++) {
+        const ntidx_analysis_info *info = ntidx_analysis_info_at(k);
+        PyObject *tables = PyList_New(0);
+        for (size_t i = 0; tables && i < info->table_count; i++) {
+            const ntidx_table *tb = &info->tables[i];
+            PyObject *cols = PyList_New(0);
+            for (size_t c = 0; cols && c < tb->column_count; c++) {
+                PyObject *t = Py_BuildValue("(sis)", tb->columns[c].name, tb->columns[c].type,
+                                            tb->columns[c].description ? tb->columns[c].description : "");
+                if (!t || PyList_Append(cols, t) < 0)
+                    Py_CLEAR(cols);
+                Py_XDECREF(t);
+            }
+            PyObject *t = cols ? Py_BuildValue("(sN)", tb->name, cols) : NULL;
+            if (!t || PyList_Append(tables, t) < 0)
+                Py_CLEAR(tables);
+            Py_XDECREF(t);
+        }
+        PyObject *t = tables ? Py_BuildValue("(ssN)", info->name, info->summary, tables) : NULL;
+        if (!t || PyList_Append(out, t) < 0)
+            Py_CLEAR(out);
+        Py_XDECREF(t);
+    }
+    return out;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1996,6 +2312,8 @@ static PyMethodDef trace_methods[] = {
      "types(provider=None, event=None, strict=False): the event types the trace defines, with their fields."},
     {"_columns", (PyCFunction)(void (*)(void))trace_columns, METH_VARARGS | METH_KEYWORDS,
      "The raw columns of Trace.frame() (filled in C from the library's batch interface)."},
+    {"_analyze", (PyCFunction)(void (*)(void))trace_analyze, METH_VARARGS | METH_KEYWORDS,
+     "_analyze(name, start, end, thread, lookahead, threads): an analysis's tables as filled columns."},
     {"_unix_ns", trace_unix_ns, METH_O, "ticks -> nanoseconds since the Unix epoch (UTC), or None."},
     {"check_names", (PyCFunction)(void (*)(void))trace_check_names, METH_VARARGS | METH_KEYWORDS,
      "check_names(provider=None, event=None): None when some event type of the trace answers to the filters, "
@@ -2055,6 +2373,8 @@ static PyObject *mod_index_path(PyObject *m, PyObject *arg)
 
 static PyMethodDef mod_methods[] = {
     {"_set_notice_hook", mod_set_notice_hook, METH_O, "fn(action, why, path): what the index maintenance did."},
+    {"_analyses", mod_analyses, METH_NOARGS, "The library's analyses: [(name, summary, [(table, [(column, type, "
+     "description)])])]."},
     {"index_path", mod_index_path, METH_O,
      "index_path(trace): where the index of a trace is kept (NTIDX_INDEX_DIR, beside it, or the user's cache)."},
     {NULL}};
@@ -2162,7 +2482,10 @@ static int mod_exec(PyObject *m)
                   {"VALUE_FLOAT", NTIDX_VALUE_FLOAT}, {"VALUE_STRING", NTIDX_VALUE_STRING},
                   {"VALUE_GUID", NTIDX_VALUE_GUID}, {"VALUE_TIME", NTIDX_VALUE_TIME},
                   {"VALUE_DECIMAL", NTIDX_VALUE_DECIMAL}, {"VALUE_ARRAY", NTIDX_VALUE_ARRAY},
-                  {"VALUE_OBJECT", NTIDX_VALUE_OBJECT}, {"VALUE_MISSING", NTIDX_BATCH_MISSING}};
+                  {"VALUE_OBJECT", NTIDX_VALUE_OBJECT}, {"VALUE_MISSING", NTIDX_BATCH_MISSING},
+                  {"COLUMN_INT", NTIDX_COLUMN_INT}, {"COLUMN_UINT", NTIDX_COLUMN_UINT},
+                  {"COLUMN_DOUBLE", NTIDX_COLUMN_DOUBLE}, {"COLUMN_BOOL", NTIDX_COLUMN_BOOL},
+                  {"COLUMN_STRING", NTIDX_COLUMN_STRING}};
     for (size_t i = 0; i < sizeof consts / sizeof consts[0]; i++)
         if (PyModule_AddIntConstant(m, consts[i].name, consts[i].value) < 0)
             return -1;

@@ -20,6 +20,14 @@ own in its cache, ~/.cache/ntidx).
 A region belongs to exactly one group, so the groups' statistics add up to the trace's: each trace's
 result equals `ntidx stats --json` of that trace, and a task a dead worker had (the scheduler runs it again
 elsewhere) changes nothing.
+
+Analyses (gc, jit, ...: ntidx.analyses()) are one task per trace: the library computes an analysis over a
+trace's regions in parallel and merges across region boundaries itself (a GC that starts in one region and
+ends in the next is one record), so a trace's analysis is not split further; the fleet is spread over the
+workers trace by trace:
+
+    df = ntidx.dask.gc(glob.glob("/shared/traces/*.nettrace"), client)
+    df[(df.generation == 2) & (df.pause_duration_ms > 100)].trace.unique()
 """
 
 import warnings
@@ -30,9 +38,9 @@ import pandas as pd
 import dask
 import dask.dataframe as dd
 
-from . import UnknownNameWarning, _frame, open as _open
+from . import Error, UnknownNameWarning, _analysis, _analysis_info, _frame, open as _open
 
-__all__ = ["stats", "frame", "merge_stats", "combine_stats"]
+__all__ = ["stats", "frame", "merge_stats", "combine_stats", "analyze"]
 
 #: Trace bytes per statistics task and per data frame partition (defaults).
 STATS_PARTITION_BYTES = 256 << 20
@@ -358,3 +366,102 @@ def frame(paths, start=None, end=None, provider=None, event=None, thread=None, f
     parts = [(p, g) for p, plan in zip(paths, plans) for g in plan["groups"]]
     fn = _FramePart(meta, start, end, provider, event, thread, fields)
     return dd.from_map(fn, parts, meta=meta, label="ntidx-frame", enforce_metadata=False)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Analyses: one task per trace
+# ---------------------------------------------------------------------------------------------------------
+
+
+def _analysis_part(path, name, table, start, end, thread, lookahead, threads, skip_errors):
+    """On a worker: one trace's table of the analysis, its statistics, and (skip_errors) the error that stopped
+    it, as "ClassName: message", instead of raising it."""
+    try:
+        with _open(path) as t:
+            df = t.analyze(name, start, end, thread, table=table, lookahead=lookahead, threads=threads)
+        return df, df.attrs["stats"], None
+    except Error as e:
+        if not skip_errors:
+            raise
+        return None, None, "%s: %s" % (type(e).__name__, e)
+
+
+def _concat(frames, paths, empty):
+    """One frame of the traces' frames, a categorical `trace` column first (the paths as given); text columns
+    keep one categorical type over all traces (the union of their categories)."""
+    traces = list(dict.fromkeys(paths))
+    parts = []
+    for path, df in frames:
+        df = df.copy(deep=False)
+        df.insert(0, "trace", pd.Categorical.from_codes(np.full(len(df), traces.index(path), np.int32),
+                                                        categories=traces))
+        parts.append(df)
+    if not parts:
+        df = empty.copy()
+        df.insert(0, "trace", pd.Categorical([], categories=traces))
+        return df
+    for c in parts[0].columns:
+        if isinstance(parts[0][c].dtype, pd.CategoricalDtype) and c != "trace":
+            categories = list(dict.fromkeys(x for p in parts for x in p[c].cat.categories))
+            for p in parts:
+                p[c] = p[c].cat.set_categories(categories)
+    return pd.concat(parts, ignore_index=True)
+
+
+def analyze(name, paths, client=None, start=None, end=None, thread=None, table=None, summary=False, lookahead=None,
+            threads=1, errors="raise"):
+    """The analysis `name` ("gc", ...: ntidx.analyses()) of many traces on Dask workers, as one pandas DataFrame:
+    a categorical `trace` column (the paths as given) first, then the columns of Trace.analyze() with the same
+    arguments (each trace's window as Trace.analyze() takes it: "1s" counts from each trace's own sync time).
+    One task per trace (the library parallelises and merges inside a trace); `threads`: the library's workers
+    per task (1 by default: a Dask worker runs as many tasks at once as it has threads). `client`: a
+    distributed.Client (None: dask's default scheduler). df.attrs: "analysis", "table", "stats" ({path: the
+    trace's statistics}) and "errors" ({path: "ClassName: message"}). errors="raise" (default): a trace that
+    cannot be read raises its ntidx.Error; errors="skip": its rows are left out and its error is in
+    df.attrs["errors"]."""
+    if errors not in ("raise", "skip"):
+        raise ValueError('errors: "raise" or "skip", not %r' % (errors,))
+    info = _analysis_info(name)
+    table = _analysis.pick_table(info, table, summary)
+    paths = list(paths)
+    results = _compute([dask.delayed(_analysis_part, pure=False)(p, name, table, start, end, thread, lookahead,
+                                                                 threads, errors == "skip") for p in paths], client)
+    frames = [(p, r[0]) for p, r in zip(paths, results) if r[0] is not None]
+    df = _concat(frames, paths, _analysis.empty_frame(info, table))
+    df.attrs = {"analysis": name, "table": table, "stats": {p: r[1] for p, r in zip(paths, results) if r[1]},
+                "errors": {p: r[2] for p, r in zip(paths, results) if r[2]}}
+    return df
+
+
+def _analysis_function(info):
+    name = info["name"]
+
+    def function(paths, client=None, start=None, end=None, thread=None, table=None, summary=False, lookahead=None,
+                 threads=1, errors="raise"):
+        return analyze(name, paths, client, start, end, thread, table, summary, lookahead, threads, errors)
+
+    function.__name__ = function.__qualname__ = info["method"]
+    function.__doc__ = ("%s of many traces, as one pandas DataFrame with a `trace` column: "
+                        "ntidx.dask.analyze(%r, paths, client, ...)." % (info["summary"][:1].upper()
+                                                                           + info["summary"][1:], name))
+    return function
+
+
+def _missing_function(pyname, name):
+    def function(paths, client=None, *args, **kwargs):
+        return analyze(name, paths, client, *args, **kwargs)  # NotImplementedError naming it, before any task
+
+    function.__name__ = function.__qualname__ = pyname
+    function.__doc__ = "The %s analysis: not in this build of the ntidx library; raises NotImplementedError." % name
+    return function
+
+
+for _info in _analysis.library_analyses():
+    if _info["method"] not in globals():
+        globals()[_info["method"]] = _analysis_function(_info)
+        __all__.append(_info["method"])
+for _pyname, _name in _analysis.CONTRACT.items():
+    if _pyname not in globals():
+        globals()[_pyname] = _missing_function(_pyname, _name)
+        __all__.append(_pyname)
+del _info, _pyname, _name

@@ -1,0 +1,703 @@
+/*
+ * The CPU analysis: the sample profiler's samples of a window by method,
+ * inclusive and exclusive (include/ntidx/analysis.h), as PerfView's CPU
+ * Stacks view "By Name" shows them, each frame named by the symbolizer as
+ * TraceEvent's stack source names it.
+ *
+ * Samples are independent of each other: a unit counts its own per frame
+ * (and per thread when split; per focus method and caller or callee when
+ * asked), and the merge adds the counts. Nothing is ever open, so there is
+ * no lookahead. A frame is keyed by the symbolizer's frame_id, equal exactly
+ * when the frame names are: "once per sample" is per name, as TraceEvent's
+ * stack source counts it.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_internal.h"
+#include "idmap.h"
+
+#define SAMPLER "Microsoft-DotNETCore-SampleProfiler"
+#define INTERVAL_MS 1.0 /* TraceLog.SampleProfileInterval: 1 ms for EventPipe traces, whatever the session asked */
+#define UNKNOWN_FRAME UINT64_MAX
+
+static const ntx_event_type cpu_types[] = {{SAMPLER, 0}};
+
+/* ---- Counts per frame ---- */
+
+struct focus_pairs;
+
+typedef struct fcount {
+    uint64_t frame;            /* the symbolizer's frame_id */
+    const char *method, *module; /* the symbolizer's strings (NULL, NULL: "?!?") */
+    uint64_t inc, exc;
+    uint64_t stamp;            /* the last sample that counted it inclusively (its number + 1) */
+    int focus;                 /* -1 not decided yet (units decide when they meet it), 0 no, 1 yes */
+    struct focus_pairs *pairs; /* a focus frame's callers and callees */
+} fcount;
+
+/* Frames and their counts: frame_id -> entry. */
+typedef struct ftab {
+    ntx_idmap at; /* frame -> index + 1 */
+    fcount *v;
+    size_t n, cap;
+} ftab;
+
+typedef struct focus_pairs {
+    ftab callers, callees;
+} focus_pairs;
+
+/* The samples of one thread (or of all, when not split). */
+typedef struct lane {
+    uint64_t thread;
+    uint64_t samples, no_stack;
+    ftab frames;
+} lane;
+
+typedef struct cpux {
+    const ntx_an_ctx *ctx;
+    const ntidx_cpu_options *co;
+    const ntidx_symbolizer *sym;
+    uint32_t ptr_size;
+    lane *lanes;
+    size_t nlanes;
+    ntx_idmap lane_at; /* thread -> lane + 1 */
+    ntx_idmap threads; /* the threads sampled (-> 1) */
+    uint64_t sample_no;
+    size_t *scratch;   /* a sample's frames (their entries), leaf first */
+    size_t scratch_cap;
+} cpux;
+
+/* The analysis's arguments (ctx->arg). */
+typedef struct cpu_arg {
+    const ntidx_cpu_options *co;
+    const ntidx_symbolizer *sym;
+} cpu_arg;
+
+static void ftab_init(ftab *t) { memset(t, 0, sizeof *t), ntx_idmap_init(&t->at); }
+
+static void ftab_free(ftab *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->v[i].pairs) {
+            ftab_free(&t->v[i].pairs->callers);
+            ftab_free(&t->v[i].pairs->callees);
+            free(t->v[i].pairs);
+        }
+    free(t->v);
+    ntx_idmap_free(&t->at);
+}
+
+/* The entry of `frame`, made with zero counts when new; NULL out of memory. */
+static fcount *ftab_get(ftab *t, uint64_t frame, const char *method, const char *module)
+{
+    void *v = ntx_idmap_get(&t->at, frame);
+    if (v)
+        return &t->v[(uintptr_t)v - 1];
+    if (t->n == t->cap) {
+        size_t c = t->cap ? t->cap * 2 : 64;
+        fcount *nv = realloc(t->v, c * sizeof *nv);
+        if (!nv)
+            return NULL;
+        t->v = nv;
+        t->cap = c;
+    }
+    if (ntx_idmap_put(&t->at, frame, (void *)(uintptr_t)(t->n + 1)) != 0)
+        return NULL;
+    t->v[t->n] = (fcount){frame, method, module, 0, 0, 0, -1, NULL};
+    return &t->v[t->n++];
+}
+
+/* Is a frame named like `want`: its whole name, the part after '!', or that part without the arguments? */
+static int names_match(const char *want, const char *method, const char *module)
+{
+    if (!method)
+        return !strcmp(want, "?!?");
+    size_t ml = strlen(module), wl = strlen(want);
+    if (wl > ml && !strncmp(want, module, ml) && want[ml] == '!' && !strcmp(want + ml + 1, method))
+        return 1;
+    if (!strcmp(want, method))
+        return 1;
+    const char *paren = strchr(method, '(');
+    return paren && (size_t)(paren - method) == wl && !strncmp(want, method, wl);
+}
+
+static int is_focus(const cpux *c, fcount *f)
+{
+    if (f->focus < 0) {
+        const ntidx_cpu_options *co = c->co;
+        f->focus = (co->callers && names_match(co->callers, f->method, f->module)) ||
+                   (co->callees && names_match(co->callees, f->method, f->module));
+    }
+    return f->focus;
+}
+
+static lane *lane_of(cpux *c, uint64_t thread)
+{
+    void *v = ntx_idmap_get(&c->lane_at, thread);
+    if (v)
+        return &c->lanes[(uintptr_t)v - 1];
+    lane *nl = realloc(c->lanes, (c->nlanes + 1) * sizeof *nl);
+    if (!nl)
+        return NULL;
+    c->lanes = nl;
+    if (ntx_idmap_put(&c->lane_at, thread, (void *)(uintptr_t)(c->nlanes + 1)) != 0)
+        return NULL;
+    lane *l = &c->lanes[c->nlanes++];
+    memset(l, 0, sizeof *l);
+    l->thread = thread;
+    ftab_init(&l->frames);
+    return l;
+}
+
+static int cpux_new(const ntx_an_ctx *ctx, void **out)
+{
+    cpux *c = calloc(1, sizeof *c);
+    if (!c)
+        return NTIDX_E_NOMEM;
+    const cpu_arg *arg = ctx->arg;
+    c->ctx = ctx;
+    c->co = arg->co;
+    c->sym = arg->sym;
+    c->ptr_size = ntidx_trace_get_info(ctx->t)->pointer_size;
+    ntx_idmap_init(&c->lane_at);
+    ntx_idmap_init(&c->threads);
+    *out = c;
+    return 0;
+}
+
+static void cpux_free(void *p)
+{
+    cpux *c = p;
+    for (size_t i = 0; i < c->nlanes; i++)
+        ftab_free(&c->lanes[i].frames);
+    free(c->lanes);
+    ntx_idmap_free(&c->lane_at);
+    ntx_idmap_free(&c->threads);
+    free(c->scratch);
+    free(c);
+}
+
+/* A (focus, other) pair seen in sample `stamp`: once per sample; exclusive when `leaf`. */
+static int count_pair(ftab *t, const fcount *other, uint64_t stamp, int leaf)
+{
+    fcount *p = ftab_get(t, other->frame, other->method, other->module);
+    if (!p)
+        return NTIDX_E_NOMEM;
+    if (p->stamp != stamp) {
+        p->stamp = stamp;
+        p->inc++;
+    }
+    if (leaf)
+        p->exc++;
+    return 0;
+}
+
+static int unit_event(void *unit, const ntx_an_event *e, ntx_err *err)
+{
+    cpux *c = unit;
+    const ntidx_analysis_options *o = c->ctx->o;
+    if (o->has_thread && e->thread != o->thread)
+        return 0;
+    lane *l = lane_of(c, c->co->by_thread ? e->thread : 0);
+    if (!l || (!ntx_idmap_get(&c->threads, e->thread) && ntx_idmap_put(&c->threads, e->thread, (void *)1) != 0))
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    l->samples++;
+    const ntidx_event *ev = e->ev;
+    size_t depth = ev->stack && c->ptr_size ? ev->stack_size / c->ptr_size : 0;
+    if (!depth) {
+        l->no_stack++;
+        return 0;
+    }
+    if (depth > c->scratch_cap) {
+        size_t *ns = realloc(c->scratch, depth * sizeof *ns);
+        if (!ns)
+            return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+        c->scratch = ns;
+        c->scratch_cap = depth;
+    }
+    uint64_t stamp = ++c->sample_no;
+    /* Every frame's entry first (the table may move while they are made), then the counts. */
+    for (size_t i = 0; i < depth; i++) {
+        const uint8_t *p = ev->stack + i * c->ptr_size;
+        uint64_t ip = 0;
+        for (uint32_t b = 0; b < c->ptr_size; b++)
+            ip |= (uint64_t)p[b] << (8 * b);
+        ntidx_symbol s;
+        ntidx_symbolizer_lookup_at(c->sym, ip, 0, e->ts, &s);
+        fcount *f = ftab_get(&l->frames, s.frame_id, s.method, s.module);
+        if (!f)
+            return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+        c->scratch[i] = (size_t)(f - l->frames.v);
+    }
+    fcount *v = l->frames.v;
+    for (size_t i = 0; i < depth; i++) {
+        fcount *f = &v[c->scratch[i]];
+        if (f->stamp != stamp) {
+            f->stamp = stamp;
+            f->inc++;
+        }
+    }
+    v[c->scratch[0]].exc++;
+    if (!c->co->callers && !c->co->callees)
+        return 0;
+    for (size_t i = 0; i < depth; i++) {
+        fcount *f = &v[c->scratch[i]];
+        if (!is_focus(c, f))
+            continue;
+        if (!f->pairs) {
+            if (!(f->pairs = calloc(1, sizeof *f->pairs)))
+                return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+            ftab_init(&f->pairs->callers);
+            ftab_init(&f->pairs->callees);
+        }
+        int rc = 0;
+        if (c->co->callers && names_match(c->co->callers, f->method, f->module) && i + 1 < depth)
+            rc = count_pair(&f->pairs->callers, &v[c->scratch[i + 1]], stamp, i == 0);
+        if (rc == 0 && c->co->callees && names_match(c->co->callees, f->method, f->module) && i > 0)
+            rc = count_pair(&f->pairs->callees, &v[c->scratch[i - 1]], stamp, i == 1);
+        if (rc < 0)
+            return ntx_err_set(err, rc, "out of memory");
+    }
+    return 0;
+}
+
+static int unit_end(void *unit, ntx_err *err)
+{
+    (void)unit;
+    (void)err;
+    return 0;
+}
+
+/* ---- The merge: counts added ---- */
+
+static int merge_new(const ntx_an_ctx *ctx, void **out) { return cpux_new(ctx, out); }
+
+static int add_tab(ftab *to, const ftab *from)
+{
+    for (size_t i = 0; i < from->n; i++) {
+        const fcount *f = &from->v[i];
+        fcount *t = ftab_get(to, f->frame, f->method, f->module);
+        if (!t)
+            return NTIDX_E_NOMEM;
+        t->inc += f->inc;
+        t->exc += f->exc;
+        if (!f->pairs)
+            continue;
+        if (!t->pairs) {
+            if (!(t->pairs = calloc(1, sizeof *t->pairs)))
+                return NTIDX_E_NOMEM;
+            ftab_init(&t->pairs->callers);
+            ftab_init(&t->pairs->callees);
+        }
+        if (add_tab(&t->pairs->callers, &f->pairs->callers) < 0 || add_tab(&t->pairs->callees, &f->pairs->callees) < 0)
+            return NTIDX_E_NOMEM;
+    }
+    return 0;
+}
+
+static void add_thread(void *ctx, uint64_t key, void *val)
+{
+    struct {
+        ntx_idmap *to;
+        int failed;
+    } *add = ctx;
+    if (ntx_idmap_put(add->to, key, val) != 0)
+        add->failed = 1;
+}
+
+static int merge_unit(void *merged, void *unit, ntx_err *err)
+{
+    cpux *m = merged, *u = unit;
+    for (size_t i = 0; i < u->nlanes; i++) {
+        const lane *ul = &u->lanes[i];
+        lane *l = lane_of(m, ul->thread);
+        if (!l || add_tab(&l->frames, &ul->frames) < 0)
+            return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+        l->samples += ul->samples;
+        l->no_stack += ul->no_stack;
+    }
+    struct {
+        ntx_idmap *to;
+        int failed;
+    } add = {&m->threads, 0};
+    ntx_idmap_each(&u->threads, add_thread, &add);
+    return add.failed ? ntx_err_set(err, NTIDX_E_NOMEM, "out of memory") : 0;
+}
+
+static uint64_t open_count(const void *merged)
+{
+    (void)merged;
+    return 0;
+}
+
+static int lookahead_event(void *merged, const ntx_an_event *e, ntx_err *err)
+{
+    (void)merged;
+    (void)e;
+    (void)err;
+    return 0;
+}
+
+/* ---- The result ---- */
+
+typedef struct cpu_row {
+    ntidx_cpu_method pub;
+    size_t name;  /* offsets into the result's name pool */
+    size_t focus; /* SIZE_MAX: none */
+} cpu_row;
+
+typedef struct cpu_result {
+    cpu_row *rows[3]; /* cpu, cpu_callers, cpu_callees */
+    size_t n[3];
+    ntidx_cpu_method *methods; /* rows[0]'s public records, for ntidx_cpu_at() */
+    char *pool;
+    size_t pool_len, pool_cap;
+    int by_thread;
+    uint64_t samples, no_stack, threads;
+} cpu_result;
+
+static void free_result(void *p)
+{
+    cpu_result *r = p;
+    if (!r)
+        return;
+    for (int k = 0; k < 3; k++)
+        free(r->rows[k]);
+    free(r->methods);
+    free(r->pool);
+    free(r);
+}
+
+/* "module!method" or "?!?" into the pool: its offset, or SIZE_MAX out of memory. */
+static size_t pool_name(cpu_result *r, const char *method, const char *module)
+{
+    size_t n = method ? strlen(module) + 1 + strlen(method) : 3;
+    if (r->pool_len + n + 1 > r->pool_cap) {
+        size_t c = r->pool_cap ? r->pool_cap : 4096;
+        while (c < r->pool_len + n + 1)
+            c *= 2;
+        char *np = realloc(r->pool, c);
+        if (!np)
+            return SIZE_MAX;
+        r->pool = np;
+        r->pool_cap = c;
+    }
+    size_t at = r->pool_len;
+    if (method) {
+        size_t ml = strlen(module);
+        memcpy(r->pool + at, module, ml);
+        r->pool[at + ml] = '!';
+        memcpy(r->pool + at + ml + 1, method, strlen(method) + 1);
+    } else {
+        memcpy(r->pool + at, "?!?", 4);
+    }
+    r->pool_len += n + 1;
+    return at;
+}
+
+static int add_row(cpu_result *r, int k, size_t *cap, const lane *l, const fcount *f, size_t focus)
+{
+    if (r->n[k] == *cap) {
+        size_t c = *cap ? *cap * 2 : 64;
+        cpu_row *nr = realloc(r->rows[k], c * sizeof *nr);
+        if (!nr)
+            return NTIDX_E_NOMEM;
+        r->rows[k] = nr;
+        *cap = c;
+    }
+    size_t name = pool_name(r, f->method, f->module);
+    if (name == SIZE_MAX)
+        return NTIDX_E_NOMEM;
+    cpu_row *row = &r->rows[k][r->n[k]++];
+    memset(row, 0, sizeof *row);
+    row->name = name;
+    row->focus = focus;
+    row->pub.has_thread = r->by_thread;
+    row->pub.thread = r->by_thread ? l->thread : 0;
+    row->pub.inclusive = f->inc;
+    row->pub.exclusive = f->exc;
+    row->pub.inclusive_ms = (double)f->inc * INTERVAL_MS;
+    row->pub.exclusive_ms = (double)f->exc * INTERVAL_MS;
+    double total = (double)r->samples;
+    row->pub.inclusive_percent = total > 0 ? (double)f->inc * 100.0 / total : 0.0;
+    row->pub.exclusive_percent = total > 0 ? (double)f->exc * 100.0 / total : 0.0;
+    return 0;
+}
+
+/* By thread, then focus, then the most exclusive samples, the most inclusive, then by name (the names'
+   pointers are set: the pool no longer moves). */
+static int row_cmp(const void *a, const void *b)
+{
+    const ntidx_cpu_method *x = &((const cpu_row *)a)->pub, *y = &((const cpu_row *)b)->pub;
+    if (x->thread != y->thread)
+        return x->thread < y->thread ? -1 : 1;
+    if (x->focus != y->focus) {
+        int c = strcmp(x->focus, y->focus);
+        if (c)
+            return c;
+    }
+    if (x->exclusive != y->exclusive)
+        return x->exclusive > y->exclusive ? -1 : 1;
+    if (x->inclusive != y->inclusive)
+        return x->inclusive > y->inclusive ? -1 : 1;
+    return strcmp(x->method, y->method);
+}
+
+enum { C_METHOD, C_INC, C_EXC, C_INC_MS, C_EXC_MS, C_INC_PCT, C_EXC_PCT, C_THREAD };
+
+#define METHOD_COLUMNS                                                                                                 \
+    {"method", NTIDX_COLUMN_STRING, "the frame: module!Namespace.Name(args) as TraceEvent names it; ?!? unknown"}, \
+    {"inclusive", NTIDX_COLUMN_UINT, "samples whose stack holds it (once per sample)"},                              \
+    {"exclusive", NTIDX_COLUMN_UINT, "samples whose innermost frame it is"},                                         \
+    {"inclusive_ms", NTIDX_COLUMN_DOUBLE, "inclusive x the sampling interval (1 ms)"},                               \
+    {"exclusive_ms", NTIDX_COLUMN_DOUBLE, "exclusive x the sampling interval (1 ms)"},                               \
+    {"inclusive_percent", NTIDX_COLUMN_DOUBLE, "inclusive as a percentage of the window's samples"},                 \
+    {"exclusive_percent", NTIDX_COLUMN_DOUBLE, "exclusive as a percentage of the window's samples"}
+#define THREAD_COLUMN {"thread", NTIDX_COLUMN_UINT, "the samples' thread"}
+#define FOCUS_COLUMN {"focus", NTIDX_COLUMN_STRING, "the method asked for (one row set per frame it names)"}
+
+static const ntidx_column cpu_columns[] = {METHOD_COLUMNS};
+static const ntidx_column cpu_thread_columns[] = {METHOD_COLUMNS, THREAD_COLUMN};
+static const ntidx_column pair_columns[] = {FOCUS_COLUMN, METHOD_COLUMNS};
+static const ntidx_column pair_thread_columns[] = {FOCUS_COLUMN, METHOD_COLUMNS, THREAD_COLUMN};
+#define NCOLS(a) (sizeof a / sizeof a[0])
+
+static void put_double(ntidx_table_cell *out, double v)
+{
+    out->f = v;
+    out->is_null = isnan(v) || isinf(v);
+}
+
+static int row_cell(const cpu_result *r, const cpu_row *row, size_t col, ntidx_table_cell *out)
+{
+    const ntidx_cpu_method *m = &row->pub;
+    switch (col) {
+    case C_METHOD: out->s = r->pool + row->name; break;
+    case C_INC: out->u = m->inclusive; break;
+    case C_EXC: out->u = m->exclusive; break;
+    case C_INC_MS: put_double(out, m->inclusive_ms); break;
+    case C_EXC_MS: put_double(out, m->exclusive_ms); break;
+    case C_INC_PCT: put_double(out, m->inclusive_percent); break;
+    case C_EXC_PCT: put_double(out, m->exclusive_percent); break;
+    default: out->u = m->thread; break;
+    }
+    return NTIDX_OK;
+}
+
+static int cpu_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell *out)
+{
+    const cpu_result *r = data;
+    return row_cell(r, &r->rows[0][row], col, out);
+}
+
+static int pair_cell(const cpu_result *r, int k, uint64_t row, size_t col, ntidx_table_cell *out)
+{
+    const cpu_row *x = &r->rows[k][row];
+    if (col == 0) {
+        out->s = r->pool + x->focus;
+        return NTIDX_OK;
+    }
+    return row_cell(r, x, col - 1, out);
+}
+
+static int callers_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell *out)
+{
+    return pair_cell(data, 1, row, col, out);
+}
+
+static int callees_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell *out)
+{
+    return pair_cell(data, 2, row, col, out);
+}
+
+enum { S_SAMPLES, S_NO_STACK, S_THREADS, S_INTERVAL, S_TOTAL_MS, S_METHODS, S_COLUMNS };
+
+static const ntidx_column summary_columns[S_COLUMNS] = {
+    {"samples", NTIDX_COLUMN_UINT, "samples in the window (of --thread's)"},
+    {"samples_without_stack", NTIDX_COLUMN_UINT, "of which without a stack (in the total only)"},
+    {"threads", NTIDX_COLUMN_UINT, "threads sampled"},
+    {"interval_ms", NTIDX_COLUMN_DOUBLE, "the sampling interval TraceEvent gives EventPipe traces"},
+    {"total_ms", NTIDX_COLUMN_DOUBLE, "samples x interval_ms"},
+    {"methods", NTIDX_COLUMN_UINT, "rows of table cpu"},
+};
+
+static int summary_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell *out)
+{
+    (void)row;
+    const cpu_result *r = data;
+    switch (col) {
+    case S_SAMPLES: out->u = r->samples; break;
+    case S_NO_STACK: out->u = r->no_stack; break;
+    case S_THREADS: out->u = r->threads; break;
+    case S_INTERVAL: out->f = INTERVAL_MS; break;
+    case S_TOTAL_MS: out->f = (double)r->samples * INTERVAL_MS; break;
+    default: out->u = r->n[0]; break;
+    }
+    return NTIDX_OK;
+}
+
+static int lane_cmp(const void *a, const void *b)
+{
+    uint64_t x = ((const lane *)a)->thread, y = ((const lane *)b)->thread;
+    return x < y ? -1 : x > y;
+}
+
+static int build(cpux *m, cpu_result *r)
+{
+    size_t cap[3] = {0, 0, 0};
+    for (size_t i = 0; i < m->nlanes; i++) {
+        r->samples += m->lanes[i].samples;
+        r->no_stack += m->lanes[i].no_stack;
+    }
+    if (m->nlanes > 1)
+        qsort(m->lanes, m->nlanes, sizeof *m->lanes, lane_cmp); /* lane_at is not used after this */
+    for (size_t i = 0; i < m->nlanes; i++) {
+        const lane *l = &m->lanes[i];
+        for (size_t j = 0; j < l->frames.n; j++) {
+            const fcount *f = &l->frames.v[j];
+            if (add_row(r, 0, &cap[0], l, f, SIZE_MAX) < 0)
+                return NTIDX_E_NOMEM;
+            if (!f->pairs)
+                continue;
+            size_t focus = pool_name(r, f->method, f->module);
+            if (focus == SIZE_MAX)
+                return NTIDX_E_NOMEM;
+            for (int k = 1; k <= 2; k++) {
+                const ftab *t = k == 1 ? &f->pairs->callers : &f->pairs->callees;
+                for (size_t q = 0; q < t->n; q++)
+                    if (add_row(r, k, &cap[k], l, &t->v[q], focus) < 0)
+                        return NTIDX_E_NOMEM;
+            }
+        }
+    }
+    r->threads = ntx_idmap_size(&m->threads);
+    for (int k = 0; k < 3; k++)
+        for (size_t i = 0; i < r->n[k]; i++) {
+            cpu_row *row = &r->rows[k][i];
+            row->pub.method = r->pool + row->name;
+            row->pub.focus = row->focus == SIZE_MAX ? NULL : r->pool + row->focus;
+        }
+    for (int k = 0; k < 3; k++)
+        if (r->n[k] > 1)
+            qsort(r->rows[k], r->n[k], sizeof *r->rows[k], row_cmp);
+    r->methods = malloc((r->n[0] ? r->n[0] : 1) * sizeof *r->methods);
+    if (!r->methods)
+        return NTIDX_E_NOMEM;
+    for (size_t i = 0; i < r->n[0]; i++)
+        r->methods[i] = r->rows[0][i].pub;
+    return 0;
+}
+
+static int finish(void *merged, ntidx_analysis **out, ntx_an_counts *counts, ntx_err *err)
+{
+    (void)counts; /* nothing pairs, nothing is open */
+    cpux *m = merged;
+    cpu_result *r = calloc(1, sizeof *r);
+    if (!r)
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    r->by_thread = m->co->by_thread != 0;
+    int rc = build(m, r);
+    if (rc == 0)
+        rc = ntx_analysis_new("cpu", NTX_ANALYSIS_CPU, r, free_result, out);
+    if (rc < 0) {
+        free_result(r);
+        return ntx_err_set(err, rc, "out of memory");
+    }
+    const ntidx_column *mc = r->by_thread ? cpu_thread_columns : cpu_columns;
+    const ntidx_column *pc = r->by_thread ? pair_thread_columns : pair_columns;
+    size_t nm = r->by_thread ? NCOLS(cpu_thread_columns) : NCOLS(cpu_columns);
+    size_t np = r->by_thread ? NCOLS(pair_thread_columns) : NCOLS(pair_columns);
+    if (ntx_analysis_add_table(*out, "cpu", mc, nm, r->n[0], cpu_cell, r) < 0 ||
+        ntx_analysis_add_table(*out, "cpu_summary", summary_columns, S_COLUMNS, 1, summary_cell, r) < 0 ||
+        (m->co->callers && ntx_analysis_add_table(*out, "cpu_callers", pc, np, r->n[1], callers_cell, r) < 0) ||
+        (m->co->callees && ntx_analysis_add_table(*out, "cpu_callees", pc, np, r->n[2], callees_cell, r) < 0)) {
+        ntidx_analysis_free(out);
+        return ntx_err_set(err, NTIDX_E_INVALID_ARG, "too many tables");
+    }
+    return 0;
+}
+
+static const ntx_analysis_def cpu_def = {
+    .name = "cpu",
+    .types = cpu_types,
+    .ntypes = sizeof cpu_types / sizeof cpu_types[0],
+    .no_payload = 1,
+    .unit_new = cpux_new,
+    .unit_event = unit_event,
+    .unit_end = unit_end,
+    .unit_free = cpux_free,
+    .merge_new = merge_new,
+    .merge_unit = merge_unit,
+    .open_count = open_count,
+    .lookahead_event = lookahead_event,
+    .finish = finish,
+    .merge_free = cpux_free,
+};
+
+NTIDX_API void ntidx_cpu_options_defaults(ntidx_cpu_options *o)
+{
+    if (o)
+        memset(o, 0, sizeof *o);
+}
+
+NTIDX_API int ntidx_cpu_analyze(ntidx_trace *t, const ntidx_index *x, const ntidx_analysis_options *o,
+                                const ntidx_cpu_options *co, ntidx_analysis **out)
+{
+    if (out)
+        *out = NULL;
+    if (!t || !x || !out)
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? ntidx_trace_name(t) : NULL, NTIDX_NO_OFFSET,
+                         "ntidx_cpu_analyze: NULL argument");
+    ntidx_cpu_options def;
+    if (!co) {
+        ntidx_cpu_options_defaults(&def);
+        co = &def;
+    }
+    if (!ntx_reserved_zero(co->reserved, sizeof co->reserved))
+        return ntx_failf(NTIDX_E_INVALID_ARG, ntidx_trace_name(t), NTIDX_NO_OFFSET,
+                         "cpu options: reserved fields are not zero (fill them with ntidx_cpu_options_defaults())");
+    cpu_arg arg = {co, co->symbols};
+    ntidx_symbolizer *own = NULL;
+    if (!arg.sym) {
+        int rc = ntidx_symbolizer_open(t, x, &own);
+        if (rc < 0)
+            return rc;
+        arg.sym = own;
+    }
+    int rc = ntx_analysis_run_arg(&cpu_def, &arg, t, x, o, out);
+    ntidx_symbolizer_close(&own);
+    return rc;
+}
+
+/* The registry's entry point: the CPU analysis with its own options' defaults (all threads together, no
+   callers or callees), as the generic doors run every analysis. */
+static int cpu_analyze_defaults(ntidx_trace *t, const ntidx_index *x, const ntidx_analysis_options *o,
+                                ntidx_analysis **out)
+{
+    return ntidx_cpu_analyze(t, x, o, NULL, out);
+}
+
+static const ntidx_table cpu_tables[] = {{"cpu", sizeof cpu_columns / sizeof cpu_columns[0], cpu_columns, 0},
+                                         {"cpu_summary", S_COLUMNS, summary_columns, 0}};
+
+const ntidx_analysis_info ntx_cpu_info = {
+    .name = "cpu",
+    .summary = "where the CPU went: the sample profiler's samples by method, inclusive and exclusive",
+    .analyze = cpu_analyze_defaults,
+    .table_count = sizeof cpu_tables / sizeof cpu_tables[0],
+    .tables = cpu_tables,
+};
+
+NTIDX_API size_t ntidx_cpu_count(const ntidx_analysis *a)
+{
+    const cpu_result *r = ntx_analysis_data(a, NTX_ANALYSIS_CPU);
+    return r ? r->n[0] : 0;
+}
+
+NTIDX_API const ntidx_cpu_method *ntidx_cpu_at(const ntidx_analysis *a, size_t i)
+{
+    const cpu_result *r = ntx_analysis_data(a, NTX_ANALYSIS_CPU);
+    return r && i < r->n[0] ? &r->methods[i] : NULL;
+}

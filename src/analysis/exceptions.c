@@ -1,0 +1,318 @@
+/*
+ * The exceptions analysis: the runtime's Exception/Start events of a window
+ * per type, message and the method that threw them
+ * (include/ntidx/analysis.h), as the reference dumper groups the events
+ * TraceEvent parses (docs/conformance.md, "TraceEvent's definitions").
+ *
+ * Units count their exceptions per type, message and stack (the stack's
+ * instruction pointers as the key: nothing is named while reading), and the
+ * merge adds the counts up (groups.h). Names come last: when the window has
+ * exceptions with stacks, finish() opens a symbolizer (include/ntidx/
+ * symbols.h: the trace's method and module events), names each distinct
+ * stack's thrower once, and adds the groups up again per type, message and
+ * thrower. So the result does not depend on the cut into units, and a
+ * window without exceptions reads no method events.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "analysis_internal.h"
+#include "fields.h"
+#include "groups.h"
+#include "ntidx/symbols.h"
+
+#define EV_EXCEPTION_START 80
+
+static const ntx_event_type exception_types[] = {{"Microsoft-Windows-DotNETRuntime", EV_EXCEPTION_START}};
+
+typedef struct exc_state {
+    const ntx_an_ctx *ctx;
+    ntx_groups g;   /* key: type, message, the stack's IPs (8 bytes each; absent without a stack) */
+    uint64_t *ips;  /* a unit's scratch for one stack */
+    size_t ips_cap;
+} exc_state;
+
+static int state_new(const ntx_an_ctx *ctx, void **out)
+{
+    exc_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return NTIDX_E_NOMEM;
+    s->ctx = ctx;
+    ntx_groups_init(&s->g);
+    *out = s;
+    return 0;
+}
+
+static void state_free(void *p)
+{
+    exc_state *s = p;
+    ntx_groups_free(&s->g);
+    free(s->ips);
+    free(s);
+}
+
+/* One Exception/Start. Version 0 has no fields: its type and message are empty. */
+static int unit_event(void *unit, const ntx_an_event *e, ntx_err *err)
+{
+    exc_state *s = unit;
+    const ntidx_analysis_options *o = s->ctx->o;
+    if (o->has_thread && e->thread != o->thread)
+        return 0;
+    size_t tl = 0, ml = 0;
+    const char *type = ntx_an_str(e->values, "ExceptionType", &tl);
+    const char *msg = ntx_an_str(e->values, "ExceptionMessage", &ml);
+    size_t depth = ntidx_event_stack_depth(s->ctx->t, e->ev);
+    if (depth > s->ips_cap) {
+        uint64_t *n = realloc(s->ips, depth * sizeof *n);
+        if (!n)
+            return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+        s->ips = n;
+        s->ips_cap = depth;
+    }
+    for (size_t i = 0; i < depth; i++)
+        s->ips[i] = ntidx_event_stack_ip(s->ctx->t, e->ev, i);
+    ntx_blob key[NTX_GROUP_PARTS] = {{type ? type : "", type ? tl : 0},
+                                     {msg ? msg : "", msg ? ml : 0},
+                                     {depth ? s->ips : NULL, depth * sizeof *s->ips}};
+    int rc = ntx_groups_add(&s->g, key, 0, 1, 0, e->ts, e->ts);
+    return rc < 0 ? ntx_err_set(err, rc, "out of memory") : 0;
+}
+
+static int unit_end(void *unit, ntx_err *err)
+{
+    (void)unit;
+    (void)err;
+    return 0;
+}
+
+static int merge_unit(void *merged, void *unit, ntx_err *err)
+{
+    int rc = ntx_groups_merge(&((exc_state *)merged)->g, &((exc_state *)unit)->g);
+    return rc < 0 ? ntx_err_set(err, rc, "out of memory") : 0;
+}
+
+static uint64_t open_count(const void *merged)
+{
+    (void)merged;
+    return 0; /* nothing pairs: no lookahead */
+}
+
+static int lookahead_event(void *merged, const ntx_an_event *e, ntx_err *err)
+{
+    (void)merged;
+    (void)e;
+    (void)err;
+    return 0;
+}
+
+/* ---- The thrower ---- */
+
+/* The runtime's managed exception dispatch (System.Private.CoreLib's System.Runtime.EH, .NET 9 and later): the
+   innermost frames of every Exception/Start stack, not the thrower. The module is compared without case, and a
+   frame whose module the trace does not name is taken as CoreLib's: only the runtime has that namespace. */
+static int is_dispatch(const ntidx_symbol *s)
+{
+    static const char ns[] = "System.Runtime.EH.";
+    return !strncmp(s->method, ns, sizeof ns - 1) && (!s->module || !strcasecmp(s->module, "System.Private.CoreLib"));
+}
+
+/*
+ * The name of the innermost frame of `ips` (leaf first) that lies in a known
+ * method, past the dispatch, as TraceEvent's stack source names a frame
+ * (ntidx_symbol_frame_name(): "module!method", "ManagedModule!method" for a
+ * module the trace does not name), malloc'ed in *out; *out NULL when no frame
+ * is in a known method. The addresses are looked up as they are, at `ts`, the
+ * time of the throw: TraceLog names an address by the method events after the
+ * time it was seen (ntidx_symbolizer_lookup_at()). 0 or NTIDX_E_NOMEM.
+ */
+static int thrower(const ntidx_symbolizer *sym, const uint64_t *ips, size_t n, uint64_t ts, char **out)
+{
+    *out = NULL;
+    for (size_t i = 0; i < n; i++) {
+        ntidx_symbol s;
+        if (ntidx_symbolizer_lookup_at(sym, ips[i], 0, ts, &s) != 1 || !s.method || is_dispatch(&s))
+            continue;
+        int len = ntidx_symbol_frame_name(&s, NULL, 0);
+        if (len < 0 || !(*out = malloc((size_t)len + 1)))
+            return NTIDX_E_NOMEM;
+        ntidx_symbol_frame_name(&s, *out, (size_t)len + 1);
+        return 0;
+    }
+    return 0;
+}
+
+/* ---- The result ---- */
+
+typedef struct exc_result {
+    ntx_groups g; /* owns the strings: key type, message, thrower */
+    ntidx_exception_group *rows;
+    size_t n;
+} exc_result;
+
+static void free_result(void *p)
+{
+    exc_result *r = p;
+    if (!r)
+        return;
+    ntx_groups_free(&r->g);
+    free(r->rows);
+    free(r);
+}
+
+/* In the order of their first throw; then by type, message and thrower, so that the order is one. */
+static int by_first(const void *a, const void *b)
+{
+    const ntidx_exception_group *x = a, *y = b;
+    if (x->first_ts != y->first_ts)
+        return x->first_ts < y->first_ts ? -1 : 1;
+    int c = strcmp(x->type, y->type);
+    if (!c)
+        c = strcmp(x->message, y->message);
+    if (!c && (!x->thrown_by || !y->thrown_by))
+        c = (x->thrown_by != NULL) - (y->thrown_by != NULL);
+    if (!c && x->thrown_by)
+        c = strcmp(x->thrown_by, y->thrown_by);
+    return c;
+}
+
+enum { C_TYPE, C_MESSAGE, C_COUNT, C_FIRST_MS, C_LAST_MS, C_THROWN_BY, C_FIRST_TS, C_LAST_TS, C_COLUMNS };
+
+static const ntidx_column exc_columns[C_COLUMNS] = {
+    {"type", NTIDX_COLUMN_STRING, "the exception's type (Exception/Start's ExceptionType)"},
+    {"message", NTIDX_COLUMN_STRING, "its message (ExceptionMessage)"},
+    {"count", NTIDX_COLUMN_UINT, "throws (a rethrow counts again)"},
+    {"first_relative_ms", NTIDX_COLUMN_DOUBLE, "the first throw, ms since the trace's sync time"},
+    {"last_relative_ms", NTIDX_COLUMN_DOUBLE, "the last throw, ms since the trace's sync time"},
+    {"thrown_by", NTIDX_COLUMN_STRING, "the method that threw: module!method (null: no known method on its stack)"},
+    {"first_ts", NTIDX_COLUMN_UINT, "the first throw's timestamp, raw ticks"},
+    {"last_ts", NTIDX_COLUMN_UINT, "the last throw's timestamp, raw ticks"},
+};
+
+static int exc_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell *out)
+{
+    const ntidx_exception_group *x = &((const exc_result *)data)->rows[row];
+    switch (col) {
+    case C_TYPE: out->s = x->type; break;
+    case C_MESSAGE: out->s = x->message; break;
+    case C_COUNT: out->u = x->count; break;
+    case C_FIRST_MS: out->f = x->first_relative_ms; break;
+    case C_LAST_MS: out->f = x->last_relative_ms; break;
+    case C_THROWN_BY:
+        out->s = x->thrown_by;
+        out->is_null = x->thrown_by == NULL;
+        break;
+    case C_FIRST_TS: out->u = x->first_ts; break;
+    default: out->u = x->last_ts; break;
+    }
+    return NTIDX_OK;
+}
+
+/* The merged groups (type, message, stack) added up per type, message and thrower into r->g. */
+static int name_throwers(const exc_state *m, exc_result *r, ntx_err *err)
+{
+    const ntx_groups *g = &m->g;
+    ntidx_symbolizer *sym = NULL;
+    int rc = 0;
+    for (size_t i = 0; i < g->n && !sym; i++)
+        if (g->v[i].key[2].p) {
+            if ((rc = ntidx_symbolizer_open(m->ctx->t, m->ctx->x, &sym)) < 0)
+                return ntx_err_from_last(err, rc);
+        }
+    for (size_t i = 0; rc == 0 && i < g->n; i++) {
+        const ntx_group *x = &g->v[i];
+        char *by = NULL;
+        if (x->key[2].p && (rc = thrower(sym, x->key[2].p, x->key[2].n / sizeof(uint64_t), x->first_ts, &by)) < 0)
+            break;
+        ntx_blob key[NTX_GROUP_PARTS] = {x->key[0], x->key[1], {by, by ? strlen(by) : 0}};
+        rc = ntx_groups_add(&r->g, key, 0, x->count, 0, x->first_ts, x->last_ts);
+        free(by);
+    }
+    ntidx_symbolizer_close(&sym);
+    return rc < 0 ? ntx_err_set(err, rc, "out of memory") : 0;
+}
+
+static int finish(void *merged, ntidx_analysis **out, ntx_an_counts *counts, ntx_err *err)
+{
+    (void)counts; /* nothing pairs */
+    exc_state *m = merged;
+    exc_result *r = calloc(1, sizeof *r);
+    if (!r)
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    ntx_groups_init(&r->g);
+    int rc = name_throwers(m, r, err);
+    if (rc < 0) {
+        free_result(r);
+        return rc;
+    }
+    r->n = r->g.n;
+    r->rows = malloc((r->n ? r->n : 1) * sizeof *r->rows);
+    if (!r->rows) {
+        free_result(r);
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < r->n; i++) {
+        const ntx_group *x = &r->g.v[i];
+        r->rows[i] = (ntidx_exception_group){.type = x->key[0].p, .message = x->key[1].p, .thrown_by = x->key[2].p,
+                                             .count = x->count, .first_ts = x->first_ts, .last_ts = x->last_ts,
+                                             .first_relative_ms = ntx_an_ms(m->ctx, x->first_ts),
+                                             .last_relative_ms = ntx_an_ms(m->ctx, x->last_ts)};
+    }
+    if (r->n > 1)
+        qsort(r->rows, r->n, sizeof *r->rows, by_first);
+    rc = ntx_analysis_new("exceptions", NTX_ANALYSIS_EXCEPTIONS, r, free_result, out);
+    if (rc < 0) {
+        free_result(r);
+        return ntx_err_set(err, rc, "out of memory");
+    }
+    if (ntx_analysis_add_table(*out, "exceptions", exc_columns, C_COLUMNS, r->n, exc_cell, r) < 0) {
+        ntidx_analysis_free(out);
+        return ntx_err_set(err, NTIDX_E_INVALID_ARG, "too many tables");
+    }
+    return 0;
+}
+
+static const ntx_analysis_def exceptions_def = {
+    .name = "exceptions",
+    .types = exception_types,
+    .ntypes = sizeof exception_types / sizeof exception_types[0],
+    .unit_new = state_new,
+    .unit_event = unit_event,
+    .unit_end = unit_end,
+    .unit_free = state_free,
+    .merge_new = state_new,
+    .merge_unit = merge_unit,
+    .open_count = open_count,
+    .lookahead_event = lookahead_event,
+    .finish = finish,
+    .merge_free = state_free,
+};
+
+NTIDX_API int ntidx_exceptions_analyze(ntidx_trace *t, const ntidx_index *x, const ntidx_analysis_options *o,
+                                       ntidx_analysis **out)
+{
+    return ntx_analysis_run(&exceptions_def, t, x, o, out);
+}
+
+static const ntidx_table exceptions_tables[] = {{"exceptions", C_COLUMNS, exc_columns, 0}};
+
+const ntidx_analysis_info ntx_exceptions_info = {
+    .name = "exceptions",
+    .summary = "the exceptions of a window per type, message and the method that threw them",
+    .analyze = ntidx_exceptions_analyze,
+    .table_count = sizeof exceptions_tables / sizeof exceptions_tables[0],
+    .tables = exceptions_tables,
+};
+
+NTIDX_API size_t ntidx_exceptions_count(const ntidx_analysis *a)
+{
+    const exc_result *r = ntx_analysis_data(a, NTX_ANALYSIS_EXCEPTIONS);
+    return r ? r->n : 0;
+}
+
+NTIDX_API const ntidx_exception_group *ntidx_exceptions_at(const ntidx_analysis *a, size_t i)
+{
+    const exc_result *r = ntx_analysis_data(a, NTX_ANALYSIS_EXCEPTIONS);
+    return r && i < r->n ? &r->rows[i] : NULL;
+}

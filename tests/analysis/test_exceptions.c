@@ -1,0 +1,181 @@
+/*
+ * The exceptions analysis (ntidx_exceptions_analyze) over traces written
+ * with the runtime's Exception/Start events and stacks, and the method and
+ * module events that name their frames (rt_trace.h), analysed under every
+ * cut into units and thread count and over a --full index (an_check.h):
+ * the thrower is the innermost frame in a known method past the runtime's
+ * managed dispatch (System.Runtime.EH), named module!method; throws of one
+ * type and message from different stacks of one thrower are one row.
+ */
+#include "an_check.h"
+
+#define MS RT_MS
+
+enum {
+    THROWER = 0x10000, MAIN = 0x20000, OTHER = 0x30000, DISPATCH = 0x40000, HELPER = 0x50000, NO_MODULE = 0x60000,
+    NATIVE = 0xdead0
+};
+
+/* MethodFlags' Jitted bit: TraceEvent names an address by a jitted method's load (a precompiled one's names
+   nothing until the rundown or an unload does), so the methods here are jitted. */
+#define JITTED 0x8u
+
+static void methods(rt_trace *rt)
+{
+    rt_module_load(rt, 1, MS / 10, 0x100, "/app/MyApp.dll");
+    /* CoreLib in lower case (a case-insensitive file system's path): the dispatch is recognized all the same; module
+       names come out in lower case anyway, as TraceEvent spells the modules whose load event it met first */
+    rt_module_load(rt, 1, MS / 10, 0x200, "/usr/share/dotnet/shared/system.private.corelib.dll");
+    rt_method_load_verbose(rt, 1, 1, MS / 5, 1, 0x100, THROWER, 0x100, JITTED, "MyApp.Program", "Thrower", "void  (int32)", 0);
+    rt_method_load_verbose(rt, 1, 1, MS / 5, 2, 0x100, MAIN, 0x100, JITTED, "MyApp.Program", "Main", "void  ()", 0);
+    rt_method_load_verbose(rt, 1, 1, MS / 5, 3, 0x200, DISPATCH, 0x100, JITTED, "System.Runtime.EH", "DispatchEx",
+                           "void  (class X)", 0);
+    rt_method_load_verbose(rt, 1, 1, MS / 5, 4, 0x200, HELPER, 0x100, JITTED, "System.ThrowHelper", "Throw", "void  ()", 0);
+    rt_method_load_verbose(rt, 1, 1, MS / 5, 5, 0x999, NO_MODULE, 0x100, JITTED, "Lost.Type", "NoModule", "void  ()", 0);
+}
+
+/* Exceptions over three regions (stacks are defined again after each sequence point). */
+static uint8_t *exc_trace(int version, size_t *size)
+{
+    rt_trace rt;
+    rt_begin(&rt, version, 4242);
+    methods(&rt);
+    const uint64_t s1[] = {NATIVE, DISPATCH + 0x10, THROWER + 0x10, MAIN + 0x10};
+    const uint64_t s2[] = {DISPATCH + 0x10, THROWER + 0x20, OTHER + 0x10};
+    rt_stack(&rt, 1, s1, 4);
+    rt_stack(&rt, 2, s2, 3);
+    rt_exception(&rt, 1, 1 * MS, "System.InvalidOperationException", "boom", 1);
+    rt_exception(&rt, 2, 2 * MS, "System.InvalidOperationException", "boom", 2);
+    rt_seqpoint(&rt, 2 * MS + MS / 2);
+    const uint64_t s3[] = {HELPER + 0x10, MAIN + 0x10};
+    const uint64_t s4[] = {NATIVE, NATIVE + 0x100};
+    rt_stack(&rt, 1, s3, 2);
+    rt_stack(&rt, 2, s4, 2);
+    rt_exception(&rt, 1, 3 * MS, "System.FormatException", "bad\nformat", 1);
+    rt_exception(&rt, 3, 4 * MS, "System.Exception", "no stack", 0);
+    rt_exception(&rt, 3, 5 * MS, "System.Exception", "native only", 2);
+    rt_seqpoint(&rt, 5 * MS + MS / 2);
+    const uint64_t s5[] = {NO_MODULE + 0x10, MAIN + 0x10};
+    rt_stack(&rt, 1, s1, 4);
+    rt_stack(&rt, 2, s5, 2);
+    rt_exception(&rt, 1, 6 * MS, "System.InvalidOperationException", "boom", 1);
+    rt_exception(&rt, 2, 7 * MS, "System.InvalidOperationException", "boom", 2);
+    uint8_t three[3] = {'a', 0, 'b'};
+    rt_event(&rt, 80, 1, 2, 7 * MS + MS / 2, three, 3); /* cut short: no string end */
+    rt_event(&rt, 80, 0, 2, 8 * MS, NULL, 0);           /* version 0: no fields */
+    /* a method named only after the exceptions (as the rundown at a trace's end names them) */
+    rt_method_load_verbose(&rt, 1, 1, 9 * MS, 6, 0x100, OTHER, 0x100, JITTED, "MyApp.Program", "Other", "void  ()", 0);
+    return rt_end(&rt, 1, size);
+}
+
+typedef struct want {
+    const char *type, *message, *thrown_by;
+    uint64_t count;
+    double first_ms, last_ms;
+} want;
+
+static void check(const ntidx_analysis *a, const want *w, size_t n)
+{
+    if (ntidx_exceptions_count(a) != n)
+        fail_msg("%zu rows, want %zu", ntidx_exceptions_count(a), n);
+    for (size_t i = 0; i < n; i++) {
+        const ntidx_exception_group *g = ntidx_exceptions_at(a, i);
+        assert_string_equal(g->type, w[i].type);
+        assert_string_equal(g->message, w[i].message);
+        if (!w[i].thrown_by)
+            assert_null(g->thrown_by);
+        else if (!g->thrown_by || strcmp(g->thrown_by, w[i].thrown_by))
+            fail_msg("row %zu thrown by %s, want %s", i, g->thrown_by ? g->thrown_by : "(null)", w[i].thrown_by);
+        assert_int_equal(g->count, w[i].count);
+        assert_ms(g->first_relative_ms, w[i].first_ms);
+        assert_ms(g->last_relative_ms, w[i].last_ms);
+        /* the generic table: thrown_by null where there is none */
+        ntidx_table_cell by = an_cell(a, 0, i, "thrown_by");
+        assert_int_equal(by.is_null, w[i].thrown_by == NULL);
+        assert_string_equal(an_cell(a, 0, i, "type").s, w[i].type);
+        assert_int_equal(an_cell(a, 0, i, "count").u, w[i].count);
+        assert_ms(an_cell(a, 0, i, "first_relative_ms").f, w[i].first_ms);
+        assert_ms(an_cell(a, 0, i, "last_relative_ms").f, w[i].last_ms);
+        assert_int_equal(an_cell(a, 0, i, "first_ts").u, (uint64_t)(w[i].first_ms * MS + 0.5));
+    }
+}
+
+static void test_whole(void **state)
+{
+    (void)state;
+    for (int v = 5; v <= 6; v++) {
+        size_t size;
+        uint8_t *data = exc_trace(v, &size);
+        analysed an;
+        an_open(&an, data, size, "exceptions");
+        assert_true(ntidx_index_region_count(an.x) >= 3);
+        an_analyse_default(&an, ntidx_exceptions_analyze);
+        assert_string_equal(ntidx_analysis_name(an.a), "exceptions");
+        static const want rows[] = {
+            /* two stacks, one thrower: one row */
+            {"System.InvalidOperationException", "boom", "myapp!MyApp.Program.Thrower(int32)", 3, 1.0, 6.0},
+            {"System.FormatException", "bad\nformat", "system.private.corelib!System.ThrowHelper.Throw()", 1, 3.0, 3.0},
+            {"System.Exception", "no stack", NULL, 1, 4.0, 4.0},
+            {"System.Exception", "native only", NULL, 1, 5.0, 5.0},
+            /* a method whose module the trace does not name: "ManagedModule", as TraceEvent's stack source */
+            {"System.InvalidOperationException", "boom", "ManagedModule!Lost.Type.NoModule()", 1, 7.0, 7.0},
+            {"", "", NULL, 1, 8.0, 8.0},
+        };
+        check(an.a, rows, sizeof rows / sizeof rows[0]);
+        const ntidx_analysis_stats *st = ntidx_analysis_get_stats(an.a);
+        assert_int_equal(st->events, 9);
+        assert_int_equal(st->field_errors, 1);
+        assert_int_equal(st->unmatched, 0);
+        assert_int_equal(st->incomplete, 0);
+        an_close(&an);
+    }
+}
+
+static void test_window_and_thread(void **state)
+{
+    (void)state;
+    size_t size;
+    uint8_t *data = exc_trace(6, &size);
+    analysed an;
+    an_open(&an, data, size, "exceptions-window");
+    ntidx_analysis_options o;
+    ntidx_analysis_options_defaults(&o);
+    o.t0 = 2 * MS + MS / 2;
+    o.t1 = 7 * MS + MS / 4;
+    an_analyse(&an, ntidx_exceptions_analyze, &o);
+    static const want window[] = {
+        {"System.FormatException", "bad\nformat", "system.private.corelib!System.ThrowHelper.Throw()", 1, 3.0, 3.0},
+        {"System.Exception", "no stack", NULL, 1, 4.0, 4.0},
+        {"System.Exception", "native only", NULL, 1, 5.0, 5.0},
+        {"System.InvalidOperationException", "boom", "myapp!MyApp.Program.Thrower(int32)", 1, 6.0, 6.0},
+        {"System.InvalidOperationException", "boom", "ManagedModule!Lost.Type.NoModule()", 1, 7.0, 7.0},
+    };
+    check(an.a, window, sizeof window / sizeof window[0]);
+    assert_int_equal(ntidx_analysis_get_stats(an.a)->field_errors, 0);
+    ntidx_analysis_options_defaults(&o);
+    o.has_thread = 1;
+    o.thread = 1001;
+    an_analyse(&an, ntidx_exceptions_analyze, &o);
+    static const want t1[] = {
+        {"System.InvalidOperationException", "boom", "myapp!MyApp.Program.Thrower(int32)", 2, 1.0, 6.0},
+        {"System.FormatException", "bad\nformat", "system.private.corelib!System.ThrowHelper.Throw()", 1, 3.0, 3.0},
+    };
+    check(an.a, t1, sizeof t1 / sizeof t1[0]);
+    /* no exception in the window: no rows */
+    ntidx_analysis_options_defaults(&o);
+    o.t0 = 8 * MS + 1;
+    an_analyse(&an, ntidx_exceptions_analyze, &o);
+    assert_int_equal(ntidx_exceptions_count(an.a), 0);
+    assert_null(ntidx_exceptions_at(an.a, 0));
+    assert_int_equal(ntidx_exceptions_count(NULL), 0);
+    an_close(&an);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_whole),
+        cmocka_unit_test(test_window_and_thread),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

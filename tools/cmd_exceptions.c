@@ -1,0 +1,138 @@
+/*
+ * ntidx exceptions TRACE [--from T] [--to T] [--thread TID]
+ *   [--format text|jsonl|csv|json] [--threads N] [--index PATH]
+ * The exceptions a window threw, per type, message and the method that
+ * threw them (ntidx_exceptions_analyze): for people, one row each in the
+ * order of their first throw; for scripts, the rows as jsonl or csv, or as
+ * one json document. ntidx-exceptions(1) lists the keys.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include <ntidx/analysis.h>
+
+#include "analysis_print.h"
+#include "cli.h"
+#include "output.h"
+
+static const cli_option options[] = {
+    {"thread", 0, "TID", "only the exceptions of this thread (OS thread id where the trace gives one)"},
+    {NULL, 0, NULL, NULL}};
+
+const cli_command cli_cmd_exceptions = {
+    .name = "exceptions",
+    .run = ntidx_cmd_exceptions,
+    .summary = "the exceptions of a window per type, message and the method that threw them",
+    .groups = CLI_TRACE | CLI_WINDOW | CLI_INDEX | CLI_FORMAT | CLI_THREADS,
+    .formats = "text|jsonl|csv|json",
+    .options = options,
+    .notes = "jsonl, csv and json keys: type message count first_relative_ms last_relative_ms thrown_by\n"
+             "first_ts last_ts (see ntidx-exceptions(1))\n",
+};
+
+/* A message on one line of the table: line breaks and tabs as spaces. */
+static void one_line(const ntidx_analysis *a, size_t k, uint64_t row, const char *key, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", ap_string(a, k, row, key));
+    for (char *p = buf; *p; p++)
+        if (*p == '\n' || *p == '\r' || *p == '\t')
+            *p = ' ';
+}
+
+static void type_col(const ntidx_analysis *a, size_t k, uint64_t row, char *buf, size_t n)
+{
+    one_line(a, k, row, "type", buf, n);
+}
+
+static void message_col(const ntidx_analysis *a, size_t k, uint64_t row, char *buf, size_t n)
+{
+    one_line(a, k, row, "message", buf, n);
+}
+
+static void thrower_col(const ntidx_analysis *a, size_t k, uint64_t row, char *buf, size_t n)
+{
+    const char *by = ap_string(a, k, row, "thrown_by");
+    snprintf(buf, n, "%s", by[0] ? by : "?");
+}
+
+/* The width of the widest value of a string column (one line, at most `cap`), at least the header's. */
+static int widest(const ntidx_analysis *a, size_t k, uint64_t rows, const char *key, const char *header, int cap)
+{
+    int w = (int)strlen(header);
+    char buf[1024];
+    for (uint64_t r = 0; r < rows && w < cap; r++) {
+        one_line(a, k, r, key, buf, sizeof buf);
+        int n = (int)strlen(!strcmp(key, "thrown_by") && !buf[0] ? "?" : buf);
+        if (n > w)
+            w = n;
+    }
+    return w < cap ? w : cap;
+}
+
+static int print_text(const ntidx_analysis *a)
+{
+    int k = ap_table_index(a, "exceptions");
+    ntidx_table tb;
+    if (k < 0 || ntidx_analysis_table(a, (size_t)k, &tb) < 0)
+        return -1;
+    double total = 0;
+    for (uint64_t r = 0; r < tb.rows; r++)
+        total += ap_number(a, (size_t)k, r, "count");
+    printf("%.0f exceptions thrown, %" PRIu64 " kinds (type, message, thrower)\n\n", total, tb.rows);
+    if (tb.rows) {
+        /* type and thrower left-aligned as wide as their longest (within reason), the message last */
+        const ap_text_column columns[] = {
+            {"count", "Count", 7, 0, NULL},
+            {"first_relative_ms", "First ms", 11, 3, NULL},
+            {"last_relative_ms", "Last ms", 11, 3, NULL},
+            {NULL, "Type", -widest(a, (size_t)k, tb.rows, "type", "Type", 60), 0, type_col},
+            {NULL, "Thrown by", -widest(a, (size_t)k, tb.rows, "thrown_by", "Thrown by", 100), 0, thrower_col},
+            {NULL, "Message", 0, 0, message_col},
+        };
+        if (ap_text_table(stdout, a, (size_t)k, columns, sizeof columns / sizeof columns[0]) < 0)
+            return -1;
+        putchar('\n');
+    }
+    ap_text_stats(stdout, a);
+    return 0;
+}
+
+int ntidx_cmd_exceptions(int argc, char **argv)
+{
+    cli_ctx c;
+    int rc = cli_begin(&cli_cmd_exceptions, argc, argv, &c);
+    if (rc != CLI_GO_ON)
+        return rc;
+    ntidx_analysis_options o;
+    ntidx_analysis_options_defaults(&o);
+    o.t0 = c.query.t0;
+    o.t1 = c.query.t1;
+    o.threads = c.threads;
+    const char *thread = cli_opt(&c, "thread");
+    if (thread) {
+        if (cli_parse_u64(thread, &o.thread, 0) < 0)
+            return cli_end(&c, cli_bad_usage(c.cmd, "--thread %s: not a thread id", thread));
+        o.has_thread = 1;
+    }
+    ntidx_analysis *a = NULL;
+    if (ntidx_exceptions_analyze(c.trace, c.index, &o, &a) < 0) {
+        cli_library_error();
+        return cli_end(&c, CLI_FAIL);
+    }
+    cli_fast_stdout();
+    if (!strcmp(c.format, "jsonl"))
+        rc = ap_jsonl(stdout, a, 0);
+    else if (!strcmp(c.format, "csv"))
+        rc = ap_csv(stdout, a, 0);
+    else if (!strcmp(c.format, "json"))
+        rc = ap_json(stdout, a);
+    else
+        rc = print_text(a);
+    ntidx_analysis_free(&a);
+    if (rc < 0) {
+        cli_library_error();
+        return cli_end(&c, CLI_FAIL);
+    }
+    /* a failed write to standard output: main() says so, with the reason (cli_stdout_finish()) */
+    return cli_end(&c, cli_stdout_failed() || fflush(stdout) != 0 ? CLI_FAIL : CLI_OK);
+}
