@@ -298,13 +298,16 @@ static int walk_sequence_point(slicer *s, uint64_t i)
             return wfail(s, rc, "sequence point");
         s->st.sequence_points++;
     }
-    map_clear(&s->stack_out);
-    map_clear(&s->label_out);
-    if (s->v6 && (sp.flags & NTIDX_SP_FLUSH_THREADS)) {
+    /* what the input's readers forget, the output's do too: defined again when next used */
+    if (sp.flushes & NTX_FLUSH_STACKS)
+        map_clear(&s->stack_out);
+    if (sp.flushes & NTX_FLUSH_LABEL_LISTS)
+        map_clear(&s->label_out);
+    if (sp.flushes & NTX_FLUSH_THREADS) {
         map_clear(&s->thread_out);
         map_clear(&s->thread_in);
     }
-    if (s->v6 && (sp.flags & NTIDX_SP_FLUSH_METADATA))
+    if (sp.flushes & NTX_FLUSH_METADATA)
         map_clear(&s->meta_out);
     return 0;
 }

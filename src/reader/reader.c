@@ -277,7 +277,7 @@ static void reset_seq(void *ctx, uint64_t key, void *val)
     ((ntx_seqstate *)val)->last = 0;
 }
 
-/* Stacks and label lists die at every sequence point; V6 flags also flush threads and metadata. */
+/* What a sequence point flushes (definitions.h: ntx_sp_flushes()) forgotten. */
 static int apply_sequence_point(ntidx_reader *r, const ntidx_block *b)
 {
     ntx_seqpoint sp;
@@ -285,18 +285,22 @@ static int apply_sequence_point(ntidx_reader *r, const ntidx_block *b)
     if (rc < 0)
         return rc;
     r->stats.sequence_points++;
-    ntx_idmap_clear(&r->stacks);
-    ntx_arena_free(&r->stack_arena);
-    ntx_idmap_clear(&r->labels);
-    ntx_arena_free(&r->label_arena);
+    if (sp.flushes & NTX_FLUSH_STACKS) {
+        ntx_idmap_clear(&r->stacks);
+        ntx_arena_free(&r->stack_arena);
+    }
+    if (sp.flushes & NTX_FLUSH_LABEL_LISTS) {
+        ntx_idmap_clear(&r->labels);
+        ntx_arena_free(&r->label_arena);
+    }
     r->live_lo = UINT64_MAX;
-    if (r->t->gen == NTX_GEN_V6 && (sp.flags & 1u)) {
+    if (sp.flushes & NTX_FLUSH_THREADS) {
         ntx_idmap_clear(&r->threads);
         ntx_arena_free(&r->thread_arena);
         /* After the checks above, every thread index starts afresh. */
         ntx_idmap_each(&r->seqs, reset_seq, NULL);
     }
-    if (r->t->gen == NTX_GEN_V6 && (sp.flags & 2u))
+    if (sp.flushes & NTX_FLUSH_METADATA)
         forget_metadata(r);
     return 0;
 }
@@ -657,7 +661,7 @@ static int plan_next_block(ntidx_reader *r, ntidx_block *b, int defer_barriers)
             ntx_seqpoint sp;
             if ((rc = ntx_decode_sequence_point(r->t, b, &sp, seq_baseline, r, &r->err)) < 0)
                 return rc;
-            if (r->t->gen == NTX_GEN_V6 && (sp.flags & 1u)) {
+            if (sp.flushes & NTX_FLUSH_THREADS) {
                 /* it flushed the threads: as after a full read's checks, every thread counts from 0 */
                 ntx_idmap_each(&r->seqs, seq_from_zero, NULL);
                 r->seq_from_zero = 1;
