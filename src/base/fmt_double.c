@@ -13,7 +13,6 @@
  */
 #include "buf.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -157,6 +156,15 @@ static char *put_digits(char *o, uint64_t d, int n)
     return o + n;
 }
 
+/* d < 10^17 as exactly 17 decimal digits: one, then two groups of 8 (buf.h's pairs). */
+static void put_17_digits(char *o, uint64_t d)
+{
+    o[0] = (char)('0' + d / 10000000000000000ull);
+    d %= 10000000000000000ull;
+    ntx_put_dec8(o + 1, (uint32_t)(d / 100000000));
+    ntx_put_dec8(o + 9, (uint32_t)(d % 100000000));
+}
+
 char *ntx_put_g17(char *o, double x)
 {
     uint64_t bits;
@@ -180,8 +188,16 @@ char *ntx_put_g17(char *o, double x)
         m |= 1ull << 52;
         e = (int)be - 1075;
     }
-    /* k = floor(log10 |x|), first a guess (within one), then fixed by the size of the digits. */
-    int k = (int)floor(log10(fabs(x)));
+    /* An integer below 10^17 (counters, sizes, ids stored as floats): its 17 significant digits are all of
+       it, which %.17g prints as an integer. */
+    if (e <= 0 && e > -53 && !(m & ((1ull << -e) - 1)))
+        return ntx_put_dec_u64(o, m >> -e);
+    if (e > 0 && e <= 11 && (m << e) < 100000000000000000ull)
+        return ntx_put_dec_u64(o, m << e);
+    /* k = floor(log10 |x|), first a guess from the binary exponent (floor(log2 |x|) * log10(2), within
+       one), then fixed by the size of the digits. */
+    int l2 = e + 63 - __builtin_clzll(m);
+    int k = l2 >= 0 ? l2 * 1233 >> 12 : -((-l2 * 1233 + 4095) >> 12);
     uint64_t q;
     int sticky;
     for (int tries = 0;; tries++) {
@@ -192,7 +208,7 @@ char *ntx_put_g17(char *o, double x)
             k--;
         else
             break;
-        if (tries > 4) { /* never: the guess is off by one at most */
+        if (tries > 4) { /* never: the guess is off by one or two at most */
             o -= bits >> 63;
             return o + snprintf(o, NTX_G17_MAX, "%.17g", x);
         }
@@ -207,7 +223,7 @@ char *ntx_put_g17(char *o, double x)
         k++;
     }
     char ds[17];
-    put_digits(ds, d, 17);
+    put_17_digits(ds, d);
     int nd = 17; /* %g drops trailing zeros of the fraction */
     while (nd > 1 && ds[nd - 1] == '0')
         nd--;

@@ -93,6 +93,17 @@ static void g17_edges(void **state)
         check_g17((double)i);
         check_g17(from_bits(i));
     }
+    /* integers of every size (the integer path: up to 10^17, as integers, then by digits) and their halves */
+    for (int i = 0; i < 200000; i++) {
+        double d = (double)(int64_t)(next() >> (next() % 64));
+        check_g17(d);
+        check_g17(d / 2);
+        check_g17(nextafter(d, 0));
+    }
+    for (double d = 1e16; d < 1.2e17; d += 1e15 / 3) {
+        check_g17(floor(d));
+        check_g17(-floor(d));
+    }
 }
 
 static void g17_ties(void **state)
