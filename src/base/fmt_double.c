@@ -6,7 +6,8 @@
  * the event it came from. This one computes the same exact digits: the
  * double is m * 2^e exactly, so floor(|x| * 10^(17-k)) (17 digits and one
  * more to round with) is an integer product and shift, or quotient, plus
- * a sticky bit for what was dropped. Most values fit in 128 bits; the rest
+ * a sticky bit for what was dropped (an integer below 10^17 is simply its
+ * decimal digits). Most values fit in 128 bits; the rest
  * (|x| < 1e-5 or >= 2^53 with big exponents) go through a small big number
  * of 32-bit limbs. tests/base/test_fmt_numbers.c holds every branch to
  * snprintf's bytes.
