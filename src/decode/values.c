@@ -710,13 +710,16 @@ static int plan_room(pctx *c, uint64_t more)
  * against the live layout; else what the interpreter decodes. The tree's values go after t->n's (room for
  * one is there), then room is made for `left` more. Returns where the field ends, or NULL: out of memory
  * (c->nomem) or a payload (or a layout) the plan does not take, which the interpreter then decodes.
+ * Compiled once per sink (`sink` a constant: plan_field_tree(), plan_field_format()).
  */
-static __attribute__((noinline)) const uint8_t *plan_field(pctx *c, const ntidx_field *f, const char *name,
-                                                           const ntx_op *ops, const ntx_op *op, const uint8_t *p,
-                                                           const uint8_t *end, uint32_t left)
+static inline __attribute__((always_inline)) const uint8_t *plan_field_to(pctx *c, const ntidx_field *f,
+                                                                          const char *name, const ntx_op *ops,
+                                                                          const ntx_op *op, const uint8_t *p,
+                                                                          const uint8_t *end, uint32_t left,
+                                                                          const int sink)
 {
     ntidx_values *t = c->t;
-    const int tree = c->sink == NTX_SINK_TREE;
+    const int tree = sink == NTX_SINK_TREE;
     switch (op->op) {
     case NTX_OP_STRING: {
         const int omitted = op->omit && (uint64_t)(end - p) == op->rest;
@@ -812,6 +815,20 @@ static __attribute__((noinline)) const uint8_t *plan_field(pctx *c, const ntidx_
     }
 }
 
+static __attribute__((noinline)) const uint8_t *plan_field_tree(pctx *c, const ntidx_field *f, const char *name,
+                                                                const ntx_op *ops, const ntx_op *op,
+                                                                const uint8_t *p, const uint8_t *end, uint32_t left)
+{
+    return plan_field_to(c, f, name, ops, op, p, end, left, NTX_SINK_TREE);
+}
+
+static __attribute__((noinline)) const uint8_t *plan_field_format(pctx *c, const ntidx_field *f, const char *name,
+                                                                  const ntx_op *ops, const ntx_op *op,
+                                                                  const uint8_t *p, const uint8_t *end)
+{
+    return plan_field_to(c, f, name, ops, op, p, end, 0, NTX_SINK_FORMAT);
+}
+
 /*
  * The top-level fields of m by its plan, from p, to the sink `sink` (a constant: one copy of the loop per
  * sink). 0 with *pp past them; 1 when the payload does not take the plan (the interpreter then decodes it
@@ -820,7 +837,7 @@ static __attribute__((noinline)) const uint8_t *plan_field(pctx *c, const ntidx_
  *
  * Inlined into its callers (the fast path's call and return cost as much as a field). The tree's scalars are
  * written inline, with the values' array and count in locals (a value's stores could alias t->n): they go
- * back to t before anything else runs (plan_field()). A top-level value links to the one after it
+ * back to t before anything else runs (plan_field_tree()). A top-level value links to the one after it
  * (.next = its index + 1; a container's, past its subtree); the last is fixed at the end.
  */
 static inline __attribute__((always_inline)) int plan_run(pctx *c, const plan *pl, const ntidx_field *fields,
@@ -835,7 +852,7 @@ static inline __attribute__((always_inline)) int plan_run(pctx *c, const plan *p
                 return 2;
             const char *name = f->name ? f->name : "";
             if (__builtin_expect(op->op >= NTX_OP_STRING, 0)) {
-                if (!(p = plan_field(c, f, name, pl->ops, op, p, end, 0)))
+                if (!(p = plan_field_format(c, f, name, pl->ops, op, p, end)))
                     return c->nomem ? -1 : 1;
                 continue;
             }
@@ -864,7 +881,7 @@ static inline __attribute__((always_inline)) int plan_run(pctx *c, const plan *p
         if (__builtin_expect(op->op >= NTX_OP_STRING, 0)) {
             t->n = k;
             t->last[0] = NONE; /* links at the top level are made here */
-            if (!(p = plan_field(c, f, name, pl->ops, op, p, end, (uint32_t)(op_end - op))))
+            if (!(p = plan_field_tree(c, f, name, pl->ops, op, p, end, (uint32_t)(op_end - op))))
                 return c->nomem ? -1 : 1;
             lastv = t->v + k;
             lastv->next = k = (uint32_t)t->n;
