@@ -263,7 +263,7 @@ static void damage_sweep(int version, int rounds)
     ntidx_index *x;
     assert_int_equal(ntidx_trace_open(clean, &t), NTIDX_OK);
     assert_int_equal(ntidx_index_build(t, NULL, &x), NTIDX_OK);
-    uint64_t nblocks = x->nblocks;
+    uint64_t nblocks = ntx_index_block_count(x);
     uint64_t *starts = malloc(nblocks * sizeof *starts);
     assert_non_null(starts);
     for (uint64_t i = 0; i < nblocks; i++)
@@ -411,7 +411,7 @@ static void test_fake_blocks(void **state)
     uint64_t i = 0, end_pos, end_tag;
     const ntx_err *end_err;
     int taken = 0;
-    while (i < x->nblocks) {
+    while (i < ntx_index_block_count(x)) {
         size_t n;
         const ntx_scan_rec *recs = ntx_scan_split_take(&s, ntx_blk_offset(x, i), &n, &end_err, &end_pos, &end_tag);
         if (!recs) {
@@ -423,17 +423,17 @@ static void test_fake_blocks(void **state)
             if (recs[k].rc != 1) { /* only the last: the end-of-stream marker, where the scan finds it */
                 assert_int_equal(k, n - 1);
                 assert_int_equal(recs[k].rc, 0);
-                assert_int_equal(i, x->nblocks);
+                assert_int_equal(i, ntx_index_block_count(x));
                 assert_int_equal(recs[k].next, x->indexed_end);
                 break;
             }
-            assert_true(i < x->nblocks);
+            assert_true(i < ntx_index_block_count(x));
             assert_int_equal(recs[k].blk.offset, ntx_blk_offset(x, i));
             assert_int_equal(recs[k].blk.size, ntx_blk_size(x, i));
             assert_int_equal(recs[k].blk.kind, ntx_blk_kind(x, i));
         }
         if (recs[n - 1].rc == 1) /* the scan goes on after them */
-            assert_int_equal(end_pos, i < x->nblocks ? ntx_blk_offset(x, i) : x->indexed_end);
+            assert_int_equal(end_pos, i < ntx_index_block_count(x) ? ntx_blk_offset(x, i) : x->indexed_end);
     }
     assert_true(taken >= 1);
     assert_true(ntx_scan_split_wrong_guesses(&s) > 0);

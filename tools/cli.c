@@ -174,19 +174,27 @@ int cli_verify_mode(void)
     return NTIDX_VERIFY_AUTO;
 }
 
+/* The options the commands' indexes are opened, built and rebuilt with: their notices and progress bar. */
+static void index_options(const cli_ctx *c, int verify, ntidx_index_options *o)
+{
+    ntidx_index_options_defaults(o);
+    o->verify = verify;
+    o->progress = cli_progress;
+    o->notice = notice_index;
+    o->notice_ctx = (void *)c->trace_path;
+    if (c->cmd->pass && !c->has_window) { /* the whole trace is read next: a cold one read once, in order */
+        o->read_all = 1;
+        /* --skip-damaged: a plain index (its build reads block headers, not events), so that damage in a region
+           is met, and left out, by the statistics rather than stopping the build of their summaries */
+        o->full_when_built = c->cmd->pass == CLI_PASS_STATS && !cli_opt(c, "skip-damaged");
+    }
+}
+
 /* The trace's index with the commands' notices and progress bar. */
 static int open_index(cli_ctx *c, int verify)
 {
     ntidx_index_options o;
-    ntidx_index_options_defaults(&o);
-    o.verify = verify;
-    o.progress = cli_progress;
-    o.notice = notice_index;
-    o.notice_ctx = (void *)c->trace_path;
-    if (c->cmd->pass && !c->has_window) { /* the whole trace is read next: a cold one read once, in order */
-        o.read_all = 1;
-        o.full_when_built = c->cmd->pass == CLI_PASS_STATS;
-    }
+    index_options(c, verify, &o);
     cli_progress_label("ntidx: indexing");
     /* a trace from standard input belongs to no file: its index is built for this command only */
     int rc = c->from_stdin ? ntidx_index_build(c->trace, &o, &c->index)
@@ -205,6 +213,32 @@ int cli_index_verified(cli_ctx *c)
     cli_note("%s", ntidx_last_error());
     ntidx_index_close(&c->index);
     return open_index(c, NTIDX_VERIFY_ALL);
+}
+
+int cli_recover(cli_ctx *c, int rc)
+{
+    if (rc != NTIDX_E_INDEX_CORRUPT || !c->index || c->replaced)
+        return 0;
+    /* the notice says what was found ("rebuilding the index of TRACE: INDEX: region N ...: the index is corrupt") */
+    ntidx_index_options o;
+    index_options(c, cli_verify_mode(), &o);
+    ntidx_index *nx = NULL;
+    cli_progress_label("ntidx: indexing");
+    rc = ntidx_index_recover(c->trace, c->index, &o, &nx);
+    cli_progress_end();
+    if (rc < 0)
+        return 0; /* the caller says why (ntidx_last_error()) */
+    c->replaced = c->index; /* what was opened over it may be in use until it is resumed */
+    c->index = nx;
+    return 1;
+}
+
+int cli_query_next(cli_ctx *c, ntidx_query *q, const ntidx_event **e)
+{
+    int rc = ntidx_query_next(q, e);
+    if (cli_recover(c, rc) && (rc = ntidx_query_resume(q, c->index)) == NTIDX_OK)
+        rc = ntidx_query_next(q, e);
+    return rc;
 }
 
 /* How many single-character edits turn a into b (for suggestions; names are short). */
@@ -285,46 +319,38 @@ static int refuse_abbreviations(const cli_command *cmd, int argc, char **argv, c
     return CLI_OK;
 }
 
-int cli_begin(const cli_command *cmd, int argc, char **argv, cli_ctx *c)
+/* One option in getopt's tables: its long form (value `val`) and its letter, if any. */
+static void add_option(const cli_option *o, int val, struct option *longs, size_t *n, char *shorts)
 {
-    memset(c, 0, sizeof *c);
-    c->cmd = cmd;
-    ntidx_query_options_defaults(&c->query);
-    if (cmd->file_order)
-        c->query.order = NTIDX_ORDER_FILE;
-    if (cmd->formats)
-        c->format = cmd->formats; /* the first of the list, cut below */
+    longs[(*n)++] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL, val};
+    if (o->short_name) {
+        size_t l = strlen(shorts);
+        shorts[l] = o->short_name;
+        shorts[l + 1] = o->arg ? ':' : 0;
+        shorts[l + 2] = 0;
+    }
+}
+
+/*
+ * The command line read with getopt: the shared options' values (value[]),
+ * the command's own (c->given), TRACE or the arguments. CLI_GO_ON, or the
+ * exit code (help printed: CLI_OK; a usage error said: CLI_USAGE).
+ */
+static int read_command_line(const cli_command *cmd, int argc, char **argv, cli_ctx *c, const char **value)
+{
     struct option longs[NSHARED + 40];
     char shorts[64] = "h"; /* getopt permutes: TRACE may come before or after the options */
     size_t n = 0;
-    for (size_t i = 0; i < NSHARED; i++) {
-        if (!takes(cmd, shared[i].group))
-            continue;
-        const cli_option *o = &shared[i].o;
-        longs[n++] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL, VAL_SHARED + (int)i};
-        if (o->short_name) {
-            size_t l = strlen(shorts);
-            shorts[l] = o->short_name;
-            shorts[l + 1] = o->arg ? ':' : 0;
-            shorts[l + 2] = 0;
-        }
-    }
+    for (size_t i = 0; i < NSHARED; i++)
+        if (takes(cmd, shared[i].group))
+            add_option(&shared[i].o, VAL_SHARED + (int)i, longs, &n, shorts);
     int nown = own_count(cmd);
-    for (int i = 0; i < nown && i < 32; i++) {
-        const cli_option *o = &cmd->options[i];
-        longs[n++] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL, VAL_OWN + i};
-        if (o->short_name) {
-            size_t l = strlen(shorts);
-            shorts[l] = o->short_name;
-            shorts[l + 1] = o->arg ? ':' : 0;
-            shorts[l + 2] = 0;
-        }
-    }
+    for (int i = 0; i < nown && i < 32; i++)
+        add_option(&cmd->options[i], VAL_OWN + i, longs, &n, shorts);
     longs[n++] = (struct option){"help", no_argument, NULL, VAL_HELP};
     longs[n] = (struct option){0, 0, 0, 0};
     if (refuse_abbreviations(cmd, argc, argv, longs, shorts) != CLI_OK)
         return CLI_USAGE;
-    const char *value[NSHARED] = {0};
     int ch;
     optind = 1;
     opterr = 1;
@@ -365,25 +391,33 @@ int cli_begin(const cli_command *cmd, int argc, char **argv, cli_ctx *c)
         c->from_stdin = 1;
         c->trace_path = CLI_STDIN_NAME;
     }
+    return CLI_GO_ON;
+}
 
-    /* what needs no trace */
-    const char *from = NULL, *to = NULL, *at = NULL, *provider = NULL, *event = NULL, *thread = NULL;
+/* The window and filter options as given: they mean something only once the trace is open. */
+typedef struct given_window {
+    const char *from, *to, *at, *provider, *event, *thread;
+} given_window;
+
+/* The shared options that need no trace, into c (the window's and filters' text into *g). CLI_GO_ON or CLI_USAGE. */
+static int take_shared(const cli_command *cmd, const char **value, cli_ctx *c, given_window *g)
+{
     for (size_t i = 0; i < NSHARED; i++) {
         const char *nm = shared[i].o.name, *v = value[i];
         if (!v)
             continue;
         if (!strcmp(nm, "from"))
-            from = v;
+            g->from = v;
         else if (!strcmp(nm, "to"))
-            to = v;
+            g->to = v;
         else if (!strcmp(nm, "at"))
-            at = v;
+            g->at = v;
         else if (!strcmp(nm, "provider"))
-            provider = v;
+            g->provider = v;
         else if (!strcmp(nm, "event"))
-            event = v;
+            g->event = v;
         else if (!strcmp(nm, "thread"))
-            thread = v;
+            g->thread = v;
         else if (!strcmp(nm, "index"))
             c->index_path = v;
         else if (!strcmp(nm, "no-index"))
@@ -415,9 +449,15 @@ int cli_begin(const cli_command *cmd, int argc, char **argv, cli_ctx *c)
             c->threads = (unsigned)k;
         }
     }
+    return CLI_GO_ON;
+}
+
+/* What is required, the default format, the filters; options that cannot go together. CLI_GO_ON or CLI_USAGE. */
+static int check_options(const cli_command *cmd, const given_window *g, cli_ctx *c)
+{
     if (takes(cmd, CLI_FORMAT) && cmd->format_required && c->format == cmd->formats)
         return cli_bad_usage(cmd, "--format is required (%s)", cmd->formats);
-    if (takes(cmd, CLI_AT) && !at)
+    if (takes(cmd, CLI_AT) && !g->at)
         return cli_bad_usage(cmd, "--at T is required");
     if (c->format == cmd->formats && cmd->formats) {
         /* the default: the first format of the list */
@@ -429,32 +469,34 @@ int cli_begin(const cli_command *cmd, int argc, char **argv, cli_ctx *c)
     }
     if (takes(cmd, CLI_OUTPUT) && cmd->output_required && (!c->output || !*c->output))
         return cli_bad_usage(cmd, "-o OUT is required");
-    if (thread) {
-        if (cli_parse_u64(thread, &c->query.thread, 0) < 0)
-            return cli_bad_usage(cmd, "--thread %s: not a thread id", thread);
+    if (g->thread) {
+        if (cli_parse_u64(g->thread, &c->query.thread, 0) < 0)
+            return cli_bad_usage(cmd, "--thread %s: not a thread id", g->thread);
         c->query.has_thread = 1;
     }
-    if (event) {
+    if (g->event) {
         uint64_t id;
-        if (cli_parse_u64(event, &id, 0) == 0 && id <= UINT32_MAX) {
+        if (cli_parse_u64(g->event, &id, 0) == 0 && id <= UINT32_MAX) {
             c->query.has_event_id = 1;
             c->query.event_id = (uint32_t)id;
         } else {
-            c->query.event_name = event;
+            c->query.event_name = g->event;
         }
     }
-    c->query.provider = provider;
-    c->has_filter = provider || event || thread;
-    c->has_window = from || to;
+    c->query.provider = g->provider;
+    c->has_filter = g->provider || g->event || g->thread;
+    c->has_window = g->from || g->to;
     if (c->no_index && c->index_path)
         return cli_bad_usage(cmd, "--index and --no-index together");
     if (c->from_stdin && c->index_path)
         return cli_bad_usage(cmd, "--index: a trace read from standard input has no index file "
                                   "(it is indexed in memory)");
-    if (!takes(cmd, CLI_TRACE))
-        return CLI_GO_ON;
+    return CLI_GO_ON;
+}
 
-    /* the trace, the times, the index; the index's first reads from disk go on while the trace is opened */
+/* The trace (a file, or standard input read into memory); the index's first reads from disk go on meanwhile. */
+static int open_trace(const cli_command *cmd, cli_ctx *c)
+{
     if (c->from_stdin) {
         if (cli_stdin_open(&c->in) < 0)
             return CLI_FAIL;
@@ -463,34 +505,67 @@ int cli_begin(const cli_command *cmd, int argc, char **argv, cli_ctx *c)
             cli_library_error();
             return cli_end(c, CLI_FAIL);
         }
-    } else {
-        if (takes(cmd, CLI_INDEX) && !c->no_index)
-            ntidx_index_prefetch(c->trace_path, c->index_path);
-        if (ntidx_trace_open(c->trace_path, &c->trace) < 0) {
-            cli_library_error();
-            return CLI_FAIL;
-        }
+        return CLI_GO_ON;
     }
-    /* Times no tick names are refused, never clamped; a window that ends before it starts is a mistake
-       (the empty window of equal ends is not refused: it is what scripts that cut windows may ask for). */
+    if (takes(cmd, CLI_INDEX) && !c->no_index)
+        ntidx_index_prefetch(c->trace_path, c->index_path);
+    if (ntidx_trace_open(c->trace_path, &c->trace) < 0) {
+        cli_library_error();
+        return CLI_FAIL;
+    }
+    return CLI_GO_ON;
+}
+
+/*
+ * The window in the trace's ticks. Times no tick names are refused, never
+ * clamped; a window that ends before it starts is a mistake (the empty
+ * window of equal ends is not refused: it is what scripts that cut windows
+ * may ask for). CLI_GO_ON, or CLI_USAGE (said; c ended).
+ */
+static int window_times(cli_ctx *c, const given_window *g)
+{
     const char *bad = NULL;
-    if (from && ntidx_parse_time(c->trace, from, &c->query.t0) < 0)
+    if (g->from && ntidx_parse_time(c->trace, g->from, &c->query.t0) < 0)
         bad = "--from";
-    else if (to && ntidx_parse_time(c->trace, to, &c->query.t1) < 0)
+    else if (g->to && ntidx_parse_time(c->trace, g->to, &c->query.t1) < 0)
         bad = "--to";
-    else if (at && ntidx_parse_time(c->trace, at, &c->query.t0) < 0)
+    else if (g->at && ntidx_parse_time(c->trace, g->at, &c->query.t0) < 0)
         bad = "--at";
     if (bad) {
         cli_error("%s: %s", bad, ntidx_last_error_info()->what);
         return cli_end(c, CLI_USAGE);
     }
-    if (from && to && c->query.t0 > c->query.t1) {
-        cli_error("--from %s --to %s: the window ends before it starts (ticks %" PRIu64 " > %" PRIu64 ")", from, to,
-                  c->query.t0, c->query.t1);
+    if (g->from && g->to && c->query.t0 > c->query.t1) {
+        cli_error("--from %s --to %s: the window ends before it starts (ticks %" PRIu64 " > %" PRIu64 ")", g->from,
+                  g->to, c->query.t0, c->query.t1);
         return cli_end(c, CLI_USAGE);
     }
-    if (at)
+    if (g->at)
         c->query.seek = 1;
+    return CLI_GO_ON;
+}
+
+int cli_begin(const cli_command *cmd, int argc, char **argv, cli_ctx *c)
+{
+    memset(c, 0, sizeof *c);
+    c->cmd = cmd;
+    ntidx_query_options_defaults(&c->query);
+    if (cmd->file_order)
+        c->query.order = NTIDX_ORDER_FILE;
+    if (cmd->formats)
+        c->format = cmd->formats; /* the first of the list, cut in check_options() */
+    const char *value[NSHARED] = {0};
+    given_window g = {0};
+    int rc = read_command_line(cmd, argc, argv, c, value);
+    if (rc == CLI_GO_ON)
+        rc = take_shared(cmd, value, c, &g);
+    if (rc == CLI_GO_ON)
+        rc = check_options(cmd, &g, c);
+    if (rc != CLI_GO_ON || !takes(cmd, CLI_TRACE))
+        return rc;
+    /* the trace, the times, the index */
+    if ((rc = open_trace(cmd, c)) != CLI_GO_ON || (rc = window_times(c, &g)) != CLI_GO_ON)
+        return rc;
     if (takes(cmd, CLI_INDEX) && !c->no_index) {
         if (open_index(c, cli_verify_mode()) < 0)
             return cli_end(c, CLI_FAIL);
@@ -503,6 +578,7 @@ int cli_begin(const cli_command *cmd, int argc, char **argv, cli_ctx *c)
 int cli_end(cli_ctx *c, int exit_code)
 {
     ntidx_index_close(&c->index);
+    ntidx_index_close(&c->replaced);
     ntidx_trace_close(&c->trace);
     cli_stdin_close(&c->in);
     return exit_code;
@@ -674,7 +750,10 @@ void cli_names_warning(cli_ctx *c)
     if (!c->index || !(c->query.provider || c->query.event_name || c->query.has_event_id))
         return;
     ntidx_buf msg = {0};
-    if (ntidx_index_check_names(c->trace, c->index, &c->query, &msg) == 1)
+    int rc = ntidx_index_check_names(c->trace, c->index, &c->query, &msg);
+    if (cli_recover(c, rc))
+        rc = ntidx_index_check_names(c->trace, c->index, &c->query, &msg);
+    if (rc == 1)
         cli_note("%s: warning: %s", c->trace_path, msg.data);
     ntidx_buf_free(&msg);
 }

@@ -88,6 +88,7 @@ typedef struct cli_ctx {
     char **args;              /* CLI_ARGS: the positional arguments, in order */
     int nargs;
     int from_stdin;           /* TRACE is '-' (CLI_STDIN): trace_path is CLI_STDIN_NAME */
+    ntidx_index *replaced;    /* the index cli_recover() replaced (closed by cli_end()) */
     cli_stdin in;             /* its bytes */
 } cli_ctx;
 
@@ -139,6 +140,17 @@ int cli_verify_mode(void);
 int cli_index_verified(cli_ctx *c);
 
 /*
+ * A call over c->index returned `rc`. When that is NTIDX_E_INDEX_CORRUPT (a region of a lazily checked index
+ * failed its check; the library changes no index it is given), rebuild the index (ntidx_index_recover(): said
+ * on stderr, saved where it was), once per command, and return 1: c->index is the new index, the command goes
+ * on over it (ntidx_query_resume(), or the call again; nothing was repeated or lost). 0: rc was something else,
+ * the index was rebuilt once already, or the rebuild failed (ntidx_last_error() says why).
+ */
+int cli_recover(cli_ctx *c, int rc);
+/* ntidx_query_next() of a query over c->index, which goes on over a rebuilt index after cli_recover(). */
+int cli_query_next(cli_ctx *c, ntidx_query *q, const ntidx_event **e);
+
+/*
  * Progress on stderr when it is a terminal and the work takes more than a moment (NTIDX_PROGRESS_AFTER
  * seconds, default 0.5), unless --quiet: one line, "LABEL: 42% (1.2 of 3.0 GB)", rewritten in place and
  * cleared by cli_progress_end(). cli_progress() is an ntidx_progress_fn: every long run (indexing, stats,
@@ -172,6 +184,7 @@ int ntidx_cmd_gc(int argc, char **argv);
 int ntidx_cmd_contention(int argc, char **argv);
 int ntidx_cmd_activities(int argc, char **argv);
 int ntidx_cmd_cpu(int argc, char **argv);
+int ntidx_cmd_report(int argc, char **argv);
 
 extern const cli_command cli_cmd_info, cli_cmd_stats, cli_cmd_dump, cli_cmd_gen, cli_cmd_index, cli_cmd_query,
     cli_cmd_seek, cli_cmd_export, cli_cmd_slice, cli_cmd_top, cli_cmd_sql, cli_cmd_gc;
@@ -182,5 +195,6 @@ int ntidx_cmd_jit(int argc, char **argv);
 int ntidx_cmd_alloc(int argc, char **argv);
 int ntidx_cmd_exceptions(int argc, char **argv);
 extern const cli_command cli_cmd_jit, cli_cmd_alloc, cli_cmd_exceptions;
+extern const cli_command cli_cmd_report;
 
 #endif

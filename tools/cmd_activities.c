@@ -127,7 +127,10 @@ int ntidx_cmd_activities(int argc, char **argv)
     }
     int summary = cli_opt(&c, "summary") != NULL;
     ntidx_analysis *a = NULL;
-    if (ntidx_activities_analyze(c.trace, c.index, &o, &a) < 0) {
+    rc = ntidx_activities_analyze(c.trace, c.index, &o, &a);
+    if (cli_recover(&c, rc))
+        rc = ntidx_activities_analyze(c.trace, c.index, &o, &a);
+    if (rc < 0) {
         cli_library_error();
         return cli_end(&c, CLI_FAIL);
     }

@@ -116,7 +116,10 @@ int ntidx_cmd_contention(int argc, char **argv)
     if (by_lock && by_wait)
         return cli_end(&c, cli_bad_usage(c.cmd, "--locks and --waits: one or the other"));
     ntidx_analysis *a = NULL;
-    if (ntidx_contention_analyze(c.trace, c.index, &o, &a) < 0) {
+    rc = ntidx_contention_analyze(c.trace, c.index, &o, &a);
+    if (cli_recover(&c, rc))
+        rc = ntidx_contention_analyze(c.trace, c.index, &o, &a);
+    if (rc < 0) {
         cli_library_error();
         return cli_end(&c, CLI_FAIL);
     }

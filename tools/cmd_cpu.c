@@ -1,6 +1,6 @@
 /*
  * ntidx cpu TRACE [--from T] [--to T] [--thread TID] [--by-thread]
- *   [--callers METHOD] [--callees METHOD] [--top N] [--summary]
+ *   [--callers METHOD] [--callees METHOD] [--tree] [--top N] [--summary]
  *   [--format text|jsonl|csv|json] [--threads N] [--index PATH]
  * Where the CPU went in a window: the sample profiler's samples by method,
  * inclusive and exclusive, as PerfView's CPU Stacks "By Name" shows them and
@@ -24,6 +24,7 @@ static const cli_option options[] = {
     {"by-thread", 0, NULL, "one row per method and thread"},
     {"callers", 0, "METHOD", "also the frames that called METHOD directly (table cpu_callers)"},
     {"callees", 0, "METHOD", "also the frames METHOD called directly (table cpu_callees)"},
+    {"tree", 0, NULL, "jsonl, csv and json: the call tree, what a flame graph draws (table cpu_tree)"},
     {"summary", 0, NULL, "jsonl and csv: the summary row instead of the methods"},
     {"top", 0, "N", "text: the N methods with the most exclusive samples (per thread; default 30, 0 all)"},
     {NULL, 0, NULL, NULL}};
@@ -39,8 +40,8 @@ const cli_command cli_cmd_cpu = {
              "without its arguments (Namespace.Name).\n"
              "jsonl, csv and json keys: method inclusive exclusive inclusive_ms exclusive_ms inclusive_percent\n"
              "exclusive_percent, thread with --by-thread; callers and callees: focus and the same (see ntidx-cpu(1));\n"
-             "jsonl and csv print the methods, or with --callers or --callees that table, or with --summary the\n"
-             "summary.\n",
+             "jsonl and csv print the methods, or with --callers, --callees or --tree that table, or with --summary\n"
+             "the summary. The tree's keys: node parent depth method inclusive exclusive inclusive_ms exclusive_ms.\n",
 };
 
 static void percent(double v, char *buf, size_t n) { snprintf(buf, n, "%.1f%%", isnan(v) ? 0.0 : v); }
@@ -140,6 +141,7 @@ int ntidx_cmd_cpu(int argc, char **argv)
     co.by_thread = cli_opt(&c, "by-thread") != NULL;
     co.callers = cli_opt(&c, "callers");
     co.callees = cli_opt(&c, "callees");
+    co.tree = cli_opt(&c, "tree") != NULL;
     const char *thread = cli_opt(&c, "thread"), *top_s = cli_opt(&c, "top");
     if (thread) {
         if (cli_parse_u64(thread, &o.thread, 0) < 0)
@@ -151,16 +153,25 @@ int ntidx_cmd_cpu(int argc, char **argv)
         return cli_end(&c, cli_bad_usage(c.cmd, "--top %s: a number of rows", top_s));
     int summary = cli_opt(&c, "summary") != NULL;
     int rows_format = !strcmp(c.format, "jsonl") || !strcmp(c.format, "csv");
-    if (rows_format && summary + (co.callers != NULL) + (co.callees != NULL) > 1)
+    if (rows_format && summary + (co.callers != NULL) + (co.callees != NULL) + co.tree > 1)
         return cli_end(&c, cli_bad_usage(c.cmd, "--format %s prints one table: give one of --summary, --callers, "
-                                                "--callees (--format json prints them all)", c.format));
+                                                "--callees, --tree (--format json prints them all)", c.format));
+    if (co.tree && !strcmp(c.format, "text"))
+        return cli_end(&c, cli_bad_usage(c.cmd, "--tree: a table for scripts (--format jsonl, csv or json)"));
     ntidx_analysis *a = NULL;
-    if (ntidx_cpu_analyze(c.trace, c.index, &o, &co, &a) < 0) {
+    rc = ntidx_cpu_analyze(c.trace, c.index, &o, &co, &a);
+    if (cli_recover(&c, rc))
+        rc = ntidx_cpu_analyze(c.trace, c.index, &o, &co, &a);
+    if (rc < 0) {
         cli_library_error();
         return cli_end(&c, CLI_FAIL);
     }
     cli_fast_stdout();
-    int table = ap_table_index(a, summary ? "cpu_summary" : co.callers ? "cpu_callers" : co.callees ? "cpu_callees" : "cpu");
+    int table = ap_table_index(a, summary       ? "cpu_summary"
+                                  : co.callers ? "cpu_callers"
+                                  : co.callees ? "cpu_callees"
+                                  : co.tree    ? "cpu_tree"
+                                               : "cpu");
     if (!strcmp(c.format, "jsonl"))
         rc = ap_jsonl(stdout, a, (size_t)table);
     else if (!strcmp(c.format, "csv"))

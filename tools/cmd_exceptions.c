@@ -115,7 +115,10 @@ int ntidx_cmd_exceptions(int argc, char **argv)
         o.has_thread = 1;
     }
     ntidx_analysis *a = NULL;
-    if (ntidx_exceptions_analyze(c.trace, c.index, &o, &a) < 0) {
+    rc = ntidx_exceptions_analyze(c.trace, c.index, &o, &a);
+    if (cli_recover(&c, rc))
+        rc = ntidx_exceptions_analyze(c.trace, c.index, &o, &a);
+    if (rc < 0) {
         cli_library_error();
         return cli_end(&c, CLI_FAIL);
     }

@@ -54,8 +54,11 @@ static void complete_mark(const ntidx_analysis *a, size_t k, uint64_t row, char 
 
 static void gen_label(const ntidx_analysis *a, size_t k, uint64_t row, char *buf, size_t n)
 {
-    const char *g = ap_string(a, k, row, "generation");
-    snprintf(buf, n, "%s", !strcmp(g, "all") ? "All" : g);
+    double g = ap_number(a, k, row, "generation"); /* -1: the row of all GCs */
+    if (g < 0)
+        snprintf(buf, n, "All");
+    else
+        snprintf(buf, n, "%.0f", g);
 }
 
 static void percent(const ntidx_analysis *a, size_t k, uint64_t row, char *buf, size_t n)
@@ -135,7 +138,10 @@ int ntidx_cmd_gc(int argc, char **argv)
     }
     int summary = cli_opt(&c, "summary") != NULL;
     ntidx_analysis *a = NULL;
-    if (ntidx_gc_analyze(c.trace, c.index, &o, &a) < 0) {
+    rc = ntidx_gc_analyze(c.trace, c.index, &o, &a);
+    if (cli_recover(&c, rc))
+        rc = ntidx_gc_analyze(c.trace, c.index, &o, &a);
+    if (rc < 0) {
         cli_library_error();
         return cli_end(&c, CLI_FAIL);
     }

@@ -3,8 +3,9 @@
  *   [--thread TID] [--order time|file] [--format text|jsonl|csv] [--limit N]
  *   [--index PATH] [--stats]
  * The events of a time window, through the side index (built if missing).
- * jsonl keys as in `ntidx dump`. A corrupt index is rebuilt by the library
- * and the output goes on where it stopped (ntidx_query_options.recover).
+ * jsonl keys as in `ntidx dump`. A region of the index that fails its check
+ * makes the command rebuild the index (cli_recover()) and the output goes
+ * on where it stopped (ntidx_query_resume()).
  */
 #include <inttypes.h>
 
@@ -42,7 +43,7 @@ int ntidx_cmd_query(int argc, char **argv)
     event_printer p = {0};
     const ntidx_event *e;
     uint64_t n = 0;
-    while ((rc = ntidx_query_next(q, &e)) == 1) {
+    while ((rc = cli_query_next(&c, q, &e)) == 1) {
         n++;
         if (event_print_stops(rc = event_print(&p, c.trace, e, fmt)))
             break;

@@ -26,7 +26,7 @@ int ntidx_cmd_seek(int argc, char **argv)
     ntidx_query *q;
     const ntidx_event *e = NULL;
     if ((rc = ntidx_query_open(c.trace, c.index, &c.query, &q)) == 0)
-        rc = ntidx_query_next(q, &e);
+        rc = cli_query_next(&c, q, &e);
     if (rc < 0) {
         cli_library_error();
         ntidx_query_close(&q);

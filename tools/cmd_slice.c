@@ -53,6 +53,9 @@ int ntidx_cmd_slice(int argc, char **argv)
     ntidx_slice_stats st;
     cli_progress_label("ntidx: slicing");
     rc = ntidx_slice_fd(c.trace, c.index, &c.query, &so, out.fd, cli_output_name(&out), &st);
+    /* a corrupt index is found before anything is written */
+    if (cli_recover(&c, rc))
+        rc = ntidx_slice_fd(c.trace, c.index, &c.query, &so, out.fd, cli_output_name(&out), &st);
     cli_progress_end();
     if (rc < 0) {
         cli_library_error();

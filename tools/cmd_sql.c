@@ -21,8 +21,6 @@
 
 #include <sqlite3.h>
 
-#include <ntidx/analysis.h>
-
 #include "cli.h"
 #include "output.h"
 #include "sqlite/ntidx_sqlite.h"
@@ -411,51 +409,6 @@ static int print_rows(sqlite3_stmt *st, int fmt, int *json_first_set)
 /* The command                                                         */
 /* ------------------------------------------------------------------ */
 
-/* CREATE VIRTUAL TABLE temp.events and the companions' views over the traces. */
-static char *schema_sql(char **traces, int n, const char *index)
-{
-    sqlite3_str *s = sqlite3_str_new(NULL);
-    sqlite3_str_appendall(s, "CREATE VIRTUAL TABLE temp.events USING ntidx(");
-    for (int i = 0; i < n; i++)
-        sqlite3_str_appendf(s, "%s%Q", i ? ", " : "", traces[i]);
-    if (index)
-        sqlite3_str_appendf(s, ", index=%Q", index);
-    sqlite3_str_appendall(s, ");\n");
-    static const char *const companions[] = {"types", "threads", "regions", "stacks"};
-    for (size_t k = 0; k < sizeof companions / sizeof companions[0]; k++) {
-        sqlite3_str_appendf(s, "CREATE TEMP VIEW %s AS ", companions[k]);
-        for (int i = 0; i < n; i++) {
-            if (i)
-                sqlite3_str_appendall(s, " UNION ALL ");
-            if (n > 1)
-                sqlite3_str_appendf(s, "SELECT %Q AS trace, * FROM ntidx_%s(%Q, %Q)", traces[i], companions[k],
-                                    traces[i], index);
-            else
-                sqlite3_str_appendf(s, "SELECT * FROM ntidx_%s(%Q, %Q)", companions[k], traces[i], index);
-        }
-        sqlite3_str_appendall(s, ";\n");
-    }
-    /* a table per table of every analysis of the library (gc, gc_summary, ...), over the traces */
-    for (size_t k = 0; k < ntidx_analysis_count(); k++) {
-        const ntidx_analysis_info *info = ntidx_analysis_info_at(k);
-        for (size_t i = 0; i < info->table_count; i++) {
-            const char *name = ntidx_sqlite_table_name(info->tables[i].name);
-            int taken = !strcmp(name, "events");
-            for (size_t j = 0; j < sizeof companions / sizeof companions[0]; j++)
-                taken |= !strcmp(name, companions[j]);
-            if (taken)
-                continue; /* the events and their companions keep their names */
-            sqlite3_str_appendf(s, "CREATE VIRTUAL TABLE temp.\"%w\" USING ntidx_analysis(\"%w\"", name, name);
-            for (int t = 0; t < n; t++)
-                sqlite3_str_appendf(s, ", %Q", traces[t]);
-            if (index)
-                sqlite3_str_appendf(s, ", index=%Q", index);
-            sqlite3_str_appendall(s, ");\n");
-        }
-    }
-    return sqlite3_str_finish(s);
-}
-
 int ntidx_cmd_sql(int argc, char **argv)
 {
     cli_ctx c;
@@ -487,7 +440,7 @@ int ntidx_cmd_sql(int argc, char **argv)
     }
     /* the sorter of GROUP BY and ORDER BY stays in memory rather than in temporary files */
     sqlite3_exec(db, "PRAGMA temp_store = MEMORY", NULL, NULL, NULL);
-    char *schema = schema_sql(c.args, ntraces, c.index_path), *err = NULL;
+    char *schema = ntidx_sqlite_schema(c.args, ntraces, c.index_path), *err = NULL;
     if (!schema || sqlite3_exec(db, schema, NULL, NULL, &err) != SQLITE_OK) {
         cli_error("%s", err ? err : "out of memory");
         sqlite3_free(err);

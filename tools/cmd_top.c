@@ -60,7 +60,10 @@ int ntidx_cmd_top(int argc, char **argv)
     so.t0 = c.query.t0;
     so.t1 = c.query.t1;
     ntidx_stats *s = NULL;
-    if (ntidx_stats_indexed(c.trace, c.index, &so, &s) < 0) {
+    rc = ntidx_stats_indexed(c.trace, c.index, &so, &s);
+    if (cli_recover(&c, rc))
+        rc = ntidx_stats_indexed(c.trace, c.index, &so, &s);
+    if (rc < 0) {
         cli_library_error();
         return cli_end(&c, CLI_FAIL);
     }

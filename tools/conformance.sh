@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The live cross-check against the real .NET runtime and TraceEvent (docs/conformance.md).
 #
-#   tools/conformance.sh [--ntidx PATH] [--work DIR] [--mb N] [--keep] [--analyses]
-#   tools/conformance.sh --write-golden [--golden NAME,...] [--analyses]
+#   tools/conformance.sh [--ntidx PATH] [--work DIR] [--mb N] [--keep] [--no-analyses]
+#   tools/conformance.sh --write-golden [--golden NAME,...] [--no-analyses]
 #                        re-record tests/dotnet/golden, all of it or the named traces (runtime-file,
 #                        dotnet-trace, killed, analyses, gen-v6, gen-one-collect, names); review the diff
 #
@@ -14,10 +14,11 @@
 # holds ntidx against it with tools/conformance_compare.py. Ends with "N passed, N failed"; exit
 # status 0 when nothing failed. ntidx must be built first (tools/test.sh, or meson/ninja in build/).
 #
-# --analyses (or NTIDX_CONFORMANCE_ANALYSES=1) also holds ntidx's analyses (ntidx gc, jit, cpu,
-# exceptions, alloc, contention, activities) against TraceEvent's computers on the real traces,
-# one line per analysis and trace (tools/conformance_compare_analyses.py); with --write-golden it
-# also checks the committed golden analyses.
+# It also holds ntidx's analyses (ntidx gc and gc --summary, jit, cpu, exceptions, alloc,
+# contention, activities) against TraceEvent's computers on the real traces, one line per analysis
+# and trace (tools/conformance_compare_analyses.py); with --write-golden it also checks the
+# committed golden analyses. --no-analyses (or NTIDX_CONFORMANCE_ANALYSES=0) leaves them out;
+# --analyses is the default, still taken.
 set -u
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -28,7 +29,7 @@ mb=16
 keep=0
 write_golden=0
 golden_only=
-analyses=${NTIDX_CONFORMANCE_ANALYSES:-0}
+analyses=${NTIDX_CONFORMANCE_ANALYSES:-1}
 while [ $# -gt 0 ]; do
   case $1 in
     --ntidx) ntidx=$(realpath "$2"); shift 2 ;;
@@ -38,7 +39,8 @@ while [ $# -gt 0 ]; do
     --write-golden) write_golden=1; shift ;;
     --golden) golden_only=$2; shift 2 ;;
     --analyses) analyses=1; shift ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    --no-analyses) analyses=0; shift ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "conformance.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -121,9 +123,9 @@ killed_run() {
   [ -s "$out" ]
 }
 
-# analyses NAME TRACE: with --analyses, TraceEvent's computers' answers for TRACE
+# analyses NAME TRACE: unless --no-analyses, TraceEvent's computers' answers for TRACE
 # ($work/NAME.ANALYSIS.traceevent.jsonl), and ntidx's held against them, one line per analysis.
-analysis_names=(gc jit cpu exceptions alloc contention activities cpu-by-thread)
+analysis_names=(gc gc-summary jit cpu exceptions alloc contention activities cpu-by-thread)
 analyses() {
   [ "$analyses" = 1 ] || return 0
   local name=$1 trace=$2 a

@@ -19,6 +19,9 @@ since the trace's sync time; docs/conformance.md). ntidx may print more keys tha
               same inclusive and exclusive samples; milliseconds within 1 us.
   cpu-by-thread  (only when named) cpu split by thread: `ntidx cpu --by-thread` against
               `dumper cpu-by-thread`.
+  gc-summary  (only when named) TraceEvent's GCStats, `ntidx gc --summary` against `dumper gc-summary`:
+              per (pid, generation; -1 all GCs) count and induced equal, pause times within 1 us,
+              MB to the byte, the percentage paused within 0.001.
   exceptions  the same (type, message, thrown_by): count equal, first and last time within 1 us.
   alloc       the same (type_name, kind): count and bytes equal.
   contention  the same (lock_id, thread): count equal, total and max wait within 1 us. A row of
@@ -46,13 +49,20 @@ ANALYSES = ('gc', 'jit', 'cpu', 'exceptions', 'alloc', 'contention', 'activities
 
 # Variants compared only when --analysis names them: NAME -> (the analysis, ntidx's extra arguments).
 # TraceEvent's side is `dumper NAME TRACE` in PREFIX.NAME.traceevent.jsonl[.xz|.gz].
-VARIANTS = {'cpu-by-thread': ('cpu', ('--by-thread',))}
+VARIANTS = {'cpu-by-thread': ('cpu', ('--by-thread',)), 'gc-summary': ('gc-summary', ('--summary',))}
+
+# The command each compared analysis runs (`ntidx gc --summary` for gc-summary).
+COMMAND = {'gc-summary': 'gc'}
 
 TIME_MS = 0.001        # 1 us
 SIZE_MB = 0.000001     # one byte, in TraceEvent's MB (10^6 bytes)
 
 # The contract's keys, per analysis (docs/conformance.md, issue 30); `thread` of cpu only when split.
 CONTRACT = {
+    'gc-summary': ('pid', 'generation', 'count', 'num_induced', 'total_pause_time_ms', 'mean_pause_duration_ms',
+                   'max_pause_duration_ms', 'max_suspend_duration_ms', 'gc_pause_time_percentage',
+                   'total_allocated_mb', 'total_promoted_mb', 'total_size_after_mb', 'mean_size_after_mb',
+                   'process_duration_ms'),
     'gc': ('number', 'generation', 'type', 'reason', 'start_relative_ms', 'duration_ms',
            'pause_start_relative_ms', 'pause_duration_ms', 'suspend_duration_ms', 'heap_size_before_mb',
            'heap_size_after_mb', 'promoted_mb', 'is_complete', 'pid'),
@@ -72,6 +82,11 @@ TOLERANCE = {
     'inclusive_ms': TIME_MS, 'exclusive_ms': TIME_MS, 'first_relative_ms': TIME_MS,
     'last_relative_ms': TIME_MS, 'total_wait_ms': TIME_MS, 'max_wait_ms': TIME_MS,
     'heap_size_before_mb': SIZE_MB, 'heap_size_after_mb': SIZE_MB, 'promoted_mb': SIZE_MB,
+    # GCStats: sums and means of the GCs' own values, which are held to 1 us and a byte each
+    'total_pause_time_ms': TIME_MS, 'mean_pause_duration_ms': TIME_MS, 'max_pause_duration_ms': TIME_MS,
+    'max_suspend_duration_ms': TIME_MS, 'process_duration_ms': TIME_MS, 'gc_pause_time_percentage': 1e-3,
+    'total_allocated_mb': SIZE_MB, 'total_promoted_mb': SIZE_MB, 'total_size_after_mb': SIZE_MB,
+    'mean_size_after_mb': SIZE_MB,
 }
 
 # Fields of a GC that only its end sets: not compared for a GC that never ended.
@@ -106,13 +121,18 @@ def normalize(key, v):
     return v
 
 
+def nan_as_null(v):
+    """TraceEvent's NaN (a mean of no GC; the dumper prints it "NaN") is ntidx's null."""
+    return None if v == 'NaN' or (isinstance(v, float) and v != v) else v
+
+
 def is_number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 def field_diff(key, te, nt):
     """None when TraceEvent's value te and ntidx's nt agree, else the words that say how not."""
-    te, nt = normalize(key, te), normalize(key, nt)
+    te, nt = nan_as_null(normalize(key, te)), nan_as_null(normalize(key, nt))
     tol = TOLERANCE.get(key)
     if tol is not None and is_number(te) and is_number(nt):
         d = abs(float(te) - float(nt))
@@ -196,7 +216,9 @@ def compact(r):
 
 def compare(a, te, nt):
     n = a.name
-    if n == 'gc':
+    if n == 'gc-summary':
+        a.keyed(te, nt, ('pid', 'generation'), lambda k: f'GCStats of pid {k[0]} generation {k[1]}')
+    elif n == 'gc':
         def gc_skip(t, _n):
             return GC_END_FIELDS if t.get('is_complete') is False else ()
         a.in_order(te, nt, ('pid', 'number'), lambda k: f'GC #{k[1]} (pid {k[0]})', gc_skip)
@@ -266,7 +288,7 @@ def main():
         with open_text(path) as f:
             te = [json.loads(line) for line in f if line.strip()]
         analysis, extra = VARIANTS.get(name, (name, ()))
-        nt, why = run_ntidx(a.ntidx, analysis, a.trace, index, extra)
+        nt, why = run_ntidx(a.ntidx, COMMAND.get(analysis, analysis), a.trace, index, extra)
         if nt is None:
             print(f'{name}: {len(te)} traceevent records; {why}')
             failed += 1

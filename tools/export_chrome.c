@@ -250,8 +250,10 @@ int export_chrome(export_job *job, uint64_t *events_written)
     if (pname[0])
         write_metadata(f, &first, "process_name", in->process_id, 0, pname);
 
+    /* A sync time that is no date leaves the field empty ("sync_time_utc":""): the export does not depend on it. */
     char sync[64] = "";
-    ntidx_ticks_to_iso8601(t, (uint64_t)in->sync_ticks, sync, sizeof sync);
+    if (ntidx_ticks_to_iso8601(t, (uint64_t)in->sync_ticks, sync, sizeof sync) < 0)
+        sync[0] = '\0';
     fprintf(f, "\n],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":{\"exporter\":\"ntidx %s\",\"trace\":", ntidx_version());
     cli_json_str(f, job->trace_path);
     fprintf(f,

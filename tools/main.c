@@ -9,7 +9,7 @@ const cli_command *const cli_commands[] = {&cli_cmd_info,  &cli_cmd_stats, &cli_
                                            &cli_cmd_index, &cli_cmd_query, &cli_cmd_seek,   &cli_cmd_export,
                                            &cli_cmd_slice, &cli_cmd_top,   &cli_cmd_sql,    &cli_cmd_gc,
                                            &cli_cmd_contention, &cli_cmd_activities, &cli_cmd_cpu,
-                                           &cli_cmd_jit, &cli_cmd_alloc, &cli_cmd_exceptions};
+                                           &cli_cmd_jit, &cli_cmd_alloc, &cli_cmd_exceptions, &cli_cmd_report};
 const size_t cli_command_count = sizeof cli_commands / sizeof cli_commands[0];
 
 static void usage(FILE *f)

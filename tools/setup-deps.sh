@@ -5,13 +5,17 @@ need=()
 # libsqlite3-dev and sqlite3: the SQL tables (tools/sqlite) and the shell the tests load them into.
 # python3-dev: the Python module (tools/python) is built for Debian's /usr/bin/python3, whose numpy, pandas
 # and Dask (dask.dataframe is python3-dask; distributed's LocalCluster and Client python3-distributed) its
-# tests and benchmarks use.
+# tests and benchmarks use. python3-mesonpy, python3-pip and python3-venv: the wheel test builds the module
+# with meson-python (pyproject.toml) and installs it into a fresh venv, offline.
 for pkg in gcc g++ clang meson ninja-build pkg-config libxxhash-dev libcmocka-dev python3 scdoc libsqlite3-dev sqlite3 \
-  python3-dev python3-numpy python3-pandas python3-dask python3-distributed; do
+  python3-dev python3-numpy python3-pandas python3-dask python3-distributed \
+  python3-mesonpy python3-pip python3-venv; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 # libFuzzer and the sanitizer runtimes ship with clang's runtime package.
 dpkg -s libclang-rt-14-dev >/dev/null 2>&1 || dpkg -s libclang-rt-dev >/dev/null 2>&1 || need+=(libclang-rt-dev)
+# chromium: the report test opens ntidx report's page in it, headless (tests/report, with playwright-core).
+dpkg -s chromium >/dev/null 2>&1 || need+=(chromium)
 # node and npm: the export test validates speedscope files with npm packages (tests/export/schema).
 command -v node >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
@@ -24,3 +28,5 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 # The speedscope schema and ajv, as tests/export/schema/package-lock.json pins them (npm ci).
 "$(dirname "$0")/../tests/export/schema/install.sh"
+# playwright-core, as tests/report/browser/package-lock.json pins it (it drives Debian's Chromium).
+"$(dirname "$0")/../tests/report/browser/install.sh"

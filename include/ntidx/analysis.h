@@ -76,8 +76,8 @@ typedef struct ntidx_analysis_options {
         as the parallel statistics cut them). The result does not depend on it; tests make every region a
         unit of its own (1) to put a merge at every region boundary. */
     uint64_t unit_regions;
-    /** 1 (default): when a region of a lazily checked index fails its check, rebuild the index (as
-        ntidx_query_options.recover) and compute again; 0: return NTIDX_E_INDEX_CORRUPT. */
+    /** Deprecated and ignored, as ntidx_query_options.recover: a region of a lazily checked index that
+        fails its check is NTIDX_E_INDEX_CORRUPT (ntidx_index_recover(), then analyze again). */
     int recover;
     uint64_t reserved[8]; /**< zero (see Conventions in ntidx.h) */
 } ntidx_analysis_options;
@@ -129,6 +129,7 @@ typedef struct ntidx_table_cell {
     uint64_t u;
     double f;
     const char *s; /**< valid as long as the analysis */
+    uint64_t reserved[2]; /**< zero: the library fills it (see Conventions in ntidx.h) */
 } ntidx_table_cell;
 
 /** One table of an analysis. */
@@ -326,8 +327,8 @@ typedef struct ntidx_gc_stats {
  * @param x an index of `t` (ntidx_index_open()); a --full index lets the
  *          analysis skip the event blocks that hold no GC event
  * @return NTIDX_OK; NTIDX_E_INVALID_ARG (NULL, bad options, non-zero
- *         reserved fields); NTIDX_E_NOMEM; NTIDX_E_INDEX_CORRUPT (with
- *         recover 0); a reader error that stops the read (NTIDX_E_CORRUPT,
+ *         reserved fields); NTIDX_E_NOMEM; NTIDX_E_INDEX_CORRUPT (see
+ *         ntidx_index_recover()); a reader error that stops the read (NTIDX_E_CORRUPT,
  *         NTIDX_E_UNDEFINED_REF: ntidx_last_error() names the offset). Bad
  *         payloads are not errors: they are counted.
  * @note Free with ntidx_analysis_free(). The result does not point into the
@@ -636,10 +637,14 @@ typedef struct ntidx_cpu_options {
         the analysis opens one for the call (it reads the method and module events of the whole trace: with a
         --full index only their blocks, else every block once) */
     const ntidx_symbolizer *symbols;
-    uint64_t reserved[8]; /**< zero */
+    /** 1: add table "cpu_tree", the call tree of the samples (what a flame graph draws); 0 (default): not.
+        It took the place of a reserved word: the struct keeps its size and its other fields their offsets. */
+    int tree;
+    uint64_t reserved[7]; /**< zero */
 } ntidx_cpu_options;
 
-/** Fill `o` with the defaults: all threads together, no callers or callees table, a symbolizer per call. */
+/** Fill `o` with the defaults: all threads together, no callers or callees table, no call tree, a symbolizer per
+    call. */
 NTIDX_API void ntidx_cpu_options_defaults(ntidx_cpu_options *o);
 
 /** One method (table "cpu"), or one caller or callee of the focus method (tables "cpu_callers",
@@ -680,7 +685,14 @@ typedef struct ntidx_cpu_method {
  * keys method, inclusive, exclusive, inclusive_ms, exclusive_ms,
  * inclusive_percent, exclusive_percent, and thread when by_thread),
  * "cpu_summary" (one row: samples, samples_without_stack, threads,
- * interval_ms, total_ms, methods), and with co->callers / co->callees
+ * interval_ms, total_ms, methods); with co->tree "cpu_tree", the call tree
+ * as PerfView's CallTree view shows it (frames merged by name from the
+ * outermost frame in; by_thread: a tree per thread): one row per node, the
+ * most inclusive samples first and a node always after its parent, so that
+ * the first N rows are the N heaviest nodes and a tree themselves (keys
+ * node: its row, parent: its parent's row or -1 for an outermost frame,
+ * depth, method, inclusive, exclusive, inclusive_ms, exclusive_ms, thread
+ * when by_thread); and with co->callers / co->callees
  * "cpu_callers" / "cpu_callees" (focus, method, inclusive, exclusive, their
  * ms and percentages, thread when by_thread). A method given for callers or
  * callees is the focus where a frame's name equals it: the whole name

@@ -81,6 +81,7 @@
 #define NTIDX_BATCH_H
 
 #include "index.h"
+#include "stats.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -157,9 +158,10 @@ typedef struct ntidx_batch_options {
 NTIDX_API void ntidx_batch_options_defaults(ntidx_batch_options *o);
 
 /**
- * A batch over the events ntidx_query_open(t, x, q) returns, in its order,
- * with its recovery (a corrupt region of a lazily checked index is rebuilt
- * and the batch goes on without repeating or losing an event).
+ * A batch over the events ntidx_query_open(t, x, q) returns, in its order
+ * (a corrupt region of a lazily checked index is NTIDX_E_INDEX_CORRUPT:
+ * ntidx_index_recover(), then ntidx_batch_resume() goes on without
+ * repeating or losing an event).
  * @param q  the query (NULL: every event, time order); its strings and
  *           region list are copied
  * @param o  NULL: no field columns
@@ -183,6 +185,17 @@ NTIDX_NODISCARD NTIDX_API int ntidx_batch_fill(ntidx_batch *b, const ntidx_colum
  */
 NTIDX_NODISCARD NTIDX_API int ntidx_batch_next(ntidx_batch *b, const ntidx_columns **cols, size_t *rows);
 
+/**
+ * Go on with a batch that failed with NTIDX_E_INDEX_CORRUPT over `x`, the
+ * index ntidx_index_recover() rebuilt: its query goes on from where it
+ * stopped (ntidx_query_resume()), its tables (types, strings, field
+ * columns) stay as they are, and the next fill gives the next rows, none
+ * repeated or lost. From then on the batch uses `x`, which must outlive it.
+ * @return NTIDX_OK; NTIDX_E_INVALID_ARG; ntidx_query_resume()'s errors (the
+ *         batch then stays failed).
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_batch_resume(ntidx_batch *b, const ntidx_index *x);
+
 /** Rows of the type table so far (it grows as new types appear). */
 NTIDX_API size_t ntidx_batch_type_count(const ntidx_batch *b);
 /** Row `i` of the type table (NULL past the end); valid as long as the batch. */
@@ -204,36 +217,36 @@ NTIDX_API const ntidx_query_stats *ntidx_batch_query_stats(const ntidx_batch *b)
 /** Free. Accepts NULL and *b == NULL; sets *b to NULL. */
 NTIDX_API void ntidx_batch_close(ntidx_batch **b);
 
+/* The event types of a trace (ntidx_type_list, ntidx_index_types()) are declared in stats.h. */
+
 /* ------------------------------------------------------------------ */
-/* The event types of a trace                                          */
+/* The threads of a trace                                              */
 /* ------------------------------------------------------------------ */
 
-typedef struct ntidx_type_list ntidx_type_list;
+typedef struct ntidx_thread_list ntidx_thread_list;
 
 /**
- * Every event type the trace defines, with its field layout, read from the
- * definition blocks the index lists (no event is decoded: metadata blocks,
- * and before V4 the metadata rows of event blocks). A type defined twice
- * with the same provider, id, version, name and layout is listed once; the
- * runtime's events carry the layouts of its manifest. In a V6 trace whose
- * label lists override events' opcodes or versions (types no definition
- * names: TraceEvent names them by the opcode), those types are listed too:
- * when a label list block overrides something, every event header of the
- * indexed trace is read to find them (a full decode, as `ntidx stats`
- * without an index; traces without such label lists cost only their label
- * list blocks). What a client needs to
- * know the columns of a batch before it runs (data frame schemas). A region
- * of a lazily checked index that fails its check is recovered from as
- * queries do (the index rebuilt, saved and used from then on).
- * @return NTIDX_OK; NTIDX_E_NOMEM; the reader's errors.
+ * Every thread a V6 trace defines (its thread blocks, which the index lists
+ * among the definitions), with its OS thread and process ids and its name
+ * where the trace gives them, read from those blocks alone (no event is
+ * decoded): what a client shows beside a thread id (names in statistics and
+ * data frames). A definition repeated after a flush is listed once; a
+ * thread defined again with another name is listed once per name, in file
+ * order (the last is the latest). Traces before V6 define no threads: the
+ * list is empty.
+ * @return NTIDX_OK; NTIDX_E_NOMEM; NTIDX_E_CORRUPT (a thread block that
+ *         cannot be read: the message names its offset); NTIDX_E_INDEX_CORRUPT
+ *         (a region of a lazily checked index failed its check:
+ *         ntidx_index_recover(), then list again over the new index).
  */
-NTIDX_NODISCARD NTIDX_API int ntidx_index_types(ntidx_trace *t, const ntidx_index *x, ntidx_type_list **out);
+NTIDX_NODISCARD NTIDX_API int ntidx_index_threads(ntidx_trace *t, const ntidx_index *x, ntidx_thread_list **out);
 
-/** Types listed, in the order the trace defines them. */
-NTIDX_API size_t ntidx_type_list_count(const ntidx_type_list *l);
-/** Type `i` (NULL past the end): provider, ids, names and `fields`; `offset` is its first definition. */
-NTIDX_API const ntidx_metadata *ntidx_type_list_at(const ntidx_type_list *l, size_t i);
-NTIDX_API void ntidx_type_list_free(ntidx_type_list **l);
+/** Threads listed, in the order the trace defines them. */
+NTIDX_API size_t ntidx_thread_list_count(const ntidx_thread_list *l);
+/** Thread `i` (NULL past the end): `index`, OS ids (when has_os_*), `name` (NULL when not given). Valid as long
+    as the list. */
+NTIDX_API const ntidx_thread *ntidx_thread_list_at(const ntidx_thread_list *l, size_t i);
+NTIDX_API void ntidx_thread_list_free(ntidx_thread_list **l);
 
 /* ------------------------------------------------------------------ */
 /* Names that name nothing                                             */

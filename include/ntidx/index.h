@@ -43,9 +43,9 @@ typedef struct ntidx_index_options {
     void *progress_ctx;
     /** Optional: what the index maintenance decided and why, as it happens: ntidx_index_open() before it
         builds, rebuilds or extends (`why`: e.g. what was stale) and when it could not save the result
-        (NTIDX_INDEX_NOT_SAVED, `why`: the reason); a query, seek, statistics or slice with `recover` when
-        it rebuilds a corrupt index (NTIDX_INDEX_REBUILT). `action` is an ntidx_index_action. The index
-        keeps these options for its later recoveries. */
+        (NTIDX_INDEX_NOT_SAVED, `why`: the reason); ntidx_index_recover() when it rebuilds a corrupt index
+        (NTIDX_INDEX_REBUILT). `action` is an ntidx_index_action. The index keeps these options for
+        ntidx_index_recover(). */
     void (*notice)(void *ctx, int action, const char *why);
     void *notice_ctx;
     /** How much of a loaded index is checked at load, an ntidx_index_verify (default NTIDX_VERIFY_AUTO: a
@@ -152,7 +152,7 @@ typedef enum ntidx_index_state {
  * identity. How much of a large index is checked at load is `verify`
  * (NTIDX_VERIFY_AUTO: its block entries per region on first use; queries,
  * seeks, statistics and slices over it can then return
- * NTIDX_E_INDEX_CORRUPT, or recover with their `recover` option).
+ * NTIDX_E_INDEX_CORRUPT: ntidx_index_recover() rebuilds it).
  * @param state  receives CURRENT or GROWN (a grown trace can be extended
  *               with ntidx_index_extend()).
  * @return NTIDX_OK; NTIDX_E_IO (cannot read); NTIDX_E_INDEX_CORRUPT;
@@ -229,7 +229,7 @@ typedef enum ntidx_index_action {
  * callback of `o` hears what was done and why. When the index cannot be
  * saved (read-only directory) the built index is still returned, after a
  * NTIDX_INDEX_NOT_SAVED notice. The index remembers `path` and `o` for
- * recoveries (the `recover` options of queries, statistics and slices).
+ * ntidx_index_recover().
  * With `path` NULL and the index in the index directory, an index beside
  * the trace (TRACE.ntidx) that matches the trace is used as it is first.
  * @param action  optional: what was done (LOADED, BUILT, REBUILT, EXTENDED)
@@ -238,8 +238,47 @@ typedef enum ntidx_index_action {
 NTIDX_NODISCARD NTIDX_API int ntidx_index_open(ntidx_trace *t, const char *path, const ntidx_index_options *o,
                                                ntidx_index **out, ntidx_index_action *action);
 
+/**
+ * A new index for one that a call found corrupt. No call changes an index it
+ * is given: a query, seek, batch, statistics, slice, type listing or analysis
+ * that meets a region of a lazily checked index failing its check returns
+ * NTIDX_E_INDEX_CORRUPT, and the index stays as it was, for every thread that
+ * uses it. This call is the recovery, made when the caller chooses: it builds
+ * a new index of `t` (--full when `x` is), tells the notice callback
+ * (NTIDX_INDEX_REBUILT, `why`: the damage found), saves it where `x` was
+ * loaded from as ntidx_index_open() would (a failed save is a
+ * NTIDX_INDEX_NOT_SAVED notice, not an error) and returns it in *out.
+ * `x` is not changed: what was opened over it keeps failing where it
+ * failed; close it once nothing opened over it is in use. Go on with
+ * ntidx_query_resume() or ntidx_batch_resume() (streams: no event repeated
+ * or lost), or make the failed call again over *out (statistics, slices,
+ * analyses, type lists).
+ * @param o  the options of the build, its notices and progress (`full` is
+ *           ignored: as `x`); NULL: those `x` was opened with
+ *           (ntidx_index_open()), else the defaults
+ * @return NTIDX_OK; NTIDX_E_INVALID_ARG; the errors of ntidx_index_build().
+ * @note Thread-safe: `x` is only read; threads that recover the same index
+ *       at once each get an index of their own (the saves replace one
+ *       another atomically).
+ * @code
+ *   ntidx_query_options o; ntidx_query_options_defaults(&o);
+ *   o.t0 = from; o.t1 = to;
+ *   ntidx_query *q; const ntidx_event *e; ntidx_index *nx = NULL; int rc;
+ *   if (ntidx_query_open(t, x, &o, &q) < 0) { report(ntidx_last_error()); return 1; }
+ *   while ((rc = ntidx_query_next(q, &e)) == 1) use(e);
+ *   if (rc == NTIDX_E_INDEX_CORRUPT && ntidx_index_recover(t, x, NULL, &nx) == NTIDX_OK &&
+ *       ntidx_query_resume(q, nx) == NTIDX_OK)
+ *       while ((rc = ntidx_query_next(q, &e)) == 1) use(e);  // the rest, from where it stopped
+ *   if (rc < 0) report(ntidx_last_error());
+ *   ntidx_query_close(&q);
+ *   ntidx_index_close(&nx);  // after the query that uses it
+ * @endcode
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_index_recover(ntidx_trace *t, const ntidx_index *x,
+                                                  const ntidx_index_options *o, ntidx_index **out);
+
 /** The index path beside a trace: TRACE + ".ntidx" (malloc'ed). */
-NTIDX_API char *ntidx_index_default_path(const char *trace_path);
+NTIDX_NODISCARD NTIDX_API char *ntidx_index_default_path(const char *trace_path);
 
 /**
  * Where ntidx_index_open() keeps the index of `trace_path` when it is given
@@ -259,7 +298,7 @@ NTIDX_API char *ntidx_index_default_path(const char *trace_path);
  * exactly as one beside its trace (atomic write, checksums, identity). A
  * trace that is not a file (opened from memory) keeps TRACE.ntidx.
  */
-NTIDX_API char *ntidx_index_path(const char *trace_path);
+NTIDX_NODISCARD NTIDX_API char *ntidx_index_path(const char *trace_path);
 
 /** The file ntidx_index_open() or ntidx_index_load() used for the index (where it was loaded from, or where
     it was saved or meant to be saved); NULL for an index built or loaded in memory only. Valid as long as
@@ -291,10 +330,10 @@ typedef struct ntidx_query_options {
     /** 1: a seek: only the first event at or after t0 that the filters pass, whatever `order` and
         `limit` say (what `ntidx seek` prints). */
     int seek;
-    /** 1 (default): when a region of a lazily checked index fails its check, rebuild the index (saved
-        where it was loaded from, as ntidx_index_open() would), go on over the new one without
-        repeating or losing an event, and from then on use the new index for every call on this
-        handle; 0: return NTIDX_E_INDEX_CORRUPT. */
+    /** Deprecated and ignored (kept in its place for the ABI; the defaults still set it to 1). Earlier
+        versions rebuilt a corrupt index inside the query when it was 1; no call changes an index it is
+        given now: a region that fails its check is NTIDX_E_INDEX_CORRUPT, and the caller recovers with
+        ntidx_index_recover() and ntidx_query_resume() (what `ntidx query` and the bindings do). */
     int recover;
     /** Only the events of these regions (numbers of ntidx_index_region(), any order, repeats ignored),
         clipped to the window; NULL: every region. An event belongs to exactly one region (the one whose
@@ -329,8 +368,22 @@ NTIDX_API void ntidx_query_options_defaults(ntidx_query_options *o);
 NTIDX_NODISCARD NTIDX_API int ntidx_query_open(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o,
                                                ntidx_query **out);
 
-/** @return 1 an event, 0 the end, <0 error (ntidx_last_error()). */
+/** @return 1 an event, 0 the end, <0 error (ntidx_last_error()); NTIDX_E_INDEX_CORRUPT (a region of a
+    lazily checked index failed its check: ntidx_index_recover(), then ntidx_query_resume()). */
 NTIDX_NODISCARD NTIDX_API int ntidx_query_next(ntidx_query *q, const ntidx_event **ev);
+
+/**
+ * Go on with `q` over `x`, another index of q's trace: the one
+ * ntidx_index_recover() built after q failed with NTIDX_E_INDEX_CORRUPT.
+ * The query starts again over `x` and passes over the events it had
+ * returned (the trace and the options fix a query's events and their order,
+ * whatever index plans them), so its next event is the one after the last it
+ * returned: none is repeated or lost. From then on q uses `x`, which must
+ * outlive it (the index it used before may be closed).
+ * @return NTIDX_OK; NTIDX_E_INVALID_ARG; an error met while passing over
+ *         the events returned (NTIDX_E_INDEX_CORRUPT when `x` fails too).
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_query_resume(ntidx_query *q, const ntidx_index *x);
 
 /** Counters: blocks and bytes of the trace the query decoded. */
 typedef struct ntidx_query_stats {
@@ -375,38 +428,8 @@ NTIDX_API void ntidx_query_close(ntidx_query **q);
  */
 NTIDX_API void ntidx_query_options_seek(ntidx_query_options *o, uint64_t ts);
 
-typedef struct ntidx_stats_options {
-    uint64_t t0, t1;        /**< window [t0, t1) (default: everything) */
-    unsigned threads;       /**< workers (0: one per online core) */
-    uint64_t buckets;       /**< event-rate histogram over the window with this many buckets (0: none) */
-    uint64_t bucket_ticks;  /**< or buckets of this width in ticks (takes precedence) */
-    /** 1 (default): rebuild a corrupt lazily checked index and compute again (see ntidx_query_options) */
-    int recover;
-    /** Only these regions (numbers of ntidx_index_region()), clipped to the window; NULL: every region. */
-    const uint64_t *regions;
-    size_t region_count;
-    /** Optional: bytes of the regions decoded so far of those to decode (a --full index's summaries are not
-        counted); nonzero cancels with NTIDX_E_CANCELLED. Called on the calling thread between its units of
-        work. */
-    ntidx_progress_fn progress;
-    void *progress_ctx;
-    uint64_t reserved[3];   /**< zero (see Conventions in ntidx.h) */
-} ntidx_stats_options;
-
-NTIDX_API void ntidx_stats_options_defaults(ntidx_stats_options *o);
-
-/**
- * Statistics of a window (or the whole trace) through the index, decoding
- * independent sequence-point regions in parallel: each worker primes the
- * regions it takes from the index, so the result does not depend on how
- * regions were shared out, and is the same for any number of threads.
- * Dropped events are counted per region from the sequence point that opens
- * it (which lists every thread that may log), as a reader from the start
- * of the trace would count them.
- * @return NTIDX_OK; NTIDX_E_NOMEM; NTIDX_E_INVALID_ARG; a reader error.
- */
-NTIDX_NODISCARD NTIDX_API int ntidx_stats_indexed(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_options *o,
-                                                  ntidx_stats **out);
+/* Statistics through the index (ntidx_stats_options, ntidx_stats_indexed()) are declared in stats.h, included
+   below. */
 
 /* ------------------------------------------------------------------ */
 /* Work units                                                          */
@@ -445,5 +468,7 @@ NTIDX_NODISCARD NTIDX_API int ntidx_index_region(const ntidx_index *x, uint64_t 
 #ifdef __cplusplus
 }
 #endif
+
+#include "stats.h"
 
 #endif /* NTIDX_INDEX_H */

@@ -2,9 +2,11 @@
  * ntidx: fast, bounds-checked reading of .nettrace / .netperf traces.
  *
  * This header is the manual of the library. Everything a program needs is
- * declared in include/ntidx/ (this file: traces, events, payload values,
- * statistics; index.h: the side index, queries, seeks, window statistics;
- * slice.h; symbols.h; writer.h; version.h); nothing from src/ is installed.
+ * declared in include/ntidx/ (this file: traces, events, payload values;
+ * stats.h: statistics, whole-trace, windowed and parallel, and the event
+ * types of a trace; index.h: the side index, queries, seeks; slice.h;
+ * symbols.h; writer.h; version.h); nothing from src/ is installed. How the
+ * ABI is kept and versioned: docs/abi.md.
  *
  * Model
  * -----
@@ -45,6 +47,18 @@
  *   so a struct never changes size and a client built against this header
  *   keeps working with later libraries; a call given non-zero reserved
  *   fields returns NTIDX_E_INVALID_ARG.
+ * - The other structs a caller allocates end with reserved space too: those
+ *   the library fills in the caller's memory (ntidx_block, ntidx_label,
+ *   ntidx_slice_stats, ...) get it zeroed, and those the caller fills for
+ *   the writer (ntidx_metadata, ntidx_thread, ntidx_label, ntidx_event)
+ *   must have it zero (start from `= {0}`, or a row the reader gave). The
+ *   small structs handed over in arrays, whose size is the arrays' stride
+ *   (ntidx_field, ntidx_keyvalue, ntidx_thread_seq, ntidx_systime,
+ *   ntidx_field_column, ntidx_cell, ntidx_type_stat, ntidx_thread_stat,
+ *   ntidx_dropped, ntidx_bucket, ntidx_column, ntidx_table), and ntidx_buf
+ *   are frozen: they never change, a change being a new struct and new
+ *   calls. Other structs the library allocates and returns by pointer grow
+ *   only at their end. docs/abi.md has the rules and every size.
  * - The library never prints. Long operations report progress, and index
  *   maintenance its decisions, through optional callbacks.
  * - Every byte of a trace or an index is treated as untrusted. No input
@@ -64,10 +78,12 @@
  *   trace at once (readers, queries, indexes, statistics, block walks).
  * - ntidx_index (index.h): may be shared by threads once built or loaded.
  *   A lazily checked index (NTIDX_VERIFY_ON_USE) records the regions it has
- *   checked with atomic operations, and a query that rebuilds a corrupt index
- *   (the `recover` options) publishes the new one atomically inside the
- *   handle: both are safe under concurrent use. Closing it is not: close an
- *   index only when no thread uses it or anything opened over it.
+ *   checked with atomic operations, safe under concurrent use; nothing else
+ *   of an index changes once it is built or loaded: no call changes an index
+ *   it is given (a corrupt region is NTIDX_E_INDEX_CORRUPT for every thread
+ *   that meets it, and ntidx_index_recover() makes a new index). Closing it
+ *   is not safe under use: close an index only when no thread uses it or
+ *   anything opened over it.
  * - ntidx_reader, ntidx_query, ntidx_values, ntidx_symbolizer lookups: a
  *   reader or a query is used by one thread at a time (give each thread its
  *   own); a symbolizer may be shared for lookups once opened.
@@ -209,6 +225,18 @@ NTIDX_API const ntidx_error_info *ntidx_last_error_info(void);
 /** The library's version as "MAJOR.MINOR.PATCH" (the one it was built as; version.h has the header's). */
 NTIDX_API const char *ntidx_version(void);
 
+/**
+ * The library's version as a number, NTIDX_MAKE_VERSION(major, minor, patch)
+ * (0.1.0 is 100, 1.2.3 is 10203): to compare with the header's
+ * NTIDX_VERSION_NUMBER (version.h) at run time, as a program that needs a
+ * function added in a later release does before it calls it.
+ * @code
+ *   if (ntidx_version_number() < NTIDX_MAKE_VERSION(0, 1, 0))
+ *       report("libntidx is older than 0.1.0");
+ * @endcode
+ */
+NTIDX_API int ntidx_version_number(void);
+
 
 /**
  * Progress of a long operation (index builds, statistics, slices, the
@@ -318,7 +346,7 @@ NTIDX_API double ntidx_ticks_to_seconds(const ntidx_trace *t, uint64_t ticks);
  * @return NTIDX_OK; NTIDX_E_CORRUPT if the sync time is not a valid date or
  *         the instant does not fit 64-bit nanoseconds (years ~1678-2262).
  */
-NTIDX_API int ntidx_ticks_to_unix_ns(const ntidx_trace *t, uint64_t ticks, int64_t *unix_ns);
+NTIDX_NODISCARD NTIDX_API int ntidx_ticks_to_unix_ns(const ntidx_trace *t, uint64_t ticks, int64_t *unix_ns);
 
 /**
  * The ticks of an ISO-8601 UTC time ("2021-03-04T05:06:07.5Z": a four-digit
@@ -330,7 +358,7 @@ NTIDX_API int ntidx_ticks_to_unix_ns(const ntidx_trace *t, uint64_t ticks, int64
  *         (the message names the time and the range); NTIDX_E_CORRUPT when
  *         the trace's sync time is not a valid date.
  */
-NTIDX_API int ntidx_iso8601_to_ticks(const ntidx_trace *t, const char *iso, uint64_t *ticks);
+NTIDX_NODISCARD NTIDX_API int ntidx_iso8601_to_ticks(const ntidx_trace *t, const char *iso, uint64_t *ticks);
 
 /**
  * A time as people write it, in ticks: raw ticks (a plain integer), a time
@@ -359,7 +387,7 @@ NTIDX_NODISCARD NTIDX_API int ntidx_parse_time(const ntidx_trace *t, const char 
 NTIDX_NODISCARD NTIDX_API int ntidx_parse_duration(const ntidx_trace *t, const char *s, uint64_t *ticks);
 
 /** Format `ticks` as ISO-8601 UTC ("2021-03-04T05:06:07.123456789Z") into buf (32 bytes suffice). */
-NTIDX_API int ntidx_ticks_to_iso8601(const ntidx_trace *t, uint64_t ticks, char *buf, size_t buflen);
+NTIDX_NODISCARD NTIDX_API int ntidx_ticks_to_iso8601(const ntidx_trace *t, uint64_t ticks, char *buf, size_t buflen);
 
 /* ------------------------------------------------------------------ */
 /* Blocks                                                              */
@@ -392,6 +420,7 @@ typedef struct ntidx_block {
     uint64_t payload_size;   /**< bytes of content */
     ntidx_block_kind kind;
     uint32_t raw_kind;       /**< V6 kind byte; FastSerialization type version otherwise */
+    uint64_t reserved[3];    /**< zero: the library fills it (see Conventions) */
 } ntidx_block;
 
 /**
@@ -441,8 +470,8 @@ NTIDX_NODISCARD NTIDX_API int ntidx_trace_next_block(ntidx_trace *t, uint64_t *p
  *         metadata only), NTIDX_E_CORRUPT, NTIDX_E_INVALID_ARG (not an
  *         event block).
  */
-NTIDX_API int ntidx_event_block_time_range(ntidx_trace *t, const ntidx_block *b, uint64_t *min_ts, uint64_t *max_ts,
-                                           uint64_t *events);
+NTIDX_NODISCARD NTIDX_API int ntidx_event_block_time_range(ntidx_trace *t, const ntidx_block *b, uint64_t *min_ts, uint64_t *max_ts,
+                                                           uint64_t *events);
 
 /* ------------------------------------------------------------------ */
 /* Metadata, threads and payload types                                 */
@@ -528,6 +557,9 @@ typedef struct ntidx_metadata {
         renamed the event ("Work/Reply"; such an event answers to its own name only in
         ntidx_metadata_matches_name()), bit 17 and bits 9-16 the version. */
     uint32_t label_overrides;
+    /** Zero: the reader fills it; a writer given a row whose reserved fields are not zero returns
+        NTIDX_E_INVALID_ARG (see Conventions). */
+    uint64_t reserved[4];
 } ntidx_metadata;
 
 /**
@@ -560,6 +592,7 @@ typedef struct ntidx_thread {
     uint64_t os_thread_id;
     uint64_t os_process_id;
     const char *name;          /**< NULL when not given */
+    uint64_t reserved[3];      /**< zero, as for ntidx_metadata */
 } ntidx_thread;
 
 /** V6 label kinds (the high bit of the stored kind marks a list's last label). */
@@ -586,6 +619,7 @@ typedef struct ntidx_label {
     uint32_t str_len;
     int64_t i;                 /**< KEY_INT value */
     uint64_t u;                /**< SPAN_ID, KEYWORDS, OPCODE, LEVEL, VERSION */
+    uint64_t reserved[3];      /**< zero, as for ntidx_metadata */
 } ntidx_label;
 
 /**
@@ -607,7 +641,7 @@ typedef struct ntidx_label {
  * @endcode
  * @return 1 a label, 0 the end of the list, NTIDX_E_CORRUPT.
  */
-NTIDX_API int ntidx_label_next(const uint8_t **p, const uint8_t *end, ntidx_label *out);
+NTIDX_NODISCARD NTIDX_API int ntidx_label_next(const uint8_t **p, const uint8_t *end, ntidx_label *out);
 
 /* ------------------------------------------------------------------ */
 /* Events                                                              */
@@ -642,6 +676,7 @@ typedef struct ntidx_event {
     uint32_t label_list_size;
     const ntidx_metadata *metadata;
     const ntidx_thread *thread;     /**< V6 only, else NULL */
+    uint64_t reserved[4];           /**< zero, as for ntidx_metadata */
 } ntidx_event;
 
 typedef struct ntidx_reader ntidx_reader;
@@ -718,6 +753,7 @@ typedef struct ntidx_reader_stats {
     uint64_t order_violations;   /**< time order: events a writer's IsSorted mark put out of order */
     uint64_t end_offset;         /**< end of the last complete block read */
     uint64_t bytes_read;         /**< bytes of the blocks processed */
+    uint64_t reserved[4];        /**< zero (room for counters: ntidx_stats holds this struct inside it) */
 } ntidx_reader_stats;
 
 NTIDX_API const ntidx_reader_stats *ntidx_reader_get_stats(const ntidx_reader *r);
@@ -749,6 +785,10 @@ NTIDX_NODISCARD NTIDX_API int ntidx_reader_dropped(ntidx_reader *r, const ntidx_
  * (text), `bytes` is the same storage seen as bytes; `err` is 0, or
  * NTIDX_E_NOMEM once an append could not grow the buffer (sticky until
  * ntidx_buf_free(); the appends after it do nothing).
+ *
+ * Frozen: clients declare it and read its fields, so its layout (a pointer,
+ * two size_t, an int) is part of the ABI and never changes; what a later
+ * version needs beside it goes into a new struct.
  */
 typedef struct ntidx_buf {
     union {
@@ -887,7 +927,7 @@ NTIDX_API void ntidx_guid_format(const uint8_t guid[16], char out[37]);
  * @return NTIDX_OK; NTIDX_E_PAYLOAD (nothing appended); NTIDX_E_NOMEM;
  *         NTIDX_E_SHRUNK (nothing appended).
  */
-NTIDX_API int ntidx_event_fields_json(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out);
+NTIDX_NODISCARD NTIDX_API int ntidx_event_fields_json(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out);
 
 /**
  * Append one decoded value (any value of `v`'s tree, a top-level one or one
@@ -896,10 +936,10 @@ NTIDX_API int ntidx_event_fields_json(const ntidx_trace *t, const ntidx_event *e
  * `[1,2]`, `{"a":1}`.
  * @return NTIDX_OK; NTIDX_E_NOMEM; NTIDX_E_INVALID_ARG (`val` is not a value of `v`).
  */
-NTIDX_API int ntidx_value_json(const ntidx_values *v, const ntidx_value *val, ntidx_buf *out);
+NTIDX_NODISCARD NTIDX_API int ntidx_value_json(const ntidx_values *v, const ntidx_value *val, ntidx_buf *out);
 
 /** Same as ntidx_event_fields_json() as "name=value name=value" text. */
-NTIDX_API int ntidx_event_fields_text(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out);
+NTIDX_NODISCARD NTIDX_API int ntidx_event_fields_text(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out);
 
 /**
  * Append `n` bytes of UTF-8 as a JSON string literal with its quotes, by
@@ -986,76 +1026,13 @@ NTIDX_API const char *ntidx_event_display_name(const ntidx_metadata *m, char *bu
  */
 NTIDX_API int ntidx_metadata_matches_name(const ntidx_metadata *m, const char *name);
 
-/* ------------------------------------------------------------------ */
-/* Statistics                                                          */
-/* ------------------------------------------------------------------ */
-
-/** Events of one type: (provider, event id, event name, version). */
-typedef struct ntidx_type_stat {
-    const char *provider;
-    const char *event_name;     /**< as ntidx_metadata.event_name: "EventID(N)" when nothing names the event */
-    uint32_t event_id;
-    uint32_t version;
-    uint64_t count;
-    uint64_t first_ts;          /**< earliest timestamp of this type */
-    uint64_t payload_bytes;
-} ntidx_type_stat;
-
-/** Events of one thread (OS thread id where known, else the thread index). */
-typedef struct ntidx_thread_stat {
-    uint64_t thread;
-    uint64_t count;
-} ntidx_thread_stat;
-
-typedef struct ntidx_stats {
-    int format_version;
-    int complete;               /**< the end-of-stream marker was reached */
-    uint64_t events;
-    uint64_t first_ts, last_ts; /**< min and max timestamp; 0 when no events */
-    int64_t sync_ticks;
-    int64_t tick_frequency;
-    uint64_t dropped_events;
-    uint64_t payload_bytes;
-    size_t type_count;
-    const ntidx_type_stat *types;     /**< sorted by provider, event id, version, name */
-    size_t thread_count;
-    const ntidx_thread_stat *threads; /**< sorted by thread */
-    size_t dropped_count;
-    const ntidx_dropped *dropped;     /**< per capture thread, sorted */
-    ntidx_reader_stats reader;        /**< block counts and the like */
-    const char *incomplete_reason;    /**< why the read stopped early, "" if complete */
-    /* event-rate histogram (ntidx_stats_indexed() with buckets): */
-    size_t bucket_count;
-    const struct ntidx_bucket *histogram;
-    /** ntidx_stats_indexed() over a --full index: regions wholly inside the window whose counts came from
-        the index, their event blocks not read (0 otherwise; never with a histogram, which needs timestamps). */
-    uint64_t regions_from_index;
-} ntidx_stats;
-
-/** One histogram bucket: events with start_ts <= ts < end_ts. */
-typedef struct ntidx_bucket {
-    uint64_t start_ts, end_ts, events;
-} ntidx_bucket;
-
-/**
- * Statistics of the whole trace by a full decode (every event header, its
- * metadata and thread resolved; payloads not decoded).
- * @return NTIDX_OK; the reader's error codes.
- * @note Free with ntidx_stats_free(). A truncated trace is not an error:
- *       complete is 0 and incomplete_reason says where it stops.
- */
-NTIDX_NODISCARD NTIDX_API int ntidx_stats_compute(ntidx_trace *t, ntidx_stats **out);
-
-/** The same, reporting how far into the trace the decode is (`progress` may be NULL; nonzero cancels with
-    NTIDX_E_CANCELLED). */
-NTIDX_NODISCARD NTIDX_API int ntidx_stats_compute_progress(ntidx_trace *t, ntidx_progress_fn progress, void *ctx,
-                                                           ntidx_stats **out);
-
-/** Free. Accepts NULL and *s == NULL; sets *s to NULL. */
-NTIDX_API void ntidx_stats_free(ntidx_stats **s);
+/* Statistics (ntidx_stats_compute() and the rest) are declared in stats.h, included below. */
 
 #ifdef __cplusplus
 }
 #endif
+
+/* Included after everything above: stats.h uses it. */
+#include "stats.h"
 
 #endif /* NTIDX_NTIDX_H */

@@ -63,7 +63,7 @@ NTIDX_NODISCARD NTIDX_API int ntidx_trace_summarize(ntidx_trace *t, ntidx_trace_
  * @return NTIDX_OK; NTIDX_E_NOMEM; ntidx_trace_summarize()'s errors (the
  *         document of what was found is still appended).
  */
-NTIDX_API int ntidx_info_json(ntidx_trace *t, const char *file, ntidx_buf *out);
+NTIDX_NODISCARD NTIDX_API int ntidx_info_json(ntidx_trace *t, const char *file, ntidx_buf *out);
 
 /**
  * Append the document `ntidx stats --json` prints for `s` (one line, without
@@ -74,7 +74,7 @@ NTIDX_API int ntidx_info_json(ntidx_trace *t, const char *file, ntidx_buf *out);
  * and incomplete_reason when not complete.
  * @return NTIDX_OK; NTIDX_E_NOMEM; NTIDX_E_INVALID_ARG.
  */
-NTIDX_API int ntidx_stats_json(const ntidx_stats *s, const char *file, ntidx_buf *out);
+NTIDX_NODISCARD NTIDX_API int ntidx_stats_json(const ntidx_stats *s, const char *file, ntidx_buf *out);
 
 #ifdef __cplusplus
 }

@@ -58,7 +58,9 @@ typedef struct ntidx_slice_options {
     int copy_blocks;                /**< 1 (default): copy wholly selected event blocks byte for byte; 0: re-encode every event */
     int compressed_headers;         /**< -1 (default): as the input's first event block; 0 or 1: force */
     uint32_t max_event_block_bytes; /**< re-encoded event blocks; 0 (default): the writer's default */
-    /** 1 (default): rebuild a corrupt lazily checked index and slice again (see ntidx_query_options) */
+    /** Deprecated and ignored, as ntidx_query_options.recover: a lazily checked index is checked whole
+        before anything is written, and a corrupt one is NTIDX_E_INDEX_CORRUPT (ntidx_index_recover(),
+        then slice again over the new index). */
     int recover;
     /** Optional: bytes of the trace the slice's query has read of those it will read
         (ntidx_query_estimate()); nonzero cancels with NTIDX_E_CANCELLED (nothing is put in place). */
@@ -82,6 +84,7 @@ typedef struct ntidx_slice_stats {
                                     definitions and sequence points (some of which the query may have
                                     read too: an upper bound of the trace bytes touched) */
     uint64_t bytes_written;    /**< size of the output */
+    uint64_t reserved[4];      /**< zero: the library fills it (see Conventions in ntidx.h) */
 } ntidx_slice_stats;
 
 /**
@@ -100,7 +103,8 @@ typedef struct ntidx_slice_stats {
  * @return NTIDX_OK; NTIDX_E_INVALID_ARG (bad arguments, or `out_path` is
  *         the input trace itself); NTIDX_E_IO / NTIDX_E_WRITE (output);
  *         NTIDX_E_CORRUPT, NTIDX_E_UNDEFINED_REF, NTIDX_E_NOMEM as the
- *         query and reader return them.
+ *         query and reader return them; NTIDX_E_INDEX_CORRUPT (a lazily
+ *         checked index fails its check: nothing was written).
  */
 NTIDX_NODISCARD NTIDX_API int ntidx_slice(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *q,
                                           const ntidx_slice_options *o, const char *out_path,

@@ -18,7 +18,10 @@
  *
  * The writer does not validate references: tests use it to write traces
  * that are wrong on purpose. ntidx_generate() builds valid traces on top
- * of it.
+ * of it. It does refuse (NTIDX_E_INVALID_ARG) a metadata row, thread,
+ * label or event whose reserved fields are not zero (see Conventions in
+ * ntidx.h): rows the reader gives, and rows started from `= {0}`, have
+ * them zero.
  *
  * Uncompressed event rows mark unsorted events with MetadataId bit 31 SET,
  * as the runtime writes and TraceEvent reads (the spec text says the bit
@@ -90,10 +93,10 @@ NTIDX_API uint64_t ntidx_writer_bytes(const ntidx_writer *w);
  * and in V6 message_template and description. In V5, fields needing V5
  * encodings (arrays) are written as a V2Params tag.
  */
-NTIDX_API int ntidx_writer_add_metadata(ntidx_writer *w, const ntidx_metadata *m);
+NTIDX_NODISCARD NTIDX_API int ntidx_writer_add_metadata(ntidx_writer *w, const ntidx_metadata *m);
 
 /** Define a thread (V6 only; NTIDX_E_INVALID_ARG in V5). */
-NTIDX_API int ntidx_writer_add_thread(ntidx_writer *w, const ntidx_thread *th);
+NTIDX_NODISCARD NTIDX_API int ntidx_writer_add_thread(ntidx_writer *w, const ntidx_thread *th);
 
 /** A (thread, sequence number) pair of a sequence point or remove-thread block. */
 typedef struct ntidx_thread_seq {
@@ -102,13 +105,13 @@ typedef struct ntidx_thread_seq {
 } ntidx_thread_seq;
 
 /** Remove threads (V6 only): writes pending events, then a RemoveThread block. */
-NTIDX_API int ntidx_writer_remove_threads(ntidx_writer *w, const ntidx_thread_seq *t, size_t n);
+NTIDX_NODISCARD NTIDX_API int ntidx_writer_remove_threads(ntidx_writer *w, const ntidx_thread_seq *t, size_t n);
 
 /** Define stack `id` as `size` bytes of instruction pointers (pointer_size each). */
-NTIDX_API int ntidx_writer_add_stack(ntidx_writer *w, uint32_t id, const uint8_t *ips, uint32_t size);
+NTIDX_NODISCARD NTIDX_API int ntidx_writer_add_stack(ntidx_writer *w, uint32_t id, const uint8_t *ips, uint32_t size);
 
 /** Define V6 label list `id` (>= 1) with n labels (n >= 1). */
-NTIDX_API int ntidx_writer_add_label_list(ntidx_writer *w, uint32_t id, const ntidx_label *labels, size_t n);
+NTIDX_NODISCARD NTIDX_API int ntidx_writer_add_label_list(ntidx_writer *w, uint32_t id, const ntidx_label *labels, size_t n);
 
 /* ---- Definitions and blocks copied from another trace (ntidx_slice) ---- */
 
@@ -124,18 +127,18 @@ NTIDX_API int ntidx_writer_add_label_list(ntidx_writer *w, uint32_t id, const nt
  *    included (size == 2 + Size).
  * @return NTIDX_OK, NTIDX_E_INVALID_ARG (sizes do not match), NTIDX_E_NOMEM.
  */
-NTIDX_API int ntidx_writer_add_metadata_raw(ntidx_writer *w, const uint8_t *data, size_t size);
+NTIDX_NODISCARD NTIDX_API int ntidx_writer_add_metadata_raw(ntidx_writer *w, const uint8_t *data, size_t size);
 
 /** Define a V6 thread from a whole encoded thread row, its uint16 RowSize included (size == 2 + RowSize). */
-NTIDX_API int ntidx_writer_add_thread_raw(ntidx_writer *w, const uint8_t *row, size_t size);
+NTIDX_NODISCARD NTIDX_API int ntidx_writer_add_thread_raw(ntidx_writer *w, const uint8_t *row, size_t size);
 
 /**
  * Define V6 label list `id` (>= 1) from its encoded labels, as a label-list
  * block stores them and ntidx_event.label_list points at them (the last
  * label's kind has its high bit set).
  */
-NTIDX_API int ntidx_writer_add_label_list_raw(ntidx_writer *w, uint32_t id, const uint8_t *labels,
-                                              size_t size);
+NTIDX_NODISCARD NTIDX_API int ntidx_writer_add_label_list_raw(ntidx_writer *w, uint32_t id, const uint8_t *labels,
+                                                              size_t size);
 
 /**
  * Write every pending block, then one block of `kind` whose content (what
@@ -149,8 +152,8 @@ NTIDX_API int ntidx_writer_add_label_list_raw(ntidx_writer *w, uint32_t id, cons
  * The caller defines, before it, everything the block references.
  * @return NTIDX_OK, NTIDX_E_INVALID_ARG, or a write error.
  */
-NTIDX_API int ntidx_writer_add_raw_block(ntidx_writer *w, ntidx_block_kind kind, const uint8_t *payload,
-                                         size_t size);
+NTIDX_NODISCARD NTIDX_API int ntidx_writer_add_raw_block(ntidx_writer *w, ntidx_block_kind kind, const uint8_t *payload,
+                                                         size_t size);
 
 /**
  * Append an event. Uses metadata_id, sequence_number, thread_index,
@@ -158,28 +161,28 @@ NTIDX_API int ntidx_writer_add_raw_block(ntidx_writer *w, ntidx_block_kind kind,
  * payload/payload_size, and activity_id/related_activity_id (V5; NULL means
  * zero) or label_list_id (V6).
  */
-NTIDX_API int ntidx_writer_add_event(ntidx_writer *w, const ntidx_event *ev);
+NTIDX_NODISCARD NTIDX_API int ntidx_writer_add_event(ntidx_writer *w, const ntidx_event *ev);
 
 /** Sequence point flags (V6). */
 #define NTIDX_SP_FLUSH_THREADS 1u
 #define NTIDX_SP_FLUSH_METADATA 2u
 
 /** Write pending events, then a sequence point (flags ignored in V5). */
-NTIDX_API int ntidx_writer_sequence_point(ntidx_writer *w, uint64_t timestamp, uint32_t flags,
-                                          const ntidx_thread_seq *threads, size_t n);
+NTIDX_NODISCARD NTIDX_API int ntidx_writer_sequence_point(ntidx_writer *w, uint64_t timestamp, uint32_t flags,
+                                                          const ntidx_thread_seq *threads, size_t n);
 
 /** Write every pending block (the trace stays open). */
-NTIDX_API int ntidx_writer_flush(ntidx_writer *w);
+NTIDX_NODISCARD NTIDX_API int ntidx_writer_flush(ntidx_writer *w);
 
 /** Write pending blocks and the end-of-stream marker. */
-NTIDX_API int ntidx_writer_finish(ntidx_writer *w);
+NTIDX_NODISCARD NTIDX_API int ntidx_writer_finish(ntidx_writer *w);
 
 /**
  * Close. A file writer that was not finished still writes every pending
  * complete block, but no end-of-stream marker (what a crashed writer
  * leaves). Returns the first write error, if any.
  */
-NTIDX_API int ntidx_writer_close(ntidx_writer **w);
+NTIDX_NODISCARD NTIDX_API int ntidx_writer_close(ntidx_writer **w);
 
 /* ------------------------------------------------------------------ */
 /* Synthetic traces                                                    */

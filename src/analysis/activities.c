@@ -506,6 +506,7 @@ typedef struct activities_result {
     ntidx_activity *acts;
     char (*paths)[96];       /* activity_path */
     char (*ids)[2][37];      /* activity_id, parent_activity_id as text */
+    uint64_t *dur;           /* dur: Stop - Start in raw ticks (UINT64_MAX: no Stop) */
     size_t n;
     act_sum *sums;
     size_t nsums;
@@ -524,6 +525,7 @@ static void free_result(void *p)
     free(r->acts);
     free(r->paths);
     free(r->ids);
+    free(r->dur);
     free(r->sums);
     free(r);
 }
@@ -536,7 +538,7 @@ static void put_double(ntidx_table_cell *out, double v)
 
 enum {
     A_PROVIDER, A_NAME, A_ID, A_PARENT, A_THREAD, A_START, A_DURATION, A_COMPLETE, A_TS, A_PID, A_DEPTH, A_PATH,
-    A_COLUMNS
+    A_DUR, A_COLUMNS
 };
 
 static const ntidx_column act_columns[A_COLUMNS] = {
@@ -552,6 +554,7 @@ static const ntidx_column act_columns[A_COLUMNS] = {
     {"pid", NTIDX_COLUMN_UINT, "the process"},
     {"depth", NTIDX_COLUMN_UINT, "creators above it (0: none)"},
     {"activity_path", NTIDX_COLUMN_STRING, "the id as an EventSource activity path (/#PID/1/2/), else the GUID"},
+    {"dur", NTIDX_COLUMN_UINT, "Stop - Start in raw ticks, as ts (null while incomplete)"},
 };
 
 static int act_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell *out)
@@ -573,6 +576,10 @@ static int act_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell
     case A_TS: out->u = a->ts; break;
     case A_PID: out->u = a->pid; break;
     case A_DEPTH: out->u = a->depth; break;
+    case A_DUR:
+        out->u = r->dur[row];
+        out->is_null = r->dur[row] == UINT64_MAX;
+        break;
     default: out->s = r->paths[row]; break;
     }
     return NTIDX_OK;
@@ -636,8 +643,9 @@ static int finish(void *p, ntidx_analysis **out, ntx_an_counts *counts, ntx_err 
         r->paths = malloc(cap * sizeof *r->paths);
         r->ids = malloc(cap * sizeof *r->ids);
         r->sums = malloc(cap * sizeof *r->sums);
+        r->dur = malloc(cap * sizeof *r->dur);
     }
-    int rc = !r || !row_of || !depth || !r->acts || !r->paths || !r->ids || !r->sums ? NTIDX_E_NOMEM : 0;
+    int rc = !r || !row_of || !depth || !r->acts || !r->paths || !r->ids || !r->sums || !r->dur ? NTIDX_E_NOMEM : 0;
     if (rc == 0) { /* the strings move to the result */
         r->strings = g->in.strings.v;
         r->nstrings = g->in.strings.n;
@@ -668,6 +676,7 @@ static int finish(void *p, ntidx_analysis **out, ntx_an_counts *counts, ntx_err 
         x->start_relative_ms = a->start_ms;
         x->duration_ms = a->duration_ms;
         x->is_complete = a->stop_seen;
+        r->dur[k] = a->stop_seen && a->stop_ts >= a->ts ? a->stop_ts - a->ts : UINT64_MAX;
         ntidx_guid_format(x->activity_id, r->ids[k][0]);
         ntidx_guid_format(x->parent_activity_id, r->ids[k][1]);
         act_path_string(a->id, a->pid, r->paths[k], sizeof r->paths[k]);

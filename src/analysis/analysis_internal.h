@@ -137,6 +137,8 @@ ntidx_analysis_stats *ntx_analysis_stats(ntidx_analysis *a);
 enum { NTX_ANALYSIS_GC = 1, NTX_ANALYSIS_CONTENTION = 2, NTX_ANALYSIS_ACTIVITIES = 3, NTX_ANALYSIS_CPU = 4 };
 /* The counting and JIT analyses (alloc.c, exceptions.c, jit.c). */
 enum { NTX_ANALYSIS_JIT = 20, NTX_ANALYSIS_ALLOC = 21, NTX_ANALYSIS_EXCEPTIONS = 22 };
+/* The CPU samples one by one (cpu_samples.c). */
+enum { NTX_ANALYSIS_CPU_SAMPLES = 30 };
 
 /* ---- The analyses by name (analysis_registry.c) ---- */
 
@@ -146,6 +148,7 @@ extern const ntidx_analysis_info ntx_gc_info;
 extern const ntidx_analysis_info ntx_contention_info;
 extern const ntidx_analysis_info ntx_activities_info;
 extern const ntidx_analysis_info ntx_cpu_info;
+extern const ntidx_analysis_info ntx_cpu_samples_info;
 extern const ntidx_analysis_info ntx_jit_info;
 extern const ntidx_analysis_info ntx_alloc_info;
 extern const ntidx_analysis_info ntx_exceptions_info;

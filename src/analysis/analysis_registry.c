@@ -23,6 +23,7 @@ static const ntidx_analysis_info *const analyses[] = {
 
     /* cpu */
     &ntx_cpu_info,
+    &ntx_cpu_samples_info,
 
     /* exceptions, alloc */
     &ntx_exceptions_info,

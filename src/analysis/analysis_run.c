@@ -16,8 +16,7 @@
 #include <string.h>
 
 #include "analysis_internal.h"
-#include "index_internal.h"
-#include "ops_internal.h"
+#include "index_tables.h"
 #include "threads.h"
 
 NTIDX_API void ntidx_analysis_options_defaults(ntidx_analysis_options *o)
@@ -110,19 +109,119 @@ static void add_query_stats(ntidx_query_stats *to, const ntidx_query_stats *s)
     to->bytes_read += s->bytes_read;
 }
 
+/*
+ * Whether a unit may be read in file order and its events sorted afterwards
+ * (read_sorted()). Time order puts every event of a region through a heap,
+ * whatever its type, before the query keeps the analysis's few; file order
+ * tests the type first, and only the events kept are sorted. The events wait
+ * in the unit's buffer while later ones are read, so what they point at must
+ * outlive the read: payloads, stacks and activity ids point into the mapping,
+ * but metadata rows live in the reader's cache, which V6 flushes at sequence
+ * points and every reader empties when its plan jumps from a region to one
+ * that does not follow it (a --full index's plan skips blocks and regions).
+ * So: before V6, over consecutive regions read whole (a plain index).
+ */
+static int sorted_read_fits(const shared *sh, const unit *u)
+{
+    const ntx_an_ctx *ctx = sh->ctx;
+    if (ntidx_trace_get_info(ctx->t)->format_version >= 6 || ntidx_index_get_info(ctx->x)->full)
+        return 0;
+    for (size_t i = 1; i < u->count; i++)
+        if (sh->regions[u->first + i] != sh->regions[u->first + i - 1] + 1)
+            return 0;
+    return 1;
+}
+
+/* An event kept by read_sorted(), with the region it came from (its order in the unit). */
+typedef struct kept {
+    ntidx_event ev;
+    uint64_t region;
+} kept;
+
+/* Time order as the reader gives it: by region, then (timestamp, file offset) (reader_sort.c). */
+static int kept_cmp(const void *a, const void *b)
+{
+    const kept *x = a, *y = b;
+    if (x->region != y->region)
+        return x->region < y->region ? -1 : 1;
+    if (x->ev.timestamp != y->ev.timestamp)
+        return x->ev.timestamp < y->ev.timestamp ? -1 : 1;
+    return x->ev.offset < y->ev.offset ? -1 : x->ev.offset > y->ev.offset;
+}
+
+/* One event of a sorted unit fed as read_events() feeds it. */
+static int feed_kept(const ntx_an_ctx *ctx, int decode, const ntidx_event *ev, ntidx_values *v,
+                     int (*feed)(void *st, const ntx_an_event *e, ntx_err *err), void *st, ntx_an_counts *counts,
+                     ntx_err *err)
+{
+    counts->events++;
+    int drc = decode ? ntidx_values_decode(v, ctx->t, ev) : 0;
+    if (drc == NTIDX_E_PAYLOAD) {
+        counts->field_errors++;
+        return 0;
+    }
+    if (drc < 0)
+        return ntx_err_from_last(err, drc);
+    ntx_an_event e = {.ev = ev, .values = decode ? v : NULL, .ts = ev->timestamp, .thread = ev->thread_id,
+                      .pid = event_pid(ctx, ev)};
+    int frc = feed(st, &e, err);
+    if (frc < 0)
+        return frc;
+    if (frc > 0)
+        counts->field_errors++;
+    return 0;
+}
+
+/* The events of file-order query `q` kept, sorted into time order, then decoded and fed to the unit. */
+static int read_sorted(const ntx_an_ctx *ctx, const ntx_analysis_def *def, ntidx_query *q, ntidx_values *v,
+                       void *state, ntx_an_counts *counts, ntx_err *err)
+{
+    kept *buf = NULL;
+    size_t n = 0, cap = 0;
+    const ntidx_event *ev;
+    int rc;
+    const ntidx_query_stats *qs = ntidx_query_get_stats(q);
+    while ((rc = ntx_query_next(q, &ev)) == 1) {
+        if (n == cap) {
+            size_t c = cap ? cap * 2 : 256;
+            kept *nb = realloc(buf, c * sizeof *nb);
+            if (!nb) {
+                free(buf);
+                return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+            }
+            buf = nb;
+            cap = c;
+        }
+        buf[n].ev = *ev;
+        buf[n].region = qs->regions_visited;
+        n++;
+    }
+    if (rc < 0) {
+        free(buf);
+        return ntx_err_from_last(err, rc);
+    }
+    if (n > 1)
+        qsort(buf, n, sizeof *buf, kept_cmp);
+    rc = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = feed_kept(ctx, !def->no_payload, &buf[i].ev, v, def->unit_event, state, counts, err);
+    free(buf);
+    return rc;
+}
+
 /* One unit: a query over its regions, in time order, of the analysis's types. */
 static int read_unit(shared *sh, unit *u, ntidx_values *v, ntx_err *err)
 {
     const ntx_an_ctx *ctx = sh->ctx;
     const ntx_analysis_def *def = sh->def;
+    int sorted = sorted_read_fits(sh, u);
     ntidx_query_options qo;
     ntidx_query_options_defaults(&qo);
     qo.t0 = ctx->o->t0;
     qo.t1 = ctx->o->t1;
-    qo.order = NTIDX_ORDER_TIME;
+    qo.order = sorted ? NTIDX_ORDER_FILE : NTIDX_ORDER_TIME;
     qo.regions = &sh->regions[u->first];
     qo.region_count = u->count;
-    qo.recover = 0; /* the run recovers as a whole (ntx_analysis_run) */
     ntidx_query *q = NULL;
     int rc = def->unit_new(ctx, &u->state);
     if (rc < 0)
@@ -131,7 +230,9 @@ static int read_unit(shared *sh, unit *u, ntidx_values *v, ntx_err *err)
         return ntx_err_from_last(err, rc);
     if ((rc = ntx_query_restrict_types(q, sh->types, sh->ntypes)) < 0)
         ntx_err_from_last(err, rc);
-    if (rc == 0)
+    if (rc == 0 && sorted)
+        rc = read_sorted(ctx, def, q, v, u->state, &u->counts, err);
+    else if (rc == 0)
         rc = read_events(ctx, !def->no_payload, q, v, def->unit_event, u->state, NULL, &u->counts, err);
     if (rc == 0)
         rc = def->unit_end(u->state, err);
@@ -180,7 +281,6 @@ static int look_ahead(const shared *sh, void *merged, ntidx_values *v, ntidx_ana
     qo.t0 = o->t1;
     qo.t1 = end;
     qo.order = NTIDX_ORDER_TIME;
-    qo.recover = 0;
     ntidx_query *q = NULL;
     int rc = ntidx_query_open(ctx->t, ctx->x, &qo, &q);
     if (rc < 0)
@@ -215,7 +315,7 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
             return prc;
         sh.types = planned;
     }
-    uint64_t nr = x->nregions;
+    uint64_t nr = ntx_index_region_total(x);
     sh.regions = malloc((size_t)(nr ? nr : 1) * sizeof *sh.regions);
     sh.units = malloc((size_t)(nr ? nr : 1) * sizeof *sh.units);
     if (!sh.regions || !sh.units) {
@@ -239,7 +339,7 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
     /* Units: runs of consecutive regions, `unit_regions` each or about a quarter of a thread's share of the
        bytes. Regions out of time order (an index without NTX_IF_REGIONS_SORTED) make one unit: the merge
        needs the units in time order. */
-    int sorted = (x->flags & NTX_IF_REGIONS_SORTED) != 0;
+    int sorted = ntx_index_regions_sorted(x);
     uint64_t target = total / ((uint64_t)nthreads * 4) + 1, acc = 0;
     for (size_t i = 0; i < nregions; i++) {
         int cut = i == 0 || sh.regions[i] != sh.regions[i - 1] + 1;
@@ -358,21 +458,11 @@ int ntx_analysis_run_arg(const ntx_analysis_def *def, const void *arg, ntidx_tra
     if (rc < 0)
         return rc;
     const ntidx_trace_info *ti = ntidx_trace_get_info(t);
-    ntx_an_ctx ctx = {.t = t, .x = ntx_index_current(x), .o = o, .pid = ti->process_id,
+    ntx_an_ctx ctx = {.t = t, .x = x, .o = o, .pid = ti->process_id,
                       .sync_ticks = ti->sync_ticks, .tick_frequency = ti->tick_frequency, .arg = arg};
     ntx_err err = {0};
     rc = run_once(def, &ctx, out, &err);
-    if (rc == NTIDX_E_INDEX_CORRUPT && o->recover) {
-        /* a region of a lazily checked index failed its check: rebuild it and compute again */
-        const ntidx_index *nx;
-        ntx_err rerr = {0};
-        if ((rc = ntx_index_recover(t, ctx.x, &err, &nx, &rerr)) < 0)
-            return ntx_fail(rc, ntidx_trace_name(t), &rerr);
-        ntx_err_clear(&err);
-        ctx.x = nx;
-        rc = run_once(def, &ctx, out, &err);
-    }
     if (rc < 0)
-        return ntx_fail(rc, rc == NTIDX_E_INDEX_CORRUPT ? ctx.x->name : ntidx_trace_name(t), &err);
+        return ntx_fail(rc, rc == NTIDX_E_INDEX_CORRUPT ? ntx_index_name(ctx.x) : ntidx_trace_name(t), &err);
     return NTIDX_OK;
 }

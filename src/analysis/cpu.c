@@ -48,11 +48,26 @@ typedef struct focus_pairs {
     ftab callers, callees;
 } focus_pairs;
 
+/* One node of the call tree: a frame reached by one path from an outermost frame. */
+typedef struct cnode {
+    uint32_t parent;  /* its parent's node + 1; 0: an outermost frame */
+    uint32_t frame;   /* its frame's entry in the lane's ftab */
+    uint64_t inc, exc;
+} cnode;
+
+/* The call tree of a lane (co->tree): nodes in the order they were made, a parent before its children. */
+typedef struct ctree {
+    cnode *v;
+    size_t n, cap;
+    ntx_idmap child; /* (parent + 1) << 32 | frame -> node + 1 */
+} ctree;
+
 /* The samples of one thread (or of all, when not split). */
 typedef struct lane {
     uint64_t thread;
     uint64_t samples, no_stack;
     ftab frames;
+    ctree tree;
 } lane;
 
 typedef struct cpux {
@@ -76,6 +91,38 @@ typedef struct cpu_arg {
 } cpu_arg;
 
 static void ftab_init(ftab *t) { memset(t, 0, sizeof *t), ntx_idmap_init(&t->at); }
+
+/* The child of `parent` (a node + 1, 0 for none) for frame entry `frame`, made when new: its node, or -1 out of
+   memory (or past 2^32 - 2 nodes, which the keys cannot hold). */
+static int64_t ctree_child(ctree *t, uint32_t parent, size_t frame)
+{
+    if (frame > UINT32_MAX)
+        return -1;
+    uint64_t key = (uint64_t)parent << 32 | frame;
+    void *v = ntx_idmap_get(&t->child, key);
+    if (v)
+        return (int64_t)((uintptr_t)v - 1);
+    if (t->n >= UINT32_MAX - 1)
+        return -1;
+    if (t->n == t->cap) {
+        size_t c = t->cap ? t->cap * 2 : 256;
+        cnode *nv = realloc(t->v, c * sizeof *nv);
+        if (!nv)
+            return -1;
+        t->v = nv;
+        t->cap = c;
+    }
+    if (ntx_idmap_put(&t->child, key, (void *)(uintptr_t)(t->n + 1)) != 0)
+        return -1;
+    t->v[t->n] = (cnode){parent, (uint32_t)frame, 0, 0};
+    return (int64_t)t->n++;
+}
+
+static void ctree_free(ctree *t)
+{
+    free(t->v);
+    ntx_idmap_free(&t->child);
+}
 
 static void ftab_free(ftab *t)
 {
@@ -148,6 +195,7 @@ static lane *lane_of(cpux *c, uint64_t thread)
     memset(l, 0, sizeof *l);
     l->thread = thread;
     ftab_init(&l->frames);
+    ntx_idmap_init(&l->tree.child);
     return l;
 }
 
@@ -170,8 +218,10 @@ static int cpux_new(const ntx_an_ctx *ctx, void **out)
 static void cpux_free(void *p)
 {
     cpux *c = p;
-    for (size_t i = 0; i < c->nlanes; i++)
+    for (size_t i = 0; i < c->nlanes; i++) {
         ftab_free(&c->lanes[i].frames);
+        ctree_free(&c->lanes[i].tree);
+    }
     free(c->lanes);
     ntx_idmap_free(&c->lane_at);
     ntx_idmap_free(&c->threads);
@@ -240,6 +290,19 @@ static int unit_event(void *unit, const ntx_an_event *e, ntx_err *err)
         }
     }
     v[c->scratch[0]].exc++;
+    if (c->co->tree) {
+        /* from the outermost frame in: each frame the child of the one that called it */
+        uint32_t parent = 0;
+        for (size_t i = depth; i-- > 0;) {
+            int64_t node = ctree_child(&l->tree, parent, c->scratch[i]);
+            if (node < 0)
+                return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory (the call tree)");
+            l->tree.v[node].inc++;
+            if (i == 0)
+                l->tree.v[node].exc++;
+            parent = (uint32_t)node + 1;
+        }
+    }
     if (!c->co->callers && !c->co->callees)
         return 0;
     for (size_t i = 0; i < depth; i++) {
@@ -297,6 +360,33 @@ static int add_tab(ftab *to, const ftab *from)
     return 0;
 }
 
+/* The unit lane's call tree added into the merged lane's (whose frames already hold the unit's): each unit
+   node, parents first, mapped to the merged node of the same path. */
+static int merge_tree(lane *to, const lane *from)
+{
+    const ctree *ut = &from->tree;
+    if (!ut->n)
+        return 0;
+    uint32_t *map = malloc(ut->n * sizeof *map); /* unit node -> merged node + 1 */
+    if (!map)
+        return NTIDX_E_NOMEM;
+    int rc = 0;
+    for (size_t k = 0; k < ut->n && rc == 0; k++) {
+        const cnode *u = &ut->v[k];
+        void *f = ntx_idmap_get(&to->frames.at, from->frames.v[u->frame].frame);
+        int64_t node = f ? ctree_child(&to->tree, u->parent ? map[u->parent - 1] : 0, (uintptr_t)f - 1) : -1;
+        if (node < 0) {
+            rc = NTIDX_E_NOMEM;
+            break;
+        }
+        to->tree.v[node].inc += u->inc;
+        to->tree.v[node].exc += u->exc;
+        map[k] = (uint32_t)node + 1;
+    }
+    free(map);
+    return rc;
+}
+
 static void add_thread(void *ctx, uint64_t key, void *val)
 {
     struct {
@@ -313,7 +403,7 @@ static int merge_unit(void *merged, void *unit, ntx_err *err)
     for (size_t i = 0; i < u->nlanes; i++) {
         const lane *ul = &u->lanes[i];
         lane *l = lane_of(m, ul->thread);
-        if (!l || add_tab(&l->frames, &ul->frames) < 0)
+        if (!l || add_tab(&l->frames, &ul->frames) < 0 || merge_tree(l, ul) < 0)
             return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
         l->samples += ul->samples;
         l->no_stack += ul->no_stack;
@@ -348,7 +438,22 @@ typedef struct cpu_row {
     size_t focus; /* SIZE_MAX: none */
 } cpu_row;
 
+/* A node of the call tree as a row of table "cpu_tree". */
+typedef struct tree_row {
+    uint64_t inc, exc, thread;
+    uint32_t depth;
+    const char *method;     /* into the pool (set once the pool no longer moves) */
+    size_t name;            /* its offset */
+    size_t init;            /* its position before the sorts */
+    size_t parent_init;     /* the parent's, SIZE_MAX for an outermost frame */
+    uint64_t level_rank;    /* its place among the nodes of its depth */
+    uint64_t parent_rank;   /* its parent's level_rank (0 for an outermost frame) */
+    int64_t parent;         /* the parent's row, -1: none */
+} tree_row;
+
 typedef struct cpu_result {
+    tree_row *tree; /* cpu_tree */
+    size_t ntree;
     cpu_row *rows[3]; /* cpu, cpu_callers, cpu_callees */
     size_t n[3];
     ntidx_cpu_method *methods; /* rows[0]'s public records, for ntidx_cpu_at() */
@@ -365,6 +470,7 @@ static void free_result(void *p)
         return;
     for (int k = 0; k < 3; k++)
         free(r->rows[k]);
+    free(r->tree);
     free(r->methods);
     free(r->pool);
     free(r);
@@ -512,6 +618,130 @@ static int callees_cell(const void *data, uint64_t row, size_t col, ntidx_table_
     return pair_cell(data, 2, row, col, out);
 }
 
+enum { T_NODE, T_PARENT, T_DEPTH, T_METHOD, T_INC, T_EXC, T_INC_MS, T_EXC_MS, T_THREAD };
+
+#define TREE_COLUMNS                                                                                                   \
+    {"node", NTIDX_COLUMN_UINT, "the node: its row in this table"},                                                 \
+    {"parent", NTIDX_COLUMN_INT, "the row of the frame that called it; -1 for an outermost frame"},                 \
+    {"depth", NTIDX_COLUMN_UINT, "frames above it on its path (0: an outermost frame)"},                            \
+    {"method", NTIDX_COLUMN_STRING, "the frame: module!Namespace.Name(args) as TraceEvent names it; ?!? unknown"}, \
+    {"inclusive", NTIDX_COLUMN_UINT, "samples whose stack holds this path"},                                         \
+    {"exclusive", NTIDX_COLUMN_UINT, "samples whose stack ends at this path"},                                       \
+    {"inclusive_ms", NTIDX_COLUMN_DOUBLE, "inclusive x the sampling interval (1 ms)"},                               \
+    {"exclusive_ms", NTIDX_COLUMN_DOUBLE, "exclusive x the sampling interval (1 ms)"}
+
+static const ntidx_column tree_columns[] = {TREE_COLUMNS};
+static const ntidx_column tree_thread_columns[] = {TREE_COLUMNS, THREAD_COLUMN};
+
+static int tree_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell *out)
+{
+    const tree_row *t = &((const cpu_result *)data)->tree[row];
+    switch (col) {
+    case T_NODE: out->u = row; break;
+    case T_PARENT: out->i = t->parent; break;
+    case T_DEPTH: out->u = t->depth; break;
+    case T_METHOD: out->s = t->method; break;
+    case T_INC: out->u = t->inc; break;
+    case T_EXC: out->u = t->exc; break;
+    case T_INC_MS: put_double(out, (double)t->inc * INTERVAL_MS); break;
+    case T_EXC_MS: put_double(out, (double)t->exc * INTERVAL_MS); break;
+    default: out->u = t->thread; break;
+    }
+    return NTIDX_OK;
+}
+
+/* The order of a depth's nodes: the most inclusive first, then by name, thread, and their parents' order. */
+static int level_cmp(const void *a, const void *b)
+{
+    const tree_row *x = a, *y = b;
+    if (x->inc != y->inc)
+        return x->inc > y->inc ? -1 : 1;
+    int c = strcmp(x->method, y->method);
+    if (c)
+        return c;
+    if (x->thread != y->thread)
+        return x->thread < y->thread ? -1 : 1;
+    if (x->parent_rank != y->parent_rank)
+        return x->parent_rank < y->parent_rank ? -1 : 1;
+    return 0; /* the same path: never two nodes */
+}
+
+static int depth_cmp(const void *a, const void *b)
+{
+    const tree_row *x = a, *y = b;
+    if (x->depth != y->depth)
+        return x->depth < y->depth ? -1 : 1;
+    return x->init < y->init ? -1 : x->init > y->init;
+}
+
+/* The table's order: the most inclusive first; a parent (as inclusive as any child, and shallower) first. */
+static int tree_cmp(const void *a, const void *b)
+{
+    const tree_row *x = a, *y = b;
+    if (x->inc != y->inc)
+        return x->inc > y->inc ? -1 : 1;
+    if (x->depth != y->depth)
+        return x->depth < y->depth ? -1 : 1;
+    return x->level_rank < y->level_rank ? -1 : x->level_rank > y->level_rank;
+}
+
+/* The rows of the lanes' call trees, in an order that depends on the paths alone (not on the cut into units
+   that made the nodes): `names[l][f]` is the pool offset of lane l's frame entry f. */
+static int build_tree(cpux *m, cpu_result *r, size_t *const *names)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m->nlanes; i++)
+        n += m->lanes[i].tree.n;
+    if (!n)
+        return 0;
+    tree_row *t = calloc(n, sizeof *t);
+    size_t *pos = malloc(n * sizeof *pos);
+    if (!t || !pos) {
+        free(t);
+        free(pos);
+        return NTIDX_E_NOMEM;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < m->nlanes; i++) {
+        const lane *l = &m->lanes[i];
+        size_t base = k;
+        for (size_t j = 0; j < l->tree.n; j++, k++) {
+            const cnode *c = &l->tree.v[j];
+            tree_row *row = &t[k];
+            row->inc = c->inc;
+            row->exc = c->exc;
+            row->thread = r->by_thread ? l->thread : 0;
+            row->name = names[i][c->frame];
+            row->method = r->pool + row->name;
+            row->init = k;
+            row->parent_init = c->parent ? base + c->parent - 1 : SIZE_MAX;
+            row->depth = c->parent ? t[base + c->parent - 1].depth + 1 : 0; /* a parent is made first */
+        }
+    }
+    /* depth by depth, each node ranked after its parent's rank is known */
+    qsort(t, n, sizeof *t, depth_cmp);
+    for (size_t i = 0; i < n; i++)
+        pos[t[i].init] = i;
+    for (size_t a = 0, b; a < n; a = b) {
+        for (b = a; b < n && t[b].depth == t[a].depth; b++)
+            t[b].parent_rank = t[b].parent_init == SIZE_MAX ? 0 : t[pos[t[b].parent_init]].level_rank;
+        qsort(t + a, b - a, sizeof *t, level_cmp);
+        for (size_t i = a; i < b; i++) {
+            t[i].level_rank = i - a;
+            pos[t[i].init] = i;
+        }
+    }
+    qsort(t, n, sizeof *t, tree_cmp);
+    for (size_t i = 0; i < n; i++)
+        pos[t[i].init] = i;
+    for (size_t i = 0; i < n; i++)
+        t[i].parent = t[i].parent_init == SIZE_MAX ? -1 : (int64_t)pos[t[i].parent_init];
+    free(pos);
+    r->tree = t;
+    r->ntree = n;
+    return 0;
+}
+
 enum { S_SAMPLES, S_NO_STACK, S_THREADS, S_INTERVAL, S_TOTAL_MS, S_METHODS, S_COLUMNS };
 
 static const ntidx_column summary_columns[S_COLUMNS] = {
@@ -544,9 +774,26 @@ static int lane_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+static int build_rows(cpux *m, cpu_result *r, size_t *cap, size_t **names);
+
 static int build(cpux *m, cpu_result *r)
 {
     size_t cap[3] = {0, 0, 0};
+    /* with the tree: each lane frame's name in the pool, which its nodes share */
+    size_t **names = m->co->tree ? calloc(m->nlanes ? m->nlanes : 1, sizeof *names) : NULL;
+    if (m->co->tree && !names)
+        return NTIDX_E_NOMEM;
+    int rc = build_rows(m, r, cap, names);
+    if (rc == 0 && names)
+        rc = build_tree(m, r, names);
+    for (size_t i = 0; names && i < m->nlanes; i++)
+        free(names[i]);
+    free(names);
+    return rc;
+}
+
+static int build_rows(cpux *m, cpu_result *r, size_t *cap, size_t **names)
+{
     for (size_t i = 0; i < m->nlanes; i++) {
         r->samples += m->lanes[i].samples;
         r->no_stack += m->lanes[i].no_stack;
@@ -555,10 +802,14 @@ static int build(cpux *m, cpu_result *r)
         qsort(m->lanes, m->nlanes, sizeof *m->lanes, lane_cmp); /* lane_at is not used after this */
     for (size_t i = 0; i < m->nlanes; i++) {
         const lane *l = &m->lanes[i];
+        if (names && !(names[i] = malloc((l->frames.n ? l->frames.n : 1) * sizeof **names)))
+            return NTIDX_E_NOMEM;
         for (size_t j = 0; j < l->frames.n; j++) {
             const fcount *f = &l->frames.v[j];
             if (add_row(r, 0, &cap[0], l, f, SIZE_MAX) < 0)
                 return NTIDX_E_NOMEM;
+            if (names)
+                names[i][j] = r->rows[0][r->n[0] - 1].name;
             if (!f->pairs)
                 continue;
             size_t focus = pool_name(r, f->method, f->module);
@@ -612,7 +863,10 @@ static int finish(void *merged, ntidx_analysis **out, ntx_an_counts *counts, ntx
     if (ntx_analysis_add_table(*out, "cpu", mc, nm, r->n[0], cpu_cell, r) < 0 ||
         ntx_analysis_add_table(*out, "cpu_summary", summary_columns, S_COLUMNS, 1, summary_cell, r) < 0 ||
         (m->co->callers && ntx_analysis_add_table(*out, "cpu_callers", pc, np, r->n[1], callers_cell, r) < 0) ||
-        (m->co->callees && ntx_analysis_add_table(*out, "cpu_callees", pc, np, r->n[2], callees_cell, r) < 0)) {
+        (m->co->callees && ntx_analysis_add_table(*out, "cpu_callees", pc, np, r->n[2], callees_cell, r) < 0) ||
+        (m->co->tree && ntx_analysis_add_table(*out, "cpu_tree", r->by_thread ? tree_thread_columns : tree_columns,
+                                               r->by_thread ? NCOLS(tree_thread_columns) : NCOLS(tree_columns),
+                                               r->ntree, tree_cell, r) < 0)) {
         ntidx_analysis_free(out);
         return ntx_err_set(err, NTIDX_E_INVALID_ARG, "too many tables");
     }

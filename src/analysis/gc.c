@@ -442,7 +442,7 @@ static int lookahead_event(void *merged, const ntx_an_event *e, ntx_err *err)
 
 typedef struct gc_sum {
     uint32_t pid;
-    char generation[8]; /* "0", "1", "2", "all" */
+    int generation; /* 0, 1, 2; -1: all GCs (an int, as `generation` of table gc) */
     ntidx_gc_stats st;
 } gc_sum;
 
@@ -603,7 +603,7 @@ enum {
 
 static const ntidx_column sum_columns[S_COLUMNS] = {
     {"pid", NTIDX_COLUMN_UINT, "the process"},
-    {"generation", NTIDX_COLUMN_STRING, "0, 1, 2, or all"},
+    {"generation", NTIDX_COLUMN_INT, "0, 1 or 2; -1 for the row of all GCs"},
     {"count", NTIDX_COLUMN_UINT, "complete GCs"},
     {"num_induced", NTIDX_COLUMN_UINT, "of which induced (Induced, InducedNotForced)"},
     {"total_pause_time_ms", NTIDX_COLUMN_DOUBLE, "their pauses added up"},
@@ -624,7 +624,7 @@ static int sum_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell
     const ntidx_gc_stats *st = &s->st;
     switch (col) {
     case S_PID: out->u = s->pid; break;
-    case S_GENERATION: out->s = s->generation; break;
+    case S_GENERATION: out->i = s->generation; break;
     case S_COUNT: out->u = st->count; break;
     case S_INDUCED: out->u = st->num_induced; break;
     case S_TOTAL_PAUSE: put_double(out, st->total_pause_time_ms); break;
@@ -688,11 +688,10 @@ static int finish(void *merged, ntidx_analysis **out, ntx_an_counts *counts, ntx
             r->n++;
         }
         double pd = process_duration(m, l);
-        static const char *const gens[] = {"0", "1", "2", "all"};
         for (int gen = 0; gen < 4; gen++) {
             gc_sum *s = &r->sums[r->nsums++];
             s->pid = l->m.pid;
-            snprintf(s->generation, sizeof s->generation, "%s", gens[gen]);
+            s->generation = gen < 3 ? gen : -1;
             summarize(r->gcs + first, r->n - first, l->m.pid, gen < 3 ? gen : -1, pd, &s->st);
         }
     }

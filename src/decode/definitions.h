@@ -10,7 +10,7 @@
 #include "arena.h"
 #include "error.h"
 #include "ntidx/ntidx.h"
-#include "ntidx/writer.h" /* NTIDX_SP_FLUSH_*: a sequence point's flags */
+#include "sp_flush.h" /* what a sequence point flushes: NTX_FLUSH_*, ntx_sp_flushes() */
 
 struct ntidx_trace;
 
@@ -19,8 +19,16 @@ typedef int (*ntx_stack_cb)(void *ctx, uint32_t id, const uint8_t *ips, uint32_t
 int ntx_decode_stack_block(const struct ntidx_trace *t, const ntidx_block *b, ntx_stack_cb cb, void *ctx,
                            ntx_err *err);
 
-/* V6 thread rows; strings land in the arena. */
-typedef int (*ntx_thread_cb)(void *ctx, const ntidx_thread *th);
+/*
+ * V6 thread rows: each row's thread, and where the row lies in the trace
+ * (its bytes, the leading u16 size included: what a slice copies). Strings
+ * land in the arena; with no arena (NULL) names are not kept (th->name NULL).
+ */
+typedef struct ntx_thread_row {
+    uint64_t offset;
+    uint32_t size;
+} ntx_thread_row;
+typedef int (*ntx_thread_cb)(void *ctx, const ntidx_thread *th, const ntx_thread_row *row);
 int ntx_decode_thread_block(const struct ntidx_trace *t, const ntidx_block *b, ntx_arena *a, ntx_thread_cb cb,
                             void *ctx, ntx_err *err);
 
@@ -28,26 +36,6 @@ int ntx_decode_thread_block(const struct ntidx_trace *t, const ntidx_block *b, n
 typedef int (*ntx_thread_seq_cb)(void *ctx, uint64_t thread, uint32_t seq);
 int ntx_decode_remove_thread_block(const struct ntidx_trace *t, const ntidx_block *b, ntx_thread_seq_cb cb,
                                    void *ctx, ntx_err *err);
-
-/*
- * What a sequence point flushes: the rules in one place, for every reader of the definitions (the reader,
- * the index scan, slice). Every sequence point ends the stacks and the label lists defined before it. A V6
- * one also ends, as its flags say (the spec's SequencePointBlock flags, named NTIDX_SP_FLUSH_* in
- * ntidx/writer.h, where the writer takes them), the thread definitions (NTIDX_SP_FLUSH_THREADS: every
- * thread index may be defined again and counts its sequence numbers afresh) and the metadata
- * (NTIDX_SP_FLUSH_METADATA: ids may be defined again). Before V6 a sequence point has no flags: the bits
- * of its place are not read. Flushes take effect after the sequence point.
- */
-#define NTX_FLUSH_THREADS NTIDX_SP_FLUSH_THREADS   /* the flag's bit */
-#define NTX_FLUSH_METADATA NTIDX_SP_FLUSH_METADATA /* the flag's bit */
-#define NTX_FLUSH_STACKS (1u << 16)                /* every sequence point */
-#define NTX_FLUSH_LABEL_LISTS (1u << 17)           /* every sequence point */
-
-/* What a sequence point of these `flags` (as stored: the block's, or the index's copy) flushes: NTX_FLUSH_*. */
-static inline uint32_t ntx_sp_flushes(uint32_t flags, int v6)
-{
-    return NTX_FLUSH_STACKS | NTX_FLUSH_LABEL_LISTS | (v6 ? flags & (NTX_FLUSH_THREADS | NTX_FLUSH_METADATA) : 0);
-}
 
 typedef struct ntx_seqpoint {
     uint64_t timestamp;

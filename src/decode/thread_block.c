@@ -25,7 +25,7 @@ int ntx_decode_thread_block(const ntidx_trace *t, const ntidx_block *b, ntx_aren
             if (kind == TH_NAME) {
                 uint32_t n = ntx_cur_varu32(&r);
                 const uint8_t *s = ntx_cur_bytes(&r, n);
-                if (s && !(th.name = ntx_arena_strndup(a, (const char *)s, n)))
+                if (s && a && !(th.name = ntx_arena_strndup(a, (const char *)s, n)))
                     return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory reading thread names");
             } else if (kind == TH_PROCESS_ID) {
                 th.os_process_id = ntx_cur_varu64(&r);
@@ -43,7 +43,8 @@ int ntx_decode_thread_block(const ntidx_trace *t, const ntidx_block *b, ntx_aren
         if (r.err)
             return ntx_err_at(err, NTIDX_E_CORRUPT, at, "thread row (index %llu) runs past its size",
                               (unsigned long long)th.index);
-        int rc = cb(ctx, &th);
+        ntx_thread_row row = {at, 2u + size};
+        int rc = cb(ctx, &th, &row);
         if (rc < 0)
             return rc;
     }

@@ -140,6 +140,8 @@ NTIDX_API int ntidx_trace_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block 
         return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET, "ntidx_trace_next_block: NULL argument");
     ntx_err err = {0};
     int rc = ntx_next_block(t, pos, out, &err);
+    if (rc == 1) /* the caller's struct: its reserved tail is zero in this version (docs/abi.md) */
+        memset(out->reserved, 0, sizeof out->reserved);
     if (rc == 1 && t->map && out->offset / WALK_RELEASE != *pos / WALK_RELEASE) {
         /* A block that crosses a step boundary: a walk over the file gives back the two steps before this
            block (its own bytes stay). Stateless, so threads walking one trace need no shared state: a
@@ -342,4 +344,10 @@ NTIDX_API const char *ntidx_block_kind_name(int kind)
     if (kind >= 0 && kind < NTIDX_BLOCK_KIND_COUNT)
         return names[kind];
     return "unknown";
+}
+
+int ntx_trace_is_file(const ntidx_trace *t, const struct stat *st)
+{
+    struct stat a;
+    return t->fd >= 0 && fstat(t->fd, &a) == 0 && a.st_dev == st->st_dev && a.st_ino == st->st_ino;
 }

@@ -1,6 +1,8 @@
 /*
  * The mapped trace: bytes, generation, header facts. Shared by the framing
- * files (which turn bytes into blocks) and the reader.
+ * files (which turn bytes into blocks) and the layers that decode them
+ * (decode, reader, index); the layers above see trace_blocks.h and the
+ * public API only.
  */
 #ifndef NTIDX_TRACE_INTERNAL_H
 #define NTIDX_TRACE_INTERNAL_H
@@ -10,6 +12,7 @@
 #include "arena.h"
 #include "error.h"
 #include "map_guard.h"
+#include "trace_blocks.h"
 
 /* The three framings. V4 and V5 share one (they differ only in metadata tags). */
 enum ntx_gen { NTX_GEN_NETPERF = 3, NTX_GEN_FASTSER = 4, NTX_GEN_V6 = 6 };
@@ -80,7 +83,7 @@ int ntx_parse_trace_object_fastser(ntidx_trace *t, const ntidx_block *b, ntx_err
  */
 static inline int ntx_trace_faulted(const ntidx_trace *t) { return ntx_fault_seen(&t->fault_at); }
 int ntx_trace_check(const ntidx_trace *t, ntx_err *err);
-int ntx_trace_check_end(const ntidx_trace *t, ntx_err *err);
+/* ntx_trace_check_end(): trace_blocks.h */
 
 /* Give back mapped pages of [off, off+len) (scans release what they passed). */
 void ntx_trace_release(ntidx_trace *t, uint64_t off, uint64_t len);
@@ -110,7 +113,6 @@ void ntx_trace_walk_ahead(ntidx_trace *t, uint64_t pos, uint64_t *ahead);
 int ntx_trace_open_file(ntidx_trace **out, const char *path, ntx_err *err);
 int ntx_trace_open_bytes(ntidx_trace **out, const void *data, size_t size, const char *name, ntx_err *err);
 
-/* Dispatch by generation, with the error recorded into *err. */
-int ntx_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out, ntx_err *err);
+/* ntx_next_block(): trace_blocks.h (dispatch by generation). */
 
 #endif

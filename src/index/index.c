@@ -22,14 +22,14 @@ NTIDX_API void ntidx_index_options_defaults(ntidx_index_options *o)
 static uint64_t serialized_size(const ntidx_index *x)
 {
     uint64_t n = (x->rstats ? NTX_IDX_HEADER_SIZE + 8 : NTX_IDX_HEADER_SIZE) + 8; /* 12 sections: 520 bytes */
-    uint64_t s[12] = {x->nblocks * x->sb,
-                      x->nsps * x->ss,
-                      x->nregions * x->sr,
-                      x->ndefs * x->sd,
-                      x->filters ? x->nblocks * x->sf : 0,
+    uint64_t s[12] = {x->tb.nblocks * x->tb.sb,
+                      x->tb.nsps * x->tb.ss,
+                      x->tb.nregions * x->tb.sr,
+                      x->tb.ndefs * x->tb.sd,
+                      x->tb.filters ? x->tb.nblocks * x->tb.sf : 0,
                       NTX_TRACE_STAT_ENTRY,
-                      x->nregions * NTX_REGION_SUM_ENTRY,
-                      x->rstats ? x->nregions * x->srst : 0,
+                      x->tb.nregions * NTX_REGION_SUM_ENTRY,
+                      x->rstats ? x->tb.nregions * x->srst : 0,
                       x->ntcounts * x->stc,
                       x->nthcounts * x->sthc,
                       x->ndcounts * x->sdc,
@@ -42,14 +42,14 @@ static uint64_t serialized_size(const ntidx_index *x)
 void ntx_index_fill_info(ntidx_index *x)
 {
     ntidx_index_info *i = &x->info;
-    i->full = (x->flags & NTX_IF_FULL) != 0;
-    i->complete = (x->flags & NTX_IF_COMPLETE) != 0;
+    i->full = (x->tb.flags & NTX_IF_FULL) != 0;
+    i->complete = (x->tb.flags & NTX_IF_COMPLETE) != 0;
     i->trace_size = x->trace_size;
     i->indexed_end = x->indexed_end;
-    i->blocks = x->nblocks;
-    i->sequence_points = x->nsps;
-    i->regions = x->nregions;
-    i->definitions = x->ndefs;
+    i->blocks = x->tb.nblocks;
+    i->sequence_points = x->tb.nsps;
+    i->regions = x->tb.nregions;
+    i->definitions = x->tb.ndefs;
     i->first_ts = x->first_ts;
     i->last_ts = x->last_ts;
     i->events = x->events;
@@ -59,14 +59,12 @@ void ntx_index_fill_info(ntidx_index *x)
 
 NTIDX_API const ntidx_index_info *ntidx_index_get_info(const ntidx_index *x)
 {
-    x = ntx_index_current(x);
     return x ? &x->info : NULL;
 }
 
 NTIDX_API int ntidx_index_block_counts(const ntidx_index *x, uint64_t counts[NTIDX_BLOCK_KIND_COUNT],
                                        uint64_t *unknown)
 {
-    x = ntx_index_current(x);
     if (!x || !counts || !unknown)
         return ntx_failf(NTIDX_E_INVALID_ARG, x ? x->name : NULL, NTIDX_NO_OFFSET,
                          "ntidx_index_block_counts: NULL argument");
@@ -75,7 +73,7 @@ NTIDX_API int ntidx_index_block_counts(const ntidx_index *x, uint64_t counts[NTI
         return ntx_fail(err.code, x->name, &err);
     memset(counts, 0, NTIDX_BLOCK_KIND_COUNT * sizeof *counts);
     *unknown = 0;
-    for (uint64_t b = 0; b < x->nblocks; b++) {
+    for (uint64_t b = 0; b < x->tb.nblocks; b++) {
         uint8_t k = ntx_blk_kind(x, b);
         if (k < NTIDX_BLOCK_KIND_COUNT)
             counts[k]++;
@@ -98,8 +96,35 @@ NTIDX_API char *ntidx_index_default_path(const char *trace_path)
 
 NTIDX_API const char *ntidx_index_file(const ntidx_index *x)
 {
-    x = ntx_index_current(x);
     return x && x->from_file ? x->name : NULL;
+}
+
+const char *ntx_index_name(const ntidx_index *x) { return x->name; }
+
+int ntx_index_checks_lazily(const ntidx_index *x) { return x->tb.region_ok && x->map; }
+
+int ntx_index_adopt(ntidx_index *x, const char *path, int from_file, const ntidx_index_options *o)
+{
+    if (path && (!x->name || strcmp(x->name, path))) {
+        char *n = strdup(path);
+        if (!n)
+            return NTIDX_E_NOMEM;
+        free(x->name);
+        x->name = n;
+    }
+    x->from_file = path && from_file;
+    if (o) {
+        x->open_options = *o;
+        x->has_open_options = 1;
+    }
+    return NTIDX_OK;
+}
+
+int ntx_index_opened_with(const ntidx_index *x, ntidx_index_options *o)
+{
+    if (x->has_open_options)
+        *o = x->open_options;
+    return x->has_open_options;
 }
 
 NTIDX_API void ntidx_index_close(ntidx_index **xp)
@@ -107,12 +132,10 @@ NTIDX_API void ntidx_index_close(ntidx_index **xp)
     if (!xp || !*xp)
         return;
     ntidx_index *x = *xp;
-    ntidx_index *next = x->replacement;
-    ntidx_index_close(&next);
     for (size_t i = 0; i < sizeof x->own / sizeof x->own[0]; i++)
         ntidx_buf_free(&x->own[i]);
     ntx_index_free_retired(x);
-    free(x->region_ok);
+    free(x->tb.region_ok);
     free(x->strings_copy);
     free(x->name);
     if (x->map)
@@ -140,16 +163,14 @@ uint64_t ntx_thread_hash(uint64_t thread) { return ntx_xxh3(&thread, sizeof thre
 
 NTIDX_API uint64_t ntidx_index_region_count(const ntidx_index *x)
 {
-    x = ntx_index_current(x);
-    return x ? x->nregions : 0;
+    return x ? x->tb.nregions : 0;
 }
 
 NTIDX_API int ntidx_index_region(const ntidx_index *x, uint64_t number, ntidx_region *out)
 {
-    x = ntx_index_current(x);
-    if (!x || !out || number >= x->nregions)
+    if (!x || !out || number >= x->tb.nregions)
         return ntx_failf(NTIDX_E_INVALID_ARG, x ? x->name : NULL, NTIDX_NO_OFFSET, "no region %llu (of %llu)",
-                         (unsigned long long)number, (unsigned long long)(x ? x->nregions : 0));
+                         (unsigned long long)number, (unsigned long long)(x ? x->tb.nregions : 0));
     ntx_err err = {0};
     int rc = ntx_index_need_region(x, number, &err);
     if (rc < 0)
@@ -160,7 +181,7 @@ NTIDX_API int ntidx_index_region(const ntidx_index *x, uint64_t number, ntidx_re
     out->first_ts = ntx_rg_ts_min(x, number);
     out->last_ts = ntx_rg_ts_max(x, number);
     out->blocks = e - f;
-    out->events = x->filters ? 0 : UINT64_MAX;
+    out->events = x->tb.filters ? 0 : UINT64_MAX;
     if (e > f)
         out->offset = ntx_blk_offset(x, f);
     out->bytes = ntx_rg_bytes(x, number);
@@ -168,7 +189,7 @@ NTIDX_API int ntidx_index_region(const ntidx_index *x, uint64_t number, ntidx_re
         if (ntx_blk_kind(x, b) != NTIDX_BLOCK_EVENT || (ntx_blk_flags(x, b) & NTX_BF_NO_EVENTS))
             continue;
         out->event_blocks++;
-        if (x->filters)
+        if (x->tb.filters)
             out->events += ntx_blk_events(x, b);
     }
     return NTIDX_OK;

@@ -160,7 +160,7 @@ static int add_block(builder *b, const ntx_scan_rec *rec, const ntx_err *rerr)
     const ntidx_block *blk = &rec->blk;
     int rc;
     if (rec->rc == 0) {
-        x->flags |= NTX_IF_COMPLETE;
+        x->tb.flags |= NTX_IF_COMPLETE;
         x->indexed_end = rec->next;
         return 0;
     }
@@ -281,27 +281,65 @@ static int scan(builder *b, uint64_t pos)
 
 void ntx_index_finish(ntidx_index *x)
 {
-    x->blocks = x->own[B_BLOCKS].bytes;
-    x->nblocks = x->own[B_BLOCKS].len / NTX_BLOCK_ENTRY;
-    x->sps = x->own[B_SPS].bytes;
-    x->nsps = x->own[B_SPS].len / NTX_SP_ENTRY;
-    x->regions = x->own[B_REGIONS].bytes;
-    x->nregions = x->own[B_REGIONS].len / NTX_REGION_ENTRY;
-    x->defs = x->own[B_DEFS].bytes;
-    x->ndefs = x->own[B_DEFS].len / NTX_DEF_ENTRY;
-    x->filters = x->own[B_FILTERS].len ? x->own[B_FILTERS].bytes : NULL;
-    x->sb = NTX_BLOCK_ENTRY;
-    x->ss = NTX_SP_ENTRY;
-    x->sr = NTX_REGION_ENTRY;
-    x->sd = NTX_DEF_ENTRY;
-    x->sf = NTX_FILTER_ENTRY;
+    x->tb.blocks = x->own[B_BLOCKS].bytes;
+    x->tb.nblocks = x->own[B_BLOCKS].len / NTX_BLOCK_ENTRY;
+    x->tb.sps = x->own[B_SPS].bytes;
+    x->tb.nsps = x->own[B_SPS].len / NTX_SP_ENTRY;
+    x->tb.regions = x->own[B_REGIONS].bytes;
+    x->tb.nregions = x->own[B_REGIONS].len / NTX_REGION_ENTRY;
+    x->tb.defs = x->own[B_DEFS].bytes;
+    x->tb.ndefs = x->own[B_DEFS].len / NTX_DEF_ENTRY;
+    x->tb.filters = x->own[B_FILTERS].len ? x->own[B_FILTERS].bytes : NULL;
+    x->tb.sb = NTX_BLOCK_ENTRY;
+    x->tb.ss = NTX_SP_ENTRY;
+    x->tb.sr = NTX_REGION_ENTRY;
+    x->tb.sd = NTX_DEF_ENTRY;
+    x->tb.sf = NTX_FILTER_ENTRY;
+}
+
+ntidx_index *ntx_index_snapshot(const ntidx_index *x, int regions_sorted)
+{
+    ntidx_index *snap = malloc(sizeof *snap);
+    if (!snap)
+        return NULL;
+    *snap = *x; /* the tables as they are: the scan keeps the buffers they point into (retired) */
+    snap->tb.flags = (x->tb.flags & ~(uint32_t)NTX_IF_REGIONS_SORTED) | (regions_sorted ? NTX_IF_REGIONS_SORTED : 0);
+    return snap;
+}
+
+void ntx_index_snapshot_free(ntidx_index *snap) { free(snap); }
+
+uint8_t *ntx_index_begin_counts(ntidx_index *x, ntx_err *err)
+{
+    uint64_t nblocks = x->own[B_BLOCKS].len / NTX_BLOCK_ENTRY;
+    if (!ntx_buf_append(&x->own[B_FILTERS], (size_t)(nblocks * NTX_FILTER_ENTRY))) {
+        ntx_err_set(err, NTIDX_E_NOMEM, "out of memory building the index");
+        return NULL;
+    }
+    uint8_t *blocks = x->own[B_BLOCKS].bytes, *filters = x->own[B_FILTERS].bytes;
+    memset(filters, 0, (size_t)(nblocks * NTX_FILTER_ENTRY));
+    for (uint64_t i = 0; i < nblocks; i++)
+        ntx_store32(blocks + i * NTX_BLOCK_ENTRY + 20, 0);
+    return filters;
+}
+
+void ntx_index_set_block_events(ntidx_index *x, uint64_t b, uint32_t events)
+{
+    ntx_store32(x->own[B_BLOCKS].bytes + b * NTX_BLOCK_ENTRY + 20, events);
+}
+
+void ntx_index_end_counts(ntidx_index *x, uint64_t events)
+{
+    x->events = events;
+    x->tb.flags |= NTX_IF_FULL;
+    ntx_index_finish(x); /* binds FILTERS: queries over x now use the counts */
 }
 
 /* Regions never going back in time make binary search valid. */
 static int regions_sorted(const ntidx_index *x)
 {
     uint64_t prev_max = 0;
-    for (uint64_t i = 0; i < x->nregions; i++) {
+    for (uint64_t i = 0; i < x->tb.nregions; i++) {
         uint64_t lo = ntx_rg_ts_min(x, i), hi = ntx_rg_ts_max(x, i);
         if (lo > hi)
             continue;
@@ -352,9 +390,9 @@ int ntx_index_scan_stream(ntidx_trace *t, const ntidx_index *from, const ntidx_i
     int rc = 0;
     if (from) {
         /* Resume: copy the prefix, reopen its last region if no sequence point closed it. */
-        const uint8_t *src[4] = {from->blocks, from->sps, from->regions, from->defs};
-        uint64_t count[4] = {from->nblocks, from->nsps, from->nregions, from->ndefs};
-        uint32_t stride[4] = {from->sb, from->ss, from->sr, from->sd};
+        const uint8_t *src[4] = {from->tb.blocks, from->tb.sps, from->tb.regions, from->tb.defs};
+        uint64_t count[4] = {from->tb.nblocks, from->tb.nsps, from->tb.nregions, from->tb.ndefs};
+        uint32_t stride[4] = {from->tb.sb, from->tb.ss, from->tb.sr, from->tb.sd};
         static const uint32_t entry[4] = {NTX_BLOCK_ENTRY, NTX_SP_ENTRY, NTX_REGION_ENTRY, NTX_DEF_ENTRY};
         for (int s = 0; s < 4; s++) {
             uint64_t len = count[s] * entry[s];
@@ -372,7 +410,7 @@ int ntx_index_scan_stream(ntidx_trace *t, const ntidx_index *from, const ntidx_i
         x->first_ts = from->first_ts;
         x->last_ts = from->last_ts;
         x->last_block_off = from->last_block_off;
-        uint64_t nr = from->nregions;
+        uint64_t nr = from->tb.nregions;
         if (nr && !(ntx_rg_flags(from, nr - 1) & NTX_RF_CLOSED)) {
             b.region_first = ntx_rg_first(from, nr - 1);
             b.region_min = ntx_rg_ts_min(from, nr - 1);
@@ -383,9 +421,10 @@ int ntx_index_scan_stream(ntidx_trace *t, const ntidx_index *from, const ntidx_i
             x->own[B_REGIONS].len -= NTX_REGION_ENTRY;
         } else if (nr) {
             /* The last region was closed by a sequence point: the next one starts after it. */
-            uint32_t spf = ntx_sp_flushes(from->nsps ? ntx_sp_flags(from, from->nsps - 1) : 0, t->gen == NTX_GEN_V6);
+            uint32_t spf = ntx_sp_flushes(from->tb.nsps ? ntx_sp_flags(from, from->tb.nsps - 1) : 0,
+                                          t->gen == NTX_GEN_V6);
             b.region_first = ntx_rg_end(from, nr - 1);
-            b.region_start_ts = from->nsps ? ntx_sp_ts(from, from->nsps - 1) : 0;
+            b.region_start_ts = from->tb.nsps ? ntx_sp_ts(from, from->tb.nsps - 1) : 0;
             b.meta_epoch = ntx_rg_meta_epoch(from, nr - 1) + ((spf & NTX_FLUSH_METADATA) != 0);
             b.thread_epoch = ntx_rg_thread_epoch(from, nr - 1) + ((spf & NTX_FLUSH_THREADS) != 0);
         }
@@ -427,7 +466,7 @@ int ntx_index_scan_stream(ntidx_trace *t, const ntidx_index *from, const ntidx_i
         x->last_block_hash = ntx_trace_range_hash(t, x->last_block_off, ntx_load32(x->own[B_BLOCKS].bytes + (nblocks - 1) * NTX_BLOCK_ENTRY + 8));
     ntx_index_finish(x);
     if (regions_sorted(x))
-        x->flags |= NTX_IF_REGIONS_SORTED;
+        x->tb.flags |= NTX_IF_REGIONS_SORTED;
     if (t->map && !o->full) /* a --full build reads the trace again: it releases what it passed itself */
         ntx_trace_release(t, b.rd.released, t->size - b.rd.released);
     *out = x;

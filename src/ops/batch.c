@@ -21,6 +21,7 @@
 #include "idmap.h"
 #include "metadata.h"
 #include "ntidx/batch.h"
+#include "query_internal.h"
 
 #define DEFAULT_ROWS 65536
 
@@ -313,6 +314,18 @@ static int put_fields(ntidx_batch *b, const ntidx_event *e, const def_info *d, c
     return 0;
 }
 
+/* The query's error, published on this thread, kept as the batch's (sticky): with the file it is about. */
+static int keep_query_error(ntidx_batch *b, int rc)
+{
+    const ntidx_error_info *ei = ntidx_last_error_info();
+    ntx_err_clear(&b->err);
+    free(b->err_file);
+    b->err_file = NULL;
+    if (ei->file[0] && strcmp(ei->file, ntidx_trace_name(b->t)))
+        b->err_file = strdup(ei->file);
+    return ntx_err_from_last(&b->err, rc);
+}
+
 /* Fill the caller's columns. 1 rows (room ran out), 2 stopped before an event that needs more field
    columns than the caller has room for, 0 the end, < 0 an error (in b->err). *rows: rows written. */
 static int fill(ntidx_batch *b, const ntidx_columns *c, size_t *rows)
@@ -330,10 +343,7 @@ static int fill(ntidx_batch *b, const ntidx_columns *c, size_t *rows)
             }
             if (rc < 0) {
                 *rows = n;
-                const ntidx_error_info *ei = ntidx_last_error_info();
-                if (ei->file[0] && strcmp(ei->file, ntidx_trace_name(b->t)))
-                    b->err_file = strdup(ei->file);
-                return ntx_err_from_last(&b->err, rc);
+                return keep_query_error(b, rc);
             }
         }
         def_info *d = def_of(b, e->metadata);
@@ -568,6 +578,31 @@ NTIDX_API int ntidx_batch_open(ntidx_trace *t, const ntidx_index *x, const ntidx
         return rc;
     }
     *out = b;
+    return NTIDX_OK;
+}
+
+NTIDX_API int ntidx_batch_resume(ntidx_batch *b, const ntidx_index *x)
+{
+    if (!b || !x)
+        return ntx_failf(NTIDX_E_INVALID_ARG, b ? ntidx_trace_name(b->t) : NULL, NTIDX_NO_OFFSET,
+                         "ntidx_batch_resume: NULL argument");
+    /* An event held back for columns (it points into the reader the query is about to replace) is read
+       again: the query passes over the events before it. */
+    int held = b->pending != NULL;
+    b->pending = NULL;
+    int rc = ntx_query_resume_after(b->q, x, ntx_query_returned(b->q) - (uint64_t)held);
+    const ntidx_event *e;
+    if (rc == NTIDX_OK && held && (rc = ntx_query_next(b->q, &e)) == 1)
+        b->pending = e;
+    else if (rc == 0 && held)
+        rc = ntx_failf(NTIDX_E_CORRUPT, ntidx_trace_name(b->t), NTIDX_NO_OFFSET,
+                       "the index gives fewer events than the one it replaced");
+    if (rc < 0)
+        return keep_query_error(b, rc);
+    ntx_err_clear(&b->err);
+    free(b->err_file);
+    b->err_file = NULL;
+    b->done = 0;
     return NTIDX_OK;
 }
 

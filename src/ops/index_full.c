@@ -28,58 +28,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hash.h"
-#include "index_internal.h"
+#include "index_build.h"
+#include "index_summary.h"
+#include "index_tables.h"
 #include "query_internal.h"
-#include "reader_internal.h"
 #include "stats_internal.h"
+#include "strpool.h"
 #include "threads.h"
+#include "trace_blocks.h"
 
-
-/* Strings stored once: offset of `s` (h: ntx_xxh3 of its bytes) in STRINGS, added when new. */
-typedef struct interner {
-    ntidx_buf *pool;
-    ntx_idmap at; /* xxh3 of the string -> offset + 1 (a collision falls back to appending) */
-} interner;
-
-static int intern(interner *in, const char *s, uint64_t h, uint64_t *off)
-{
-    size_t n = strlen(s);
-    void *v = ntx_idmap_get(&in->at, h);
-    if (v) {
-        uint64_t o = (uintptr_t)v - 1;
-        if (o + n < in->pool->len && !memcmp(in->pool->bytes + o, s, n + 1)) {
-            *off = o;
-            return 0;
-        }
-    }
-    uint8_t *p = ntx_buf_append(in->pool, n + 1);
-    if (!p)
-        return NTIDX_E_NOMEM;
-    memcpy(p, s, n + 1);
-    *off = in->pool->len - n - 1;
-    if (!v && ntx_idmap_put(&in->at, h, (void *)(uintptr_t)(*off + 1)) != 0)
-        return NTIDX_E_NOMEM;
-    return 0;
-}
-
-static void bind(ntidx_index *x)
-{
-    ntidx_buf *o = x->own;
-    x->rstats = o[NTX_OWN_RSTATS].bytes;
-    x->srst = NTX_RSTAT_ENTRY;
-    x->tcounts = o[NTX_OWN_TCOUNTS].bytes;
-    x->ntcounts = o[NTX_OWN_TCOUNTS].len / NTX_TCOUNT_ENTRY;
-    x->stc = NTX_TCOUNT_ENTRY;
-    x->thcounts = o[NTX_OWN_THCOUNTS].bytes;
-    x->nthcounts = o[NTX_OWN_THCOUNTS].len / NTX_THCOUNT_ENTRY;
-    x->sthc = NTX_THCOUNT_ENTRY;
-    x->dcounts = o[NTX_OWN_DCOUNTS].bytes;
-    x->ndcounts = o[NTX_OWN_DCOUNTS].len / NTX_DCOUNT_ENTRY;
-    x->sdc = NTX_DCOUNT_ENTRY;
-    x->strings = o[NTX_OWN_STRINGS].bytes;
-    x->strings_len = o[NTX_OWN_STRINGS].len;
-}
 
 /* ------------------------------------------------------------------ */
 /* One pass over the regions, in parallel                              */
@@ -130,7 +87,7 @@ typedef struct full_unit {
     uint32_t *counts;           /* block b: its events, counts[b - b0] */
     uint8_t *filters;           /* block b: its FILTERS entry at (b - b0) * NTX_FILTER_ENTRY */
     ntidx_buf name_pool;        /* the names its regions' types use, each once (NUL-terminated) */
-    interner names;             /* over name_pool */
+    ntx_strpool names;          /* over name_pool */
 } full_unit;
 
 typedef struct full_shared {
@@ -161,7 +118,7 @@ static void result_free(region_result *r)
 }
 
 /* Keep a region's statistics (the accumulator, its drops) in `res`, its names in `names`. 0, or NTIDX_E_NOMEM. */
-static int keep_result(region_result *res, interner *names, const ntx_stats_accum *a, const ntx_drop_map *d,
+static int keep_result(region_result *res, ntx_strpool *names, const ntx_stats_accum *a, const ntx_drop_map *d,
                        uint32_t event_blocks)
 {
     res->types = malloc((a->ntypes ? a->ntypes : 1) * sizeof *res->types);
@@ -172,8 +129,8 @@ static int keep_result(region_result *res, interner *names, const ntx_stats_accu
     for (size_t i = 0; i < a->ntypes; i++) {
         const ntidx_type_stat *ts = &a->types[i];
         region_type *rt = &res->types[i];
-        if (intern(names, ts->provider, ntx_xxh3(ts->provider, strlen(ts->provider)), &rt->provider) < 0 ||
-            intern(names, ts->event_name, ntx_xxh3(ts->event_name, strlen(ts->event_name)), &rt->name) < 0)
+        if (ntx_strpool_add(names, ts->provider, &rt->provider) < 0 ||
+            ntx_strpool_add(names, ts->event_name, &rt->name) < 0)
             return NTIDX_E_NOMEM;
         rt->event_id = ts->event_id;
         rt->version = ts->version;
@@ -242,7 +199,9 @@ static void region_done(full_shared *sh, const ntidx_index *x, uint64_t r, int i
     const ntidx_index_options *o = sh->o;
     uint64_t bytes = ntx_rg_bytes(x, r);
     uint64_t done = atomic_fetch_add(&sh->done_bytes, bytes) + bytes;
-    if (is_caller && o->progress && o->progress(o->progress_ctx, x->first_block + done, sh->t->size))
+    if (is_caller && o->progress &&
+        o->progress(o->progress_ctx, ntidx_trace_get_info(sh->t)->first_block_offset + done,
+                                    ntidx_trace_get_info(sh->t)->file_size))
         atomic_store(&sh->cancelled, 1);
 }
 
@@ -376,106 +335,67 @@ static void *full_work(void *arg)
     return NULL;
 }
 
-/* The name at `local` in u's pool, in STRINGS (interned there the first time the unit uses it). */
-static int global_name(interner *in, const full_unit *u, uint64_t *global, uint64_t local)
+/* The name at `local` in u's pool, in STRINGS (stored there the first time the unit uses it). */
+static int global_name(ntx_summary_writer *w, const full_unit *u, uint64_t *global, uint64_t local)
 {
     if (global[local])
         return 0;
-    const char *s = (const char *)u->name_pool.bytes + local;
     uint64_t off;
-    if (intern(in, s, ntx_xxh3(s, strlen(s)), &off) < 0)
+    if (ntx_summary_string(w, (const char *)u->name_pool.bytes + local, &off) < 0)
         return NTIDX_E_NOMEM;
     global[local] = off + 1;
     return 0;
+}
+
+/* One region's statistics into the index (its entry, then its types, threads and dropped events). */
+static int write_region(ntx_summary_writer *w, const full_unit *u, const region_result *res, uint64_t *global)
+{
+    ntx_region_summary rs = {.ntypes = res->ntypes, .nthreads = res->nthreads, .ndrops = res->ndrops,
+                             .event_blocks = res->event_blocks, .events = res->events, .lo = res->lo, .hi = res->hi};
+    int rc = ntx_summary_region(w, &rs);
+    for (uint32_t i = 0; rc == 0 && i < res->ntypes; i++) {
+        const region_type *ts = &res->types[i];
+        /* In region and type order, as before the unit pools: STRINGS holds the names in the order they are
+           first met, the same bytes. */
+        if (global_name(w, u, global, ts->provider) < 0 || global_name(w, u, global, ts->name) < 0)
+            return NTIDX_E_NOMEM;
+        rc = ntx_summary_type(w, global[ts->provider] - 1, global[ts->name] - 1, ts->event_id, ts->version, ts->count,
+                              ts->first_ts, ts->payload);
+    }
+    for (uint32_t i = 0; rc == 0 && i < res->nthreads; i++)
+        rc = ntx_summary_thread(w, res->threads[i].thread, res->threads[i].count);
+    for (uint32_t i = 0; rc == 0 && i < res->ndrops; i++)
+        rc = ntx_summary_drop(w, &res->drops[i]);
+    return rc;
 }
 
 /* Write the regions' statistics, in region order (REGION_STATS and the sections it points into). */
 static int write_summaries(full_shared *sh, ntx_err *err)
 {
     ntidx_index *x = sh->x;
-    ntidx_buf *own = x->own;
-    interner in = {&own[NTX_OWN_STRINGS], {0}};
-    ntx_idmap_init(&in.at);
-    uint64_t empty_off;
-    /* A pool that is never empty (the empty string first): its last byte is always a NUL. */
-    int rc = intern(&in, "", ntx_xxh3("", 0), &empty_off) < 0 ? ntx_err_set(err, NTIDX_E_NOMEM, "out of memory") : 0;
+    ntx_summary_writer *w;
+    int rc = ntx_summary_begin(x, &w);
     size_t ui = 0;
     full_unit *u = NULL;
     uint64_t *global = NULL; /* u's name pool offset -> its STRINGS offset + 1 (0: not looked up yet) */
-    for (uint64_t r = 0; rc == 0 && r < x->nregions; r++) {
+    for (uint64_t r = 0; rc == 0 && r < ntx_index_region_total(x); r++) {
         while (r >= sh->units[ui]->r1) /* the units cover the regions, in order */
             ui++;
         if (u != sh->units[ui]) {
             u = sh->units[ui];
             free(global);
-            global = calloc(u->name_pool.len + 1, sizeof *global);
-            if (!global) {
-                rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+            if (!(global = calloc(u->name_pool.len + 1, sizeof *global))) {
+                rc = NTIDX_E_NOMEM;
                 break;
             }
         }
-        const region_result *res = &u->res[r - u->r0];
-        uint8_t *e = ntx_buf_append(&own[NTX_OWN_RSTATS], NTX_RSTAT_ENTRY);
-        if (!e) {
-            rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
-            break;
-        }
-        ntx_store64(e, own[NTX_OWN_TCOUNTS].len / NTX_TCOUNT_ENTRY);
-        ntx_store32(e + 8, res->ntypes);
-        ntx_store32(e + 12, res->nthreads);
-        ntx_store64(e + 16, own[NTX_OWN_THCOUNTS].len / NTX_THCOUNT_ENTRY);
-        ntx_store64(e + 24, own[NTX_OWN_DCOUNTS].len / NTX_DCOUNT_ENTRY);
-        ntx_store32(e + 32, res->ndrops);
-        ntx_store32(e + 36, res->event_blocks);
-        ntx_store64(e + 40, res->events);
-        ntx_store64(e + 48, res->lo);
-        ntx_store64(e + 56, res->hi);
-        for (uint32_t i = 0; rc == 0 && i < res->ntypes; i++) {
-            const region_type *ts = &res->types[i];
-            uint8_t *p = ntx_buf_append(&own[NTX_OWN_TCOUNTS], NTX_TCOUNT_ENTRY);
-            /* In region and type order, as before the unit pools: STRINGS holds the names in the order
-               they are first met, the same bytes. */
-            if (!p || global_name(&in, u, global, ts->provider) < 0 || global_name(&in, u, global, ts->name) < 0) {
-                rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
-                break;
-            }
-            ntx_store64(p, global[ts->provider] - 1);
-            ntx_store64(p + 8, global[ts->name] - 1);
-            ntx_store32(p + 16, ts->event_id);
-            ntx_store32(p + 20, ts->version);
-            ntx_store64(p + 24, ts->count);
-            ntx_store64(p + 32, ts->first_ts);
-            ntx_store64(p + 40, ts->payload);
-        }
-        for (uint32_t i = 0; rc == 0 && i < res->nthreads; i++) {
-            uint8_t *p = ntx_buf_append(&own[NTX_OWN_THCOUNTS], NTX_THCOUNT_ENTRY);
-            if (!p) {
-                rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
-                break;
-            }
-            ntx_store64(p, res->threads[i].thread);
-            ntx_store64(p + 8, res->threads[i].count);
-        }
-        for (uint32_t i = 0; rc == 0 && i < res->ndrops; i++) {
-            uint8_t *p = ntx_buf_append(&own[NTX_OWN_DCOUNTS], NTX_DCOUNT_ENTRY);
-            if (!p) {
-                rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
-                break;
-            }
-            ntx_store64(p, res->drops[i].capture_thread);
-            ntx_store64(p + 8, res->drops[i].capture_thread_id);
-            ntx_store64(p + 16, res->drops[i].dropped);
-        }
+        rc = write_region(w, u, &u->res[r - u->r0], global);
     }
     free(global);
-    ntx_idmap_free(&in.at);
-    /* NULs up to a multiple of 8: no padding after the section that no checksum would cover. */
-    while (rc == 0 && own[NTX_OWN_STRINGS].len % 8)
-        if (!ntx_buf_append(&own[NTX_OWN_STRINGS], 1))
-            rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    int erc = ntx_summary_end(&w, rc == 0);
     if (rc == 0)
-        bind(x);
-    return rc;
+        rc = erc;
+    return rc < 0 ? ntx_err_set(err, rc, "out of memory") : 0;
 }
 
 /* A unit and everything it holds (published or not: its arrays may be missing). */
@@ -487,9 +407,9 @@ static void unit_free(full_unit *u)
     free(u->errs);
     free(u->counts);
     free(u->filters);
-    free(u->snap);
+    ntx_index_snapshot_free(u->snap);
     ntidx_buf_free(&u->name_pool);
-    ntx_idmap_free(&u->names.at);
+    ntx_strpool_free(&u->names);
     free(u);
 }
 
@@ -511,8 +431,7 @@ static int publish(full_shared *sh, const ntidx_index *x, ntidx_index *snap, uin
         u->errs = calloc((size_t)(r1 - r0), sizeof *u->errs);
         u->counts = calloc((size_t)(b1 - b0 + 1), sizeof *u->counts);
         u->filters = calloc((size_t)(b1 - b0 + 1), NTX_FILTER_ENTRY);
-        u->names.pool = &u->name_pool;
-        ntx_idmap_init(&u->names.at);
+        ntx_strpool_init(&u->names, &u->name_pool);
     }
     pthread_mutex_lock(&sh->lock);
     int ok = u && u->res && u->errs && u->counts && u->filters;
@@ -569,7 +488,7 @@ static void unit_from_scan(void *ctx, const ntidx_index *x)
 {
     full_shared *sh = ctx;
     uint64_t start = sh->pending;
-    for (uint64_t r = sh->pending_end; r < x->nregions && !sh->defer; r++) {
+    for (uint64_t r = sh->pending_end; r < ntx_index_region_total(x) && !sh->defer; r++) {
         uint64_t lo = ntx_rg_ts_min(x, r), hi = ntx_rg_ts_max(x, r);
         if (lo <= hi) {
             /* A region whose events are all at the end of time: a query over an unsorted index reads on
@@ -585,13 +504,11 @@ static void unit_from_scan(void *ctx, const ntidx_index *x)
         sh->pending_end = r + 1;
         sh->pending_bytes += ntx_rg_bytes(x, r);
         if (sh->pending_bytes >= unit_target(sh)) {
-            ntidx_index *snap = malloc(sizeof *snap);
+            ntidx_index *snap = ntx_index_snapshot(x, sh->sorted);
             if (!snap)
                 return; /* these regions wait for the end of the scan */
-            *snap = *x;
-            snap->flags = (x->flags & ~(uint32_t)NTX_IF_REGIONS_SORTED) | (sh->sorted ? NTX_IF_REGIONS_SORTED : 0);
             if (publish(sh, x, snap, start, r + 1) < 0) {
-                free(snap);
+                ntx_index_snapshot_free(snap);
                 return;
             }
             unit_taken(sh, r + 1);
@@ -628,8 +545,9 @@ static int build_full(ntidx_trace *t, const ntidx_index *from, const ntidx_index
     /* Work units: runs of consecutive regions (one query each, primed once), unit_target() bytes each. The
        regions' bytes are not known before the scan: the trace's size stands for them. */
     sh.nthreads = nthreads;
-    sh.left = t->size;
-    sh.min_unit = t->size / ((uint64_t)nthreads * 128) + 1;
+    uint64_t size = ntidx_trace_get_info(t)->file_size;
+    sh.left = size;
+    sh.min_unit = size / ((uint64_t)nthreads * 128) + 1;
     pthread_t tids[NTX_MAX_THREADS];
     void *args[NTX_MAX_THREADS][2];
     unsigned started = 0;
@@ -648,7 +566,7 @@ static int build_full(ntidx_trace *t, const ntidx_index *from, const ntidx_index
     ntidx_index *x = *out;
     sh.x = rc == 0 ? x : NULL;
     /* The regions left, in units by the same rule, on the finished index. */
-    uint64_t nr = rc == 0 ? x->nregions : 0;
+    uint64_t nr = rc == 0 ? ntx_index_region_total(x) : 0;
     for (uint64_t r = sh.pending_end; rc == 0 && r < nr; r++) {
         sh.pending_bytes += ntx_rg_bytes(x, r);
         if (sh.pending_bytes < unit_target(&sh) && r + 1 < nr)
@@ -685,28 +603,23 @@ static int build_full(ntidx_trace *t, const ntidx_index *from, const ntidx_index
             }
         rc = err->code ? err->code : NTIDX_E_CORRUPT;
     }
-    uint64_t nblocks = rc == 0 ? x->own[NTX_OWN_BLOCKS].len / NTX_BLOCK_ENTRY : 0;
-    if (rc == 0 && !ntx_buf_append(&x->own[NTX_OWN_FILTERS], nblocks * NTX_FILTER_ENTRY))
-        rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory building the index");
+    uint64_t nblocks = rc == 0 ? ntx_index_block_count(x) : 0;
+    uint8_t *filters = rc == 0 ? ntx_index_begin_counts(x, err) : NULL;
+    if (rc == 0 && !filters)
+        rc = err->code;
     if (rc == 0) {
         /* The units' counts and filters into BLOCKS and FILTERS (blocks of no region: none, 0). */
-        uint8_t *blocks = x->own[NTX_OWN_BLOCKS].bytes, *filters = x->own[NTX_OWN_FILTERS].bytes;
-        memset(filters, 0, (size_t)(nblocks * NTX_FILTER_ENTRY));
-        for (uint64_t i = 0; i < nblocks; i++)
-            ntx_store32(blocks + i * NTX_BLOCK_ENTRY + 20, 0);
         uint64_t events = 0;
         for (size_t i = 0; i < sh.nunits; i++) {
             const full_unit *u = sh.units[i];
             for (uint64_t b = u->b0; b < u->b1 && b < nblocks; b++) {
-                ntx_store32(blocks + b * NTX_BLOCK_ENTRY + 20, u->counts[b - u->b0]);
+                ntx_index_set_block_events(x, b, u->counts[b - u->b0]);
                 events += u->counts[b - u->b0];
             }
             if (u->b1 > u->b0 && u->b1 <= nblocks)
                 memcpy(filters + u->b0 * NTX_FILTER_ENTRY, u->filters, (size_t)((u->b1 - u->b0) * NTX_FILTER_ENTRY));
         }
-        x->events = events;
-        x->flags |= NTX_IF_FULL;
-        ntx_index_finish(x); /* binds FILTERS: queries over x now use the counts */
+        ntx_index_end_counts(x, events); /* queries over x now use the counts */
         for (size_t i = 0; rc == 0 && i < sh.nunits; i++) {
             full_unit *u = sh.units[i];
             for (uint64_t r = u->r0; rc == 0 && r < u->r1; r++) {
@@ -769,45 +682,33 @@ int ntx_index_summary_merge(const ntidx_index *x, uint64_t r, ntx_stats_accum *a
                             ntidx_reader_stats *rs)
 {
     /* A view of the stored region as an accumulator, merged like a worker's. */
-    const uint8_t *e = x->rstats + r * x->srst;
-    uint64_t t0 = ntx_load64(e), th0 = ntx_load64(e + 16), d0 = ntx_load64(e + 24);
-    uint32_t nt = ntx_load32(e + 8), nth = ntx_load32(e + 12), nd = ntx_load32(e + 32);
+    ntx_region_summary sum;
+    ntx_index_region_summary(x, r, &sum);
     ntx_stats_accum v;
     memset(&v, 0, sizeof v);
-    v.types = malloc((nt ? nt : 1) * sizeof *v.types);
-    v.threads = malloc((nth ? nth : 1) * sizeof *v.threads);
+    v.types = malloc((sum.ntypes ? sum.ntypes : 1) * sizeof *v.types);
+    v.threads = malloc((sum.nthreads ? sum.nthreads : 1) * sizeof *v.threads);
     int rc = v.types && v.threads ? 0 : NTIDX_E_NOMEM;
-    for (uint32_t i = 0; rc == 0 && i < nt; i++) {
-        const uint8_t *p = x->tcounts + (t0 + i) * x->stc;
-        ntidx_type_stat *ts = &v.types[i];
-        ts->provider = (const char *)x->strings + ntx_load64(p);
-        ts->event_name = (const char *)x->strings + ntx_load64(p + 8);
-        ts->event_id = ntx_load32(p + 16);
-        ts->version = ntx_load32(p + 20);
-        ts->count = ntx_load64(p + 24);
-        ts->first_ts = ntx_load64(p + 32);
-        ts->payload_bytes = ntx_load64(p + 40);
-        v.payload += ts->payload_bytes;
+    for (uint32_t i = 0; rc == 0 && i < sum.ntypes; i++) {
+        ntx_region_summary_type(x, &sum, i, &v.types[i]);
+        v.payload += v.types[i].payload_bytes;
     }
-    for (uint32_t i = 0; rc == 0 && i < nth; i++) {
-        const uint8_t *p = x->thcounts + (th0 + i) * x->sthc;
-        v.threads[i].thread = ntx_load64(p);
-        v.threads[i].count = ntx_load64(p + 8);
-    }
-    v.ntypes = nt;
-    v.nthreads = nth;
-    v.events = ntx_load64(e + 40);
-    v.lo = ntx_load64(e + 48);
-    v.hi = ntx_load64(e + 56);
+    for (uint32_t i = 0; rc == 0 && i < sum.nthreads; i++)
+        ntx_region_summary_thread(x, &sum, i, &v.threads[i]);
+    v.ntypes = sum.ntypes;
+    v.nthreads = sum.nthreads;
+    v.events = sum.events;
+    v.lo = sum.lo;
+    v.hi = sum.hi;
     if (rc == 0)
         rc = ntx_stats_accum_merge(a, &v);
-    for (uint32_t i = 0; rc == 0 && i < nd; i++) {
-        const uint8_t *p = x->dcounts + (d0 + i) * x->sdc;
-        ntidx_dropped dl = {ntx_load64(p), ntx_load64(p + 8), ntx_load64(p + 16)};
+    for (uint32_t i = 0; rc == 0 && i < sum.ndrops; i++) {
+        ntidx_dropped dl;
+        ntx_region_summary_drop(x, &sum, i, &dl);
         rc = ntx_drop_map_add(drops, &dl);
     }
     if (rc == 0)
-        rs->blocks[NTIDX_BLOCK_EVENT] += ntx_load32(e + 36);
+        rs->blocks[NTIDX_BLOCK_EVENT] += sum.event_blocks;
     free(v.types);
     free(v.threads);
     return rc;

@@ -1,8 +1,8 @@
 /*
  * The index lifecycle: build (plain or --full), extend a grown trace's
  * index, load-or-build (what every command that needs an index calls), and
- * recovery (a query, statistics or slice that meets a corrupt region
- * rebuilds the index and goes on). It sits above the queries because a
+ * recovery (ntidx_index_recover(): a new index for one that a call found
+ * corrupt; no call rebuilds an index by itself). It sits above the queries because a
  * --full index stores statistics the query engine computes (index_full.c);
  * loading, writing and checking an index file are the index core's
  * (src/index/).
@@ -12,7 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "index_internal.h"
+#include "index_build.h"
+#include "index_tables.h"
 #include "ops_internal.h"
 #include "stats_internal.h"
 
@@ -31,14 +32,14 @@ NTIDX_API int ntidx_index_build(ntidx_trace *t, const ntidx_index_options *o, nt
     if (out)
         *out = NULL;
     if (!t || !out)
-        return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET, "ntidx_index_build: NULL argument");
-    int rc = check_options(o, t->name);
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? ntidx_trace_name(t) : NULL, NTIDX_NO_OFFSET, "ntidx_index_build: NULL argument");
+    int rc = check_options(o, ntidx_trace_name(t));
     if (rc < 0)
         return rc;
     ntx_err err = {0};
     rc = ntx_index_build_full(t, NULL, o, out, &err);
     if (rc < 0)
-        return ntx_fail(rc, t->name, &err);
+        return ntx_fail(rc, ntidx_trace_name(t), &err);
     ntx_index_fill_info(*out);
     return NTIDX_OK;
 }
@@ -49,36 +50,16 @@ NTIDX_API int ntidx_index_extend(ntidx_trace *t, const ntidx_index *old, const n
     if (out)
         *out = NULL;
     if (!t || !old || !out)
-        return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET, "ntidx_index_extend: NULL argument");
-    int rc = check_options(o, t->name);
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? ntidx_trace_name(t) : NULL, NTIDX_NO_OFFSET, "ntidx_index_extend: NULL argument");
+    int rc = check_options(o, ntidx_trace_name(t));
     if (rc < 0)
         return rc;
-    old = ntx_index_current(old);
     ntx_err err = {0};
     /* A --full index needs its counts for every block: extending it rescans for them. */
     rc = ntx_index_build_full(t, old, o, out, &err);
     if (rc < 0)
-        return ntx_fail(rc, rc == NTIDX_E_INDEX_CORRUPT ? old->name : t->name, &err);
+        return ntx_fail(rc, rc == NTIDX_E_INDEX_CORRUPT ? ntx_index_name(old) : ntidx_trace_name(t), &err);
     ntx_index_fill_info(*out);
-    return NTIDX_OK;
-}
-
-/* Remember where an index lives (`from_file`: path is its file) and how it was asked for: messages and
-   recoveries use them. */
-static int adopt(ntidx_index *x, const char *path, int from_file, const ntidx_index_options *o)
-{
-    if (path && (!x->name || strcmp(x->name, path))) {
-        char *n = strdup(path);
-        if (!n)
-            return NTIDX_E_NOMEM;
-        free(x->name);
-        x->name = n;
-    }
-    x->from_file = path && from_file;
-    if (o) {
-        x->open_options = *o;
-        x->has_open_options = 1;
-    }
     return NTIDX_OK;
 }
 
@@ -107,12 +88,12 @@ static void save(ntidx_index *x, const char *path, const ntidx_index_options *o,
    index directory: say, one built where the traces are, before the folder was made read-only. */
 static ntidx_index *beside_if_current(ntidx_trace *t, const ntidx_index_options *o)
 {
-    char *beside = ntidx_index_default_path(t->name);
+    char *beside = ntidx_index_default_path(ntidx_trace_name(t));
     ntidx_index *x = NULL;
     ntidx_index_state state;
     if (beside && access(beside, R_OK) == 0 &&
         ntidx_index_load(t, beside, o ? (ntidx_index_verify)o->verify : NTIDX_VERIFY_AUTO, &x, &state) == NTIDX_OK &&
-        (state != NTIDX_INDEX_CURRENT || (o && o->full && !(x->flags & NTX_IF_FULL)) || adopt(x, beside, 1, o) < 0))
+        (state != NTIDX_INDEX_CURRENT || (o && o->full && !ntx_index_is_full(x)) || ntx_index_adopt(x, beside, 1, o) < 0))
         ntidx_index_close(&x);
     free(beside);
     return x;
@@ -124,15 +105,15 @@ NTIDX_API int ntidx_index_open(ntidx_trace *t, const char *path, const ntidx_ind
     if (out)
         *out = NULL;
     if (!t || !out)
-        return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET, "ntidx_index_open: NULL argument");
-    int rc = check_options(o, t->name);
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? ntidx_trace_name(t) : NULL, NTIDX_NO_OFFSET, "ntidx_index_open: NULL argument");
+    int rc = check_options(o, ntidx_trace_name(t));
     if (rc < 0)
         return rc;
     char *own = NULL;
     int in_dir = 0, private_dir = 0;
     if (!path) {
-        if (ntx_index_locate(t->name, &own, &in_dir, &private_dir) < 0)
-            return ntx_failf(NTIDX_E_NOMEM, t->name, NTIDX_NO_OFFSET, "out of memory");
+        if (ntx_index_locate(ntidx_trace_name(t), &own, &in_dir, &private_dir) < 0)
+            return ntx_failf(NTIDX_E_NOMEM, ntidx_trace_name(t), NTIDX_NO_OFFSET, "out of memory");
         path = own;
         ntidx_index *bx = in_dir ? beside_if_current(t, o) : NULL;
         if (bx) {
@@ -150,7 +131,7 @@ NTIDX_API int ntidx_index_open(ntidx_trace *t, const char *path, const ntidx_ind
     rc = ntidx_index_load(t, path, o ? (ntidx_index_verify)o->verify : NTIDX_VERIFY_AUTO, &x, &state);
     if (rc < 0)
         snprintf(why, sizeof why, "%s", ntidx_last_error());
-    if (rc == NTIDX_OK && o && o->full && !(x->flags & NTX_IF_FULL)) {
+    if (rc == NTIDX_OK && o && o->full && !ntx_index_is_full(x)) {
         /* a plain index where a full one is asked for: rebuild with counts */
         ntidx_index_close(&x);
         rc = NTIDX_E_INDEX_STALE;
@@ -165,7 +146,7 @@ NTIDX_API int ntidx_index_open(ntidx_trace *t, const char *path, const ntidx_ind
             eo = *o;
         else
             ntidx_index_options_defaults(&eo);
-        eo.full = (x->flags & NTX_IF_FULL) != 0;
+        eo.full = ntx_index_is_full(x);
         notice(&eo, NTIDX_INDEX_EXTENDED, "the trace grew since it was indexed");
         rc = ntidx_index_extend(t, x, &eo, &nx);
         ntidx_index_close(&x);
@@ -187,9 +168,9 @@ NTIDX_API int ntidx_index_open(ntidx_trace *t, const char *path, const ntidx_ind
     }
     if (act != NTIDX_INDEX_LOADED)
         save(x, path, o, in_dir, private_dir);
-    if (adopt(x, path, 1, o) < 0) {
+    if (ntx_index_adopt(x, path, 1, o) < 0) {
         ntidx_index_close(&x);
-        rc = ntx_failf(NTIDX_E_NOMEM, t->name, NTIDX_NO_OFFSET, "out of memory");
+        rc = ntx_failf(NTIDX_E_NOMEM, ntidx_trace_name(t), NTIDX_NO_OFFSET, "out of memory");
         goto done;
     }
     *out = x;
@@ -201,39 +182,42 @@ done:
     return rc;
 }
 
-int ntx_index_recover(ntidx_trace *t, const ntidx_index *corrupt, const ntx_err *why, const ntidx_index **out,
-                      ntx_err *err)
+NTIDX_API int ntidx_index_recover(ntidx_trace *t, const ntidx_index *x, const ntidx_index_options *o,
+                                  ntidx_index **out)
 {
-    const ntidx_index *x = ntx_index_current(corrupt);
-    if (x != corrupt) { /* another call recovered it meanwhile */
-        *out = x;
-        return NTIDX_OK;
-    }
-    ntidx_index_options o;
-    if (x->has_open_options)
-        o = x->open_options;
-    else
-        ntidx_index_options_defaults(&o);
-    o.full = (x->flags & NTX_IF_FULL) != 0; /* a --full index comes back --full */
-    char msg[NTIDX_ERROR_MAX];
-    snprintf(msg, sizeof msg, "%s%s%s", x->name ? x->name : "", x->name ? ": " : "", why->msg);
-    notice(&o, NTIDX_INDEX_REBUILT, msg);
-    ntidx_index *nx = NULL;
-    int rc = ntx_index_build_full(t, NULL, &o, &nx, err);
+    if (out)
+        *out = NULL;
+    if (!t || !x || !out)
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? ntidx_trace_name(t) : NULL, NTIDX_NO_OFFSET,
+                         "ntidx_index_recover: NULL argument");
+    int rc = check_options(o, ntidx_trace_name(t));
     if (rc < 0)
         return rc;
+    ntidx_index_options bo;
+    if (o)
+        bo = *o;
+    else if (!ntx_index_opened_with(x, &bo))
+        ntidx_index_options_defaults(&bo);
+    bo.full = ntx_index_is_full(x); /* a --full index comes back --full */
+    /* Why: the damage a check of every region finds (x's own record of its lazy checks, nothing else of x
+       is touched); an index that checks out whole is rebuilt all the same, as asked. */
+    ntx_err why = {0};
+    char msg[NTIDX_ERROR_MAX];
+    const char *name = ntx_index_name(x), *file = ntidx_index_file(x);
+    snprintf(msg, sizeof msg, "%s%s%s", name ? name : "", name ? ": " : "",
+             ntx_index_need_all(x, &why) < 0 ? why.msg : "rebuilt on request");
+    notice(&bo, NTIDX_INDEX_REBUILT, msg);
+    ntidx_index *nx = NULL;
+    ntx_err err = {0};
+    if ((rc = ntx_index_build_full(t, NULL, &bo, &nx, &err)) < 0)
+        return ntx_fail(rc, ntidx_trace_name(t), &err);
     ntx_index_fill_info(nx);
-    if (x->name && x->from_file)
-        save(nx, x->name, &o, 0, 0);
-    if (adopt(nx, x->name, x->from_file, x->has_open_options ? &x->open_options : NULL) < 0) {
+    if (file)
+        save(nx, file, &bo, 0, 0);
+    if (ntx_index_adopt(nx, name, file != NULL, &bo) < 0) {
         ntidx_index_close(&nx);
-        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+        return ntx_failf(NTIDX_E_NOMEM, ntidx_trace_name(t), NTIDX_NO_OFFSET, "out of memory");
     }
-    /* Publish it for every user of `corrupt`; if another thread was first, use its index. */
-    ntidx_index *expected = NULL;
-    ntidx_index **slot = (ntidx_index **)&((ntidx_index *)(uintptr_t)x)->replacement;
-    if (!__atomic_compare_exchange_n(slot, &expected, nx, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-        ntidx_index_close(&nx);
-    *out = ntx_index_current(x);
+    *out = nx;
     return NTIDX_OK;
 }

@@ -16,24 +16,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "index_internal.h"
+#include "index_summary.h"
+#include "index_tables.h"
 #include "search.h"
 #include "text.h"
 #include "ops_internal.h"
 #include "query_internal.h"
-#include "reader_internal.h"
 #include "metadata.h"
-#include "reader_sort.h"
 
 /* Spellings of one provider a query's Bloom keys cover (more: no block is pruned by type). */
 #define NTX_MAX_TYPE_KEYS 8
 
 struct ntidx_query {
     ntidx_trace *t;
-    const ntidx_index *x;  /* the index in use: after a recovery, the rebuilt one */
+    const ntidx_index *x;  /* the index in use: after ntidx_query_resume(), the one it was given */
     ntidx_query_options o;
     ntidx_query_cost *cost; /* ntidx_query_estimate(): plan only, adding up what would be read */
     ntidx_reader *r;
+    const ntidx_reader_stats *rs; /* r's figures (they live in r) */
     ntx_plan_step *plan;   /* the steps of the region being read */
     size_t plan_len, plan_cap;
     uint64_t next_region;  /* where planning goes on */
@@ -62,7 +62,6 @@ struct ntidx_query {
     ntx_event_type *types; /* ntx_query_restrict_types(): only these types (NULL: any) */
     uint64_t *type_hashes; /* their keys in the type filters of --full indexes */
     size_t ntypes;
-    int recovered; /* the index was rebuilt once already: a second failure is an error */
 };
 
 NTIDX_API void ntidx_query_options_defaults(ntidx_query_options *o)
@@ -86,7 +85,7 @@ static int plan_push(ntidx_query *q, uint64_t b, uint8_t op, uint8_t forget)
         c->bytes += ntx_blk_size(x, b);
         if (ntx_blk_kind(x, b) == NTIDX_BLOCK_EVENT) {
             c->event_blocks++;
-            if (x->filters && op == NTX_OP_BLOCK && c->events != UINT64_MAX)
+            if (ntx_index_has_filters(x) && op == NTX_OP_BLOCK && c->events != UINT64_MAX)
                 c->events += ntx_blk_events(x, b);
         }
     }
@@ -116,10 +115,10 @@ static int block_wanted(const ntidx_query *q, uint64_t i)
         return 1;
     if ((f & NTX_BF_RANGE) && !ntx_ranges_overlap(ntx_blk_ts_min(x, i), ntx_blk_ts_max(x, i), q->o.t0, q->o.t1))
         return 0;
-    if (x->filters) {
+    const uint8_t *fl = ntx_blk_filter(x, i);
+    if (fl) {
         if (ntx_blk_events(x, i) == 0)
             return 0;
-        const uint8_t *fl = x->filters + i * x->sf;
         if (q->ntype_keys) {
             int may = 0;
             for (int k = 0; k < q->ntype_keys && !may; k++)
@@ -143,7 +142,7 @@ static int block_wanted(const ntidx_query *q, uint64_t i)
 /* First region whose events may reach t0 (regions sorted by time). */
 static uint64_t first_region(const ntidx_index *x, uint64_t t0)
 {
-    uint64_t lo = 0, hi = x->nregions;
+    uint64_t lo = 0, hi = ntx_index_region_total(x);
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo) / 2, m = mid;
         while (m < hi && ntx_rg_ts_min(x, m) > ntx_rg_ts_max(x, m))
@@ -182,13 +181,13 @@ static int def_before_epochs(const void *ctx, uint64_t i)
 static void prefetch_prime(const ntidx_query *q, uint64_t region)
 {
     const ntidx_index *x = q->x;
-    if (!x->region_ok || !x->map)
+    if (!ntx_index_checks_lazily(x))
         return; /* checked whole at load, or not a file */
     struct epochs e = {x, ntx_rg_meta_epoch(x, region), ntx_rg_thread_epoch(x, region)};
     uint64_t end = ntx_rg_end(x, region), last = UINT64_MAX;
     int asked = 0;
-    for (uint64_t d = ntx_lower_bound(x->ndefs, def_before_epochs, &e);
-         d < x->ndefs && ntx_def_block(x, d) < end && asked < 64; d++) {
+    for (uint64_t d = ntx_lower_bound(ntx_index_def_count(x), def_before_epochs, &e);
+         d < ntx_index_def_count(x) && ntx_def_block(x, d) < end && asked < 64; d++) {
         uint8_t k = ntx_def_kind(x, d);
         int is_meta = k == NTIDX_BLOCK_METADATA || k == NTIDX_BLOCK_EVENT;
         if (!((is_meta && ntx_def_meta_epoch(x, d) == e.meta) || (!is_meta && ntx_def_thread_epoch(x, d) == e.thread)))
@@ -224,7 +223,7 @@ static int prime(ntidx_query *q, uint64_t region, uint64_t j, ntx_err *err)
     }
     /* DEFS are in block order and epochs never decrease: find the first def of either epoch. */
     struct epochs e = {x, me, te};
-    for (uint64_t d = ntx_lower_bound(x->ndefs, def_before_epochs, &e); d < x->ndefs && ntx_def_block(x, d) < j; d++) {
+    for (uint64_t d = ntx_lower_bound(ntx_index_def_count(x), def_before_epochs, &e); d < ntx_index_def_count(x) && ntx_def_block(x, d) < j; d++) {
         uint8_t k = ntx_def_kind(x, d);
         int is_meta = k == NTIDX_BLOCK_METADATA || k == NTIDX_BLOCK_EVENT;
         uint64_t b = ntx_def_block(x, d);
@@ -277,10 +276,10 @@ static void ask_next_region(ntidx_query *q, uint64_t r)
     if (!q->r)
         return; /* an estimate plans without reading */
     uint64_t n = candidate(q, r + 1);
-    if (n >= x->nregions || (ntx_rg_ts_min(x, n) <= ntx_rg_ts_max(x, n) && ntx_rg_ts_min(x, n) >= q->o.t1))
+    if (n >= ntx_index_region_total(x) || (ntx_rg_ts_min(x, n) <= ntx_rg_ts_max(x, n) && ntx_rg_ts_min(x, n) >= q->o.t1))
         return;
     uint64_t first = ntx_rg_first(x, n), end = ntx_rg_end(x, n);
-    if (first >= end || end > x->nblocks)
+    if (first >= end || end > ntx_index_block_count(x))
         return;
     uint64_t lo = ntx_blk_offset(x, first), hi = ntx_blk_offset(x, end - 1) + ntx_blk_size(x, end - 1);
     if (hi > lo)
@@ -295,7 +294,7 @@ static int plan_next_region(ntidx_query *q, ntx_err *err)
     q->plan_len = 0;
     if (q->planned_all)
         return 0;
-    for (uint64_t r = candidate(q, q->next_region); r < x->nregions; r = candidate(q, r + 1)) {
+    for (uint64_t r = candidate(q, q->next_region); r < ntx_index_region_total(x); r = candidate(q, r + 1)) {
         if (q->only_region >= 0 && r != (uint64_t)q->only_region)
             break;
         uint64_t lo = ntx_rg_ts_min(x, r), hi = ntx_rg_ts_max(x, r);
@@ -329,8 +328,8 @@ static int plan_next_region(ntidx_query *q, ntx_err *err)
                     return nomem(err);
                 uint32_t me = ntx_rg_meta_epoch(x, r);
                 struct epochs e = {x, me, ntx_rg_thread_epoch(x, r)};
-                for (uint64_t d = ntx_lower_bound(x->ndefs, def_before_epochs, &e);
-                     d < x->ndefs && ntx_def_block(x, d) < first; d++)
+                for (uint64_t d = ntx_lower_bound(ntx_index_def_count(x), def_before_epochs, &e);
+                     d < ntx_index_def_count(x) && ntx_def_block(x, d) < first; d++)
                     if (ntx_def_kind(x, d) == NTIDX_BLOCK_EVENT && ntx_def_meta_epoch(x, d) == me)
                         q->primed_event_blocks++;
             }
@@ -416,10 +415,11 @@ static void set_type_keys(ntidx_query *q)
 {
     const ntidx_index *x = q->x;
     q->ntype_keys = 0;
-    if (!x->filters || !q->o.provider || !q->o.has_event_id || !x->strings)
+    uint64_t len;
+    const char *p = ntx_index_strings(x, &len), *end = p + len;
+    if (!ntx_index_has_filters(x) || !q->o.provider || !q->o.has_event_id || !p)
         return;
     q->type_keys[q->ntype_keys++] = ntx_type_hash(q->o.provider, q->o.event_id);
-    const char *p = (const char *)x->strings, *end = p + x->strings_len;
     while (p < end) {
         const char *nul = memchr(p, 0, (size_t)(end - p));
         if (!nul)
@@ -450,6 +450,7 @@ static int query_start(ntidx_query *q)
     int rc = ntidx_reader_open(q->t, &ro, &q->r);
     if (rc < 0)
         return rc;
+    q->rs = ntidx_reader_get_stats(q->r);
     q->plan_len = 0;
     q->emitted = 0;
     q->done = 0;
@@ -457,13 +458,13 @@ static int query_start(ntidx_query *q)
     q->paused = 0;
     q->last_def = UINT64_MAX;
     memset(&q->stats, 0, sizeof q->stats);
-    q->sorted = (x->flags & NTX_IF_REGIONS_SORTED) != 0;
+    q->sorted = ntx_index_regions_sorted(x);
     q->prev_region = -2;
-    q->planned_all = q->o.t0 >= q->o.t1 || !x->nregions;
+    q->planned_all = q->o.t0 >= q->o.t1 || !ntx_index_region_total(x);
     q->next_region = q->only_region >= 0 ? (uint64_t)q->only_region
                      : q->sorted && !q->planned_all ? first_region(x, q->o.t0) : 0;
     q->next_chosen = 0;
-    set_type_keys(q); /* of this index: a recovery replaces it */
+    set_type_keys(q); /* of this index: ntidx_query_resume() may give another */
     ntx_reader_set_plan(q->r, refill, q);
     if (q->o.order == NTIDX_ORDER_TIME)
         ntx_reader_set_time_floor(q->r, q->o.t0); /* next_event() drops what is earlier */
@@ -488,11 +489,11 @@ static int choose_regions(ntidx_query *q, const ntidx_trace *t)
     const ntidx_index *x = q->x;
     q->chosen = malloc((o->region_count ? o->region_count : 1) * sizeof *q->chosen);
     if (!q->chosen)
-        return ntx_failf(NTIDX_E_NOMEM, t->name, NTIDX_NO_OFFSET, "out of memory");
+        return ntx_failf(NTIDX_E_NOMEM, ntidx_trace_name(t), NTIDX_NO_OFFSET, "out of memory");
     for (size_t i = 0; i < o->region_count; i++) {
-        if (o->regions[i] >= x->nregions)
-            return ntx_failf(NTIDX_E_INVALID_ARG, t->name, NTIDX_NO_OFFSET, "query options: no region %llu (the index has %llu)",
-                             (unsigned long long)o->regions[i], (unsigned long long)x->nregions);
+        if (o->regions[i] >= ntx_index_region_total(x))
+            return ntx_failf(NTIDX_E_INVALID_ARG, ntidx_trace_name(t), NTIDX_NO_OFFSET, "query options: no region %llu (the index has %llu)",
+                             (unsigned long long)o->regions[i], (unsigned long long)ntx_index_region_total(x));
         q->chosen[i] = o->regions[i];
     }
     qsort(q->chosen, o->region_count, sizeof *q->chosen, cmp_u64);
@@ -509,13 +510,13 @@ static int choose_regions(ntidx_query *q, const ntidx_trace *t)
 static int check_options(const ntidx_trace *t, const ntidx_query_options *o)
 {
     if (o->order != NTIDX_ORDER_FILE && o->order != NTIDX_ORDER_TIME)
-        return ntx_failf(NTIDX_E_INVALID_ARG, t->name, NTIDX_NO_OFFSET, "query order %d is neither file nor time",
+        return ntx_failf(NTIDX_E_INVALID_ARG, ntidx_trace_name(t), NTIDX_NO_OFFSET, "query order %d is neither file nor time",
                          (int)o->order);
     if (!ntx_reserved_zero(o->reserved, sizeof o->reserved))
-        return ntx_failf(NTIDX_E_INVALID_ARG, t->name, NTIDX_NO_OFFSET,
+        return ntx_failf(NTIDX_E_INVALID_ARG, ntidx_trace_name(t), NTIDX_NO_OFFSET,
                          "query options: reserved fields are not zero (fill them with ntidx_query_options_defaults())");
     if (o->region_count && !o->regions)
-        return ntx_failf(NTIDX_E_INVALID_ARG, t->name, NTIDX_NO_OFFSET, "query options: region_count without regions");
+        return ntx_failf(NTIDX_E_INVALID_ARG, ntidx_trace_name(t), NTIDX_NO_OFFSET, "query options: region_count without regions");
     return NTIDX_OK;
 }
 
@@ -525,9 +526,9 @@ static int query_open(ntidx_trace *t, const ntidx_index *x, const ntidx_query_op
     *out = NULL;
     ntidx_query *q = calloc(1, sizeof *q);
     if (!q)
-        return ntx_failf(NTIDX_E_NOMEM, t->name, NTIDX_NO_OFFSET, "out of memory");
+        return ntx_failf(NTIDX_E_NOMEM, ntidx_trace_name(t), NTIDX_NO_OFFSET, "out of memory");
     q->t = t;
-    q->x = ntx_index_current(x);
+    q->x = x;
     if (o)
         q->o = *o;
     else
@@ -537,7 +538,7 @@ static int query_open(ntidx_trace *t, const ntidx_index *x, const ntidx_query_op
         rc = choose_regions(q, t);
     if (rc == NTIDX_OK && ((q->o.provider && !(q->provider = strdup(q->o.provider))) ||
                            (q->o.event_name && !(q->event_name = strdup(q->o.event_name)))))
-        rc = ntx_failf(NTIDX_E_NOMEM, t->name, NTIDX_NO_OFFSET, "out of memory");
+        rc = ntx_failf(NTIDX_E_NOMEM, ntidx_trace_name(t), NTIDX_NO_OFFSET, "out of memory");
     if (rc < 0) {
         free(q->chosen);
         free(q->provider);
@@ -567,16 +568,15 @@ NTIDX_API int ntidx_query_open(ntidx_trace *t, const ntidx_index *x, const ntidx
     if (out)
         *out = NULL;
     if (!out || !t || !x)
-        return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET, "ntidx_query_open: NULL argument");
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? ntidx_trace_name(t) : NULL, NTIDX_NO_OFFSET, "ntidx_query_open: NULL argument");
     return query_open(t, x, o, -1, 0, out);
 }
 
 int ntx_query_open_region(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o,
                           uint64_t region, int every_block)
 {
-    x = ntx_index_current(x);
-    if (region >= x->nregions)
-        return ntx_failf(NTIDX_E_INVALID_ARG, x->name, NTIDX_NO_OFFSET, "no region %llu", (unsigned long long)region);
+    if (region >= ntx_index_region_total(x))
+        return ntx_failf(NTIDX_E_INVALID_ARG, ntx_index_name(x), NTIDX_NO_OFFSET, "no region %llu", (unsigned long long)region);
     return query_open(t, x, o, (int64_t)region, every_block, out);
 }
 
@@ -616,11 +616,11 @@ NTIDX_API int ntidx_query_estimate(ntidx_trace *t, const ntidx_index *x, const n
                                    ntidx_query_cost *out)
 {
     if (!t || !x || !out)
-        return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET, "ntidx_query_estimate: NULL argument");
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? ntidx_trace_name(t) : NULL, NTIDX_NO_OFFSET, "ntidx_query_estimate: NULL argument");
     ntidx_query q;
     memset(&q, 0, sizeof q);
     q.t = t;
-    q.x = ntx_index_current(x);
+    q.x = x;
     if (o)
         q.o = *o;
     else
@@ -633,12 +633,12 @@ NTIDX_API int ntidx_query_estimate(ntidx_trace *t, const ntidx_index *x, const n
         return rc;
     }
     memset(out, 0, sizeof *out);
-    out->events = q.x->filters ? 0 : UINT64_MAX;
+    out->events = ntx_index_has_filters(q.x) ? 0 : UINT64_MAX;
     q.cost = out;
     q.only_region = -1;
-    q.sorted = (q.x->flags & NTX_IF_REGIONS_SORTED) != 0;
+    q.sorted = ntx_index_regions_sorted(q.x);
     q.prev_region = -2;
-    q.planned_all = q.o.t0 >= q.o.t1 || !q.x->nregions;
+    q.planned_all = q.o.t0 >= q.o.t1 || !ntx_index_region_total(q.x);
     q.next_region = q.sorted && !q.planned_all ? first_region(q.x, q.o.t0) : 0;
     set_type_keys(&q);
     ntx_err err = {0};
@@ -647,7 +647,7 @@ NTIDX_API int ntidx_query_estimate(ntidx_trace *t, const ntidx_index *x, const n
     free(q.plan);
     free(q.chosen);
     if (rc < 0)
-        return ntx_fail(rc, q.x->name, &err);
+        return ntx_fail(rc, ntx_index_name(q.x), &err);
     out->regions = q.stats.regions_visited;
     return NTIDX_OK;
 }
@@ -673,7 +673,7 @@ static int type_matches(ntidx_query *q, const ntidx_metadata *m)
 /* The query's figures from its reader's. */
 static void update_stats(ntidx_query *q)
 {
-    const ntidx_reader_stats *rs = &q->r->stats;
+    const ntidx_reader_stats *rs = q->rs;
     /* Once per event: blocks are counted with their bytes (never 0: framing included) and drops as they are
        seen, so unchanged bytes and drops mean unchanged figures. */
     if (rs->bytes_read == q->stats.bytes_read && rs->dropped_events == q->stats.dropped_events)
@@ -702,11 +702,11 @@ static int next_event(ntidx_query *q, const ntidx_event **ev)
         update_stats(q);
         if (rc <= 0) {
             q->done = 1;
-            return rc < 0 ? ntx_fail(rc, q->t->name, &q->r->err) : rc;
+            return rc < 0 ? ntx_fail(rc, ntidx_trace_name(q->t), ntx_reader_error(q->r)) : rc;
         }
         if (e->timestamp < q->o.t0 || e->timestamp >= q->o.t1) {
             /* In time order over sorted regions, the first event past the window ends it. */
-            if (q->o.order == NTIDX_ORDER_TIME && e->timestamp >= q->o.t1 && (q->x->flags & NTX_IF_REGIONS_SORTED)) {
+            if (q->o.order == NTIDX_ORDER_TIME && e->timestamp >= q->o.t1 && q->sorted) {
                 q->done = 1;
                 return 0;
             }
@@ -730,7 +730,7 @@ long ntx_query_rows(ntidx_query *q, ntx_row *rows, size_t cap, uint64_t *block_o
         if (n <= 0) {
             q->done = 1;
             if (n < 0) /* about the index file when a region failed its check, else about the trace */
-                return ntx_fail((int)n, n == NTIDX_E_INDEX_CORRUPT ? q->x->name : q->t->name, &q->r->err);
+                return ntx_fail((int)n, n == NTIDX_E_INDEX_CORRUPT ? ntx_index_name(q->x) : ntidx_trace_name(q->t), ntx_reader_error(q->r));
             return 0;
         }
         if (unfiltered) {
@@ -763,50 +763,55 @@ long ntx_query_rows(ntidx_query *q, ntx_row *rows, size_t cap, uint64_t *block_o
     }
 }
 
-/*
- * A region of a lazily checked index failed its check: rebuild the index
- * (ntx_index_recover), restart over the new one and pass over the events
- * already returned. Queries are deterministic, so the output goes on exactly
- * where it stopped.
- */
-static int recover(ntidx_query *q, const ntidx_event **ev)
+/* Start again over q->x and pass over the first `skip` events: queries are deterministic (the trace and the
+   options fix their events and order, whatever index plans them), so the next event is the one after them. */
+static int restart_after(ntidx_query *q, uint64_t skip)
 {
-    q->recovered = 1;
-    ntx_err why = q->r->err, err = {0};
-    const ntidx_index *nx;
-    int rc = ntx_index_recover(q->t, q->x, &why, &nx, &err);
+    int rc = query_start(q);
     if (rc < 0)
-        return ntx_fail(rc, q->t->name, &err);
-    uint64_t returned = q->emitted;
-    q->x = nx;
-    if ((rc = query_start(q)) < 0)
         return rc;
-    for (uint64_t i = 0; i < returned; i++)
-        if ((rc = next_event(q, ev)) != 1) /* the rebuilt index cannot give fewer */
-            return rc < 0 ? rc : ntx_failf(NTIDX_E_CORRUPT, q->t->name, NTIDX_NO_OFFSET,
-                                           "the rebuilt index gives fewer events than the one it replaced");
+    const ntidx_event *ev;
+    for (uint64_t i = 0; i < skip; i++)
+        if ((rc = next_event(q, &ev)) != 1) /* an index of the same trace cannot give fewer */
+            return rc == NTIDX_E_INDEX_CORRUPT ? ntx_fail(rc, ntx_index_name(q->x), ntx_reader_error(q->r))
+                   : rc < 0                    ? rc
+                                               : ntx_failf(NTIDX_E_CORRUPT, ntidx_trace_name(q->t), NTIDX_NO_OFFSET,
+                                                           "the index gives fewer events than the one it replaced");
     return NTIDX_OK;
 }
+
+NTIDX_API int ntidx_query_resume(ntidx_query *q, const ntidx_index *x)
+{
+    if (!q || !x)
+        return ntx_failf(NTIDX_E_INVALID_ARG, q ? ntidx_trace_name(q->t) : NULL, NTIDX_NO_OFFSET,
+                         "ntidx_query_resume: NULL argument");
+    if (q->only_region >= 0 || q->by_region)
+        return ntx_failf(NTIDX_E_INVALID_ARG, ntidx_trace_name(q->t), NTIDX_NO_OFFSET,
+                         "ntidx_query_resume: not for a query of the library's own");
+    q->x = x;
+    return restart_after(q, q->emitted);
+}
+
+int ntx_query_resume_after(ntidx_query *q, const ntidx_index *x, uint64_t skip)
+{
+    q->x = x;
+    return restart_after(q, skip);
+}
+
+uint64_t ntx_query_returned(const ntidx_query *q) { return q->emitted; }
 
 NTIDX_API int ntidx_query_next(ntidx_query *q, const ntidx_event **ev)
 {
     if (!q || !ev)
         return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET, "ntidx_query_next: NULL argument");
-    int rc = next_event(q, ev);
-    if (rc == NTIDX_E_INDEX_CORRUPT && q->o.recover && !q->recovered && q->only_region < 0) {
-        if ((rc = recover(q, ev)) < 0)
-            return rc;
-        rc = next_event(q, ev);
-    }
-    if (rc == NTIDX_E_INDEX_CORRUPT) /* about the index file, not the trace */
-        return ntx_fail(rc, q->x->name, &q->r->err);
-    return rc;
+    return ntx_query_next(q, ev);
 }
 
 int ntx_query_next(ntidx_query *q, const ntidx_event **ev)
 {
     int rc = next_event(q, ev);
-    return rc == NTIDX_E_INDEX_CORRUPT ? ntx_fail(rc, q->x->name, &q->r->err) : rc;
+    /* a region that failed its check is about the index file, not the trace */
+    return rc == NTIDX_E_INDEX_CORRUPT ? ntx_fail(rc, ntx_index_name(q->x), ntx_reader_error(q->r)) : rc;
 }
 
 NTIDX_API const ntidx_query_stats *ntidx_query_get_stats(const ntidx_query *q) { return q ? &q->stats : NULL; }
@@ -841,7 +846,7 @@ int ntx_query_restrict_types(ntidx_query *q, const ntx_event_type *types, size_t
     if (!copy || !hashes) {
         free(copy);
         free(hashes);
-        return ntx_failf(NTIDX_E_NOMEM, q->t->name, NTIDX_NO_OFFSET, "out of memory");
+        return ntx_failf(NTIDX_E_NOMEM, ntidx_trace_name(q->t), NTIDX_NO_OFFSET, "out of memory");
     }
     for (size_t k = 0; k < n; k++) {
         copy[k] = types[k];

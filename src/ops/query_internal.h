@@ -3,7 +3,7 @@
 #define NTX_OPS_QUERY_INTERNAL_H
 
 #include "ntidx/index.h"
-#include "reader_internal.h"
+#include "reader_plan.h"
 
 /*
  * One region as a unit of work: a query over region `region` only, primed on
@@ -41,10 +41,14 @@ void ntx_query_next_region(ntidx_query *q);
  */
 long ntx_query_rows(ntidx_query *q, ntx_row *rows, size_t cap, uint64_t *block_offset, int unfiltered);
 
-/* ntidx_query_next() for such a query, which never recovers (its caller does): no argument checks, no
-   recovery, so the per-event path of statistics workers is one call shorter. Errors are published as
-   ntidx_query_next() publishes them. */
+/* ntidx_query_next() without its argument checks, so the per-event path of the library's own loops is one call
+   shorter. Errors are published as ntidx_query_next() publishes them. */
 int ntx_query_next(ntidx_query *q, const ntidx_event **ev);
+
+/* The events the query has returned so far. */
+uint64_t ntx_query_returned(const ntidx_query *q);
+/* ntidx_query_resume() passing over `skip` events instead of those returned (a batch that holds one back). */
+int ntx_query_resume_after(ntidx_query *q, const ntidx_index *x, uint64_t skip);
 
 /*
  * One type of event by what names it in every trace: its provider and event

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "index_internal.h"
-#include "reader_internal.h"
+#include "index_tables.h"
+#include "reader_plan.h"
 #include "stats_internal.h"
 
 struct ntx_stats_impl {
@@ -484,11 +484,11 @@ NTIDX_API int ntidx_stats_compute_progress(ntidx_trace *t, ntidx_progress_fn pro
     while (rc == 0 && (n = ntx_reader_rows(r, rows, sizeof rows / sizeof rows[0], &block)) > 0) {
         if ((rc = ntx_stats_accum_add_rows(&a, rows, (size_t)n)) < 0)
             nomem = 1;
-        else if (progress && (++batches & 15) == 0 && progress(ctx, block, t->info.file_size))
+        else if (progress && (++batches & 15) == 0 && progress(ctx, block, ntidx_trace_get_info(t)->file_size))
             rc = ntx_failf(NTIDX_E_CANCELLED, ntidx_trace_name(t), NTIDX_NO_OFFSET, "cancelled");
     }
     if (rc == 0 && n < 0)
-        rc = ntx_fail((int)n, ntidx_trace_name(t), &r->err);
+        rc = ntx_fail((int)n, ntidx_trace_name(t), ntx_reader_error(r));
     const ntidx_dropped *dl = NULL;
     size_t dn = 0;
     if (rc == 0)

@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "error.h"
-#include "index_internal.h"
-#include "ops_internal.h"
+#include "index_summary.h"
+#include "index_tables.h"
 #include "query_internal.h"
 #include "stats_internal.h"
 #include "threads.h"
@@ -215,198 +215,248 @@ static int selected(const ntidx_stats_options *o, const uint8_t *chosen, uint64_
     return !o->regions || chosen[r];
 }
 
-static int stats_run(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_options *o, ntidx_stats **out,
-                     ntx_err *err)
+/* What a run reads besides the workers' regions (sh.regions): the regions chosen, and those the index answers. */
+typedef struct run_plan {
+    uint64_t nr;      /* the index's regions */
+    uint8_t *chosen;  /* o->regions as one byte per region (NULL: every region) */
+    uint64_t *inside; /* regions wholly inside the window whose statistics the index holds */
+    size_t ninside;
+} run_plan;
+
+/*
+ * The regions of the run: those the options select that overlap the window,
+ * decoded by the workers (sh->regions), or taken from a --full index's
+ * statistics when wholly inside it (p->inside; unless a histogram wants
+ * every timestamp). Either way the numbers are the ones a worker computes
+ * for the region, so the result is the same byte for byte.
+ */
+static int plan_regions(const ntidx_index *x, const ntidx_stats_options *o, shared *sh, run_plan *p, ntx_err *err)
 {
-    const ntidx_index_info *ii = &x->info;
-    shared sh = {.t = t, .x = x, .o = o, .lock = PTHREAD_MUTEX_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
-    uint64_t nr = x->nregions;
-    uint8_t *chosen = NULL;
+    uint64_t nr = p->nr = ntx_index_region_total(x);
     if (o->regions) {
-        chosen = calloc((size_t)(nr ? nr : 1), 1);
-        if (!chosen)
+        if (!(p->chosen = calloc((size_t)(nr ? nr : 1), 1)))
             return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
         for (size_t i = 0; i < o->region_count; i++) {
-            if (o->regions[i] >= nr) {
-                free(chosen);
+            if (o->regions[i] >= nr)
                 return ntx_err_set(err, NTIDX_E_INVALID_ARG, "no region %llu (the index has %llu)",
                                    (unsigned long long)o->regions[i], (unsigned long long)nr);
-            }
-            chosen[o->regions[i]] = 1;
+            p->chosen[o->regions[i]] = 1;
         }
     }
-    sh.regions = malloc((size_t)(nr ? nr : 1) * sizeof *sh.regions);
-    if (!sh.regions) {
-        free(chosen);
+    if (!(sh->regions = malloc((size_t)(nr ? nr : 1) * sizeof *sh->regions)))
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
-    }
-    /* A --full index holds each region's statistics: regions wholly inside the window are taken from it
-       (unless a histogram wants every timestamp), the others are decoded. Either way the numbers are
-       the ones a worker computes for the region, so the result is the same byte for byte. */
     int use_summaries = ntx_index_has_summaries(x) && !o->buckets && !o->bucket_ticks;
-    uint64_t *inside = use_summaries ? malloc((size_t)(nr ? nr : 1) * sizeof *inside) : NULL;
-    size_t ninside = 0;
-    if (use_summaries && !inside) {
-        free(sh.regions);
-        free(chosen);
+    if (use_summaries && !(p->inside = malloc((size_t)(nr ? nr : 1) * sizeof *p->inside)))
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
-    }
     for (uint64_t r = 0; r < nr; r++) {
-        if (!selected(o, chosen, r) || !ntx_index_region_overlaps(x, r, o->t0, o->t1))
+        if (!selected(o, p->chosen, r) || !ntx_index_region_overlaps(x, r, o->t0, o->t1))
             continue;
         if (use_summaries && ntx_index_region_inside(x, r, o->t0, o->t1))
-            inside[ninside++] = r;
+            p->inside[p->ninside++] = r;
         else
-            sh.regions[sh.nregions++] = r;
+            sh->regions[sh->nregions++] = r;
     }
     /* A lazily checked index: the entries of the regions this run checks, asked for at once rather than
        region by region (each section in one request). */
-    if (sh.nregions > 1)
-        ntx_index_prefetch_regions(x, sh.regions[0], sh.regions[sh.nregions - 1] + 1);
-    if (ninside > 1)
-        ntx_index_prefetch_regions(x, inside[0], inside[ninside - 1] + 1);
-    /* Histogram span: the window, clipped to the trace's events. */
-    if (o->buckets || o->bucket_ticks) {
-        uint64_t lo = o->t0 > ii->first_ts ? o->t0 : ii->first_ts;
-        uint64_t hi = o->t1 != UINT64_MAX ? o->t1 : (ii->last_ts == UINT64_MAX ? ii->last_ts : ii->last_ts + 1);
-        if (ii->first_ts > ii->last_ts || hi <= lo)
-            hi = lo + 1;
-        uint64_t span = hi - lo;
-        sh.hist_start = lo;
-        sh.hist_width = o->bucket_ticks ? o->bucket_ticks : span / o->buckets + (span % o->buckets != 0);
-        if (!sh.hist_width)
-            sh.hist_width = 1;
-        uint64_t nb = span / sh.hist_width + (span % sh.hist_width != 0); /* a width near 2^64 cannot wrap */
-        if (nb > MAX_BUCKETS) {
-            free(sh.regions);
-            free(inside);
-            free(chosen);
-            return ntx_err_set(err, NTIDX_E_INVALID_ARG, "%llu histogram buckets is too many (at most %u)",
-                               (unsigned long long)nb, MAX_BUCKETS);
-        }
-        sh.nbuckets = (size_t)(nb ? nb : 1);
-    }
-    unsigned nthreads = ntx_thread_count(o->threads);
-    if (nthreads > sh.nregions)
-        nthreads = sh.nregions ? (unsigned)sh.nregions : 1;
-    /* Work units: runs of consecutive regions (one query each, primed once), about a quarter of a
-       thread's share of the bytes, so that threads still finish together. */
-    sh.unit_first = malloc((sh.nregions + 1) * sizeof *sh.unit_first);
+    if (sh->nregions > 1)
+        ntx_index_prefetch_regions(x, sh->regions[0], sh->regions[sh->nregions - 1] + 1);
+    if (p->ninside > 1)
+        ntx_index_prefetch_regions(x, p->inside[0], p->inside[p->ninside - 1] + 1);
+    return 0;
+}
+
+/* The histogram's span: the window, clipped to the trace's events, in buckets of the width asked for. */
+static int plan_histogram(const ntidx_index_info *ii, const ntidx_stats_options *o, shared *sh, ntx_err *err)
+{
+    if (!o->buckets && !o->bucket_ticks)
+        return 0;
+    uint64_t lo = o->t0 > ii->first_ts ? o->t0 : ii->first_ts;
+    uint64_t hi = o->t1 != UINT64_MAX ? o->t1 : (ii->last_ts == UINT64_MAX ? ii->last_ts : ii->last_ts + 1);
+    if (ii->first_ts > ii->last_ts || hi <= lo)
+        hi = lo + 1;
+    uint64_t span = hi - lo;
+    sh->hist_start = lo;
+    sh->hist_width = o->bucket_ticks ? o->bucket_ticks : span / o->buckets + (span % o->buckets != 0);
+    if (!sh->hist_width)
+        sh->hist_width = 1;
+    uint64_t nb = span / sh->hist_width + (span % sh->hist_width != 0); /* a width near 2^64 cannot wrap */
+    if (nb > MAX_BUCKETS)
+        return ntx_err_set(err, NTIDX_E_INVALID_ARG, "%llu histogram buckets is too many (at most %u)",
+                           (unsigned long long)nb, MAX_BUCKETS);
+    sh->nbuckets = (size_t)(nb ? nb : 1);
+    return 0;
+}
+
+/*
+ * Work units: runs of consecutive regions (one query each, primed once),
+ * about a quarter of a thread's share of the bytes, so that threads still
+ * finish together; with progress, each unit's bytes. 0, or out of memory.
+ */
+static int plan_units(const ntidx_index *x, const ntidx_stats_options *o, shared *sh, unsigned nthreads, ntx_err *err)
+{
+    sh->unit_first = malloc((sh->nregions + 1) * sizeof *sh->unit_first);
+    if (!sh->unit_first)
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     if (o->progress)
-        sh.unit_bytes = malloc((sh.nregions + 1) * sizeof *sh.unit_bytes); /* none: no progress, same numbers */
-    if (sh.unit_first) {
-        uint64_t total = 0, unit = 0;
-        for (size_t i = 0; i < sh.nregions; i++)
-            total += ntx_rg_bytes(x, sh.regions[i]);
-        uint64_t target = total / ((uint64_t)nthreads * 4) + 1;
-        for (size_t i = 0; i < sh.nregions; i++) {
-            if (i == 0 || sh.regions[i] != sh.regions[i - 1] + 1 || unit >= target) {
-                sh.unit_first[sh.nunits++] = i;
-                unit = 0;
-            }
-            unit += ntx_rg_bytes(x, sh.regions[i]);
-            if (sh.unit_bytes)
-                sh.unit_bytes[sh.nunits - 1] = unit;
+        sh->unit_bytes = malloc((sh->nregions + 1) * sizeof *sh->unit_bytes); /* none: no progress, same numbers */
+    uint64_t total = 0, unit = 0;
+    for (size_t i = 0; i < sh->nregions; i++)
+        total += ntx_rg_bytes(x, sh->regions[i]);
+    uint64_t target = total / ((uint64_t)nthreads * 4) + 1;
+    for (size_t i = 0; i < sh->nregions; i++) {
+        if (i == 0 || sh->regions[i] != sh->regions[i - 1] + 1 || unit >= target) {
+            sh->unit_first[sh->nunits++] = i;
+            unit = 0;
         }
-        sh.unit_first[sh.nunits] = sh.nregions;
-        sh.total_bytes = total;
+        unit += ntx_rg_bytes(x, sh->regions[i]);
+        if (sh->unit_bytes)
+            sh->unit_bytes[sh->nunits - 1] = unit;
     }
-    if (sh.unit_bytes && o->progress(o->progress_ctx, 0, sh.total_bytes))
-        atomic_store(&sh.cancelled, 1); /* before any work */
-    worker *ws = sh.unit_first ? calloc(nthreads, sizeof *ws) : NULL;
-    int rc = ws ? 0 : ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
-    if (rc == 0 && atomic_load(&sh.cancelled))
-        rc = ntx_err_set(err, NTIDX_E_CANCELLED, "cancelled");
-    for (unsigned i = 0; rc == 0 && i < nthreads; i++) {
-        ws[i].sh = &sh;
+    sh->unit_first[sh->nunits] = sh->nregions;
+    sh->total_bytes = total;
+    return 0;
+}
+
+/* The workers' state, made ready (ws: nthreads of them, zeroed). */
+static int init_workers(shared *sh, worker *ws, unsigned nthreads, ntx_err *err)
+{
+    for (unsigned i = 0; i < nthreads; i++) {
+        ws[i].sh = sh;
         ws[i].first = &ws[0];
-        if ((rc = ntx_stats_accum_init(&ws[i].a)) < 0) {
-            ntx_err_set(err, rc, "out of memory");
-            break;
-        }
+        int rc = ntx_stats_accum_init(&ws[i].a);
+        if (rc < 0)
+            return ntx_err_set(err, rc, "out of memory");
         ntx_drop_map_init(&ws[i].drops);
-        if (sh.nbuckets && !(ws[i].hist = calloc(sh.nbuckets, sizeof *ws[i].hist)))
-            rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+        if (sh->nbuckets && !(ws[i].hist = calloc(sh->nbuckets, sizeof *ws[i].hist)))
+            return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     }
-    /* Worker 0 runs on this thread: one thread means no thread at all. */
+    return 0;
+}
+
+/* The workers run, worker 0 on this thread (one thread means no thread at all); the first error is theirs. */
+static int run_workers(shared *sh, worker *ws, unsigned nthreads, ntx_err *err)
+{
     unsigned started = 0;
-    sh.running = nthreads;
-    for (unsigned i = 1; rc == 0 && i < nthreads; i++, started++)
+    sh->running = nthreads;
+    for (unsigned i = 1; i < nthreads; i++, started++)
         if (pthread_create(&ws[i].tid, NULL, work, &ws[i]) != 0)
             break;
-    pthread_mutex_lock(&sh.lock);
-    sh.running -= nthreads - 1 - started; /* the workers that could not start */
-    pthread_mutex_unlock(&sh.lock);
-    if (rc == 0)
-        work(&ws[0]);
+    pthread_mutex_lock(&sh->lock);
+    sh->running -= nthreads - 1 - started; /* the workers that could not start */
+    pthread_mutex_unlock(&sh->lock);
+    work(&ws[0]);
     for (unsigned i = 1; i <= started; i++)
         pthread_join(ws[i].tid, NULL);
-    if (rc == 0 && atomic_load(&sh.cancelled))
-        rc = ntx_err_set(err, NTIDX_E_CANCELLED, "cancelled");
-    for (unsigned i = 0; rc == 0 && i < nthreads; i++)
+    if (atomic_load(&sh->cancelled))
+        return ntx_err_set(err, NTIDX_E_CANCELLED, "cancelled");
+    for (unsigned i = 0; i < nthreads; i++)
         if (ws[i].rc < 0) {
-            rc = ws[i].rc;
             *err = ws[i].err;
+            return ws[i].rc;
         }
-    /* The regions the index answers for. */
-    for (size_t i = 0; rc == 0 && i < ninside; i++) {
+    return 0;
+}
+
+/* Into worker 0: the regions the index answers for, then the other workers, in worker order (sums). */
+static int merge_workers(const ntidx_index *x, const shared *sh, const run_plan *p, worker *ws, unsigned nthreads,
+                         ntx_err *err)
+{
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < p->ninside; i++) {
         /* a lazily checked index: the region's entries are checked like a query's would be */
-        if ((rc = ntx_index_need_region(x, inside[i], err)) < 0)
-            break;
-        if ((rc = ntx_index_summary_merge(x, inside[i], &ws[0].a, &ws[0].drops, &ws[0].rs)) < 0)
-            ntx_err_set(err, rc, "out of memory");
+        if ((rc = ntx_index_need_region(x, p->inside[i], err)) < 0)
+            return rc;
+        if ((rc = ntx_index_summary_merge(x, p->inside[i], &ws[0].a, &ws[0].drops, &ws[0].rs)) < 0)
+            return ntx_err_set(err, rc, "out of memory");
     }
-    /* Merge into worker 0, in worker order (the sums do not care). */
     for (unsigned i = 1; rc == 0 && i < nthreads; i++) {
         rc = ntx_stats_accum_merge(&ws[0].a, &ws[i].a);
         for (size_t k = 0; rc == 0 && k < ws[i].drops.n; k++)
             rc = ntx_drop_map_add(&ws[0].drops, &ws[i].drops.v[k]);
-        for (size_t b = 0; b < sh.nbuckets; b++)
+        for (size_t b = 0; b < sh->nbuckets; b++)
             ws[0].hist[b] += ws[i].hist[b];
         ws[0].rs.bytes_read += ws[i].rs.bytes_read;
         ws[0].rs.blocks[NTIDX_BLOCK_EVENT] += ws[i].rs.blocks[NTIDX_BLOCK_EVENT];
     }
-    if (rc == 0) {
-        worker *w = &ws[0];
-        ntx_drop_map_sort(&w->drops);
-        uint64_t dropped = 0;
-        for (size_t k = 0; k < w->drops.n; k++)
-            dropped += w->drops.v[k].dropped;
-        w->rs.dropped_events = dropped;
-        w->rs.events = w->a.events;
-        /* Blocks per kind: those of the regions the statistics cover, and the trace block, from the index
-           (the same numbers a read of the whole trace counts, whether or not a region was decoded). Without
-           a window that is every selected region, also those without events (blocks after the last
-           sequence point), which a window cannot overlap. */
-        memset(w->rs.blocks, 0, sizeof w->rs.blocks);
-        w->rs.unknown_blocks = 0;
-        w->rs.blocks[NTIDX_BLOCK_TRACE] = 1;
-        int whole = o->t0 == 0 && o->t1 == UINT64_MAX;
-        for (uint64_t r = 0; r < nr; r++) {
-            if (!selected(o, chosen, r) || !(whole || ntx_index_region_overlaps(x, r, o->t0, o->t1)))
-                continue;
-            for (uint64_t b = ntx_rg_first(x, r); b < ntx_rg_end(x, r); b++) {
-                if (ntx_blk_kind(x, b) < NTIDX_BLOCK_KIND_COUNT)
-                    w->rs.blocks[ntx_blk_kind(x, b)]++;
-                else
-                    w->rs.unknown_blocks++; /* kinds of later versions, which readers skip */
-            }
+    return rc;
+}
+
+/* The statistics from worker 0's merged totals. */
+static int finish_stats(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_options *o, const shared *sh,
+                        const run_plan *p, worker *w, ntidx_stats **out, ntx_err *err)
+{
+    const ntidx_index_info *ii = ntidx_index_get_info(x);
+    ntx_drop_map_sort(&w->drops);
+    uint64_t dropped = 0;
+    for (size_t k = 0; k < w->drops.n; k++)
+        dropped += w->drops.v[k].dropped;
+    w->rs.dropped_events = dropped;
+    w->rs.events = w->a.events;
+    /* Blocks per kind: those of the regions the statistics cover, and the trace block, from the index
+       (the same numbers a read of the whole trace counts, whether or not a region was decoded). Without
+       a window that is every selected region, also those without events (blocks after the last
+       sequence point), which a window cannot overlap. */
+    memset(w->rs.blocks, 0, sizeof w->rs.blocks);
+    w->rs.unknown_blocks = 0;
+    w->rs.blocks[NTIDX_BLOCK_TRACE] = 1;
+    int whole = o->t0 == 0 && o->t1 == UINT64_MAX;
+    for (uint64_t r = 0; r < p->nr; r++) {
+        if (!selected(o, p->chosen, r) || !(whole || ntx_index_region_overlaps(x, r, o->t0, o->t1)))
+            continue;
+        for (uint64_t b = ntx_rg_first(x, r); b < ntx_rg_end(x, r); b++) {
+            if (ntx_blk_kind(x, b) < NTIDX_BLOCK_KIND_COUNT)
+                w->rs.blocks[ntx_blk_kind(x, b)]++;
+            else
+                w->rs.unknown_blocks++; /* kinds of later versions, which readers skip */
         }
-        int complete = ii->complete || (ii->last_ts >= o->t1 && ii->first_ts <= ii->last_ts);
-        char reason[200];
-        snprintf(reason, sizeof reason,
-                 "offset %llu (0x%llx): the trace's complete blocks end here, without an end-of-stream marker",
-                 (unsigned long long)ii->indexed_end, (unsigned long long)ii->indexed_end);
-        rc = ntx_stats_accum_finish(&w->a, t, complete, reason, &w->rs, w->drops.v, w->drops.n, out);
-        if (rc == 0 && sh.nbuckets)
-            rc = ntx_stats_set_histogram(*out, sh.hist_start, sh.hist_width, w->hist, sh.nbuckets);
-        if (rc < 0)
-            ntx_err_set(err, rc, "out of memory");
-        if (rc == 0)
-            (*out)->regions_from_index = ninside;
-        if (rc < 0 && *out)
-            ntidx_stats_free(out);
     }
+    int complete = ii->complete || (ii->last_ts >= o->t1 && ii->first_ts <= ii->last_ts);
+    char reason[200];
+    snprintf(reason, sizeof reason,
+             "offset %llu (0x%llx): the trace's complete blocks end here, without an end-of-stream marker",
+             (unsigned long long)ii->indexed_end, (unsigned long long)ii->indexed_end);
+    int rc = ntx_stats_accum_finish(&w->a, t, complete, reason, &w->rs, w->drops.v, w->drops.n, out);
+    if (rc == 0 && sh->nbuckets)
+        rc = ntx_stats_set_histogram(*out, sh->hist_start, sh->hist_width, w->hist, sh->nbuckets);
+    if (rc < 0) {
+        if (*out)
+            ntidx_stats_free(out);
+        return ntx_err_set(err, rc, "out of memory");
+    }
+    (*out)->regions_from_index = p->ninside;
+    return 0;
+}
+
+static int stats_run(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_options *o, ntidx_stats **out,
+                     ntx_err *err)
+{
+    shared sh = {.t = t, .x = x, .o = o, .lock = PTHREAD_MUTEX_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
+    run_plan p = {0};
+    worker *ws = NULL;
+    unsigned nthreads = 0;
+    int rc = plan_regions(x, o, &sh, &p, err);
+    if (rc == 0)
+        rc = plan_histogram(ntidx_index_get_info(x), o, &sh, err);
+    if (rc == 0) {
+        nthreads = ntx_thread_count(o->threads);
+        if (nthreads > sh.nregions)
+            nthreads = sh.nregions ? (unsigned)sh.nregions : 1;
+        rc = plan_units(x, o, &sh, nthreads, err);
+    }
+    if (rc == 0 && sh.unit_bytes && o->progress(o->progress_ctx, 0, sh.total_bytes))
+        atomic_store(&sh.cancelled, 1); /* before any work */
+    if (rc == 0 && !(ws = calloc(nthreads, sizeof *ws)))
+        rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    if (rc == 0 && atomic_load(&sh.cancelled))
+        rc = ntx_err_set(err, NTIDX_E_CANCELLED, "cancelled");
+    if (rc == 0)
+        rc = init_workers(&sh, ws, nthreads, err);
+    if (rc == 0)
+        rc = run_workers(&sh, ws, nthreads, err);
+    if (rc == 0)
+        rc = merge_workers(x, &sh, &p, ws, nthreads, err);
+    if (rc == 0)
+        rc = finish_stats(t, x, o, &sh, &p, &ws[0], out, err);
     for (unsigned i = 0; ws && i < nthreads; i++) {
         if (rc < 0 || i > 0)
             ntx_stats_accum_discard(&ws[i].a);
@@ -417,8 +467,8 @@ static int stats_run(ntidx_trace *t, const ntidx_index *x, const ntidx_stats_opt
     free(sh.unit_first);
     free(sh.unit_bytes);
     free(sh.regions);
-    free(inside);
-    free(chosen);
+    free(p.inside);
+    free(p.chosen);
     if (rc < 0 && !err->code)
         ntx_err_set(err, rc, "%s", ntidx_strerror(rc));
     return rc;
@@ -430,31 +480,20 @@ NTIDX_API int ntidx_stats_indexed(ntidx_trace *t, const ntidx_index *x, const nt
     if (out)
         *out = NULL;
     if (!t || !x || !out)
-        return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET, "ntidx_stats_indexed: NULL argument");
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? ntidx_trace_name(t) : NULL, NTIDX_NO_OFFSET, "ntidx_stats_indexed: NULL argument");
     ntidx_stats_options def;
     if (!o) {
         ntidx_stats_options_defaults(&def);
         o = &def;
     }
     if (!ntx_reserved_zero(o->reserved, sizeof o->reserved))
-        return ntx_failf(NTIDX_E_INVALID_ARG, t->name, NTIDX_NO_OFFSET,
+        return ntx_failf(NTIDX_E_INVALID_ARG, ntidx_trace_name(t), NTIDX_NO_OFFSET,
                          "statistics options: reserved fields are not zero (fill them with ntidx_stats_options_defaults())");
     if (o->region_count && !o->regions)
-        return ntx_failf(NTIDX_E_INVALID_ARG, t->name, NTIDX_NO_OFFSET, "statistics options: region_count without regions");
-    x = ntx_index_current(x);
+        return ntx_failf(NTIDX_E_INVALID_ARG, ntidx_trace_name(t), NTIDX_NO_OFFSET, "statistics options: region_count without regions");
     ntx_err err = {0};
     int rc = stats_run(t, x, o, out, &err);
-    if (rc == NTIDX_E_INDEX_CORRUPT && o->recover) {
-        /* a region of a lazily checked index failed its check: rebuild it and compute again */
-        const ntidx_index *nx;
-        ntx_err rerr = {0};
-        if ((rc = ntx_index_recover(t, x, &err, &nx, &rerr)) < 0)
-            return ntx_fail(rc, t->name, &rerr);
-        ntx_err_clear(&err);
-        x = nx;
-        rc = stats_run(t, x, o, out, &err);
-    }
     if (rc < 0)
-        return ntx_fail(rc, rc == NTIDX_E_INDEX_CORRUPT ? x->name : t->name, &err);
+        return ntx_fail(rc, rc == NTIDX_E_INDEX_CORRUPT ? ntx_index_name(x) : ntidx_trace_name(t), &err);
     return NTIDX_OK;
 }

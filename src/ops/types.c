@@ -17,11 +17,10 @@
 #include "buf.h"
 #include "hash.h"
 #include "idmap.h"
-#include "index_internal.h"
+#include "index_tables.h"
 #include "metadata.h"
 #include "ops_internal.h"
-#include "reader_internal.h"
-#include "reader_sort.h"
+#include "reader_plan.h"
 #include "ntidx/batch.h"
 
 struct ntidx_type_list {
@@ -142,7 +141,7 @@ static int walk_plan(ntidx_trace *t, type_plan *p, ntidx_type_list *l, int *saw,
     if (rc < 0)
         ntx_err_from_last(err, rc);
     if (saw)
-        *saw = r->saw_label_overrides;
+        *saw = ntx_reader_saw_label_overrides(r);
     ntidx_reader_close(&r);
     return rc < 0 ? rc : 0;
 }
@@ -160,7 +159,7 @@ static int list_derived_types(ntidx_trace *t, const ntidx_index *x, ntidx_type_l
 {
     type_plan p = {0};
     size_t cap = 0;
-    for (uint64_t b = 0; b < x->nblocks; b++) {
+    for (uint64_t b = 0; b < ntx_index_block_count(x); b++) {
         if (ntx_blk_kind(x, b) != NTIDX_BLOCK_LABEL_LIST)
             continue;
         int rc = ntx_index_need_block(x, b, err);
@@ -189,7 +188,7 @@ static int list_derived_types(ntidx_trace *t, const ntidx_index *x, ntidx_type_l
     ntidx_reader *r = NULL;
     if ((rc = ntidx_reader_open(t, &ro, &r)) < 0)
         return ntx_err_from_last(err, rc);
-    r->end_pos = x->indexed_end; /* what the index covers: a trace cut short ends there, without an error */
+    ntx_reader_set_end(r, ntidx_index_get_info(x)->indexed_end); /* a trace cut short ends there, without an error */
     ntx_reader_on_metadata(r, add_type, l);
     ntx_row rows[256];
     uint64_t block;
@@ -197,7 +196,7 @@ static int list_derived_types(ntidx_trace *t, const ntidx_index *x, ntidx_type_l
     while ((n = ntx_reader_rows(r, rows, sizeof rows / sizeof rows[0], &block)) > 0)
         ; /* the rows are not wanted: the reader tells add_type() of every row it derives */
     if (n < 0) {
-        *err = r->err;
+        *err = *ntx_reader_error(r);
         rc = (int)n;
     }
     ntidx_reader_close(&r);
@@ -207,11 +206,11 @@ static int list_derived_types(ntidx_trace *t, const ntidx_index *x, ntidx_type_l
 static int list_types(ntidx_trace *t, const ntidx_index *x, int derived, ntidx_type_list *l, ntx_err *err)
 {
     type_plan p = {0};
-    p.steps = malloc((size_t)(2 * x->ndefs + 1) * sizeof *p.steps);
+    p.steps = malloc((size_t)(2 * ntx_index_def_count(x) + 1) * sizeof *p.steps);
     if (!p.steps)
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     int64_t epoch = -1;
-    for (uint64_t d = 0; d < x->ndefs; d++) {
+    for (uint64_t d = 0; d < ntx_index_def_count(x); d++) {
         uint8_t k = ntx_def_kind(x, d);
         if (k != NTIDX_BLOCK_METADATA && k != NTIDX_BLOCK_EVENT)
             continue;
@@ -231,7 +230,7 @@ static int list_types(ntidx_trace *t, const ntidx_index *x, int derived, ntidx_t
     }
     int rc = walk_plan(t, &p, l, NULL, err);
     free(p.steps);
-    if (rc < 0 || t->gen != NTX_GEN_V6 || !derived)
+    if (rc < 0 || ntidx_trace_get_info(t)->format_version != 6 || !derived)
         return rc;
     return list_derived_types(t, x, l, err);
 }
@@ -253,40 +252,23 @@ NTIDX_API int ntidx_index_types(ntidx_trace *t, const ntidx_index *x, ntidx_type
     if (out)
         *out = NULL;
     if (!t || !x || !out)
-        return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET, "ntidx_index_types: NULL argument");
+        return ntx_failf(NTIDX_E_INVALID_ARG, t ? ntidx_trace_name(t) : NULL, NTIDX_NO_OFFSET, "ntidx_index_types: NULL argument");
     return ntx_index_types(t, x, 1, out);
 }
 
 int ntx_index_types(ntidx_trace *t, const ntidx_index *x, int derived, ntidx_type_list **out)
 {
     *out = NULL;
-    x = ntx_index_current(x);
     ntidx_type_list *l = calloc(1, sizeof *l);
     if (!l)
-        return ntx_failf(NTIDX_E_NOMEM, t->name, NTIDX_NO_OFFSET, "out of memory");
+        return ntx_failf(NTIDX_E_NOMEM, ntidx_trace_name(t), NTIDX_NO_OFFSET, "out of memory");
     ntx_idmap_init(&l->by_hash);
     ntx_arena_init(&l->arena);
     ntx_err err = {0};
     int rc = list_types(t, x, derived, l, &err);
-    if (rc == NTIDX_E_INDEX_CORRUPT) {
-        /* a region of a lazily checked index failed its check: rebuild it (as queries do) and list again */
-        const ntidx_index *nx;
-        ntx_err rerr = {0};
-        free_list(l);
-        if ((rc = ntx_index_recover(t, x, &err, &nx, &rerr)) < 0)
-            return ntx_fail(rc, t->name, &rerr);
-        x = nx;
-        l = calloc(1, sizeof *l);
-        if (!l)
-            return ntx_failf(NTIDX_E_NOMEM, t->name, NTIDX_NO_OFFSET, "out of memory");
-        ntx_idmap_init(&l->by_hash);
-        ntx_arena_init(&l->arena);
-        ntx_err_clear(&err);
-        rc = list_types(t, x, derived, l, &err);
-    }
     if (rc < 0) {
         free_list(l);
-        return ntx_fail(rc, rc == NTIDX_E_INDEX_CORRUPT ? x->name : t->name, &err);
+        return ntx_fail(rc, rc == NTIDX_E_INDEX_CORRUPT ? ntx_index_name(x) : ntidx_trace_name(t), &err);
     }
     ntidx_buf_free(&l->scratch);
     *out = l;

@@ -2,7 +2,8 @@
  * The streaming reader: walks blocks in file order, keeps the caches the
  * format defines (metadata, threads, stacks, label lists), applies
  * sequence-point flushes and thread removal, counts dropped events, and
- * hands out events in file or time order.
+ * hands out events in file or time order. The reader layer's own: the
+ * layers above use reader_plan.h and the public API.
  */
 #ifndef NTIDX_READER_INTERNAL_H
 #define NTIDX_READER_INTERNAL_H
@@ -13,6 +14,7 @@
 #include "event_header.h"
 #include "idmap.h"
 #include "ntidx/ntidx.h"
+#include "reader_plan.h"
 #include "trace_internal.h"
 
 /* Per capture thread sequence-number state. */
@@ -44,34 +46,6 @@ typedef struct ntx_derived {
     ntx_label_overrides o;
     struct ntx_derived *next;
 } ntx_derived;
-
-/*
- * A plan: the blocks a query visits, in file order, instead of walking the
- * whole file. CONTEXT steps apply definitions only (for a V3 event block:
- * its metadata rows only); RESET drops every cache before a jump to a
- * region that does not follow the previous one.
- */
-enum { NTX_OP_BLOCK = 0, NTX_OP_CONTEXT = 1, NTX_OP_RESET = 2,
-       NTX_OP_BASELINE = 3, /* a sequence point read only as each thread's starting sequence number */
-       NTX_OP_ORIGIN = 4    /* the plan reads from the trace's start: V6 threads count from 0, as a full read's */ };
-
-typedef struct ntx_plan_step {
-    uint64_t offset;
-    uint32_t size;      /* the block's size (its bytes are read ahead of the reader); 0 for RESET */
-    uint8_t op;
-    uint8_t forget_seq; /* event blocks were skipped before this step: sequence gaps are not drops */
-} ntx_plan_step;
-
-/*
- * One event as statistics see it (ntx_reader_rows()): what ntidx_event says
- * of its type, thread, time and size.
- */
-typedef struct ntx_row {
-    const ntidx_metadata *metadata;
-    uint64_t thread_id; /* as ntidx_event.thread_id: the OS thread id where the trace gives one */
-    uint64_t timestamp;
-    uint32_t payload_size;
-} ntx_row;
 
 /*
  * The threads of the event block being decoded into rows, looked up once per
@@ -113,7 +87,7 @@ struct ntidx_reader {
     size_t plan_asked;         /* and steps before this one asked of the kernel (a pass asks one read-ahead further) */
     uint32_t plan_ahead_bytes; /* the last read-ahead's size (0: none yet) */
     /* Called when the plan runs out: appends the next region's steps (returns 1) or ends it (0, <0 error). */
-    int (*plan_refill)(void *ctx, const ntx_plan_step **plan, size_t *len, ntx_err *err); /* sets err when < 0 */
+    ntx_plan_refill_fn plan_refill; /* sets err when < 0 */
     void *plan_ctx;
     int pending_reset;
     int reading_context;  /* the block being applied is a plan's CONTEXT step: it defines, it counts no drops */
@@ -175,22 +149,84 @@ struct ntidx_reader {
     uint64_t live_lo; /* the first stack or label list block cached (UINT64_MAX: none): not released */
 };
 
-/*
- * The statistics' loop: in file order, up to `cap` events of one event block
- * at a time (its offset in *block_offset) as rows, with every check and count
- * ntidx_reader_next() makes (undefined references, dropped events, reader
- * statistics). Returns the rows (> 0), 0 at the end, < 0 an error (sticky,
- * message in r->err). Not for readers in time order.
- */
-long ntx_reader_rows(ntidx_reader *r, ntx_row *rows, size_t cap, uint64_t *block_offset);
+/* ---- what the reader's files share (each says what it does) ---- */
+
+/* reader.c: fail with `code`, sticky (a file that shrank under the read is said as the reason). */
+int ntx_reader_fail(ntidx_reader *r, int code);
+/* reader.c: an event's reference to something not defined here (NTIDX_E_UNDEFINED_REF at its offset). */
+int ntx_reader_undefined(ntidx_reader *r, const ntx_hdr *h, const char *what, uint64_t id);
+/* reader.c: the next row of the block being decoded (1 an event, 0 the block is over, <0 an error), and the
+   next block applied (1, 0 at the end, 2 a sequence point waits: only with defer_barriers, <0 an error). */
+int ntx_reader_next_row(ntidx_reader *r, ntidx_event *e);
+int ntx_reader_next_block(ntidx_reader *r, int defer_barriers);
+/* Bytes ahead of the row being decoded that the rows' loops ask the cache for. */
+#ifndef PREFETCH_AHEAD
+#define PREFETCH_AHEAD 256
+#endif
+
+/* reader_defs.c: the caches. A metadata row defined (once per id until a flush); a definition block applied
+   (V6 metadata, stacks, threads, remove-thread, label lists); a sequence point applied (stacks and label
+   lists die, V6 flags flush threads and metadata); every cache dropped (a plan's jump); the row a V6 label
+   list's overrides derive from `base` (made once; NULL: out of memory). */
+int ntx_reader_put_metadata(ntidx_reader *r, ntidx_metadata *m);
+int ntx_reader_apply_definitions(ntidx_reader *r, const ntidx_block *b);
+int ntx_reader_apply_sequence_point(ntidx_reader *r, const ntidx_block *b);
+void ntx_reader_reset_caches(ntidx_reader *r);
+const ntidx_metadata *ntx_reader_derived_row(ntidx_reader *r, const ntidx_metadata *base,
+                                             const ntx_label_overrides *o);
+
+/* reader_seq.c: sequence numbers. A capture thread's state (NULL: out of memory); a sequence point's or
+   remove-thread entry (the thread had tried to log `seq` events); a sequence point as a starting line (a
+   plan's BASELINE); blocks were skipped (the next event of each thread is a baseline); every thread counts
+   from 0 (a thread flush a plan read as its baseline); a thread flush (every index starts afresh). */
+ntx_seqstate *ntx_reader_seqstate(ntidx_reader *r, uint64_t capture);
+int ntx_reader_seq_checkpoint(void *ctx, uint64_t thread, uint32_t seq);
+int ntx_reader_seq_baseline(void *ctx, uint64_t thread, uint32_t seq);
+void ntx_reader_forget_sequences(ntidx_reader *r);
+void ntx_reader_seq_all_from_zero(ntidx_reader *r);
+void ntx_reader_seq_threads_flushed(ntidx_reader *r);
+
+/* reader_plan.c: the plan's next block (1 an event block or a definition, 3 a CONTEXT step's, 2 a reset
+   deferred, 0 the plan's end, <0 an error), its bytes asked for ahead of the reader. */
+int ntx_reader_plan_next_block(ntidx_reader *r, ntidx_block *b, int defer_barriers);
+
+/* reader_release.c: block [off, off + size) is about to be read; give back what was read (every
+   RELEASE_BYTES of blocks, and at close). */
+void ntx_reader_note_read(ntidx_reader *r, uint64_t off, uint64_t size);
+void ntx_reader_release(ntidx_reader *r);
+
+/* Inline: once per event. */
+
+/* Sequence numbers per capture thread go up by one; a gap is dropped events. */
+static inline void ntx_seq_event(ntidx_reader *r, ntx_seqstate *s, uint32_t seq)
+{
+    if (!s->seen) {
+        s->seen = 1;
+        s->last = seq;
+        return;
+    }
+    uint32_t gap = seq - s->last - 1;
+    /* A reset to 1 is a new thread reusing the id; a backward step is not a drop. */
+    if (gap != 0 && seq != 1 && gap < 0x80000000u) {
+        s->dropped += gap;
+        r->stats.dropped_events += gap;
+    }
+    s->last = seq;
+}
 
 /*
- * A plan whose refill ended it (returned 0) goes on: the next ntx_reader_rows()
- * asks the refill again. Sequence numbers and dropped events are counted
- * afresh from here, as by a new reader (its other caches stay): what a
- * caller that reads several regions with one reader but wants each region's
- * figures as a one-region query computes them needs (ntx_query_open_run()).
+ * The row of an event of `m` whose V6 label list is `l`: m itself, or the row
+ * the list's overrides (opcode, version, level, keywords) derive from it.
+ * NULL: out of memory (said in r->err).
  */
-void ntx_reader_resume(ntidx_reader *r);
+static inline const ntidx_metadata *ntx_label_row(ntidx_reader *r, const ntidx_metadata *m, const ntx_label_ref *l)
+{
+    if (!l->overrides)
+        return m;
+    const ntidx_metadata *d = ntx_reader_derived_row(r, m, &l->o);
+    if (!d)
+        ntx_err_set(&r->err, NTIDX_E_NOMEM, "out of memory deriving metadata for label overrides");
+    return d;
+}
 
 #endif

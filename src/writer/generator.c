@@ -117,7 +117,7 @@ static int check(int rc, gen *g)
 
 static int define_thread(gen *g, gthread *t)
 {
-    ntidx_thread th = {t->index, 1, 1, t->os_tid, t->pid, t->name};
+    ntidx_thread th = {t->index, 1, 1, t->os_tid, t->pid, t->name, {0}};
     t->emitted = 0;
     return check(ntidx_writer_add_thread(g->w, &th), g);
 }

@@ -176,9 +176,9 @@ static const ntidx_field mixed[] = {
 
 /* Metadata template: id filled later; fields with their count. */
 #define TYPE(prov, eid, name, ver, lvl, kw, op, fs, w)                                             \
-    {{0, eid, ver, lvl, kw, op, prov, name, NULL, NULL, 1, N(fs), fs, 0, NULL, 0}, w}
+    {{0, eid, ver, lvl, kw, op, prov, name, NULL, NULL, 1, N(fs), fs, 0, NULL, 0, {0}}, w}
 #define TYPE_MSG(prov, eid, name, ver, lvl, kw, op, fs, msg, desc, w)                              \
-    {{0, eid, ver, lvl, kw, op, prov, name, msg, desc, 1, N(fs), fs, 0, NULL, 0}, w}
+    {{0, eid, ver, lvl, kw, op, prov, name, msg, desc, 1, N(fs), fs, 0, NULL, 0, {0}}, w}
 
 /* The V5 list is a prefix of the V6 list; weights add up to 64 in each. */
 static const ntidx_w_gen_type gen_types[] = {
@@ -196,7 +196,7 @@ static const ntidx_w_gen_type gen_types[] = {
     TYPE(ZOO, 1, "AllPrimitives", 0, 4, 0xF00000000000ull, -1, all_primitives, 4),
     TYPE(ZOO, 2, "Arrays", 1, 4, 0, -1, arrays, 4),
     TYPE(ZOO, 3, "Nested", 0, 3, 0, 0, nested, 3),
-    {{0, 4, 0, 4, 0, -1, ZOO, "Empty", NULL, NULL, 1, 0, NULL, 0, NULL, 0}, 2},
+    {{0, 4, 0, 4, 0, -1, ZOO, "Empty", NULL, NULL, 1, 0, NULL, 0, NULL, 0, {0}}, 2},
     TYPE(ZOO, 5, "Heartbeat", 0, 5, 0, -1, heartbeat, 11),
     /* V6 only; in V5 their weight goes to Heartbeat (see below). */
     TYPE(V6ZOO, 1, "VarInts", 0, 4, 0, -1, varints, 3),

@@ -715,9 +715,20 @@ NTIDX_API int ntidx_writer_close(ntidx_writer **pw)
     return rc;
 }
 
+/* The rows a client fills end with reserved fields that a later version gives meaning to (docs/abi.md): this
+   one refuses a row that sets them rather than write it without what they ask for. */
+static int reserved_set(const ntidx_writer *w, const char *call, const char *what)
+{
+    return ntx_failf(NTIDX_E_INVALID_ARG, w ? w->path : NULL, NTIDX_NO_OFFSET,
+                     "%s: the %s's reserved fields are not zero (start from {0}, or from what the reader gave)", call,
+                     what);
+}
+
 /* The public calls: each publishes its failure. */
 NTIDX_API int ntidx_writer_add_metadata(ntidx_writer *w, const ntidx_metadata *m)
 {
+    if (m && !ntx_reserved_zero(m->reserved, sizeof m->reserved))
+        return reserved_set(w, "ntidx_writer_add_metadata", "metadata row");
     return said(w, "ntidx_writer_add_metadata", writer_add_metadata(w, m));
 }
 
@@ -728,6 +739,8 @@ NTIDX_API int ntidx_writer_add_metadata_raw(ntidx_writer *w, const uint8_t *data
 
 NTIDX_API int ntidx_writer_add_thread(ntidx_writer *w, const ntidx_thread *th)
 {
+    if (th && !ntx_reserved_zero(th->reserved, sizeof th->reserved))
+        return reserved_set(w, "ntidx_writer_add_thread", "thread");
     return said(w, "ntidx_writer_add_thread", writer_add_thread(w, th));
 }
 
@@ -740,6 +753,9 @@ NTIDX_API int ntidx_writer_add_stack(ntidx_writer *w, uint32_t id, const uint8_t
 NTIDX_API int ntidx_writer_add_label_list(ntidx_writer *w, uint32_t id, const ntidx_label *labels,
                                           size_t n)
 {
+    for (size_t i = 0; labels && i < n; i++)
+        if (!ntx_reserved_zero(labels[i].reserved, sizeof labels[i].reserved))
+            return reserved_set(w, "ntidx_writer_add_label_list", "label");
     return said(w, "ntidx_writer_add_label_list", writer_add_label_list(w, id, labels, n));
 }
 
@@ -756,6 +772,8 @@ NTIDX_API int ntidx_writer_add_label_list_raw(ntidx_writer *w, uint32_t id, cons
 
 NTIDX_API int ntidx_writer_add_event(ntidx_writer *w, const ntidx_event *ev)
 {
+    if (ev && !ntx_reserved_zero(ev->reserved, sizeof ev->reserved))
+        return reserved_set(w, "ntidx_writer_add_event", "event");
     return said(w, "ntidx_writer_add_event", writer_add_event(w, ev));
 }
 

@@ -131,6 +131,42 @@ class Cpu(unittest.TestCase):
         self.assertIn("Callees of " + MAIN + ":", text)
         self.assertIn("No sampled frame is named Nowhere.Made", run("cpu", self.trace, "--callers", "Nowhere.Made").stdout)
 
+    def test_tree(self):
+        tree = self.rows("--tree")
+        self.assertEqual(list(tree[0]), ["node", "parent", "depth", "method", "inclusive", "exclusive",
+                                         "inclusive_ms", "exclusive_ms"])
+        methods = {r["method"]: r for r in self.rows()}
+        children, exclusive = {}, {}
+        for i, r in enumerate(tree):
+            self.assertEqual(r["node"], i)
+            self.assertLess(r["parent"], i)  # a node after the frame that called it
+            if r["parent"] >= 0:
+                self.assertEqual(r["depth"], tree[r["parent"]]["depth"] + 1)
+                children[r["parent"]] = children.get(r["parent"], 0) + r["inclusive"]
+            exclusive[r["method"]] = exclusive.get(r["method"], 0) + r["exclusive"]
+        for i, r in enumerate(tree):
+            self.assertEqual(r["inclusive"], r["exclusive"] + children.get(i, 0))
+        self.assertEqual([r["inclusive"] for r in tree], sorted((r["inclusive"] for r in tree), reverse=True))
+        self.assertEqual(sum(r["inclusive"] for r in tree if r["parent"] < 0), 35161)
+        self.assertEqual(exclusive, {m: r["exclusive"] for m, r in methods.items()})
+        # Main is not an outermost frame: its paths' inclusive samples add up to its own
+        self.assertEqual(sum(r["inclusive"] for r in tree if r["method"] == MAIN), methods[MAIN]["inclusive"])
+        d = json.loads(run("cpu", self.trace, "--format", "json", "--tree").stdout)
+        self.assertEqual(d["cpu_tree"], tree)
+        self.assertEqual(d["cpu"], self.rows())
+        by = self.rows("--tree", "--by-thread")
+        self.assertIn("thread", by[0])
+        self.assertEqual(sum(r["inclusive"] for r in by if r["parent"] < 0), 35161)
+        self.assertTrue(all(r["thread"] == by[r["parent"]]["thread"] for r in by if r["parent"] >= 0))
+        self.assertEqual(run("cpu", self.trace, "--format", "csv", "--tree", "--threads", "1").stdout,
+                         run("cpu", self.trace, "--format", "csv", "--tree", "--threads", "2").stdout)
+        p = run("cpu", self.trace, "--tree", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--tree", p.stderr)
+        p = run("cpu", self.trace, "--format", "jsonl", "--tree", "--summary", check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("one table", p.stderr)
+
     def test_full_index_reads_less(self):
         full = os.path.join(self.tmp, "full.ntidx")
         run("index", self.trace, "--full", "-o", full)

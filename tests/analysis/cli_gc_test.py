@@ -96,7 +96,7 @@ class Gc(unittest.TestCase):
         self.assertEqual(list(rows[0].keys())[:len(KEYS)], KEYS)
         self.assertEqual(rows[0]["is_complete"], "true")
         summary = list(csv.DictReader(io.StringIO(run("gc", self.trace, "--format", "csv", "--summary").stdout)))
-        self.assertEqual([r["generation"] for r in summary], ["0", "1", "2", "all"])
+        self.assertEqual([r["generation"] for r in summary], ["0", "1", "2", "-1"])
         for k in SUMMARY_KEYS:
             self.assertIn(k, summary[0])
         self.assertEqual(int(summary[3]["count"]), 478)

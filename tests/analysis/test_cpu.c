@@ -338,6 +338,96 @@ static uint64_t summary(const ntidx_analysis *a, const char *key)
     return 0;
 }
 
+/* One node of table cpu_tree as the tests write it. */
+typedef struct tree_node {
+    int64_t parent;
+    uint64_t depth;
+    const char *method;
+    uint64_t inc, exc;
+} tree_node;
+
+/* Table cpu_tree's row `r`. */
+static tree_node tree_at(const ntidx_analysis *a, uint64_t r, uint64_t *thread)
+{
+    int k = -1;
+    ntidx_table tb;
+    for (size_t i = 0; i < ntidx_analysis_table_count(a) && k < 0; i++) {
+        assert_int_equal(ntidx_analysis_table(a, i, &tb), NTIDX_OK);
+        if (!strcmp(tb.name, "cpu_tree"))
+            k = (int)i;
+    }
+    assert_true(k >= 0 && r < tb.rows);
+    tree_node n = {0};
+    for (size_t c = 0; c < tb.column_count; c++) {
+        ntidx_table_cell v;
+        assert_int_equal(ntidx_analysis_cell(a, (size_t)k, r, c, &v), NTIDX_OK);
+        const char *cn = tb.columns[c].name;
+        if (!strcmp(cn, "node"))
+            assert_int_equal(v.u, r);
+        else if (!strcmp(cn, "parent"))
+            n.parent = v.i;
+        else if (!strcmp(cn, "depth"))
+            n.depth = v.u;
+        else if (!strcmp(cn, "method"))
+            n.method = v.s;
+        else if (!strcmp(cn, "inclusive"))
+            n.inc = v.u;
+        else if (!strcmp(cn, "exclusive"))
+            n.exc = v.u;
+        else if (!strcmp(cn, "inclusive_ms"))
+            assert_true(v.f == (double)n.inc);
+        else if (!strcmp(cn, "exclusive_ms"))
+            assert_true(v.f == (double)n.exc);
+        else if (!strcmp(cn, "thread") && thread)
+            *thread = v.u;
+    }
+    return n;
+}
+
+/* What any call tree must be: a parent before its children, one deeper; a node's inclusive its exclusive plus its
+   children's; the most inclusive first; the outermost frames (of each thread) adding up to the samples with a
+   stack; each method's exclusive samples those of table cpu. */
+static void assert_tree(const ntidx_analysis *a, int by_thread)
+{
+    uint64_t n = rows(a, "cpu_tree"), roots = 0;
+    uint64_t *children = calloc(n ? n : 1, sizeof *children);
+    assert_non_null(children);
+    tree_node prev = {0};
+    for (uint64_t r = 0; r < n; r++) {
+        uint64_t thread = 0, pthread = 0;
+        tree_node t = tree_at(a, r, &thread);
+        assert_true(t.parent >= -1 && t.parent < (int64_t)r);
+        if (t.parent < 0) {
+            assert_int_equal(t.depth, 0);
+            roots += t.inc;
+        } else {
+            tree_node p = tree_at(a, (uint64_t)t.parent, &pthread);
+            assert_int_equal(t.depth, p.depth + 1);
+            assert_true(!by_thread || thread == pthread);
+            children[t.parent] += t.inc;
+        }
+        assert_true(r == 0 || prev.inc >= t.inc);
+        prev = t;
+    }
+    for (uint64_t r = 0; r < n; r++) {
+        tree_node t = tree_at(a, r, NULL);
+        assert_int_equal(t.inc, t.exc + children[r]);
+    }
+    free(children);
+    assert_int_equal(roots, summary(a, "samples") - summary(a, "samples_without_stack"));
+    for (size_t m = 0; m < ntidx_cpu_count(a); m++) {
+        const ntidx_cpu_method *cm = ntidx_cpu_at(a, m);
+        uint64_t exc = 0;
+        for (uint64_t r = 0; r < n; r++) {
+            uint64_t thread = 0;
+            tree_node t = tree_at(a, r, &thread);
+            if (!strcmp(t.method, cm->method) && (!by_thread || thread == cm->thread))
+                exc += t.exc;
+        }
+        assert_int_equal(exc, cm->exclusive);
+    }
+}
+
 /* ---- The tests ---- */
 
 /* The symbolizer names each address as TraceEvent's TraceLog would, at the sample's time. */
@@ -408,8 +498,29 @@ static void test_counts(void **state)
         ntidx_cpu_options_defaults(&co);
         co.callers = "NsA.Alpha";       /* the name without its arguments */
         co.callees = ".Beta()";         /* the part after the '!' */
+        co.tree = 1;
         analyse(&an, &o, &co);
         const ntidx_analysis *a = an.a;
+        /* The call tree, the most inclusive first; equal counts: the shallower, then by name, then by the
+           parent's place (s1 Beta>Gamma>Alpha, s2 Beta>Alpha>Alpha, s3 Beta>?!?, s4 Beta>First, s6 Ngen>Native>?!?,
+           s5 Beta>Second, s8 Gamma>First) */
+        static const tree_node want_tree[] = {
+            {-1, 0, N_BETA, 5, 0},   {-1, 0, N_GAMMA, 1, 0}, {-1, 0, N_NGEN, 1, 0},  {0, 1, "?!?", 1, 1},
+            {0, 1, N_GAMMA, 1, 0},   {0, 1, N_ALPHA, 1, 0},  {0, 1, N_FIRST, 1, 1},  {1, 1, N_FIRST, 1, 1},
+            {0, 1, N_SECOND, 1, 1},  {2, 1, N_NATIVE, 1, 0}, {9, 2, "?!?", 1, 1},    {4, 2, N_ALPHA, 1, 1},
+            {5, 2, N_ALPHA, 1, 1},
+        };
+        assert_int_equal(rows(a, "cpu_tree"), sizeof want_tree / sizeof want_tree[0]);
+        for (uint64_t r = 0; r < sizeof want_tree / sizeof want_tree[0]; r++) {
+            tree_node t = tree_at(a, r, NULL), w = want_tree[r];
+            if (t.parent != w.parent || t.depth != w.depth || strcmp(t.method, w.method) || t.inc != w.inc ||
+                t.exc != w.exc)
+                fail_msg("cpu_tree row %" PRIu64 ": parent %" PRId64 " depth %" PRIu64 " %s %" PRIu64 "/%" PRIu64
+                         ", want parent %" PRId64 " depth %" PRIu64 " %s %" PRIu64 "/%" PRIu64,
+                         r, t.parent, t.depth, t.method, t.inc, t.exc, w.parent, w.depth, w.method, w.inc, w.exc);
+        }
+        assert_tree(a, 0);
+        co.tree = 0;
         assert_string_equal(ntidx_analysis_name(a), "cpu");
         assert_int_equal(summary(a, "samples"), 8);
         assert_int_equal(summary(a, "samples_without_stack"), 1);
@@ -453,6 +564,13 @@ static void test_counts(void **state)
         /* by thread */
         co.by_thread = 1;
         co.callers = co.callees = NULL;
+        co.tree = 1;
+        analyse(&an, &o, &co);
+        a = an.a;
+        assert_int_equal(ntidx_analysis_table_count(a), 3);
+        assert_tree(a, 1);
+        assert_int_equal(rows(a, "cpu_tree"), 14); /* Beta's own node on each thread */
+        co.tree = 0;
         analyse(&an, &o, &co);
         a = an.a;
         uint64_t t1 = version == 6 ? 1001 : 1, t2 = version == 6 ? 1002 : 2; /* rt_tid() */
@@ -584,9 +702,11 @@ static void test_real(void **state)
         ntidx_analysis_options_defaults(&o);
         ntidx_cpu_options co;
         ntidx_cpu_options_defaults(&co);
+        co.tree = 1; /* the call tree beside the methods: one analysis of the trace checks both */
         analyse(&an, &o, &co);
         ntidx_analysis *all = an.a;
         an.a = NULL;
+        assert_tree(all, 0);
         uint64_t samples = summary(all, "samples"), exc = 0;
         assert_true(samples > 1000);
         for (size_t r = 0; r < ntidx_cpu_count(all); r++) {
@@ -597,6 +717,7 @@ static void test_real(void **state)
         assert_int_equal(exc, samples - summary(all, "samples_without_stack"));
         co.by_thread = 1;
         analyse(&an, &o, &co);
+        assert_tree(an.a, 1);
         for (size_t r = 0; r < ntidx_cpu_count(all); r++) {
             const ntidx_cpu_method *m = ntidx_cpu_at(all, r);
             uint64_t inc = 0, ex = 0;

@@ -560,7 +560,10 @@ static void test_tables(void **state)
     assert_string_equal(tb.name, "gc_summary");
     assert_int_equal(tb.rows, 4); /* generations 0, 1, 2 and all */
     assert_int_equal(ntidx_analysis_cell(an.a, 1, 3, 1, &v), NTIDX_OK);
-    assert_string_equal(v.s, "all");
+    assert_int_equal(v.type, NTIDX_COLUMN_INT); /* as `generation` of table gc */
+    assert_int_equal(v.i, -1);                  /* all GCs */
+    assert_int_equal(ntidx_analysis_cell(an.a, 1, 2, 1, &v), NTIDX_OK);
+    assert_int_equal(v.i, 2);
     assert_int_equal(ntidx_analysis_cell(an.a, 1, 3, 2, &v), NTIDX_OK);
     assert_int_equal(v.u, 3);
     /* bad options */

@@ -9,9 +9,12 @@
  *    byte for byte, on every real trace and on generated traces of every
  *    field type;
  *  - recovery: a region of a lazily checked index that fails its check is
- *    rebuilt inside a query, statistics and a slice, which give exactly what
- *    an intact index gives, and the rebuilt index is saved; without
- *    `recover` the error is returned;
+ *    NTIDX_E_INDEX_CORRUPT from a query, a batch, statistics and a slice,
+ *    whatever their `recover` options say, and the index is left as it was
+ *    (it fails again the same way); ntidx_index_recover() makes a new index,
+ *    saved, over which ntidx_query_resume() and ntidx_batch_resume() go on
+ *    without repeating or losing an event, and statistics and a slice give
+ *    exactly what an intact index gives;
  *  - the cost estimate equals what a query reads (file order, to its end),
  *    and bounds it otherwise;
  *  - seeks are queries; regions list the work units and statistics over a
@@ -37,6 +40,7 @@
 
 #include <cmocka.h>
 
+#include <ntidx/batch.h>
 #include <ntidx/index.h>
 #include <ntidx/slice.h>
 #include <ntidx/symbols.h>
@@ -103,6 +107,12 @@ static void test_error_names(void **state)
     snprintf(v, sizeof v, "%d.%d.%d", NTIDX_VERSION_MAJOR, NTIDX_VERSION_MINOR, NTIDX_VERSION_PATCH);
     assert_string_equal(v, NTIDX_VERSION_STRING);
     assert_true(NTIDX_VERSION_NUMBER == NTIDX_MAKE_VERSION(NTIDX_VERSION_MAJOR, NTIDX_VERSION_MINOR, NTIDX_VERSION_PATCH));
+    /* the library's number is its string's, and the header's */
+    int major = -1, minor = -1, patch = -1;
+    assert_int_equal(sscanf(ntidx_version(), "%d.%d.%d", &major, &minor, &patch), 3);
+    assert_int_equal(ntidx_version_number(), NTIDX_MAKE_VERSION(major, minor, patch));
+    assert_int_equal(ntidx_version_number(), NTIDX_VERSION_NUMBER);
+    assert_true(minor < 100 && patch < 100);
 }
 
 static void test_error_messages(void **state)
@@ -431,7 +441,7 @@ typedef struct evkey {
     uint64_t ts, offset;
 } evkey;
 
-/* Every event of the window in time order, with recovery on or off; rc: the query's end. */
+/* Every event of the window in time order (`recover`: the option, which changes nothing); rc: the query's end. */
 static size_t collect(ntidx_trace *t, const ntidx_index *x, int recover, evkey *out, size_t cap, int *rc)
 {
     ntidx_query_options o;
@@ -447,6 +457,22 @@ static size_t collect(ntidx_trace *t, const ntidx_index *x, int recover, evkey *
     }
     ntidx_query_close(&q);
     return n;
+}
+
+/* The rows of a batch over x (time order) from row *n on, until its end or an error (returned). */
+static int collect_batch(ntidx_batch *b, evkey *out, size_t cap, size_t *n)
+{
+    const ntidx_columns *c;
+    size_t rows;
+    int rc;
+    do { /* the rows before an error are given with it */
+        rc = ntidx_batch_next(b, &c, &rows);
+        for (size_t i = 0; i < rows; i++) {
+            assert_true(*n < cap);
+            out[(*n)++] = (evkey){c->timestamp[i], c->offset[i]};
+        }
+    } while (rc == 1);
+    return rc;
 }
 
 static int notices[5];
@@ -557,45 +583,87 @@ static void test_recovery(void **state)
         assert_int_equal(ntidx_index_region(x, nregions / 2, &mid), NTIDX_OK);
         ntidx_index_close(&x);
 
-        /* without recovery: the query returns what it read before the damaged region, then the error */
+        /* the query returns what it read before the damaged region, then the error, `recover` or not; the
+           index is left as it was: a second query fails the same way, and nothing was rebuilt */
         write_corrupt(ipath, good, n, mid.offset);
         x = open_on_use(t, ipath, full);
-        size_t ngot = collect(t, x, 0, got, CAP, &rc);
-        assert_int_equal(rc, NTIDX_E_INDEX_CORRUPT);
-        assert_true(ngot > 0 && ngot < nwant);
-        assert_memory_equal(got, want, ngot * sizeof *got);
-        assert_string_equal(ntidx_last_error_info()->file, ipath); /* about the index, not the trace */
-        assert_non_null(strstr(ntidx_last_error(), "region"));
+        for (int recover = 0; recover < 2; recover++) {
+            size_t ngot = collect(t, x, recover, got, CAP, &rc);
+            assert_int_equal(rc, NTIDX_E_INDEX_CORRUPT);
+            assert_true(ngot > 0 && ngot < nwant);
+            assert_memory_equal(got, want, ngot * sizeof *got);
+            assert_string_equal(ntidx_last_error_info()->file, ipath); /* about the index, not the trace */
+            assert_non_null(strstr(ntidx_last_error(), "region"));
+        }
         assert_int_equal(notices[NTIDX_INDEX_REBUILT], 0);
-        ntidx_index_close(&x);
 
-        /* a query with recovery: exactly the events of the intact index, none repeated or lost */
-        x = open_on_use(t, ipath, full);
-        ngot = collect(t, x, 1, got, CAP, &rc);
+        /* the explicit recovery: a new index, saved; the query goes on over it where it stopped, exactly the
+           events of the intact index, none repeated or lost */
+        ntidx_query_options qo;
+        ntidx_query_options_defaults(&qo);
+        ntidx_query *q;
+        assert_int_equal(ntidx_query_open(t, x, &qo, &q), NTIDX_OK);
+        const ntidx_event *e;
+        size_t ngot = 0;
+        while ((rc = ntidx_query_next(q, &e)) == 1)
+            got[ngot++] = (evkey){e->timestamp, e->offset};
+        assert_int_equal(rc, NTIDX_E_INDEX_CORRUPT);
+        size_t before = ngot;
+        ntidx_index *nx = NULL;
+        assert_int_equal(ntidx_index_recover(t, x, NULL, &nx), NTIDX_OK);
+        assert_int_equal(notices[NTIDX_INDEX_REBUILT], 1); /* with the options x was opened with */
+        assert_int_equal(ntidx_index_get_info(nx)->full, full); /* a --full index comes back --full */
+        assert_string_equal(ntidx_index_file(nx), ipath);
+        assert_int_equal(ntidx_query_resume(q, nx), NTIDX_OK);
+        while ((rc = ntidx_query_next(q, &e)) == 1) {
+            assert_true(ngot < CAP);
+            got[ngot++] = (evkey){e->timestamp, e->offset};
+        }
         assert_int_equal(rc, 0);
+        assert_true(before > 0 && before < nwant);
         assert_int_equal(ngot, nwant);
         assert_memory_equal(got, want, ngot * sizeof *got);
-        assert_int_equal(notices[NTIDX_INDEX_REBUILT], 1);
-        assert_int_equal(ntidx_index_get_info(x)->full, full); /* a --full index comes back --full */
-        /* later calls on the same handle use the rebuilt index: no second rebuild */
-        ngot = collect(t, x, 0, got, CAP, &rc);
+        ntidx_query_close(&q);
+        /* x itself is unchanged: it still fails; the new index answers whole */
+        collect(t, x, 1, got, CAP, &rc);
+        assert_int_equal(rc, NTIDX_E_INDEX_CORRUPT);
+        assert_int_equal(collect(t, nx, 0, got, CAP, &rc), nwant);
         assert_int_equal(rc, 0);
-        assert_int_equal(ngot, nwant);
         assert_int_equal(notices[NTIDX_INDEX_REBUILT], 1);
+        ntidx_index_close(&nx);
+        /* a batch the same way: its rows go on after ntidx_batch_resume() */
+        ntidx_batch_options bo;
+        ntidx_batch_options_defaults(&bo);
+        bo.rows = 1000;
+        ntidx_batch *b;
+        assert_int_equal(ntidx_batch_open(t, x, NULL, &bo, &b), NTIDX_OK);
+        ngot = 0;
+        assert_int_equal(collect_batch(b, got, CAP, &ngot), NTIDX_E_INDEX_CORRUPT);
+        assert_true(ngot < nwant);
+        assert_int_equal(ntidx_index_recover(t, x, NULL, &nx), NTIDX_OK);
+        assert_int_equal(ntidx_batch_resume(b, nx), NTIDX_OK);
+        assert_int_equal(collect_batch(b, got, CAP, &ngot), 0);
+        assert_int_equal(ngot, nwant);
+        assert_memory_equal(got, want, ngot * sizeof *got);
+        ntidx_batch_close(&b);
+        ntidx_index_close(&nx);
         ntidx_index_close(&x);
         /* and the rebuilt index was saved: it loads clean, checked whole */
         ntidx_index_state st;
         assert_int_equal(ntidx_index_load(t, ipath, NTIDX_VERIFY_ALL, &x, &st), NTIDX_OK);
         ntidx_index_close(&x);
 
-        /* statistics with recovery: the same numbers */
+        /* statistics: the error whatever `recover` says, then the same numbers over the recovered index */
         write_corrupt(ipath, good, n, mid.offset);
         x = open_on_use(t, ipath, full);
         ntidx_stats *s = NULL;
         so.recover = 0;
         assert_int_equal(ntidx_stats_indexed(t, x, &so, &s), NTIDX_E_INDEX_CORRUPT);
         so.recover = 1;
-        assert_int_equal(ntidx_stats_indexed(t, x, &so, &s), NTIDX_OK);
+        assert_int_equal(ntidx_stats_indexed(t, x, &so, &s), NTIDX_E_INDEX_CORRUPT);
+        assert_int_equal(notices[NTIDX_INDEX_REBUILT], 0);
+        assert_int_equal(ntidx_index_recover(t, x, NULL, &nx), NTIDX_OK);
+        assert_int_equal(ntidx_stats_indexed(t, nx, &so, &s), NTIDX_OK);
         assert_int_equal(notices[NTIDX_INDEX_REBUILT], 1);
         assert_int_equal(s->events, ref->events);
         assert_int_equal(s->type_count, ref->type_count);
@@ -603,18 +671,23 @@ static void test_recovery(void **state)
         for (size_t i = 0; i < s->type_count; i++)
             assert_int_equal(s->types[i].count, ref->types[i].count);
         ntidx_stats_free(&s);
+        ntidx_index_close(&nx);
         ntidx_index_close(&x);
 
-        /* a slice with recovery: the same bytes */
+        /* a slice: the error before anything is written, then the same bytes over the recovered index */
         write_corrupt(ipath, good, n, mid.offset);
         x = open_on_use(t, ipath, full);
         uint8_t *slice_got;
         size_t slice_got_n;
-        assert_int_equal(ntidx_slice_memory(t, x, NULL, NULL, &slice_got, &slice_got_n, NULL), NTIDX_OK);
+        assert_int_equal(ntidx_slice_memory(t, x, NULL, NULL, &slice_got, &slice_got_n, NULL),
+                         NTIDX_E_INDEX_CORRUPT);
+        assert_int_equal(ntidx_index_recover(t, x, NULL, &nx), NTIDX_OK);
+        assert_int_equal(ntidx_slice_memory(t, nx, NULL, NULL, &slice_got, &slice_got_n, NULL), NTIDX_OK);
         assert_int_equal(notices[NTIDX_INDEX_REBUILT], 1);
         assert_int_equal(slice_got_n, slice_want_n);
         assert_memory_equal(slice_got, slice_want, slice_want_n);
         free(slice_got);
+        ntidx_index_close(&nx);
         ntidx_index_close(&x);
 
         free(slice_want);

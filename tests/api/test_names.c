@@ -229,7 +229,7 @@ static void test_bloom_pruning_any_case(void **state)
         m.opcode = -1;
         assert_int_equal(ntidx_writer_add_metadata(w, &m), NTIDX_OK);
     }
-    ntidx_thread th = {1, 1, 0, 4242, 0, NULL};
+    ntidx_thread th = {1, 1, 0, 4242, 0, NULL, {0}};
     assert_int_equal(ntidx_writer_add_thread(w, &th), NTIDX_OK);
     uint32_t seq = 0;
     uint64_t ts = 1000;
@@ -253,7 +253,7 @@ static void test_bloom_pruning_any_case(void **state)
     uint8_t *data = malloc(size);
     assert_non_null(data);
     memcpy(data, p, size);
-    ntidx_writer_close(&w);
+    assert_int_equal(ntidx_writer_close(&w), NTIDX_OK);
     fixture f;
     memset(&f, 0, sizeof f);
     assert_int_equal(ntidx_trace_open_memory(data, size, "rare.nettrace", &f.t), NTIDX_OK);

@@ -13,7 +13,9 @@
  *    cell equals the value ntidx_values_decode() gives, and its text equals
  *    what ntidx_value_json() writes; field_error is set exactly where
  *    ntidx_event_fields_json() fails; all_fields columns appear as met;
- *  - the type list holds every type the statistics count, with its layout.
+ *  - the type list holds every type the statistics count, with its layout;
+ *  - the thread list holds every thread an event names (ids, process id and
+ *    name as the reader gives them), and nothing for traces before V6.
  */
 #include <inttypes.h>
 #include <setjmp.h>
@@ -634,6 +636,66 @@ static void test_types(void **state)
     }
 }
 
+/* ------------------------------------------------------------------ */
+/* The thread list                                                     */
+/* ------------------------------------------------------------------ */
+
+static int same_name(const char *a, const char *b) { return (!a && !b) || (a && b && !strcmp(a, b)); }
+
+static void check_threads(ntidx_trace *t, const char *label)
+{
+    ntidx_index *x = NULL;
+    assert_int_equal(ntidx_index_build(t, NULL, &x), NTIDX_OK);
+    ntidx_thread_list *l = NULL;
+    assert_int_equal(ntidx_index_threads(t, x, &l), NTIDX_OK);
+    ntidx_query *q = NULL;
+    assert_int_equal(ntidx_query_open(t, x, NULL, &q), NTIDX_OK);
+    const ntidx_event *e;
+    int rc;
+    uint64_t named = 0;
+    while ((rc = ntidx_query_next(q, &e)) == 1) {
+        if (!e->thread) {
+            assert_int_equal(ntidx_thread_list_count(l), 0); /* before V6: no thread blocks, no list */
+            continue;
+        }
+        const ntidx_thread *th = e->thread;
+        int found = 0;
+        for (size_t k = 0; k < ntidx_thread_list_count(l) && !found; k++) {
+            const ntidx_thread *o = ntidx_thread_list_at(l, k);
+            found = o->index == th->index && o->has_os_thread_id == th->has_os_thread_id &&
+                    o->os_thread_id == th->os_thread_id && o->has_os_process_id == th->has_os_process_id &&
+                    o->os_process_id == th->os_process_id && same_name(o->name, th->name);
+        }
+        if (!found)
+            fail_msg("%s: thread %" PRIu64 " (%s) of the event at %" PRIu64 " is not listed", label, th->index,
+                     th->name ? th->name : "no name", e->offset);
+        named += th->name != NULL;
+    }
+    assert_int_equal(rc, 0);
+    if (ntidx_trace_get_info(t)->format_version >= 6)
+        assert_true(named > 0); /* the generator names its threads: the check above saw names */
+    assert_null(ntidx_thread_list_at(l, ntidx_thread_list_count(l)));
+    assert_int_equal(ntidx_index_threads(NULL, x, &l), NTIDX_E_INVALID_ARG);
+    assert_null(l);
+    ntidx_thread_list_free(&l);
+    ntidx_thread_list_free(&l);
+    ntidx_query_close(&q);
+    ntidx_index_close(&x);
+}
+
+static void test_thread_list(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 3; k++) {
+        ntidx_trace *t = generated(k == 0 ? 5 : 6, 8000, 50 + (uint64_t)k, k == 2);
+        check_threads(t, k == 0 ? "generated V5" : k == 1 ? "generated V6" : "generated V6 with flushes");
+        ntidx_trace_close(&t);
+    }
+    ntidx_trace *t = open_real(1);
+    check_threads(t, REAL[1]);
+    ntidx_trace_close(&t);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -648,6 +710,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_region_sets),
         cmocka_unit_test(test_batches),
         cmocka_unit_test(test_types),
+        cmocka_unit_test(test_thread_list),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[128];

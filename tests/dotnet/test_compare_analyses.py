@@ -18,12 +18,13 @@ import subprocess
 import sys
 import tempfile
 
-ANALYSES = ('gc', 'jit', 'cpu', 'exceptions', 'alloc', 'contention', 'activities')
+ANALYSES = ('gc', 'jit', 'cpu', 'exceptions', 'alloc', 'contention', 'activities', 'gc-summary')
 
 # The stand-in: `ntidx ANALYSIS TRACE --format jsonl` prints $FAKE_DIR/ANALYSIS.jsonl, or refuses the
 # command as ntidx refuses one it does not have.
 FAKE = '''#!/bin/sh
 f="$FAKE_DIR/$1.jsonl"
+case " $* " in *" --summary "*) f="$FAKE_DIR/$1-summary.jsonl" ;; esac
 [ -f "$f" ] || { echo "ntidx: unknown command '$1'" >&2; exit 2; }
 exec cat "$f"
 '''
@@ -121,6 +122,20 @@ def main():
         open_wait = dict(c, lock_id=c['lock_id'] + 1, count=0, total_wait_ms=0, max_wait_ms=None, incomplete=1)
         run('contention', golden['contention'] + [open_wait], 0, 'agree')
         run('contention', golden['contention'] + [dict(open_wait, count=1)], 1, 'extra in ntidx')
+
+        # gc-summary (`ntidx gc --summary`): per pid and generation, an integer (-1: all GCs); pauses within
+        # 1 us, MB to the byte; TraceEvent's NaN (a mean of no GC) is ntidx's null
+        s = golden['gc-summary'][0]
+        run('gc-summary', changed('gc-summary', 0, total_pause_time_ms=s['total_pause_time_ms'] + 0.0004), 0, 'agree')
+        run('gc-summary', changed('gc-summary', 0, total_pause_time_ms=s['total_pause_time_ms'] + 0.002), 1,
+            'total_pause_time_ms')
+        run('gc-summary', changed('gc-summary', 0, count=s['count'] + 1), 1, 'count')
+        run('gc-summary', changed('gc-summary', 0, total_allocated_mb=s['total_allocated_mb'] + 0.000002), 1,
+            'total_allocated_mb')
+        run('gc-summary', changed('gc-summary', 3, generation='all'), 1, 'generation all', 'missing in ntidx')
+        nan = copy.deepcopy(golden['gc-summary'])
+        nan[0]['mean_pause_duration_ms'] = None
+        run('gc-summary', nan, 1, 'mean_pause_duration_ms')
 
         # activities: GUIDs in any case, the parent exactly, no duration for one never stopped
         i = first('activities', lambda r: r['parent_activity_id'] is not None)

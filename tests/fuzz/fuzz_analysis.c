@@ -2,7 +2,8 @@
  * fuzz_analysis: any bytes as a trace, analysed (include/ntidx/analysis.h).
  *
  * The trace opened from memory and indexed, then the GC, JIT, allocation
- * and exceptions analyses of the whole trace, twice: one unit on one
+ * and exceptions analyses and the CPU analysis with its call tree (by
+ * thread) of the whole trace, twice: one unit on one
  * thread, and every region a unit of its own on two threads; and once over
  * the first half of the trace with its lookahead. Never a crash, a read
  * outside the input or an error without a message; every cell of every
@@ -23,6 +24,16 @@
 
 typedef int (*analyze_fn)(ntidx_trace *t, const ntidx_index *x, const ntidx_analysis_options *o, ntidx_analysis **out);
 
+/* The CPU analysis with its call tree, per thread: the tree's rows must not depend on the cut into units. */
+static int cpu_tree_analyze(ntidx_trace *t, const ntidx_index *x, const ntidx_analysis_options *o, ntidx_analysis **out)
+{
+    ntidx_cpu_options co;
+    ntidx_cpu_options_defaults(&co);
+    co.tree = 1;
+    co.by_thread = 1;
+    return ntidx_cpu_analyze(t, x, o, &co, out);
+}
+
 static const struct {
     const char *name;
     analyze_fn fn;
@@ -31,6 +42,7 @@ static const struct {
     {"jit", ntidx_jit_analyze},
     {"alloc", ntidx_alloc_analyze},
     {"exceptions", ntidx_exceptions_analyze},
+    {"cpu-tree", cpu_tree_analyze},
 };
 
 /* Run one analysis: NULL on an error (which must have a message), else the result with every cell read. */

@@ -265,7 +265,7 @@ static int from_writer(fuzz_src *s, uint8_t **data, size_t *size)
     FUZZ_CHECK(*data != NULL, "malloc");
     memcpy(*data, mem, n);
     *size = n;
-    ntidx_writer_close(&p.w);
+    wcheck(ntidx_writer_close(&p.w), "close");
     return 0;
 }
 

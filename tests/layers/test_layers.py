@@ -12,8 +12,19 @@ usage: test_layers.py CC SRC_DIR BUILD_DIR NM
 3. The same for the top layer: the ops layer with an object that calls
    ntidx_analysis_free (analysis) added is refused, and without it (the
    build's own ops and analysis layers, analysis calling ops) passes.
+4. Sealed layers: an include across a sealed boundary, which the include path
+   does not stop (ops compiles with the reader's and the index's folders on
+   it), is refused by the check's table of what each layer exports: an ops
+   file that includes reader_internal.h, an analysis file that includes
+   index_internal.h, an ops file that includes the trace's struct
+   (trace_internal.h), each named with what its layer may include instead;
+   the sources as they are pass (the control).
+5. docs/architecture.md lists every file meson builds: each source file a
+   layer's meson.build names is in that layer's row of the table, and no row
+   names a source file that is not built (or that does not exist).
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -107,6 +118,44 @@ with tempfile.TemporaryDirectory() as tmp:
                   'a call from ops to analysis is refused: ' + (r.stderr.strip().splitlines() or ['(it was not)'])[-1])
         else:
             check(r.returncode == 0, 'the analysis layer calling ops, and ops calling itself, pass ' + r.stderr.strip())
+
+    # 4. includes across sealed layers: a copy of the sources with one offending include each
+    all_specs = ['%s=%s:%s' % (n, layers[n], b) for n, b in
+                 (('base', ''), ('format', 'base'), ('decode', 'format,base'), ('reader', 'decode,format,base'),
+                  ('index', 'decode,format,base'), ('writer', 'base'), ('ops', below_ops),
+                  ('analysis', 'ops,' + below_ops))]
+    check_cmd = [sys.executable, os.path.join(src, 'src', 'check_layers.py'), nm, os.path.join(tmp, 'stamp')]
+    r = subprocess.run(check_cmd + ['--src', os.path.join(src, 'src')] + all_specs, capture_output=True, text=True)
+    check(r.returncode == 0, 'the sources as they are keep every sealed boundary ' + r.stderr.strip())
+    copy = os.path.join(tmp, 'src')
+    shutil.copytree(os.path.join(src, 'src'), copy, ignore=shutil.ignore_patterns('*.o', '*.a', '__pycache__'))
+    for layer, name, header in (('ops', 'probe_seal.c', 'reader_internal.h'),
+                                ('analysis', 'probe_seal.c', 'index_internal.h'),
+                                ('ops', 'probe_trace.c', 'trace_internal.h')):
+        with open(os.path.join(copy, layer, name), 'w') as f:
+            f.write('#include "%s"\nint probe;\n' % header)
+    r = subprocess.run(check_cmd + ['--src', copy] + all_specs, capture_output=True, text=True)
+    for want in ('ops/probe_seal.c includes reader_internal.h, which layer reader keeps to itself: '
+                 'ops may include of reader reader_plan.h',
+                 'analysis/probe_seal.c includes index_internal.h, which layer index keeps to itself: '
+                 'analysis may include of index index_tables.h',
+                 'ops/probe_trace.c includes trace_internal.h, which layer format keeps to itself: '
+                 'ops may include of format trace_blocks.h'):
+        check(r.returncode == 1 and want in r.stderr, 'refused: ' + want.split(':')[0] +
+              ('' if want in r.stderr else ' (it was not: %s)' % r.stderr.strip()))
+
+# 5. the architecture document's table against the build
+with open(os.path.join(src, 'docs', 'architecture.md'), encoding='utf-8') as f:
+    doc = f.read()
+for name in ('base', 'format', 'decode', 'reader', 'index', 'writer', 'ops', 'analysis'):
+    with open(os.path.join(src, 'src', name, 'meson.build'), encoding='utf-8') as f:
+        built = set(re.findall(r"'([\w/]+\.c)'", f.read()))
+    row = re.search(r'^\| `src/%s` \|[^|]*\|([^|]*)\|' % name, doc, re.M)
+    listed = set(re.findall(r'`([\w/]+\.c)`', row.group(1))) if row else set()
+    check(row is not None and built <= listed,
+          'docs/architecture.md lists every file of src/%s (%s)' % (name, ', '.join(sorted(built - listed)) or 'all'))
+    check(listed <= built, 'docs/architecture.md lists only built files of src/%s (%s)'
+          % (name, ', '.join(sorted(listed - built)) or 'none else'))
 
 print('%d failed' % failures)
 sys.exit(1 if failures else 0)

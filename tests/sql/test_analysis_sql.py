@@ -218,8 +218,8 @@ class Traces(unittest.TestCase):
         st = json.loads(one.pop()["s"])
         self.assertEqual([s["trace"] for s in st], [paths[1]])
         self.assertEqual(one, [{"trace": paths[1], "number": r["number"]} for r in cli(paths[1])])
-        summary = sql(paths, "SELECT trace, generation, count FROM gc_summary WHERE generation = 'all'")
-        self.assertEqual(len(summary), sum(1 for p in paths for r in cli(p, "--summary") if r["generation"] == "all"))
+        summary = sql(paths, "SELECT trace, generation, count FROM gc_summary WHERE generation = -1")
+        self.assertEqual(len(summary), sum(1 for p in paths for r in cli(p, "--summary") if r["generation"] == -1))
 
 
 class BadInput(unittest.TestCase):

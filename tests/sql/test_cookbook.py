@@ -101,7 +101,7 @@ class Cookbook(unittest.TestCase):
             self.assertEqual([(r["pid"], r["generation"], r["count"]) for r in summary],
                              [(w["pid"], w["generation"], w["count"]) for w in want], name)
             if name == OBJVER4:
-                self.assertEqual(summary[-1]["generation"], "all")
+                self.assertEqual(summary[-1]["generation"], -1)
                 self.assertEqual(summary[-1]["count"], 478)
                 self.assertGreater(summary[-1]["pct_paused"], 0)
 

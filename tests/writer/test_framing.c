@@ -99,7 +99,7 @@ static void test_v6_trace_block_keyvalues(void **state)
               'a', 'd', 'C', 'o', 'u', 'n', 't', 1, '8', 9, 'P', 'r', 'o', 'c', 'e', 's', 's', 'I',
               'd', 2, '4', '2', 1, 'k', 1, 'v');
     assert_int_equal(at, n);
-    ntidx_writer_close(&w);
+    assert_int_equal(ntidx_writer_close(&w), NTIDX_OK);
 }
 
 /* Every V6 block kind in one trace, compared byte for byte. */
@@ -122,7 +122,7 @@ static void test_v6_all_blocks(void **state)
     m.field_count = 1;
     m.fields = fields;
     assert_int_equal(ntidx_writer_add_metadata(w, &m), NTIDX_OK);
-    ntidx_thread th = {3, 1, 1, 300, 7, "w"};
+    ntidx_thread th = {3, 1, 1, 300, 7, "w", {0}};
     assert_int_equal(ntidx_writer_add_thread(w, &th), NTIDX_OK);
     const uint8_t ips[8] = {1, 2, 3, 4, 5, 6, 7, 8};
     assert_int_equal(ntidx_writer_add_stack(w, 1, ips, 8), NTIDX_OK);
@@ -191,7 +191,7 @@ static void test_v6_all_blocks(void **state)
     EXPECT_AT(d, n, at, 2, 0, 0, 7, 3, 11); /* remove-thread */
     EXPECT_AT(d, n, at, 0, 0, 0, 0);        /* end of stream */
     assert_int_equal(at, n);
-    ntidx_writer_close(&w);
+    assert_int_equal(ntidx_writer_close(&w), NTIDX_OK);
 }
 
 /* "Nettrace", "!FastSerialization.1", the Trace object (version 4). */
@@ -222,7 +222,7 @@ static void test_v5_header_and_sequence_point(void **state)
     EXPECT_AT(d, n, at, 0x2B, 0xF2, 0x5C, 0xD6, 0xA4, 0x04, 0, 0, 1, 0, 0, 0, 0x08, 0x5C, 0, 0, 0,
               0, 0, 0, 0xB1, 0x07, 0, 0, 6 /* EndObject */, 1 /* NullReference: end */);
     assert_int_equal(at, n);
-    ntidx_writer_close(&w);
+    assert_int_equal(ntidx_writer_close(&w), NTIDX_OK);
 }
 
 /* The V5 metadata payload of an array field goes in a V2Params tag, laid
@@ -270,7 +270,7 @@ static void test_v5_metadata_v2params(void **state)
     assert_int_equal(at - content, block_size);
     EXPECT_AT(d, n, at, 6, 1);
     assert_int_equal(at, n);
-    ntidx_writer_close(&w);
+    assert_int_equal(ntidx_writer_close(&w), NTIDX_OK);
 }
 
 /* Walk V5 objects and return the content offset/size of each EventBlock. */
@@ -341,7 +341,7 @@ static void test_v5_uncompressed_alignment(void **state)
         at += 4 + event_size;
     }
     assert_int_equal(at, off[0] + size[0]);
-    ntidx_writer_close(&w);
+    assert_int_equal(ntidx_writer_close(&w), NTIDX_OK);
 }
 
 /* Events go into blocks of at most max_event_block_bytes; header
@@ -406,7 +406,7 @@ static void test_event_block_splitting(void **state)
     assert_int_equal(at, n);
     assert_true(blocks >= 8);
     assert_int_equal(events, 40);
-    ntidx_writer_close(&w);
+    assert_int_equal(ntidx_writer_close(&w), NTIDX_OK);
 }
 
 /* Stacks with ids that do not follow on start a new stack block. */
@@ -427,7 +427,7 @@ static void test_stack_block_ids(void **state)
     EXPECT_AT(d, n, at, 20, 0, 0, 5, 9, 0, 0, 0, 1, 0, 0, 0);
     at += 12;
     assert_int_equal(at, n);
-    ntidx_writer_close(&w);
+    assert_int_equal(ntidx_writer_close(&w), NTIDX_OK);
 }
 
 static void test_misuse(void **state)
@@ -450,7 +450,7 @@ static void test_misuse(void **state)
 
     /* V6-only calls on a V5 writer; invalid label lists. */
     w = open_mem(5, 1);
-    ntidx_thread th = {1, 0, 0, 0, 0, NULL};
+    ntidx_thread th = {1, 0, 0, 0, 0, NULL, {0}};
     assert_int_equal(ntidx_writer_add_thread(w, &th), NTIDX_E_INVALID_ARG);
     ntidx_thread_seq ts = {1, 1};
     assert_int_equal(ntidx_writer_remove_threads(w, &ts, 1), NTIDX_E_INVALID_ARG);
@@ -458,7 +458,7 @@ static void test_misuse(void **state)
     memset(&l, 0, sizeof(l));
     l.kind = NTIDX_LABEL_LEVEL;
     assert_int_equal(ntidx_writer_add_label_list(w, 1, &l, 1), NTIDX_E_INVALID_ARG);
-    ntidx_writer_close(&w);
+    assert_int_equal(ntidx_writer_close(&w), NTIDX_OK);
     w = open_mem(6, 1);
     assert_int_equal(ntidx_writer_add_label_list(w, 0, &l, 1), NTIDX_E_INVALID_ARG);
     assert_int_equal(ntidx_writer_add_label_list(w, 1, &l, 0), NTIDX_E_INVALID_ARG);

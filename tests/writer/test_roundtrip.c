@@ -398,9 +398,9 @@ static void define(writer_state *s)
 }
 
 static const ntidx_thread v6_threads[NTHREADS] = {
-    {1, 1, 1, 0x1001, 42, "main"},
-    {2, 1, 0, 0x1002, 0, "w\xC3\xB6rker"},
-    {3, 1, 1, 0x1003, 43, NULL},
+    {1, 1, 1, 0x1001, 42, "main", {0}},
+    {2, 1, 0, 0x1002, 0, "w\xC3\xB6rker", {0}},
+    {3, 1, 1, 0x1003, 43, NULL, {0}},
 };
 
 static const ntidx_keyvalue extra_kv[] = {{"MachineName", "box"}, {"empty", ""}};
@@ -834,7 +834,7 @@ static void test_file_and_unfinished(void **state)
         ntidx_trace *t = NULL;
         assert_int_equal(ntidx_trace_open(path, &t), NTIDX_OK);
         ntidx_trace_close(&t);
-        ntidx_writer_close(&w);
+        assert_int_equal(ntidx_writer_close(&w), NTIDX_OK);
         free(file);
 
         /* Unfinished: close without finish. */

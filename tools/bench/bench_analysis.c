@@ -15,7 +15,19 @@
  * once, before, and its time apart), then "read-file MB SECONDS". Asserts
  * nothing (zstd -b style).
  *
- * usage: bench_analysis [-r REPS] [-t N] [-a gc|jit|alloc|exceptions|contention|activities|cpu] TRACE
+ * Then the figures of issue 30's item 4, as ratios of this one run:
+ *   -T SECONDS  TraceEvent's TraceLoadedDotNetRuntime pass over the same trace (`dumper runtime-pass`,
+ *               timed by tools/bench/bench_answers.sh): "vs-traceevent ANALYSIS INDEX SECONDS RATIO",
+ *               the analysis of the whole trace on N threads against it (target 20x);
+ *   always      "threads ANALYSIS INDEX 1:S1 N:SN SPEEDUP" (target 1.8x on 2 threads);
+ *   -w          "window ANALYSIS FRACTION SECONDS MB_READ SECONDS_PER_WHOLE": windows of 1/1000,
+ *               1/100, 1/10 and 1/2 of the trace's time span, in its middle, through the full index
+ *               on N threads: a window's cost against its size;
+ *   always      "gc-bytes full MB_READ BLOCKS plain MB_READ BLOCKS trace MB": what `ntidx gc` reads
+ *               with a --full index (only blocks whose type filters can hold GC events) and without.
+ *
+ * usage: bench_analysis [-r REPS] [-t N] [-T TRACEEVENT_SECONDS] [-w]
+ *                       [-a gc|jit|alloc|exceptions|contention|activities|cpu[,...]] TRACE
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -34,6 +46,21 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Whether `name` is among `list` ("gc,jit"; NULL: all). */
+static int wanted(const char *list, const char *name)
+{
+    if (!list)
+        return 1;
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        size_t k = strcspn(p, ",");
+        if (k == n && !strncmp(p, name, n))
+            return 1;
+        p += k + (p[k] == ',');
+    }
+    return 0;
+}
+
 static int cmp_d(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -41,6 +68,17 @@ static int cmp_d(const void *a, const void *b)
 }
 
 typedef int (*analyze_fn)(ntidx_trace *t, const ntidx_index *x, const ntidx_analysis_options *o, ntidx_analysis **out);
+
+/* What one run measured, kept for the ratios printed at the end. */
+typedef struct figure {
+    double secs;
+    uint64_t bytes, blocks;
+} figure;
+
+static int cpu_default(ntidx_trace *t, const ntidx_index *x, const ntidx_analysis_options *o, ntidx_analysis **out)
+{
+    return ntidx_cpu_analyze(t, x, o, NULL, out);
+}
 
 static const struct {
     const char *name;
@@ -55,7 +93,7 @@ static const struct {
 };
 
 static int bench(const char *analysis, analyze_fn fn, ntidx_trace *t, ntidx_index *x, const char *name,
-                 unsigned threads, int reps)
+                 unsigned threads, int reps, figure *fig)
 {
     double *secs = calloc((size_t)reps, sizeof *secs);
     if (!secs)
@@ -82,13 +120,15 @@ static int bench(const char *analysis, analyze_fn fn, ntidx_trace *t, ntidx_inde
     qsort(secs, (size_t)reps, sizeof *secs, cmp_d);
     printf("%s %s %u %" PRIu64 " %.6f %.3f %" PRIu64 "\n", analysis, name, st.threads, rows, secs[reps / 2],
            (double)st.bytes_read / 1e6, st.event_blocks_read);
+    fflush(stdout);
+    *fig = (figure){secs[reps / 2], st.bytes_read, st.event_blocks_read};
     free(secs);
     return 0;
 }
 
 /* The CPU analysis of the whole trace: the samples alone, with a symbolizer opened before and kept (not
    timed: "symbolizer" is that, the method and module events of the whole trace read once). */
-static int bench_cpu(ntidx_trace *t, ntidx_index *x, const char *name, unsigned threads, int reps)
+static int bench_cpu(ntidx_trace *t, ntidx_index *x, const char *name, unsigned threads, int reps, figure *fig)
 {
     double *secs = calloc((size_t)reps, sizeof *secs);
     ntidx_symbolizer *sym = NULL;
@@ -125,7 +165,48 @@ static int bench_cpu(ntidx_trace *t, ntidx_index *x, const char *name, unsigned 
     printf("cpu %s %u %zu %.6f %.3f %" PRIu64 " (symbolizer %.6f s, %" PRIu64 " method events)\n", name, st.threads,
            methods, secs[reps / 2], (double)st.bytes_read / 1e6, st.event_blocks_read, sym_secs,
            ntidx_symbolizer_method_count(sym));
+    fflush(stdout);
+    /* against TraceEvent, whose pass reads the method events too: the symbolizer's time counts */
+    *fig = (figure){secs[reps / 2] + sym_secs, st.bytes_read, st.event_blocks_read};
     ntidx_symbolizer_close(&sym);
+    free(secs);
+    return 0;
+}
+
+/* A window of `fraction` of the trace's span, in its middle: its seconds (median of reps) and bytes read. */
+static int bench_window(const char *analysis, analyze_fn fn, ntidx_trace *t, ntidx_index *x, unsigned threads,
+                        int reps, double fraction, double whole_secs)
+{
+    const ntidx_index_info *ii = ntidx_index_get_info(x);
+    if (ii->first_ts > ii->last_ts)
+        return 0;
+    double span = (double)(ii->last_ts - ii->first_ts);
+    uint64_t mid = ii->first_ts + (uint64_t)(span / 2), half = (uint64_t)(span * fraction / 2);
+    double *secs = calloc((size_t)reps, sizeof *secs);
+    if (!secs)
+        return -1;
+    ntidx_analysis_stats st = {0};
+    for (int r = 0; r < reps; r++) {
+        ntidx_analysis_options o;
+        ntidx_analysis_options_defaults(&o);
+        o.threads = threads;
+        o.t0 = mid - half;
+        o.t1 = mid + half + 1;
+        ntidx_analysis *a;
+        double t0 = now();
+        if (fn(t, x, &o, &a) < 0) {
+            fprintf(stderr, "bench_analysis: %s\n", ntidx_last_error());
+            free(secs);
+            return -1;
+        }
+        secs[r] = now() - t0;
+        st = *ntidx_analysis_get_stats(a);
+        ntidx_analysis_free(&a);
+    }
+    qsort(secs, (size_t)reps, sizeof *secs, cmp_d);
+    printf("window %s %g %.6f %.3f %.3f\n", analysis, fraction, secs[reps / 2], (double)st.bytes_read / 1e6,
+           whole_secs > 0 ? secs[reps / 2] / whole_secs : 0.0);
+    fflush(stdout);
     free(secs);
     return 0;
 }
@@ -148,7 +229,8 @@ static void read_file(const char *path)
 
 int main(int argc, char **argv)
 {
-    int reps = 5;
+    int reps = 5, windows = 0;
+    double traceevent = 0;
     unsigned threads = 0;
     const char *only = NULL;
     int i = 1;
@@ -159,11 +241,16 @@ int main(int argc, char **argv)
             threads = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "-a") && i + 1 < argc)
             only = argv[++i];
+        else if (!strcmp(argv[i], "-T") && i + 1 < argc)
+            traceevent = atof(argv[++i]);
+        else if (!strcmp(argv[i], "-w"))
+            windows = 1;
         else
             break;
     }
     if (i != argc - 1 || reps < 1) {
-        fprintf(stderr, "usage: bench_analysis [-r REPS] [-t N] [-a gc|jit|alloc|exceptions|contention|activities|cpu] TRACE\n");
+        fprintf(stderr, "usage: bench_analysis [-r REPS] [-t N] [-T TRACEEVENT_SECONDS] [-w] "
+                        "[-a gc|jit|alloc|exceptions|contention|activities|cpu[,...]] TRACE\n");
         return 2;
     }
     const char *path = argv[i];
@@ -179,24 +266,54 @@ int main(int argc, char **argv)
     }
     int rc = 0, ran = 0;
     unsigned counts[2] = {1, threads};
-    for (size_t n = 0; n < sizeof analyses / sizeof analyses[0]; n++) {
-        if (only && strcmp(only, analyses[n].name))
+    enum { NA = sizeof analyses / sizeof analyses[0] + 1 }; /* and cpu, last */
+    figure fig[NA][2][2] = {{{{0}}}}; /* [analysis][plain, full][1 thread, N] */
+    int done[NA] = {0};
+    for (size_t n = 0; n < NA - 1; n++) {
+        if (!wanted(only, analyses[n].name))
             continue;
-        ran = 1;
+        ran = done[n] = 1;
         for (int k = 0; k < 2 && rc == 0; k++) {
-            rc |= bench(analyses[n].name, analyses[n].fn, t, plain, "plain", counts[k], reps);
-            rc |= bench(analyses[n].name, analyses[n].fn, t, full, "full", counts[k], reps);
+            rc |= bench(analyses[n].name, analyses[n].fn, t, plain, "plain", counts[k], reps, &fig[n][0][k]);
+            rc |= bench(analyses[n].name, analyses[n].fn, t, full, "full", counts[k], reps, &fig[n][1][k]);
         }
     }
-    if (!only || !strcmp(only, "cpu")) {
-        ran = 1;
+    if (wanted(only, "cpu")) {
+        ran = done[NA - 1] = 1;
         for (int k = 0; k < 2 && rc == 0; k++) {
-            rc |= bench_cpu(t, plain, "plain", counts[k], reps);
-            rc |= bench_cpu(t, full, "full", counts[k], reps);
+            rc |= bench_cpu(t, plain, "plain", counts[k], reps, &fig[NA - 1][0][k]);
+            rc |= bench_cpu(t, full, "full", counts[k], reps, &fig[NA - 1][1][k]);
         }
     }
     if (!ran)
         fprintf(stderr, "bench_analysis: no analysis %s\n", only);
+    static const char *const index_name[2] = {"plain", "full"};
+    for (size_t n = 0; rc == 0 && n < NA; n++) {
+        if (!done[n])
+            continue;
+        const char *name = n < NA - 1 ? analyses[n].name : "cpu";
+        for (int k = 0; k < 2; k++) {
+            const figure *one = &fig[n][k][0], *many = &fig[n][k][1];
+            printf("threads %s %s 1:%.3f N:%.3f %.2fx\n", name, index_name[k], one->secs, many->secs,
+                   many->secs > 0 ? one->secs / many->secs : 0.0);
+            if (traceevent > 0)
+                printf("vs-traceevent %s %s %.3f %.1fx\n", name, index_name[k], many->secs,
+                       many->secs > 0 ? traceevent / many->secs : 0.0);
+        }
+    }
+    if (rc == 0 && done[0])
+        printf("gc-bytes full %.3f MB %" PRIu64 " blocks plain %.3f MB %" PRIu64 " blocks trace %.3f MB\n",
+               (double)fig[0][1][1].bytes / 1e6, fig[0][1][1].blocks, (double)fig[0][0][1].bytes / 1e6,
+               fig[0][0][1].blocks, (double)ntidx_trace_get_info(t)->file_size / 1e6);
+    static const double fractions[] = {0.001, 0.01, 0.1, 0.5};
+    for (size_t n = 0; rc == 0 && windows && n < NA; n++) {
+        if (!done[n])
+            continue;
+        analyze_fn fn = n < NA - 1 ? analyses[n].fn : cpu_default;
+        const char *name = n < NA - 1 ? analyses[n].name : "cpu";
+        for (size_t f = 0; f < sizeof fractions / sizeof fractions[0] && rc == 0; f++)
+            rc |= bench_window(name, fn, t, full, threads, reps, fractions[f], fig[n][1][1].secs);
+    }
     read_file(path);
     ntidx_index_close(&full);
     ntidx_index_close(&plain);

@@ -63,4 +63,13 @@ int ntidx_sqlite_register(sqlite3 *db, char **err, const sqlite3_api_routines *a
  */
 const char *ntidx_sqlite_table_name(const char *table);
 
+/*
+ * The statements that set up a connection (once ntidx_sqlite_register() ran on it) over `n` traces:
+ * temp.events, the views types, threads, regions and stacks, and a table per table of every analysis;
+ * with several traces each has a `trace` column first. `index` names one trace's index (or NULL). The
+ * text is sqlite3_malloc'ed (sqlite3_free() it); NULL when out of memory. `ntidx sql` and Python's
+ * Trace.sql() run it, so a statement sees the same tables in both.
+ */
+char *ntidx_sqlite_schema(char *const *traces, int n, const char *index);
+
 #endif

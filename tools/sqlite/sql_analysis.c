@@ -142,7 +142,11 @@ static int result_get(nsql_conn *c, nsql_source *s, const ntidx_analysis_info *i
     if (!r)
         return SQLITE_NOMEM;
     memset(r, 0, sizeof *r);
-    if (ntidx_analyze(info->name, s->trace, s->index, o, &r->a) < 0) {
+    const ntidx_index *used = s->index;
+    int rc = ntidx_analyze(info->name, s->trace, used, o, &r->a);
+    if (nsql_source_recover(s, used, rc))
+        rc = ntidx_analyze(info->name, s->trace, s->index, o, &r->a);
+    if (rc < 0) {
         sqlite3_free(r);
         *err = nsql_library_error(c);
         return SQLITE_ERROR;

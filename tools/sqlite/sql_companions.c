@@ -6,7 +6,8 @@
  *   ntidx_types(path)    one row per event type, as `ntidx stats` counts them: provider, event_id, version,
  *                        event_name, count, first_ts, and fields (the payload layout as a JSON array of
  *                        {"name", "type"[, "element"][, "fields"][, "count"]}; NULL when none is known)
- *   ntidx_threads(path)  one row per thread: thread, events, dropped (events lost on it as a capture thread)
+ *   ntidx_threads(path)  one row per thread: thread, events, dropped (events lost on it as a capture thread),
+ *                        name and pid where the trace defines its threads (V6 thread blocks; else NULL)
  *   ntidx_regions(path)  the index's regions (its units of work): region, first_ts, last_ts, start_s, end_s,
  *                        offset, bytes, blocks, event_blocks, events (NULL unless the index is --full)
  *   ntidx_stacks(path)   one row per frame of every stack the trace defines: stack_id, depth (0: the leaf),
@@ -38,7 +39,10 @@ static const comp_def defs[] = {
                  "CREATE TABLE x(provider TEXT COLLATE NOCASE, event_id INTEGER, version INTEGER, event_name TEXT, count INTEGER, "
                  "first_ts INTEGER, fields JSON, path HIDDEN, index_path HIDDEN)",
                  7},
-    [T_THREADS] = {"ntidx_threads", "CREATE TABLE x(thread INTEGER, events INTEGER, dropped INTEGER, path HIDDEN, index_path HIDDEN)", 3},
+    [T_THREADS] = {"ntidx_threads",
+                   "CREATE TABLE x(thread INTEGER, events INTEGER, dropped INTEGER, name TEXT, pid INTEGER, "
+                   "path HIDDEN, index_path HIDDEN)",
+                   5},
     [T_REGIONS] = {"ntidx_regions",
                    "CREATE TABLE x(region INTEGER, first_ts INTEGER, last_ts INTEGER, start_s REAL, end_s REAL, "
                    "\"offset\" INTEGER, bytes INTEGER, blocks INTEGER, event_blocks INTEGER, events INTEGER, "
@@ -346,7 +350,14 @@ static int comp_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
     }
     case T_THREADS: {
         const nsql_thread *t = &s->threads[c->row];
-        result_u64(ctx, col == 0 ? t->thread : col == 1 ? t->events : t->dropped);
+        if (col == 3)
+            nsql_result_text(ctx, t->name);
+        else if (col == 4 && t->pid >= 0)
+            sqlite3_result_int64(ctx, t->pid);
+        else if (col == 4)
+            sqlite3_result_null(ctx);
+        else
+            result_u64(ctx, col == 0 ? t->thread : col == 1 ? t->events : t->dropped);
         break;
     }
     case T_REGIONS: {

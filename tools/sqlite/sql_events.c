@@ -623,11 +623,17 @@ int nsql_events_advance(ev_cursor *c)
             }
             ntidx_query_options o;
             query_options(c, c->src[c->at], &o);
-            if (ntidx_query_open(c->src[c->at]->trace, c->src[c->at]->index, &o, &c->q) < 0)
+            c->q_index = c->src[c->at]->index;
+            if (ntidx_query_open(c->src[c->at]->trace, c->q_index, &o, &c->q) < 0)
                 return cursor_library_error(c);
         }
         const ntidx_event *e;
         int rc = ntidx_query_next(c->q, &e);
+        if (nsql_source_recover(c->src[c->at], c->q_index, rc) &&
+            (rc = ntidx_query_resume(c->q, c->src[c->at]->index)) == NTIDX_OK) {
+            c->q_index = c->src[c->at]->index; /* went on from where it stopped: no row repeated or lost */
+            rc = ntidx_query_next(c->q, &e);
+        }
         if (rc < 0)
             return cursor_library_error(c);
         c->bytes = c->bytes_done + ntidx_query_get_stats(c->q)->bytes_read;

@@ -80,6 +80,7 @@ typedef struct ev_cursor {
     int nsrc, at;
     /* the scan */
     ntidx_query *q;
+    const ntidx_index *q_index; /* the index q reads through (its source's, or the one a recovery replaced) */
     const ntidx_event *e;
     int eof;
     uint64_t bytes_done, bytes, total_bytes, rows;

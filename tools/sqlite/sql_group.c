@@ -193,7 +193,11 @@ static int count_regions(ev_cursor *c, int src, const uint64_t *regions, size_t 
     o.regions = regions;
     o.region_count = n;
     ntidx_stats *st = NULL;
-    if (ntidx_stats_indexed(s->trace, s->index, &o, &st) < 0)
+    const ntidx_index *used = s->index;
+    int lrc = ntidx_stats_indexed(s->trace, used, &o, &st);
+    if (nsql_source_recover(s, used, lrc)) /* the same trace: the rebuilt index has the same regions */
+        lrc = ntidx_stats_indexed(s->trace, s->index, &o, &st);
+    if (lrc < 0)
         return library_error(c);
     int rc = SQLITE_OK;
     for (size_t i = 0; i < st->type_count && rc == SQLITE_OK; i++) {

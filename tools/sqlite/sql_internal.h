@@ -13,6 +13,7 @@ SQLITE_EXTENSION_INIT3
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include <ntidx/batch.h>
 #include <ntidx/index.h>
 #include <ntidx/symbols.h>
 
@@ -34,6 +35,8 @@ typedef struct nsql_stack {
 /* One thread's row of ntidx_threads. */
 typedef struct nsql_thread {
     uint64_t thread, events, dropped;
+    const char *name; /* from the trace's V6 thread blocks (in the source's thread list), or NULL */
+    int64_t pid;      /* the same way; -1: not given */
 } nsql_thread;
 
 /* An open trace with its index, and what the companion tables compute from it once. */
@@ -47,9 +50,11 @@ typedef struct nsql_source {
     struct stat st;           /* the file when opened: a change opens it again */
     ntidx_trace *trace;
     ntidx_index *index;
+    ntidx_index *replaced;    /* the index nsql_source_recover() replaced (cursors over it resume over `index`) */
     ntidx_stats *stats;       /* lazily (types, threads) */
     char **type_fields;       /* lazily: per stats type, its fields as JSON */
     nsql_thread *threads;     /* lazily */
+    ntidx_thread_list *thread_defs; /* lazily with them: the V6 thread blocks, which the names point into */
     size_t thread_count;
     ntidx_symbolizer *symbols;/* lazily (stacks) */
     nsql_stack *stacks;       /* lazily, every definition, sorted by key (file order) */
@@ -80,6 +85,15 @@ int nsql_source_get(nsql_conn *c, const char *path, const char *index_path, nsql
 void nsql_source_put(nsql_source *s);
 /* Close every cached source (the connection closes). */
 void nsql_conn_free(void *conn);
+
+/*
+ * A call over `used` (s->index when it was made) returned `rc`. When that is NTIDX_E_INDEX_CORRUPT (a region of
+ * a lazily checked index failed its check; the library changes no index it is given), s->index is rebuilt
+ * (ntidx_index_recover(): saved where it was, the notice hook told), once per source, and 1 is returned: the
+ * caller goes on over s->index (ntidx_query_resume(), or the call again). 0: anything else, a second failure,
+ * or a rebuild that failed (ntidx_last_error()).
+ */
+int nsql_source_recover(nsql_source *s, const ntidx_index *used, int rc);
 
 /* Lazily computed parts of a source; SQLITE_OK or an error with *err. */
 int nsql_source_stats(nsql_conn *c, nsql_source *s, char **err);

@@ -89,12 +89,14 @@ static void source_free(nsql_source *s)
             sqlite3_free(s->type_fields[i]);
     sqlite3_free(s->type_fields);
     sqlite3_free(s->threads);
+    ntidx_thread_list_free(&s->thread_defs);
     sqlite3_free(s->stacks);
     sqlite3_free(s->stacks_by_id);
     nsql_analysis_cache_free(s);
     ntidx_symbolizer_close(&s->symbols);
     ntidx_stats_free(&s->stats);
     ntidx_index_close(&s->index);
+    ntidx_index_close(&s->replaced);
     ntidx_trace_close(&s->trace);
     sqlite3_free(s->path);
     sqlite3_free(s->index_path);
@@ -208,6 +210,24 @@ int nsql_source_get(nsql_conn *c, const char *path, const char *index_path, nsql
     return SQLITE_OK;
 }
 
+int nsql_source_recover(nsql_source *s, const ntidx_index *used, int rc)
+{
+    if (rc != NTIDX_E_INDEX_CORRUPT)
+        return 0;
+    if (used != s->index)
+        return s->index != NULL; /* another cursor rebuilt it meanwhile */
+    if (s->replaced)
+        return 0; /* the rebuilt index failed too */
+    ntidx_index *nx = NULL;
+    rc = ntidx_index_recover(s->trace, s->index, NULL, &nx); /* the options it was opened with: its hooks */
+    progress_end(s->conn);
+    if (rc < 0)
+        return 0;
+    s->replaced = s->index;
+    s->index = nx;
+    return 1;
+}
+
 void nsql_conn_free(void *conn)
 {
     nsql_conn *c = conn;
@@ -229,7 +249,11 @@ int nsql_source_stats(nsql_conn *c, nsql_source *s, char **err)
     ntidx_stats_options o;
     ntidx_stats_options_defaults(&o);
     o.threads = c->hooks.threads;
-    if (ntidx_stats_indexed(s->trace, s->index, &o, &s->stats) < 0) {
+    const ntidx_index *used = s->index;
+    int rc = ntidx_stats_indexed(s->trace, used, &o, &s->stats);
+    if (nsql_source_recover(s, used, rc))
+        rc = ntidx_stats_indexed(s->trace, s->index, &o, &s->stats);
+    if (rc < 0) {
         *err = nsql_library_error(c);
         return SQLITE_ERROR;
     }
@@ -255,18 +279,38 @@ int nsql_source_threads(nsql_conn *c, nsql_source *s, char **err)
     if (!v)
         return SQLITE_NOMEM;
     for (size_t i = 0; i < st->thread_count; i++)
-        v[n++] = (nsql_thread){st->threads[i].thread, st->threads[i].count, 0};
+        v[n++] = (nsql_thread){st->threads[i].thread, st->threads[i].count, 0, NULL, -1};
     qsort(v, n, sizeof *v, cmp_thread); /* sorted already; a binary search below relies on it */
     size_t with_events = n;
     for (size_t i = 0; i < st->dropped_count; i++) {
-        nsql_thread key = {st->dropped[i].capture_thread_id, 0, 0};
+        nsql_thread key = {st->dropped[i].capture_thread_id, 0, 0, NULL, -1};
         nsql_thread *f = bsearch(&key, v, with_events, sizeof *v, cmp_thread);
         if (f)
             f->dropped += st->dropped[i].dropped;
         else
-            v[n++] = (nsql_thread){key.thread, 0, st->dropped[i].dropped}; /* a capture thread that lost all */
+            v[n++] = (nsql_thread){key.thread, 0, st->dropped[i].dropped, NULL, -1}; /* lost all it had */
     }
     qsort(v, n, sizeof *v, cmp_thread);
+    /* names and process ids where the trace defines its threads (V6 thread blocks), by the id the statistics
+       give a thread (its OS id where the trace gives one, else its index); a later definition wins */
+    ntidx_thread_list *defs = NULL;
+    if (ntidx_index_threads(s->trace, s->index, &defs) < 0) {
+        sqlite3_free(v);
+        *err = nsql_library_error(c);
+        return SQLITE_ERROR;
+    }
+    for (size_t i = 0; i < ntidx_thread_list_count(defs); i++) {
+        const ntidx_thread *d = ntidx_thread_list_at(defs, i);
+        nsql_thread key = {d->has_os_thread_id ? d->os_thread_id : d->index, 0, 0, NULL, -1};
+        nsql_thread *f = bsearch(&key, v, n, sizeof *v, cmp_thread);
+        if (!f)
+            continue; /* a thread without events in the statistics */
+        if (d->name && d->name[0])
+            f->name = d->name;
+        if (d->has_os_process_id && d->os_process_id <= INT64_MAX)
+            f->pid = (int64_t)d->os_process_id;
+    }
+    s->thread_defs = defs;
     s->threads = v;
     s->thread_count = n;
     return SQLITE_OK;

@@ -11,6 +11,8 @@
 //   gc TRACE          one record per TraceGC of TraceLoadedDotNetRuntime.GC.GCs, after GC.Stats()
 //                     (what PerfView's GCStats view shows: Stats() recomputes every complete GC's
 //                     end values with all the events read)
+//   gc-summary TRACE  TraceEvent's GCStats per process: generation 0, 1 and 2 (GC.Generations()) and
+//                     all GCs (GC.Stats(); generation -1), as PerfView's GCStats view sums them
 //   jit TRACE         one record per TraceJittedMethod of TraceLoadedDotNetRuntime.JIT.Methods
 //   cpu TRACE [--by-thread]
 //                     the sample profiler's samples (Microsoft-DotNETCore-SampleProfiler
@@ -20,6 +22,9 @@
 //   exceptions TRACE  Exception/Start per type, message and throwing method
 //   alloc TRACE       GC/AllocationTick per type name and allocation kind
 //   contention TRACE  Contention/Start-Stop waits per lock and thread
+//   runtime-pass TRACE  the benchmark's reference (tools/bench/bench_answers.sh): TraceEvent's
+//                     TraceLoadedDotNetRuntime pass over the whole trace (NeedLoadedDotNetRuntimes(),
+//                     Process(), GC.Stats(), the JIT's methods counted); prints its seconds
 //   activities TRACE  one record per StartStopActivity of TraceEvent's StartStopActivityComputer
 using System.Globalization;
 using System.Text;
@@ -41,7 +46,7 @@ namespace Ntidx.Dumper;
 public static class Analyses
 {
     public static readonly string[] Names = { "gc", "jit", "cpu", "exceptions", "alloc", "contention", "activities",
-                                              "cpu-by-thread" };
+                                              "cpu-by-thread", "gc-summary", "runtime-pass" };
 
     public static int Run(string analysis, string path, string[] options)
     {
@@ -50,6 +55,8 @@ public static class Analyses
         int rc = analysis switch
         {
             "gc" => Gc(path, w),
+            "gc-summary" => GcSummary(path, w),
+            "runtime-pass" => RuntimePass(path),
             "jit" => Jit(path, w),
             "cpu" => Cpu(path, w, options.Contains("--by-thread")),
             "cpu-by-thread" => Cpu(path, w, true),
@@ -102,6 +109,55 @@ public static class Analyses
                 w.Num("promoted_mb", gc.PromotedMB);
                 w.Bool("is_complete", gc.IsComplete);
                 w.Int("pid", process.ProcessID);
+                w.End();
+            }
+        }
+        return 0;
+    }
+
+    /// What a program written against TraceLoadedDotNetRuntime pays before its first answer: the whole
+    /// trace read with the runtime's computers attached (GCs, JIT, the process), then the GC rollup.
+    static int RuntimePass(string path)
+    {
+        var sw = System.Diagnostics.Stopwatch.StartNew();
+        long gcs = 0, methods = 0;
+        foreach (var (_, runtime) in LoadedRuntimes(path))
+        {
+            runtime.GC.Stats();
+            gcs += runtime.GC.GCs.Count;
+            methods += runtime.JIT.Methods.Count;
+        }
+        Console.WriteLine($"traceevent runtime-pass: {gcs} GCs, {methods} jitted methods, " +
+                          $"{sw.Elapsed.TotalSeconds.ToString("F3", CultureInfo.InvariantCulture)} s");
+        return 0;
+    }
+
+    static int GcSummary(string path, JsonLines w)
+    {
+        foreach (var (process, runtime) in LoadedRuntimes(path))
+        {
+            GCStats all = runtime.GC.Stats();
+            GCStats[] gens = runtime.GC.Generations();
+            for (int gen = 0; gen <= 3; gen++)
+            {
+                GCStats s = gen < 3 ? gens[gen] : all;
+                w.Begin();
+                w.Int("pid", process.ProcessID);
+                w.Int("generation", gen < 3 ? gen : -1);
+                w.Int("count", s.Count);
+                w.Int("num_induced", s.NumInduced);
+                w.Num("total_pause_time_ms", s.TotalPauseTimeMSec);
+                w.Num("mean_pause_duration_ms", s.MeanPauseDurationMSec);
+                w.Num("max_pause_duration_ms", s.MaxPauseDurationMSec);
+                w.Num("max_suspend_duration_ms", s.MaxSuspendDurationMSec);
+                // PerfView's GCStats report: every generation's pause over the process's duration (TraceEvent
+                // sets ProcessDuration only in the rollup of all GCs: Generations()' is 0)
+                w.Num("gc_pause_time_percentage", all.ProcessDuration == 0 ? 0 : s.TotalPauseTimeMSec * 100 / all.ProcessDuration);
+                w.Num("total_allocated_mb", s.TotalAllocatedMB);
+                w.Num("total_promoted_mb", s.TotalPromotedMB);
+                w.Num("total_size_after_mb", s.TotalSizeAfterMB);
+                w.Num("mean_size_after_mb", s.MeanSizeAfterMB);
+                w.Num("process_duration_ms", all.ProcessDuration);
                 w.End();
             }
         }

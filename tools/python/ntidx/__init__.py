@@ -50,6 +50,7 @@ __all__ = [
     "NotATraceError", "VersionError", "TruncatedError", "CorruptError", "ArgumentError", "TimeError",
     "PayloadError", "UnsupportedError", "WriteError", "IndexFileError", "IndexCorruptError", "IndexStaleError",
     "IndexVersionError", "CancelledError", "IndexWarning", "UnknownNameError", "UnknownNameWarning",
+    "DamagedRegionWarning", "__version__", "sql",
 ]
 
 #: A work unit of a trace (Trace.regions()): a sequence-point region, its events' time span, where its blocks
@@ -77,6 +78,9 @@ def _notice(action, why, path):
 
 
 _ntidx._set_notice_hook(_notice)
+
+#: The package's version: the library's it is built with (the project's version, as pip shows it).
+__version__ = library_version
 
 _EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
 
@@ -113,13 +117,57 @@ class Trace(_ntidx.Trace):
     (since the sync time).
     """
 
+    _types_seed = None  # the type table a pickle carried (frames' categories without listing the types again)
+
     def __repr__(self):
         return "<ntidx.Trace %r%s>" % (self.path, " (closed)" if self.closed else "")
 
-    def stats(self, start=None, end=None, threads=0, regions=None):
+    def stats(self, start=None, end=None, threads=0, regions=None, on_error="raise"):
         """The statistics of a window: a dict with the keys and values of `ntidx stats --json` (its "file" is the
-        path given to open()). `regions`: only these work units (Trace.regions()), as a scheduler splits."""
-        return super().stats(_time(start), _time(end), threads, regions)
+        path given to open()). `regions`: only these work units (Trace.regions()), as a scheduler splits. Each
+        entry of "threads" also has "name" and "pid" where the trace defines its threads (V6 thread blocks: the
+        latest definition), as the SQL threads table. on_error="skip" (`ntidx stats --skip-damaged`): a region
+        that cannot be read is left out, said with a DamagedRegionWarning and listed under "skipped_regions"."""
+        if on_error not in ("raise", "skip"):
+            raise ArgumentError('on_error: "raise" or "skip", not %r' % (on_error,))
+        if on_error == "raise":
+            s = super().stats(_time(start), _time(end), threads, regions)
+        else:
+            s = self._stats_skipping(start, end, threads, regions)
+        if s.get("threads"):
+            defs = {tid: (name, pid) for tid, name, pid in self._thread_defs()}
+            for t in s["threads"]:
+                if t.get("thread") in defs:
+                    name, pid = defs[t["thread"]]
+                    if name is not None:
+                        t["name"] = name
+                    if pid is not None:
+                        t["pid"] = pid
+        return s
+
+    def _stats_skipping(self, start, end, threads, regions):
+        """stats() again without the region the last failure met, while the failure is damage inside a region
+        still counted (as the command's --skip-damaged)."""
+        todo, skipped = None, []
+        while True:
+            try:
+                s = super().stats(_time(start), _time(end), threads, regions if todo is None else todo)
+                break
+            except (CorruptError, TruncatedError) as e:
+                where = [r for r in self.regions() if e.offset is not None and r.offset <= e.offset < r.offset + r.bytes]
+                if todo is None:
+                    todo = sorted(set(regions)) if regions is not None else [r.number for r in self.regions()]
+                if not where or where[0].number not in todo:
+                    raise  # damage in what every region needs: the call's error
+                r = where[0]
+                todo.remove(r.number)
+                skipped.append({"region": r.number, "offset": r.offset, "bytes": r.bytes, "at": e.offset,
+                                "error": e.name, "message": str(e)})
+                warnings.warn("%s: region %d (offset %d, %d bytes) skipped: %s" % (self.path, r.number, r.offset,
+                                                                                  r.bytes, e), DamagedRegionWarning,
+                              stacklevel=3)
+        s["skipped_regions"] = skipped
+        return s
 
     def query(self, start=None, end=None, provider=None, event=None, thread=None, order="time", limit=None,
               regions=None, strict=False):
@@ -149,16 +197,156 @@ class Trace(_ntidx.Trace):
         return None if ns is None else _EPOCH + _dt.timedelta(microseconds=ns // 1000)
 
     def frame(self, start=None, end=None, provider=None, event=None, thread=None, fields=None, regions=None,
-              order="time", strict=False):
+              order="time", strict=False, time=False, on_error="raise"):
         """A pandas DataFrame with one row per event of the query (same window, filters and order): columns
         ts, time_s, provider, event_id, event_name, version, thread, capture_thread, seq, stack_id, offset,
-        filled in C column by column (no Python object per event). fields=["TypeName", ...] adds payload
+        activity_id, related_activity_id, thread_name, pid, stack_key (and `time`, datetime64[ns, UTC], with
+        time=True), filled in C column by column (no Python object per event). provider, event and thread take
+        a value or a list of them (any item matches, as SQL's IN). fields=["TypeName", ...] adds payload
         columns by name (missing values are nulls), fields="all" one per field name met, and a field_error
-        column. See docs/python.md for the column types. Filters that name nothing: as query() (strict=True
-        raises UnknownNameError, else an empty frame comes with an UnknownNameWarning)."""
+        column. on_error="skip": a region of the trace that cannot be read is left out whole, said with a
+        DamagedRegionWarning and listed in df.attrs["skipped_regions"]. See docs/python.md for the column
+        types. Filters that name nothing: as query() (strict=True raises UnknownNameError, else an empty frame
+        comes with an UnknownNameWarning)."""
         from . import _frame  # pandas is imported only by those who ask for frames
-        cols = self._columns(_time(start), _time(end), provider, event, thread, fields, regions, order, strict)
-        return _frame.build(cols, fields is not None)
+        self._check_fields(fields, strict)
+        reader = self._reader(start, end, provider, event, thread, fields, regions, order, strict, time, on_error)
+        try:
+            df = _frame.build(reader.read(0), fields is not None, time)
+        finally:
+            reader.close()
+        _skips(self, reader, 0, on_error, df)
+        return df
+
+    def iter_frames(self, start=None, end=None, provider=None, event=None, thread=None, fields=None, regions=None,
+                    order="time", strict=False, time=False, on_error="raise", rows=1000000):
+        """The rows of frame() with the same arguments as DataFrames of at most `rows` rows each, in order, read
+        as they are asked for: memory holds one of them (and the texts met so far), whatever the window. Every
+        part has the columns and types of frame(), the same provider, event_name and thread_name categories,
+        and a RangeIndex that follows on from the part before (pd.concat() of the parts equals frame()). With
+        on_error="skip" a part ends between two regions only (a damaged region's rows are left out whole), so
+        a part holds at least `rows` rows or a whole region."""
+        from . import _frame
+        if not isinstance(rows, int) or isinstance(rows, bool) or rows < 1:
+            raise ValueError("rows: a count of rows, 1 or more, not %r" % (rows,))
+        self._check_fields(fields, strict)
+        reader = self._reader(start, end, provider, event, thread, fields, regions, order, strict, time, on_error)
+        said, at = 0, 0
+        try:
+            while True:
+                c = reader.read(rows)
+                said = _skips(self, reader, said, on_error)
+                if c is None:
+                    break
+                df = _frame.build(c, fields is not None, time)
+                df.index = _range_index(at, at + len(df))
+                at += len(df)
+                yield df
+        finally:
+            reader.close()
+
+    def _check_fields(self, fields, strict):
+        """Field names no type of the trace has: an UnknownNameWarning (their column is all nulls), or with
+        strict=True an UnknownNameError. Not said when a type's fields are not known (no metadata to tell)."""
+        if fields is None or isinstance(fields, str):
+            return
+        known, complete = set(), True
+
+        def walk(fs):
+            for f in fs or ():
+                known.add(f.get("name"))
+                walk(f.get("fields"))
+                walk((f.get("element") or {}).get("fields") if isinstance(f.get("element"), dict) else None)
+        for t in self.types():
+            if not t.get("has_fields", True):
+                complete = False
+                break
+            walk(t.get("fields"))
+        unknown = [f for f in fields if isinstance(f, str) and f not in known]
+        if not complete or not unknown:
+            return
+        message = "%s: no event of the trace has a field %s" % (self.path, ", ".join(repr(f) for f in unknown))
+        if strict:
+            raise UnknownNameError(message)
+        warnings.warn(message, UnknownNameWarning, stacklevel=3)
+
+    def _reader(self, start, end, provider, event, thread, fields, regions, order, strict, time, on_error,
+                types=None):
+        if on_error not in ("raise", "skip"):
+            raise ArgumentError('on_error: "raise" or "skip", not %r' % (on_error,))
+        return self._frames(_time(start), _time(end), provider, event, thread, fields, regions, order, strict,
+                            on_error, bool(time), types if types is not None else self._types_seed)
+
+    def to_datetime(self, ts):
+        """Ticks as UTC datetimes, vectorised: a scalar gives a pandas.Timestamp, a Series a Series (same index and
+        name), anything else array-like a DatetimeIndex (datetime64[ns, UTC]). As Trace.datetime() but to the
+        nanosecond; NaT where the trace has no valid sync date or the time lies outside the years 1678-2262."""
+        import numpy as np
+        import pandas as pd
+        from . import _frame
+        series = isinstance(ts, pd.Series)
+        values = np.asarray(ts)
+        scalar = values.ndim == 0
+        values = values.reshape(-1)
+        if values.dtype.kind not in "iu":
+            if values.dtype == object and all(isinstance(x, int) and not isinstance(x, bool) for x in values):
+                values = np.array([x for x in values], dtype=np.uint64 if any(x >= 2 ** 63 for x in values)
+                                  else np.int64)
+            else:
+                raise TypeError("to_datetime: ticks are integers, not %s" % values.dtype)
+        if values.dtype.kind == "i" and len(values) and values.min() < 0:
+            raise TimeError("to_datetime: %d is not a tick count" % values.min())
+        ticks = np.ascontiguousarray(values.astype(np.uint64, copy=False))
+        out = _frame.datetimes(np.frombuffer(self._ticks_to_ns(ticks), dtype=np.int64))
+        if scalar:
+            return pd.Timestamp(out[0]) if out[0] is not pd.NaT else pd.NaT
+        if series:
+            return pd.Series(out, index=ts.index, name=ts.name, copy=False)
+        return pd.DatetimeIndex(out)
+
+    def sql(self, statement):
+        """The rows of an SQL statement over this trace's tables, as a DataFrame: the tables of `ntidx sql` (events,
+        types, threads, regions, stacks, gc, ... : docs/sql.md), in an in-memory SQLite database inside the
+        module, with this trace's index. Several statements (';') run in turn; the last that returns columns
+        gives the frame. A statement SQLite refuses raises ArgumentError; a trace that cannot be read, the
+        library's exception; a name filter that names nothing, an UnknownNameWarning."""
+        from . import _sql
+        return _sql.run([self.path], statement, self.index_path or self._index_arg)
+
+    def __reduce__(self):
+        """A Trace pickles by its path (made absolute) and the index it uses (or was given), so it can be sent to
+        Dask workers as it is: they open it again there, the index on first need."""
+        import os
+        index = self.index_path or self._index_arg
+        return (_reopen, (os.path.abspath(self.path), index, self._types_seed))
+
+
+def _range_index(a, b):
+    import pandas as pd
+    return pd.RangeIndex(a, b)
+
+
+def _reopen(path, index, types):
+    t = Trace(path, index, False)
+    t._types_seed = types
+    return t
+
+
+class DamagedRegionWarning(UserWarning):
+    """on_error="skip" left a region of a trace out (it could not be read): its file offset, size and why."""
+
+
+def _skips(trace, reader, said, on_error, df=None):
+    """Say the regions the reader skipped since `said` (DamagedRegionWarning); with a frame, list them all in its
+    attrs. How many are said now."""
+    skipped = reader.skipped
+    for s in skipped[said:]:
+        warnings.warn("%s: region %d (offset %d, %d bytes) skipped: %s"
+                      % (trace.path, s["region"], s["offset"], s["bytes"], s["message"]), DamagedRegionWarning,
+                      stacklevel=3)
+    if df is not None and on_error == "skip":
+        df.attrs["skipped_regions"] = skipped
+    return len(skipped)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -247,6 +435,15 @@ for _pyname, _name in _analysis.CONTRACT.items():
     if not hasattr(Trace, _pyname):
         setattr(Trace, _pyname, _missing_method(_pyname, _name))
 del _info, _pyname, _name
+
+
+def sql(paths, statement, index=None):
+    """The rows of an SQL statement over one trace or a list of them, as a DataFrame (Trace.sql() for several
+    traces): the tables of `ntidx sql PATHS... STATEMENT`, with a `trace` column first when there are several.
+    `index` names the index of a single trace. Like Perfetto's tp.query(sql).as_pandas_dataframe(), without
+    loading an extension into the interpreter's sqlite3."""
+    from . import _sql
+    return _sql.run(paths, statement, index)
 
 
 def open(path, index=None, build_index=True):  # noqa: A001  (ntidx.open, as the contract names it)

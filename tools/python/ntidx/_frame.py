@@ -14,9 +14,10 @@ import pandas as pd
 
 from . import _ntidx
 
-#: The columns of Trace.frame(), in order (a contract: scripts rely on them).
+#: The columns of Trace.frame(), in order (a contract: scripts rely on them); `time` follows them when asked
+#: for, then the payload fields and field_error.
 COLUMNS = ["ts", "time_s", "provider", "event_id", "event_name", "version", "thread", "capture_thread", "seq",
-           "stack_id", "offset"]
+           "stack_id", "offset", "activity_id", "related_activity_id", "thread_name", "pid", "stack_key"]
 
 _MISSING = _ntidx.VALUE_MISSING
 _NULL = _ntidx.VALUE_NULL
@@ -28,13 +29,44 @@ _TEXT = {_ntidx.VALUE_STRING, _ntidx.VALUE_GUID, _ntidx.VALUE_TIME, _ntidx.VALUE
 _JSON = {_ntidx.VALUE_ARRAY, _ntidx.VALUE_OBJECT}
 
 
+def _code_dtype(n):
+    """The code type pandas keeps for n categories (so that it takes the codes without a copy)."""
+    return np.int8 if n < 127 else np.int16 if n < 32767 else np.int32
+
+
 def _categorical(type_ids, names):
-    """A Categorical of one string per type (provider, event name), by the rows' type ids."""
+    """A Categorical of one string per type (provider, event name), by the rows' type ids. Its categories are
+    every name of the type table (all the trace's types), sorted: every frame of a trace has the same."""
     categories = sorted(set(names))
     position = {c: i for i, c in enumerate(categories)}
-    per_type = np.array([position[n] for n in names], dtype=np.int32) if names else np.zeros(0, np.int32)
-    codes = per_type[type_ids] if len(type_ids) else np.zeros(0, np.int32)
+    per_type = np.array([position[n] for n in names], dtype=_code_dtype(len(categories)))
+    codes = per_type[type_ids] if len(type_ids) else np.zeros(0, per_type.dtype)
     return pd.Categorical.from_codes(codes, categories=categories)
+
+
+def _coded(codes, categories):
+    """A Categorical of codes into a list of distinct texts (-1: null)."""
+    codes = np.frombuffer(codes, dtype=np.int32)
+    if len(categories) < 127:
+        codes = codes.astype(np.int8)
+    elif len(categories) < 32767:
+        codes = codes.astype(np.int16)
+    return pd.Categorical.from_codes(codes, categories=list(categories))
+
+
+def _nullable(values):
+    """An Int64 column of int64 values where a negative one is null (a process id or a stack key not known)."""
+    values = np.frombuffer(values, dtype=np.int64)
+    return pd.arrays.IntegerArray(values, values < 0)
+
+
+def datetimes(ns):
+    """Unix nanoseconds (int64, numpy's NaT for none) as a datetime64[ns, UTC] array, without a copy."""
+    values = np.asarray(ns, dtype=np.int64).view("M8[ns]")
+    try:
+        return pd.arrays.DatetimeArray(values, dtype=pd.DatetimeTZDtype(unit="ns", tz="UTC"))
+    except (TypeError, ValueError):  # pandas versions that construct it otherwise
+        return pd.DatetimeIndex(values).tz_localize("UTC").array
 
 
 def _text(ids, mask, strings):
@@ -93,23 +125,30 @@ def column_from_cells(kinds, cells, strings):
     return out
 
 
-def build(c, with_fields):
-    """The DataFrame of Trace.frame() from Trace._columns()'s dict."""
+def build(c, with_fields, with_time=False):
+    """The DataFrame of Trace.frame() from the dict of a FrameReader's read()."""
     type_ids = np.frombuffer(c["type"], dtype=np.uint32)
     types = c["types"]
     data = {
-        "ts": np.frombuffer(c["ts"], dtype=np.uint64),
+        "ts": np.frombuffer(c["ts"], dtype=np.int64),
         "time_s": np.frombuffer(c["time_s"], dtype=np.float64),
         "provider": _categorical(type_ids, [t[0] for t in types]),
         "event_id": (np.array([t[1] for t in types], dtype=np.uint32) if types else np.zeros(0, np.uint32))[type_ids],
         "event_name": _categorical(type_ids, [t[2] for t in types]),
         "version": (np.array([t[3] for t in types], dtype=np.uint32) if types else np.zeros(0, np.uint32))[type_ids],
-        "thread": np.frombuffer(c["thread"], dtype=np.uint64),
-        "capture_thread": np.frombuffer(c["capture_thread"], dtype=np.uint64),
+        "thread": np.frombuffer(c["thread"], dtype=np.int64),
+        "capture_thread": np.frombuffer(c["capture_thread"], dtype=np.int64),
         "seq": np.frombuffer(c["seq"], dtype=np.uint32),
         "stack_id": np.frombuffer(c["stack_id"], dtype=np.uint32),
-        "offset": np.frombuffer(c["offset"], dtype=np.uint64),
+        "offset": np.frombuffer(c["offset"], dtype=np.int64),
+        "activity_id": _coded(c["activity_id"], c["guids"]),
+        "related_activity_id": _coded(c["related_activity_id"], c["guids"]),
+        "thread_name": _coded(c["thread_name"], c["thread_names"]),
+        "pid": _nullable(c["pid"]),
+        "stack_key": _nullable(c["stack_key"]),
     }
+    if with_time:
+        data["time"] = datetimes(np.frombuffer(c["time"], dtype=np.int64))
     if with_fields:
         strings = c["strings"]
         for name, kinds, cells in c["fields"]:

@@ -42,6 +42,10 @@
 #include <ntidx/report.h>
 #include <ntidx/symbols.h>
 
+#include <sqlite3.h>
+
+#include "sqlite/ntidx_sqlite.h"
+
 /* ------------------------------------------------------------------ */
 /* Module state                                                        */
 /* ------------------------------------------------------------------ */
@@ -54,7 +58,7 @@ typedef struct module_state {
     PyObject *exc[EXC_COUNT];
     PyObject *index_warning;
     PyObject *name_warning; /* UnknownNameWarning */
-    PyTypeObject *trace_type, *query_type, *event_type, *buffer_type, *meta_type;
+    PyTypeObject *trace_type, *query_type, *event_type, *buffer_type, *meta_type, *frame_reader_type;
     PyObject *json_loads;  /* json.loads */
     PyObject *notice_hook; /* ntidx/__init__.py's _notice(action, why, path): logging and warnings */
 } module_state;
@@ -160,13 +164,17 @@ typedef struct notice {
 typedef struct core {
     atomic_long refs;
     ntidx_trace *t;
-    ntidx_index *x;             /* NULL until opened (build_index=False: on first need) */
+    ntidx_index *x;             /* NULL until opened (build_index=False: on first need); read with core_x() */
+    ntidx_index *replaced;      /* the index core_recover() replaced: what was opened over it may still run */
+    pthread_mutex_t recover_lock; /* one rebuild at a time (core_recover()) */
     int index_action;           /* ntidx_index_action of the open, -1 before */
     char *path;                 /* as given: the "file" of info and stats, as the command prints its argument */
     char *index_arg;            /* index= (NULL: the library's choice, ntidx_index_path()) */
     pthread_mutex_t lock;       /* the lazy index and symbolizer, the notices */
     ntidx_symbolizer *sym;
     int sym_rc;                 /* 1 not tried yet, else the open's result */
+    ntidx_type_list *types;     /* the trace's event types, listed once (core_types()) */
+    ntidx_thread_list *threads; /* its threads (core_threads()) */
     notice *notices;
     size_t nnotices, capnotices;
 } core;
@@ -182,7 +190,10 @@ static void core_unref(core *c)
     if (!c || atomic_fetch_sub(&c->refs, 1) != 1)
         return;
     ntidx_symbolizer_close(&c->sym);
+    ntidx_type_list_free(&c->types);
+    ntidx_thread_list_free(&c->threads);
     ntidx_index_close(&c->x);
+    ntidx_index_close(&c->replaced);
     ntidx_trace_close(&c->t);
     for (size_t i = 0; i < c->nnotices; i++)
         free(c->notices[i].why);
@@ -190,6 +201,7 @@ static void core_unref(core *c)
     free(c->path);
     free(c->index_arg);
     pthread_mutex_destroy(&c->lock);
+    pthread_mutex_destroy(&c->recover_lock);
     free(c);
 }
 
@@ -282,7 +294,7 @@ static int core_index(core *c)
         rc = ntidx_index_open(c->t, c->index_arg, &o, &x, &act);
         pthread_mutex_lock(&c->lock);
         if (rc == NTIDX_OK && !c->x) {
-            c->x = x;
+            __atomic_store_n(&c->x, x, __ATOMIC_RELEASE); /* readers take it without the lock (core_x()) */
             c->index_action = (int)act;
         } else {
             ntidx_index_close(&x); /* another thread was first, or it failed */
@@ -290,6 +302,111 @@ static int core_index(core *c)
     }
     pthread_mutex_unlock(&c->lock);
     return rc;
+}
+
+/* The index in use (threads without the GIL read it while core_recover() may replace it). */
+static ntidx_index *core_x(core *c) { return __atomic_load_n(&c->x, __ATOMIC_ACQUIRE); }
+
+/*
+ * A call over `used` (core_x() when it was made) returned `rc`. When that is NTIDX_E_INDEX_CORRUPT (a region of
+ * a lazily checked index failed its check; the library changes no index it is given), the index is rebuilt
+ * (ntidx_index_recover(): saved where it was, its notice kept for Python), once per trace, and 1 is returned:
+ * the caller goes on over core_x() (ntidx_query_resume(), ntidx_batch_resume(), or the call again). The index
+ * it replaces stays open until the trace is: other threads may still be reading through it. 0: anything else,
+ * a second failure, or a rebuild that failed (said on this thread). Without the GIL.
+ */
+static int core_recover(core *c, const ntidx_index *used, int rc)
+{
+    if (rc != NTIDX_E_INDEX_CORRUPT || !used)
+        return 0;
+    pthread_mutex_lock(&c->recover_lock);
+    int ok = 0;
+    if (core_x(c) != used) {
+        ok = 1; /* another thread rebuilt it meanwhile */
+    } else if (!c->replaced) {
+        ntidx_index *nx = NULL;
+        if (ntidx_index_recover(c->t, used, NULL, &nx) == NTIDX_OK) { /* the options it was opened with */
+            pthread_mutex_lock(&c->lock);
+            c->replaced = c->x;
+            __atomic_store_n(&c->x, nx, __ATOMIC_RELEASE);
+            pthread_mutex_unlock(&c->lock);
+            ok = 1;
+        }
+    }
+    pthread_mutex_unlock(&c->recover_lock);
+    return ok;
+}
+
+/* ntidx_index_check_names() over the index in use, again over a rebuilt one when a region failed its check
+   (what the failed call appended to msg dropped). Without the GIL. */
+static int core_check_names(core *c, const ntidx_query_options *o, ntidx_buf *msg)
+{
+    const ntidx_index *x = core_x(c);
+    size_t before = msg->len;
+    int rc = ntidx_index_check_names(c->t, x, o, msg);
+    if (core_recover(c, x, rc)) {
+        msg->len = before;
+        rc = ntidx_index_check_names(c->t, core_x(c), o, msg);
+    }
+    return rc;
+}
+
+/* The trace's event types (ntidx_index_types()), listed on first need and kept: what every frame's
+   provider and event name categories are made of. Without the GIL; 0 or the library's error. */
+static int core_types(core *c, const ntidx_type_list **out)
+{
+    int rc = core_index(c);
+    if (rc < 0)
+        return rc;
+    pthread_mutex_lock(&c->lock);
+    ntidx_type_list *l = c->types;
+    pthread_mutex_unlock(&c->lock);
+    if (!l) {
+        /* listed outside the lock (it may read the trace); a thread that lost the race frees its own */
+        const ntidx_index *x = core_x(c);
+        rc = ntidx_index_types(c->t, x, &l);
+        if (core_recover(c, x, rc))
+            rc = ntidx_index_types(c->t, core_x(c), &l);
+        if (rc < 0)
+            return rc;
+        pthread_mutex_lock(&c->lock);
+        if (c->types)
+            ntidx_type_list_free(&l);
+        else
+            c->types = l;
+        l = c->types;
+        pthread_mutex_unlock(&c->lock);
+    }
+    *out = l;
+    return 0;
+}
+
+/* The trace's threads (ntidx_index_threads()), listed on first need and kept. As core_types(). */
+static int core_threads(core *c, const ntidx_thread_list **out)
+{
+    int rc = core_index(c);
+    if (rc < 0)
+        return rc;
+    pthread_mutex_lock(&c->lock);
+    ntidx_thread_list *l = c->threads;
+    pthread_mutex_unlock(&c->lock);
+    if (!l) {
+        const ntidx_index *x = core_x(c);
+        rc = ntidx_index_threads(c->t, x, &l);
+        if (core_recover(c, x, rc))
+            rc = ntidx_index_threads(c->t, core_x(c), &l);
+        if (rc < 0)
+            return rc;
+        pthread_mutex_lock(&c->lock);
+        if (c->threads)
+            ntidx_thread_list_free(&l);
+        else
+            c->threads = l;
+        l = c->threads;
+        pthread_mutex_unlock(&c->lock);
+    }
+    *out = l;
+    return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -405,6 +522,24 @@ static PyType_Spec meta_spec = {"ntidx._ntidx.Meta", sizeof(MetaObject), 0,
                                 Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION,
                                 meta_slots};
 
+/* The activity and related activity ids of e: its 16 bytes before V6, its labels in V6. g[k] points at e's
+   bytes or at lab[k], or is NULL (none). */
+static void event_activity(const ntidx_event *e, uint8_t lab[2][16], const uint8_t *g[2])
+{
+    g[0] = e->activity_id;
+    g[1] = e->related_activity_id;
+    if (g[0] || g[1] || !e->label_list)
+        return;
+    const uint8_t *p = e->label_list, *end = p + e->label_list_size;
+    ntidx_label l;
+    while (ntidx_label_next(&p, end, &l) == 1) {
+        if (l.kind == NTIDX_LABEL_ACTIVITY_ID && !g[0])
+            g[0] = memcpy(lab[0], l.guid, 16);
+        else if (l.kind == NTIDX_LABEL_RELATED_ACTIVITY_ID && !g[1])
+            g[1] = memcpy(lab[1], l.guid, 16);
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* Event                                                               */
 /* ------------------------------------------------------------------ */
@@ -417,6 +552,8 @@ typedef struct {
     PyObject *fields; /* decoded on first read */
     PyObject *field_error;
     int decoded;
+    uint8_t activity[2][16]; /* copied when made (the reader's header state and labels go with the next event) */
+    uint8_t has_activity[2];
 } EventObject;
 
 static PyObject *event_new(module_state *st, core *c, MetaObject *meta, const ntidx_event *e)
@@ -429,6 +566,17 @@ static PyObject *event_new(module_state *st, core *c, MetaObject *meta, const nt
     o->ev = *e;
     o->ev.metadata = meta->m;
     o->ev.thread = NULL; /* the reader's, gone after the next event */
+    uint8_t lab[2][16];
+    const uint8_t *g[2];
+    event_activity(e, lab, g);
+    for (int k = 0; k < 2; k++) {
+        uint64_t w[2] = {0, 0};
+        if (g[k])
+            memcpy(w, g[k], 16);
+        o->has_activity[k] = (w[0] | w[1]) != 0; /* the empty GUID is no activity, as in frames */
+        memcpy(o->activity[k], w, 16);
+    }
+
     o->fields = o->field_error = NULL;
     o->decoded = 0;
     return (PyObject *)o;
@@ -459,6 +607,17 @@ static PyObject *ev_event_id(PyObject *s, void *c) { return PyLong_FromUnsignedL
 static PyObject *ev_version(PyObject *s, void *c) { return PyLong_FromUnsignedLong(EV(s)->metadata->version); }
 static PyObject *ev_thread(PyObject *s, void *c) { return PyLong_FromUnsignedLongLong(EV(s)->thread_id); }
 static PyObject *ev_capture(PyObject *s, void *c) { return PyLong_FromUnsignedLongLong(EV(s)->capture_thread_id); }
+static PyObject *ev_guid(PyObject *s, int k)
+{
+    EventObject *o = (EventObject *)s;
+    if (!o->has_activity[k])
+        Py_RETURN_NONE;
+    char text[37];
+    ntidx_guid_format(o->activity[k], text);
+    return PyUnicode_FromStringAndSize(text, 36);
+}
+static PyObject *ev_activity(PyObject *s, void *c) { return ev_guid(s, 0); }
+static PyObject *ev_related_activity(PyObject *s, void *c) { return ev_guid(s, 1); }
 static PyObject *ev_seq(PyObject *s, void *c) { return PyLong_FromUnsignedLong(EV(s)->sequence_number); }
 static PyObject *ev_stack_id(PyObject *s, void *c) { return PyLong_FromUnsignedLong(EV(s)->stack_id); }
 static PyObject *ev_offset(PyObject *s, void *c) { return PyLong_FromUnsignedLongLong(EV(s)->offset); }
@@ -629,7 +788,7 @@ static int core_symbolizer(core *c)
         return rc;
     pthread_mutex_lock(&c->lock);
     if (c->sym_rc == 1)
-        c->sym_rc = ntidx_symbolizer_open(c->t, c->x, &c->sym);
+        c->sym_rc = ntidx_symbolizer_open(c->t, core_x(c), &c->sym);
     rc = c->sym_rc;
     pthread_mutex_unlock(&c->lock);
     return rc;
@@ -688,6 +847,8 @@ static PyGetSetDef event_getset[] = {
     {"stack_id", ev_stack_id, NULL, "stack id (0: none)", NULL},
     {"offset", ev_offset, NULL, "file offset of the event's header", NULL},
     {"processor", ev_processor, NULL, "processor number", NULL},
+    {"activity_id", ev_activity, NULL, "the activity id (a GUID as text), or None (as the frame's column)", NULL},
+    {"related_activity_id", ev_related_activity, NULL, "the related activity id, or None", NULL},
     {"payload_size", ev_payload_size, NULL, "payload bytes", NULL},
     {"fields", ev_fields, NULL, "the payload as a dict, decoded on first read ({} when it does not fit its metadata)",
      NULL},
@@ -710,10 +871,33 @@ static PyType_Spec event_spec = {"ntidx.Event", sizeof(EventObject), 0,
 /* Query options from Python arguments                                 */
 /* ------------------------------------------------------------------ */
 
+/* One item of an `event` filter: an id, or a name as the library matches names. */
+typedef struct ev_item {
+    int has_id;
+    uint32_t id;
+    char *name;
+} ev_item;
+
+/*
+ * A call's query. The library's query takes one provider, one event and one thread: a filter of one item
+ * is the library's (pushed down to the index), a list of several is matched here, event by event
+ * (match_type(), match_thread()), over a query without it, or over one library query per item merged in
+ * order (evsrc below).
+ */
 typedef struct qargs {
     ntidx_query_options o;
-    char *provider, *event_name;
+    char *provider, *event_name; /* the single items the library's options point at */
     uint64_t *regions;
+    /* every item of each filter (also a single one); `*_given`: the filter was given (an empty list
+       matches nothing, as SQL's IN ()) */
+    char **providers;
+    size_t nproviders;
+    ev_item *events;
+    size_t nevents;
+    uint64_t *threads; /* sorted, without repeats */
+    size_t nthreads;
+    int providers_given, events_given, threads_given;
+    int lists; /* a filter of several items (or none): matched here */
 } qargs;
 
 static void qargs_free(qargs *a)
@@ -721,6 +905,14 @@ static void qargs_free(qargs *a)
     free(a->provider);
     free(a->event_name);
     free(a->regions);
+    for (size_t i = 0; i < a->nproviders; i++)
+        free(a->providers[i]);
+    free(a->providers);
+    for (size_t i = 0; i < a->nevents; i++)
+        free(a->events[i].name);
+    free(a->events);
+    free(a->threads);
+    memset(a, 0, sizeof *a);
 }
 
 /* A time as the library takes it: an int (ticks) or a str (ntidx_parse_time: "1.5s", "250ms", ISO-8601 Z, or
@@ -775,6 +967,240 @@ static char *dup_utf8(PyObject *v)
     return d;
 }
 
+/* The items of a filter argument: a list of one for a str, an int (or a numpy integer), else the items of any
+   other iterable (list, tuple, set, numpy array, pandas Index...). A new reference to a list, or NULL. */
+static PyObject *filter_items(PyObject *v, const char *what)
+{
+    /* a numpy integer is one value; a numpy array has __index__ too, but is a sequence */
+    if (PyUnicode_Check(v) || PyLong_Check(v) || (!PyBytes_Check(v) && PyIndex_Check(v) && !PySequence_Check(v)))
+    {
+        PyObject *l = PyList_New(1);
+        if (l)
+            PyList_SET_ITEM(l, 0, Py_NewRef(v));
+        return l;
+    }
+    if (PyBytes_Check(v) || PyDict_Check(v)) {
+        PyErr_Format(PyExc_TypeError, "%s: a value or a list of values, not %.100s", what, Py_TYPE(v)->tp_name);
+        return NULL;
+    }
+    PyObject *l = PySequence_List(v);
+    if (!l && PyErr_ExceptionMatches(PyExc_TypeError)) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: a value or a list of values, not %.100s", what, Py_TYPE(v)->tp_name);
+    }
+    return l;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* An `event` item: an id (an int, or a str of digits), else a name (GC/AllocationTick, Provider/Name). */
+static int parse_event_item(module_state *st, PyObject *event, ev_item *it)
+{
+    memset(it, 0, sizeof *it);
+    if (PyLong_Check(event) || (!PyUnicode_Check(event) && PyIndex_Check(event))) {
+        PyObject *n = PyNumber_Index(event);
+        unsigned long x = n ? PyLong_AsUnsignedLong(n) : 0;
+        Py_XDECREF(n);
+        if (!n || PyErr_Occurred() || x > UINT32_MAX) {
+            PyErr_Clear();
+            PyErr_Format(st->exc[EXC_ARGUMENT], "event: %R is not an event id", event);
+            return -1;
+        }
+        it->has_id = 1;
+        it->id = (uint32_t)x;
+        return 0;
+    }
+    if (!PyUnicode_Check(event)) {
+        PyErr_Format(PyExc_TypeError, "event: an id (int) or a name (str), not %.100s", Py_TYPE(event)->tp_name);
+        return -1;
+    }
+    const char *s = PyUnicode_AsUTF8(event);
+    if (!s)
+        return -1;
+    char *endp;
+    unsigned long long x = *s && strspn(s, "0123456789") == strlen(s) ? strtoull(s, &endp, 10) : UINT64_MAX;
+    if (x <= UINT32_MAX) {
+        it->has_id = 1;
+        it->id = (uint32_t)x;
+        return 0;
+    }
+    return (it->name = dup_utf8(event)) ? 0 : -1;
+}
+
+/* The provider, event and thread filters (each None, one value or a list): every item kept in `a`, a single
+   one also as the library's option. */
+static int parse_filters(module_state *st, qargs *a, PyObject *provider, PyObject *event, PyObject *thread)
+{
+    if (provider && provider != Py_None) {
+        PyObject *l = filter_items(provider, "provider");
+        if (!l)
+            return -1;
+        Py_ssize_t n = PyList_GET_SIZE(l);
+        a->providers_given = 1;
+        a->providers = calloc((size_t)(n ? n : 1), sizeof *a->providers);
+        if (!a->providers) {
+            Py_DECREF(l);
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *x = PyList_GET_ITEM(l, i);
+            if (!PyUnicode_Check(x)) {
+                PyErr_Format(PyExc_TypeError, "provider: a str (a provider's name), not %.100s", Py_TYPE(x)->tp_name);
+                Py_DECREF(l);
+                return -1;
+            }
+            char *d = dup_utf8(x);
+            if (!d) {
+                Py_DECREF(l);
+                return -1;
+            }
+            int seen = 0; /* a repeat (without regard to case) is one item */
+            for (size_t k = 0; k < a->nproviders && !seen; k++)
+                seen = ascii_ieq(a->providers[k], d);
+            if (seen)
+                free(d);
+            else
+                a->providers[a->nproviders++] = d;
+        }
+        Py_DECREF(l);
+    }
+    if (event && event != Py_None) {
+        PyObject *l = filter_items(event, "event");
+        if (!l)
+            return -1;
+        Py_ssize_t n = PyList_GET_SIZE(l);
+        a->events_given = 1;
+        a->events = calloc((size_t)(n ? n : 1), sizeof *a->events);
+        if (!a->events) {
+            Py_DECREF(l);
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            ev_item it;
+            if (parse_event_item(st, PyList_GET_ITEM(l, i), &it) < 0) {
+                Py_DECREF(l);
+                return -1;
+            }
+            int seen = 0;
+            for (size_t k = 0; k < a->nevents && !seen; k++)
+                seen = it.has_id ? a->events[k].has_id && a->events[k].id == it.id
+                                 : a->events[k].name && !strcmp(a->events[k].name, it.name);
+            if (seen)
+                free(it.name);
+            else
+                a->events[a->nevents++] = it;
+        }
+        Py_DECREF(l);
+    }
+    if (thread && thread != Py_None) {
+        PyObject *l = filter_items(thread, "thread");
+        if (!l)
+            return -1;
+        Py_ssize_t n = PyList_GET_SIZE(l);
+        a->threads_given = 1;
+        a->threads = malloc((size_t)(n ? n : 1) * sizeof *a->threads);
+        if (!a->threads) {
+            Py_DECREF(l);
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *x = PyList_GET_ITEM(l, i);
+            PyObject *ix = PyLong_Check(x) || (!PyUnicode_Check(x) && PyIndex_Check(x)) ? PyNumber_Index(x) : NULL;
+            unsigned long long v = ix ? PyLong_AsUnsignedLongLong(ix) : 0;
+            Py_XDECREF(ix);
+            if (!ix || PyErr_Occurred()) {
+                PyErr_Clear();
+                PyErr_Format(PyExc_TypeError, "thread: an int (the OS thread id), not %R", x);
+                Py_DECREF(l);
+                return -1;
+            }
+            a->threads[i] = v;
+        }
+        Py_DECREF(l);
+        qsort(a->threads, (size_t)n, sizeof *a->threads, cmp_u64);
+        size_t k = 0;
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (!k || a->threads[k - 1] != a->threads[i])
+                a->threads[k++] = a->threads[i];
+        a->nthreads = k;
+    }
+    /* one item: the library's filter (pushed down to the index); several, or none: matched here */
+    if (a->providers_given && a->nproviders == 1) {
+        if (!(a->provider = strdup(a->providers[0]))) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        a->o.provider = a->provider;
+    } else if (a->providers_given) {
+        a->lists = 1;
+    }
+    if (a->events_given && a->nevents == 1) {
+        if (a->events[0].has_id) {
+            a->o.has_event_id = 1;
+            a->o.event_id = a->events[0].id;
+        } else {
+            if (!(a->event_name = strdup(a->events[0].name))) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            a->o.event_name = a->event_name;
+        }
+    } else if (a->events_given) {
+        a->lists = 1;
+    }
+    if (a->threads_given && a->nthreads == 1) {
+        a->o.has_thread = 1;
+        a->o.thread = a->threads[0];
+    } else if (a->threads_given) {
+        a->lists = 1;
+    }
+    return 0;
+}
+
+/* Does a type pass the provider and event filters of `a`? (The library's matching: providers without regard
+   to case, names as ntidx_metadata_matches_name() takes them.) */
+static int match_type(const qargs *a, const ntidx_metadata *m)
+{
+    if (a->providers_given) {
+        int ok = 0;
+        for (size_t i = 0; i < a->nproviders && !ok; i++)
+            ok = m->provider && ascii_ieq(a->providers[i], m->provider);
+        if (!ok)
+            return 0;
+    }
+    if (a->events_given) {
+        int ok = 0;
+        for (size_t i = 0; i < a->nevents && !ok; i++)
+            ok = a->events[i].has_id ? m->event_id == a->events[i].id
+                                     : ntidx_metadata_matches_name(m, a->events[i].name) == 1;
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
+static int match_thread(const qargs *a, uint64_t thread)
+{
+    if (!a->threads_given)
+        return 1;
+    size_t lo = 0, hi = a->nthreads;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a->threads[mid] < thread)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < a->nthreads && a->threads[lo] == thread;
+}
+
 /* Window, filters, order, limit and regions from Python values (None: not given). */
 static int make_query(module_state *st, core *c, qargs *a, PyObject *start, PyObject *end, PyObject *provider,
                       PyObject *event, PyObject *thread, PyObject *order, PyObject *limit, PyObject *regions)
@@ -791,55 +1217,8 @@ static int make_query(module_state *st, core *c, qargs *a, PyObject *start, PyOb
                      start, end, (unsigned long long)a->o.t0, (unsigned long long)a->o.t1);
         return -1;
     }
-    if (provider && provider != Py_None) {
-        if (!PyUnicode_Check(provider)) {
-            PyErr_SetString(PyExc_TypeError, "provider: a str");
-            return -1;
-        }
-        if (!(a->provider = dup_utf8(provider)))
-            return -1;
-        a->o.provider = a->provider;
-    }
-    if (event && event != Py_None) {
-        /* as --event: an id (int, or a str of digits), else a name (GC/AllocationTick, Provider/Name) */
-        if (PyLong_Check(event)) {
-            unsigned long x = PyLong_AsUnsignedLong(event);
-            if (PyErr_Occurred() || x > UINT32_MAX) {
-                PyErr_Clear();
-                PyErr_Format(st->exc[EXC_ARGUMENT], "event: %R is not an event id", event);
-                return -1;
-            }
-            a->o.has_event_id = 1;
-            a->o.event_id = (uint32_t)x;
-        } else if (PyUnicode_Check(event)) {
-            const char *s = PyUnicode_AsUTF8(event);
-            if (!s)
-                return -1;
-            char *endp;
-            unsigned long long x = *s && strspn(s, "0123456789") == strlen(s) ? strtoull(s, &endp, 10) : UINT64_MAX;
-            if (x <= UINT32_MAX) {
-                a->o.has_event_id = 1;
-                a->o.event_id = (uint32_t)x;
-            } else {
-                if (!(a->event_name = dup_utf8(event)))
-                    return -1;
-                a->o.event_name = a->event_name;
-            }
-        } else {
-            PyErr_SetString(PyExc_TypeError, "event: an id (int) or a name (str)");
-            return -1;
-        }
-    }
-    if (thread && thread != Py_None) {
-        unsigned long long x = PyLong_Check(thread) ? PyLong_AsUnsignedLongLong(thread) : 0;
-        if (!PyLong_Check(thread) || PyErr_Occurred()) {
-            PyErr_Clear();
-            PyErr_Format(PyExc_TypeError, "thread: an int (the OS thread id), not %R", thread);
-            return -1;
-        }
-        a->o.has_thread = 1;
-        a->o.thread = x;
-    }
+    if (parse_filters(st, a, provider, event, thread) < 0)
+        return -1;
     if (order && order != Py_None) {
         const char *s = PyUnicode_Check(order) ? PyUnicode_AsUTF8(order) : NULL;
         if (s && !strcmp(s, "time"))
@@ -874,8 +1253,10 @@ static int make_query(module_state *st, core *c, qargs *a, PyObject *start, PyOb
         }
         for (Py_ssize_t i = 0; i < n; i++) {
             PyObject *x = PySequence_Fast_GET_ITEM(seq, i);
-            unsigned long long r = PyLong_Check(x) ? PyLong_AsUnsignedLongLong(x) : 0;
-            if (!PyLong_Check(x) || PyErr_Occurred()) {
+            PyObject *ix = PyLong_Check(x) || (!PyUnicode_Check(x) && PyIndex_Check(x)) ? PyNumber_Index(x) : NULL;
+            unsigned long long r = ix ? PyLong_AsUnsignedLongLong(ix) : 0;
+            Py_XDECREF(ix);
+            if (!ix || PyErr_Occurred()) {
                 PyErr_Clear();
                 PyErr_Format(PyExc_TypeError, "regions: %R is not a region number", x);
                 Py_DECREF(seq);
@@ -921,7 +1302,7 @@ static core *begin_call(PyObject *self, module_state *st, const pyq *p, qargs *a
  * before the work, and without it after an empty answer, so that nothing is listed while filters find events.
  * 0, or -1 with an exception (the error, or a warning the filters made one).
  */
-static int names_verdict(module_state *st, core *c, const ntidx_query_options *o, int strict, int level)
+static int names_verdict_one(module_state *st, core *c, const ntidx_query_options *o, int strict, int level)
 {
     if (!o->provider && !o->event_name && !o->has_event_id)
         return 0;
@@ -930,7 +1311,7 @@ static int names_verdict(module_state *st, core *c, const ntidx_query_options *o
     Py_BEGIN_ALLOW_THREADS
     rc = core_index(c);
     if (rc == NTIDX_OK)
-        rc = ntidx_index_check_names(c->t, c->x, o, &msg);
+        rc = core_check_names(c, o, &msg);
     Py_END_ALLOW_THREADS
     int ret = 0;
     if (rc < 0) {
@@ -946,6 +1327,541 @@ static int names_verdict(module_state *st, core *c, const ntidx_query_options *o
     return ret;
 }
 
+/*
+ * names_verdict_one() of a call's filters: each item of a list on its own (as SQL's IN lists are), an event
+ * with the provider when one is given. Every item that names nothing is said (strict: the first raises).
+ */
+static int names_verdict(module_state *st, core *c, const qargs *a, int strict, int level)
+{
+    if (!a->lists)
+        return names_verdict_one(st, c, &a->o, strict, level);
+    ntidx_query_options o;
+    for (size_t i = 0; i < a->nproviders; i++) {
+        ntidx_query_options_defaults(&o);
+        o.provider = a->providers[i];
+        if (names_verdict_one(st, c, &o, strict, level) < 0)
+            return -1;
+    }
+    for (size_t i = 0; i < a->nevents; i++) {
+        ntidx_query_options_defaults(&o);
+        o.provider = a->nproviders == 1 ? a->providers[0] : NULL;
+        o.has_event_id = a->events[i].has_id;
+        o.event_id = a->events[i].id;
+        o.event_name = a->events[i].name;
+        if (names_verdict_one(st, c, &o, strict, level) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Event sources: the library's queries behind a call                  */
+/* ------------------------------------------------------------------ */
+
+/* A region left out by on_error="skip": where it is, where the damage was met, and the library's error. */
+typedef struct skip_rec {
+    uint64_t region, offset, bytes, at;
+    int code;
+    char *message;
+} skip_rec;
+
+/* Verdicts of the list filters per event type (a definition's key): 1 pass, 0 not, absent: not asked yet. */
+typedef struct vcache {
+    uint64_t *keys;
+    uint8_t *vals; /* 0 empty slot, 1 fails, 2 passes */
+    size_t cap, n;
+} vcache;
+
+static void vcache_free(vcache *v)
+{
+    free(v->keys);
+    free(v->vals);
+    memset(v, 0, sizeof *v);
+}
+
+static size_t vslot(uint64_t k, size_t cap)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return (size_t)k & (cap - 1);
+}
+
+/* The verdict of key k: 1 or 0, -1 not known. */
+static int vcache_get(const vcache *v, uint64_t k)
+{
+    if (!v->cap)
+        return -1;
+    for (size_t i = vslot(k, v->cap);; i = (i + 1) & (v->cap - 1)) {
+        if (!v->vals[i])
+            return -1;
+        if (v->keys[i] == k)
+            return v->vals[i] - 1;
+    }
+}
+
+static int vcache_put(vcache *v, uint64_t k, int verdict)
+{
+    if (2 * (v->n + 1) > v->cap) {
+        size_t cap = v->cap ? 2 * v->cap : 64;
+        uint64_t *keys = malloc(cap * sizeof *keys);
+        uint8_t *vals = calloc(cap, 1);
+        if (!keys || !vals) {
+            free(keys);
+            free(vals);
+            return -1;
+        }
+        for (size_t i = 0; i < v->cap; i++)
+            if (v->vals[i]) {
+                size_t j = vslot(v->keys[i], cap);
+                while (vals[j])
+                    j = (j + 1) & (cap - 1);
+                keys[j] = v->keys[i];
+                vals[j] = v->vals[i];
+            }
+        free(v->keys);
+        free(v->vals);
+        v->keys = keys;
+        v->vals = vals;
+        v->cap = cap;
+    }
+    size_t i = vslot(k, v->cap);
+    while (v->vals[i] && v->keys[i] != k)
+        i = (i + 1) & (v->cap - 1);
+    if (!v->vals[i])
+        v->n++;
+    v->keys[i] = k;
+    v->vals[i] = (uint8_t)(verdict ? 2 : 1);
+    return 0;
+}
+
+/*
+ * The events of a call: one library query, or with filters of several items over a --full index, one query
+ * per item merged in order when the index says they read less than one query without the lists (each item's
+ * query then skips the blocks that cannot hold it). Lists are matched here either way, so the merge only has
+ * to drop repeats (an event two items select: same key, given once). The merge is by (ts, offset) in time
+ * order (what one query gives: ties in file order; by region first when the regions overlap in time, as a
+ * query reads region after region), by offset in file order.
+ *
+ * on_error="skip": one query over the regions to read; when it fails on damage (a corrupt block or an
+ * undefined reference) inside one of the regions it had still to read, that region is recorded
+ * (skip_rec), the query is opened again over the regions after it, and peek() says EVSRC_SKIPPED with the
+ * region's first byte in skip_from: the caller drops the rows it took of that region (a region's events
+ * come together, and every one of them lies inside its bytes). Damage outside those regions (a definition
+ * block of another region that they are primed with) is not skipped: it is the call's error.
+ *
+ * Without the GIL: the library's calls only.
+ */
+enum { EVSRC_SKIPPED = 2 };
+
+typedef struct evsrc {
+    core *c;                  /* whose index core_recover() replaces when a region fails its check */
+    ntidx_trace *t;
+    const ntidx_index *x;     /* the index new queries open over */
+    const ntidx_index **qx;   /* the index each query reads through */
+    const qargs *a;
+    ntidx_query_options o; /* the call's options (its single filters the library's) */
+    ntidx_query **q;
+    const ntidx_event **head; /* each query's next event (NULL: to be read) */
+    uint8_t *ended;
+    size_t nq;
+    long head_of;             /* the query whose event peek() returned last, -1 none */
+    int merged, by_region;
+    int has_last;
+    uint64_t last_region, last_ts, last_off;
+    uint64_t given, limit;   /* events given, and at most (0: no limit) */
+    uint64_t bytes_closed;   /* bytes the queries closed on the way read (a skip reopens the query) */
+    vcache verdicts;
+    /* the index's regions: first byte and size by number (merges that key by region, and skips) */
+    uint64_t *rg_off, *rg_bytes, *rg_first, *rg_last;
+    uint64_t nrg;
+    /* on_error="skip" */
+    int skip;
+    uint64_t *todo;           /* the regions to read, in file order */
+    size_t ntodo, todo_at;    /* the query reads todo[todo_at...] */
+    skip_rec *skipped;
+    size_t nskipped, capskipped;
+    uint64_t skip_from;
+    /* the item queries' options (strings point into a) */
+    ntidx_query_options *items;
+} evsrc;
+
+static void evsrc_close(evsrc *s)
+{
+    for (size_t i = 0; i < s->nq; i++)
+        ntidx_query_close(&s->q[i]);
+    free(s->q);
+    free(s->qx);
+    free(s->head);
+    free(s->ended);
+    free(s->items);
+    vcache_free(&s->verdicts);
+    free(s->rg_off);
+    free(s->rg_bytes);
+    free(s->rg_first);
+    free(s->rg_last);
+    free(s->todo);
+    for (size_t i = 0; i < s->nskipped; i++)
+        free(s->skipped[i].message);
+    free(s->skipped);
+    memset(s, 0, sizeof *s);
+}
+
+static int nomem_said(const char *what)
+{
+    (void)what;
+    return NTIDX_E_NOMEM;
+}
+
+/* The index's regions (offsets, sizes, time spans). 0 or the library's error. */
+static int load_regions(evsrc *s)
+{
+    if (s->rg_off)
+        return 0;
+    uint64_t n = ntidx_index_region_count(s->x);
+    s->rg_off = malloc((size_t)(n ? n : 1) * sizeof *s->rg_off);
+    s->rg_bytes = malloc((size_t)(n ? n : 1) * sizeof *s->rg_bytes);
+    s->rg_first = malloc((size_t)(n ? n : 1) * sizeof *s->rg_first);
+    s->rg_last = malloc((size_t)(n ? n : 1) * sizeof *s->rg_last);
+    if (!s->rg_off || !s->rg_bytes || !s->rg_first || !s->rg_last)
+        return nomem_said("regions");
+    for (uint64_t i = 0; i < n; i++) {
+        ntidx_region r;
+        int rc = ntidx_index_region(s->x, i, &r);
+        if (rc < 0)
+            return rc;
+        s->rg_off[i] = r.offset;
+        s->rg_bytes[i] = r.bytes;
+        s->rg_first[i] = r.first_ts;
+        s->rg_last[i] = r.last_ts;
+    }
+    s->nrg = n;
+    return 0;
+}
+
+/* The region whose bytes hold `offset`, or UINT64_MAX. */
+static uint64_t region_of(const evsrc *s, uint64_t offset)
+{
+    uint64_t lo = 0, hi = s->nrg;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (s->rg_off[mid] <= offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (!lo || offset - s->rg_off[lo - 1] >= s->rg_bytes[lo - 1])
+        return UINT64_MAX;
+    return lo - 1;
+}
+
+/* Do the regions overlap in time (a query in time order then gives region after region)? */
+static int regions_overlap(const evsrc *s)
+{
+    uint64_t prev = 0;
+    for (uint64_t i = 0; i < s->nrg; i++) {
+        if (s->rg_first[i] > s->rg_last[i])
+            continue;
+        if (s->rg_first[i] < prev)
+            return 1;
+        prev = s->rg_last[i];
+    }
+    return 0;
+}
+
+static int open_one(evsrc *s, size_t i, const ntidx_query_options *o)
+{
+    s->qx[i] = s->x;
+    return ntidx_query_open(s->t, s->x, o, &s->q[i]);
+}
+
+/* The queries behind a call. `skip`: on_error="skip". 0 or the library's error. */
+static int evsrc_open(evsrc *s, core *c, const qargs *a, int skip)
+{
+    memset(s, 0, sizeof *s);
+    s->c = c;
+    s->t = c->t;
+    s->x = core_x(c);
+    s->a = a;
+    s->o = a->o;
+    s->head_of = -1;
+    s->skip = skip;
+    /* an empty list selects nothing (SQL's IN ()) */
+    if ((a->providers_given && !a->nproviders) || (a->events_given && !a->nevents) ||
+        (a->threads_given && !a->nthreads)) {
+        s->nq = 0;
+        return 0;
+    }
+    size_t items = 1;
+    if (a->lists && !skip) {
+        size_t np = a->nproviders ? a->nproviders : 1, ne = a->nevents ? a->nevents : 1,
+               nt = a->nthreads ? a->nthreads : 1;
+        items = np * ne * nt;
+        /* a seek with lists is a seek per item (the library's seek knows one filter of each): the first of them */
+        int want_items = a->o.seek ? items <= 256 : items <= 32 && ntidx_index_get_info(s->x)->full;
+        if (want_items) {
+            s->items = calloc(items, sizeof *s->items);
+            if (!s->items)
+                return nomem_said("queries");
+            size_t k = 0;
+            for (size_t ip = 0; ip < np; ip++)
+                for (size_t ie = 0; ie < ne; ie++)
+                    for (size_t it = 0; it < nt; it++, k++) {
+                        ntidx_query_options *o = &s->items[k];
+                        *o = a->o;
+                        o->limit = 0;
+                        if (a->nproviders)
+                            o->provider = a->providers[ip];
+                        if (a->nevents) {
+                            o->has_event_id = a->events[ie].has_id;
+                            o->event_id = a->events[ie].id;
+                            o->event_name = a->events[ie].name;
+                        }
+                        if (a->nthreads) {
+                            o->has_thread = 1;
+                            o->thread = a->threads[it];
+                        }
+                    }
+            int merge = a->o.seek;
+            if (!merge) {
+                /* one query per item when they read less, all together, than one query without the lists */
+                ntidx_query_cost whole, c;
+                uint64_t sum = 0;
+                merge = ntidx_query_estimate(s->t, s->x, &a->o, &whole) == NTIDX_OK;
+                for (size_t i = 0; merge && i < items; i++) {
+                    merge = ntidx_query_estimate(s->t, s->x, &s->items[i], &c) == NTIDX_OK;
+                    sum += c.bytes;
+                }
+                merge = merge && sum < whole.bytes;
+            }
+            if (!merge) {
+                free(s->items);
+                s->items = NULL;
+                items = 1;
+            }
+        } else {
+            items = 1;
+        }
+    }
+    s->merged = s->items != NULL;
+    s->nq = items;
+    s->limit = a->o.seek ? 1 : a->o.limit;
+    if (a->lists && !s->merged) {
+        /* the library's query knows nothing of the lists: it must not stop at its own first event or limit */
+        if (s->o.seek)
+            s->o.order = NTIDX_ORDER_TIME;
+        s->o.seek = 0;
+        s->o.limit = 0;
+    }
+    s->q = calloc(items, sizeof *s->q);
+    s->qx = calloc(items, sizeof *s->qx);
+    s->head = calloc(items, sizeof *s->head);
+    s->ended = calloc(items, 1);
+    if (!s->q || !s->qx || !s->head || !s->ended)
+        return nomem_said("queries");
+    int rc;
+    if (s->merged && s->o.order == NTIDX_ORDER_TIME) {
+        if ((rc = load_regions(s)) < 0)
+            return rc;
+        s->by_region = regions_overlap(s);
+    }
+    if (skip) {
+        if ((rc = load_regions(s)) < 0)
+            return rc;
+        /* the regions to read, in file order: the call's (sorted, without repeats), else all */
+        size_t n = a->o.regions ? a->o.region_count : (size_t)s->nrg;
+        s->todo = malloc((n ? n : 1) * sizeof *s->todo);
+        if (!s->todo)
+            return nomem_said("regions");
+        for (size_t i = 0; i < n; i++)
+            s->todo[i] = a->o.regions ? a->o.regions[i] : i;
+        qsort(s->todo, n, sizeof *s->todo, cmp_u64);
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!k || s->todo[k - 1] != s->todo[i])
+                s->todo[k++] = s->todo[i];
+        s->ntodo = k;
+        s->o.regions = s->todo;
+        s->o.region_count = s->ntodo;
+        if (!s->ntodo) {
+            s->ended[0] = 1;
+            return 0;
+        }
+    }
+    for (size_t i = 0; i < items; i++)
+        if ((rc = open_one(s, i, s->merged ? &s->items[i] : &s->o)) < 0)
+            return rc;
+    return 0;
+}
+
+/* Does event e pass the filters matched here? (Single filters are the library's: they pass.) */
+static int evsrc_pass(evsrc *s, const ntidx_event *e)
+{
+    const qargs *a = s->a;
+    if (!a->lists)
+        return 1;
+    if (a->threads_given && !match_thread(a, e->thread_id))
+        return 0;
+    if (!a->providers_given && !a->events_given)
+        return 1;
+    uint64_t k = ntidx_metadata_key(e->metadata);
+    int v = vcache_get(&s->verdicts, k);
+    if (v < 0) {
+        v = match_type(a, e->metadata);
+        if (vcache_put(&s->verdicts, k, v) < 0)
+            return -1;
+    }
+    return v;
+}
+
+static int skippable(int code)
+{
+    return code == NTIDX_E_CORRUPT || code == NTIDX_E_UNDEFINED_REF || code == NTIDX_E_TRUNCATED;
+}
+
+/* The query failed with `code` (this thread's last error): skip the damaged region when it is one still to
+   read. 1 skipped (the query reopened past it, or ended), 0 not skippable. */
+static int try_skip(evsrc *s, int code)
+{
+    if (!s->skip || s->merged || !skippable(code))
+        return 0;
+    const ntidx_error_info *ei = ntidx_last_error_info();
+    if (ei->code != code || ei->offset == NTIDX_NO_OFFSET)
+        return 0;
+    uint64_t r = region_of(s, ei->offset);
+    size_t pos = s->todo_at;
+    while (pos < s->ntodo && s->todo[pos] < r)
+        pos++;
+    if (r == UINT64_MAX || pos == s->ntodo || s->todo[pos] != r)
+        return 0; /* damage in what other regions need (their definitions): not a region of its own to leave out */
+    if (s->nskipped == s->capskipped) {
+        size_t cap = s->capskipped ? 2 * s->capskipped : 8;
+        skip_rec *n = realloc(s->skipped, cap * sizeof *n);
+        if (!n)
+            return 0;
+        s->skipped = n;
+        s->capskipped = cap;
+    }
+    char *msg = strdup(ei->message);
+    if (!msg)
+        return 0;
+    s->skipped[s->nskipped++] = (skip_rec){r, s->rg_off[r], s->rg_bytes[r], ei->offset, code, msg};
+    s->skip_from = s->rg_off[r];
+    s->todo_at = pos + 1;
+    s->bytes_closed += ntidx_query_get_stats(s->q[0])->bytes_read;
+    ntidx_query_close(&s->q[0]);
+    s->head[0] = NULL;
+    if (s->todo_at == s->ntodo) {
+        s->ended[0] = 1;
+        return 1;
+    }
+    s->o.regions = s->todo + s->todo_at;
+    s->o.region_count = s->ntodo - s->todo_at;
+    int rc = open_one(s, 0, &s->o);
+    if (rc < 0) {
+        s->ended[0] = 1; /* cannot happen but out of memory: said by peek() as the error it is */
+        return 0;
+    }
+    return 1;
+}
+
+/* Query i's next event that passes the filters into head[i] (NULL and ended at the end). 0 or an error. */
+static int fill_head(evsrc *s, size_t i)
+{
+    while (!s->head[i] && !s->ended[i]) {
+        const ntidx_event *e;
+        int rc = ntidx_query_next(s->q[i], &e);
+        /* a region of a lazily checked index failed its check: on over the rebuilt index, from where it was */
+        if (s->c && core_recover(s->c, s->qx[i], rc) && (rc = ntidx_query_resume(s->q[i], core_x(s->c))) == NTIDX_OK) {
+            s->qx[i] = s->x = core_x(s->c);
+            continue;
+        }
+        if (rc == 0) {
+            s->ended[i] = 1;
+            break;
+        }
+        if (rc < 0) {
+            if (try_skip(s, rc))
+                return EVSRC_SKIPPED;
+            return rc;
+        }
+        int pass = evsrc_pass(s, e);
+        if (pass < 0)
+            return NTIDX_E_NOMEM;
+        if (pass)
+            s->head[i] = e;
+    }
+    return 0;
+}
+
+/* The next event (not taken: evsrc_take() takes it): 1, 0 at the end, EVSRC_SKIPPED (a region was left out:
+   drop the rows from s->skip_from on, then peek again), or the library's error. */
+static int evsrc_peek(evsrc *s, const ntidx_event **ev)
+{
+    *ev = NULL;
+    if (s->limit && s->given >= s->limit)
+        return 0;
+    for (;;) {
+        long best = -1;
+        uint64_t br = 0, bts = 0, boff = 0;
+        for (size_t i = 0; i < s->nq; i++) {
+            int rc = fill_head(s, i);
+            if (rc != 0)
+                return rc;
+            const ntidx_event *e = s->head[i];
+            if (!e)
+                continue;
+            if (!s->merged) {
+                best = (long)i;
+                break;
+            }
+            uint64_t r = s->by_region ? region_of(s, e->offset) : 0;
+            uint64_t ts = s->o.order == NTIDX_ORDER_TIME ? e->timestamp : 0;
+            if (best < 0 || r < br || (r == br && (ts < bts || (ts == bts && e->offset < boff)))) {
+                best = (long)i;
+                br = r;
+                bts = ts;
+                boff = e->offset;
+            }
+        }
+        if (best < 0)
+            return 0;
+        if (s->merged && s->has_last && br == s->last_region && bts == s->last_ts && boff == s->last_off) {
+            s->head[best] = NULL; /* selected by two items: given once */
+            continue;
+        }
+        s->head_of = best;
+        if (s->merged) {
+            s->last_region = br;
+            s->last_ts = bts;
+            s->last_off = boff;
+        }
+        *ev = s->head[best];
+        return 1;
+    }
+}
+
+/* Take the event peek() returned (it stays valid until the next peek()). */
+static void evsrc_take(evsrc *s)
+{
+    if (s->head_of < 0)
+        return;
+    s->head[s->head_of] = NULL;
+    s->head_of = -1;
+    s->has_last = s->merged;
+    s->given++;
+}
+
+/* Bytes of the trace the queries read (their counters added up). */
+static uint64_t evsrc_bytes_read(const evsrc *s)
+{
+    uint64_t n = s->bytes_closed;
+    for (size_t i = 0; i < s->nq; i++)
+        if (s->q[i])
+            n += ntidx_query_get_stats(s->q[i])->bytes_read;
+    return n;
+}
+
 /* ------------------------------------------------------------------ */
 /* Query: the iterator of Trace.query()                                */
 /* ------------------------------------------------------------------ */
@@ -953,27 +1869,25 @@ static int names_verdict(module_state *st, core *c, const ntidx_query_options *o
 typedef struct {
     PyObject_HEAD
     core *c;
-    ntidx_query *q;
-    PyObject *metas;   /* definition offset -> Meta */
+    qargs a;       /* the call's arguments (the source's filters point into them) */
+    evsrc src;
+    int open;      /* src holds queries */
+    PyObject *metas;   /* definition key -> Meta */
     uint64_t last_off;
     MetaObject *last_meta;
     int busy, done;
-    /* its name filters, for a warning when it found nothing (names_verdict()) */
-    ntidx_query_options names;
-    char *provider, *event_name;
     uint64_t returned;
-    int warn_level;
+    int warn_level; /* a warning when it found nothing (names_verdict()) */
 } QueryObject;
 
 static void query_dealloc(PyObject *self)
 {
     QueryObject *o = (QueryObject *)self;
     PyTypeObject *tp = Py_TYPE(self);
-    ntidx_query_close(&o->q);
+    evsrc_close(&o->src);
+    qargs_free(&o->a);
     Py_XDECREF(o->metas);
     Py_XDECREF(o->last_meta);
-    free(o->provider);
-    free(o->event_name);
     core_unref(o->c);
     tp->tp_free(self);
     Py_DECREF(tp);
@@ -1007,7 +1921,7 @@ static PyObject *query_next_event(PyObject *self)
 {
     QueryObject *o = (QueryObject *)self;
     module_state *st = state_of(self);
-    if (o->done || !o->q)
+    if (o->done || !o->open)
         return NULL;
     if (o->busy) {
         PyErr_SetString(PyExc_RuntimeError, "this query is being read by another thread (give each thread its own)");
@@ -1017,16 +1931,19 @@ static PyObject *query_next_event(PyObject *self)
     const ntidx_event *e = NULL;
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = ntidx_query_next(o->q, &e);
+    rc = evsrc_peek(&o->src, &e);
+    if (rc == 1)
+        evsrc_take(&o->src); /* valid until the next peek */
     Py_END_ALLOW_THREADS
     o->busy = 0;
     if (rc < 0)
         raise_last(st, rc);
     if (notices_keep_error(st, o->c) < 0 || rc <= 0) {
         o->done = 1;
-        ntidx_query_close(&o->q);
+        evsrc_close(&o->src);
+        o->open = 0;
         if (rc == 0 && !o->returned && !PyErr_Occurred())
-            names_verdict(st, o->c, &o->names, 0, o->warn_level); /* nothing found: a name that names nothing? */
+            names_verdict(st, o->c, &o->a, 0, o->warn_level); /* nothing found: a name that names nothing? */
         return NULL;
     }
     o->returned++;
@@ -1043,7 +1960,8 @@ static PyObject *query_close(PyObject *self, PyObject *unused)
         PyErr_SetString(PyExc_RuntimeError, "this query is being read by another thread");
         return NULL;
     }
-    ntidx_query_close(&o->q);
+    evsrc_close(&o->src);
+    o->open = 0;
     o->done = 1;
     Py_RETURN_NONE;
 }
@@ -1051,13 +1969,25 @@ static PyObject *query_close(PyObject *self, PyObject *unused)
 static PyObject *query_stats(PyObject *self, PyObject *unused)
 {
     QueryObject *o = (QueryObject *)self;
-    if (!o->q)
+    if (!o->open || !o->src.nq)
         Py_RETURN_NONE;
-    const ntidx_query_stats *s = ntidx_query_get_stats(o->q);
-    return Py_BuildValue("{sKsKsKsKsK}", "regions_visited", (unsigned long long)s->regions_visited, "blocks_read",
-                         (unsigned long long)s->blocks_read, "event_blocks_read",
-                         (unsigned long long)s->event_blocks_read, "bytes_read", (unsigned long long)s->bytes_read,
-                         "dropped_events", (unsigned long long)s->dropped_events);
+    /* the counters of its queries, added up */
+    ntidx_query_stats sum = {0};
+    for (size_t i = 0; i < o->src.nq; i++) {
+        if (!o->src.q[i])
+            continue;
+        const ntidx_query_stats *s = ntidx_query_get_stats(o->src.q[i]);
+        sum.regions_visited += s->regions_visited;
+        sum.blocks_read += s->blocks_read;
+        sum.event_blocks_read += s->event_blocks_read;
+        sum.bytes_read += s->bytes_read;
+        sum.dropped_events += s->dropped_events;
+    }
+    sum.bytes_read += o->src.bytes_closed;
+    return Py_BuildValue("{sKsKsKsKsK}", "regions_visited", (unsigned long long)sum.regions_visited, "blocks_read",
+                         (unsigned long long)sum.blocks_read, "event_blocks_read",
+                         (unsigned long long)sum.event_blocks_read, "bytes_read", (unsigned long long)sum.bytes_read,
+                         "dropped_events", (unsigned long long)sum.dropped_events);
 }
 
 static PyMethodDef query_methods[] = {
@@ -1124,6 +2054,7 @@ static int trace_init(PyObject *self_obj, PyObject *args, PyObject *kw)
     }
     atomic_init(&c->refs, 1);
     pthread_mutex_init(&c->lock, NULL);
+    pthread_mutex_init(&c->recover_lock, NULL);
     c->index_action = -1;
     c->sym_rc = 1;
     c->path = strdup(PyBytes_AS_STRING(path));
@@ -1250,7 +2181,12 @@ static PyObject *trace_stats(PyObject *self_obj, PyObject *args, PyObject *kw)
     Py_BEGIN_ALLOW_THREADS
     rc = core_index(c);
     if (rc == NTIDX_OK)
-        rc = ntidx_stats_indexed(c->t, c->x, &so, &s);
+    {
+        const ntidx_index *x = core_x(c);
+        rc = ntidx_stats_indexed(c->t, x, &so, &s);
+        if (core_recover(c, x, rc))
+            rc = ntidx_stats_indexed(c->t, core_x(c), &so, &s);
+    }
     if (rc == NTIDX_OK)
         rc = ntidx_stats_json(s, c->path, &b);
     ntidx_stats_free(&s);
@@ -1265,41 +2201,39 @@ static PyObject *trace_stats(PyObject *self_obj, PyObject *args, PyObject *kw)
     return finish(st, c, rc, r);
 }
 
+/* A Query over the call's arguments, which it takes (*a is emptied). */
 static PyObject *open_query(module_state *st, core *c, qargs *a, int warn_level)
 {
-    ntidx_query *q = NULL;
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = core_index(c);
-    if (rc == NTIDX_OK)
-        rc = ntidx_query_open(c->t, c->x, &a->o, &q);
-    Py_END_ALLOW_THREADS
-    if (rc < 0)
-        return finish(st, c, rc, NULL);
     QueryObject *o = PyObject_New(QueryObject, st->query_type);
     if (!o) {
-        ntidx_query_close(&q);
+        qargs_free(a);
         return finish(st, c, 0, NULL);
     }
     o->c = core_ref(c);
-    o->q = q;
+    o->a = *a;
+    memset(a, 0, sizeof *a);
+    memset(&o->src, 0, sizeof o->src);
+    o->open = 0;
     o->metas = PyDict_New();
     o->last_meta = NULL;
     o->last_off = 0;
     o->busy = o->done = 0;
-    ntidx_query_options_defaults(&o->names);
-    o->provider = a->o.provider ? strdup(a->o.provider) : NULL;
-    o->event_name = a->o.event_name ? strdup(a->o.event_name) : NULL;
-    o->names.provider = o->provider;
-    o->names.event_name = o->event_name;
-    o->names.has_event_id = a->o.has_event_id;
-    o->names.event_id = a->o.event_id;
     o->returned = 0;
     o->warn_level = warn_level;
-    if (!o->metas || (a->o.provider && !o->provider) || (a->o.event_name && !o->event_name)) {
-        if (o->metas)
-            PyErr_NoMemory();
+    if (!o->metas) {
+        Py_DECREF(o);
+        return finish(st, c, 0, NULL);
+    }
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = core_index(c);
+    if (rc == NTIDX_OK)
+        rc = evsrc_open(&o->src, c, &o->a, 0);
+    Py_END_ALLOW_THREADS
+    o->open = 1;
+    if (rc < 0) {
         Py_CLEAR(o);
+        return finish(st, c, rc, NULL);
     }
     return finish(st, c, 0, (PyObject *)o);
 }
@@ -1317,7 +2251,7 @@ static PyObject *trace_query(PyObject *self_obj, PyObject *args, PyObject *kw)
     core *c = begin_call(self_obj, st, &p, &a);
     if (!c)
         return NULL;
-    if (strict && names_verdict(st, c, &a.o, 1, 1) < 0) {
+    if (strict && names_verdict(st, c, &a, 1, 1) < 0) {
         qargs_free(&a);
         core_unref(c);
         return NULL;
@@ -1340,7 +2274,7 @@ static PyObject *trace_seek(PyObject *self_obj, PyObject *args, PyObject *kw)
     core *c = begin_call(self_obj, st, &p, &a);
     if (!c)
         return NULL;
-    if (strict && names_verdict(st, c, &a.o, 1, 1) < 0) {
+    if (strict && names_verdict(st, c, &a, 1, 1) < 0) {
         qargs_free(&a);
         core_unref(c);
         return NULL;
@@ -1375,10 +2309,11 @@ static PyObject *trace_regions(PyObject *self_obj, PyObject *args, PyObject *kw)
     if (rc < 0)
         return finish(st, c, rc, NULL);
     PyObject *list = PyList_New(0);
-    uint64_t n = ntidx_index_region_count(c->x);
+    const ntidx_index *x = core_x(c);
+    uint64_t n = ntidx_index_region_count(x);
     for (uint64_t i = 0; list && i < n; i++) {
         ntidx_region r;
-        if ((rc = ntidx_index_region(c->x, i, &r)) < 0) {
+        if ((rc = ntidx_index_region(x, i, &r)) < 0) {
             Py_CLEAR(list);
             break;
         }
@@ -1454,25 +2389,21 @@ static PyObject *trace_types(PyObject *self_obj, PyObject *args, PyObject *kw)
     core *c = begin_call(self_obj, st, &p, &a);
     if (!c)
         return NULL;
-    if (strict && names_verdict(st, c, &a.o, 1, 1) < 0) {
+    if (strict && names_verdict(st, c, &a, 1, 1) < 0) {
         qargs_free(&a);
         core_unref(c);
         return NULL;
     }
-    ntidx_type_list *l = NULL;
+    const ntidx_type_list *l = NULL;
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = core_index(c);
-    if (rc == NTIDX_OK)
-        rc = ntidx_index_types(c->t, c->x, &l);
+    rc = core_types(c, &l);
     Py_END_ALLOW_THREADS
     PyObject *out = rc == NTIDX_OK ? PyList_New(0) : NULL;
     for (size_t i = 0; out && i < ntidx_type_list_count(l); i++) {
         const ntidx_metadata *m = ntidx_type_list_at(l, i);
         /* the filters of a query (providers without regard to case, as EventPipe compares them) */
-        if ((a.o.provider && !ascii_ieq(a.o.provider, m->provider)) ||
-            (a.o.has_event_id && m->event_id != a.o.event_id) ||
-            (a.o.event_name && !ntidx_metadata_matches_name(m, a.o.event_name)))
+        if (!match_type(&a, m))
             continue;
         PyObject *fl = PyList_New(0);
         for (uint32_t k = 0; fl && m->fields && k < m->field_count; k++) {
@@ -1490,8 +2421,7 @@ static PyObject *trace_types(PyObject *self_obj, PyObject *args, PyObject *kw)
             Py_CLEAR(out);
         Py_XDECREF(d);
     }
-    ntidx_type_list_free(&l);
-    if (out && PyList_GET_SIZE(out) == 0 && names_verdict(st, c, &a.o, 0, 1) < 0)
+    if (out && PyList_GET_SIZE(out) == 0 && names_verdict(st, c, &a, 0, 1) < 0)
         Py_CLEAR(out);
     qargs_free(&a);
     return finish(st, c, rc, out);
@@ -1512,8 +2442,34 @@ static PyObject *trace_check_names(PyObject *self_obj, PyObject *args, PyObject 
     int rc = 0;
     Py_BEGIN_ALLOW_THREADS
     rc = core_index(c);
-    if (rc == NTIDX_OK)
-        rc = ntidx_index_check_names(c->t, c->x, &a.o, &msg);
+    if (rc == NTIDX_OK && !a.lists) {
+        rc = core_check_names(c, &a.o, &msg);
+    } else if (rc == NTIDX_OK) {
+        /* each item of a list on its own, as names_verdict() says them; the messages joined by "; " */
+        ntidx_query_options o;
+        size_t n = a.nproviders + a.nevents;
+        for (size_t i = 0; i < n && rc >= 0; i++) {
+            ntidx_query_options_defaults(&o);
+            if (i < a.nproviders) {
+                o.provider = a.providers[i];
+            } else {
+                const ev_item *it = &a.events[i - a.nproviders];
+                o.provider = a.nproviders == 1 ? a.providers[0] : NULL;
+                o.has_event_id = it->has_id;
+                o.event_id = it->id;
+                o.event_name = it->name;
+            }
+            size_t before = msg.len;
+            if (msg.len && ntidx_buf_append(&msg, "; ", 2) < 0)
+                rc = NTIDX_E_NOMEM;
+            int r = rc < 0 ? rc : core_check_names(c, &o, &msg);
+            if (r == 0)
+                msg.len = before; /* this item names something: no separator either */
+            rc = r < 0 ? r : (rc == 1 || r == 1);
+        }
+        if (rc >= 0)
+            rc = msg.len > 0;
+    }
     Py_END_ALLOW_THREADS
     qargs_free(&a);
     PyObject *r = rc == 1 ? str_of(msg.data, msg.len) : rc == 0 ? Py_NewRef(Py_None) : NULL;
@@ -1522,39 +2478,8 @@ static PyObject *trace_check_names(PyObject *self_obj, PyObject *args, PyObject 
 }
 
 /* ------------------------------------------------------------------ */
-/* Columns of Trace.frame()                                            */
+/* Columns handed to numpy                                            */
 /* ------------------------------------------------------------------ */
-
-/* Growing arrays of one call, owned here until handed to Buffers. */
-typedef struct colset {
-    size_t n, cap;
-    uint64_t *ts, *thread, *capture, *offset, *ferr;
-    uint32_t *type, *seq, *stack;
-    double *time_s;
-    size_t nf, capf;           /* field columns allocated */
-    ntidx_field_column *f;
-    ntidx_field_column *view;  /* capf entries: the field columns from the next row on */
-} colset;
-
-static void colset_free(colset *c)
-{
-    free(c->ts);
-    free(c->thread);
-    free(c->capture);
-    free(c->offset);
-    free(c->ferr);
-    free(c->type);
-    free(c->seq);
-    free(c->stack);
-    free(c->time_s);
-    for (size_t j = 0; j < c->nf; j++) {
-        free(c->f[j].kind);
-        free(c->f[j].cell);
-    }
-    free(c->f);
-    free(c->view);
-    memset(c, 0, sizeof *c);
-}
 
 static int grow_to(void **p, size_t rows, size_t size)
 {
@@ -1563,102 +2488,6 @@ static int grow_to(void **p, size_t rows, size_t size)
     if (!np)
         return -1;
     *p = np;
-    return 0;
-}
-
-/* Room for `rows` rows in every column (field columns included). */
-static int colset_rows(colset *c, size_t rows, int want_ferr)
-{
-    if (grow_to((void **)&c->ts, rows, 8) || grow_to((void **)&c->thread, rows, 8) ||
-        grow_to((void **)&c->capture, rows, 8) || grow_to((void **)&c->offset, rows, 8) ||
-        (want_ferr && grow_to((void **)&c->ferr, rows, 8)) || grow_to((void **)&c->type, rows, 4) ||
-        grow_to((void **)&c->seq, rows, 4) || grow_to((void **)&c->stack, rows, 4))
-        return -1;
-    for (size_t j = 0; j < c->nf; j++)
-        if (grow_to((void **)&c->f[j].kind, rows, 1) || grow_to((void **)&c->f[j].cell, rows, sizeof(ntidx_cell)))
-            return -1;
-    c->cap = rows;
-    return 0;
-}
-
-/* Field columns up to `count`; a new one is MISSING in the rows filled so far. */
-static int colset_fields(colset *c, size_t count)
-{
-    if (count > c->capf) {
-        size_t n = c->capf ? c->capf : 8;
-        while (n < count)
-            n *= 2;
-        ntidx_field_column *nf = realloc(c->f, n * sizeof *nf);
-        if (!nf)
-            return -1;
-        c->f = nf;
-        ntidx_field_column *nv = realloc(c->view, n * sizeof *nv);
-        if (!nv)
-            return -1;
-        c->view = nv;
-        c->capf = n;
-    }
-    for (; c->nf < count; c->nf++) {
-        ntidx_field_column *f = &c->f[c->nf];
-        f->kind = malloc(c->cap ? c->cap : 1);
-        f->cell = malloc((c->cap ? c->cap : 1) * sizeof *f->cell);
-        if (!f->kind || !f->cell) {
-            free(f->kind);
-            free(f->cell);
-            return -1;
-        }
-        memset(f->kind, NTIDX_BATCH_MISSING, c->n);
-    }
-    return 0;
-}
-
-typedef struct frame_job {
-    ntidx_trace *t;
-    ntidx_index *x;
-    ntidx_batch *b;
-    colset cs;
-    int want_fields;
-} frame_job;
-
-/* The whole fill, without the GIL: 0 or the library's error (said on this thread). */
-static int frame_fill(frame_job *j)
-{
-    colset *c = &j->cs;
-    if (colset_rows(c, 1 << 16, j->want_fields) < 0 || colset_fields(c, ntidx_batch_field_count(j->b)) < 0)
-        return NTIDX_E_NOMEM;
-    for (;;) {
-        if (c->n == c->cap && colset_rows(c, c->cap * 2, j->want_fields) < 0)
-            return NTIDX_E_NOMEM;
-        size_t n = c->n;
-        for (size_t k = 0; k < c->nf; k++)
-            c->view[k] = (ntidx_field_column){c->f[k].kind + n, c->f[k].cell + n};
-        ntidx_columns cols = {.capacity = c->cap - n,
-                              .timestamp = c->ts + n,
-                              .type = c->type + n,
-                              .thread = c->thread + n,
-                              .capture_thread = c->capture + n,
-                              .sequence = c->seq + n,
-                              .stack_id = c->stack + n,
-                              .offset = c->offset + n,
-                              .field_error = j->want_fields ? c->ferr + n : NULL,
-                              .fields = c->view,
-                              .field_capacity = c->nf};
-        size_t rows;
-        int rc = ntidx_batch_fill(j->b, &cols, &rows);
-        c->n += rows;
-        if (rc < 0)
-            return rc;
-        if (rc == 0)
-            break;
-        if (ntidx_batch_field_count(j->b) > c->nf && colset_fields(c, ntidx_batch_field_count(j->b)) < 0)
-            return NTIDX_E_NOMEM; /* new columns met (fields="all"): room, and on */
-    }
-    /* seconds since the sync time, as ntidx_ticks_to_seconds() gives them */
-    c->time_s = malloc((c->n ? c->n : 1) * sizeof *c->time_s);
-    if (!c->time_s)
-        return NTIDX_E_NOMEM;
-    for (size_t i = 0; i < c->n; i++)
-        c->time_s[i] = ntidx_ticks_to_seconds(j->t, c->ts[i]);
     return 0;
 }
 
@@ -1684,136 +2513,724 @@ static int set_new(PyObject *d, const char *key, PyObject *v)
     return rc;
 }
 
+/* ------------------------------------------------------------------ */
+/* Frames: Trace.frame(), Trace.iter_frames()                          */
+/* ------------------------------------------------------------------ */
+
 /*
- * Trace._columns(start, end, provider, event, thread, fields, regions, order): the raw columns of
- * Trace.frame() as a dict: "rows"; Buffers "ts" (u64), "time_s" (f64), "type" (u32), "thread", "capture_thread",
- * "offset" (u64), "seq", "stack_id" (u32); "types": (provider, event_id, event_name, version) per type id;
- * with fields: "fields": [(name, kinds (u8), cells (8 bytes))], "field_error" (u64 string numbers), "strings"
- * (the string table, number k at index k-1).
+ * Interned texts (or 16-byte GUIDs): each distinct one once, numbered from
+ * 1, found by hash. What a column of texts holds per row is a number, and
+ * Python gets one str per distinct text.
  */
-static PyObject *trace_columns(PyObject *self_obj, PyObject *args, PyObject *kw)
+typedef struct strtab {
+    char **s;
+    size_t *len;
+    size_t n, cap;
+    uint32_t *slots; /* number of the text (0: empty slot) */
+    size_t nslots;
+} strtab;
+
+static void strtab_free(strtab *t)
 {
-    module_state *st = state_of(self_obj);
-    static char *names[] = {"start", "end", "provider", "event", "thread", "fields", "regions", "order", "strict", NULL};
-    pyq p = {0};
-    PyObject *fields = Py_None;
-    int strict = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOOOOOOp:_columns", names, &p.start, &p.end, &p.provider, &p.event,
-                                     &p.thread, &fields, &p.regions, &p.order, &strict))
-        return NULL;
-    qargs a;
-    core *c = begin_call(self_obj, st, &p, &a);
-    if (!c)
-        return NULL;
-    if (strict && names_verdict(st, c, &a.o, 1, 2) < 0) {
-        qargs_free(&a);
-        core_unref(c);
-        return NULL;
+    for (size_t i = 0; i < t->n; i++)
+        free(t->s[i]);
+    free(t->s);
+    free(t->len);
+    free(t->slots);
+    memset(t, 0, sizeof *t);
+}
+
+static uint64_t bytes_hash(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return h ^ (h >> 29);
+}
+
+/* The number of a text (added when new), 0 out of memory. */
+static uint64_t strtab_intern(strtab *t, const void *s, size_t n)
+{
+    if (2 * (t->n + 1) > t->nslots) {
+        size_t ns = t->nslots ? 2 * t->nslots : 256;
+        uint32_t *slots = calloc(ns, sizeof *slots);
+        if (!slots)
+            return 0;
+        for (size_t i = 0; i < t->n; i++) {
+            size_t at = (size_t)bytes_hash(t->s[i], t->len[i]) & (ns - 1);
+            while (slots[at])
+                at = (at + 1) & (ns - 1);
+            slots[at] = (uint32_t)(i + 1);
+        }
+        free(t->slots);
+        t->slots = slots;
+        t->nslots = ns;
     }
-    ntidx_batch_options bo;
-    ntidx_batch_options_defaults(&bo);
-    const char **fnames = NULL;
-    PyObject *fseq = NULL;
-    if (fields != Py_None) {
-        if (PyUnicode_Check(fields)) {
-            const char *s = PyUnicode_AsUTF8(fields);
-            if (!s || strcmp(s, "all")) {
-                PyErr_SetString(PyExc_ValueError, "fields: a list of field names, or \"all\"");
-                goto fail_early;
+    size_t at = (size_t)bytes_hash(s, n) & (t->nslots - 1);
+    while (t->slots[at]) {
+        size_t k = t->slots[at] - 1;
+        if (t->len[k] == n && !memcmp(t->s[k], s, n))
+            return k + 1;
+        at = (at + 1) & (t->nslots - 1);
+    }
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 64;
+        char **ns = realloc(t->s, cap * sizeof *ns);
+        if (!ns)
+            return 0;
+        t->s = ns;
+        size_t *nl = realloc(t->len, cap * sizeof *nl);
+        if (!nl)
+            return 0;
+        t->len = nl;
+        t->cap = cap;
+    }
+    if (t->n >= UINT32_MAX - 1)
+        return 0;
+    char *c = malloc(n + 1);
+    if (!c)
+        return 0;
+    memcpy(c, s, n);
+    c[n] = 0;
+    t->s[t->n] = c;
+    t->len[t->n] = n;
+    t->slots[at] = (uint32_t)++t->n;
+    return t->n;
+}
+
+/* What a frame knows of one event type (a definition's key): its row of the type table, and which of its
+   top-level fields goes to which field column. */
+typedef struct fr_def {
+    uint64_t key;
+    uint32_t type;
+    uint32_t nfields;
+    char **names;   /* its fields' names */
+    int32_t *col;   /* per field: its column, or -1 */
+    int32_t max_col;/* the largest column it fills, -1 when none: no decode */
+} fr_def;
+
+/* One field column's rows. */
+typedef struct fr_field {
+    char *name;
+    uint8_t *kind;
+    uint64_t *cell;
+} fr_field;
+
+/* Ticks as Unix nanoseconds, as ntidx_ticks_to_unix_ns() gives them (INT64_MIN, numpy's NaT, where it cannot:
+   no valid sync date, or a time outside the years nanoseconds hold). The sync time is converted once by the
+   library, the rest is its arithmetic: whole seconds split off, the remainder in 128 bits. */
+static void ticks_to_ns(const ntidx_trace *t, const uint64_t *ticks, size_t n, int64_t *out)
+{
+    const ntidx_trace_info *in = ntidx_trace_get_info(t);
+    int64_t base;
+    if (ntidx_ticks_to_unix_ns(t, (uint64_t)in->sync_ticks, &base) != NTIDX_OK) {
+        for (size_t i = 0; i < n; i++)
+            out[i] = INT64_MIN;
+        return;
+    }
+    int64_t f = in->tick_frequency;
+    for (size_t i = 0; i < n; i++) {
+        int64_t d = (int64_t)(ticks[i] - (uint64_t)in->sync_ticks);
+        int64_t whole = d / f, rem = d % f, ns;
+        if (__builtin_mul_overflow(whole, 1000000000LL, &ns) || __builtin_add_overflow(ns, base, &ns) ||
+            __builtin_add_overflow(ns, (int64_t)((__int128)rem * 1000000000LL / f), &ns) || ns == INT64_MIN)
+            ns = INT64_MIN;
+        out[i] = ns;
+    }
+}
+
+/* The columns of one read (a frame, or a part of iter_frames()), owned here until handed to Buffers. */
+typedef struct fr_cols {
+    size_t n, cap;
+    int64_t *ts, *thread, *capture, *offset, *pid, *stack_key, *time_ns;
+    uint32_t *type, *seq, *stack;
+    int32_t *activity, *related, *thread_name;
+    uint64_t *ferr;
+    double *time_s;
+    uint8_t **kind;  /* per field column */
+    uint64_t **cell;
+    size_t nf;       /* field columns allocated */
+} fr_cols;
+
+static void fr_cols_free(fr_cols *c)
+{
+    void *all[] = {c->ts, c->thread, c->capture, c->offset, c->pid, c->stack_key, c->time_ns, c->type, c->seq,
+                   c->stack, c->activity, c->related, c->thread_name, c->ferr, c->time_s};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        free(all[i]);
+    for (size_t j = 0; j < c->nf; j++) {
+        free(c->kind[j]);
+        free(c->cell[j]);
+    }
+    free(c->kind);
+    free(c->cell);
+    memset(c, 0, sizeof *c);
+}
+
+/* Room for `rows` rows in every column (and `nf` field columns; a new one holds MISSING so far). */
+static int fr_cols_room(fr_cols *c, size_t rows, size_t nf, int want_ferr)
+{
+    if (rows > c->cap) {
+        if (grow_to((void **)&c->ts, rows, 8) || grow_to((void **)&c->thread, rows, 8) ||
+            grow_to((void **)&c->capture, rows, 8) || grow_to((void **)&c->offset, rows, 8) ||
+            grow_to((void **)&c->pid, rows, 8) || grow_to((void **)&c->stack_key, rows, 8) ||
+            grow_to((void **)&c->type, rows, 4) || grow_to((void **)&c->seq, rows, 4) ||
+            grow_to((void **)&c->stack, rows, 4) || grow_to((void **)&c->activity, rows, 4) ||
+            grow_to((void **)&c->related, rows, 4) || grow_to((void **)&c->thread_name, rows, 4) ||
+            (want_ferr && grow_to((void **)&c->ferr, rows, 8)))
+            return -1;
+        for (size_t j = 0; j < c->nf; j++)
+            if (grow_to((void **)&c->kind[j], rows, 1) || grow_to((void **)&c->cell[j], rows, 8))
+                return -1;
+        c->cap = rows;
+    }
+    if (nf > c->nf) {
+        uint8_t **k = realloc(c->kind, nf * sizeof *k);
+        if (!k)
+            return -1;
+        c->kind = k;
+        uint64_t **v = realloc(c->cell, nf * sizeof *v);
+        if (!v)
+            return -1;
+        c->cell = v;
+        for (; c->nf < nf; c->nf++) {
+            c->kind[c->nf] = malloc(c->cap ? c->cap : 1);
+            c->cell[c->nf] = malloc((c->cap ? c->cap : 1) * 8);
+            if (!c->kind[c->nf] || !c->cell[c->nf]) {
+                free(c->kind[c->nf]);
+                free(c->cell[c->nf]);
+                return -1;
             }
-            bo.all_fields = 1;
-        } else {
-            fseq = PySequence_Fast(fields, "fields: a list of field names, or \"all\"");
-            if (!fseq)
-                goto fail_early;
-            Py_ssize_t n = PySequence_Fast_GET_SIZE(fseq);
-            fnames = calloc((size_t)(n ? n : 1), sizeof *fnames);
-            if (!fnames) {
-                PyErr_NoMemory();
-                goto fail_early;
-            }
-            for (Py_ssize_t i = 0; i < n; i++) {
-                PyObject *x = PySequence_Fast_GET_ITEM(fseq, i);
-                if (!PyUnicode_Check(x) || !(fnames[i] = PyUnicode_AsUTF8(x))) {
-                    if (!PyErr_Occurred())
-                        PyErr_Format(PyExc_TypeError, "fields: %R is not a field name", x);
-                    goto fail_early;
-                }
-            }
-            bo.fields = fnames;
-            bo.field_count = (size_t)n;
+            memset(c->kind[c->nf], NTIDX_BATCH_MISSING, c->n);
         }
     }
-    frame_job j;
-    memset(&j, 0, sizeof j);
-    j.want_fields = fields != Py_None;
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = core_index(c);
-    if (rc == NTIDX_OK) {
-        j.t = c->t;
-        j.x = c->x;
-        rc = ntidx_batch_open(c->t, c->x, &a.o, &bo, &j.b);
+    return 0;
+}
+
+/*
+ * A frame reader: the events of a call read into columns, all at once (Trace.frame()) or some rows at a time
+ * (Trace.iter_frames()), with the tables the rows' numbers point into kept across reads: the type table
+ * (seeded with every type of the trace, so that every frame of it has the same provider and event name
+ * categories), the texts of the field columns, thread names (seeded with every thread the trace names) and
+ * activity ids.
+ */
+typedef struct {
+    PyObject_HEAD
+    core *c;
+    qargs a;
+    evsrc src;
+    int open, busy, done;
+    int want_fields, all_fields, want_time;
+    int64_t trace_pid;       /* the process of events whose thread names none (-1: not known) */
+    const uint8_t *base;     /* the trace's bytes: a stack's key is where its bytes are */
+    /* the type table */
+    strtab type_keys;        /* provider \0 name \0 id version: number = row + 1 */
+    struct fr_type {
+        char *provider, *name;
+        uint32_t event_id, version;
+    } *types;
+    size_t ntypes, captypes;
+    /* definitions met: key -> fr_def (open addressing) */
+    fr_def **defs;
+    size_t ndefs, capdefs;
+    fr_def *last_def;
+    /* field columns: names */
+    fr_field *fields;        /* names only (the rows are in the read's fr_cols) */
+    size_t nfields, capfields;
+    ntidx_values *vals;
+    ntidx_buf scratch;
+    strtab texts, names, guids; /* field texts, thread names, activity ids (16 bytes) */
+    /* one-entry caches: the last thread and the last label list */
+    const ntidx_thread *last_th;
+    const char *last_th_name;
+    int32_t last_th_code;
+    int64_t last_th_pid;
+    const uint8_t *last_labels;
+    int32_t last_act, last_rel;
+    /* skip: the region the last row is in */
+    uint64_t rg_lo, rg_hi;
+    uint64_t rows_total;
+    /* what Python has of the tables */
+    PyObject *py_types, *py_texts, *py_names, *py_guids;
+    int warn_level;
+} FrameReaderObject;
+
+static void fr_release(FrameReaderObject *o)
+{
+    evsrc_close(&o->src);
+    o->open = 0;
+    qargs_free(&o->a);
+    strtab_free(&o->type_keys);
+    for (size_t i = 0; i < o->ntypes; i++) {
+        free(o->types[i].provider);
+        free(o->types[i].name);
     }
-    if (rc == NTIDX_OK)
-        rc = frame_fill(&j);
-    Py_END_ALLOW_THREADS
-    free(fnames);
-    fnames = NULL;
-    Py_CLEAR(fseq);
-    if (rc == NTIDX_OK && j.cs.n == 0 && names_verdict(st, c, &a.o, 0, 2) < 0) { /* frame() -> _columns() */
-        qargs_free(&a);
-        ntidx_batch_close(&j.b);
-        colset_free(&j.cs);
-        return finish(st, c, 0, NULL); /* a warning the filters made an error */
+    free(o->types);
+    o->types = NULL;
+    o->ntypes = o->captypes = 0;
+    for (size_t i = 0; i < o->capdefs; i++) {
+        fr_def *d = o->defs ? o->defs[i] : NULL;
+        if (!d)
+            continue;
+        for (uint32_t k = 0; k < d->nfields; k++)
+            free(d->names[k]);
+        free(d->names);
+        free(d->col);
+        free(d);
     }
-    qargs_free(&a);
-    if (rc < 0) {
-        ntidx_batch_close(&j.b);
-        colset_free(&j.cs);
-        return finish(st, c, rc, NULL);
+    free(o->defs);
+    o->defs = NULL;
+    o->ndefs = o->capdefs = 0;
+    o->last_def = NULL;
+    for (size_t i = 0; i < o->nfields; i++)
+        free(o->fields[i].name);
+    free(o->fields);
+    o->fields = NULL;
+    o->nfields = o->capfields = 0;
+    ntidx_values_free(&o->vals);
+    ntidx_buf_free(&o->scratch);
+    strtab_free(&o->texts);
+    strtab_free(&o->names);
+    strtab_free(&o->guids);
+}
+
+static void fr_dealloc(PyObject *self)
+{
+    FrameReaderObject *o = (FrameReaderObject *)self;
+    PyTypeObject *tp = Py_TYPE(self);
+    fr_release(o);
+    Py_XDECREF(o->py_types);
+    Py_XDECREF(o->py_texts);
+    Py_XDECREF(o->py_names);
+    Py_XDECREF(o->py_guids);
+    core_unref(o->c);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+/* The row of a type (provider, name, id, version) in the table, added when new; -1 out of memory. */
+static long fr_type_row(FrameReaderObject *o, const char *provider, const char *name, uint32_t id, uint32_t version)
+{
+    provider = provider ? provider : "";
+    name = name ? name : "";
+    size_t lp = strlen(provider), ln = strlen(name);
+    ntidx_buf *b = &o->scratch;
+    b->len = 0;
+    uint32_t iv[2] = {id, version};
+    if (ntidx_buf_append(b, provider, lp + 1) < 0 || ntidx_buf_append(b, name, ln + 1) < 0 ||
+        ntidx_buf_append(b, iv, sizeof iv) < 0)
+        return -1;
+    size_t before = o->type_keys.n;
+    uint64_t k = strtab_intern(&o->type_keys, b->data, b->len);
+    if (!k)
+        return -1;
+    if (o->type_keys.n == before)
+        return (long)(k - 1);
+    if (o->ntypes == o->captypes) {
+        size_t cap = o->captypes ? 2 * o->captypes : 64;
+        struct fr_type *nt = realloc(o->types, cap * sizeof *nt);
+        if (!nt)
+            return -1;
+        o->types = nt;
+        o->captypes = cap;
     }
-    colset *cs = &j.cs;
+    struct fr_type *t = &o->types[o->ntypes];
+    t->provider = strdup(provider);
+    t->name = strdup(name);
+    t->event_id = id;
+    t->version = version;
+    if (!t->provider || !t->name) {
+        free(t->provider);
+        free(t->name);
+        return -1;
+    }
+    return (long)o->ntypes++;
+}
+
+static long fr_field_col(FrameReaderObject *o, const char *name)
+{
+    for (size_t i = 0; i < o->nfields; i++)
+        if (!strcmp(o->fields[i].name, name))
+            return (long)i;
+    return -1;
+}
+
+static long fr_add_field(FrameReaderObject *o, const char *name)
+{
+    if (o->nfields == o->capfields) {
+        size_t cap = o->capfields ? 2 * o->capfields : 8;
+        fr_field *nf = realloc(o->fields, cap * sizeof *nf);
+        if (!nf)
+            return -1;
+        o->fields = nf;
+        o->capfields = cap;
+    }
+    char *c = strdup(name);
+    if (!c)
+        return -1;
+    o->fields[o->nfields] = (fr_field){c, NULL, NULL};
+    return (long)o->nfields++;
+}
+
+/* What the reader knows of an event's definition, learnt the first time it is met (with fields="all", its
+   field names become columns then). NULL out of memory. */
+static fr_def *fr_def_of(FrameReaderObject *o, const ntidx_metadata *m)
+{
+    uint64_t key = ntidx_metadata_key(m);
+    if (o->last_def && o->last_def->key == key)
+        return o->last_def;
+    if (o->capdefs) {
+        for (size_t i = vslot(key, o->capdefs);; i = (i + 1) & (o->capdefs - 1)) {
+            fr_def *d = o->defs[i];
+            if (!d)
+                break;
+            if (d->key == key)
+                return o->last_def = d;
+        }
+    }
+    if (2 * (o->ndefs + 1) > o->capdefs) {
+        size_t cap = o->capdefs ? 2 * o->capdefs : 64;
+        fr_def **nd = calloc(cap, sizeof *nd);
+        if (!nd)
+            return NULL;
+        for (size_t i = 0; i < o->capdefs; i++)
+            if (o->defs[i]) {
+                size_t j = vslot(o->defs[i]->key, cap);
+                while (nd[j])
+                    j = (j + 1) & (cap - 1);
+                nd[j] = o->defs[i];
+            }
+        free(o->defs);
+        o->defs = nd;
+        o->capdefs = cap;
+    }
+    fr_def *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    d->key = key;
+    d->max_col = -1;
+    long ty = fr_type_row(o, m->provider, m->event_name, m->event_id, m->version);
+    d->type = (uint32_t)ty;
+    d->nfields = o->want_fields && m->fields ? m->field_count : 0;
+    if (ty < 0 || (d->nfields && (!(d->names = calloc(d->nfields, sizeof *d->names)) ||
+                                  !(d->col = calloc(d->nfields, sizeof *d->col))))) {
+        free(d->names);
+        free(d->col);
+        free(d);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < d->nfields; i++) {
+        const char *name = m->fields[i].name ? m->fields[i].name : "";
+        long c = fr_field_col(o, name);
+        if (c < 0 && o->all_fields)
+            c = fr_add_field(o, name);
+        if (!(d->names[i] = strdup(name)) || (c < 0 && o->all_fields)) {
+            for (uint32_t k = 0; k <= i; k++)
+                free(d->names[k]);
+            free(d->names);
+            free(d->col);
+            free(d);
+            return NULL;
+        }
+        d->col[i] = (int32_t)c;
+        if (c > d->max_col)
+            d->max_col = (int32_t)c;
+    }
+    size_t j = vslot(key, o->capdefs);
+    while (o->defs[j])
+        j = (j + 1) & (o->capdefs - 1);
+    o->defs[j] = d;
+    o->ndefs++;
+    return o->last_def = d;
+}
+
+/* One payload value into a field column's row. 0, or -1 out of memory. */
+static int fr_put_cell(FrameReaderObject *o, const ntidx_value *v, uint8_t *kind, uint64_t *cell)
+{
+    ntidx_buf *s = &o->scratch;
+    uint64_t id;
+    switch (v->kind) {
+    case NTIDX_VALUE_NULL: *cell = 0; break;
+    case NTIDX_VALUE_BOOL: case NTIDX_VALUE_UINT: *cell = v->u; break;
+    case NTIDX_VALUE_INT: memcpy(cell, &v->i, 8); break;
+    case NTIDX_VALUE_FLOAT: memcpy(cell, &v->f, 8); break;
+    case NTIDX_VALUE_STRING:
+        /* as the library's one policy for bad bytes: each byte that is not UTF-8 becomes U+FFFD */
+        s->len = 0;
+        if (ntidx_buf_append_utf8(s, v->str ? v->str : "", v->len) < 0 ||
+            !(id = strtab_intern(&o->texts, s->data ? s->data : "", s->len)))
+            return -1;
+        *cell = id;
+        break;
+    default: { /* GUID, TIME, DECIMAL: the JSON's text without its quotes; arrays and objects: their JSON */
+        s->len = 0;
+        if (ntidx_value_json(o->vals, v, s) != NTIDX_OK)
+            return -1;
+        int quoted = v->kind != NTIDX_VALUE_ARRAY && v->kind != NTIDX_VALUE_OBJECT && s->len >= 2 && s->data[0] == '"';
+        if (!(id = quoted ? strtab_intern(&o->texts, s->data + 1, s->len - 2) : strtab_intern(&o->texts, s->data, s->len)))
+            return -1;
+        *cell = id;
+        break;
+    }
+    }
+    *kind = v->kind;
+    return 0;
+}
+
+/* The payload fields of e (definition d) into row `row`. 0, or the library's error (NTIDX_E_NOMEM). */
+static int fr_put_fields(FrameReaderObject *o, fr_cols *c, const ntidx_event *e, const fr_def *d, size_t row)
+{
+    for (size_t j = 0; j < o->nfields; j++)
+        c->kind[j][row] = NTIDX_BATCH_MISSING;
+    c->ferr[row] = 0;
+    if (d->max_col < 0)
+        return 0;
+    int rc = ntidx_values_decode(o->vals, o->c->t, e);
+    if (rc == NTIDX_E_PAYLOAD) { /* listed with the reason, as the JSON lists it with field_error */
+        const char *what = ntidx_last_error_info()->what;
+        uint64_t id = strtab_intern(&o->texts, what, strlen(what));
+        if (!id)
+            return NTIDX_E_NOMEM;
+        c->ferr[row] = id;
+        return 0;
+    }
+    if (rc < 0)
+        return rc;
+    uint32_t i = 0;
+    for (const ntidx_value *v = ntidx_values_at(o->vals, 0); v; v = ntidx_values_next(o->vals, v), i++) {
+        long col;
+        if (i < d->nfields && v->name && !strcmp(v->name, d->names[i]))
+            col = d->col[i];
+        else /* a layout whose values do not follow its fields one to one: by name */
+            col = v->name ? fr_field_col(o, v->name) : -1;
+        if (col < 0 || (size_t)col >= o->nfields)
+            continue;
+        if (fr_put_cell(o, v, &c->kind[col][row], &c->cell[col][row]) < 0)
+            return NTIDX_E_NOMEM;
+    }
+    return 0;
+}
+
+/* The activity ids of e (16 bytes before V6, labels in V6) as numbers of the GUID table minus 1 (-1: none, or
+   the empty GUID). 0, or -1 out of memory. */
+static int fr_activity(FrameReaderObject *o, const ntidx_event *e, int32_t *act, int32_t *rel)
+{
+    if (!e->activity_id && !e->related_activity_id && e->label_list && e->label_list == o->last_labels) {
+        *act = o->last_act;
+        *rel = o->last_rel;
+        return 0;
+    }
+    uint8_t lab[2][16];
+    const uint8_t *g[2];
+    event_activity(e, lab, g);
+    int32_t out[2];
+    for (int k = 0; k < 2; k++) {
+        out[k] = -1;
+        if (!g[k])
+            continue;
+        uint64_t w[2];
+        memcpy(w, g[k], 16);
+        if (!(w[0] | w[1]))
+            continue;
+        uint64_t id = strtab_intern(&o->guids, g[k], 16);
+        if (!id || id > INT32_MAX)
+            return -1;
+        out[k] = (int32_t)(id - 1);
+    }
+    if (!e->activity_id && !e->related_activity_id && e->label_list) {
+        o->last_labels = e->label_list;
+        o->last_act = out[0];
+        o->last_rel = out[1];
+    }
+    *act = out[0];
+    *rel = out[1];
+    return 0;
+}
+
+/* One event into row c->n. 0, or the library's error (NTIDX_E_NOMEM out of memory). */
+static int fr_append(FrameReaderObject *o, fr_cols *c, const ntidx_event *e)
+{
+    fr_def *d = fr_def_of(o, e->metadata);
+    if (!d)
+        return NTIDX_E_NOMEM;
+    if (o->all_fields && o->nfields > c->nf && fr_cols_room(c, c->cap, o->nfields, 1) < 0)
+        return NTIDX_E_NOMEM; /* new field columns met (fields="all") */
+    size_t n = c->n;
+    c->ts[n] = (int64_t)e->timestamp;
+    c->type[n] = d->type;
+    c->thread[n] = (int64_t)e->thread_id;
+    c->capture[n] = (int64_t)e->capture_thread_id;
+    c->seq[n] = e->sequence_number;
+    c->stack[n] = e->stack_id;
+    c->offset[n] = (int64_t)e->offset;
+    c->stack_key[n] = e->stack && e->stack_size ? (int64_t)(e->stack - o->base) : -1;
+    const ntidx_thread *th = e->thread;
+    int64_t th_pid = th && th->has_os_process_id ? (int64_t)th->os_process_id : o->trace_pid;
+    if (!th) {
+        c->thread_name[n] = -1;
+        c->pid[n] = o->trace_pid;
+    } else if (th == o->last_th && th->name == o->last_th_name && th_pid == o->last_th_pid &&
+               (!th->name || (o->last_th_code >= 0 && !strcmp(th->name, o->names.s[o->last_th_code])))) {
+        c->thread_name[n] = o->last_th_code;
+        c->pid[n] = th_pid;
+    } else {
+        /* V6: the thread's own process and name (the reader's cache: the pointers are checked against the text,
+           which a reader's reset may have put elsewhere) */
+        int32_t code = -1;
+        if (th->name && th->name[0]) {
+            uint64_t id = strtab_intern(&o->names, th->name, strlen(th->name));
+            if (!id || id > INT32_MAX)
+                return NTIDX_E_NOMEM;
+            code = (int32_t)(id - 1);
+        }
+        o->last_th = th;
+        o->last_th_name = th->name;
+        o->last_th_code = code;
+        o->last_th_pid = th_pid;
+        c->thread_name[n] = code;
+        c->pid[n] = o->last_th_pid;
+    }
+    if (fr_activity(o, e, &c->activity[n], &c->related[n]) < 0)
+        return NTIDX_E_NOMEM;
+    if (o->want_fields) {
+        int rc = fr_put_fields(o, c, e, d, n);
+        if (rc != 0)
+            return rc;
+    }
+    c->n++;
+    return 0;
+}
+
+/* Drop the rows from the first one whose offset is `from` or more on, at the end (a skipped region's). */
+static void fr_drop_from(fr_cols *c, uint64_t from)
+{
+    while (c->n && (uint64_t)c->offset[c->n - 1] >= from)
+        c->n--;
+}
+
+/*
+ * Read up to `max_rows` rows (0: every one) into c, without the GIL. With on_error="skip" a read ends only
+ * between regions, so that a damaged region's rows are dropped whole. 0, or the library's error.
+ */
+static int fr_fill(FrameReaderObject *o, fr_cols *c, size_t max_rows)
+{
+    size_t first = max_rows && max_rows < 65536 ? max_rows : 65536;
+    if (fr_cols_room(c, first, o->nfields, o->want_fields) < 0)
+        return NTIDX_E_NOMEM;
+    evsrc *s = &o->src;
+    for (;;) {
+        const ntidx_event *e;
+        int rc = evsrc_peek(s, &e);
+        if (rc == EVSRC_SKIPPED) {
+            fr_drop_from(c, s->skip_from);
+            o->rg_lo = o->rg_hi = 0;
+            continue;
+        }
+        if (rc < 0)
+            return rc;
+        if (rc == 0) {
+            o->done = 1;
+            break;
+        }
+        int other_region = e->offset < o->rg_lo || e->offset >= o->rg_hi;
+        if (max_rows && c->n >= max_rows && (!s->skip || other_region))
+            break; /* the event waits for the next read */
+        if (s->skip && other_region) {
+            uint64_t r = region_of(s, e->offset);
+            o->rg_lo = r == UINT64_MAX ? e->offset : s->rg_off[r];
+            o->rg_hi = r == UINT64_MAX ? e->offset + 1 : s->rg_off[r] + s->rg_bytes[r];
+        }
+        if (c->n == c->cap && fr_cols_room(c, 2 * c->cap, o->nfields, o->want_fields) < 0)
+            return NTIDX_E_NOMEM;
+        if ((rc = fr_append(o, c, e)) < 0)
+            return rc;
+        evsrc_take(s);
+    }
+    /* seconds since the sync time (ntidx_ticks_to_seconds()) and, when asked, Unix nanoseconds */
+    if (!(c->time_s = malloc((c->n ? c->n : 1) * sizeof *c->time_s)))
+        return NTIDX_E_NOMEM;
+    for (size_t i = 0; i < c->n; i++)
+        c->time_s[i] = ntidx_ticks_to_seconds(o->c->t, (uint64_t)c->ts[i]);
+    if (o->want_time) {
+        if (!(c->time_ns = malloc((c->n ? c->n : 1) * sizeof *c->time_ns)))
+            return NTIDX_E_NOMEM;
+        ticks_to_ns(o->c->t, (const uint64_t *)c->ts, c->n, c->time_ns);
+    }
+    return 0;
+}
+
+/* Append what Python does not have yet of a table (texts as str; GUIDs formatted) to its list. */
+static int publish(strtab *t, PyObject *list, int guids)
+{
+    for (Py_ssize_t i = PyList_GET_SIZE(list); (size_t)i < t->n; i++) {
+        PyObject *u;
+        if (guids) {
+            char text[37];
+            ntidx_guid_format((const uint8_t *)t->s[i], text);
+            u = PyUnicode_FromStringAndSize(text, 36);
+        } else {
+            u = str_of(t->s[i], t->len[i]);
+        }
+        if (!u || PyList_Append(list, u) < 0) {
+            Py_XDECREF(u);
+            return -1;
+        }
+        Py_DECREF(u);
+    }
+    return 0;
+}
+
+static PyObject *fr_types_list(FrameReaderObject *o)
+{
+    for (Py_ssize_t i = PyList_GET_SIZE(o->py_types); (size_t)i < o->ntypes; i++) {
+        struct fr_type *t = &o->types[i];
+        PyObject *x = Py_BuildValue("(NINI)", cstr_of(t->provider), (unsigned)t->event_id, cstr_of(t->name),
+                                    (unsigned)t->version);
+        if (!x || PyList_Append(o->py_types, x) < 0) {
+            Py_XDECREF(x);
+            return NULL;
+        }
+        Py_DECREF(x);
+    }
+    return Py_NewRef(o->py_types);
+}
+
+/* The read's columns as the dict _frame.build() takes (the Buffers take the memory). */
+static PyObject *fr_result(module_state *st, FrameReaderObject *o, fr_cols *cs)
+{
     size_t n = cs->n;
     PyObject *d = PyDict_New();
     if (!d || set_new(d, "rows", PyLong_FromSize_t(n)) < 0 ||
-        set_new(d, "ts", column(st, (void **)&cs->ts, n, 8, "Q")) < 0 ||
+        set_new(d, "ts", column(st, (void **)&cs->ts, n, 8, "q")) < 0 ||
         set_new(d, "time_s", column(st, (void **)&cs->time_s, n, 8, "d")) < 0 ||
         set_new(d, "type", column(st, (void **)&cs->type, n, 4, "I")) < 0 ||
-        set_new(d, "thread", column(st, (void **)&cs->thread, n, 8, "Q")) < 0 ||
-        set_new(d, "capture_thread", column(st, (void **)&cs->capture, n, 8, "Q")) < 0 ||
+        set_new(d, "thread", column(st, (void **)&cs->thread, n, 8, "q")) < 0 ||
+        set_new(d, "capture_thread", column(st, (void **)&cs->capture, n, 8, "q")) < 0 ||
         set_new(d, "seq", column(st, (void **)&cs->seq, n, 4, "I")) < 0 ||
         set_new(d, "stack_id", column(st, (void **)&cs->stack, n, 4, "I")) < 0 ||
-        set_new(d, "offset", column(st, (void **)&cs->offset, n, 8, "Q")) < 0)
+        set_new(d, "offset", column(st, (void **)&cs->offset, n, 8, "q")) < 0 ||
+        set_new(d, "activity_id", column(st, (void **)&cs->activity, n, 4, "i")) < 0 ||
+        set_new(d, "related_activity_id", column(st, (void **)&cs->related, n, 4, "i")) < 0 ||
+        set_new(d, "thread_name", column(st, (void **)&cs->thread_name, n, 4, "i")) < 0 ||
+        set_new(d, "pid", column(st, (void **)&cs->pid, n, 8, "q")) < 0 ||
+        set_new(d, "stack_key", column(st, (void **)&cs->stack_key, n, 8, "q")) < 0 ||
+        (o->want_time && set_new(d, "time", column(st, (void **)&cs->time_ns, n, 8, "q")) < 0) ||
+        set_new(d, "types", fr_types_list(o)) < 0 || publish(&o->names, o->py_names, 0) < 0 ||
+        PyDict_SetItemString(d, "thread_names", o->py_names) < 0 || publish(&o->guids, o->py_guids, 1) < 0 ||
+        PyDict_SetItemString(d, "guids", o->py_guids) < 0)
         goto fail;
-    PyObject *types = PyList_New(0);
-    if (set_new(d, "types", Py_XNewRef(types)) < 0) {
-        Py_XDECREF(types);
-        goto fail;
-    }
-    for (size_t i = 0; i < ntidx_batch_type_count(j.b); i++) {
-        const ntidx_batch_type *ty = ntidx_batch_type_at(j.b, i);
-        PyObject *t = Py_BuildValue("(NINI)", cstr_of(ty->provider), (unsigned)ty->event_id, cstr_of(ty->event_name),
-                                    (unsigned)ty->version);
-        if (!t || PyList_Append(types, t) < 0) {
-            Py_XDECREF(t);
-            Py_DECREF(types);
-            goto fail;
-        }
-        Py_DECREF(t);
-    }
-    Py_DECREF(types);
-    if (j.want_fields) {
+    if (o->want_fields) {
         PyObject *fl = PyList_New(0);
         if (set_new(d, "fields", Py_XNewRef(fl)) < 0) {
             Py_XDECREF(fl);
             goto fail;
         }
-        for (size_t k = 0; k < ntidx_batch_field_count(j.b) && k < cs->nf; k++) {
-            PyObject *kinds = column(st, (void **)&cs->f[k].kind, n, 1, "B");
-            PyObject *cells = kinds ? column(st, (void **)&cs->f[k].cell, n, 8, "Q") : NULL;
+        for (size_t k = 0; k < o->nfields && k < cs->nf; k++) {
+            PyObject *kinds = column(st, (void **)&cs->kind[k], n, 1, "B");
+            PyObject *cells = kinds ? column(st, (void **)&cs->cell[k], n, 8, "Q") : NULL;
             /* Py_BuildValue() takes the N objects also when it fails */
-            PyObject *t = cells ? Py_BuildValue("(NNN)", cstr_of(ntidx_batch_field_name(j.b, k)), kinds, cells) : NULL;
+            PyObject *t = cells ? Py_BuildValue("(NNN)", cstr_of(o->fields[k].name), kinds, cells) : NULL;
             if (!cells)
                 Py_XDECREF(kinds);
             if (!t || PyList_Append(fl, t) < 0) {
@@ -1824,38 +3241,291 @@ static PyObject *trace_columns(PyObject *self_obj, PyObject *args, PyObject *kw)
             Py_DECREF(t);
         }
         Py_DECREF(fl);
-        if (set_new(d, "field_error", column(st, (void **)&cs->ferr, n, 8, "Q")) < 0)
-            goto fail;
-        uint64_t ns = ntidx_batch_string_count(j.b);
-        PyObject *strs = PyList_New((Py_ssize_t)ns);
-        for (uint64_t i = 0; strs && i < ns; i++) {
-            size_t len;
-            const char *s = ntidx_batch_string(j.b, i + 1, &len);
-            PyObject *u = str_of(s, len);
-            if (!u) {
-                Py_CLEAR(strs);
-                break;
-            }
-            PyList_SET_ITEM(strs, (Py_ssize_t)i, u);
-        }
-        if (set_new(d, "strings", strs) < 0)
+        if (set_new(d, "field_error", column(st, (void **)&cs->ferr, n, 8, "Q")) < 0 ||
+            publish(&o->texts, o->py_texts, 0) < 0 || PyDict_SetItemString(d, "strings", o->py_texts) < 0)
             goto fail;
     }
-    ntidx_batch_close(&j.b);
-    colset_free(cs);
-    return finish(st, c, 0, d);
+    return d;
 fail:
     Py_XDECREF(d);
-    ntidx_batch_close(&j.b);
-    colset_free(cs);
-    return finish(st, c, 0, NULL);
-fail_early:
-    free(fnames);
-    Py_XDECREF(fseq);
-    qargs_free(&a);
-    core_unref(c);
     return NULL;
 }
+
+/* FrameReader.read(rows=0): the next rows (0: all that are left) as the dict of columns, or None at the end. */
+static PyObject *fr_read(PyObject *self, PyObject *args, PyObject *kw)
+{
+    FrameReaderObject *o = (FrameReaderObject *)self;
+    module_state *st = state_of(self);
+    static char *names[] = {"rows", NULL};
+    Py_ssize_t rows = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|n:read", names, &rows))
+        return NULL;
+    if (rows < 0) {
+        PyErr_SetString(PyExc_ValueError, "rows: 0 (all) or more");
+        return NULL;
+    }
+    if (o->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this frame reader is being read by another thread");
+        return NULL;
+    }
+    if (o->done || !o->open)
+        Py_RETURN_NONE;
+    o->busy = 1;
+    fr_cols cs;
+    memset(&cs, 0, sizeof cs);
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = fr_fill(o, &cs, (size_t)rows);
+    Py_END_ALLOW_THREADS
+    o->busy = 0;
+    if (rc < 0) {
+        fr_cols_free(&cs);
+        o->done = 1;
+        raise_last(st, rc);
+        notices_keep_error(st, o->c);
+        return NULL;
+    }
+    if (drain_notices(st, o->c) < 0) {
+        fr_cols_free(&cs);
+        return NULL;
+    }
+    o->rows_total += cs.n;
+    if (o->done && !o->rows_total && names_verdict(st, o->c, &o->a, 0, o->warn_level) < 0) {
+        fr_cols_free(&cs);
+        return NULL; /* a warning the filters made an error */
+    }
+    if (!cs.n && o->done && rows) {
+        fr_cols_free(&cs);
+        Py_RETURN_NONE;
+    }
+    PyObject *d = fr_result(st, o, &cs);
+    fr_cols_free(&cs);
+    return d;
+}
+
+static PyObject *fr_skipped(PyObject *self, void *unused)
+{
+    FrameReaderObject *o = (FrameReaderObject *)self;
+    PyObject *l = PyList_New(0);
+    for (size_t i = 0; l && i < o->src.nskipped; i++) {
+        const skip_rec *r = &o->src.skipped[i];
+        PyObject *d = Py_BuildValue("{sKsKsKsKsssN}", "region", (unsigned long long)r->region, "offset",
+                                    (unsigned long long)r->offset, "bytes", (unsigned long long)r->bytes, "at",
+                                    (unsigned long long)r->at, "error", ntidx_error_name(r->code), "message",
+                                    cstr_of(r->message));
+        if (!d || PyList_Append(l, d) < 0)
+            Py_CLEAR(l);
+        Py_XDECREF(d);
+    }
+    return l;
+}
+
+static PyObject *fr_bytes_read(PyObject *self, void *unused)
+{
+    FrameReaderObject *o = (FrameReaderObject *)self;
+    return PyLong_FromUnsignedLongLong(evsrc_bytes_read(&o->src));
+}
+
+static PyObject *fr_close(PyObject *self, PyObject *unused)
+{
+    FrameReaderObject *o = (FrameReaderObject *)self;
+    if (o->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this frame reader is being read by another thread");
+        return NULL;
+    }
+    uint64_t bytes = evsrc_bytes_read(&o->src);
+    skip_rec *keep = o->src.skipped; /* what was skipped stays to be asked */
+    size_t nkeep = o->src.nskipped;
+    o->src.skipped = NULL;
+    o->src.nskipped = 0;
+    fr_release(o);
+    o->src.skipped = keep;
+    o->src.nskipped = o->src.capskipped = nkeep;
+    o->src.bytes_closed = bytes;
+    o->done = 1;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef fr_methods[] = {
+    {"read", (PyCFunction)(void (*)(void))fr_read, METH_VARARGS | METH_KEYWORDS,
+     "read(rows=0): the next rows (0: all) as raw columns, or None at the end."},
+    {"close", fr_close, METH_NOARGS, "Free the queries and tables."},
+    {NULL}};
+
+static PyGetSetDef fr_getset[] = {
+    {"skipped", fr_skipped, NULL, "the regions on_error=\"skip\" left out: dicts of region, offset, bytes, at, error, "
+                                  "message", NULL},
+    {"bytes_read", fr_bytes_read, NULL, "bytes of the trace read so far", NULL},
+    {NULL}};
+
+static PyType_Slot fr_slots[] = {{Py_tp_dealloc, fr_dealloc},
+                                 {Py_tp_methods, fr_methods},
+                                 {Py_tp_getset, fr_getset},
+                                 {Py_tp_doc, "The rows of Trace.frame() and Trace.iter_frames(), read in C."},
+                                 {0, NULL}};
+static PyType_Spec fr_spec = {"ntidx._ntidx.FrameReader", sizeof(FrameReaderObject), 0,
+                              Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+                              fr_slots};
+
+/* Seed the type table: the given (provider, event_id, event_name, version) tuples, else every type of the
+   trace. With the GIL for the given ones. 0 or -1 with an exception. `skip` (on_error="skip"): a type table
+   that cannot be listed for damage (a V6 trace whose label lists make types reads every event header for
+   them) is not the call's error: the types are then those the rows meet, and the damage is the regions'. */
+static int fr_seed_types(module_state *st, FrameReaderObject *o, PyObject *types, int skip)
+{
+    if (types && types != Py_None) {
+        PyObject *seq = PySequence_Fast(types, "types: a list of (provider, event_id, event_name, version)");
+        if (!seq)
+            return -1;
+        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+            const char *p, *n;
+            unsigned int id, v;
+            if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "sIsI", &p, &id, &n, &v)) {
+                Py_DECREF(seq);
+                return -1;
+            }
+            if (fr_type_row(o, p, n, id, v) < 0) {
+                Py_DECREF(seq);
+                PyErr_NoMemory();
+                return -1;
+            }
+        }
+        Py_DECREF(seq);
+        return 0;
+    }
+    const ntidx_type_list *l = NULL;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = core_types(o->c, &l);
+    for (size_t i = 0; rc == 0 && i < ntidx_type_list_count(l); i++) {
+        const ntidx_metadata *m = ntidx_type_list_at(l, i);
+        if (fr_type_row(o, m->provider, m->event_name, m->event_id, m->version) < 0)
+            rc = NTIDX_E_NOMEM;
+    }
+    Py_END_ALLOW_THREADS
+    if (rc < 0 && skip && skippable(rc))
+        return 0;
+    if (rc < 0) {
+        raise_last(st, rc);
+        return -1;
+    }
+    return 0;
+}
+
+/*
+ * Trace._frames(start, end, provider, event, thread, fields, regions, order, strict, on_error, time, types):
+ * a FrameReader over the call's events.
+ */
+static PyObject *trace_frames(PyObject *self_obj, PyObject *args, PyObject *kw)
+{
+    module_state *st = state_of(self_obj);
+    static char *names[] = {"start", "end", "provider", "event", "thread", "fields", "regions", "order", "strict",
+                            "on_error", "time", "types", NULL};
+    pyq p = {0};
+    PyObject *fields = Py_None, *on_error = Py_None, *types = Py_None;
+    int strict = 0, want_time = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOOOOOOpOpO:_frames", names, &p.start, &p.end, &p.provider,
+                                     &p.event, &p.thread, &fields, &p.regions, &p.order, &strict, &on_error,
+                                     &want_time, &types))
+        return NULL;
+    int skip = 0;
+    if (on_error != Py_None) {
+        const char *s = PyUnicode_Check(on_error) ? PyUnicode_AsUTF8(on_error) : NULL;
+        if (s && !strcmp(s, "skip"))
+            skip = 1;
+        else if (!s || strcmp(s, "raise")) {
+            PyErr_Clear();
+            PyErr_Format(st->exc[EXC_ARGUMENT], "on_error: \"raise\" or \"skip\", not %R", on_error);
+            return NULL;
+        }
+    }
+    FrameReaderObject *o = PyObject_New(FrameReaderObject, st->frame_reader_type);
+    if (!o)
+        return NULL;
+    /* everything zero first: the deallocator frees what is set */
+    memset((char *)o + offsetof(FrameReaderObject, c), 0, sizeof *o - offsetof(FrameReaderObject, c));
+    o->warn_level = 2;
+    o->c = trace_core((TraceObject *)self_obj);
+    if (!o->c) {
+        Py_DECREF(o);
+        return NULL;
+    }
+    if (make_query(st, o->c, &o->a, p.start, p.end, p.provider, p.event, p.thread, p.order, NULL, p.regions) < 0 ||
+        (strict && names_verdict(st, o->c, &o->a, 1, 2) < 0))
+        goto fail;
+    o->py_types = PyList_New(0);
+    o->py_texts = PyList_New(0);
+    o->py_names = PyList_New(0);
+    o->py_guids = PyList_New(0);
+    if (!o->py_types || !o->py_texts || !o->py_names || !o->py_guids || ntidx_values_new(&o->vals) < 0)
+        goto fail;
+    o->want_time = want_time;
+    if (fields != Py_None) {
+        o->want_fields = 1;
+        if (PyUnicode_Check(fields)) {
+            const char *s = PyUnicode_AsUTF8(fields);
+            if (!s || strcmp(s, "all")) {
+                PyErr_Clear();
+                PyErr_SetString(PyExc_ValueError, "fields: a list of field names, or \"all\"");
+                goto fail;
+            }
+            o->all_fields = 1;
+        } else {
+            PyObject *fseq = PySequence_Fast(fields, "fields: a list of field names, or \"all\"");
+            if (!fseq)
+                goto fail;
+            for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fseq); i++) {
+                PyObject *x = PySequence_Fast_GET_ITEM(fseq, i);
+                const char *name = PyUnicode_Check(x) ? PyUnicode_AsUTF8(x) : NULL;
+                if (!name) {
+                    if (!PyErr_Occurred())
+                        PyErr_Format(PyExc_TypeError, "fields: %R is not a field name", x);
+                    Py_DECREF(fseq);
+                    goto fail;
+                }
+                if (fr_field_col(o, name) < 0 && fr_add_field(o, name) < 0) {
+                    Py_DECREF(fseq);
+                    PyErr_NoMemory();
+                    goto fail;
+                }
+            }
+            Py_DECREF(fseq);
+        }
+    }
+    if (fr_seed_types(st, o, types, skip) < 0)
+        goto fail;
+    int rc;
+    const ntidx_thread_list *tl = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    rc = core_threads(o->c, &tl);
+    /* every thread name of the trace first: frames of one trace have the same thread_name categories */
+    for (size_t i = 0; rc == 0 && i < ntidx_thread_list_count(tl); i++) {
+        const ntidx_thread *th = ntidx_thread_list_at(tl, i);
+        if (th->name && th->name[0] && !strtab_intern(&o->names, th->name, strlen(th->name)))
+            rc = NTIDX_E_NOMEM;
+    }
+    if (rc == 0)
+        rc = evsrc_open(&o->src, o->c, &o->a, skip);
+    Py_END_ALLOW_THREADS
+    o->open = 1;
+    if (rc < 0) {
+        raise_last(st, rc);
+        notices_keep_error(st, o->c);
+        goto fail;
+    }
+    if (drain_notices(st, o->c) < 0)
+        goto fail;
+    const ntidx_trace_info *in = ntidx_trace_get_info(o->c->t);
+    o->trace_pid = in->process_id ? (int64_t)in->process_id : -1;
+    o->base = ntidx_trace_data(o->c->t, NULL);
+    o->last_th_code = -1;
+    o->last_act = o->last_rel = -1;
+    return (PyObject *)o;
+fail:
+    Py_DECREF(o);
+    return NULL;
+}
+
 
 /* ------------------------------------------------------------------ */
 /* Analyses: Trace._analyze(), the tables of Trace.gc() and its kin    */
@@ -2121,7 +3791,12 @@ static PyObject *trace_analyze(PyObject *self_obj, PyObject *args, PyObject *kw)
     Py_BEGIN_ALLOW_THREADS
     rc = core_index(c);
     if (rc == NTIDX_OK)
-        rc = ntidx_analyze(name, c->t, c->x, &o, &j.a);
+    {
+        const ntidx_index *x = core_x(c);
+        rc = ntidx_analyze(name, c->t, x, &o, &j.a);
+        if (core_recover(c, x, rc))
+            rc = ntidx_analyze(name, c->t, core_x(c), &o, &j.a);
+    }
     if (rc == NTIDX_OK)
         rc = an_fill(&j);
     Py_END_ALLOW_THREADS
@@ -2191,7 +3866,7 @@ static PyObject *trace_get_complete(PyObject *self_obj, void *cl)
     int rc, complete = 0;
     Py_BEGIN_ALLOW_THREADS
     pthread_mutex_lock(&c->lock);
-    ntidx_index *x = c->x;
+    ntidx_index *x = core_x(c);
     pthread_mutex_unlock(&c->lock);
     if (x) {
         complete = ntidx_index_get_info(x)->complete;
@@ -2209,7 +3884,8 @@ static PyObject *trace_get_complete(PyObject *self_obj, void *cl)
 static PyObject *trace_get_index_path(PyObject *self_obj, void *cl)
 {
     core *c = ((TraceObject *)self_obj)->c;
-    const char *p = c && c->x ? ntidx_index_file(c->x) : NULL;
+    const ntidx_index *x = c ? core_x(c) : NULL;
+    const char *p = x ? ntidx_index_file(x) : NULL;
     return p ? PyUnicode_DecodeFSDefault(p) : Py_NewRef(Py_None);
 }
 
@@ -2250,6 +3926,45 @@ static PyObject *trace_unix_ns(PyObject *self_obj, PyObject *arg)
     if (ntidx_ticks_to_unix_ns(c->t, ticks, &ns) != NTIDX_OK)
         Py_RETURN_NONE;
     return PyLong_FromLongLong(ns);
+}
+
+/* _ticks_to_ns(buffer of uint64 ticks): a Buffer of int64 Unix nanoseconds (INT64_MIN where there is none). */
+static PyObject *trace_ticks_to_ns(PyObject *self_obj, PyObject *arg)
+{
+    module_state *st = state_of(self_obj);
+    core *c = trace_core((TraceObject *)self_obj);
+    if (!c)
+        return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_C_CONTIGUOUS) < 0) {
+        core_unref(c);
+        return NULL;
+    }
+    if (view.len % 8) {
+        PyBuffer_Release(&view);
+        core_unref(c);
+        PyErr_SetString(PyExc_ValueError, "_ticks_to_ns: a buffer of 8-byte ticks");
+        return NULL;
+    }
+    size_t n = (size_t)view.len / 8;
+    int64_t *out = malloc((n ? n : 1) * sizeof *out);
+    if (!out) {
+        PyBuffer_Release(&view);
+        core_unref(c);
+        return PyErr_NoMemory();
+    }
+    Py_BEGIN_ALLOW_THREADS
+    ticks_to_ns(c->t, view.buf, n, out);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&view);
+    core_unref(c);
+    return buffer_new(st, out, (Py_ssize_t)n, 8, "q");
+}
+
+static PyObject *trace_get_index_arg(PyObject *self_obj, void *cl)
+{
+    core *c = ((TraceObject *)self_obj)->c;
+    return c && c->index_arg ? PyUnicode_DecodeFSDefault(c->index_arg) : Py_NewRef(Py_None);
 }
 
 static PyObject *trace_parse_time(PyObject *self_obj, PyObject *arg)
@@ -2296,6 +4011,37 @@ static PyObject *trace_enter(PyObject *self, PyObject *unused) { return Py_NewRe
 
 static PyObject *trace_exit(PyObject *self, PyObject *args) { return trace_close(self, NULL); }
 
+/* Trace._thread_defs(): the threads the trace defines (V6 thread blocks): [(thread, name or None, pid or None)],
+   `thread` as statistics and frames name it (the OS id where given, else the index); later definitions last. */
+static PyObject *trace_thread_defs(PyObject *self_obj, PyObject *unused)
+{
+    (void)unused;
+    module_state *st = state_of(self_obj);
+    core *c = trace_core((TraceObject *)self_obj);
+    if (!c)
+        return NULL;
+    const ntidx_thread_list *l = NULL;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = core_threads(c, &l);
+    Py_END_ALLOW_THREADS
+    if (rc < 0)
+        return finish(st, c, rc, NULL);
+    PyObject *out = PyList_New(0);
+    for (size_t i = 0; out && i < ntidx_thread_list_count(l); i++) {
+        const ntidx_thread *t = ntidx_thread_list_at(l, i);
+        PyObject *pid = t->has_os_process_id ? PyLong_FromUnsignedLongLong(t->os_process_id) : Py_NewRef(Py_None);
+        PyObject *row = pid ? Py_BuildValue("(KNN)", (unsigned long long)(t->has_os_thread_id ? t->os_thread_id
+                                                                                                : t->index),
+                                            t->name && t->name[0] ? cstr_of(t->name) : Py_NewRef(Py_None), pid)
+                            : NULL;
+        if (!row || PyList_Append(out, row) < 0)
+            Py_CLEAR(out);
+        Py_XDECREF(row);
+    }
+    return finish(st, c, 0, out);
+}
+
 static PyMethodDef trace_methods[] = {
     {"close", trace_close, METH_NOARGS, "Close the trace (its memory goes once no Event or query of it is left)."},
     {"info", trace_info, METH_NOARGS, "The trace's facts: the keys and values of `ntidx info --json`."},
@@ -2310,11 +4056,14 @@ static PyMethodDef trace_methods[] = {
      "_regions(start=None, end=None): tuples of the work units holding events of the window."},
     {"types", (PyCFunction)(void (*)(void))trace_types, METH_VARARGS | METH_KEYWORDS,
      "types(provider=None, event=None, strict=False): the event types the trace defines, with their fields."},
-    {"_columns", (PyCFunction)(void (*)(void))trace_columns, METH_VARARGS | METH_KEYWORDS,
-     "The raw columns of Trace.frame() (filled in C from the library's batch interface)."},
+    {"_frames", (PyCFunction)(void (*)(void))trace_frames, METH_VARARGS | METH_KEYWORDS,
+     "_frames(start, end, provider, event, thread, fields, regions, order, strict, on_error, time, types): a "
+     "FrameReader of the rows of Trace.frame() and Trace.iter_frames()."},
     {"_analyze", (PyCFunction)(void (*)(void))trace_analyze, METH_VARARGS | METH_KEYWORDS,
      "_analyze(name, start, end, thread, lookahead, threads): an analysis's tables as filled columns."},
+    {"_thread_defs", trace_thread_defs, METH_NOARGS, "[(thread, name, pid)] of the trace's V6 thread blocks."},
     {"_unix_ns", trace_unix_ns, METH_O, "ticks -> nanoseconds since the Unix epoch (UTC), or None."},
+    {"_ticks_to_ns", trace_ticks_to_ns, METH_O, "a buffer of uint64 ticks -> a Buffer of int64 Unix nanoseconds."},
     {"check_names", (PyCFunction)(void (*)(void))trace_check_names, METH_VARARGS | METH_KEYWORDS,
      "check_names(provider=None, event=None): None when some event type of the trace answers to the filters, "
      "else what names nothing, with the trace's closest names (ntidx_index_check_names())."},
@@ -2333,6 +4082,7 @@ static PyGetSetDef trace_getset[] = {
     {"index_action", trace_get_index_action, NULL, "what opening the index did: loaded, built, rebuilt, extended",
      NULL},
     {"format", trace_get_format, NULL, "format version, sync ticks, tick frequency, pointer size", NULL},
+    {"_index_arg", trace_get_index_arg, NULL, "the index= given to open() (None: the library's choice)", NULL},
     {NULL}};
 
 static PyType_Slot trace_slots[] = {{Py_tp_init, trace_init},
@@ -2371,10 +4121,285 @@ static PyObject *mod_index_path(PyObject *m, PyObject *arg)
     return r;
 }
 
+/* ------------------------------------------------------------------ */
+/* SQL: ntidx.sql() and Trace.sql()                                    */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The SQL tables (tools/sqlite) are linked into the module with SQLite itself (static where Debian ships
+ * libsqlite3.a), so that a statement runs in an in-memory database of the module's own: no
+ * enable_load_extension(), which pyenv's and other interpreters' sqlite3 lack. The tables are registered
+ * through sqlite3_auto_extension() (the way a host gets the API routines to hand them), for the one open
+ * below only: the module's SQLite is its own, never the interpreter's.
+ */
+typedef struct sql_call {
+    int input_error;
+    PyObject *warnings; /* [(trace, message)], said after the statement (with the GIL) */
+    PyObject *notices;  /* [(action, why, trace)] */
+    int failed;         /* a list append failed (out of memory) */
+} sql_call;
+
+static _Thread_local sql_call *sql_current;
+
+static void sql_append(sql_call *c, PyObject **list, PyObject *item)
+{
+    if (!item || (!*list && !(*list = PyList_New(0))) || PyList_Append(*list, item) < 0)
+        c->failed = 1;
+    Py_XDECREF(item);
+}
+
+/* The hooks run inside sqlite3_step(), where the GIL is released: they take it for the moment. */
+static void sql_on_warning(void *ctx, const char *trace, const char *message)
+{
+    sql_call *c = ctx;
+    PyGILState_STATE g = PyGILState_Ensure();
+    sql_append(c, &c->warnings, Py_BuildValue("(NN)", PyUnicode_DecodeFSDefault(trace), cstr_of(message)));
+    PyGILState_Release(g);
+}
+
+static void sql_on_notice(void *ctx, const char *trace, int action, const char *why)
+{
+    sql_call *c = ctx;
+    PyGILState_STATE g = PyGILState_Ensure();
+    sql_append(c, &c->notices, Py_BuildValue("(iNN)", action, cstr_of(why ? why : ""), PyUnicode_DecodeFSDefault(trace)));
+    PyGILState_Release(g);
+}
+
+static void sql_on_input_error(void *ctx, const char *message)
+{
+    (void)message;
+    ((sql_call *)ctx)->input_error = 1;
+}
+
+static int sql_register(sqlite3 *db, char **err, const sqlite3_api_routines *api)
+{
+    sql_call *c = sql_current;
+    if (!c)
+        return SQLITE_OK; /* not an open of ours */
+    ntidx_sqlite_hooks h = {.ctx = c, .warning = sql_on_warning, .notice = sql_on_notice,
+                            .input_error = sql_on_input_error, .verify = verify_mode()};
+    return ntidx_sqlite_register(db, err, api, &h);
+}
+
+/* A statement's failure as an exception: the trace's error (ntidx.Error and kin) when a trace or an index
+   could not be read, else ntidx.ArgumentError with SQLite's message (the statement's own mistake). */
+static PyObject *sql_raise(module_state *st, sql_call *c, sqlite3 *db, int rc, const char *what)
+{
+    const char *msg = rc == SQLITE_NOMEM ? "out of memory" : db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    if (rc == SQLITE_NOMEM)
+        return PyErr_NoMemory();
+    const ntidx_error_info *ei = ntidx_last_error_info();
+    PyObject *type = c->input_error && ei->code < 0 ? st->exc[exc_for_code(ei->code)]
+                     : c->input_error                ? st->exc[EXC_ERROR]
+                                                     : st->exc[EXC_ARGUMENT];
+    PyErr_Format(type, "%s: %s", what, msg);
+    return NULL;
+}
+
+/* Say the warnings and notices the tables collected (UnknownNameWarning, the notice hook). 0 or -1. */
+static int sql_say(module_state *st, sql_call *c)
+{
+    Py_ssize_t n = c->notices ? PyList_GET_SIZE(c->notices) : 0;
+    for (Py_ssize_t i = 0; i < n && st->notice_hook && st->notice_hook != Py_None; i++) {
+        PyObject *r = PyObject_CallObject(st->notice_hook, PyList_GET_ITEM(c->notices, i));
+        if (!r)
+            return -1;
+        Py_DECREF(r);
+    }
+    n = c->warnings ? PyList_GET_SIZE(c->warnings) : 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *w = PyList_GET_ITEM(c->warnings, i);
+        if (PyErr_WarnFormat(st->name_warning, 2, "%U: %U", PyTuple_GET_ITEM(w, 0), PyTuple_GET_ITEM(w, 1)) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* One cell of the current row as Python. */
+static PyObject *sql_cell(sqlite3_stmt *q, int i)
+{
+    switch (sqlite3_column_type(q, i)) {
+    case SQLITE_INTEGER: return PyLong_FromLongLong(sqlite3_column_int64(q, i));
+    case SQLITE_FLOAT: return PyFloat_FromDouble(sqlite3_column_double(q, i));
+    case SQLITE_TEXT: return str_of((const char *)sqlite3_column_text(q, i), (size_t)sqlite3_column_bytes(q, i));
+    case SQLITE_BLOB: {
+        const void *b = sqlite3_column_blob(q, i);
+        return PyBytes_FromStringAndSize(b ? b : "", sqlite3_column_bytes(q, i));
+    }
+    default: Py_RETURN_NONE;
+    }
+}
+
+/*
+ * _sql(traces, index, statement): run the statements (';'-separated) over the traces' tables, as `ntidx sql`
+ * does; the last statement that returns columns gives the result: (names, declared types, [column lists]).
+ * The GIL is released while SQLite steps (the tables read the traces then).
+ */
+static PyObject *mod_sql(PyObject *m, PyObject *args)
+{
+    module_state *st = PyModule_GetState(m);
+    PyObject *traces, *index, *stmt_obj;
+    if (!PyArg_ParseTuple(args, "OOU:_sql", &traces, &index, &stmt_obj))
+        return NULL;
+    PyObject *seq = PySequence_Fast(traces, "traces: a list of paths");
+    if (!seq)
+        return NULL;
+    Py_ssize_t nt = PySequence_Fast_GET_SIZE(seq);
+    if (nt < 1 || nt > 1000) {
+        Py_DECREF(seq);
+        PyErr_Format(st->exc[EXC_ARGUMENT], "traces: 1 to 1000 paths, not %zd", nt);
+        return NULL;
+    }
+    PyObject *bytes = PyList_New(nt), *index_b = NULL, *result = NULL, *names = NULL, *decls = NULL, *cols = NULL;
+    char **paths = calloc((size_t)nt, sizeof *paths);
+    sql_call call = {0};
+    sqlite3 *db = NULL;
+    char *schema = NULL, *err = NULL;
+    if (!bytes || !paths) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < nt; i++) {
+        PyObject *b;
+        if (!PyUnicode_FSConverter(PySequence_Fast_GET_ITEM(seq, i), &b))
+            goto done;
+        PyList_SET_ITEM(bytes, i, b);
+        paths[i] = PyBytes_AS_STRING(b);
+    }
+    if (index != Py_None && !PyUnicode_FSConverter(index, &index_b))
+        goto done;
+    const char *sql = PyUnicode_AsUTF8(stmt_obj);
+    if (!sql)
+        goto done;
+
+    static pthread_mutex_t auto_lock = PTHREAD_MUTEX_INITIALIZER;
+    int rc;
+    sql_current = &call;
+    pthread_mutex_lock(&auto_lock); /* the auto extension is process-wide: one open at a time */
+    rc = sqlite3_auto_extension((void (*)(void))sql_register);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_open(":memory:", &db);
+    sqlite3_cancel_auto_extension((void (*)(void))sql_register);
+    pthread_mutex_unlock(&auto_lock);
+    sql_current = NULL;
+    if (rc != SQLITE_OK) {
+        sql_raise(st, &call, db, rc, "cannot open an SQLite database");
+        goto done;
+    }
+    sqlite3_exec(db, "PRAGMA temp_store = MEMORY", NULL, NULL, NULL);
+    if (!(schema = ntidx_sqlite_schema(paths, (int)nt, index_b ? PyBytes_AS_STRING(index_b) : NULL))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    rc = sqlite3_exec(db, schema, NULL, NULL, &err);
+    Py_END_ALLOW_THREADS
+    if (rc != SQLITE_OK) {
+        call.input_error = 1; /* the tables over the traces: only a trace or its index can fail them */
+        if (sql_say(st, &call) == 0)
+            PyErr_Format(st->exc[exc_for_code(ntidx_last_error_info()->code < 0 ? ntidx_last_error_info()->code
+                                                                                 : NTIDX_E_IO)],
+                         "%s", err ? err : "out of memory");
+        goto done;
+    }
+    int statements = 0;
+    while (sql && *sql) {
+        sqlite3_stmt *q = NULL;
+        const char *tail = NULL;
+        call.input_error = 0;
+        Py_BEGIN_ALLOW_THREADS
+        rc = sqlite3_prepare_v2(db, sql, -1, &q, &tail);
+        Py_END_ALLOW_THREADS
+        if (rc != SQLITE_OK) {
+            if (sql_say(st, &call) == 0)
+                sql_raise(st, &call, db, rc, "sql");
+            goto done;
+        }
+        sql = tail;
+        if (!q)
+            continue; /* whitespace or a comment */
+        statements++;
+        int ncol = sqlite3_column_count(q);
+        PyObject *n2 = ncol ? PyList_New(ncol) : NULL, *d2 = ncol ? PyList_New(ncol) : NULL,
+                 *c2 = ncol ? PyList_New(ncol) : NULL;
+        if (ncol && (!n2 || !d2 || !c2)) {
+            Py_XDECREF(n2), Py_XDECREF(d2), Py_XDECREF(c2);
+            sqlite3_finalize(q);
+            goto done;
+        }
+        for (int i = 0; i < ncol; i++) {
+            const char *d = sqlite3_column_decltype(q, i);
+            PyList_SET_ITEM(n2, i, cstr_of(sqlite3_column_name(q, i)));
+            PyList_SET_ITEM(d2, i, cstr_of(d));
+            PyList_SET_ITEM(c2, i, PyList_New(0));
+        }
+        int bad = 0;
+        for (;;) {
+            Py_BEGIN_ALLOW_THREADS
+            rc = sqlite3_step(q);
+            Py_END_ALLOW_THREADS
+            if (rc != SQLITE_ROW)
+                break;
+            for (int i = 0; i < ncol && !bad; i++) {
+                PyObject *v = sql_cell(q, i);
+                bad = !v || PyList_Append(PyList_GET_ITEM(c2, i), v) < 0;
+                Py_XDECREF(v);
+            }
+            if (bad || call.failed)
+                break;
+            if (PyErr_CheckSignals() < 0) {
+                bad = 1;
+                break;
+            }
+        }
+        if (!bad && !call.failed && rc != SQLITE_DONE) {
+            if (sql_say(st, &call) == 0)
+                sql_raise(st, &call, db, rc, "sql");
+            bad = 1;
+        }
+        sqlite3_finalize(q);
+        if (bad || call.failed) {
+            if (call.failed && !PyErr_Occurred())
+                PyErr_NoMemory();
+            Py_XDECREF(n2), Py_XDECREF(d2), Py_XDECREF(c2);
+            goto done;
+        }
+        if (ncol) {
+            Py_XSETREF(names, n2);
+            Py_XSETREF(decls, d2);
+            Py_XSETREF(cols, c2);
+        }
+    }
+    if (!statements) {
+        PyErr_Format(st->exc[EXC_ARGUMENT], "sql: no statement in %R", stmt_obj);
+        goto done;
+    }
+    if (sql_say(st, &call) < 0)
+        goto done;
+    if (!names) { /* statements without columns (CREATE, INSERT...): an empty result */
+        names = PyList_New(0), decls = PyList_New(0), cols = PyList_New(0);
+        if (!names || !decls || !cols)
+            goto done;
+    }
+    result = PyTuple_Pack(3, names, decls, cols);
+done:
+    sqlite3_free(err);
+    sqlite3_free(schema);
+    sqlite3_close(db);
+    Py_XDECREF(names), Py_XDECREF(decls), Py_XDECREF(cols);
+    Py_XDECREF(call.warnings), Py_XDECREF(call.notices);
+    Py_XDECREF(index_b);
+    Py_XDECREF(bytes);
+    free(paths);
+    Py_DECREF(seq);
+    return result;
+}
+
 static PyMethodDef mod_methods[] = {
     {"_set_notice_hook", mod_set_notice_hook, METH_O, "fn(action, why, path): what the index maintenance did."},
     {"_analyses", mod_analyses, METH_NOARGS, "The library's analyses: [(name, summary, [(table, [(column, type, "
      "description)])])]."},
+    {"_sql", mod_sql, METH_VARARGS, "_sql(traces, index, statement): (names, declared types, [column lists])."},
     {"index_path", mod_index_path, METH_O,
      "index_path(trace): where the index of a trace is kept (NTIDX_INDEX_DIR, beside it, or the user's cache)."},
     {NULL}};
@@ -2457,7 +4482,8 @@ static int mod_exec(PyObject *m)
         !(st->meta_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &meta_spec, NULL)) ||
         !(st->event_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &event_spec, NULL)) ||
         !(st->query_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &query_spec, NULL)) ||
-        !(st->trace_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &trace_spec, NULL)))
+        !(st->trace_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &trace_spec, NULL)) ||
+        !(st->frame_reader_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &fr_spec, NULL)))
         return -1;
     if (PyModule_AddType(m, st->trace_type) < 0 || PyModule_AddType(m, st->event_type) < 0 ||
         PyModule_AddType(m, st->query_type) < 0 || PyModule_AddType(m, st->buffer_type) < 0)
@@ -2504,6 +4530,7 @@ static int mod_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->event_type);
     Py_VISIT(st->buffer_type);
     Py_VISIT(st->meta_type);
+    Py_VISIT(st->frame_reader_type);
     Py_VISIT(st->json_loads);
     Py_VISIT(st->notice_hook);
     return 0;
@@ -2521,6 +4548,7 @@ static int mod_clear(PyObject *m)
     Py_CLEAR(st->event_type);
     Py_CLEAR(st->buffer_type);
     Py_CLEAR(st->meta_type);
+    Py_CLEAR(st->frame_reader_type);
     Py_CLEAR(st->json_loads);
     Py_CLEAR(st->notice_hook);
     return 0;

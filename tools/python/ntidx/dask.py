@@ -78,7 +78,10 @@ def _plan(path, start, end, partition_bytes, types=None):
     the columns' types (their fields only when asked for), and the warnings of filters that name nothing (said
     again by the caller: a worker's warnings are not seen), or with strict their UnknownNameError."""
     with _open(path) as t:
-        plan = {"groups": _groups(t.regions(start, end), partition_bytes), "warnings": []}
+        regions = t.regions(start, end)
+        plan = {"groups": _groups(regions, partition_bytes), "warnings": [],
+                "spans": {r.number: (r.first_ts, r.last_ts) for r in regions if r.first_ts <= r.last_ts},
+                "thread_names": [name for _, name, _ in t._thread_defs() if name is not None]}
         if types is not None:
             provider, event, with_fields, strict = types
             with warnings.catch_warnings(record=True) as said:
@@ -134,11 +137,15 @@ def merge_stats(parts):
         providers[ty["provider"]] = providers.get(ty["provider"], 0) + ty["count"]
     out["providers"] = providers
     out["types"] = ordered
-    threads = {}
+    threads, named = {}, {}
     for p in parts:
         for th in p["threads"]:
             threads[th["thread"]] = threads.get(th["thread"], 0) + th["count"]
-    out["threads"] = [{"thread": k, "count": threads[k]} for k in sorted(threads)]
+            # the name and pid Trace.stats() adds (the trace's thread definitions: the same in every part)
+            extra = {k: th[k] for k in ("name", "pid") if k in th}
+            if extra:
+                named.setdefault(th["thread"], extra)
+    out["threads"] = [dict({"thread": k, "count": threads[k]}, **named.get(k, {})) for k in sorted(threads)]
     out["dropped_events"] = sum(p["dropped_events"] for p in parts)
     drops = {}
     for p in parts:
@@ -309,26 +316,69 @@ def _conform(df, meta):
 
 
 class _FramePart:
-    """The function of dask.dataframe.from_map: one (trace, region group) -> its rows, typed as the meta."""
+    """The function of dask.dataframe.from_map: one (trace, region group) -> its rows, typed as the meta; with
+    index="ts", one time window [t0, t1) -> the rows of every trace in it, [(trace, regions)], in time order
+    and indexed by ts."""
 
-    def __init__(self, meta, start, end, provider, event, thread, fields):
+    def __init__(self, meta, start, end, provider, event, thread, fields, by_ts=False):
         self.meta = meta
         self.args = (start, end, provider, event, thread, fields)
+        self.by_ts = by_ts
 
-    def __call__(self, part):
-        path, regions = part
-        start, end, provider, event, thread, fields = self.args
+    def _rows(self, path, start, end, regions):
+        _, _, provider, event, thread, fields = self.args
         with _open(path) as t, warnings.catch_warnings():
             warnings.simplefilter("ignore", UnknownNameWarning)  # said once per trace, by frame() (the plan)
             df = t.frame(start, end, provider, event, thread, fields, regions=regions)
         traces = self.meta["trace"].cat.categories
         df.insert(0, "trace", pd.Categorical.from_codes(np.full(len(df), traces.get_loc(path), np.int32),
                                                         categories=traces))
+        return df
+
+    def __call__(self, part):
+        if not self.by_ts:
+            path, regions = part
+            return _conform(self._rows(path, self.args[0], self.args[1], regions), self.meta)
+        t0, t1, reads = part
+        frames = [self._rows(path, t0, t1, regions) for path, regions in reads]
+        if not frames:
+            frames = [self._rows(self.meta["trace"].cat.categories[0], t0, t0, [])]
+        df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+        if len(frames) > 1:  # traces merged in time order (stable: a tie keeps the traces' order)
+            df = df.iloc[np.argsort(df["ts"].to_numpy(), kind="stable")]
+        df = df.set_index("ts")
         return _conform(df, self.meta)
 
 
+def _windows(paths, plans, start_ts, end_ts):
+    """Time windows [t0, t1) over the traces' regions, one per region group start (partitions of about equal
+    bytes), with the (trace, regions) each must read: the partitions of frame(index="ts") and their divisions.
+    A window reads every region whose events' span meets it, and keeps only the rows of its own time: a row
+    is in one window whatever regions overlap in time."""
+    spans = [(p, n, a, b) for p, plan in zip(paths, plans) for n, (a, b) in plan["spans"].items()]
+    if not spans:
+        return [], []
+    first = max(min(a for _, _, a, _ in spans), start_ts if start_ts is not None else 0)
+    last = max(b for _, _, _, b in spans)
+    if end_ts is not None:
+        last = min(last, end_ts - 1)
+    cuts = sorted({plan["spans"][g[0]][0] for plan in plans for g in plan["groups"] if g and g[0] in plan["spans"]})
+    bounds = [first] + [c for c in cuts if first < c <= last]
+    if last >= first:
+        bounds.append(last + 1)
+    parts = []
+    for t0, t1 in zip(bounds[:-1], bounds[1:]):
+        reads = {}
+        for p, n, a, b in spans:
+            if a < t1 and b >= t0:
+                reads.setdefault(p, []).append(n)
+        parts.append((t0, t1, [(p, sorted(reads[p])) for p in paths if p in reads]))
+    divisions = bounds[:-1] + [bounds[-1] - 1] if parts else []
+    return parts, divisions
+
+
 def frame(paths, start=None, end=None, provider=None, event=None, thread=None, fields=None, client=None,
-          partition_bytes=FRAME_PARTITION_BYTES, strict=False):
+          partition_bytes=FRAME_PARTITION_BYTES, strict=False, index=None, merge=False):
     """A dask.dataframe.DataFrame of the events of many traces: a `trace` column (the paths as given, a
     categorical), then the columns of Trace.frame() with the same arguments. One partition per group of
     regions of about partition_bytes of a trace (a big trace spans many), built with
@@ -337,8 +387,17 @@ def frame(paths, start=None, end=None, provider=None, event=None, thread=None, f
     dask's default scheduler), so the columns' types are known before the rows: field columns as
     Trace.frame() types them (docs/python.md), provider and event_name categoricals of every type the
     traces define. A provider or event that names nothing in a trace is an UnknownNameWarning (strict=True:
-    an UnknownNameError), said here, once per trace."""
+    an UnknownNameError), said here, once per trace.
+
+    index="ts": the rows are indexed by ts (the column becomes the index) and the frame's divisions are known:
+    one partition per time window starting at a region group, so that df.loc[a:b] (and dask's other index
+    selections) reads only the partitions that overlap [a, b]. With several traces this needs merge=True:
+    their rows merged in time order (their ticks taken as one clock: traces of one machine)."""
     paths = list(paths)
+    if index not in (None, "ts"):
+        raise ValueError('index: None or "ts", not %r' % (index,))
+    if index == "ts" and len(dict.fromkeys(paths)) > 1 and not merge:
+        raise ValueError('index="ts" over several traces merges them in time order: say merge=True')
     plans = _compute([dask.delayed(_plan, pure=False)(p, start, end, partition_bytes,
                                                       (provider, event, fields is not None, strict))
                       for p in paths], client)
@@ -348,21 +407,36 @@ def frame(paths, start=None, end=None, provider=None, event=None, thread=None, f
     providers = sorted({ty["provider"] for plan in plans for ty in plan["types"]})
     names = sorted({ty["event_name"] for plan in plans for ty in plan["types"]})
     meta = {"trace": pd.Categorical([], categories=list(dict.fromkeys(paths))),
-            "ts": np.zeros(0, np.uint64), "time_s": np.zeros(0, np.float64),
+            "ts": np.zeros(0, np.int64), "time_s": np.zeros(0, np.float64),
             "provider": pd.Categorical([], categories=providers), "event_id": np.zeros(0, np.uint32),
             "event_name": pd.Categorical([], categories=names), "version": np.zeros(0, np.uint32),
-            "thread": np.zeros(0, np.uint64), "capture_thread": np.zeros(0, np.uint64),
-            "seq": np.zeros(0, np.uint32), "stack_id": np.zeros(0, np.uint32), "offset": np.zeros(0, np.uint64)}
+            "thread": np.zeros(0, np.int64), "capture_thread": np.zeros(0, np.int64),
+            "seq": np.zeros(0, np.uint32), "stack_id": np.zeros(0, np.uint32), "offset": np.zeros(0, np.int64),
+            "activity_id": pd.Categorical([]), "related_activity_id": pd.Categorical([]),
+            "thread_name": pd.Categorical([], categories=list(dict.fromkeys(
+                n for plan in plans for n in plan["thread_names"]))),
+            "pid": pd.array([], dtype="Int64"), "stack_key": pd.array([], dtype="Int64")}
     if fields is not None:
         for name, cls in _schema(plans, fields).items():
             key = name if name not in meta else name + "_field"
             meta[key] = _empty(_dtype(cls), 0)
         meta["field_error"] = pd.Categorical([])
     meta = pd.DataFrame(meta)
-    if fields is not None:  # text columns: categories differ by partition (dask's "unknown categories")
-        unknown = [c for c in meta.columns[len(_frame.COLUMNS) + 1:]
-                   if isinstance(meta[c].dtype, pd.CategoricalDtype)]
-        meta = dd.utils.clear_known_categories(meta, cols=unknown)
+    # text columns whose categories differ by partition (dask's "unknown categories"): activity ids, fields
+    unknown = ["activity_id", "related_activity_id"]
+    if fields is not None:
+        unknown += [c for c in meta.columns[len(_frame.COLUMNS) + 1:] if isinstance(meta[c].dtype, pd.CategoricalDtype)]
+    meta = dd.utils.clear_known_categories(meta, cols=unknown)
+    if index == "ts":
+        meta = meta.set_index("ts")
+        with _open(paths[0]) as t:  # times as ticks (the traces' one clock)
+            start_ts = None if start is None else t.ticks(start)
+            end_ts = None if end is None else t.ticks(end)
+        parts, divisions = _windows(paths, plans, start_ts, end_ts)
+        fn = _FramePart(meta, start, end, provider, event, thread, fields, by_ts=True)
+        if not parts:
+            return dd.from_pandas(meta, npartitions=1)
+        return dd.from_map(fn, parts, meta=meta, divisions=divisions, label="ntidx-frame", enforce_metadata=False)
     parts = [(p, g) for p, plan in zip(paths, plans) for g in plan["groups"]]
     fn = _FramePart(meta, start, end, provider, event, thread, fields)
     return dd.from_map(fn, parts, meta=meta, label="ntidx-frame", enforce_metadata=False)

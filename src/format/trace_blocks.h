@@ -1,0 +1,32 @@
+/*
+ * What the layers above the readers (src/ops) use of a trace besides its
+ * public API: a block by offset with the framing's error kept as an ntx_err
+ * (ntidx_trace_next_block() publishes it), and the checkpoint that says
+ * whether the file shrank while it was read. The trace itself (struct
+ * ntidx_trace: its bytes, generation, mapping) is trace_internal.h's, for
+ * the layers that decode it (decode, reader, index).
+ */
+#ifndef NTIDX_TRACE_BLOCKS_H
+#define NTIDX_TRACE_BLOCKS_H
+
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "error.h"
+#include "ntidx/ntidx.h"
+
+/* Read the block at *pos and advance past it (as ntidx_trace_next_block()), the error recorded into *err. */
+int ntx_next_block(ntidx_trace *t, uint64_t *pos, ntidx_block *out, ntx_err *err);
+
+/*
+ * The end of a read (and its errors): NTIDX_OK, or NTIDX_E_SHRUNK (the file
+ * shrank while it was read: whatever was read may come from zeros) or
+ * NTIDX_E_IO, replacing what *err held (trace_internal.h says more).
+ */
+int ntx_trace_check_end(const ntidx_trace *t, ntx_err *err);
+
+/* 1 when the trace was mapped from the file `st` describes (same device and inode), else 0 (also for a
+   trace in memory): an output must never be the input it is read from. */
+int ntx_trace_is_file(const ntidx_trace *t, const struct stat *st);
+
+#endif
