@@ -37,8 +37,9 @@ EXPORTS = {
               'decode': ['definitions.h', 'event_header.h', 'metadata.h']},
     'writer': {'base': '*'},
     # operations: plans and rows of the reader (reader_plan.h), the index's tables, build, summaries and
-    # definitions walk; of the trace, blocks by offset and the shrink checkpoint (trace_blocks.h)
-    'ops': {'base': '*', 'format': ['trace_blocks.h'], 'decode': ['event_header.h', 'metadata.h', 'values.h'],
+    # definitions walk; of the trace, blocks by offset and the shrink checkpoint (trace_blocks.h); of the
+    # decoders, what a sequence point flushes (sp_flush.h: slice forgets what the input's readers forget)
+    'ops': {'base': '*', 'format': ['trace_blocks.h'], 'decode': ['event_header.h', 'metadata.h', 'values.h', 'sp_flush.h'],
             'reader': ['reader_plan.h'],
             'index': ['index_tables.h', 'index_build.h', 'index_summary.h', 'index_walk.h']},
     'analysis': {'base': '*', 'format': ['trace_blocks.h'], 'decode': ['metadata.h', 'values.h'],

@@ -362,9 +362,11 @@ int event_print(event_printer *p, const ntidx_trace *t, const ntidx_event *e, en
         return NTIDX_E_NOMEM; /* said by the library: ntidx_last_error() */
     }
     p->field_errors += rc != NTIDX_OK;
-    if (!p->batch || l->len >= (1u << 18))
+    /* stdout's state is asked only when lines went out (ferror() locks the stream: it showed per event) */
+    const int wrote = !p->batch || l->len >= (1u << 18);
+    if (wrote)
         write_lines(p);
-    return cli_stdout_failed() ? NTIDX_E_WRITE : rc;
+    return wrote && cli_stdout_failed() ? NTIDX_E_WRITE : rc;
 }
 
 void event_print_flush(event_printer *p)

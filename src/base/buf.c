@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 NTIDX_API void ntidx_buf_free(ntidx_buf *b)
 {
     if (!b)
@@ -59,58 +63,15 @@ int ntx_buf_printf(ntidx_buf *b, const char *fmt, ...)
     return 0;
 }
 
-/* The pairs 00..99: two digits a step. */
-static const char dec_pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                                   "8081828384858687888990919293949596979899";
-
-/* v < 10^8 as exactly 8 digits, in 32-bit arithmetic. */
-static inline void dec_8(char *p, uint32_t v)
-{
-    uint32_t hi = v / 10000, lo = v % 10000;
-    memcpy(p, dec_pairs + hi / 100 * 2, 2);
-    memcpy(p + 2, dec_pairs + hi % 100 * 2, 2);
-    memcpy(p + 4, dec_pairs + lo / 100 * 2, 2);
-    memcpy(p + 6, dec_pairs + lo % 100 * 2, 2);
-}
-
-/* v < 10^8 in its own number of digits; returns the end. */
-static inline char *dec_small(char *p, uint32_t v)
-{
-    int n = v < 100 ? (v < 10 ? 1 : 2) : v < 10000 ? (v < 1000 ? 3 : 4) : v < 1000000 ? (v < 100000 ? 5 : 6)
-                                                                                      : (v < 10000000 ? 7 : 8);
-    char *e = p + n, *q = e;
-    while (v >= 100) {
-        q -= 2;
-        memcpy(q, dec_pairs + v % 100 * 2, 2);
-        v /= 100;
-    }
-    if (v >= 10)
-        memcpy(q - 2, dec_pairs + v * 2, 2);
-    else
-        q[-1] = (char)('0' + v);
-    return e;
-}
+const char ntx_dec_pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                "8081828384858687888990919293949596979899";
 
 int ntx_buf_dec_u64(ntidx_buf *b, uint64_t v)
 {
-    /* Written in place: 8 digits at a time in 32-bit arithmetic (at most two 64-bit divisions). */
     if (ntx_buf_reserve(b, 20) != 0)
         return b->err;
-    char *p = b->data + b->len, *e;
-    if (v < 100000000) {
-        e = dec_small(p, (uint32_t)v);
-    } else if (v < 10000000000000000ull) {
-        e = dec_small(p, (uint32_t)(v / 100000000));
-        dec_8(e, (uint32_t)(v % 100000000));
-        e += 8;
-    } else {
-        uint64_t hi = v / 10000000000000000ull, mid = v % 10000000000000000ull;
-        e = dec_small(p, (uint32_t)hi);
-        dec_8(e, (uint32_t)(mid / 100000000));
-        dec_8(e + 8, (uint32_t)(mid % 100000000));
-        e += 16;
-    }
+    char *e = ntx_put_dec_u64(b->data + b->len, v);
     b->len = (size_t)(e - b->data);
     *e = 0;
     return 0;
@@ -180,6 +141,25 @@ int ntx_buf_utf8(ntidx_buf *b, const char *str, size_t n)
     return b->err;
 }
 
+/* An ASCII byte that does not go into a JSON string as it is ('"', '\\', a control character, DEL), escaped. */
+static inline char *json_escape_ascii(char *o, unsigned c)
+{
+    static const char named[14] = {[8] = 'b', [9] = 't', [10] = 'n', [12] = 'f', [13] = 'r'};
+    static const char hex[] = "0123456789abcdef";
+    *o++ = '\\';
+    if (c == '"' || c == '\\') {
+        *o++ = (char)c;
+    } else if (c < 14 && named[c]) {
+        *o++ = named[c];
+    } else { /* "\\u%04x" */
+        memcpy(o, "u00", 3);
+        o[3] = hex[c >> 4];
+        o[4] = hex[c & 15];
+        o += 5;
+    }
+    return o;
+}
+
 int ntx_buf_json_str(ntidx_buf *b, const char *str, size_t n)
 {
     const unsigned char *s = (const unsigned char *)str;
@@ -202,22 +182,8 @@ int ntx_buf_json_str(ntidx_buf *b, const char *str, size_t n)
         if (i == n)
             break;
         unsigned char c = s[i];
-        if (c == '"' || c == '\\') {
-            *o++ = '\\';
-            *o++ = (char)c;
-            i++;
-        } else if (c < 0x20 || c == 0x7f) {
-            static const char named[14] = {[8] = 'b', [9] = 't', [10] = 'n', [12] = 'f', [13] = 'r'};
-            *o++ = '\\';
-            if (c < 14 && named[c]) {
-                *o++ = named[c];
-            } else { /* "\\u%04x" */
-                static const char hex[] = "0123456789abcdef";
-                memcpy(o, "u00", 3);
-                o[3] = hex[c >> 4];
-                o[4] = hex[c & 15];
-                o += 5;
-            }
+        if (c < 0x80) { /* '"', '\\', a control character or DEL */
+            o = json_escape_ascii(o, c);
             i++;
         } else {
             size_t len = ntx_utf8_seq_len(s + i, n - i);
@@ -236,6 +202,101 @@ int ntx_buf_json_str(ntidx_buf *b, const char *str, size_t n)
     *o = 0;
     b->len = (size_t)(o - b->data);
     return 0;
+}
+
+/* A UTF-8 sequence of the code point (0x80 or more, no surrogate) at o; returns the end. */
+static inline char *put_cp(char *o, uint32_t cp)
+{
+    if (cp < 0x800) {
+        o[0] = (char)(0xc0 | (cp >> 6));
+        o[1] = (char)(0x80 | (cp & 0x3f));
+        return o + 2;
+    }
+    if (cp < 0x10000) {
+        o[0] = (char)(0xe0 | (cp >> 12));
+        o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+        o[2] = (char)(0x80 | (cp & 0x3f));
+        return o + 3;
+    }
+    o[0] = (char)(0xf0 | (cp >> 18));
+    o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+    o[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+    o[3] = (char)(0x80 | (cp & 0x3f));
+    return o + 4;
+}
+
+/*
+ * The units in [p, end) as JSON string text; with `z`, up to the first zero unit, whose place it returns
+ * (NULL: none). Printable ASCII goes 8 units a step (SSE2, which every x86-64 has); each other unit is
+ * escaped as ntx_buf_json_str() escapes its byte, or written as the UTF-8 ntx_utf16_to_utf8() makes of it
+ * (a surrogate pair as one code point, a lone surrogate as U+FFFD), which the escaper copies as it is.
+ */
+static inline __attribute__((always_inline)) const uint8_t *json_utf16(const uint8_t *p, const uint8_t *end,
+                                                                       char *o, char **o_end, const int z)
+{
+    for (;;) {
+#if defined(__SSE2__)
+        const __m128i high = _mm_set1_epi16((short)0xff80), zero = _mm_setzero_si128();
+        const __m128i space = _mm_set1_epi16(0x20), quote = _mm_set1_epi16('"'), bs = _mm_set1_epi16('\\');
+        const __m128i del = _mm_set1_epi16(0x7f);
+        while (end - p >= 16) {
+            __m128i x = _mm_loadu_si128((const __m128i *)p);
+            /* units that are not printable ASCII or are '"', '\\': 0 (a zero unit is a control character) */
+            __m128i ascii = _mm_cmpeq_epi16(_mm_and_si128(x, high), zero);
+            __m128i special = _mm_or_si128(_mm_or_si128(_mm_cmplt_epi16(x, space), _mm_cmpeq_epi16(x, quote)),
+                                           _mm_or_si128(_mm_cmpeq_epi16(x, bs), _mm_cmpeq_epi16(x, del)));
+            unsigned m = (unsigned)_mm_movemask_epi8(_mm_andnot_si128(special, ascii)) ^ 0xffffu;
+            _mm_storel_epi64((__m128i *)o, _mm_packus_epi16(x, x));
+            if (!m) {
+                p += 16;
+                o += 8;
+                continue;
+            }
+            unsigned k = (unsigned)__builtin_ctz(m); /* the first such unit's low byte: even */
+            p += k;
+            o += k / 2;
+            break;
+        }
+#endif
+        if (end - p < 2)
+            break;
+        uint32_t u = ntx_load16(p);
+        p += 2;
+        if (u < 0x80) {
+            if (u == 0 && z) {
+                *o_end = o;
+                return p - 2;
+            }
+            if (ntx_json_plain((unsigned char)u))
+                *o++ = (char)u;
+            else
+                o = json_escape_ascii(o, u);
+            continue;
+        }
+        if (u >= 0xd800 && u < 0xdc00 && end - p >= 2) {
+            uint32_t lo = ntx_load16(p);
+            if (lo >= 0xdc00 && lo < 0xe000) { /* a zero unit is no low surrogate: pairs end before it */
+                o = put_cp(o, 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00));
+                p += 2;
+                continue;
+            }
+        }
+        o = put_cp(o, u >= 0xd800 && u < 0xe000 ? 0xfffd : u);
+    }
+    *o_end = o;
+    return z ? NULL : p;
+}
+
+char *ntx_json_utf16(char *o, const uint8_t *s, size_t units)
+{
+    char *e;
+    json_utf16(s, s + 2 * units, o, &e, 0);
+    return e;
+}
+
+const uint8_t *ntx_json_utf16z(const uint8_t *p, const uint8_t *end, char *o, char **o_end)
+{
+    return json_utf16(p, end, o, o_end, 1);
 }
 
 /* The public face of the buffer: appends that publish their failure (base/error.h). */

@@ -124,12 +124,74 @@ int ntx_buf_printf(ntidx_buf *b, const char *fmt, ...) __attribute__((format(pri
 int ntx_buf_dec_u64(ntidx_buf *b, uint64_t v);
 int ntx_buf_dec_i64(ntidx_buf *b, int64_t v);
 
+/* The pairs 00..99: two digits a step. */
+extern const char ntx_dec_pairs[201];
+
+/* v < 10^8 as exactly 8 digits at p, in 32-bit arithmetic. */
+static inline void ntx_put_dec8(char *p, uint32_t v)
+{
+    uint32_t hi = v / 10000, lo = v % 10000;
+    memcpy(p, ntx_dec_pairs + hi / 100 * 2, 2);
+    memcpy(p + 2, ntx_dec_pairs + hi % 100 * 2, 2);
+    memcpy(p + 4, ntx_dec_pairs + lo / 100 * 2, 2);
+    memcpy(p + 6, ntx_dec_pairs + lo % 100 * 2, 2);
+}
+
+/* v < 10^8 in its own number of digits at p; returns the end. */
+static inline char *ntx_put_dec_small(char *p, uint32_t v)
+{
+    int n = v < 100 ? (v < 10 ? 1 : 2) : v < 10000 ? (v < 1000 ? 3 : 4) : v < 1000000 ? (v < 100000 ? 5 : 6)
+                                                                                      : (v < 10000000 ? 7 : 8);
+    char *e = p + n, *q = e;
+    while (v >= 100) {
+        q -= 2;
+        memcpy(q, ntx_dec_pairs + v % 100 * 2, 2);
+        v /= 100;
+    }
+    if (v >= 10)
+        memcpy(q - 2, ntx_dec_pairs + v * 2, 2);
+    else
+        q[-1] = (char)('0' + v);
+    return e;
+}
+
+/* ntx_buf_dec_u64()'s bytes (at most 20) written at p, for a caller that made room; returns the end. */
+static inline char *ntx_put_dec_u64(char *p, uint64_t v)
+{
+    /* 8 digits at a time in 32-bit arithmetic (at most two 64-bit divisions) */
+    if (v < 100000000)
+        return ntx_put_dec_small(p, (uint32_t)v);
+    if (v < 10000000000000000ull) {
+        char *e = ntx_put_dec_small(p, (uint32_t)(v / 100000000));
+        ntx_put_dec8(e, (uint32_t)(v % 100000000));
+        return e + 8;
+    }
+    uint64_t hi = v / 10000000000000000ull, mid = v % 10000000000000000ull;
+    char *e = ntx_put_dec_small(p, (uint32_t)hi);
+    ntx_put_dec8(e, (uint32_t)(mid / 100000000));
+    ntx_put_dec8(e + 8, (uint32_t)(mid % 100000000));
+    return e + 16;
+}
+
+/* ntx_buf_dec_i64()'s bytes (at most 20) written at p; returns the end. */
+static inline char *ntx_put_dec_i64(char *p, int64_t v)
+{
+    if (v >= 0)
+        return ntx_put_dec_u64(p, (uint64_t)v);
+    *p++ = '-';
+    return ntx_put_dec_u64(p, (uint64_t)0 - (uint64_t)v); /* INT64_MIN too, without overflow */
+}
+
 /*
  * d as printf's "%.17g" prints it (fmt_double.c: the exact digits, rounded
  * half to even, without printf's cost). NaN and infinities as printf's
  * "nan", "-inf"..., though the formatters print those as JSON strings.
  */
 int ntx_buf_g17(ntidx_buf *b, double d);
+
+/* ntx_buf_g17()'s bytes written at p (at most NTX_G17_MAX); returns the end. */
+#define NTX_G17_MAX 32
+char *ntx_put_g17(char *p, double d);
 
 /*
  * A JSON string literal with its quotes: the one JSON escaper of the library
@@ -163,6 +225,18 @@ static inline size_t ntx_json_plain_run(const unsigned char *s, size_t n)
         i++;
     return i;
 }
+
+/*
+ * UTF-16 code units written as the inside of a JSON string literal (no quotes): the bytes
+ * ntx_buf_json_str() writes for their UTF-8 (ntx_utf16_to_utf8(): lone surrogates become U+FFFD), in one
+ * pass, 8 units a step while they are printable ASCII. ntx_json_utf16() writes the `units` at s (a zero
+ * unit is a control character); ntx_json_utf16z() those from p up to the first zero unit before end, and
+ * returns that unit's place (*o_end past the text), or NULL when there is none. `o` has room for
+ * NTX_JSON_UTF16_ROOM(units) bytes (units: (end - p) / 2 for the second).
+ */
+#define NTX_JSON_UTF16_ROOM(units) ((units) * 6 + 8)
+char *ntx_json_utf16(char *o, const uint8_t *s, size_t units);
+const uint8_t *ntx_json_utf16z(const uint8_t *p, const uint8_t *end, char *o, char **o_end);
 
 /* n bytes of UTF-8 appended by the same policy: each byte that is not part of valid UTF-8 becomes U+FFFD. */
 int ntx_buf_utf8(ntidx_buf *b, const char *s, size_t n);

@@ -6,14 +6,15 @@
  * the event it came from. This one computes the same exact digits: the
  * double is m * 2^e exactly, so floor(|x| * 10^(17-k)) (17 digits and one
  * more to round with) is an integer product and shift, or quotient, plus
- * a sticky bit for what was dropped. Most values fit in 128 bits; the rest
+ * a sticky bit for what was dropped (an integer below 10^17 is simply its
+ * decimal digits). Most values fit in 128 bits; the rest
  * (|x| < 1e-5 or >= 2^53 with big exponents) go through a small big number
  * of 32-bit limbs. tests/base/test_fmt_numbers.c holds every branch to
  * snprintf's bytes.
  */
 #include "buf.h"
 
-#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Big enough for 2^53 * 10^341 (a denormal's digits) and for 2^53 * 2^971 (DBL_MAX). */
@@ -156,20 +157,30 @@ static char *put_digits(char *o, uint64_t d, int n)
     return o + n;
 }
 
-int ntx_buf_g17(ntidx_buf *b, double x)
+/* d < 10^17 as exactly 17 decimal digits: one, then two groups of 8 (buf.h's pairs). */
+static void put_17_digits(char *o, uint64_t d)
 {
-    char out[40], *o = out;
+    o[0] = (char)('0' + d / 10000000000000000ull);
+    d %= 10000000000000000ull;
+    ntx_put_dec8(o + 1, (uint32_t)(d / 100000000));
+    ntx_put_dec8(o + 9, (uint32_t)(d % 100000000));
+}
+
+char *ntx_put_g17(char *o, double x)
+{
     uint64_t bits;
     memcpy(&bits, &x, sizeof bits);
     if (bits >> 63)
         *o++ = '-';
     unsigned be = (unsigned)(bits >> 52) & 0x7ff;
     uint64_t m = bits & ((1ull << 52) - 1);
-    if (be == 0x7ff) /* callers print NaN and infinities themselves; printf's bytes anyway */
-        return ntx_buf_puts(b, m ? (bits >> 63 ? "-nan" : "nan") : (bits >> 63 ? "-inf" : "inf"));
+    if (be == 0x7ff) { /* callers print NaN and infinities themselves; printf's bytes anyway */
+        memcpy(o, m ? "nan" : "inf", 3);
+        return o + 3;
+    }
     if (be == 0 && m == 0) {
         *o++ = '0';
-        return ntx_buf_put(b, out, (size_t)(o - out));
+        return o;
     }
     int e;
     if (be == 0) {
@@ -178,8 +189,16 @@ int ntx_buf_g17(ntidx_buf *b, double x)
         m |= 1ull << 52;
         e = (int)be - 1075;
     }
-    /* k = floor(log10 |x|), first a guess (within one), then fixed by the size of the digits. */
-    int k = (int)floor(log10(fabs(x)));
+    /* An integer below 10^17 (counters, sizes, ids stored as floats): its 17 significant digits are all of
+       it, which %.17g prints as an integer. */
+    if (e <= 0 && e > -53 && !(m & ((1ull << -e) - 1)))
+        return ntx_put_dec_u64(o, m >> -e);
+    if (e > 0 && e <= 11 && (m << e) < 100000000000000000ull)
+        return ntx_put_dec_u64(o, m << e);
+    /* k = floor(log10 |x|), first a guess from the binary exponent (floor(log2 |x|) * log10(2), within
+       one), then fixed by the size of the digits. */
+    int l2 = e + 63 - __builtin_clzll(m);
+    int k = l2 >= 0 ? l2 * 1233 >> 12 : -((-l2 * 1233 + 4095) >> 12);
     uint64_t q;
     int sticky;
     for (int tries = 0;; tries++) {
@@ -190,8 +209,10 @@ int ntx_buf_g17(ntidx_buf *b, double x)
             k--;
         else
             break;
-        if (tries > 4)
-            return ntx_buf_printf(b, "%.17g", x); /* never: the guess is off by one at most */
+        if (tries > 4) { /* never: the guess is off by one or two at most */
+            o -= bits >> 63;
+            return o + snprintf(o, NTX_G17_MAX, "%.17g", x);
+        }
     }
     /* 17 digits, rounded half to even on the exact value. */
     uint64_t d = q / 10;
@@ -203,7 +224,7 @@ int ntx_buf_g17(ntidx_buf *b, double x)
         k++;
     }
     char ds[17];
-    put_digits(ds, d, 17);
+    put_17_digits(ds, d);
     int nd = 17; /* %g drops trailing zeros of the fraction */
     while (nd > 1 && ds[nd - 1] == '0')
         nd--;
@@ -234,5 +255,15 @@ int ntx_buf_g17(ntidx_buf *b, double x)
         memcpy(o, ds, (size_t)nd);
         o += nd;
     }
-    return ntx_buf_put(b, out, (size_t)(o - out));
+    return o;
+}
+
+int ntx_buf_g17(ntidx_buf *b, double x)
+{
+    if (ntx_buf_reserve(b, NTX_G17_MAX) != 0)
+        return b->err;
+    char *e = ntx_put_g17(b->data + b->len, x);
+    b->len = (size_t)(e - b->data);
+    *e = 0;
+    return 0;
 }

@@ -10,6 +10,7 @@
 #include "arena.h"
 #include "error.h"
 #include "ntidx/ntidx.h"
+#include "sp_flush.h" /* what a sequence point flushes: NTX_FLUSH_*, ntx_sp_flushes() */
 
 struct ntidx_trace;
 
@@ -38,7 +39,8 @@ int ntx_decode_remove_thread_block(const struct ntidx_trace *t, const ntidx_bloc
 
 typedef struct ntx_seqpoint {
     uint64_t timestamp;
-    uint32_t flags;        /* V6 only */
+    uint32_t flags;        /* V6 only: the block's flags as stored (what a copy of the block writes) */
+    uint32_t flushes;      /* what it flushes: ntx_sp_flushes() */
     uint32_t thread_count;
 } ntx_seqpoint;
 int ntx_decode_sequence_point(const struct ntidx_trace *t, const ntidx_block *b, ntx_seqpoint *sp,

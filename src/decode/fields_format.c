@@ -1,9 +1,14 @@
 /*
- * An event's payload as JSON ({"name":value,...}) or text (name=value
- * name=value): the formatting sink of the payload decoder (values.h). It
- * writes straight into the caller's buffer, one value at a time, with the
- * library's one JSON escaper (base/buf.c).
+ * The JSON and text formatter (fields_format.h): the payload decoder's
+ * sink that writes text, and the public calls that use it:
+ * ntidx_event_fields_json/text() (the decoder's values as they come) and
+ * ntidx_value_json() (a value of a tree the decoder made, written as the
+ * decoder would have handed it over). Here are the parts of the sink that
+ * run for the rarer values (floats, GUIDs, times, byte arrays, containers);
+ * the hot ones are inline in the header.
  */
+#include "fields_format.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,23 +19,25 @@
 #include "trace_internal.h"
 #include "values.h"
 
-#define MAX_DEPTH 48 /* the decoder stops nesting long before (2 * NTX_MAX_FIELD_DEPTH + 2) */
+char *ntx_fmt_key_escaped(ntx_fmt *f, char *o, const char *name, size_t n, size_t room)
+{
+    ntidx_buf *b = f->out;
+    b->len = (size_t)(o - b->data);
+    if (ntx_buf_json_str(b, name, n) != 0 || ntx_buf_reserve(b, 1 + room) != 0)
+        return NULL;
+    o = b->data + b->len;
+    *o++ = ':';
+    return o;
+}
 
-typedef struct fmt_sink {
-    ntx_value_sink sink;
-    ntidx_buf *out;
-    int json;            /* 0: the top level is "name=value name=value" (values inside stay JSON) */
-    int depth;           /* open containers */
-    int count[MAX_DEPTH];/* values written so far at each depth (0: the top level) */
-} fmt_sink;
-
-static int put_double(ntidx_buf *b, double d)
+/* A double: %.17g, NaN and the infinities as JSON strings. */
+static char *put_double(char *o, double d)
 {
     if (isnan(d))
-        return ntx_buf_puts(b, "\"NaN\"");
+        return (char *)memcpy(o, "\"NaN\"", 5) + 5;
     if (isinf(d))
-        return ntx_buf_puts(b, d > 0 ? "\"Infinity\"" : "\"-Infinity\"");
-    return ntx_buf_g17(b, d); /* "%.17g" */
+        return d > 0 ? (char *)memcpy(o, "\"Infinity\"", 10) + 10 : (char *)memcpy(o, "\"-Infinity\"", 11) + 11;
+    return ntx_put_g17(o, d);
 }
 
 /* n decimal digits of v (v < 10^n), zero-padded. */
@@ -46,17 +53,18 @@ static char *put_fixed_digits(char *o, uint64_t v, int n)
  * ntx_format_iso8601(), written here without snprintf for the years 0..9999 (the formatter prints
  * one per DateTime value; snprintf cost 8,000 instructions each), by it for the others.
  */
-static int put_filetime(ntidx_buf *b, int64_t ft)
+static char *put_filetime(char *o, int64_t ft)
 {
     ntx_utc u;
     ntx_utc_split(ft, 7, -11644473600LL, &u); /* 11644473600 s from 1601 to 1970 */
-    char s[64], *o = s;
+    *o++ = '"';
     if (u.year < 0 || u.year > 9999) {
-        ntx_format_iso8601(s + 1, sizeof s - 2, ft, 7, -11644473600LL);
-        s[0] = '"';
-        o = s + 1 + strlen(s + 1);
+        char s[NTX_FMT_SCALAR_ROOM - 2];
+        ntx_format_iso8601(s, sizeof s, ft, 7, -11644473600LL);
+        size_t n = strlen(s);
+        memcpy(o, s, n);
+        o += n;
     } else {
-        *o++ = '"';
         o = put_fixed_digits(o, (uint64_t)u.year, 4);
         *o++ = '-';
         o = put_fixed_digits(o, u.month, 2);
@@ -73,7 +81,15 @@ static int put_filetime(ntidx_buf *b, int64_t ft)
         *o++ = 'Z';
     }
     *o++ = '"';
-    return ntx_buf_put(b, s, (size_t)(o - s));
+    return o;
+}
+
+/* A V6 SYSTEMTIME's fields as stored, valid or not, quoted (at most 53 bytes: seven int16 of 6 characters). */
+static char *put_systemtime(char *o, const uint8_t *p)
+{
+    return o + snprintf(o, NTX_FMT_SCALAR_ROOM, "\"%04d-%02d-%02dT%02d:%02d:%02d.%03dZ\"", (int16_t)ntx_load16(p),
+                        (int16_t)ntx_load16(p + 2), (int16_t)ntx_load16(p + 6), (int16_t)ntx_load16(p + 8),
+                        (int16_t)ntx_load16(p + 10), (int16_t)ntx_load16(p + 12), (int16_t)ntx_load16(p + 14));
 }
 
 static const char hex_digits[] = "0123456789abcdef";
@@ -109,114 +125,173 @@ void ntx_guid_chars(const uint8_t p[16], char out[36])
     put_hex_bytes(o, p + 10, 6);
 }
 
-/* A GUID quoted. */
-static int put_guid(ntidx_buf *b, const uint8_t *p)
+/* A GUID quoted (38 bytes). */
+static char *put_guid(char *o, const uint8_t *p)
 {
-    char s[38];
-    s[0] = s[37] = '"';
-    ntx_guid_chars(p, s + 1);
-    return ntx_buf_put(b, s, sizeof s);
+    o[0] = o[37] = '"';
+    ntx_guid_chars(p, o + 1);
+    return o + 38;
 }
 
-/* The separator and key before a value at the current depth: written in place when the key needs no
-   escaping (the common case; through the escaper otherwise). */
-static int put_key(fmt_sink *f, const ntidx_value *v)
+/* A DECIMAL: its 16 bytes in hex, quoted (34 bytes). */
+static char *put_decimal(char *o, const uint8_t *p)
 {
-    ntidx_buf *b = f->out;
-    int json = f->json || f->depth != 0;
-    size_t n = v->name ? strlen(v->name) : 0;
-    if (ntx_buf_reserve(b, n + 4) != 0) /* separator, quotes, name, colon */
-        return b->err;
-    char *o = b->data + b->len;
-    if (f->count[f->depth]++)
-        *o++ = json ? ',' : ' ';
-    if (v->name) {
-        if (!json) {
-            memcpy(o, v->name, n);
-            o += n;
-            *o++ = '=';
-        } else if (ntx_json_plain_run((const unsigned char *)v->name, n) == n) {
-            *o++ = '"';
-            memcpy(o, v->name, n);
-            o += n;
-            *o++ = '"';
-            *o++ = ':';
-        } else {
-            b->len = (size_t)(o - b->data);
-            ntx_buf_json_str(b, v->name, n);
-            return ntx_buf_put(b, ":", 1);
-        }
+    o[0] = o[33] = '"';
+    put_hex_bytes(o + 1, p, 16);
+    return o + 34;
+}
+
+char *ntx_fmt_scalar_rare(char *o, const ntx_op *op, const uint8_t *p)
+{
+    switch (op->op) {
+    case NTX_OP_F32: {
+        float x;
+        memcpy(&x, p, 4);
+        return put_double(o, x);
     }
-    b->len = (size_t)(o - b->data);
-    *o = 0;
+    case NTX_OP_F64: {
+        double x;
+        memcpy(&x, p, 8);
+        return put_double(o, x);
+    }
+    case NTX_OP_BYTES16: return op->kind == NTIDX_VALUE_GUID ? put_guid(o, p) : put_decimal(o, p);
+    case NTX_OP_FILETIME: return put_filetime(o, (int64_t)ntx_load64(p));
+    case NTX_OP_SYSTEMTIME: return put_systemtime(o, p);
+    default: return o; /* the decoder gives a scalar's op only to a scalar */
+    }
+}
+
+int ntx_fmt_utf16(ntx_fmt *f, const char *name, const uint8_t *s, size_t units)
+{
+    if (units > (SIZE_MAX / 2 - 64) / 6)
+        return f->out->err = NTIDX_E_NOMEM, -1;
+    char *o = ntx_fmt_key(f, name, NTX_JSON_UTF16_ROOM(units) + 2);
+    if (!o)
+        return -1;
+    *o++ = '"';
+    o = ntx_json_utf16(o, s, units);
+    *o++ = '"';
+    ntx_fmt_end(f, o);
     return 0;
 }
 
-static int fmt_value(ntx_value_sink *s, const ntidx_value *v)
+int ntx_fmt_utf8(ntx_fmt *f, const char *name, const uint8_t *s, size_t n)
 {
-    fmt_sink *f = (fmt_sink *)s;
-    ntidx_buf *b = f->out;
-    if (put_key(f, v))
-        return b->err;
-    const uint8_t *p = v->bytes;
-    switch (v->kind) {
-    case NTIDX_VALUE_NULL: ntx_buf_puts(b, "null"); break;
-    case NTIDX_VALUE_BOOL: ntx_buf_puts(b, v->u ? "true" : "false"); break;
-    case NTIDX_VALUE_INT: ntx_buf_dec_i64(b, v->i); break;
-    case NTIDX_VALUE_UINT: ntx_buf_dec_u64(b, v->u); break;
-    case NTIDX_VALUE_FLOAT: put_double(b, v->f); break;
-    case NTIDX_VALUE_STRING: ntx_buf_json_str(b, v->str, v->len); break;
-    case NTIDX_VALUE_GUID: put_guid(b, p); break;
-    case NTIDX_VALUE_DECIMAL: { /* the 16 bytes in hex, quoted */
-        char h[34];
-        h[0] = h[33] = '"';
-        put_hex_bytes(h + 1, p, 16);
-        ntx_buf_put(b, h, sizeof h);
-        break;
-    }
-    case NTIDX_VALUE_TIME:
-        if (v->len == 16) /* V6: the SYSTEMTIME's fields as stored, valid or not */
-            ntx_buf_printf(b, "\"%04d-%02d-%02dT%02d:%02d:%02d.%03dZ\"", (int16_t)ntx_load16(p),
-                           (int16_t)ntx_load16(p + 2), (int16_t)ntx_load16(p + 6), (int16_t)ntx_load16(p + 8),
-                           (int16_t)ntx_load16(p + 10), (int16_t)ntx_load16(p + 12), (int16_t)ntx_load16(p + 14));
-        else
-            put_filetime(b, (int64_t)ntx_load64(p));
-        break;
-    case NTIDX_VALUE_ARRAY: { /* a byte array: numbers */
-        int sign = v->field->element && v->field->element->type_code == NTIDX_TYPE_SBYTE;
-        ntx_buf_puts(b, "[");
-        for (size_t i = 0; i < v->len; i++) {
-            if (i)
-                ntx_buf_puts(b, ",");
-            if (sign)
-                ntx_buf_dec_i64(b, (int8_t)p[i]);
-            else
-                ntx_buf_dec_u64(b, p[i]);
-        }
-        ntx_buf_puts(b, "]");
-        break;
-    }
-    default: break;
-    }
-    return b->err;
+    char *o = ntx_fmt_key(f, name, 0);
+    if (!o)
+        return -1;
+    ntx_fmt_end(f, o);
+    return ntx_buf_json_str(f->out, (const char *)s, n) ? -1 : 0;
 }
 
-static int fmt_open(ntx_value_sink *s, const ntidx_value *v)
+int ntx_fmt_bytes(ntx_fmt *f, const char *name, const uint8_t *p, size_t n, int is_signed)
 {
-    fmt_sink *f = (fmt_sink *)s;
-    if (put_key(f, v))
-        return f->out->err;
-    if (f->depth + 1 >= MAX_DEPTH)
-        return NTIDX_E_NOMEM;
+    if (n > (SIZE_MAX / 2 - 64) / 5)
+        return f->out->err = NTIDX_E_NOMEM, -1;
+    char *o = ntx_fmt_key(f, name, n * 5 + 2); /* "-128," */
+    if (!o)
+        return -1;
+    *o++ = '[';
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            *o++ = ',';
+        o = is_signed ? ntx_put_dec_i64(o, (int8_t)p[i]) : ntx_put_dec_small(o, p[i]);
+    }
+    *o++ = ']';
+    ntx_fmt_end(f, o);
+    return 0;
+}
+
+int ntx_fmt_null(ntx_fmt *f, const char *name)
+{
+    char *o = ntx_fmt_key(f, name, 4);
+    if (!o)
+        return -1;
+    memcpy(o, "null", 4);
+    ntx_fmt_end(f, o + 4);
+    return 0;
+}
+
+int ntx_fmt_open(ntx_fmt *f, const char *name, int object)
+{
+    if (f->depth + 1 >= NTX_FMT_MAX_DEPTH)
+        return f->out->err = NTIDX_E_NOMEM, -1; /* never: the decoder stops nesting long before */
+    char *o = ntx_fmt_key(f, name, 1);
+    if (!o)
+        return -1;
+    *o++ = object ? '{' : '[';
+    ntx_fmt_end(f, o);
     f->count[++f->depth] = 0;
-    return ntx_buf_puts(f->out, v->kind == NTIDX_VALUE_OBJECT ? "{" : "[");
+    return 0;
 }
 
-static int fmt_close(ntx_value_sink *s, const ntidx_value *v)
+int ntx_fmt_close(ntx_fmt *f, int object)
 {
-    fmt_sink *f = (fmt_sink *)s;
     f->depth--;
-    return ntx_buf_puts(f->out, v->kind == NTIDX_VALUE_OBJECT ? "}" : "]");
+    return ntx_buf_put(f->out, object ? "}" : "]", 1) ? -1 : 0;
+}
+
+/* A value of a tree that has no children to walk, as the decoder would have handed it to the sink. */
+static int fmt_leaf(ntx_fmt *f, const char *name, const ntidx_value *v)
+{
+    const uint8_t *p = v->bytes;
+    ntx_op op = {.kind = v->kind};
+    char *o;
+    switch (v->kind) {
+    case NTIDX_VALUE_NULL: return ntx_fmt_null(f, name);
+    case NTIDX_VALUE_BOOL:
+        op.op = NTX_OP_B8;
+        return ntx_fmt_scalar(f, name, &op, (const uint8_t *)(v->u ? "\1" : "\0"));
+    case NTIDX_VALUE_INT: return ntx_fmt_number(f, name, 1, (uint64_t)v->i);
+    case NTIDX_VALUE_UINT: return ntx_fmt_number(f, name, 0, v->u);
+    case NTIDX_VALUE_STRING: return ntx_fmt_utf8(f, name, (const uint8_t *)v->str, v->len);
+    case NTIDX_VALUE_ARRAY: /* a byte array (or an empty array) */
+        return ntx_fmt_bytes(f, name, p, v->len,
+                             v->field->element && v->field->element->type_code == NTIDX_TYPE_SBYTE);
+    case NTIDX_VALUE_FLOAT:
+        if (!(o = ntx_fmt_key(f, name, NTX_FMT_SCALAR_ROOM)))
+            return -1;
+        ntx_fmt_end(f, put_double(o, v->f));
+        return 0;
+    case NTIDX_VALUE_GUID:
+    case NTIDX_VALUE_DECIMAL:
+        op.op = NTX_OP_BYTES16;
+        return ntx_fmt_scalar(f, name, &op, p);
+    case NTIDX_VALUE_TIME:
+        op.op = v->len == 16 ? NTX_OP_SYSTEMTIME : NTX_OP_FILETIME;
+        return ntx_fmt_scalar(f, name, &op, p);
+    default: return 0;
+    }
+}
+
+/* A value of the tree and its children; `nokey`: without its name (the value asked for alone). */
+static int tree_json(ntx_fmt *f, const ntidx_values *vs, const ntidx_value *v, int nokey)
+{
+    const char *name = nokey ? NULL : v->name;
+    int object = v->kind == NTIDX_VALUE_OBJECT;
+    if (!object && !(v->kind == NTIDX_VALUE_ARRAY && !v->bytes && v->count))
+        return fmt_leaf(f, name, v);
+    int rc = ntx_fmt_open(f, name, object);
+    for (const ntidx_value *c = ntidx_values_child(vs, v); rc == 0 && c; c = ntidx_values_next(vs, c))
+        rc = tree_json(f, vs, c, 0);
+    return rc ? rc : ntx_fmt_close(f, object);
+}
+
+NTIDX_API int ntidx_value_json(const ntidx_values *vs, const ntidx_value *val, ntidx_buf *out)
+{
+    if (!vs || !val || !out)
+        return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET, "ntidx_value_json: NULL argument");
+    if (!ntx_values_owns(vs, val))
+        return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET, "ntidx_value_json: not a value of these values");
+    ntx_fmt f = {.out = out, .json = 1, .mark = out->len};
+    int rc = out->err ? out->err : tree_json(&f, vs, val, 1);
+    if (rc == NTIDX_OK && out->err)
+        rc = out->err;
+    if (rc != NTIDX_OK) {
+        ntx_fmt_begin(&f); /* nothing appended, unless the buffer failed */
+        return ntx_failf(NTIDX_E_NOMEM, NULL, NTIDX_NO_OFFSET, "out of memory formatting a value");
+    }
+    return NTIDX_OK;
 }
 
 static int format_fields(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf *out, int json)
@@ -225,7 +300,6 @@ static int format_fields(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf 
         return ntx_failf(NTIDX_E_INVALID_ARG, t ? t->name : NULL, NTIDX_NO_OFFSET,
                          "ntidx_event_fields_json/text: NULL argument");
     size_t mark = out->len;
-    fmt_sink f = {{fmt_value, fmt_open, fmt_close}, out, json, 0, {0}};
     ntx_err err; /* no error yet: its message is read only once its code is set (zeroing it all cost 70
                     instructions an event) */
     err.code = 0;
@@ -234,10 +308,14 @@ static int format_fields(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf 
     err.what_at = 0;
     err.msg[0] = 0;
     if (json)
-        ntx_buf_puts(out, "{");
-    int rc = out->err ? out->err : ntx_values_stream(t, ev, &f.sink, NULL, &err);
+        ntx_buf_put(out, "{", 1);
+    ntx_fmt f;
+    f.out = out;
+    f.json = json;
+    f.mark = out->len;
+    int rc = out->err ? out->err : ntx_values_format(t, ev, &f, &err);
     if (rc == NTIDX_OK && json)
-        ntx_buf_puts(out, "}");
+        ntx_buf_put(out, "}", 1);
     if (rc == NTIDX_OK && out->err)
         rc = ntx_err_set(&err, NTIDX_E_NOMEM, "out of memory formatting a payload");
     if (__builtin_expect(ntx_trace_faulted(t), 0)) /* the payload was read from zeros (trace_internal.h) */
@@ -249,44 +327,6 @@ static int format_fields(const ntidx_trace *t, const ntidx_event *ev, ntidx_buf 
                 out->data[mark] = 0;
         }
         return ntx_fail(rc, t->name, &err);
-    }
-    return NTIDX_OK;
-}
-
-/* A value of the tree and its children, as the decoder's walk would have handed them to the sink;
-   `nokey`: without its name (the value asked for alone). */
-static int tree_json(fmt_sink *f, const ntidx_values *vs, const ntidx_value *v, int nokey)
-{
-    ntidx_value shown = *v;
-    if (nokey)
-        shown.name = NULL;
-    int container = v->kind == NTIDX_VALUE_OBJECT || (v->kind == NTIDX_VALUE_ARRAY && !v->bytes && v->count);
-    if (!container)
-        return fmt_value(&f->sink, &shown);
-    int rc = fmt_open(&f->sink, &shown);
-    for (const ntidx_value *c = ntidx_values_child(vs, v); rc == 0 && c; c = ntidx_values_next(vs, c))
-        rc = tree_json(f, vs, c, 0);
-    return rc ? rc : fmt_close(&f->sink, &shown);
-}
-
-NTIDX_API int ntidx_value_json(const ntidx_values *vs, const ntidx_value *val, ntidx_buf *out)
-{
-    if (!vs || !val || !out)
-        return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET, "ntidx_value_json: NULL argument");
-    if (!ntx_values_owns(vs, val))
-        return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET, "ntidx_value_json: not a value of these values");
-    size_t mark = out->len;
-    fmt_sink f = {{fmt_value, fmt_open, fmt_close}, out, 1, 0, {0}};
-    int rc = out->err ? out->err : tree_json(&f, vs, val, 1);
-    if (rc == NTIDX_OK && out->err)
-        rc = out->err;
-    if (rc != NTIDX_OK) {
-        if (!out->err) {
-            out->len = mark;
-            if (out->data)
-                out->data[mark] = 0;
-        }
-        return ntx_failf(NTIDX_E_NOMEM, NULL, NTIDX_NO_OFFSET, "out of memory formatting a value");
     }
     return NTIDX_OK;
 }

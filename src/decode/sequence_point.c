@@ -10,6 +10,7 @@ int ntx_decode_sequence_point_bytes(const uint8_t *payload, const ntidx_block *b
     ntx_cur_init(&c, payload, 0, b->payload_size); /* offsets from the payload's start: messages add its offset */
     sp->timestamp = ntx_cur_u64(&c);
     sp->flags = v6 ? ntx_cur_u32(&c) : 0;
+    sp->flushes = ntx_sp_flushes(sp->flags, v6);
     sp->thread_count = ntx_cur_u32(&c);
     if (c.err)
         return ntx_err_at(err, NTIDX_E_CORRUPT, b->payload_offset, "sequence point is too short for its header");

@@ -1,6 +1,8 @@
-/* The public walk over a stack block's stacks (ntidx_stack_block_stacks()): the reader's decoder, at the API's edge. */
+/* The public calls on stacks: the walk over a stack block's stacks (ntidx_stack_block_stacks(): the reader's
+   decoder, at the API's edge), and an event's stack as addresses. */
 #include "definitions.h"
 #include "error.h"
+#include "le.h"
 #include "trace_internal.h"
 
 typedef struct walk {
@@ -35,4 +37,18 @@ NTIDX_API int ntidx_stack_block_stacks(ntidx_trace *t, const ntidx_block *b, nti
     if (rc < 0)
         return ntx_fail(rc, t->name, &err);
     return NTIDX_OK;
+}
+
+NTIDX_API size_t ntidx_event_stack_depth(const ntidx_trace *t, const ntidx_event *ev)
+{
+    if (!t || !ev || !ev->stack)
+        return 0;
+    return ev->stack_size / (t->info.pointer_size == 4 ? 4 : 8);
+}
+
+NTIDX_API uint64_t ntidx_event_stack_ip(const ntidx_trace *t, const ntidx_event *ev, size_t i)
+{
+    if (i >= ntidx_event_stack_depth(t, ev))
+        return 0;
+    return t->info.pointer_size == 4 ? ntx_load32(ev->stack + 4 * i) : ntx_load64(ev->stack + 8 * i);
 }

@@ -1,9 +1,10 @@
 /*
- * Payload decoding: one decoder walks an event's payload by its field layout
- * and writes its typed values (the public API's ntidx_values: a tree in
- * pre-order) straight into their handle. The JSON/text formatter
- * (fields_format.c) writes that tree out. So the checks a payload gets, and
- * the error it fails with, are the same whichever way a client reads it.
+ * Payload decoding: one decoder (values.c) walks an event's payload by its
+ * field layout and hands its values to a sink (values_sink.h): the typed
+ * values of the public API (ntidx_values: a tree in pre-order, values_tree.h)
+ * or the JSON/text formatter (fields_format.h). So the checks a payload
+ * gets, and the error it fails with, are the same whichever way a client
+ * reads it.
  */
 #ifndef NTX_DECODE_VALUES_H
 #define NTX_DECODE_VALUES_H
@@ -23,23 +24,14 @@
  */
 int ntx_values_walk(const ntidx_trace *t, const ntidx_event *ev, ntidx_values *v, ntx_err *err);
 
+struct ntx_fmt;
+
 /*
- * The same decode handed to a sink value by value and kept nowhere
- * (values_stream.c), for the formatter: memory bounded by what it writes.
- * For containers (ARRAY, OBJECT whose children follow) open() comes first,
- * then the children, then close(). Leaves (every other kind, and byte
- * arrays) come through value(). A value's str may point into scratch memory
- * that lives only during the call, and is not checked UTF-8. Each returns 0,
- * or NTIDX_E_NOMEM to stop the decode. Same results and errors as
- * ntx_values_walk(); *used as ntx_values_used().
+ * The same decode written as JSON or text by the formatter (fields_format.h: f's buffer, from f->mark,
+ * where a decode that starts again goes back to). Same results and errors as ntx_values_walk(); on
+ * failure what was written stays (the caller cuts it).
  */
-typedef struct ntx_value_sink ntx_value_sink;
-struct ntx_value_sink {
-    int (*value)(ntx_value_sink *s, const ntidx_value *v);
-    int (*open)(ntx_value_sink *s, const ntidx_value *v);
-    int (*close)(ntx_value_sink *s, const ntidx_value *v);
-};
-int ntx_values_stream(const ntidx_trace *t, const ntidx_event *ev, ntx_value_sink *sink, uint32_t *used, ntx_err *err);
+int ntx_values_format(const ntidx_trace *t, const ntidx_event *ev, struct ntx_fmt *f, ntx_err *err);
 
 /*
  * Whether m's layout may be read with one-byte booleans: it has a Boolean32
@@ -51,8 +43,8 @@ int ntx_values_stream(const ntidx_trace *t, const ntidx_event *ev, ntx_value_sin
  * under metadata that says Boolean either way, which the spec and TraceEvent
  * take as four bytes (TraceEvent reads the value from the first byte and lays
  * the next field out four bytes on: a bool that ends the payload reads
- * right; one before other fields misreads them). Both
- * decoders read such a layout with four-byte booleans first, and with
+ * right; one before other fields misreads them). The
+ * decoder reads such a layout with four-byte booleans first, and with
  * one-byte ones when the four-byte reading fails or leaves bytes over and
  * the one-byte reading accounts for the payload exactly.
  */
@@ -70,9 +62,19 @@ long ntx_field_fixed_size(const ntidx_field *f, int v6, uint32_t ptr, int depth)
    newer version than the layout knows; 0 without a layout). */
 uint32_t ntx_values_used(const ntidx_values *v);
 
+/* The plans of event types (a layout's top level compiled once) a tree handle or a thread's formatting keeps
+   (values.c). */
+typedef struct ntx_plans ntx_plans;
+ntx_plans *ntx_plans_new(void);
+void ntx_plans_free(ntx_plans *ps);
+void ntx_plans_interpret_only(ntx_plans *ps, int on);
+
 /* 1: `v` decodes every payload with the interpreter alone, never by a plan (what tests hold the plans
    against: the values and errors must be the same). */
 void ntx_values_interpret_only(ntidx_values *v, int on);
+
+/* The same for the formatter, on the calling thread (ntidx_event_fields_json/text()). */
+void ntx_values_format_interpret_only(int on);
 
 /* Whether `v` is one of the values `t` holds now. */
 int ntx_values_owns(const ntidx_values *t, const ntidx_value *v);

@@ -1,9 +1,8 @@
 /*
- * What both payload decoders (values.c's tree, values_stream.c's sink) read
- * the same way from a field's bytes: a counted array's count, a FILETIME's and
- * a SYSTEMTIME's ticks, whether a manifest string was left out, and the
- * elements a RelLoc/DataLoc location refers to (with its bounds). One copy, so
- * that the two decoders cannot drift apart in what they accept.
+ * What the payload decoder (values.c) and its tree sink (values_tree.h) read
+ * from a field's bytes: a counted array's count, a FILETIME's and a
+ * SYSTEMTIME's ticks, whether a manifest string was left out, and the
+ * elements a RelLoc/DataLoc location refers to (with its bounds).
  */
 #ifndef NTIDX_VALUES_LAYOUT_H
 #define NTIDX_VALUES_LAYOUT_H
@@ -77,7 +76,7 @@ static inline int ntx_string_omitted(const ntidx_field *rest, uint32_t n, int v6
     return sum == left;
 }
 
-/* Why a RelLoc/DataLoc location was refused: a message format with two numbers, for the decoders' perr(). */
+/* Why a RelLoc/DataLoc location was refused: a message format with two numbers, for the decoder's perr(). */
 typedef struct ntx_loc_error {
     const char *fmt;
     unsigned long long a, b;

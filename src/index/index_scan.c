@@ -20,6 +20,7 @@
 #include "hash.h"
 
 #include "block_read.h"
+#include "definitions.h"
 #include "index_internal.h"
 #include "phases.h"
 #include "scan_split.h"
@@ -227,10 +228,9 @@ static int add_block(builder *b, const ntx_scan_rec *rec, const ntx_err *rerr)
         if ((rc = close_region(b, (uint32_t)index + 1, 1)) < 0)
             return rc;
         /* Flushes take effect after the sequence point: the next region starts a new epoch. */
-        if (t->gen == NTX_GEN_V6 && (rec->sp_flags & 2u))
-            b->meta_epoch++;
-        if (t->gen == NTX_GEN_V6 && (rec->sp_flags & 1u))
-            b->thread_epoch++;
+        const uint32_t flushes = ntx_sp_flushes(rec->sp_flags, t->gen == NTX_GEN_V6);
+        b->meta_epoch += (flushes & NTX_FLUSH_METADATA) != 0;
+        b->thread_epoch += (flushes & NTX_FLUSH_THREADS) != 0;
         b->region_first = (uint32_t)index + 1;
         b->region_min = UINT64_MAX;
         b->region_max = 0;
@@ -422,11 +422,12 @@ int ntx_index_scan_stream(ntidx_trace *t, const ntidx_index *from, const ntidx_i
             x->own[B_REGIONS].len -= NTX_REGION_ENTRY;
         } else if (nr) {
             /* The last region was closed by a sequence point: the next one starts after it. */
-            uint32_t spf = from->tb.nsps ? ntx_sp_flags(from, from->tb.nsps - 1) : 0;
+            uint32_t spf = ntx_sp_flushes(from->tb.nsps ? ntx_sp_flags(from, from->tb.nsps - 1) : 0,
+                                          t->gen == NTX_GEN_V6);
             b.region_first = ntx_rg_end(from, nr - 1);
             b.region_start_ts = from->tb.nsps ? ntx_sp_ts(from, from->tb.nsps - 1) : 0;
-            b.meta_epoch = ntx_rg_meta_epoch(from, nr - 1) + (t->gen == NTX_GEN_V6 && (spf & 2u));
-            b.thread_epoch = ntx_rg_thread_epoch(from, nr - 1) + (t->gen == NTX_GEN_V6 && (spf & 1u));
+            b.meta_epoch = ntx_rg_meta_epoch(from, nr - 1) + ((spf & NTX_FLUSH_METADATA) != 0);
+            b.thread_epoch = ntx_rg_thread_epoch(from, nr - 1) + ((spf & NTX_FLUSH_THREADS) != 0);
         }
         pos = from->indexed_end;
         released = pos & ~(uint64_t)4095;

@@ -67,7 +67,7 @@ static int sequence_point(ntx_defs_walk *w, uint64_t i, ntx_err *err)
     ntx_seqpoint sp;
     if ((rc = ntx_decode_sequence_point(w->t, &b, &sp, w->v.sp_thread, w->v.ctx, err)) < 0)
         return rc;
-    return w->v.sequence_point(w->v.ctx, sp.timestamp, w->v6 ? sp.flags : 0);
+    return w->v.sequence_point(w->v.ctx, sp.timestamp, w->v6 ? sp.flags : 0, sp.flushes);
 }
 
 /* The decoders' callback for thread rows, handed on without the thread's name. */

@@ -19,9 +19,10 @@
 
 /* What the walk tells; each returns 0, or an error code (with the caller's error set) that stops the walk. */
 typedef struct ntx_defs_visitor {
-    /* A sequence point: each (thread, sequence number) it lists, then the point itself (flags: V6 only). */
+    /* A sequence point: each (thread, sequence number) it lists, then the point itself (flags: V6 only, as
+       stored, for a copy to write; flushes: what it flushes, NTX_FLUSH_* of decode/sp_flush.h). */
     int (*sp_thread)(void *ctx, uint64_t thread, uint32_t seq);
-    int (*sequence_point)(void *ctx, uint64_t timestamp, uint32_t flags);
+    int (*sequence_point)(void *ctx, uint64_t timestamp, uint32_t flags, uint32_t flushes);
     /* A V6 thread row: its thread (without its name) and its bytes in the trace (the leading size included). */
     int (*thread_row)(void *ctx, uint64_t thread, uint64_t row_offset, uint32_t row_size);
     /* A V6 remove-thread block: each thread it removes, then the block's end. */

@@ -89,7 +89,7 @@ static int sp_entry(void *ctx, uint64_t thread, uint32_t seq)
 
 /* A sequence point of the input (its entries listed): written once the output has events, and the output's
    caches flushed as the input's are. */
-static int sequence_point(void *ctx, uint64_t timestamp, uint32_t flags)
+static int sequence_point(void *ctx, uint64_t timestamp, uint32_t flags, uint32_t flushes)
 {
     slicer *s = ctx;
     size_t n = s->list_len;
@@ -100,13 +100,16 @@ static int sequence_point(void *ctx, uint64_t timestamp, uint32_t flags)
             return wfail(s, rc, "sequence point");
         s->st.sequence_points++;
     }
-    map_clear(&s->stack_out);
-    map_clear(&s->label_out);
-    if (flags & NTIDX_SP_FLUSH_THREADS) {
+    /* what the input's readers forget, the output's do too: defined again when next used */
+    if (flushes & NTX_FLUSH_STACKS)
+        map_clear(&s->stack_out);
+    if (flushes & NTX_FLUSH_LABEL_LISTS)
+        map_clear(&s->label_out);
+    if (flushes & NTX_FLUSH_THREADS) {
         map_clear(&s->thread_out);
         map_clear(&s->thread_in);
     }
-    if (flags & NTIDX_SP_FLUSH_METADATA)
+    if (flushes & NTX_FLUSH_METADATA)
         map_clear(&s->meta_out);
     return 0;
 }

@@ -27,6 +27,7 @@
 #include "ntidx/slice.h"
 #include "ntidx/writer.h"
 #include "search.h"
+#include "sp_flush.h"
 #include "trace_blocks.h"
 
 /* An idmap with its entries in an arena, cleared together. */

@@ -183,7 +183,7 @@ int ntx_reader_apply_definitions(ntidx_reader *r, const ntidx_block *b)
     }
 }
 
-/* Stacks and label lists die at every sequence point; V6 flags also flush threads and metadata. */
+/* What a sequence point flushes (sp_flush.h: ntx_sp_flushes()) forgotten. */
 int ntx_reader_apply_sequence_point(ntidx_reader *r, const ntidx_block *b)
 {
     ntx_seqpoint sp;
@@ -191,21 +191,26 @@ int ntx_reader_apply_sequence_point(ntidx_reader *r, const ntidx_block *b)
     if (rc < 0)
         return rc;
     r->stats.sequence_points++;
-    ntx_idmap_clear(&r->stacks);
-    ntx_arena_free(&r->stack_arena);
-    ntx_idmap_clear(&r->labels);
-    ntx_arena_free(&r->label_arena);
+    if (sp.flushes & NTX_FLUSH_STACKS) {
+        ntx_idmap_clear(&r->stacks);
+        ntx_arena_free(&r->stack_arena);
+    }
+    if (sp.flushes & NTX_FLUSH_LABEL_LISTS) {
+        ntx_idmap_clear(&r->labels);
+        ntx_arena_free(&r->label_arena);
+    }
     r->live_lo = UINT64_MAX;
-    if (r->t->gen == NTX_GEN_V6 && (sp.flags & 1u)) {
+    if (sp.flushes & NTX_FLUSH_THREADS) {
         ntx_idmap_clear(&r->threads);
         ntx_arena_free(&r->thread_arena);
         /* After the checks above, every thread index starts afresh. */
         ntx_reader_seq_threads_flushed(r);
     }
-    if (r->t->gen == NTX_GEN_V6 && (sp.flags & 2u))
+    if (sp.flushes & NTX_FLUSH_METADATA)
         forget_metadata(r);
     return 0;
 }
+
 /* Drop every cache: the next blocks come from a region that does not follow the last one. */
 void ntx_reader_reset_caches(ntidx_reader *r)
 {

@@ -129,7 +129,7 @@ int ntx_reader_plan_next_block(ntidx_reader *r, ntidx_block *b, int defer_barrie
             ntx_seqpoint sp;
             if ((rc = ntx_decode_sequence_point(r->t, b, &sp, ntx_reader_seq_baseline, r, &r->err)) < 0)
                 return rc;
-            if (r->t->gen == NTX_GEN_V6 && (sp.flags & 1u)) {
+            if (sp.flushes & NTX_FLUSH_THREADS) {
                 /* it flushed the threads: as after a full read's checks, every thread counts from 0 */
                 ntx_reader_seq_all_from_zero(r);
                 r->seq_from_zero = 1;

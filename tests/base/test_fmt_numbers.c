@@ -4,7 +4,9 @@
  * doubles and floats, every exponent, ties to even, denormals, limits),
  * ntx_buf_dec_u64/i64 those of "%llu"/"%lld" (every digit count, limits).
  * The JSON escaper (8 bytes a step) is held to a byte-at-a-time statement
- * of its policy on random strings of the bytes that matter.
+ * of its policy on random strings of the bytes that matter. The UTF-16
+ * writer (8 units a step) writes what the UTF-16 to UTF-8 conversion and
+ * then the escaper write, on random strings of the units that matter.
  */
 #include <float.h>
 #include <math.h>
@@ -19,6 +21,7 @@
 #include <cmocka.h>
 
 #include "buf.h"
+#include "utf.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t next(void)
@@ -89,6 +92,17 @@ static void g17_edges(void **state)
     for (uint64_t i = 0; i < 20000; i++) {
         check_g17((double)i);
         check_g17(from_bits(i));
+    }
+    /* integers of every size (the integer path: up to 10^17, as integers, then by digits) and their halves */
+    for (int i = 0; i < 200000; i++) {
+        double d = (double)(int64_t)(next() >> (next() % 64));
+        check_g17(d);
+        check_g17(d / 2);
+        check_g17(nextafter(d, 0));
+    }
+    for (double d = 1e16; d < 1.2e17; d += 1e15 / 3) {
+        check_g17(floor(d));
+        check_g17(-floor(d));
     }
 }
 
@@ -210,6 +224,53 @@ static void json_strings(void **state)
     }
 }
 
+/* ntx_json_utf16() and ntx_json_utf16z() against ntx_utf16_to_utf8() then ntx_buf_json_str(). */
+static void json_utf16_strings(void **state)
+{
+    (void)state;
+    /* printable ASCII mostly; each unit the writer treats apart: escaped ASCII, a zero unit, 2- and 3-byte
+       code points, surrogate pairs, lone and reversed surrogates, U+FFFF */
+    static const uint16_t units[] = {'a', 'Z', ' ', '~', '"', '\\', '\n', '\t', 1, 0x1f, 0x7f, '/', 0x80, 0xe9,
+                                     0x7ff, 0x800, 0x4e2d, 0xffff, 0xd83d, 0xde00, 0xdbff, 0xdfff, 0xdc00, 0};
+    const size_t nu = sizeof units / sizeof units[0];
+    for (int i = 0; i < 100000; i++) {
+        uint8_t s[2 * 80 + 1];
+        size_t n = next() % 80;
+        for (size_t j = 0; j < n; j++) {
+            uint16_t u = next() % 4 ? (uint16_t)(0x20 + next() % 0x5f) : units[next() % nu];
+            s[2 * j] = (uint8_t)u;
+            s[2 * j + 1] = (uint8_t)(u >> 8);
+        }
+        /* the reference: the conversion, then the escaper */
+        char utf8[3 * 80 + 1];
+        size_t len = ntx_utf16_to_utf8(s, n, utf8);
+        ntidx_buf want = {0};
+        ntx_buf_json_str(&want, utf8, len);
+        char got[NTX_JSON_UTF16_ROOM(80)];
+        char *e = ntx_json_utf16(got, s, n);
+        assert_int_equal((size_t)(e - got), want.len - 2);
+        assert_memory_equal(got, want.data + 1, want.len - 2);
+        /* up to the first zero unit: the same text as the units before it, and the zero unit's place */
+        size_t z = 0;
+        while (z < n && (s[2 * z] | s[2 * z + 1]))
+            z++;
+        size_t bytes = 2 * n + (next() % 2); /* an odd byte at the end is no unit */
+        s[2 * n] = 0x41;
+        const uint8_t *at = ntx_json_utf16z(s, s + bytes, got, &e);
+        if (z == n) {
+            assert_null(at);
+        } else {
+            assert_ptr_equal(at, s + 2 * z);
+            ntidx_buf w = {0};
+            ntx_buf_json_str(&w, utf8, ntx_utf16_to_utf8(s, z, utf8));
+            assert_int_equal((size_t)(e - got), w.len - 2);
+            assert_memory_equal(got, w.data + 1, w.len - 2);
+            ntidx_buf_free(&w);
+        }
+        ntidx_buf_free(&want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -218,6 +279,7 @@ int main(void)
         cmocka_unit_test(g17_random),
         cmocka_unit_test(dec_all_lengths),
         cmocka_unit_test(json_strings),
+        cmocka_unit_test(json_utf16_strings),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     printf("%lu doubles compared with printf's %%.17g\n", checked);

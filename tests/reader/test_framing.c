@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "definitions.h"
 #include "ntidx/ntidx.h"
 #include "tbuild.h"
 
@@ -186,6 +187,65 @@ static void test_v6_walk_skips_unknown_blocks(void **state)
  * as the end (a zero word is an end-of-stream block: zeros written over the
  * middle of a trace would otherwise end it there, silently).
  */
+/* What each sequence point flushes (definitions.h, ntx_sp_flushes()): stacks and label lists always; a V6
+   one's flags add threads (1) and metadata (2), other bits nothing; a V5 one has no flags. */
+static void test_sequence_point_flushes(void **state)
+{
+    (void)state;
+    const uint32_t always = NTX_FLUSH_STACKS | NTX_FLUSH_LABEL_LISTS;
+    static const uint32_t flags[] = {0, NTIDX_SP_FLUSH_THREADS, NTIDX_SP_FLUSH_METADATA,
+                                     NTIDX_SP_FLUSH_THREADS | NTIDX_SP_FLUSH_METADATA, 4, 0xffffffffu};
+    const uint32_t want[] = {always, always | NTX_FLUSH_THREADS, always | NTX_FLUSH_METADATA,
+                             always | NTX_FLUSH_THREADS | NTX_FLUSH_METADATA, always,
+                             always | NTX_FLUSH_THREADS | NTX_FLUSH_METADATA};
+    tb f;
+    tb_init(&f);
+    v6_begin(&f);
+    for (int i = 0; i < 6; i++)
+        v6_sequence_point(&f, 100 + (uint64_t)i, flags[i], NULL, NULL, 0);
+    v6_end(&f);
+    ntidx_trace *t = open_ok(&f);
+    walked w;
+    walk(t, &w);
+    int seen = 0;
+    for (int i = 0; i < w.n; i++) {
+        if (w.b[i].kind != NTIDX_BLOCK_SEQUENCE_POINT)
+            continue;
+        ntx_seqpoint sp;
+        ntx_err err = {0};
+        assert_int_equal(ntx_decode_sequence_point(t, &w.b[i], &sp, NULL, NULL, &err), NTIDX_OK);
+        assert_int_equal(sp.flags, flags[seen]);
+        assert_int_equal(sp.flushes, want[seen]);
+        seen++;
+    }
+    assert_int_equal(seen, 6);
+    ntidx_trace_close(&t);
+    tb_free(&f);
+
+    /* V5: no flags in the block; bits in their place would not be read */
+    tb_init(&f);
+    v5_begin(&f);
+    v5_sequence_point(&f, 10, NULL, NULL, 0);
+    fs_end(&f);
+    t = open_ok(&f);
+    walk(t, &w);
+    seen = 0;
+    for (int i = 0; i < w.n; i++) {
+        if (w.b[i].kind != NTIDX_BLOCK_SEQUENCE_POINT)
+            continue;
+        ntx_seqpoint sp;
+        ntx_err err = {0};
+        assert_int_equal(ntx_decode_sequence_point(t, &w.b[i], &sp, NULL, NULL, &err), NTIDX_OK);
+        assert_int_equal(sp.flags, 0);
+        assert_int_equal(sp.flushes, always);
+        seen++;
+    }
+    assert_int_equal(seen, 1);
+    assert_int_equal(ntx_sp_flushes(3, 0), always);
+    ntidx_trace_close(&t);
+    tb_free(&f);
+}
+
 static void test_v6_end_of_stream_with_payload(void **state)
 {
     (void)state;
@@ -966,6 +1026,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_v6_header_and_trace_block),
         cmocka_unit_test(test_v6_walk_skips_unknown_blocks),
+        cmocka_unit_test(test_sequence_point_flushes),
         cmocka_unit_test(test_v6_end_of_stream_with_payload),
         cmocka_unit_test(test_v6_missing_end_of_stream),
         cmocka_unit_test(test_v6_block_past_end),

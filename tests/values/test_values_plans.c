@@ -6,7 +6,9 @@
  * strings, the same bytes accounted for, and for payloads cut short (the
  * event's payload size lowered: the plan's own checks fail, or the
  * interpreter's do) the same error message. A layout changed in place under
- * the same row (a row's memory reused) is decoded by the new layout.
+ * the same row (a row's memory reused) is decoded by the new layout. The
+ * formatter's plans (ntidx_event_fields_json/text()) are held the same way
+ * against the formatter's interpreter: the same bytes, or the same error.
  *
  * usage: test_values_plans DIR... (every *.nettrace / *.netperf in them)
  */
@@ -54,9 +56,35 @@ static void same_value(const ntidx_values *a, const ntidx_value *x, const ntidx_
     assert_null(cy);
 }
 
+/* Format `e` as JSON or text by the formatter's plans and by its interpreter: the same bytes or the same error. */
+static void same_format(const ntidx_trace *t, const ntidx_event *e, int json)
+{
+    ntidx_buf a = {0}, b = {0};
+    int (*format)(const ntidx_trace *, const ntidx_event *, ntidx_buf *) =
+        json ? ntidx_event_fields_json : ntidx_event_fields_text;
+    int ra = format(t, e, &a);
+    char ea[1024];
+    snprintf(ea, sizeof ea, "%s", ra ? ntidx_last_error() : "");
+    ntx_values_format_interpret_only(1);
+    int rb = format(t, e, &b);
+    ntx_values_format_interpret_only(0);
+    assert_int_equal(ra, rb);
+    if (ra) {
+        assert_string_equal(ea, ntidx_last_error());
+        assert_int_equal(a.len, 0);
+    } else {
+        assert_int_equal(a.len, b.len);
+        assert_memory_equal(a.data ? a.data : "", b.data ? b.data : "", a.len);
+    }
+    ntidx_buf_free(&a);
+    ntidx_buf_free(&b);
+}
+
 /* Decode `e` both ways: the same outcome, the same values or the same error. Returns the outcome. */
 static int same_decode(ntidx_values *planned, ntidx_values *interp, const ntidx_trace *t, const ntidx_event *e)
 {
+    same_format(t, e, 1);
+    same_format(t, e, 0);
     int ra = ntidx_values_decode(planned, t, e);
     char ea[1024];
     snprintf(ea, sizeof ea, "%s", ra ? ntidx_last_error() : "");

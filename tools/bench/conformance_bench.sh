@@ -3,7 +3,7 @@
 # nothing (docs/conformance.md, "Side by side"). One run of each; the machine may be shared, so the
 # figures that matter are the ratios of one run.
 #
-#   tools/bench/conformance_bench.sh TRACE [--cold] [--speedscope CPU_TRACE] [--skip-etlx] [--window-only]
+#   tools/bench/conformance_bench.sh TRACE [--cold] [--speedscope CPU_TRACE] [--skip-etlx] [--window-only | --pass-only]
 #
 #   full pass      TraceEvent: EventPipeEventSource.Process() with a handler reading every payload
 #                  value (dumper pass); ntidx: stats --no-index (one pass, headers), index, stats
@@ -19,27 +19,31 @@
 #                  session): dotnet-trace convert --format speedscope against ntidx export --format
 #                  speedscope, then samples per frame compared (tools/bench/speedscope_compare.py).
 #   --window-only  the 10 ms window alone (the index built first), no full passes
+#   --pass-only    the full passes alone, no window (what the dump and decode ratios need)
 #   --cold         also the full passes and the window with the page cache emptied first (root).
 #
-# Needs the .NET SDK and tools/conformance.sh's build (build-dotnet/); ntidx in build/.
+# Needs the .NET SDK and tools/conformance.sh's build (build-dotnet/); ntidx in build/. The scratch
+# folder (the index, the outputs) is made beside the trace, or in $NTIDX_BENCH_DIR when set (a trace in
+# a read-only folder).
 set -u
 cd "$(dirname "$0")/../.."
 root=$(pwd)
 trace=$1
 shift
-cold=0 cpu_trace= skip_etlx=0 window_only=0
+cold=0 cpu_trace= skip_etlx=0 window_only=0 pass_only=0
 while [ $# -gt 0 ]; do
   case $1 in
     --cold) cold=1; shift ;;
     --speedscope) cpu_trace=$2; shift 2 ;;
     --skip-etlx) skip_etlx=1; shift ;;
     --window-only) window_only=1; shift ;;
+    --pass-only) pass_only=1; shift ;;
     *) echo "conformance_bench.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
 ntidx=$root/build/tools/ntidx
 dumper=(dotnet "$root/build-dotnet/bin/Dumper/release/Dumper.dll")
-work=$(dirname "$trace")/bench.$$
+work=${NTIDX_BENCH_DIR:-$(dirname "$trace")}/bench.$$
 mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
 cores=$(nproc)
@@ -118,6 +122,7 @@ for k in stats_noindex index stats1 statsn decode_payloads decode_payloadsn dump
 done
 
 fi
+[ "$pass_only" = 1 ] && exit 0
 
 # ---- a 10 ms window in the middle ----
 run te_window "${dumper[@]}" window "$trace" "$from" "$to"
