@@ -9,12 +9,11 @@
  * as one json document. ntidx-activities(1) lists the keys.
  */
 #include <inttypes.h>
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <ntidx/analysis.h>
 
+#include "analysis_cmd.h"
 #include "analysis_print.h"
 #include "cli.h"
 
@@ -82,8 +81,9 @@ static const ap_text_column activity_columns[] = {
     {NULL, " Activity", 1, 0, activity},
 };
 
-static int print_text(const ntidx_analysis *a)
+static int print_text(const ntidx_analysis *a, const void *ctx)
 {
+    (void)ctx;
     int acts = ap_table_index(a, "activities"), sum = ap_table_index(a, "activities_summary");
     ntidx_table tb, ts;
     if (acts < 0 || sum < 0 || ntidx_analysis_table(a, (size_t)acts, &tb) < 0 ||
@@ -109,49 +109,11 @@ int ntidx_cmd_activities(int argc, char **argv)
     if (rc != CLI_GO_ON)
         return rc;
     ntidx_analysis_options o;
-    ntidx_analysis_options_defaults(&o);
-    o.t0 = c.query.t0;
-    o.t1 = c.query.t1;
-    o.threads = c.threads;
-    const char *thread = cli_opt(&c, "thread"), *ahead = cli_opt(&c, "lookahead");
-    if (thread) {
-        if (cli_parse_u64(thread, &o.thread, 0) < 0)
-            return cli_end(&c, cli_bad_usage(c.cmd, "--thread %s: not a thread id", thread));
-        o.has_thread = 1;
-    }
-    if (ahead) {
-        char *end;
-        o.lookahead_seconds = strtod(ahead, &end);
-        if (end == ahead || *end || !(o.lookahead_seconds >= 0) || isinf(o.lookahead_seconds))
-            return cli_end(&c, cli_bad_usage(c.cmd, "--lookahead %s: seconds, 0 or more", ahead));
-    }
+    if ((rc = cli_analysis_options(&c, &o)) != CLI_GO_ON)
+        return rc;
     int summary = cli_opt(&c, "summary") != NULL;
     ntidx_analysis *a = NULL;
-    rc = ntidx_activities_analyze(c.trace, c.index, &o, &a);
-    if (cli_recover(&c, rc))
-        rc = ntidx_activities_analyze(c.trace, c.index, &o, &a);
-    if (rc < 0) {
-        cli_library_error();
-        return cli_end(&c, CLI_FAIL);
-    }
-    cli_fast_stdout();
-    int table = ap_table_index(a, summary ? "activities_summary" : "activities");
-    if (!strcmp(c.format, "jsonl"))
-        rc = ap_jsonl(stdout, a, (size_t)table);
-    else if (!strcmp(c.format, "csv"))
-        rc = ap_csv(stdout, a, (size_t)table);
-    else if (!strcmp(c.format, "json"))
-        rc = ap_json(stdout, a);
-    else
-        rc = print_text(a);
-    ntidx_analysis_free(&a);
-    if (rc < 0) {
-        cli_library_error();
-        return cli_end(&c, CLI_FAIL);
-    }
-    if (fflush(stdout) != 0) {
-        cli_error("cannot write the output");
-        return cli_end(&c, CLI_FAIL);
-    }
-    return cli_end(&c, CLI_OK);
+    if ((rc = cli_analysis_run(&c, "activities", &o, &a)) != CLI_GO_ON)
+        return rc;
+    return cli_analysis_write(&c, &a, summary ? "activities_summary" : "activities", print_text, NULL);
 }

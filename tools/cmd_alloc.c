@@ -12,9 +12,9 @@
 
 #include <ntidx/analysis.h>
 
+#include "analysis_cmd.h"
 #include "analysis_print.h"
 #include "cli.h"
-#include "output.h"
 
 static const cli_option options[] = {
     {"thread", 0, "TID", "only the allocations of this thread (OS thread id where the trace gives one)"},
@@ -51,8 +51,9 @@ static const ap_text_column type_columns[] = {
     {"type_name", "Type", 0, 0, NULL},
 };
 
-static int print_text(const ntidx_analysis *a)
+static int print_text(const ntidx_analysis *a, const void *ctx)
 {
+    (void)ctx;
     int types = ap_table_index(a, "alloc"), sum = ap_table_index(a, "alloc_summary");
     ntidx_table tb, ts;
     if (types < 0 || sum < 0 || ntidx_analysis_table(a, (size_t)types, &tb) < 0 ||
@@ -80,40 +81,11 @@ int ntidx_cmd_alloc(int argc, char **argv)
     if (rc != CLI_GO_ON)
         return rc;
     ntidx_analysis_options o;
-    ntidx_analysis_options_defaults(&o);
-    o.t0 = c.query.t0;
-    o.t1 = c.query.t1;
-    o.threads = c.threads;
-    const char *thread = cli_opt(&c, "thread");
-    if (thread) {
-        if (cli_parse_u64(thread, &o.thread, 0) < 0)
-            return cli_end(&c, cli_bad_usage(c.cmd, "--thread %s: not a thread id", thread));
-        o.has_thread = 1;
-    }
+    if ((rc = cli_analysis_options(&c, &o)) != CLI_GO_ON)
+        return rc;
     int summary = cli_opt(&c, "summary") != NULL;
     ntidx_analysis *a = NULL;
-    rc = ntidx_alloc_analyze(c.trace, c.index, &o, &a);
-    if (cli_recover(&c, rc))
-        rc = ntidx_alloc_analyze(c.trace, c.index, &o, &a);
-    if (rc < 0) {
-        cli_library_error();
-        return cli_end(&c, CLI_FAIL);
-    }
-    cli_fast_stdout();
-    int table = ap_table_index(a, summary ? "alloc_summary" : "alloc");
-    if (!strcmp(c.format, "jsonl"))
-        rc = ap_jsonl(stdout, a, (size_t)table);
-    else if (!strcmp(c.format, "csv"))
-        rc = ap_csv(stdout, a, (size_t)table);
-    else if (!strcmp(c.format, "json"))
-        rc = ap_json(stdout, a);
-    else
-        rc = print_text(a);
-    ntidx_analysis_free(&a);
-    if (rc < 0) {
-        cli_library_error();
-        return cli_end(&c, CLI_FAIL);
-    }
-    /* a failed write to standard output: main() says so, with the reason (cli_stdout_finish()) */
-    return cli_end(&c, cli_stdout_failed() || fflush(stdout) != 0 ? CLI_FAIL : CLI_OK);
+    if ((rc = cli_analysis_run(&c, "alloc", &o, &a)) != CLI_GO_ON)
+        return rc;
+    return cli_analysis_write(&c, &a, summary ? "alloc_summary" : "alloc", print_text, NULL);
 }

@@ -8,12 +8,11 @@
  * lists the keys.
  */
 #include <inttypes.h>
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <ntidx/analysis.h>
 
+#include "analysis_cmd.h"
 #include "analysis_print.h"
 #include "cli.h"
 
@@ -64,8 +63,9 @@ static const ap_text_column row_columns[] = {
     {NULL, "Incomplete", 11, 0, incomplete_mark},
 };
 
-static int print_text(const ntidx_analysis *a)
+static int print_text(const ntidx_analysis *a, const void *ctx)
 {
+    (void)ctx;
     int rows = ap_table_index(a, "contention"), locks = ap_table_index(a, "contention_locks");
     ntidx_table tr, tl;
     if (rows < 0 || locks < 0 || ntidx_analysis_table(a, (size_t)rows, &tr) < 0 ||
@@ -96,51 +96,13 @@ int ntidx_cmd_contention(int argc, char **argv)
     if (rc != CLI_GO_ON)
         return rc;
     ntidx_analysis_options o;
-    ntidx_analysis_options_defaults(&o);
-    o.t0 = c.query.t0;
-    o.t1 = c.query.t1;
-    o.threads = c.threads;
-    const char *thread = cli_opt(&c, "thread"), *ahead = cli_opt(&c, "lookahead");
-    if (thread) {
-        if (cli_parse_u64(thread, &o.thread, 0) < 0)
-            return cli_end(&c, cli_bad_usage(c.cmd, "--thread %s: not a thread id", thread));
-        o.has_thread = 1;
-    }
-    if (ahead) {
-        char *end;
-        o.lookahead_seconds = strtod(ahead, &end);
-        if (end == ahead || *end || !(o.lookahead_seconds >= 0) || isinf(o.lookahead_seconds))
-            return cli_end(&c, cli_bad_usage(c.cmd, "--lookahead %s: seconds, 0 or more", ahead));
-    }
+    if ((rc = cli_analysis_options(&c, &o)) != CLI_GO_ON)
+        return rc;
     int by_lock = cli_opt(&c, "locks") != NULL, by_wait = cli_opt(&c, "waits") != NULL;
     if (by_lock && by_wait)
         return cli_end(&c, cli_bad_usage(c.cmd, "--locks and --waits: one or the other"));
     ntidx_analysis *a = NULL;
-    rc = ntidx_contention_analyze(c.trace, c.index, &o, &a);
-    if (cli_recover(&c, rc))
-        rc = ntidx_contention_analyze(c.trace, c.index, &o, &a);
-    if (rc < 0) {
-        cli_library_error();
-        return cli_end(&c, CLI_FAIL);
-    }
-    cli_fast_stdout();
-    int table = ap_table_index(a, by_lock ? "contention_locks" : by_wait ? "contention_waits" : "contention");
-    if (!strcmp(c.format, "jsonl"))
-        rc = ap_jsonl(stdout, a, (size_t)table);
-    else if (!strcmp(c.format, "csv"))
-        rc = ap_csv(stdout, a, (size_t)table);
-    else if (!strcmp(c.format, "json"))
-        rc = ap_json(stdout, a);
-    else
-        rc = print_text(a);
-    ntidx_analysis_free(&a);
-    if (rc < 0) {
-        cli_library_error();
-        return cli_end(&c, CLI_FAIL);
-    }
-    if (fflush(stdout) != 0) {
-        cli_error("cannot write the output");
-        return cli_end(&c, CLI_FAIL);
-    }
-    return cli_end(&c, CLI_OK);
+    if ((rc = cli_analysis_run(&c, "contention", &o, &a)) != CLI_GO_ON)
+        return rc;
+    return cli_analysis_write(&c, &a, by_lock ? "contention_locks" : by_wait ? "contention_waits" : "contention", print_text, NULL);
 }

@@ -11,11 +11,11 @@
  */
 #include <inttypes.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <ntidx/analysis.h>
 
+#include "analysis_cmd.h"
 #include "analysis_print.h"
 #include "cli.h"
 
@@ -125,6 +125,18 @@ static int print_text(const ntidx_analysis *a, const ntidx_cpu_options *co, uint
     return 0;
 }
 
+/* print_text()'s arguments, through cli_analysis_write() */
+typedef struct cpu_text {
+    const ntidx_cpu_options *co;
+    uint64_t top;
+} cpu_text;
+
+static int print_cpu_text(const ntidx_analysis *a, const void *ctx)
+{
+    const cpu_text *t = ctx;
+    return print_text(a, t->co, t->top);
+}
+
 int ntidx_cmd_cpu(int argc, char **argv)
 {
     cli_ctx c;
@@ -132,22 +144,15 @@ int ntidx_cmd_cpu(int argc, char **argv)
     if (rc != CLI_GO_ON)
         return rc;
     ntidx_analysis_options o;
-    ntidx_analysis_options_defaults(&o);
-    o.t0 = c.query.t0;
-    o.t1 = c.query.t1;
-    o.threads = c.threads;
+    if ((rc = cli_analysis_options(&c, &o)) != CLI_GO_ON)
+        return rc;
     ntidx_cpu_options co;
     ntidx_cpu_options_defaults(&co);
     co.by_thread = cli_opt(&c, "by-thread") != NULL;
     co.callers = cli_opt(&c, "callers");
     co.callees = cli_opt(&c, "callees");
     co.tree = cli_opt(&c, "tree") != NULL;
-    const char *thread = cli_opt(&c, "thread"), *top_s = cli_opt(&c, "top");
-    if (thread) {
-        if (cli_parse_u64(thread, &o.thread, 0) < 0)
-            return cli_end(&c, cli_bad_usage(c.cmd, "--thread %s: not a thread id", thread));
-        o.has_thread = 1;
-    }
+    const char *top_s = cli_opt(&c, "top");
     uint64_t top = 30;
     if (top_s && cli_parse_u64(top_s, &top, 0) < 0)
         return cli_end(&c, cli_bad_usage(c.cmd, "--top %s: a number of rows", top_s));
@@ -158,6 +163,7 @@ int ntidx_cmd_cpu(int argc, char **argv)
                                                 "--callees, --tree (--format json prints them all)", c.format));
     if (co.tree && !strcmp(c.format, "text"))
         return cli_end(&c, cli_bad_usage(c.cmd, "--tree: a table for scripts (--format jsonl, csv or json)"));
+    /* its own options: not the registry's defaults (cli_analysis_run()) */
     ntidx_analysis *a = NULL;
     rc = ntidx_cpu_analyze(c.trace, c.index, &o, &co, &a);
     if (cli_recover(&c, rc))
@@ -166,28 +172,12 @@ int ntidx_cmd_cpu(int argc, char **argv)
         cli_library_error();
         return cli_end(&c, CLI_FAIL);
     }
-    cli_fast_stdout();
-    int table = ap_table_index(a, summary       ? "cpu_summary"
-                                  : co.callers ? "cpu_callers"
-                                  : co.callees ? "cpu_callees"
-                                  : co.tree    ? "cpu_tree"
-                                               : "cpu");
-    if (!strcmp(c.format, "jsonl"))
-        rc = ap_jsonl(stdout, a, (size_t)table);
-    else if (!strcmp(c.format, "csv"))
-        rc = ap_csv(stdout, a, (size_t)table);
-    else if (!strcmp(c.format, "json"))
-        rc = ap_json(stdout, a);
-    else
-        rc = print_text(a, &co, top);
-    ntidx_analysis_free(&a);
-    if (rc < 0) {
-        cli_library_error();
-        return cli_end(&c, CLI_FAIL);
-    }
-    if (fflush(stdout) != 0) {
-        cli_error("cannot write the output");
-        return cli_end(&c, CLI_FAIL);
-    }
-    return cli_end(&c, CLI_OK);
+    cpu_text t = {&co, top};
+    return cli_analysis_write(&c, &a,
+                              summary      ? "cpu_summary"
+                              : co.callers ? "cpu_callers"
+                              : co.callees ? "cpu_callees"
+                              : co.tree    ? "cpu_tree"
+                                           : "cpu",
+                              print_cpu_text, &t);
 }

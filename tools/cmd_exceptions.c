@@ -11,9 +11,9 @@
 
 #include <ntidx/analysis.h>
 
+#include "analysis_cmd.h"
 #include "analysis_print.h"
 #include "cli.h"
-#include "output.h"
 
 static const cli_option options[] = {
     {"thread", 0, "TID", "only the exceptions of this thread (OS thread id where the trace gives one)"},
@@ -69,8 +69,9 @@ static int widest(const ntidx_analysis *a, size_t k, uint64_t rows, const char *
     return w < cap ? w : cap;
 }
 
-static int print_text(const ntidx_analysis *a)
+static int print_text(const ntidx_analysis *a, const void *ctx)
 {
+    (void)ctx;
     int k = ap_table_index(a, "exceptions");
     ntidx_table tb;
     if (k < 0 || ntidx_analysis_table(a, (size_t)k, &tb) < 0)
@@ -104,38 +105,10 @@ int ntidx_cmd_exceptions(int argc, char **argv)
     if (rc != CLI_GO_ON)
         return rc;
     ntidx_analysis_options o;
-    ntidx_analysis_options_defaults(&o);
-    o.t0 = c.query.t0;
-    o.t1 = c.query.t1;
-    o.threads = c.threads;
-    const char *thread = cli_opt(&c, "thread");
-    if (thread) {
-        if (cli_parse_u64(thread, &o.thread, 0) < 0)
-            return cli_end(&c, cli_bad_usage(c.cmd, "--thread %s: not a thread id", thread));
-        o.has_thread = 1;
-    }
+    if ((rc = cli_analysis_options(&c, &o)) != CLI_GO_ON)
+        return rc;
     ntidx_analysis *a = NULL;
-    rc = ntidx_exceptions_analyze(c.trace, c.index, &o, &a);
-    if (cli_recover(&c, rc))
-        rc = ntidx_exceptions_analyze(c.trace, c.index, &o, &a);
-    if (rc < 0) {
-        cli_library_error();
-        return cli_end(&c, CLI_FAIL);
-    }
-    cli_fast_stdout();
-    if (!strcmp(c.format, "jsonl"))
-        rc = ap_jsonl(stdout, a, 0);
-    else if (!strcmp(c.format, "csv"))
-        rc = ap_csv(stdout, a, 0);
-    else if (!strcmp(c.format, "json"))
-        rc = ap_json(stdout, a);
-    else
-        rc = print_text(a);
-    ntidx_analysis_free(&a);
-    if (rc < 0) {
-        cli_library_error();
-        return cli_end(&c, CLI_FAIL);
-    }
-    /* a failed write to standard output: main() says so, with the reason (cli_stdout_finish()) */
-    return cli_end(&c, cli_stdout_failed() || fflush(stdout) != 0 ? CLI_FAIL : CLI_OK);
+    if ((rc = cli_analysis_run(&c, "exceptions", &o, &a)) != CLI_GO_ON)
+        return rc;
+    return cli_analysis_write(&c, &a, "exceptions", print_text, NULL);
 }

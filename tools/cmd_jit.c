@@ -8,15 +8,13 @@
  * lists the keys.
  */
 #include <inttypes.h>
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <ntidx/analysis.h>
 
+#include "analysis_cmd.h"
 #include "analysis_print.h"
 #include "cli.h"
-#include "output.h"
 
 static const cli_option options[] = {
     {"thread", 0, "TID", "only the methods this thread compiled (OS thread id where the trace gives one)"},
@@ -62,8 +60,9 @@ static const ap_text_column method_columns[] = {
     {"method_name", "Method", 0, 0, NULL},
 };
 
-static int print_text(const ntidx_analysis *a)
+static int print_text(const ntidx_analysis *a, const void *ctx)
 {
+    (void)ctx;
     int jit = ap_table_index(a, "jit"), sum = ap_table_index(a, "jit_summary");
     ntidx_table tb, ts;
     if (jit < 0 || sum < 0 || ntidx_analysis_table(a, (size_t)jit, &tb) < 0 ||
@@ -97,46 +96,11 @@ int ntidx_cmd_jit(int argc, char **argv)
     if (rc != CLI_GO_ON)
         return rc;
     ntidx_analysis_options o;
-    ntidx_analysis_options_defaults(&o);
-    o.t0 = c.query.t0;
-    o.t1 = c.query.t1;
-    o.threads = c.threads;
-    const char *thread = cli_opt(&c, "thread"), *ahead = cli_opt(&c, "lookahead");
-    if (thread) {
-        if (cli_parse_u64(thread, &o.thread, 0) < 0)
-            return cli_end(&c, cli_bad_usage(c.cmd, "--thread %s: not a thread id", thread));
-        o.has_thread = 1;
-    }
-    if (ahead) {
-        char *end;
-        o.lookahead_seconds = strtod(ahead, &end);
-        if (end == ahead || *end || !(o.lookahead_seconds >= 0) || isinf(o.lookahead_seconds))
-            return cli_end(&c, cli_bad_usage(c.cmd, "--lookahead %s: seconds, 0 or more", ahead));
-    }
+    if ((rc = cli_analysis_options(&c, &o)) != CLI_GO_ON)
+        return rc;
     int summary = cli_opt(&c, "summary") != NULL;
     ntidx_analysis *a = NULL;
-    rc = ntidx_jit_analyze(c.trace, c.index, &o, &a);
-    if (cli_recover(&c, rc))
-        rc = ntidx_jit_analyze(c.trace, c.index, &o, &a);
-    if (rc < 0) {
-        cli_library_error();
-        return cli_end(&c, CLI_FAIL);
-    }
-    cli_fast_stdout();
-    int table = ap_table_index(a, summary ? "jit_summary" : "jit");
-    if (!strcmp(c.format, "jsonl"))
-        rc = ap_jsonl(stdout, a, (size_t)table);
-    else if (!strcmp(c.format, "csv"))
-        rc = ap_csv(stdout, a, (size_t)table);
-    else if (!strcmp(c.format, "json"))
-        rc = ap_json(stdout, a);
-    else
-        rc = print_text(a);
-    ntidx_analysis_free(&a);
-    if (rc < 0) {
-        cli_library_error();
-        return cli_end(&c, CLI_FAIL);
-    }
-    /* a failed write to standard output: main() says so, with the reason (cli_stdout_finish()) */
-    return cli_end(&c, cli_stdout_failed() || fflush(stdout) != 0 ? CLI_FAIL : CLI_OK);
+    if ((rc = cli_analysis_run(&c, "jit", &o, &a)) != CLI_GO_ON)
+        return rc;
+    return cli_analysis_write(&c, &a, summary ? "jit_summary" : "jit", print_text, NULL);
 }
