@@ -65,31 +65,10 @@ static int unit_event(void *unit, const ntx_an_event *e, ntx_err *err)
     return rc < 0 ? ntx_err_set(err, rc, "out of memory") : 0;
 }
 
-static int unit_end(void *unit, ntx_err *err)
-{
-    (void)unit;
-    (void)err;
-    return 0;
-}
-
 static int merge_unit(void *merged, void *unit, ntx_err *err)
 {
     int rc = ntx_groups_merge(&((alloc_state *)merged)->g, &((alloc_state *)unit)->g);
     return rc < 0 ? ntx_err_set(err, rc, "out of memory") : 0;
-}
-
-static uint64_t open_count(const void *merged)
-{
-    (void)merged;
-    return 0; /* nothing pairs: no lookahead */
-}
-
-static int lookahead_event(void *merged, const ntx_an_event *e, ntx_err *err)
-{
-    (void)merged;
-    (void)e;
-    (void)err;
-    return 0;
 }
 
 /* ---- The result ---- */
@@ -300,12 +279,9 @@ static const ntx_analysis_def alloc_def = {
     .ntypes = sizeof alloc_types / sizeof alloc_types[0],
     .unit_new = state_new,
     .unit_event = unit_event,
-    .unit_end = unit_end,
     .unit_free = state_free,
     .merge_new = state_new,
     .merge_unit = merge_unit,
-    .open_count = open_count,
-    .lookahead_event = lookahead_event,
     .finish = finish,
     .merge_free = state_free,
 };

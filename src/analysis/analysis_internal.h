@@ -81,14 +81,15 @@ typedef struct ntx_analysis_def {
     int (*unit_new)(const ntx_an_ctx *ctx, void **unit);
     /* 0; 1: the event lacks a field the analysis needs (counted as a field error, and skipped); < 0: fatal */
     int (*unit_event)(void *unit, const ntx_an_event *e, ntx_err *err);
-    /* the unit was read to its end (its last region): close its books */
+    /* the unit was read to its end (its last region): close its books (NULL: nothing to close) */
     int (*unit_end)(void *unit, ntx_err *err);
     void (*unit_free)(void *unit);
     /* the merge, on the calling thread */
     int (*merge_new)(const ntx_an_ctx *ctx, void **merged);
     /* the next unit, in time order; it may take what it wants out of `unit` (freed after) */
     int (*merge_unit)(void *merged, void *unit, ntx_err *err);
-    /* pairs still open after the last unit: the lookahead runs while this is not 0 */
+    /* pairs still open after the last unit: the lookahead runs while this is not 0 (NULL, with
+       lookahead_event NULL: nothing pairs, there is no lookahead) */
     uint64_t (*open_count)(const void *merged);
     /* an event past the window's end, in time order (returns as unit_event): it may close a record of the
        window; records it starts are not the window's */

@@ -241,7 +241,7 @@ static int read_unit(shared *sh, unit *u, ntidx_values *v, ntx_err *err)
     else if (rc == 0)
         rc = read_events(ctx, !def->no_payload, q, v, def->unit_event, u->state, NULL, &counts, err);
     u->counts = counts;
-    if (rc == 0)
+    if (rc == 0 && def->unit_end)
         rc = def->unit_end(u->state, err);
     add_query_stats(&u->qs, ntidx_query_get_stats(q));
     ntidx_query_close(&q);
@@ -278,7 +278,8 @@ static int look_ahead(const shared *sh, void *merged, ntidx_values *v, ntidx_ana
     const ntx_analysis_def *def = sh->def;
     const ntx_an_ctx *ctx = sh->ctx;
     const ntidx_analysis_options *o = ctx->o;
-    if (o->t1 == UINT64_MAX || !(o->lookahead_seconds > 0) || def->open_count(merged) == 0)
+    if (o->t1 == UINT64_MAX || !(o->lookahead_seconds > 0) || !def->open_count ||
+        def->open_count(merged) == 0)
         return 0;
     double span = o->lookahead_seconds * (double)ctx->tick_frequency;
     /* to the nearest tick: the bound is in seconds, the window in ticks */

@@ -326,13 +326,6 @@ static int unit_event(void *unit, const ntx_an_event *e, ntx_err *err)
     return 0;
 }
 
-static int unit_end(void *unit, ntx_err *err)
-{
-    (void)unit;
-    (void)err;
-    return 0;
-}
-
 /* ---- The merge: counts added ---- */
 
 static int merge_new(const ntx_an_ctx *ctx, void **out) { return cpux_new(ctx, out); }
@@ -414,20 +407,6 @@ static int merge_unit(void *merged, void *unit, ntx_err *err)
     } add = {&m->threads, 0};
     ntx_idmap_each(&u->threads, add_thread, &add);
     return add.failed ? ntx_err_set(err, NTIDX_E_NOMEM, "out of memory") : 0;
-}
-
-static uint64_t open_count(const void *merged)
-{
-    (void)merged;
-    return 0;
-}
-
-static int lookahead_event(void *merged, const ntx_an_event *e, ntx_err *err)
-{
-    (void)merged;
-    (void)e;
-    (void)err;
-    return 0;
 }
 
 /* ---- The result ---- */
@@ -880,12 +859,9 @@ static const ntx_analysis_def cpu_def = {
     .no_payload = 1,
     .unit_new = cpux_new,
     .unit_event = unit_event,
-    .unit_end = unit_end,
     .unit_free = cpux_free,
     .merge_new = merge_new,
     .merge_unit = merge_unit,
-    .open_count = open_count,
-    .lookahead_event = lookahead_event,
     .finish = finish,
     .merge_free = cpux_free,
 };

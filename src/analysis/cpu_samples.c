@@ -107,13 +107,6 @@ static int unit_event(void *unit, const ntx_an_event *e, ntx_err *err)
     return 0;
 }
 
-static int unit_end(void *unit, ntx_err *err)
-{
-    (void)unit;
-    (void)err;
-    return 0;
-}
-
 static int merge_unit(void *merged, void *unit, ntx_err *err)
 {
     samples *m = merged, *u = unit;
@@ -135,20 +128,6 @@ static int merge_unit(void *merged, void *unit, ntx_err *err)
     if (u->n)
         memcpy(m->v + m->n, u->v, u->n * sizeof *u->v);
     m->n += u->n;
-    return 0;
-}
-
-static uint64_t open_count(const void *merged)
-{
-    (void)merged;
-    return 0;
-}
-
-static int lookahead_event(void *merged, const ntx_an_event *e, ntx_err *err)
-{
-    (void)merged;
-    (void)e;
-    (void)err;
     return 0;
 }
 
@@ -294,12 +273,9 @@ static const ntx_analysis_def samples_def = {
     .no_payload = 1,
     .unit_new = samples_new,
     .unit_event = unit_event,
-    .unit_end = unit_end,
     .unit_free = samples_free,
     .merge_new = samples_new,
     .merge_unit = merge_unit,
-    .open_count = open_count,
-    .lookahead_event = lookahead_event,
     .finish = finish,
     .merge_free = samples_free,
 };
