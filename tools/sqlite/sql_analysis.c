@@ -259,19 +259,6 @@ static void vtab_free(an_vtab *v)
     sqlite3_free(v);
 }
 
-/* `index = 'path'`: the value, or NULL when the argument is not of that form. */
-static const char *index_arg(const char *a)
-{
-    while (*a == ' ' || *a == '\t' || *a == '\n')
-        a++;
-    if (sqlite3_strnicmp(a, "index", 5))
-        return NULL;
-    a += 5;
-    while (*a == ' ' || *a == '\t')
-        a++;
-    return *a == '=' ? a + 1 : NULL;
-}
-
 static int an_init(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out, char **err,
                    int create)
 {
@@ -316,7 +303,7 @@ static int an_init(sqlite3 *db, void *aux, int argc, const char *const *argv, sq
             return SQLITE_NOMEM;
         }
         for (int i = 4; i < argc; i++) {
-            const char *ix = index_arg(argv[i]);
+            const char *ix = nsql_index_arg(argv[i]);
             char *val = nsql_dequote(ix ? ix : argv[i]);
             if (!val) {
                 vtab_free(v);

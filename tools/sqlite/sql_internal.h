@@ -115,6 +115,9 @@ void nsql_result_text(sqlite3_context *ctx, const char *s);
 
 /* "trace", 'trace', [trace] or trace: the text of a module argument without its quotes (sqlite3_malloc'ed). */
 char *nsql_dequote(const char *s);
+/* A module argument `index = 'path'` (the events and analysis tables take one): what follows '=', still
+   quoted (nsql_dequote() it), or NULL when the argument is not of that form. */
+const char *nsql_index_arg(const char *a);
 
 /* The modules. */
 int nsql_register_events(sqlite3 *db, nsql_conn *c);

@@ -55,6 +55,18 @@ void nsql_result_text(sqlite3_context *ctx, const char *s)
         sqlite3_result_null(ctx);
 }
 
+const char *nsql_index_arg(const char *a)
+{
+    while (*a == ' ' || *a == '\t' || *a == '\n')
+        a++;
+    if (sqlite3_strnicmp(a, "index", 5))
+        return NULL;
+    a += 5;
+    while (*a == ' ' || *a == '\t')
+        a++;
+    return *a == '=' ? a + 1 : NULL;
+}
+
 char *nsql_dequote(const char *s)
 {
     while (*s == ' ' || *s == '\t' || *s == '\n')
