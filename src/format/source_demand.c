@@ -33,6 +33,7 @@
 #include <linux/userfaultfd.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -70,6 +71,39 @@ struct ntx_demand {
     int has_err;
 };
 
+/* Copy the unit's bytes (d->buf) into its pages and wake whoever waits on them. Pages that exist already are
+   left as they are: they hold the same bytes, copied by an earlier fault, and a unit can be partly present
+   when ntx_demand_release() zapped it while a copy into it was under way (another thread read definitions in
+   a region its owner had released). UFFDIO_COPY stops at such a page: with EEXIST when it is the first, with
+   EAGAIN and the bytes copied before it otherwise; it also says EAGAIN while the address space changes. 0, or
+   the errno of a copy that cannot be made. */
+static int copy_unit(ntx_demand *d, size_t unit)
+{
+    const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t base = (uint64_t)unit * NTX_DEMAND_UNIT, done = 0;
+    int again = 0;
+    while (done < NTX_DEMAND_UNIT) {
+        struct uffdio_copy copy = {.dst = (uintptr_t)(d->base + base + done),
+                                   .src = (uintptr_t)(d->buf + done),
+                                   .len = NTX_DEMAND_UNIT - done};
+        if (ioctl(d->uffd, UFFDIO_COPY, &copy) == 0)
+            break;
+        int e = errno;
+        if (copy.copy > 0) /* part copied (and woken) before a page that exists or a change of the mapping */
+            done += (uint64_t)copy.copy;
+        else if (e == EEXIST)
+            done += page; /* this page exists: the next one */
+        else if ((e == EAGAIN || e == EINTR || e == ENOENT) && ++again < 10000)
+            sched_yield(); /* the mappings are changing: try again */
+        else
+            return e;
+    }
+    /* a page that existed was not woken by a copy: wake the whole unit (cheap, and nobody is left waiting) */
+    struct uffdio_range r = {.start = (uintptr_t)(d->base + base), .len = NTX_DEMAND_UNIT};
+    (void)ioctl(d->uffd, UFFDIO_WAKE, &r);
+    return 0;
+}
+
 static int fill_unit(ntx_demand *d, size_t unit)
 {
     uint64_t off = (uint64_t)unit * NTX_DEMAND_UNIT;
@@ -78,6 +112,18 @@ static int fill_unit(ntx_demand *d, size_t unit)
     memset(&e, 0, sizeof e);
     int rc = n ? ntx_source_read(d->src, off, d->buf, (size_t)n, &e) : NTIDX_OK;
     if (rc != NTIDX_OK) {
+        memset(d->buf, 0, NTX_DEMAND_UNIT);
+    } else if (n < NTX_DEMAND_UNIT)
+        memset(d->buf + n, 0, NTX_DEMAND_UNIT - n); /* past the end: zeros, as a file's last page */
+    int copy_errno = copy_unit(d, unit);
+    if (rc == NTIDX_OK && copy_errno) {
+        memset(&e, 0, sizeof e);
+        rc = ntx_err_at(&e, NTIDX_E_IO, off, "cannot fill the pages of bytes %llu-%llu of the mapping: %s",
+                        (unsigned long long)off, (unsigned long long)(off + NTX_DEMAND_UNIT - 1),
+                        strerror(copy_errno));
+    }
+    if (rc != NTIDX_OK) {
+        /* the error first, then the fault word: a checkpoint that sees the fault finds the error */
         pthread_mutex_lock(&d->mu);
         if (!d->has_err) {
             d->first_err = e;
@@ -85,11 +131,8 @@ static int fill_unit(ntx_demand *d, size_t unit)
         }
         pthread_mutex_unlock(&d->mu);
         ntx_fault_note(d->fault, off);
-        memset(d->buf, 0, NTX_DEMAND_UNIT);
-    } else if (n < NTX_DEMAND_UNIT)
-        memset(d->buf + n, 0, NTX_DEMAND_UNIT - n); /* past the end: zeros, as a file's last page */
-    struct uffdio_copy copy = {.dst = (uintptr_t)(d->base + off), .src = (uintptr_t)d->buf, .len = NTX_DEMAND_UNIT};
-    if (ioctl(d->uffd, UFFDIO_COPY, &copy) != 0 && errno != EEXIST)
+    }
+    if (copy_errno)
         return -1;
     pthread_mutex_lock(&d->mu);
     d->filled[unit] = 1;
@@ -174,8 +217,7 @@ static void *handler(void *arg)
             /* the copy itself failed: wake the reader with zeros rather than leave it stopped */
             struct uffdio_zeropage z = {.range = {.start = (uintptr_t)d->base + unit * NTX_DEMAND_UNIT,
                                                   .len = NTX_DEMAND_UNIT}};
-            (void)ioctl(d->uffd, UFFDIO_ZEROPAGE, &z);
-            ntx_fault_note(d->fault, (uint64_t)unit * NTX_DEMAND_UNIT);
+            (void)ioctl(d->uffd, UFFDIO_ZEROPAGE, &z); /* fill_unit() recorded the error and the fault */
         }
     }
     return NULL;
