@@ -104,6 +104,19 @@ static int copy_unit(ntx_demand *d, size_t unit)
     return 0;
 }
 
+/* The first error, and the fault word after it: a checkpoint that sees the fault finds the error. Both before
+   the copy wakes the reader, which must not decode the zeros of a unit not read as if they were the trace. */
+static void note_error(ntx_demand *d, uint64_t off, const ntx_err *e)
+{
+    pthread_mutex_lock(&d->mu);
+    if (!d->has_err) {
+        d->first_err = *e;
+        d->has_err = 1;
+    }
+    pthread_mutex_unlock(&d->mu);
+    ntx_fault_note(d->fault, off);
+}
+
 static int fill_unit(ntx_demand *d, size_t unit)
 {
     uint64_t off = (uint64_t)unit * NTX_DEMAND_UNIT;
@@ -112,28 +125,19 @@ static int fill_unit(ntx_demand *d, size_t unit)
     memset(&e, 0, sizeof e);
     int rc = n ? ntx_source_read(d->src, off, d->buf, (size_t)n, &e) : NTIDX_OK;
     if (rc != NTIDX_OK) {
+        note_error(d, off, &e);
         memset(d->buf, 0, NTX_DEMAND_UNIT);
     } else if (n < NTX_DEMAND_UNIT)
         memset(d->buf + n, 0, NTX_DEMAND_UNIT - n); /* past the end: zeros, as a file's last page */
     int copy_errno = copy_unit(d, unit);
-    if (rc == NTIDX_OK && copy_errno) {
+    if (copy_errno) {
+        /* the caller maps zeros to wake the reader: the error first */
         memset(&e, 0, sizeof e);
-        rc = ntx_err_at(&e, NTIDX_E_IO, off, "cannot fill the pages of bytes %llu-%llu of the mapping: %s",
-                        (unsigned long long)off, (unsigned long long)(off + NTX_DEMAND_UNIT - 1),
-                        strerror(copy_errno));
-    }
-    if (rc != NTIDX_OK) {
-        /* the error first, then the fault word: a checkpoint that sees the fault finds the error */
-        pthread_mutex_lock(&d->mu);
-        if (!d->has_err) {
-            d->first_err = e;
-            d->has_err = 1;
-        }
-        pthread_mutex_unlock(&d->mu);
-        ntx_fault_note(d->fault, off);
-    }
-    if (copy_errno)
+        ntx_err_at(&e, NTIDX_E_IO, off, "cannot fill the pages of bytes %llu-%llu of the mapping: %s",
+                   (unsigned long long)off, (unsigned long long)(off + NTX_DEMAND_UNIT - 1), strerror(copy_errno));
+        note_error(d, off, &e);
         return -1;
+    }
     pthread_mutex_lock(&d->mu);
     d->filled[unit] = 1;
     pthread_mutex_unlock(&d->mu);
