@@ -440,6 +440,18 @@ static void set_type_keys(ntidx_query *q)
     }
 }
 
+static int type_matches(ntidx_query *q, const ntidx_metadata *m);
+
+static int reader_keeps_type(void *ctx, const ntidx_metadata *m) { return type_matches(ctx, m); }
+
+/* Let the reader drop the events of types the query does not take before it copies or sorts them
+   (next_event() still tests what it gets: the reader decides only on its fast path). */
+static void set_reader_type_filter(ntidx_query *q)
+{
+    int by_type = q->types || q->o.provider || q->o.has_event_id || q->o.event_name;
+    ntx_reader_set_type_filter(q->r, by_type ? reader_keeps_type : NULL, q);
+}
+
 static int query_start(ntidx_query *q)
 {
     ntidx_reader_close(&q->r);
@@ -466,6 +478,7 @@ static int query_start(ntidx_query *q)
     q->next_chosen = 0;
     set_type_keys(q); /* of this index: ntidx_query_resume() may give another */
     ntx_reader_set_plan(q->r, refill, q);
+    set_reader_type_filter(q);
     if (q->o.order == NTIDX_ORDER_TIME)
         ntx_reader_set_time_floor(q->r, q->o.t0); /* next_event() drops what is earlier */
     if (q->o.order == NTIDX_ORDER_TIME && q->o.t1 != UINT64_MAX)
@@ -859,5 +872,7 @@ int ntx_query_restrict_types(ntidx_query *q, const ntx_event_type *types, size_t
     q->ntypes = n;
     q->filtered = 1;
     q->last_def = UINT64_MAX; /* verdicts cached before the restriction no longer hold */
+    if (q->r)
+        set_reader_type_filter(q);
     return NTIDX_OK;
 }

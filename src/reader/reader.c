@@ -220,6 +220,31 @@ int ntx_reader_next_row(ntidx_reader *r, ntidx_event *e)
 }
 
 
+/* The type filter's verdict on row `m` (defined at dense id `mid`), cached. */
+static __attribute__((noinline)) uint64_t type_verdict(ntidx_reader *r, uint32_t mid, const ntidx_metadata *m)
+{
+    uint64_t v = (m->offset + 1) << 1 | (r->type_keep(r->type_keep_ctx, m) ? 1u : 0u);
+    r->type_verdicts[mid] = v;
+    return v;
+}
+
+/* An IsSorted event not handed out: in time order, no event after it is earlier (reader_sort.c). */
+static __attribute__((noinline)) void skipped_sorted_mark(ntidx_reader *r, const ntx_hdr *h)
+{
+    if (h->timestamp > r->wm_ts || (h->timestamp == r->wm_ts && h->offset > r->wm_off)) {
+        r->wm_ts = h->timestamp;
+        r->wm_off = h->offset;
+    }
+}
+
+void ntx_reader_set_type_filter(ntidx_reader *r, int (*keep)(void *ctx, const ntidx_metadata *m), void *ctx)
+{
+    free(r->type_verdicts);
+    r->type_verdicts = keep ? calloc(NTX_IDMAP_DENSE, sizeof *r->type_verdicts) : NULL;
+    r->type_keep = r->type_verdicts ? keep : NULL;
+    r->type_keep_ctx = ctx;
+}
+
 /*
  * ntx_reader_next_row() for a block of event rows with compressed headers (what every
  * runtime writes), once per event of a full pass: the header decoder inlined,
@@ -266,6 +291,19 @@ static inline __attribute__((always_inline)) int next_compressed_row(ntidx_reade
                 (h->label_id && (!(lr = ntx_idmap_dense(&r->labels)[h->label_id]) || lr->overrides))))) {
         int rc = make_event(r, h, e);
         return rc < 0 ? ntx_reader_fail(r, rc) : 1;
+    }
+    if (r->type_verdicts) {
+        uint64_t v = r->type_verdicts[mid];
+        if (__builtin_expect(v >> 1 != m->offset + 1, 0))
+            v = type_verdict(r, mid, m);
+        if (!(v & 1)) { /* not wanted: read as make_event() would, handed out to no one */
+            ss->os_tid = v6 && ct->has_os_thread_id ? ct->os_thread_id : h->capture;
+            ntx_seq_event(r, ss, h->seq);
+            r->stats.events++;
+            if (h->is_sorted) /* as reader_sort.c's raise_watermark(): the mark holds for every later event */
+                skipped_sorted_mark(r, h);
+            return 3;
+        }
     }
     fill_event(r, h, m, e);
     if (v6) { /* as make_event() */
@@ -376,6 +414,8 @@ int ntx_reader_file_next(ntidx_reader *r, ntidx_event *e, int defer_barriers)
                 rc = r->t->gen == NTX_GEN_V6 ? next_compressed_row(r, e, 1) : next_compressed_row(r, e, 0);
             else
                 rc = ntx_reader_next_row(r, e);
+            if (rc == 3)
+                continue; /* a row the type filter refused */
             if (rc != 0)
                 return rc;
             continue;
@@ -474,6 +514,7 @@ NTIDX_API void ntidx_reader_close(ntidx_reader **rp)
     r->over_ceiling_waiting = 0;
     r->live_lo = UINT64_MAX;
     ntx_reader_release(r);
+    free(r->type_verdicts);
     ntx_idmap_free(&r->metadata);
     ntx_idmap_free(&r->derived);
     ntx_idmap_free(&r->threads);

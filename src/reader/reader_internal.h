@@ -132,6 +132,18 @@ struct ntidx_reader {
     ntidx_dropped *dropped;
     size_t dropped_len;
 
+    /*
+     * The type filter (ntx_reader_set_type_filter): on the per-event fast path, an event of a type `keep`
+     * refuses is read as any other (its sequence number, its IsSorted mark, the counts) but not handed out,
+     * so that a query of a few types does not copy, sort and test every other event. The verdicts are
+     * cached per dense metadata id as ((row offset + 1) << 1 | keep): an id defined again at another
+     * offset is asked again. Events off the fast path are handed out whatever their type: the filter is a
+     * saving, the caller still tests what it gets.
+     */
+    int (*type_keep)(void *ctx, const ntidx_metadata *m);
+    void *type_keep_ctx;
+    uint64_t *type_verdicts; /* NTX_IDMAP_DENSE of them; NULL: no filter */
+
     int saw_label_overrides; /* a V6 label list read overrides an opcode, version, level or keywords */
     /* Told of every metadata row defined, and of every row derived by label overrides
        (ntx_reader_on_metadata); non-zero: out of memory. */

@@ -96,6 +96,15 @@ void ntx_reader_set_time_floor(ntidx_reader *r, uint64_t ts);
  */
 void ntx_reader_set_time_ceiling(ntidx_reader *r, uint64_t ts);
 
+/*
+ * Hand out only events whose type `keep` accepts (1) where deciding costs nothing: the common rows of a
+ * compressed event block. Others are still read (sequence numbers, IsSorted marks, statistics), but not
+ * copied, sorted or returned; `keep` is asked once per definition. Events the fast path does not decide
+ * are returned whatever their type, so the caller keeps its own test. NULL: every event. Out of memory
+ * leaves the reader without a filter (it is an optimisation).
+ */
+void ntx_reader_set_type_filter(ntidx_reader *r, int (*keep)(void *ctx, const ntidx_metadata *m), void *ctx);
+
 /* Call fn with every metadata row as it is defined, and with every row derived from one by V6 label
    overrides as it is first needed (the row lives until the reader's next reset); non-zero: out of memory. */
 void ntx_reader_on_metadata(ntidx_reader *r, int (*fn)(void *ctx, const ntidx_metadata *m), void *ctx);
