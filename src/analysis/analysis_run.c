@@ -135,21 +135,55 @@ static int sorted_read_fits(const shared *sh, const unit *u)
     return 1;
 }
 
-/* An event kept by read_sorted(), with the region it came from (its order in the unit). */
-typedef struct kept {
-    ntidx_event ev;
-    uint64_t region;
-} kept;
+/* A kept event's place in time order (reader_sort.c's key: timestamp, then file offset) and in the buffer. */
+typedef struct sort_key {
+    uint64_t ts, off;
+    size_t i;
+} sort_key;
 
-/* Time order as the reader gives it: by region, then (timestamp, file offset) (reader_sort.c). */
-static int kept_cmp(const void *a, const void *b)
+static inline int key_lt(const sort_key *a, const sort_key *b)
 {
-    const kept *x = a, *y = b;
-    if (x->region != y->region)
-        return x->region < y->region ? -1 : 1;
-    if (x->ev.timestamp != y->ev.timestamp)
-        return x->ev.timestamp < y->ev.timestamp ? -1 : 1;
-    return x->ev.offset < y->ev.offset ? -1 : x->ev.offset > y->ev.offset;
+    return a->ts < b->ts || (a->ts == b->ts && a->off < b->off);
+}
+
+/*
+ * Sort keys[0..n) (tmp: room for n more; *out: where the sorted keys are).
+ * A region's events in file order are runs already in time order (the
+ * writer's per-thread buffers, one after another), so a natural merge sort:
+ * find the runs, merge them pairwise until one is left; n log(runs), and a
+ * region read in order costs one pass.
+ */
+static sort_key *sort_keys(sort_key *keys, sort_key *tmp, size_t n)
+{
+    for (;;) {
+        size_t out = 0, runs = 0;
+        for (size_t a = 0; a < n;) {
+            size_t m = a + 1;
+            while (m < n && !key_lt(&keys[m], &keys[m - 1]))
+                m++;
+            size_t b = m;
+            if (m < n) {
+                b = m + 1;
+                while (b < n && !key_lt(&keys[b], &keys[b - 1]))
+                    b++;
+            }
+            /* merge [a, m) and [m, b) into tmp[out..]: ties from the left (stable; offsets differ anyway) */
+            size_t i = a, j = m;
+            while (i < m && j < b)
+                tmp[out++] = key_lt(&keys[j], &keys[i]) ? keys[j++] : keys[i++];
+            while (i < m)
+                tmp[out++] = keys[i++];
+            while (j < b)
+                tmp[out++] = keys[j++];
+            runs++;
+            a = b;
+        }
+        sort_key *swap = keys;
+        keys = tmp;
+        tmp = swap;
+        if (runs <= 1)
+            return keys;
+    }
 }
 
 /* One event of a sorted unit fed as read_events() feeds it. */
@@ -175,41 +209,68 @@ static int feed_kept(const ntx_an_ctx *ctx, int decode, const ntidx_event *ev, n
     return 0;
 }
 
-/* The events of file-order query `q` kept, sorted into time order, then decoded and fed to the unit. */
+/* The kept events of one region, sorted into time order, decoded and fed to the unit; the buffer emptied. */
+static int feed_region(const ntx_an_ctx *ctx, const ntx_analysis_def *def, ntidx_event *evs, sort_key *keys,
+                       size_t n, ntidx_values *v, void *state, ntx_an_counts *counts, ntx_err *err)
+{
+    for (size_t i = 0; i < n; i++)
+        keys[i] = (sort_key){.ts = evs[i].timestamp, .off = evs[i].offset, .i = i};
+    const sort_key *sorted = n > 1 ? sort_keys(keys, keys + n, n) : keys;
+    for (size_t i = 0; i < n; i++) {
+        int rc = feed_kept(ctx, !def->no_payload, &evs[sorted[i].i], v, def->unit_event, state, counts, err);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/*
+ * The events of file-order query `q` kept, sorted into time order, then
+ * decoded and fed to the unit, a region at a time: time order is by region
+ * first (reader_sort.c), so a region's events are complete when the next
+ * region starts, and the buffer stays the size of one region's kept events.
+ */
 static int read_sorted(const ntx_an_ctx *ctx, const ntx_analysis_def *def, ntidx_query *q, ntidx_values *v,
                        void *state, ntx_an_counts *counts, ntx_err *err)
 {
-    kept *buf = NULL;
+    ntidx_event *evs = NULL;
+    sort_key *keys = NULL;
     size_t n = 0, cap = 0;
+    uint64_t region = 0;
     const ntidx_event *ev;
     int rc;
     const ntidx_query_stats *qs = ntidx_query_get_stats(q);
-    while ((rc = ntx_query_next(q, &ev)) == 1) {
-        if (n == cap) {
-            size_t c = cap ? cap * 2 : 256;
-            kept *nb = realloc(buf, c * sizeof *nb);
-            if (!nb) {
-                free(buf);
-                return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
-            }
-            buf = nb;
-            cap = c;
+    int frc = 0; /* a failure with its error in *err already */
+    while (frc == 0 && (rc = ntx_query_next(q, &ev)) == 1) {
+        if (n && qs->regions_visited != region) {
+            frc = feed_region(ctx, def, evs, keys, n, v, state, counts, err);
+            n = 0;
         }
-        buf[n].ev = *ev;
-        buf[n].region = qs->regions_visited;
-        n++;
+        region = qs->regions_visited;
+        if (frc == 0 && n == cap) {
+            size_t c = cap ? cap * 2 : 256;
+            ntidx_event *ne = realloc(evs, c * sizeof *ne);
+            if (ne)
+                evs = ne;
+            sort_key *nk = ne ? realloc(keys, 2 * c * sizeof *nk) : NULL;
+            if (nk)
+                keys = nk;
+            if (!nk)
+                frc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+            else
+                cap = c;
+        }
+        if (frc == 0)
+            evs[n++] = *ev;
     }
-    if (rc < 0) {
-        free(buf);
-        return ntx_err_from_last(err, rc);
-    }
-    if (n > 1)
-        qsort(buf, n, sizeof *buf, kept_cmp);
-    rc = 0;
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        rc = feed_kept(ctx, !def->no_payload, &buf[i].ev, v, def->unit_event, state, counts, err);
-    free(buf);
-    return rc;
+    if (frc == 0 && rc < 0)
+        frc = ntx_err_from_last(err, rc);
+    if (frc == 0 && n)
+        frc = feed_region(ctx, def, evs, keys, n, v, state, counts, err);
+    rc = frc;
+    free(evs);
+    free(keys);
+    return rc < 0 ? rc : 0;
 }
 
 /* One unit: a query over its regions, in time order, of the analysis's types. */
