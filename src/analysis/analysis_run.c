@@ -112,29 +112,6 @@ static void add_query_stats(ntidx_query_stats *to, const ntidx_query_stats *s)
     to->bytes_read += s->bytes_read;
 }
 
-/*
- * Whether a unit may be read in file order and its events sorted afterwards
- * (read_sorted()). Time order puts every event of a region through a heap,
- * whatever its type, before the query keeps the analysis's few; file order
- * tests the type first, and only the events kept are sorted. The events wait
- * in the unit's buffer while later ones are read, so what they point at must
- * outlive the read: payloads, stacks and activity ids point into the mapping,
- * but metadata rows live in the reader's cache, which V6 flushes at sequence
- * points and every reader empties when its plan jumps from a region to one
- * that does not follow it (a --full index's plan skips blocks and regions).
- * So: before V6, over consecutive regions read whole (a plain index).
- */
-static int sorted_read_fits(const shared *sh, const unit *u)
-{
-    const ntx_an_ctx *ctx = sh->ctx;
-    if (ntidx_trace_get_info(ctx->t)->format_version >= 6 || ntidx_index_get_info(ctx->x)->full)
-        return 0;
-    for (size_t i = 1; i < u->count; i++)
-        if (sh->regions[u->first + i] != sh->regions[u->first + i - 1] + 1)
-            return 0;
-    return 1;
-}
-
 /* A kept event's place in time order (reader_sort.c's key: timestamp, then file offset) and in the buffer. */
 typedef struct sort_key {
     uint64_t ts, off;
@@ -225,10 +202,16 @@ static int feed_region(const ntx_an_ctx *ctx, const ntx_analysis_def *def, ntidx
 }
 
 /*
- * The events of file-order query `q` kept, sorted into time order, then
- * decoded and fed to the unit, a region at a time: time order is by region
- * first (reader_sort.c), so a region's events are complete when the next
- * region starts, and the buffer stays the size of one region's kept events.
+ * The events of a run of regions (ntx_query_open_run(), file order), a
+ * region at a time: the region's events of the analysis's types kept as
+ * read, then sorted into time order (which is by region first, as
+ * reader_sort.c gives it) and decoded and fed to the unit at the region's
+ * end. The run pauses there, before its reader moves on, so what the kept
+ * events point at is still there: payloads and stacks in the mapping, and
+ * metadata rows in the reader's cache, which every reader empties when its
+ * plan jumps to a region that does not follow (a --full index's plans). A
+ * V6 trace is read otherwise (read_unit()). Only the kept events are
+ * sorted, not every event of the region as a time-order reader would.
  */
 static int read_sorted(const ntx_an_ctx *ctx, const ntx_analysis_def *def, ntidx_query *q, ntidx_values *v,
                        void *state, ntx_an_counts *counts, ntx_err *err)
@@ -236,49 +219,54 @@ static int read_sorted(const ntx_an_ctx *ctx, const ntx_analysis_def *def, ntidx
     ntidx_event *evs = NULL;
     sort_key *keys = NULL;
     size_t n = 0, cap = 0;
-    uint64_t region = 0;
     const ntidx_event *ev;
-    int rc;
-    const ntidx_query_stats *qs = ntidx_query_get_stats(q);
-    int frc = 0; /* a failure with its error in *err already */
-    while (frc == 0 && (rc = ntx_query_next(q, &ev)) == 1) {
-        if (n && qs->regions_visited != region) {
-            frc = feed_region(ctx, def, evs, keys, n, v, state, counts, err);
-            n = 0;
-        }
-        region = qs->regions_visited;
-        if (frc == 0 && n == cap) {
-            size_t c = cap ? cap * 2 : 256;
-            ntidx_event *ne = realloc(evs, c * sizeof *ne);
-            if (ne)
-                evs = ne;
-            sort_key *nk = ne ? realloc(keys, 2 * c * sizeof *nk) : NULL;
-            if (nk)
-                keys = nk;
-            if (!nk)
-                frc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
-            else
+    int rc, frc = 0; /* frc: a failure with its error in *err already */
+    for (;;) {
+        while (frc == 0 && (rc = ntx_query_next(q, &ev)) == 1) {
+            if (n == cap) {
+                size_t c = cap ? cap * 2 : 256;
+                ntidx_event *ne = realloc(evs, c * sizeof *ne);
+                if (ne)
+                    evs = ne;
+                sort_key *nk = ne ? realloc(keys, 2 * c * sizeof *nk) : NULL;
+                if (nk)
+                    keys = nk;
+                if (!nk) {
+                    frc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+                    break;
+                }
                 cap = c;
-        }
-        if (frc == 0)
+            }
             evs[n++] = *ev;
+        }
+        if (frc == 0 && rc < 0)
+            frc = ntx_err_from_last(err, rc);
+        if (frc == 0 && n)
+            frc = feed_region(ctx, def, evs, keys, n, v, state, counts, err);
+        n = 0;
+        uint64_t region, primed;
+        if (frc != 0 || !ntx_query_region_end(q, &region, &primed))
+            break;
+        ntx_query_next_region(q);
     }
-    if (frc == 0 && rc < 0)
-        frc = ntx_err_from_last(err, rc);
-    if (frc == 0 && n)
-        frc = feed_region(ctx, def, evs, keys, n, v, state, counts, err);
-    rc = frc;
     free(evs);
     free(keys);
-    return rc < 0 ? rc : 0;
+    return frc < 0 ? frc : 0;
 }
 
-/* One unit: a query over its regions, in time order, of the analysis's types. */
+/*
+ * One unit: its regions read one by one in file order and sorted
+ * (read_sorted()), the analysis's types only. Not for V6: its sequence
+ * points may flush the metadata rows, and the flush is applied before the
+ * region's end pauses the run, so its kept events would point at rows gone.
+ * A V6 unit is read in time order: the reader's type filter keeps its heap to
+ * the analysis's events.
+ */
 static int read_unit(shared *sh, unit *u, ntidx_values *v, ntx_err *err)
 {
     const ntx_an_ctx *ctx = sh->ctx;
     const ntx_analysis_def *def = sh->def;
-    int sorted = sorted_read_fits(sh, u);
+    int sorted = ntidx_trace_get_info(ctx->t)->format_version < 6;
     ntidx_query_options qo;
     ntidx_query_options_defaults(&qo);
     qo.t0 = ctx->o->t0;
@@ -290,7 +278,8 @@ static int read_unit(shared *sh, unit *u, ntidx_values *v, ntx_err *err)
     int rc = def->unit_new(ctx, &u->state);
     if (rc < 0)
         return ntx_err_set(err, rc, "out of memory");
-    if ((rc = ntidx_query_open(ctx->t, ctx->x, &qo, &q)) < 0)
+    rc = sorted ? ntx_query_open_run(&q, ctx->t, ctx->x, &qo, 0) : ntidx_query_open(ctx->t, ctx->x, &qo, &q);
+    if (rc < 0)
         return ntx_err_from_last(err, rc);
     if ((rc = ntx_query_restrict_types(q, sh->types, sh->ntypes)) < 0)
         ntx_err_from_last(err, rc);
