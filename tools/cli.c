@@ -256,8 +256,11 @@ void cli_skip_damaged_total(const cli_ctx *c, size_t skipped, const char *what)
 
 int cli_skip_damaged(cli_ctx *c)
 {
-    if (!cli_opt(c, "skip-damaged") || !c->index)
+    if (!cli_opt(c, "skip-damaged"))
         return CLI_GO_ON;
+    /* a command that reads without an index (dump) goes through one to know the regions */
+    if (!c->index && open_index(c, cli_verify_mode()) < 0)
+        return cli_end(c, CLI_FAIL);
     cli_progress_label("ntidx: checking");
     int rc = damaged_scan_run(c->trace, c->index, &c->query, &c->damaged);
     if (cli_recover(c, rc))

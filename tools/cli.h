@@ -154,7 +154,8 @@ int cli_recover(cli_ctx *c, int rc);
  * once alone each (damaged.h); each that cannot be read (a corrupt or cut block, an undefined reference inside
  * it) is said on stderr ("TRACE: warning: region N (offset O, B bytes) skipped: why") and c->query reads the
  * others only, so the command's answer is that of the undamaged regions. Damage outside a region (the
- * definitions every region needs) stays the command's error. CLI_GO_ON, or the exit code (said, cli_end() done).
+ * definitions every region needs) stays the command's error. A command without an index (dump) gets one here, as
+ * query opens it (built if missing). CLI_GO_ON, or the exit code (said, cli_end() done).
  */
 int cli_skip_damaged(cli_ctx *c);
 /* The regions left out, said at the end ("TRACE: warning: N damaged regions left out of the WHAT"), if any. */
