@@ -96,10 +96,15 @@ class SkipDamaged(unittest.TestCase):
         want = [r for r in self.rows if r["ts"] < t1]
         self.assertTrue(want)
         self.assertEqual([json.loads(x) for x in p.stdout.splitlines()], want)
-        # --limit counts the rows given, not those of the region left out
-        p = run("query", self.bad, "--index", self.index, "--format", "jsonl", "--limit", "10", "--skip-damaged")
-        self.said(p, "answer")
+        # --limit: the rows given count, not those of the region left out; regions past the limit are not read
+        p = ok("query", self.bad, "--index", self.index, "--format", "jsonl", "--limit", "10", "--skip-damaged")
+        self.assertNotIn("skipped", p.stderr)
         self.assertEqual([json.loads(x) for x in p.stdout.splitlines()], self.kept[:10])
+        before = sum(1 for r in self.rows if r["offset"] < self.off)
+        p = run("query", self.bad, "--index", self.index, "--format", "jsonl", "--limit", str(before + 5),
+                "--skip-damaged")
+        self.said(p, "answer")
+        self.assertEqual([json.loads(x) for x in p.stdout.splitlines()], self.kept[:before + 5])
 
     def test_dump(self):
         self.fails_at_damage(run("dump", self.bad, "--format", "jsonl"))

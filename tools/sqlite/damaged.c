@@ -26,7 +26,7 @@ static int cmp_u64(const void *a, const void *b)
 
 /* Read region g alone as `o` would: 0 read whole, 1 damaged inside it (recorded in *bad), or the error. */
 static int probe(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options *o, const ntidx_region *g,
-                 damaged_region *bad)
+                 damaged_region *bad, uint64_t *events)
 {
     ntidx_query_options p = *o;
     p.regions = &g->number;
@@ -38,7 +38,7 @@ static int probe(ntidx_trace *t, const ntidx_index *x, const ntidx_query_options
     if (rc >= 0) {
         const ntidx_event *e;
         while ((rc = ntidx_query_next(q, &e)) == 1)
-            ;
+            ++*events;
         ntidx_query_close(&q);
     }
     if (rc >= 0)
@@ -75,7 +75,10 @@ int damaged_scan_run(ntidx_trace *t, const ntidx_index *x, const ntidx_query_opt
             out->good[k++] = out->good[i];
     n = k;
     k = 0;
-    for (size_t i = 0; i < n; i++) {
+    /* With a limit, the regions after those whose events reach it are not read by the query (it reads region
+       after region, in their order, in either order of events): they are neither checked nor kept. */
+    uint64_t events = 0;
+    for (size_t i = 0; i < n && !(o->limit && !o->seek && events >= o->limit); i++) {
         ntidx_region g;
         int rc = out->good[i] < nr ? ntidx_index_region(x, out->good[i], &g) : NTIDX_OK;
         /* a region the window does not meet is not entered: kept, unread (as the query treats it) */
@@ -85,14 +88,17 @@ int damaged_scan_run(ntidx_trace *t, const ntidx_index *x, const ntidx_query_opt
             damaged_scan_free(out);
             return rc;
         }
-        if (enter && (rc = probe(t, x, o, &g, &out->bad[out->nbad])) < 0) {
+        uint64_t got = 0;
+        if (enter && (rc = probe(t, x, o, &g, &out->bad[out->nbad], &got)) < 0) {
             damaged_scan_free(out);
             return rc;
         }
-        if (enter && rc == 1)
+        if (enter && rc == 1) {
             out->nbad++;
-        else
+        } else {
             out->good[k++] = out->good[i];
+            events += got;
+        }
     }
     out->ngood = k;
     return 0;

@@ -35,7 +35,8 @@ typedef struct damaged_scan {
 
 /*
  * Read each region that a query with `o` would enter (its regions, or every region whose time span meets
- * the window), alone, with o's window and filters (no limit, no seek). 0 with *out filled (free it with
+ * the window), alone, with o's window and filters (no seek), in order; with o->limit, only until the regions
+ * read whole hold that many events (out->good then ends there: the query needs no more). 0 with *out filled (free it with
  * damaged_scan_free(); out->bad empty: nothing damaged), or the library's error (ntidx_last_error() says
  * it): damage that is not inside the region read, a region of a lazily checked index that failed its check
  * (NTIDX_E_INDEX_CORRUPT: recover and call again), out of memory.
