@@ -173,6 +173,16 @@ class SkipDamaged(unittest.TestCase):
         p = run("sql", self.bad, "--index", self.index, count + " WHERE on_error = 'ignore'")
         self.assertEqual(p.returncode, 2, p.stderr)
         self.assertIn("on_error = 'ignore': 'raise' (the default) or 'skip'", p.stderr)
+        # the module argument, as a host creates the table
+        p = run("sql", self.bad, "--index", self.index, "--format", "jsonl",
+                "CREATE VIRTUAL TABLE temp.ev USING ntidx('%s', index='%s', on_error='skip'); SELECT count(*) AS n FROM ev"
+                % (self.bad, self.index))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(json.loads(p.stdout)["n"], len(self.kept))
+        p = run("sql", self.bad, "--index", self.index,
+                "CREATE VIRTUAL TABLE temp.ev USING ntidx('%s', on_error='ignore')" % self.bad)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("on_error='ignore': 'raise' (the default) or 'skip'", p.stderr)
         # the undamaged trace: nothing left out, an empty list
         p = ok("sql", self.good, "--format", "jsonl", "--skip-damaged",
                count + "; SELECT ntidx_damaged_regions() AS d")
