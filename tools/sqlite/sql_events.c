@@ -17,6 +17,9 @@
  * The `fields` column (the payload as JSON) is decoded only when read.
  *
  * GROUP BY over columns of few values is a grouped scan (sql_group.c).
+ *
+ * on_error = 'skip' (a hidden column, or the module argument on_error='skip'): the damaged regions of a
+ * scan's window are found before its first row and left out (skip_damaged(), damaged.h), and said.
  */
 #include "sql_events.h"
 
