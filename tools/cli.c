@@ -241,6 +241,96 @@ int cli_query_next(cli_ctx *c, ntidx_query *q, const ntidx_event **e)
     return rc;
 }
 
+void cli_damaged_note(const cli_ctx *c, uint64_t region, uint64_t offset, uint64_t bytes, const char *why)
+{
+    cli_note("%s: warning: region %" PRIu64 " (offset %" PRIu64 ", %" PRIu64 " bytes) skipped: %s", c->trace_path,
+             region, offset, bytes, why);
+}
+
+void cli_skip_damaged_total(const cli_ctx *c, size_t skipped, const char *what)
+{
+    if (skipped)
+        cli_note("%s: warning: %zu damaged region%s left out of the %s", c->trace_path, skipped,
+                 skipped == 1 ? "" : "s", what);
+}
+
+int cli_skip_damaged(cli_ctx *c)
+{
+    if (!cli_opt(c, "skip-damaged"))
+        return CLI_GO_ON;
+    /* a command that reads without an index (dump) goes through one to know the regions */
+    if (!c->index && open_index(c, cli_verify_mode()) < 0)
+        return cli_end(c, CLI_FAIL);
+    cli_progress_label("ntidx: checking");
+    int rc = damaged_scan_run(c->trace, c->index, &c->query, &c->damaged);
+    if (cli_recover(c, rc))
+        rc = damaged_scan_run(c->trace, c->index, &c->query, &c->damaged);
+    cli_progress_end();
+    if (rc < 0) {
+        cli_library_error();
+        return cli_end(c, CLI_FAIL);
+    }
+    for (size_t i = 0; i < c->damaged.nbad; i++) {
+        const damaged_region *d = &c->damaged.bad[i];
+        cli_damaged_note(c, d->region, d->offset, d->bytes, d->message);
+    }
+    if (c->damaged.nbad) { /* not NULL: none at all when every region was damaged */
+        c->query.regions = c->damaged.good;
+        c->query.region_count = c->damaged.ngood;
+    }
+    return CLI_GO_ON;
+}
+
+/* The region of the index whose blocks hold file offset `at`, or UINT64_MAX. */
+static uint64_t region_at(const ntidx_index *x, uint64_t at)
+{
+    uint64_t n = ntidx_index_region_count(x);
+    for (uint64_t r = 0; r < n; r++) {
+        ntidx_region g;
+        if (ntidx_index_region(x, r, &g) == NTIDX_OK && at >= g.offset && at - g.offset < g.bytes)
+            return r;
+    }
+    return UINT64_MAX;
+}
+
+int cli_stats_skipping(cli_ctx *c, ntidx_stats_options *so, ntidx_stats **s, size_t *skipped)
+{
+    int rc = ntidx_stats_indexed(c->trace, c->index, so, s);
+    uint64_t n = ntidx_index_region_count(c->index), *todo = NULL;
+    size_t ntodo = 0;
+    while (damaged_code(rc)) {
+        const ntidx_error_info *ei = ntidx_last_error_info();
+        uint64_t r = ei->code == rc && ei->offset != NTIDX_NO_OFFSET ? region_at(c->index, ei->offset) : UINT64_MAX;
+        if (!todo && r != UINT64_MAX) {
+            if (!(todo = malloc((size_t)(n ? n : 1) * sizeof *todo))) {
+                rc = NTIDX_E_NOMEM;
+                break;
+            }
+            for (uint64_t i = 0; i < n; i++)
+                todo[ntodo++] = i;
+        }
+        size_t k = 0;
+        while (k < ntodo && todo[k] != r)
+            k++;
+        if (k == ntodo)
+            break; /* not a region still counted: the error stands */
+        ntidx_region g;
+        if (ntidx_index_region(c->index, r, &g) != NTIDX_OK)
+            break;
+        cli_damaged_note(c, r, g.offset, g.bytes, ei->message);
+        memmove(todo + k, todo + k + 1, (ntodo - k - 1) * sizeof *todo);
+        ntodo--;
+        (*skipped)++;
+        so->regions = todo; /* not NULL: none at all when every region was damaged */
+        so->region_count = ntodo;
+        rc = ntidx_stats_indexed(c->trace, c->index, so, s);
+    }
+    free(todo);
+    so->regions = NULL;
+    so->region_count = 0;
+    return rc;
+}
+
 /* How many single-character edits turn a into b (for suggestions; names are short). */
 static size_t edit_distance(const char *a, size_t na, const char *b)
 {
@@ -579,6 +669,7 @@ int cli_end(cli_ctx *c, int exit_code)
 {
     ntidx_index_close(&c->index);
     ntidx_index_close(&c->replaced);
+    damaged_scan_free(&c->damaged);
     ntidx_trace_close(&c->trace);
     cli_stdin_close(&c->in);
     return exit_code;

@@ -20,6 +20,7 @@
 #include <ntidx/ntidx.h>
 
 #include "input.h"
+#include "sqlite/damaged.h"
 
 /* Exit codes: 0 success, 1 the input could not be read, 2 usage error. */
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2, CLI_GO_ON = -1 /* cli_begin(): run the command */ };
@@ -90,6 +91,7 @@ typedef struct cli_ctx {
     int from_stdin;           /* TRACE is '-' (CLI_STDIN): trace_path is CLI_STDIN_NAME */
     ntidx_index *replaced;    /* the index cli_recover() replaced (closed by cli_end()) */
     cli_stdin in;             /* its bytes */
+    damaged_scan damaged;     /* --skip-damaged: the regions cli_skip_damaged() found damaged, and the others */
 } cli_ctx;
 
 /*
@@ -147,6 +149,25 @@ int cli_index_verified(cli_ctx *c);
  * the index was rebuilt once already, or the rebuild failed (ntidx_last_error() says why).
  */
 int cli_recover(cli_ctx *c, int rc);
+/*
+ * --skip-damaged (a command's own flag; nothing when it was not given): the regions c->query would read are read
+ * once alone each (damaged.h); each that cannot be read (a corrupt or cut block, an undefined reference inside
+ * it) is said on stderr ("TRACE: warning: region N (offset O, B bytes) skipped: why") and c->query reads the
+ * others only, so the command's answer is that of the undamaged regions. Damage outside a region (the
+ * definitions every region needs) stays the command's error. A command without an index (dump) gets one here, as
+ * query opens it (built if missing). CLI_GO_ON, or the exit code (said, cli_end() done).
+ */
+int cli_skip_damaged(cli_ctx *c);
+/* The regions left out, said at the end ("TRACE: warning: N damaged regions left out of the WHAT"), if any. */
+void cli_skip_damaged_total(const cli_ctx *c, size_t skipped, const char *what);
+/* One region left out, said on stderr as cli_skip_damaged() says it. */
+void cli_damaged_note(const cli_ctx *c, uint64_t region, uint64_t offset, uint64_t bytes, const char *why);
+/*
+ * --skip-damaged for the statistics (stats, top): ntidx_stats_indexed() again without the region the last
+ * failure met, while a failure is damage inside a region still counted; each region left out is said and
+ * counted in *skipped. so->regions is left NULL again.
+ */
+int cli_stats_skipping(cli_ctx *c, ntidx_stats_options *so, ntidx_stats **s, size_t *skipped);
 /* ntidx_query_next() of a query over c->index, which goes on over a rebuilt index after cli_recover(). */
 int cli_query_next(cli_ctx *c, ntidx_query *q, const ntidx_event **e);
 

@@ -23,6 +23,10 @@
 
 enum { FMT_CHROME, FMT_SPEEDSCOPE, FMT_CSV, FMT_JSONL };
 
+static const cli_option options[] = {
+    {"skip-damaged", 0, NULL, "leave out a region that cannot be read (said on stderr) instead of failing"},
+    {NULL, 0, NULL, NULL}};
+
 const cli_command cli_cmd_export = {
     .name = "export",
     .run = ntidx_cmd_export,
@@ -35,6 +39,7 @@ const cli_command cli_cmd_export = {
     .notes = "chrome: Chrome Trace Event JSON (Perfetto UI, chrome://tracing); speedscope: the sample profiler's\n"
              "stacks (or those of the events --provider/--event select) per thread; csv, jsonl: as ntidx query.\n"
              "The index is checked whole first (exports read it in several passes).\n",
+    .options = options,
 };
 
 static int export_rows(export_job *job, enum event_format fmt, uint64_t *written)
@@ -74,6 +79,8 @@ int ntidx_cmd_export(int argc, char **argv)
         return rc;
     int fmt = !strcmp(c.format, "chrome") ? FMT_CHROME : !strcmp(c.format, "speedscope") ? FMT_SPEEDSCOPE
               : !strcmp(c.format, "csv") ? FMT_CSV : FMT_JSONL;
+    if ((rc = cli_skip_damaged(&c)) != CLI_GO_ON)
+        return rc;
     export_job job;
     memset(&job, 0, sizeof job);
     job.trace_path = c.trace_path;
@@ -97,8 +104,10 @@ int ntidx_cmd_export(int argc, char **argv)
     }
     cli_progress_end();
     int ret = CLI_FAIL;
-    if (rc == 0 && !n)
+    if (rc == 0 && !n && !c.damaged.nbad)
         cli_names_warning(&c);
+    if (rc == 0)
+        cli_skip_damaged_total(&c, c.damaged.nbad, "export");
     if (rc < 0)
         cli_output_discard(&o);
     else if (cli_output_commit(&o) == 0) {

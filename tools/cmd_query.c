@@ -14,6 +14,7 @@
 
 static const cli_option options[] = {
     {"stats", 0, NULL, "print the regions, blocks and bytes of the trace read on stderr"},
+    {"skip-damaged", 0, NULL, "leave out a region that cannot be read (said on stderr) instead of failing"},
     {NULL, 0, NULL, NULL}};
 
 const cli_command cli_cmd_query = {
@@ -31,6 +32,8 @@ int ntidx_cmd_query(int argc, char **argv)
     cli_ctx c;
     int rc = cli_begin(&cli_cmd_query, argc, argv, &c);
     if (rc != CLI_GO_ON)
+        return rc;
+    if ((rc = cli_skip_damaged(&c)) != CLI_GO_ON)
         return rc;
     enum event_format fmt = event_format_parse(c.format);
     ntidx_query *q;
@@ -53,8 +56,10 @@ int ntidx_cmd_query(int argc, char **argv)
     const ntidx_index_info *xi = ntidx_index_get_info(c.index);
     if (rc < 0 && rc != NTIDX_E_WRITE) /* standard output failed: main() says so */
         cli_library_error();
-    if (rc >= 0 && !n)
+    if (rc >= 0 && !n && !c.damaged.nbad)
         cli_names_warning(&c);
+    if (rc >= 0)
+        cli_skip_damaged_total(&c, c.damaged.nbad, "answer");
     if (rc >= 0 && xi && !xi->complete) /* a window past the end of what was written is empty: say why */
         cli_note("%s: warning: trace is incomplete: read up to its last complete block (offset %" PRIu64 ")",
                  c.trace_path, xi->indexed_end);

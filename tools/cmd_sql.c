@@ -25,6 +25,10 @@
 #include "output.h"
 #include "sqlite/ntidx_sqlite.h"
 
+static const cli_option options[] = {
+    {"skip-damaged", 0, NULL, "the events table leaves out a region that cannot be read (said on stderr)"},
+    {NULL, 0, NULL, NULL}};
+
 const cli_command cli_cmd_sql = {
     .name = "sql",
     .run = ntidx_cmd_sql,
@@ -32,6 +36,7 @@ const cli_command cli_cmd_sql = {
     .groups = CLI_ARGS | CLI_FORMAT | CLI_INDEX,
     .args = "TRACE [TRACE...] STATEMENT",
     .formats = "text|csv|jsonl|json",
+    .options = options,
     .notes = "tables: events (ts, time_s, provider, event_id, event_name, version, thread, capture_thread, seq,\n"
              "stack_id, offset, fields, activity_id, related_activity_id), types, threads, regions, stacks, and\n"
              "the analyses' tables gc and gc_summary (the keys of `ntidx gc --format jsonl`); with\n"
@@ -440,7 +445,8 @@ int ntidx_cmd_sql(int argc, char **argv)
     }
     /* the sorter of GROUP BY and ORDER BY stays in memory rather than in temporary files */
     sqlite3_exec(db, "PRAGMA temp_store = MEMORY", NULL, NULL, NULL);
-    char *schema = ntidx_sqlite_schema(c.args, ntraces, c.index_path), *err = NULL;
+    char *schema = ntidx_sqlite_schema_skipping(c.args, ntraces, c.index_path, cli_opt(&c, "skip-damaged") != NULL),
+         *err = NULL;
     if (!schema || sqlite3_exec(db, schema, NULL, NULL, &err) != SQLITE_OK) {
         cli_error("%s", err ? err : "out of memory");
         sqlite3_free(err);

@@ -121,62 +121,6 @@ static const cli_option options[] = {
     {"skip-damaged", 0, NULL, "leave out a region that cannot be read (said on stderr) instead of failing"},
     {NULL, 0, NULL, NULL}};
 
-/* The region of the index whose blocks hold file offset `at`, or UINT64_MAX. */
-static uint64_t region_at(const ntidx_index *x, uint64_t at)
-{
-    uint64_t n = ntidx_index_region_count(x);
-    for (uint64_t r = 0; r < n; r++) {
-        ntidx_region g;
-        if (ntidx_index_region(x, r, &g) == NTIDX_OK && at >= g.offset && at - g.offset < g.bytes)
-            return r;
-    }
-    return UINT64_MAX;
-}
-
-/*
- * --skip-damaged: the statistics again without the region the last failure met, while a failure is damage
- * (a corrupt or cut block) inside a region still counted; each region left out is said. Damage elsewhere (the
- * definitions every region needs) stays the command's error. The regions left out are counted in *skipped.
- */
-static int stats_skipping(cli_ctx *c, ntidx_stats_options *so, ntidx_stats **s, size_t *skipped)
-{
-    int rc = ntidx_stats_indexed(c->trace, c->index, so, s);
-    uint64_t n = ntidx_index_region_count(c->index), *todo = NULL;
-    size_t ntodo = 0;
-    while (rc == NTIDX_E_CORRUPT || rc == NTIDX_E_TRUNCATED || rc == NTIDX_E_UNDEFINED_REF) {
-        const ntidx_error_info *ei = ntidx_last_error_info();
-        uint64_t r = ei->code == rc && ei->offset != NTIDX_NO_OFFSET ? region_at(c->index, ei->offset) : UINT64_MAX;
-        if (!todo && r != UINT64_MAX) {
-            if (!(todo = malloc((size_t)(n ? n : 1) * sizeof *todo))) {
-                rc = NTIDX_E_NOMEM;
-                break;
-            }
-            for (uint64_t i = 0; i < n; i++)
-                todo[ntodo++] = i;
-        }
-        size_t k = 0;
-        while (k < ntodo && todo[k] != r)
-            k++;
-        if (k == ntodo)
-            break; /* not a region still counted: the error stands */
-        ntidx_region g;
-        if (ntidx_index_region(c->index, r, &g) != NTIDX_OK)
-            break;
-        cli_note("%s: warning: region %" PRIu64 " (offset %" PRIu64 ", %" PRIu64 " bytes) skipped: %s", c->trace_path,
-                 r, g.offset, g.bytes, ei->message);
-        memmove(todo + k, todo + k + 1, (ntodo - k - 1) * sizeof *todo);
-        ntodo--;
-        (*skipped)++;
-        so->regions = todo; /* not NULL: none at all when every region was damaged */
-        so->region_count = ntodo;
-        rc = ntidx_stats_indexed(c->trace, c->index, so, s);
-    }
-    free(todo);
-    so->regions = NULL;
-    so->region_count = 0;
-    return rc;
-}
-
 const cli_command cli_cmd_stats = {
     .name = "stats",
     .run = ntidx_cmd_stats,
@@ -225,7 +169,7 @@ int ntidx_cmd_stats(int argc, char **argv)
     } else {
         /* Through the side index: regions decoded in parallel, only those the window needs. */
         cli_progress_label("ntidx: counting");
-        rc = skip_damaged ? stats_skipping(&c, &so, &s, &skipped) : ntidx_stats_indexed(c.trace, c.index, &so, &s);
+        rc = skip_damaged ? cli_stats_skipping(&c, &so, &s, &skipped) : ntidx_stats_indexed(c.trace, c.index, &so, &s);
         cli_progress_end();
         if (cli_recover(&c, rc)) {
             cli_progress_label("ntidx: counting");
@@ -247,9 +191,7 @@ int ntidx_cmd_stats(int argc, char **argv)
         print_text(c.trace, c.trace_path, s);
     if (!s->complete)
         cli_note("%s: warning: trace is incomplete: %s", c.trace_path, s->incomplete_reason);
-    if (skipped)
-        cli_note("%s: warning: %zu damaged region%s left out of the statistics", c.trace_path, skipped,
-                 skipped == 1 ? "" : "s");
+    cli_skip_damaged_total(&c, skipped, "statistics");
     ntidx_stats_free(&s);
     return cli_end(&c, CLI_OK);
 }

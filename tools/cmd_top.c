@@ -30,6 +30,7 @@ static int by_count(const void *a, const void *b)
 static const cli_option options[] = {
     {"by", 0, "type|thread|provider", "what to rank (default type)"},
     {"n", 'n', "N", "how many (default 10)"},
+    {"skip-damaged", 0, NULL, "leave out a region that cannot be read (said on stderr) instead of failing"},
     {NULL, 0, NULL, NULL}};
 
 const cli_command cli_cmd_top = {
@@ -60,7 +61,9 @@ int ntidx_cmd_top(int argc, char **argv)
     so.t0 = c.query.t0;
     so.t1 = c.query.t1;
     ntidx_stats *s = NULL;
-    rc = ntidx_stats_indexed(c.trace, c.index, &so, &s);
+    size_t skipped = 0;
+    rc = cli_opt(&c, "skip-damaged") ? cli_stats_skipping(&c, &so, &s, &skipped)
+                                     : ntidx_stats_indexed(c.trace, c.index, &so, &s);
     if (cli_recover(&c, rc))
         rc = ntidx_stats_indexed(c.trace, c.index, &so, &s);
     if (rc < 0) {
@@ -134,5 +137,6 @@ int ntidx_cmd_top(int argc, char **argv)
     }
     free(it);
     ntidx_stats_free(&s);
+    cli_skip_damaged_total(&c, skipped, "counts");
     return cli_end(&c, CLI_OK);
 }

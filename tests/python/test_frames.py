@@ -12,7 +12,8 @@ usage: test_frames.py NTIDX TRACES_DIR   (the package on PYTHONPATH)
 - iter_frames(rows=N) parts concatenate to frame(), none longer than N.
 - A Trace pickles and unpickles to one that gives the same frame.
 - on_error="skip" leaves a damaged region out, warns, and lists it in attrs (stats(): "skipped_regions");
-  the default still raises; `ntidx stats --skip-damaged` gives the same count.
+  the default still raises; `ntidx stats --skip-damaged` gives the same count; Trace.sql() and ntidx.sql() take
+  on_error="skip" too.
 """
 
 import json
@@ -201,6 +202,21 @@ class Frames(unittest.TestCase):
             self.assertTrue(any(issubclass(x.category, ntidx.DamagedRegionWarning) for x in w))
             self.assertEqual(s["events"], len(df))
             self.assertEqual([x["region"] for x in s["skipped_regions"]], [2])
+            # sql(): the events table leaves the same region out, said with a DamagedRegionWarning
+            with self.assertRaises(ntidx.CorruptError):
+                b.sql("SELECT count(*) AS n FROM events")
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                got = b.sql("SELECT offset FROM events ORDER BY ts", on_error="skip")
+                n = ntidx.sql(bad, "SELECT count(*) AS n FROM events", index=b.index_path, on_error="skip")
+            said = [str(x.message) for x in w if issubclass(x.category, ntidx.DamagedRegionWarning)]
+            self.assertEqual(len(said), 2, [str(x.message) for x in w])
+            self.assertIn("1 damaged region left out of the scan; region 2 (offset %d, %d bytes) skipped"
+                          % (r.offset, r.bytes), said[0])
+            self.assertEqual(got.offset.tolist(), df.offset.tolist())
+            self.assertEqual(int(n.n[0]), len(df))
+            with self.assertRaises(ntidx.ArgumentError):
+                b.sql("SELECT 1", on_error="ignore")
         idx = os.path.join(SCRATCH, "damaged-cli.ntidx")  # none yet: the command builds it
         p = subprocess.run([NTIDX, "stats", bad, "--index", idx, "--json"], capture_output=True, text=True)
         self.assertEqual(p.returncode, 1)

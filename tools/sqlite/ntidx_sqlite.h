@@ -4,14 +4,17 @@
  * code, compiled once against sqlite3ext.h, reached through the API
  * routines SQLite hands to an extension's entry point.
  *
- *   ntidx                       CREATE VIRTUAL TABLE ev USING ntidx('trace'[, 'trace'...][, index='path'])
+ *   ntidx                       CREATE VIRTUAL TABLE ev USING ntidx('trace'[, 'trace'...][, index='path']
+ *                               [, on_error='skip'])
  *   ntidx_events(path[, index]) the same as a table-valued function
  *   ntidx_types(path)           event types: provider, event_id, version, event_name, count, first_ts, fields
  *   ntidx_threads(path)         thread, events, dropped
  *   ntidx_regions(path)         the index's regions: time ranges, offsets, bytes, blocks, events
  *   ntidx_stacks(path)          one row per frame: stack_id, depth, ip, method, module
  *   ntidx_bytes_read()          bytes of trace the last events scan read
- *   ntidx_warning()             the last events scan's warning (a name filter naming nothing), or NULL
+ *   ntidx_warning()             the last events scan's warning (a name filter naming nothing, damaged
+ *                               regions left out), or NULL
+ *   ntidx_damaged_regions()     the regions the last events scan left out (on_error = 'skip'), as JSON
  *   ntidx_ticks(path, time)     a time ("1.5s", ISO-8601 Z, ticks) as the trace's ticks
  *   ntidx_gc(path[, index...])  every table of every analysis of the library (gc, gc_summary, ...) as a
  *                               function; CREATE VIRTUAL TABLE gc USING ntidx_analysis(gc, 'trace'...)
@@ -47,6 +50,10 @@ typedef struct ntidx_sqlite_hooks {
     int verify;       /* ntidx_index_verify for indexes loaded from disk */
     unsigned threads; /* workers of the statistics behind ntidx_types and ntidx_threads, and of the analyses
                          (0: every core) */
+    /* A scan with on_error = 'skip' left damaged regions of `trace` out: `message` counts them and says each one
+       (region, offset, bytes, why). Also logged with sqlite3_log(SQLITE_WARNING), kept for ntidx_warning() and
+       listed by ntidx_damaged_regions(). NULL: said through `warning`. */
+    void (*damaged)(void *ctx, const char *trace, const char *message);
 } ntidx_sqlite_hooks;
 
 /*
@@ -71,5 +78,8 @@ const char *ntidx_sqlite_table_name(const char *table);
  * Trace.sql() run it, so a statement sees the same tables in both.
  */
 char *ntidx_sqlite_schema(char *const *traces, int n, const char *index);
+/* The same, with `skip_damaged`: the events table made with on_error='skip' (`ntidx sql --skip-damaged`,
+   Python's sql(..., on_error="skip")): its scans leave damaged regions out (docs/sql.md). */
+char *ntidx_sqlite_schema_skipping(char *const *traces, int n, const char *index, int skip_damaged);
 
 #endif

@@ -17,6 +17,9 @@
  * The `fields` column (the payload as JSON) is decoded only when read.
  *
  * GROUP BY over columns of few values is a grouped scan (sql_group.c).
+ *
+ * on_error = 'skip' (a hidden column, or the module argument on_error='skip'): the damaged regions of a
+ * scan's window are found before its first row and left out (skip_damaged(), damaged.h), and said.
  */
 #include "sql_events.h"
 
@@ -30,17 +33,17 @@ static const char *const col_decl[C_COUNT] = {
     "ts INTEGER", "time_s REAL", "provider TEXT COLLATE NOCASE", "event_id INTEGER", "event_name TEXT", "version INTEGER",
     "thread INTEGER", "capture_thread INTEGER", "seq INTEGER", "stack_id INTEGER", "\"offset\" INTEGER",
     "fields JSON", "activity_id TEXT", "related_activity_id TEXT", "trace TEXT", "field_error TEXT HIDDEN",
-    "path HIDDEN", "index_path HIDDEN", "stack_key INTEGER HIDDEN"};
+    "path HIDDEN", "index_path HIDDEN", "stack_key INTEGER HIDDEN", "on_error TEXT HIDDEN"};
 
 /* Declared orders. The arguments of ntidx_events(path, index) are its first hidden columns. */
 static const uint8_t order_single[] = {C_TS, C_TIME_S, C_PROVIDER, C_EVENT_ID, C_EVENT_NAME, C_VERSION, C_THREAD,
                                        C_CAPTURE_THREAD, C_SEQ, C_STACK_ID, C_OFFSET, C_FIELDS, C_ACTIVITY_ID,
                                        C_RELATED_ACTIVITY_ID, C_PATH, C_INDEX, C_TRACE, C_FIELD_ERROR,
-                                       C_STACK_KEY};
+                                       C_STACK_KEY, C_ON_ERROR};
 static const uint8_t order_multi[] = {C_TRACE, C_TS, C_TIME_S, C_PROVIDER, C_EVENT_ID, C_EVENT_NAME, C_VERSION,
                                       C_THREAD, C_CAPTURE_THREAD, C_SEQ, C_STACK_ID, C_OFFSET, C_FIELDS,
                                       C_ACTIVITY_ID, C_RELATED_ACTIVITY_ID, C_PATH, C_INDEX, C_FIELD_ERROR,
-                                      C_STACK_KEY};
+                                      C_STACK_KEY, C_ON_ERROR};
 
 /* ------------------------------------------------------------------ */
 /* Tables                                                              */
@@ -93,6 +96,24 @@ static int ev_init(sqlite3 *db, void *aux, int argc, const char *const *argv, sq
             return SQLITE_NOMEM;
         }
         for (int i = 3; i < argc; i++) {
+            const char *oe = nsql_named_arg(argv[i], "on_error");
+            if (oe) {
+                char *val = nsql_dequote(oe);
+                if (!val) {
+                    vtab_free(v);
+                    return SQLITE_NOMEM;
+                }
+                int ok = !strcmp(val, "skip") || !strcmp(val, "raise");
+                v->skip = !strcmp(val, "skip");
+                if (!ok)
+                    *err = sqlite3_mprintf("ntidx: on_error='%s': 'raise' (the default) or 'skip'", val);
+                sqlite3_free(val);
+                if (!ok) {
+                    vtab_free(v);
+                    return SQLITE_ERROR;
+                }
+                continue;
+            }
             const char *ix = nsql_index_arg(argv[i]);
             char *val = nsql_dequote(ix ? ix : argv[i]);
             if (!val) {
@@ -113,7 +134,8 @@ static int ev_init(sqlite3 *db, void *aux, int argc, const char *const *argv, sq
             }
         }
         if (!v->npaths) {
-            *err = sqlite3_mprintf("ntidx: no trace: CREATE VIRTUAL TABLE ev USING ntidx('trace.nettrace'[, index='path'])");
+            *err = sqlite3_mprintf("ntidx: no trace: CREATE VIRTUAL TABLE ev USING ntidx('trace.nettrace'[, index='path']"
+                                   "[, on_error='skip'])");
             vtab_free(v);
             return SQLITE_ERROR;
         }
@@ -209,10 +231,13 @@ static int ev_best_index(sqlite3_vtab *tab, sqlite3_index_info *info)
 {
     ev_vtab *v = (ev_vtab *)tab;
     char codes[2 * MAX_ARGS + 1];
-    int nargs = 0, plan = 0, path_cons = -1, index_cons = -1, path_unusable = 0;
+    int nargs = 0, plan = 0, path_cons = -1, index_cons = -1, path_unusable = 0, on_error_cons = -1;
     /* the arguments of ntidx_events() come first */
     for (int i = 0; i < info->nConstraint; i++) {
         const struct sqlite3_index_constraint *k = &info->aConstraint[i];
+        if (k->iColumn >= 0 && v->col[k->iColumn] == C_ON_ERROR && k->op == SQLITE_INDEX_CONSTRAINT_EQ &&
+            k->usable && on_error_cons < 0)
+            on_error_cons = i; /* on_error = 'skip' (either table) */
         if (!v->eponymous || k->iColumn < 0 || k->op != SQLITE_INDEX_CONSTRAINT_EQ)
             continue;
         int col = v->col[k->iColumn];
@@ -237,6 +262,11 @@ static int ev_best_index(sqlite3_vtab *tab, sqlite3_index_info *info)
         info->aConstraintUsage[index_cons].argvIndex = ++nargs;
         info->aConstraintUsage[index_cons].omit = 1;
         codes[2 * nargs - 2] = 'a' + C_INDEX, codes[2 * nargs - 1] = OP_EQ;
+    }
+    if (on_error_cons >= 0) {
+        info->aConstraintUsage[on_error_cons].argvIndex = ++nargs;
+        info->aConstraintUsage[on_error_cons].omit = 1;
+        codes[2 * nargs - 2] = 'a' + C_ON_ERROR, codes[2 * nargs - 1] = OP_EQ;
     }
     /* the window and the filters, and what the estimate knows of them now */
     uint64_t t0 = 0, t1 = UINT64_MAX;
@@ -301,7 +331,9 @@ static int ev_best_index(sqlite3_vtab *tab, sqlite3_index_info *info)
 
     /* GROUP BY over columns of few values, and no other column read: a grouped scan */
     char group[C_COUNT + 4] = "";
-    if (!(plan & PLAN_TIME_ORDER) && info->nOrderBy > 0 && info->nOrderBy <= C_COUNT &&
+    /* (not while damaged regions are left out: the grouped scan counts through the statistics, which the
+       regions' check does not cover) */
+    if (!(plan & PLAN_TIME_ORDER) && !v->skip && on_error_cons < 0 && info->nOrderBy > 0 && info->nOrderBy <= C_COUNT &&
         sqlite3_vtab_distinct(info) == 1) {
         uint64_t allowed = 0;
         for (int i = 0; i < C_COUNT; i++)
@@ -394,6 +426,8 @@ void nsql_progress_end(ev_cursor *c)
 static void reset(ev_cursor *c)
 {
     ntidx_query_close(&c->q);
+    damaged_scan_free(&c->dmg);
+    c->skip = 0;
     nsql_progress_end(c);
     for (size_t i = 0; i < c->nsets; i++) {
         ev_set *s = &c->sets[i];
@@ -593,6 +627,78 @@ static int cursor_library_error(ev_cursor *c)
     return nsql_library_fail(&c->vt->base, c->conn);
 }
 
+/* A JSON string literal of s, escaped by the library's one policy (invalid UTF-8 becomes U+FFFD). */
+static void json_string(sqlite3_str *j, const char *s)
+{
+    ntidx_buf b = {0};
+    if (ntidx_buf_append_json_string(&b, s, strlen(s)) == NTIDX_OK)
+        sqlite3_str_append(j, b.data, (int)b.len);
+    else
+        sqlite3_str_appendall(j, "null");
+    ntidx_buf_free(&b);
+}
+
+/*
+ * on_error = 'skip': the regions of source s that the query `o` would fail on with damage inside them are
+ * found first (damaged.h: each region read alone), and o reads the others only, so no row of a damaged region
+ * is ever returned. Each region left out is said: sqlite3_log(SQLITE_WARNING), the host's warning hook (`ntidx
+ * sql` prints it on stderr), ntidx_warning() and ntidx_damaged_regions(). 0, or the library's error (damage
+ * outside a region: the definitions every region needs).
+ */
+static int skip_damaged(ev_cursor *c, nsql_source *s, ntidx_query_options *o)
+{
+    damaged_scan_free(&c->dmg);
+    int rc = damaged_scan_run(s->trace, s->index, o, &c->dmg);
+    if (nsql_source_recover(s, s->index, rc))
+        rc = damaged_scan_run(s->trace, s->index, o, &c->dmg);
+    if (rc < 0)
+        return rc;
+    if (!c->dmg.nbad)
+        return 0;
+    o->regions = c->dmg.good; /* not NULL: none at all when every region was damaged */
+    o->region_count = c->dmg.ngood;
+    sqlite3_str *m = sqlite3_str_new(NULL), *j = sqlite3_str_new(NULL);
+    const char *prev = c->conn->last_damaged;
+    sqlite3_str_appendf(j, "%.*s", prev ? (int)strlen(prev) - 1 : 0, prev ? prev : "");
+    sqlite3_str_appendall(j, prev && strlen(prev) > 2 ? "," : prev ? "" : "[");
+    sqlite3_str_appendf(m, "%llu damaged region%s left out of the scan", (unsigned long long)c->dmg.nbad,
+                        c->dmg.nbad == 1 ? "" : "s");
+    for (size_t i = 0; i < c->dmg.nbad; i++) {
+        const damaged_region *d = &c->dmg.bad[i];
+        sqlite3_str_appendf(m, "; region %llu (offset %llu, %llu bytes) skipped: %s", (unsigned long long)d->region,
+                            (unsigned long long)d->offset, (unsigned long long)d->bytes, d->message);
+        sqlite3_str_appendf(j, "%s{\"trace\":", i ? "," : "");
+        json_string(j, s->path);
+        sqlite3_str_appendf(j, ",\"region\":%llu,\"offset\":%llu,\"bytes\":%llu,\"at\":%llu,\"error\":",
+                            (unsigned long long)d->region, (unsigned long long)d->offset,
+                            (unsigned long long)d->bytes, (unsigned long long)d->at);
+        json_string(j, d->message);
+        sqlite3_str_appendall(j, "}");
+    }
+    sqlite3_str_appendall(j, "]");
+    char *msg = sqlite3_str_finish(m), *json = sqlite3_str_finish(j);
+    if (!msg || !json) {
+        sqlite3_free(msg);
+        sqlite3_free(json);
+        return NTIDX_E_NOMEM;
+    }
+    sqlite3_free(c->conn->last_damaged);
+    c->conn->last_damaged = json;
+    sqlite3_log(SQLITE_WARNING, "ntidx: %s: %s", s->path, msg);
+    char *all = c->conn->last_warning ? sqlite3_mprintf("%s; %s: %s", c->conn->last_warning, s->path, msg)
+                                      : sqlite3_mprintf("%s: %s", s->path, msg);
+    if (all) {
+        sqlite3_free(c->conn->last_warning);
+        c->conn->last_warning = all;
+    }
+    if (c->conn->hooks.damaged)
+        c->conn->hooks.damaged(c->conn->hooks.ctx, s->path, msg);
+    else if (c->conn->hooks.warning)
+        c->conn->hooks.warning(c->conn->hooks.ctx, s->path, msg);
+    sqlite3_free(msg);
+    return 0;
+}
+
 /* Move to the next row: the next event of the current trace's query that passes, or of the next trace. */
 int nsql_events_advance(ev_cursor *c)
 {
@@ -610,6 +716,8 @@ int nsql_events_advance(ev_cursor *c)
             }
             ntidx_query_options o;
             query_options(c, c->src[c->at], &o);
+            if (c->skip && skip_damaged(c, c->src[c->at], &o) < 0)
+                return cursor_library_error(c);
             c->q_index = c->src[c->at]->index;
             if (ntidx_query_open(c->src[c->at]->trace, c->q_index, &o, &c->q) < 0)
                 return cursor_library_error(c);
@@ -731,6 +839,9 @@ static int ev_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr, i
     c->s_lo = -INFINITY;
     c->s_hi = INFINITY;
     c->time_order = (idxNum & PLAN_TIME_ORDER) != 0;
+    c->skip = v->skip;
+    sqlite3_free(c->conn->last_damaged);
+    c->conn->last_damaged = NULL;
     c->conn->last_scan = c;
     c->conn->last_bytes = 0;
     sqlite3_free(c->conn->last_warning);
@@ -757,6 +868,14 @@ static int ev_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr, i
     for (size_t k = 0; k < ncodes && (int)k < argc; k++) {
         int col = codes[2 * k] - 'a', op = codes[2 * k + 1];
         sqlite3_value *a = argv[k];
+        if (col == C_ON_ERROR) {
+            const char *txt = (const char *)sqlite3_value_text(a);
+            if (!txt || (strcmp(txt, "skip") && strcmp(txt, "raise")))
+                return cursor_error(c, sqlite3_mprintf("ntidx: on_error = '%s': 'raise' (the default) or 'skip'",
+                                                       txt ? txt : "NULL"));
+            c->skip = !strcmp(txt, "skip");
+            continue;
+        }
         if (col == C_PATH || col == C_INDEX) {
             const unsigned char *txt = sqlite3_value_text(a);
             if (!txt) {
@@ -937,6 +1056,7 @@ __attribute__((noinline)) static int event_column(ev_cursor *c, sqlite3_context 
     case C_TRACE:
     case C_PATH: sqlite3_result_text(ctx, s->path, -1, SQLITE_TRANSIENT); break;
     case C_INDEX: nsql_result_text(ctx, s->index_path); break;
+    case C_ON_ERROR: sqlite3_result_text(ctx, c->skip ? "skip" : "raise", -1, SQLITE_STATIC); break;
     case C_STACK_KEY:
         /* where the stack's bytes are in the file: the key of ntidx_stacks (stack ids are reused) */
         if (e->stack && e->stack_size)
@@ -984,6 +1104,14 @@ static void last_warning(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     nsql_result_text(ctx, ((nsql_conn *)sqlite3_user_data(ctx))->last_warning);
 }
 
+static void damaged_regions(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    (void)argv;
+    const char *j = ((nsql_conn *)sqlite3_user_data(ctx))->last_damaged;
+    sqlite3_result_text(ctx, j ? j : "[]", -1, SQLITE_TRANSIENT);
+}
+
 static void bytes_read(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
@@ -1000,6 +1128,9 @@ int nsql_register_events(sqlite3 *db, nsql_conn *c)
     if (rc == SQLITE_OK)
         rc = sqlite3_create_function_v2(db, "ntidx_bytes_read", 0, SQLITE_UTF8 | SQLITE_INNOCUOUS, c, bytes_read,
                                         NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_create_function_v2(db, "ntidx_damaged_regions", 0, SQLITE_UTF8 | SQLITE_INNOCUOUS, c,
+                                        damaged_regions, NULL, NULL, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_create_function_v2(db, "ntidx_warning", 0, SQLITE_UTF8 | SQLITE_INNOCUOUS, c, last_warning,
                                         NULL, NULL, NULL);

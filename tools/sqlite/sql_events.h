@@ -7,12 +7,13 @@
 #define NTIDX_TOOLS_SQL_EVENTS_H
 
 #include "sql_internal.h"
+#include "damaged.h"
 
 /* The columns, in the order of this enum inside; each table declares them in its own order (ev_vtab.col). */
 enum {
     C_TS, C_TIME_S, C_PROVIDER, C_EVENT_ID, C_EVENT_NAME, C_VERSION, C_THREAD, C_CAPTURE_THREAD, C_SEQ,
     C_STACK_ID, C_OFFSET, C_FIELDS, C_ACTIVITY_ID, C_RELATED_ACTIVITY_ID, C_TRACE, C_FIELD_ERROR, C_PATH, C_INDEX,
-    C_STACK_KEY, C_COUNT
+    C_STACK_KEY, C_ON_ERROR, C_COUNT
 };
 
 /* idxNum bits */
@@ -37,6 +38,7 @@ typedef struct ev_vtab {
     int npaths;
     char **paths;     /* created tables */
     char *index_path; /* created tables: index='path' */
+    int skip;         /* created tables: on_error='skip' (the default of their scans) */
     uint8_t col[C_COUNT]; /* declared position -> C_* */
 } ev_vtab;
 
@@ -88,6 +90,8 @@ typedef struct ev_cursor {
     const ntidx_metadata *last_m;
     uint64_t last_m_offset;
     int last_m_ok;
+    int skip;                 /* on_error = 'skip': damaged regions left out (damaged.h) */
+    damaged_scan dmg;         /* the current source's */
     int names_checked;        /* nsql_nothing_found() looked once (a join may scan the table again and again) */
     /* fields, decoded on demand */
     int fields_state; /* 0 not yet, 1 decoded, 2 the payload does not fit its metadata */

@@ -72,6 +72,7 @@ struct nsql_conn {
     const void *last_scan;    /* the events cursor whose bytes ntidx_bytes_read() reports */
     uint64_t last_bytes;
     char *last_warning;       /* what ntidx_warning() reports: the last events scan's (NULL: none) */
+    char *last_damaged;       /* what ntidx_damaged_regions() reports: the last events scan's regions left out (JSON) */
     char *last_analysis_stats;/* what ntidx_analysis_stats() reports: the last analysis scan's (JSON) */
 };
 
@@ -118,6 +119,8 @@ char *nsql_dequote(const char *s);
 /* A module argument `index = 'path'` (the events and analysis tables take one): what follows '=', still
    quoted (nsql_dequote() it), or NULL when the argument is not of that form. */
 const char *nsql_index_arg(const char *a);
+/* A module argument `name = 'value'`: what follows '=', still quoted, or NULL when it is not of that form. */
+const char *nsql_named_arg(const char *a, const char *name);
 
 /* The modules. */
 int nsql_register_events(sqlite3 *db, nsql_conn *c);

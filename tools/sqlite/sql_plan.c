@@ -11,7 +11,7 @@
 static const char *const col_name[C_COUNT] = {
     "ts", "time_s", "provider", "event_id", "event_name", "version", "thread", "capture_thread", "seq",
     "stack_id", "offset", "fields", "activity_id", "related_activity_id", "trace", "field_error", "path",
-    "index_path", "stack_key"};
+    "index_path", "stack_key", "on_error"};
 
 static const struct {
     char code;

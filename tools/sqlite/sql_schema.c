@@ -11,12 +11,19 @@
 
 char *ntidx_sqlite_schema(char *const *traces, int n, const char *index)
 {
+    return ntidx_sqlite_schema_skipping(traces, n, index, 0);
+}
+
+char *ntidx_sqlite_schema_skipping(char *const *traces, int n, const char *index, int skip_damaged)
+{
     sqlite3_str *s = sqlite3_str_new(NULL);
     sqlite3_str_appendall(s, "CREATE VIRTUAL TABLE temp.events USING ntidx(");
     for (int i = 0; i < n; i++)
         sqlite3_str_appendf(s, "%s%Q", i ? ", " : "", traces[i]);
     if (index)
         sqlite3_str_appendf(s, ", index=%Q", index);
+    if (skip_damaged)
+        sqlite3_str_appendall(s, ", on_error='skip'");
     sqlite3_str_appendall(s, ");\n");
     static const char *const companions[] = {"types", "threads", "regions", "stacks"};
     for (size_t k = 0; k < sizeof companions / sizeof companions[0]; k++) {

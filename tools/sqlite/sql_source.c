@@ -55,17 +55,20 @@ void nsql_result_text(sqlite3_context *ctx, const char *s)
         sqlite3_result_null(ctx);
 }
 
-const char *nsql_index_arg(const char *a)
+const char *nsql_named_arg(const char *a, const char *name)
 {
+    size_t n = strlen(name);
     while (*a == ' ' || *a == '\t' || *a == '\n')
         a++;
-    if (sqlite3_strnicmp(a, "index", 5))
+    if (sqlite3_strnicmp(a, name, (int)n))
         return NULL;
-    a += 5;
+    a += n;
     while (*a == ' ' || *a == '\t')
         a++;
     return *a == '=' ? a + 1 : NULL;
 }
+
+const char *nsql_index_arg(const char *a) { return nsql_named_arg(a, "index"); }
 
 char *nsql_dequote(const char *s)
 {
@@ -246,6 +249,7 @@ void nsql_conn_free(void *conn)
     while (c->sources)
         uncache(c, c->sources);
     sqlite3_free(c->last_warning);
+    sqlite3_free(c->last_damaged);
     sqlite3_free(c->last_analysis_stats);
     sqlite3_free(c);
 }

@@ -304,14 +304,16 @@ class Trace(_ntidx.Trace):
             return pd.Series(out, index=ts.index, name=ts.name, copy=False)
         return pd.DatetimeIndex(out)
 
-    def sql(self, statement):
+    def sql(self, statement, on_error="raise"):
         """The rows of an SQL statement over this trace's tables, as a DataFrame: the tables of `ntidx sql` (events,
         types, threads, regions, stacks, gc, ... : docs/sql.md), in an in-memory SQLite database inside the
         module, with this trace's index. Several statements (';') run in turn; the last that returns columns
         gives the frame. A statement SQLite refuses raises ArgumentError; a trace that cannot be read, the
-        library's exception; a name filter that names nothing, an UnknownNameWarning."""
+        library's exception; a name filter that names nothing, an UnknownNameWarning. on_error="skip" (`ntidx sql
+        --skip-damaged`): the events table leaves out a region that cannot be read, said with a
+        DamagedRegionWarning (the other tables still raise)."""
         from . import _sql
-        return _sql.run([self.path], statement, self.index_path or self._index_arg)
+        return _sql.run([self.path], statement, self.index_path or self._index_arg, on_error)
 
     def __reduce__(self):
         """A Trace pickles by its path (made absolute) and the index it uses (or was given), so it can be sent to
@@ -437,13 +439,13 @@ for _pyname, _name in _analysis.CONTRACT.items():
 del _info, _pyname, _name
 
 
-def sql(paths, statement, index=None):
+def sql(paths, statement, index=None, on_error="raise"):
     """The rows of an SQL statement over one trace or a list of them, as a DataFrame (Trace.sql() for several
     traces): the tables of `ntidx sql PATHS... STATEMENT`, with a `trace` column first when there are several.
     `index` names the index of a single trace. Like Perfetto's tp.query(sql).as_pandas_dataframe(), without
-    loading an extension into the interpreter's sqlite3."""
+    loading an extension into the interpreter's sqlite3. on_error="skip": as Trace.sql()'s."""
     from . import _sql
-    return _sql.run(paths, statement, index)
+    return _sql.run(paths, statement, index, on_error)
 
 
 def open(path, index=None, build_index=True):  # noqa: A001  (ntidx.open, as the contract names it)

@@ -4136,6 +4136,8 @@ typedef struct sql_call {
     int input_error;
     PyObject *warnings; /* [(trace, message)], said after the statement (with the GIL) */
     PyObject *notices;  /* [(action, why, trace)] */
+    PyObject *damaged;  /* [(trace, message)]: regions on_error="skip" left out */
+    PyObject *damaged_category; /* the warning they are said with (ntidx.DamagedRegionWarning), borrowed */
     int failed;         /* a list append failed (out of memory) */
 } sql_call;
 
@@ -4154,6 +4156,14 @@ static void sql_on_warning(void *ctx, const char *trace, const char *message)
     sql_call *c = ctx;
     PyGILState_STATE g = PyGILState_Ensure();
     sql_append(c, &c->warnings, Py_BuildValue("(NN)", PyUnicode_DecodeFSDefault(trace), cstr_of(message)));
+    PyGILState_Release(g);
+}
+
+static void sql_on_damaged(void *ctx, const char *trace, const char *message)
+{
+    sql_call *c = ctx;
+    PyGILState_STATE g = PyGILState_Ensure();
+    sql_append(c, &c->damaged, Py_BuildValue("(NN)", PyUnicode_DecodeFSDefault(trace), cstr_of(message)));
     PyGILState_Release(g);
 }
 
@@ -4176,7 +4186,7 @@ static int sql_register(sqlite3 *db, char **err, const sqlite3_api_routines *api
     sql_call *c = sql_current;
     if (!c)
         return SQLITE_OK; /* not an open of ours */
-    ntidx_sqlite_hooks h = {.ctx = c, .warning = sql_on_warning, .notice = sql_on_notice,
+    ntidx_sqlite_hooks h = {.ctx = c, .warning = sql_on_warning, .notice = sql_on_notice, .damaged = sql_on_damaged,
                             .input_error = sql_on_input_error, .verify = verify_mode()};
     return ntidx_sqlite_register(db, err, api, &h);
 }
@@ -4212,6 +4222,14 @@ static int sql_say(module_state *st, sql_call *c)
         if (PyErr_WarnFormat(st->name_warning, 2, "%U: %U", PyTuple_GET_ITEM(w, 0), PyTuple_GET_ITEM(w, 1)) < 0)
             return -1;
     }
+    n = c->damaged ? PyList_GET_SIZE(c->damaged) : 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *w = PyList_GET_ITEM(c->damaged, i);
+        PyObject *cat = c->damaged_category ? c->damaged_category : PyExc_UserWarning;
+        if (PyErr_WarnFormat(cat, 3, "%U: %U", PyTuple_GET_ITEM(w, 0), PyTuple_GET_ITEM(w, 1)) < 0)
+            return -1;
+    }
+    Py_CLEAR(c->damaged); /* said once */
     return 0;
 }
 
@@ -4231,16 +4249,22 @@ static PyObject *sql_cell(sqlite3_stmt *q, int i)
 }
 
 /*
- * _sql(traces, index, statement): run the statements (';'-separated) over the traces' tables, as `ntidx sql`
+ * _sql(traces, index, statement[, skip, damaged_category]): run the statements (';'-separated) over the traces' tables, as `ntidx sql`
  * does; the last statement that returns columns gives the result: (names, declared types, [column lists]).
  * The GIL is released while SQLite steps (the tables read the traces then).
  */
 static PyObject *mod_sql(PyObject *m, PyObject *args)
 {
     module_state *st = PyModule_GetState(m);
-    PyObject *traces, *index, *stmt_obj;
-    if (!PyArg_ParseTuple(args, "OOU:_sql", &traces, &index, &stmt_obj))
+    PyObject *traces, *index, *stmt_obj, *category = Py_None;
+    int skip = 0;
+    if (!PyArg_ParseTuple(args, "OOU|pO:_sql", &traces, &index, &stmt_obj, &skip, &category))
         return NULL;
+    if (category != Py_None && !(PyType_Check(category) &&
+                                 PyType_IsSubtype((PyTypeObject *)category, (PyTypeObject *)PyExc_Warning))) {
+        PyErr_SetString(PyExc_TypeError, "damaged_category: a Warning class");
+        return NULL;
+    }
     PyObject *seq = PySequence_Fast(traces, "traces: a list of paths");
     if (!seq)
         return NULL;
@@ -4253,6 +4277,7 @@ static PyObject *mod_sql(PyObject *m, PyObject *args)
     PyObject *bytes = PyList_New(nt), *index_b = NULL, *result = NULL, *names = NULL, *decls = NULL, *cols = NULL;
     char **paths = calloc((size_t)nt, sizeof *paths);
     sql_call call = {0};
+    call.damaged_category = category != Py_None ? category : NULL;
     sqlite3 *db = NULL;
     char *schema = NULL, *err = NULL;
     if (!bytes || !paths) {
@@ -4287,7 +4312,7 @@ static PyObject *mod_sql(PyObject *m, PyObject *args)
         goto done;
     }
     sqlite3_exec(db, "PRAGMA temp_store = MEMORY", NULL, NULL, NULL);
-    if (!(schema = ntidx_sqlite_schema(paths, (int)nt, index_b ? PyBytes_AS_STRING(index_b) : NULL))) {
+    if (!(schema = ntidx_sqlite_schema_skipping(paths, (int)nt, index_b ? PyBytes_AS_STRING(index_b) : NULL, skip))) {
         PyErr_NoMemory();
         goto done;
     }
@@ -4387,7 +4412,7 @@ done:
     sqlite3_free(schema);
     sqlite3_close(db);
     Py_XDECREF(names), Py_XDECREF(decls), Py_XDECREF(cols);
-    Py_XDECREF(call.warnings), Py_XDECREF(call.notices);
+    Py_XDECREF(call.warnings), Py_XDECREF(call.notices), Py_XDECREF(call.damaged);
     Py_XDECREF(index_b);
     Py_XDECREF(bytes);
     free(paths);
@@ -4399,7 +4424,8 @@ static PyMethodDef mod_methods[] = {
     {"_set_notice_hook", mod_set_notice_hook, METH_O, "fn(action, why, path): what the index maintenance did."},
     {"_analyses", mod_analyses, METH_NOARGS, "The library's analyses: [(name, summary, [(table, [(column, type, "
      "description)])])]."},
-    {"_sql", mod_sql, METH_VARARGS, "_sql(traces, index, statement): (names, declared types, [column lists])."},
+    {"_sql", mod_sql, METH_VARARGS, "_sql(traces, index, statement[, skip, damaged_category]): (names, declared types, [column lists]); skip: "
+     "the events table with on_error='skip', its regions left out said with damaged_category."},
     {"index_path", mod_index_path, METH_O,
      "index_path(trace): where the index of a trace is kept (NTIDX_INDEX_DIR, beside it, or the user's cache)."},
     {NULL}};

@@ -49,10 +49,14 @@ def paths_of(paths):
     return out
 
 
-def run(paths, statement, index=None):
+def run(paths, statement, index=None, on_error="raise"):
     if not isinstance(statement, str):
         raise TypeError("statement: a str of SQL, not %s" % type(statement).__name__)
+    if on_error not in ("raise", "skip"):
+        raise _ntidx.ArgumentError('on_error: "raise" or "skip", not %r' % (on_error,))
     paths = paths_of(paths)
     if index is not None and len(paths) > 1:
         raise _ntidx.ArgumentError("index names the index of one trace, and %d traces are given" % len(paths))
-    return frame(_ntidx._sql(paths, None if index is None else os.fsdecode(index), statement))
+    from . import DamagedRegionWarning
+    return frame(_ntidx._sql(paths, None if index is None else os.fsdecode(index), statement, on_error == "skip",
+                             DamagedRegionWarning))
