@@ -104,6 +104,19 @@ static int copy_unit(ntx_demand *d, size_t unit)
     return 0;
 }
 
+/* A unit that cannot be read: the error first, then the fault word (a checkpoint that sees the fault finds the
+   error), both before the reader that waits for the unit is woken. */
+static void note_error(ntx_demand *d, size_t unit, const ntx_err *e)
+{
+    pthread_mutex_lock(&d->mu);
+    if (!d->has_err) {
+        d->first_err = *e;
+        d->has_err = 1;
+    }
+    pthread_mutex_unlock(&d->mu);
+    ntx_fault_note(d->fault, (uint64_t)unit * NTX_DEMAND_UNIT);
+}
+
 static int fill_unit(ntx_demand *d, size_t unit)
 {
     uint64_t off = (uint64_t)unit * NTX_DEMAND_UNIT;
@@ -113,24 +126,18 @@ static int fill_unit(ntx_demand *d, size_t unit)
     int rc = n ? ntx_source_read(d->src, off, d->buf, (size_t)n, &e) : NTIDX_OK;
     if (rc != NTIDX_OK) {
         memset(d->buf, 0, NTX_DEMAND_UNIT);
+        /* recorded before the zeros are copied in: the copy wakes the reader, whose next checkpoint must find
+           the fault (else it reports what it made of the zeros) */
+        note_error(d, unit, &e);
     } else if (n < NTX_DEMAND_UNIT)
         memset(d->buf + n, 0, NTX_DEMAND_UNIT - n); /* past the end: zeros, as a file's last page */
     int copy_errno = copy_unit(d, unit);
     if (rc == NTIDX_OK && copy_errno) {
         memset(&e, 0, sizeof e);
-        rc = ntx_err_at(&e, NTIDX_E_IO, off, "cannot fill the pages of bytes %llu-%llu of the mapping: %s",
-                        (unsigned long long)off, (unsigned long long)(off + NTX_DEMAND_UNIT - 1),
-                        strerror(copy_errno));
-    }
-    if (rc != NTIDX_OK) {
-        /* the error first, then the fault word: a checkpoint that sees the fault finds the error */
-        pthread_mutex_lock(&d->mu);
-        if (!d->has_err) {
-            d->first_err = e;
-            d->has_err = 1;
-        }
-        pthread_mutex_unlock(&d->mu);
-        ntx_fault_note(d->fault, off);
+        (void)ntx_err_at(&e, NTIDX_E_IO, off, "cannot fill the pages of bytes %llu-%llu of the mapping: %s",
+                         (unsigned long long)off, (unsigned long long)(off + NTX_DEMAND_UNIT - 1),
+                         strerror(copy_errno));
+        note_error(d, unit, &e); /* before the handler wakes the reader with zeros */
     }
     if (copy_errno)
         return -1;
