@@ -14,8 +14,9 @@
  *    a range being fetched waits for it instead of asking again;
  *  - the hints of one plan come in a burst (a window's definitions, its
  *    stacks, its event blocks and the sequence point after them, apart in the
- *    file): a worker waits until the burst is over (NTX_HTTP_GATHER_US without
- *    a hint) and asks for its ranges in one multi-range request
+ *    file): a worker waits until the burst is over (its end said by
+ *    ntx_source_batch(), else NTX_HTTP_GATHER_US without a hint) and asks for
+ *    its ranges in one multi-range request
  *    (`Range: bytes=A-B,C-D`, answered 206 multipart/byteranges), up to
  *    NTX_HTTP_RANGES ranges and 8 MiB in all. A server that answers such a
  *    request otherwise (one part, the whole object, 416) is asked one range a
@@ -87,6 +88,7 @@ typedef struct http_source {
     CURL *idle[NTX_HTTP_WORKERS + 4];
     int n_idle;
     int no_multi;            /* the server does not answer multi-range requests: one range a request */
+    int batching;            /* ntx_source_batch() calls open: the queued hints wait for the burst's end */
     uint64_t last_hint_us;   /* when the last prefetch hint came (monotonic) */
 } http_source;
 
@@ -619,6 +621,10 @@ static void *worker(void *arg)
             pthread_cond_wait(&h->cv, &h->mu);
             continue;
         }
+        if (h->batching && !h->stop) { /* a burst being announced: its end says when to ask */
+            pthread_cond_wait(&h->cv, &h->mu);
+            continue;
+        }
         int multi = !h->azure && !h->no_multi && !job->solo && job->len < NTX_HTTP_CHUNK;
         if (multi && !h->stop && now_us() - h->last_hint_us < NTX_HTTP_GATHER_US) {
             /* a burst of hints under way: wait for its end, to ask for its ranges together */
@@ -734,6 +740,19 @@ static void http_prefetch(ntx_source *s, uint64_t off, uint64_t len)
         h->n_workers++;
     }
     pthread_cond_broadcast(&h->cv);
+    pthread_mutex_unlock(&h->mu);
+}
+
+static void http_batch(ntx_source *s, int begin)
+{
+    http_source *h = (http_source *)s;
+    pthread_mutex_lock(&h->mu);
+    if (begin)
+        h->batching++;
+    else if (h->batching > 0 && --h->batching == 0) {
+        h->last_hint_us = 0; /* the burst is over: no wait for more */
+        pthread_cond_broadcast(&h->cv);
+    }
     pthread_mutex_unlock(&h->mu);
 }
 
@@ -853,7 +872,7 @@ static void http_close(ntx_source *s)
     free(h);
 }
 
-static const struct ntx_source_ops http_ops = {http_read, NULL, http_prefetch, http_release, http_close};
+static const struct ntx_source_ops http_ops = {http_read, NULL, http_prefetch, http_release, http_close, http_batch};
 
 int ntx_http_open(ntx_source **out, const char *url, const char *shown, ntx_http_signer *signer, int azure,
                   ntx_err *err)

@@ -289,8 +289,9 @@ static void ask_next_region(ntidx_query *q, uint64_t r)
 
 /*
  * A trace read through a source (a remote one): announce the plan's first
- * REMOTE_PLAN_HINT bytes of blocks at once, adjacent blocks as one range,
- * before the reader's first read-ahead (a quarter of that) asks for them:
+ * REMOTE_PLAN_HINT bytes of blocks (half for a query with a limit) at once,
+ * adjacent blocks as one range, before the reader's first read-ahead (a
+ * quarter of that) asks for them:
  * the source asks for the ranges of one burst of hints in one request
  * (source_http.c), where the reader's read-aheads would each cost one.
  */
@@ -299,8 +300,10 @@ static void hint_plan(const ntidx_query *q)
 {
     if (!q->r || !ntx_trace_through_source(q->t))
         return;
-    uint64_t lo = 0, hi = 0, bytes = 0;
-    for (size_t i = 0; i < q->plan_len && bytes < REMOTE_PLAN_HINT; i++) {
+    /* a seek, or a query with a limit, stops after its first events: those of the blocks about its start */
+    uint64_t lo = 0, hi = 0, bytes = 0, most = q->o.limit ? REMOTE_PLAN_HINT / 2 : REMOTE_PLAN_HINT;
+    ntx_trace_prefetch_batch(q->t, 1);
+    for (size_t i = 0; i < q->plan_len && bytes < most; i++) {
         const ntx_plan_step *st = &q->plan[i];
         if (!st->size)
             continue;
@@ -315,6 +318,7 @@ static void hint_plan(const ntidx_query *q)
     }
     if (hi > lo)
         ntx_trace_prefetch(q->t, lo, hi - lo);
+    ntx_trace_prefetch_batch(q->t, 0);
 }
 
 /* Plan the next region that holds wanted events; 0 when none is left, < 0 with `err` set. */
