@@ -219,6 +219,19 @@ class RemoteHttpOnly(Remote):
             if os.path.exists(os.path.join(many, "many.nettrace")):
                 os.unlink(os.path.join(many, "many.nettrace"))
 
+    def test_sql_opens_a_url_once_per_connection(self):
+        # the statements of one connection, and the subquery of one, read the trace opened once (its head asked
+        # for once), not once per statement and table: a URL has no stat() to say it is unchanged; its source
+        # pinned its version when it was opened
+        url = self.url["real.nettrace"]
+        q = "select count(*) from events where ts < (select min(ts) from events) + 100000"
+        self.srv.reset()
+        p = run(["sql", url, "%s; %s; select count(*) from regions" % (q, q)], self.env)
+        heads = [r for r in self.srv.log() if r["range"] == "bytes=0-65535"]
+        self.assertEqual(len(heads), 1, self.srv.log())
+        local = run(["sql", self.local["real.nettrace"], "%s; %s; select count(*) from regions" % (q, q)], self.lenv)
+        self.assertEqual(p.stdout, local.stdout)
+
     def test_a_server_that_takes_one_range_a_request(self):
         # a server that answers a request of several ranges with the first only: the ranges asked for one by one
         # from then on, the same answers
