@@ -245,6 +245,20 @@ class RemoteHttpOnly(Remote):
         self.assertTrue(any("," in (r["range"] or "") for r in log), log)  # asked once together, then alone
         self.assertGreater(len(log), 3, log)
 
+    def test_a_multipart_answer_that_lies_is_not_trusted(self):
+        # a part that claims more bytes than the body holds: the ranges asked for again one by one, never a part
+        # read past the body, the same answers
+        url = self.url["gen.nettrace"]
+        run(["index", url], self.env)
+        self.srv.reset()
+        self.srv.fault(kind="badmulti", count=-1)
+        self.same(["query", "TRACE", "--from", "40ms", "--to", "50ms", "--format", "jsonl"], "gen.nettrace")
+        log = self.srv.log()
+        self.srv.reset()
+        multi = [r for r in log if "," in (r["range"] or "")]
+        self.assertEqual(len(multi), 1, log)  # once: then the server is asked one range a request
+        self.assertGreater(len(log), 3, log)
+
     def test_upload_then_a_machine_without_the_index_finds_it(self):
         url = self.url["gen.nettrace"]
         run(["index", url, "--upload"], self.env)

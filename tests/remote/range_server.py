@@ -18,6 +18,8 @@ PUT writes a file (a temporary beside it, renamed). Control requests, under /_ct
                         norange answer 200 with the whole object, as a server that ignores Range
                         nomulti answer a request of several ranges with the first range only (a 206
                                 of one part, as servers that do not serve several do)
+                        badmulti answer a request of several ranges with a multipart body whose last
+                                part's Content-Range claims more bytes than the body holds
 Usage: range_server.py ROOT [PORT]; prints "port N" on its first line when ready.
 """
 import email.utils
@@ -143,7 +145,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(412, b"precondition failed", common)
         start, end, status = 0, size - 1, 200
         if rng and "," in rng and not (f and f["kind"] in ("norange", "nomulti", "short", "cut")):
-            return self.multipart(p, rng, size, common)
+            return self.multipart(p, rng, size, common, bad=bool(f and f["kind"] == "badmulti"))
         asked = rng
         if rng and "," in rng:
             rng = rng.split(",")[0]
@@ -183,7 +185,7 @@ class Handler(BaseHTTPRequestHandler):
         self.reply(status, body, headers)
 
 
-    def multipart(self, p, rng, size, common):
+    def multipart(self, p, rng, size, common, bad=False):
         """Several ranges: 206 multipart/byteranges (RFC 9110 14.6), each part with its Content-Range."""
         parts = []
         for one in rng.strip()[len("bytes="):].split(","):
@@ -195,10 +197,11 @@ class Handler(BaseHTTPRequestHandler):
         boundary = "ntidx_test_boundary_3d6b6a4f"
         body, data = b"", 0
         with open(p, "rb") as fh:
-            for a, b in parts:
+            for i, (a, b) in enumerate(parts):
                 fh.seek(a)
+                claim = b + 1000000 if bad and i == len(parts) - 1 else b
                 body += ("\r\n--%s\r\nContent-Type: application/octet-stream\r\nContent-Range: bytes %d-%d/%d\r\n\r\n"
-                         % (boundary, a, b, size)).encode() + fh.read(b - a + 1)
+                         % (boundary, a, claim, size)).encode() + fh.read(b - a + 1)
                 data += b - a + 1
         body += ("\r\n--%s--\r\n" % boundary).encode()
         self.record(206, data, rng)
