@@ -473,8 +473,8 @@ static int split_parts(const uint8_t *body, size_t len, const char *boundary, ui
             i += ll + 2;
         }
         size_t data = (size_t)(hend - body) + 4;
-        if (!have || total != size || b - a + 1 > len - data)
-            return -1;
+        if (!have || total != size || b >= total || b - a + 1 > len - data)
+            return -1; /* (b < total: the part's length cannot wrap) */
         for (int k = 0; k < n; k++)
             if (!done[k] && jobs[k]->off >= a && jobs[k]->off + jobs[k]->len - 1 <= b) {
                 memcpy(bufs[k], body + data + (jobs[k]->off - a), jobs[k]->len);
@@ -535,8 +535,13 @@ static int get_multi(http_source *h, chunk **jobs, uint8_t **bufs, int n)
         unsupported = 1; /* the whole object, a refusal, or one part: one range a request from now on */
         goto out;
     }
-    if (cc != CURLE_OK || r.status != 206 || strcmp(r.etag, h->s.id.etag) != 0)
-        goto out; /* a fault, or another version: the ranges alone say which */
+    if (cc != CURLE_OK || r.status != 206)
+        goto out; /* a fault: the ranges alone retry it, or say what it is */
+    if (strcmp(r.etag, h->s.id.etag) != 0 ||
+        (!h->s.id.etag[0] && strcmp(r.last_modified, h->s.id.last_modified) != 0)) {
+        unsupported = 1; /* another version, or a server that leaves the validator out of such an answer: the */
+        goto out;        /* ranges alone say which */
+    }
     int done[NTX_HTTP_RANGES] = {0};
     if (split_parts(r.buf, r.got, boundary, h->s.id.size, jobs, bufs, done, n) != 0) {
         unsupported = 1;
