@@ -17,11 +17,19 @@
  * tell them apart. Look at the metadata rows of the first few metadata
  * blocks; any error just means "no evidence of V5".
  */
+/* What a V4 trace read through a source (a remote one) asks for at once for the walk below: its first metadata
+   blocks are near its start (a runtime's trace: within its first few hundred KiB). */
+#define V5_WALK_HINT (512u << 10)
+
 static int has_v5_tags(ntidx_trace *t, uint64_t pos)
 {
     ntx_err err = {0};
     ntidx_block b;
     int seen = 0;
+    /* The walk reads blocks in order: over a source each first touch of 64 KiB would be a request of its own,
+       so announce the range in one (a local file's pages are read as touched, as before) */
+    if (ntx_trace_source(t))
+        ntx_trace_prefetch(t, pos, V5_WALK_HINT);
     for (int i = 0; i < 64 && seen < 4; i++) {
         if (ntx_next_block(t, &pos, &b, &err) != 1)
             return 0;

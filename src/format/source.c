@@ -89,6 +89,12 @@ void ntx_source_release(ntx_source *s, uint64_t off, uint64_t len)
         s->ops->release(s, off, len);
 }
 
+void ntx_source_batch(ntx_source *s, int begin)
+{
+    if (s->ops->batch)
+        s->ops->batch(s, begin);
+}
+
 void ntx_source_close(ntx_source *s)
 {
     if (s)

@@ -46,6 +46,9 @@ struct ntx_source_ops {
     void (*prefetch)(ntx_source *s, uint64_t off, uint64_t len);
     void (*release)(ntx_source *s, uint64_t off, uint64_t len);
     void (*close)(ntx_source *s);
+    /* begin = 1: the hints until the call with begin = 0 are one burst, to be asked for together (nothing of
+       it is asked for before that call). Calls nest. Optional. */
+    void (*batch)(ntx_source *s, int begin);
 };
 
 struct ntx_source {
@@ -87,6 +90,8 @@ int ntx_source_read(ntx_source *s, uint64_t off, void *buf, size_t len, ntx_err 
 static inline const uint8_t *ntx_source_map(ntx_source *s) { return s->ops->map ? s->ops->map(s) : NULL; }
 void ntx_source_prefetch(ntx_source *s, uint64_t off, uint64_t len);
 void ntx_source_release(ntx_source *s, uint64_t off, uint64_t len);
+/* Hints between ntx_source_batch(s, 1) and ntx_source_batch(s, 0) are one burst (source_http.c: one request). */
+void ntx_source_batch(ntx_source *s, int begin);
 void ntx_source_close(ntx_source *s);
 
 /* A URL for messages: the same without its query string (a SAS token is a secret) or user:password@. */

@@ -37,7 +37,7 @@ static void callback_close(ntx_source *s)
     free(c);
 }
 
-static const struct ntx_source_ops callback_ops = {callback_read, NULL, callback_prefetch, NULL, callback_close};
+static const struct ntx_source_ops callback_ops = {callback_read, NULL, callback_prefetch, NULL, callback_close, NULL};
 
 int ntx_source_open_callback(ntx_source **out, const ntidx_source_callbacks *cb, const char *name, ntx_err *err)
 {

@@ -25,6 +25,17 @@
  * reports it (ntx_demand_error()): every byte of a trace is bounds-checked
  * as untrusted, so decoding zeros is safe, and the operation fails at its
  * next checkpoint as it does for a file that shrank under its mapping.
+ *
+ * Where userfaultfd cannot be had (a seccomp profile that refuses it, as
+ * Docker's default one does; a kernel without it), or NTIDX_NO_USERFAULTFD=1
+ * asks so (the tests), the same mapping is served through SIGSEGV
+ * (demand_signal.h): the units nobody filled are PROT_NONE, a read of one
+ * sends its number to this handler thread and waits, and the thread puts the
+ * filled unit in place with mremap() of a private copy, atomically for every
+ * other reader. Prefetch, read-ahead, release and errors are the same; what
+ * differs is that a read of the mapping by the kernel (a write() from it) of a
+ * unit nobody touched yet fails with EFAULT instead of waiting, as with the
+ * user-mode-only kind of userfaultfd.
  */
 #include "source_demand.h"
 
@@ -41,6 +52,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "demand_signal.h"
 #include "ntidx/ntidx.h"
 
 #ifndef UFFD_USER_MODE_ONLY
@@ -53,6 +65,11 @@ struct ntx_demand {
     size_t len;        /* of the mapping: the size rounded up to units */
     int uffd;
     int stop_pipe[2];
+    /* without userfaultfd: the faults' requests (unit numbers), their slot, the count of fills they wait on */
+    int sig_mode;
+    int req_pipe[2];
+    struct ntx_sigfill_slot *slot;
+    _Atomic uint32_t fill_count;
     pthread_t thread;
     int thread_started;
     pthread_mutex_t mu;
@@ -104,9 +121,36 @@ static int copy_unit(ntx_demand *d, size_t unit)
     return 0;
 }
 
-/* The first error, and the fault word after it: a checkpoint that sees the fault finds the error. Both before
-   the copy wakes the reader, which must not decode the zeros of a unit not read as if they were the trace. */
-static void note_error(ntx_demand *d, uint64_t off, const ntx_err *e)
+/* Without userfaultfd: put d->buf in the unit's place, readable, in one step for every other reader (a private
+   copy moved over it), and mark it filled in the same hold of the lock that ntx_demand_release() takes (a unit
+   marked filled is readable). The caller wakes the readers that wait. 0, or the errno of what failed. */
+static int place_unit(ntx_demand *d, size_t unit)
+{
+    uint8_t *dst = d->base + (uint64_t)unit * NTX_DEMAND_UNIT;
+    void *copy = mmap(NULL, NTX_DEMAND_UNIT, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    int e = 0;
+    if (copy == MAP_FAILED)
+        e = errno;
+    else {
+        memcpy(copy, d->buf, NTX_DEMAND_UNIT);
+        if (mprotect(copy, NTX_DEMAND_UNIT, PROT_READ) != 0)
+            e = errno;
+    }
+    pthread_mutex_lock(&d->mu);
+    if (!e && mremap(copy, NTX_DEMAND_UNIT, NTX_DEMAND_UNIT, MREMAP_MAYMOVE | MREMAP_FIXED, dst) == MAP_FAILED)
+        e = errno;
+    if (e) /* zeros, readable, rather than a reader stopped for ever (the caller records the error) */
+        (void)mmap(dst, NTX_DEMAND_UNIT, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    d->filled[unit] = 1;
+    pthread_mutex_unlock(&d->mu);
+    if (e && copy != MAP_FAILED)
+        munmap(copy, NTX_DEMAND_UNIT);
+    return e;
+}
+
+/* A unit that cannot be read: the error first, then the fault word (a checkpoint that sees the fault finds the
+   error), both before the reader that waits for the unit is woken. */
+static void note_error(ntx_demand *d, size_t unit, const ntx_err *e)
 {
     pthread_mutex_lock(&d->mu);
     if (!d->has_err) {
@@ -114,7 +158,7 @@ static void note_error(ntx_demand *d, uint64_t off, const ntx_err *e)
         d->has_err = 1;
     }
     pthread_mutex_unlock(&d->mu);
-    ntx_fault_note(d->fault, off);
+    ntx_fault_note(d->fault, (uint64_t)unit * NTX_DEMAND_UNIT);
 }
 
 static int fill_unit(ntx_demand *d, size_t unit)
@@ -125,19 +169,26 @@ static int fill_unit(ntx_demand *d, size_t unit)
     memset(&e, 0, sizeof e);
     int rc = n ? ntx_source_read(d->src, off, d->buf, (size_t)n, &e) : NTIDX_OK;
     if (rc != NTIDX_OK) {
-        note_error(d, off, &e);
         memset(d->buf, 0, NTX_DEMAND_UNIT);
+        /* recorded before the zeros are copied in: the copy wakes the reader, whose next checkpoint must find
+           the fault (else it reports what it made of the zeros) */
+        note_error(d, unit, &e);
     } else if (n < NTX_DEMAND_UNIT)
         memset(d->buf + n, 0, NTX_DEMAND_UNIT - n); /* past the end: zeros, as a file's last page */
-    int copy_errno = copy_unit(d, unit);
-    if (copy_errno) {
-        /* the caller maps zeros to wake the reader: the error first */
+    int copy_errno = d->sig_mode ? place_unit(d, unit) : copy_unit(d, unit);
+    if (rc == NTIDX_OK && copy_errno) {
         memset(&e, 0, sizeof e);
-        ntx_err_at(&e, NTIDX_E_IO, off, "cannot fill the pages of bytes %llu-%llu of the mapping: %s",
-                   (unsigned long long)off, (unsigned long long)(off + NTX_DEMAND_UNIT - 1), strerror(copy_errno));
-        note_error(d, off, &e);
-        return -1;
+        (void)ntx_err_at(&e, NTIDX_E_IO, off, "cannot fill the pages of bytes %llu-%llu of the mapping: %s",
+                         (unsigned long long)off, (unsigned long long)(off + NTX_DEMAND_UNIT - 1),
+                         strerror(copy_errno));
+        note_error(d, unit, &e); /* before the handler wakes the reader with zeros */
     }
+    if (d->sig_mode) { /* placed (zeros if it could not be) and marked filled: wake the readers, the error noted */
+        ntx_sigfill_done(&d->fill_count);
+        return copy_errno ? -1 : 0;
+    }
+    if (copy_errno)
+        return -1;
     pthread_mutex_lock(&d->mu);
     d->filled[unit] = 1;
     pthread_mutex_unlock(&d->mu);
@@ -193,6 +244,52 @@ static void read_ahead(ntx_demand *d, size_t unit, int missed)
                         (uint64_t)(r->ra_end - r->ra_start) * NTX_DEMAND_UNIT);
 }
 
+/* A fault at `unit`: fill it, then read ahead of a walk. */
+static void serve_fault(ntx_demand *d, size_t unit)
+{
+    if (d->sig_mode) {
+        pthread_mutex_lock(&d->mu);
+        int filled = d->filled[unit];
+        pthread_mutex_unlock(&d->mu);
+        if (filled) { /* filled since it was asked for (two readers, or a request after a fill): wake them */
+            ntx_sigfill_done(&d->fill_count);
+            return;
+        }
+    }
+    uint64_t requests = __atomic_load_n(&d->src->n_requests, __ATOMIC_RELAXED);
+    int filled = fill_unit(d, unit) == 0;
+    int missed = __atomic_load_n(&d->src->n_requests, __ATOMIC_RELAXED) != requests;
+    read_ahead(d, unit, missed);
+    if (!filled && !d->sig_mode) {
+        /* the copy itself failed: wake the reader with zeros rather than leave it stopped */
+        struct uffdio_zeropage z = {.range = {.start = (uintptr_t)d->base + unit * NTX_DEMAND_UNIT,
+                                              .len = NTX_DEMAND_UNIT}};
+        (void)ioctl(d->uffd, UFFDIO_ZEROPAGE, &z); /* fill_unit() recorded the error and the fault */
+    }
+}
+
+/* Without userfaultfd: the units the SIGSEGV handler asks for (demand_signal.c). */
+static void *sig_handler_thread(void *arg)
+{
+    ntx_demand *d = arg;
+    struct pollfd p[2] = {{d->req_pipe[0], POLLIN, 0}, {d->stop_pipe[0], POLLIN, 0}};
+    for (;;) {
+        if (poll(p, 2, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        if (p[1].revents)
+            break;
+        size_t units[64];
+        ssize_t n = read(d->req_pipe[0], units, sizeof units);
+        for (ssize_t i = 0; n > 0 && i < n / (ssize_t)sizeof units[0]; i++)
+            if (units[i] < d->units)
+                serve_fault(d, units[i]);
+    }
+    return NULL;
+}
+
 static void *handler(void *arg)
 {
     ntx_demand *d = arg;
@@ -212,17 +309,7 @@ static void *handler(void *arg)
         uint64_t at = msg.arg.pagefault.address - (uintptr_t)d->base;
         if (at >= d->len)
             continue;
-        size_t unit = (size_t)(at / NTX_DEMAND_UNIT);
-        uint64_t requests = __atomic_load_n(&d->src->n_requests, __ATOMIC_RELAXED);
-        int filled = fill_unit(d, unit) == 0;
-        int missed = __atomic_load_n(&d->src->n_requests, __ATOMIC_RELAXED) != requests;
-        read_ahead(d, unit, missed);
-        if (!filled) {
-            /* the copy itself failed: wake the reader with zeros rather than leave it stopped */
-            struct uffdio_zeropage z = {.range = {.start = (uintptr_t)d->base + unit * NTX_DEMAND_UNIT,
-                                                  .len = NTX_DEMAND_UNIT}};
-            (void)ioctl(d->uffd, UFFDIO_ZEROPAGE, &z); /* fill_unit() recorded the error and the fault */
-        }
+        serve_fault(d, (size_t)(at / NTX_DEMAND_UNIT));
     }
     return NULL;
 }
@@ -248,6 +335,7 @@ int ntx_demand_map(ntx_source *s, ntx_fault_word *fault, ntx_demand **out, ntx_e
     d->fault = fault;
     d->uffd = -1;
     d->stop_pipe[0] = d->stop_pipe[1] = -1;
+    d->req_pipe[0] = d->req_pipe[1] = -1;
     pthread_mutex_init(&d->mu, NULL);
     d->units = (size_t)((s->id.size + NTX_DEMAND_UNIT - 1) / NTX_DEMAND_UNIT);
     d->len = d->units * NTX_DEMAND_UNIT;
@@ -265,23 +353,37 @@ int ntx_demand_map(ntx_source *s, ntx_fault_word *fault, ntx_demand **out, ntx_e
         return ntx_err_set(err, NTIDX_E_NOMEM, "cannot reserve %zu bytes of address space", d->len);
     }
     d->base = p;
-    d->uffd = open_uffd();
+    if (pipe2(d->stop_pipe, O_CLOEXEC) != 0) {
+        ntx_demand_unmap(d);
+        return ntx_err_set(err, NTIDX_E_NOMEM, "cannot make a pipe: %s", strerror(errno));
+    }
+    /* userfaultfd, unless it is refused (or NTIDX_NO_USERFAULTFD=1 says not to try): then SIGSEGV */
+    const char *no = getenv("NTIDX_NO_USERFAULTFD");
+    int uffd_errno = ENOSYS;
+    if (!(no && *no && strcmp(no, "0") != 0)) {
+        d->uffd = open_uffd();
+        uffd_errno = errno;
+        struct uffdio_api api = {.api = UFFD_API};
+        struct uffdio_register reg = {.range = {.start = (uintptr_t)d->base, .len = d->len},
+                                      .mode = UFFDIO_REGISTER_MODE_MISSING};
+        if (d->uffd >= 0 && (ioctl(d->uffd, UFFDIO_API, &api) != 0 || ioctl(d->uffd, UFFDIO_REGISTER, &reg) != 0)) {
+            uffd_errno = errno;
+            close(d->uffd);
+            d->uffd = -1;
+        }
+    }
     if (d->uffd < 0) {
-        int e = errno;
-        ntx_demand_unmap(d);
-        return ntx_err_set(err, NTIDX_E_UNSUPPORTED, "reading a remote trace needs userfaultfd: %s",
-                           strerror(e));
+        d->sig_mode = 1;
+        if (mprotect(d->base, d->len, PROT_NONE) != 0 || pipe2(d->req_pipe, O_CLOEXEC) != 0 ||
+            !(d->slot = ntx_sigfill_add(d->base, d->len, NTX_DEMAND_UNIT, d->req_pipe[1], &d->fill_count))) {
+            ntx_demand_unmap(d);
+            return ntx_err_set(err, NTIDX_E_UNSUPPORTED,
+                               "reading a remote trace needs userfaultfd (%s) or, without it, a SIGSEGV handler "
+                               "of its own (too many remote traces open, or the handler could not be installed)",
+                               strerror(uffd_errno));
+        }
     }
-    struct uffdio_api api = {.api = UFFD_API};
-    struct uffdio_register reg = {.range = {.start = (uintptr_t)d->base, .len = d->len},
-                                  .mode = UFFDIO_REGISTER_MODE_MISSING};
-    if (ioctl(d->uffd, UFFDIO_API, &api) != 0 || ioctl(d->uffd, UFFDIO_REGISTER, &reg) != 0 ||
-        pipe2(d->stop_pipe, O_CLOEXEC) != 0) {
-        int e = errno;
-        ntx_demand_unmap(d);
-        return ntx_err_set(err, NTIDX_E_UNSUPPORTED, "cannot set up userfaultfd: %s", strerror(e));
-    }
-    if (pthread_create(&d->thread, NULL, handler, d) != 0) {
+    if (pthread_create(&d->thread, NULL, d->sig_mode ? sig_handler_thread : handler, d) != 0) {
         ntx_demand_unmap(d);
         return ntx_err_set(err, NTIDX_E_NOMEM, "cannot start the page-fill thread");
     }
@@ -324,7 +426,11 @@ void ntx_demand_release(ntx_demand *d, uint64_t off, uint64_t len)
         return;
     pthread_mutex_lock(&d->mu);
     memset(d->filled + a, 0, (size_t)(b - a));
-    (void)madvise(d->base + a * NTX_DEMAND_UNIT, (size_t)((b - a) * NTX_DEMAND_UNIT), MADV_DONTNEED);
+    if (d->sig_mode) /* inaccessible again: the next read faults and fills it */
+        (void)mmap(d->base + a * NTX_DEMAND_UNIT, (size_t)((b - a) * NTX_DEMAND_UNIT), PROT_NONE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+    else
+        (void)madvise(d->base + a * NTX_DEMAND_UNIT, (size_t)((b - a) * NTX_DEMAND_UNIT), MADV_DONTNEED);
     pthread_mutex_unlock(&d->mu);
     ntx_source_release(d->src, a * NTX_DEMAND_UNIT, (b - a) * NTX_DEMAND_UNIT);
 }
@@ -343,6 +449,7 @@ void ntx_demand_unmap(ntx_demand *d)
 {
     if (!d)
         return;
+    ntx_sigfill_remove(d->slot); /* nothing reads the mapping any more */
     if (d->thread_started) {
         char c = 1;
         ssize_t w = write(d->stop_pipe[1], &c, 1);
@@ -351,9 +458,12 @@ void ntx_demand_unmap(ntx_demand *d)
     }
     if (d->uffd >= 0)
         close(d->uffd);
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 2; i++) {
         if (d->stop_pipe[i] >= 0)
             close(d->stop_pipe[i]);
+        if (d->req_pipe[i] >= 0)
+            close(d->req_pipe[i]);
+    }
     if (d->base)
         munmap(d->base, d->len);
     pthread_mutex_destroy(&d->mu);

@@ -12,6 +12,17 @@
  *  - prefetch hints become requests of up to 8 MiB each, up to four in flight
  *    (worker threads, connections shared), adjacent hints coalesced; a read of
  *    a range being fetched waits for it instead of asking again;
+ *  - the hints of one plan come in a burst (a window's definitions, its
+ *    stacks, its event blocks and the sequence point after them, apart in the
+ *    file): a worker waits until the burst is over (its end said by
+ *    ntx_source_batch(), else NTX_HTTP_GATHER_US without a hint) and asks for
+ *    its ranges in one multi-range request
+ *    (`Range: bytes=A-B,C-D`, answered 206 multipart/byteranges), up to
+ *    NTX_HTTP_RANGES ranges and 8 MiB in all. A server that answers such a
+ *    request otherwise (one part, the whole object, 416) is asked one range a
+ *    request from then on; so is Azure Blob Storage, which takes one range.
+ *    A multi-range request that fails is not reported: its ranges are asked
+ *    for one by one, with the retries and messages below;
  *  - the cache is bounded (NTX_HTTP_CACHE_MAX); what is released is dropped.
  *
  * One version of the object: every request after the first carries
@@ -46,6 +57,9 @@
 #define NTX_HTTP_CACHE_MAX (256ull << 20)   /* bytes kept; least recently used dropped first */
 #define NTX_HTTP_ATTEMPTS 5                 /* for 5xx and 429: the first and four retries */
 #define NTX_HTTP_ERRBODY 2048               /* of an error's body, for its code */
+#define NTX_HTTP_RANGES 16                  /* ranges of one multi-range request at most */
+#define NTX_HTTP_GATHER_US 500              /* a burst of hints is over after this long without one */
+#define NTX_HTTP_PART_HEAD 512              /* room for each part's headers in a multipart answer */
 
 enum { CH_QUEUED, CH_LOADING, CH_READY, CH_FAILED };
 
@@ -54,6 +68,7 @@ typedef struct chunk {
     uint8_t *buf;
     int state;
     uint64_t last_use;
+    int solo; /* asked for alone (a multi-range request of it failed) */
     struct chunk *next;
 } chunk;
 
@@ -72,6 +87,9 @@ typedef struct http_source {
     int n_workers, stop;
     CURL *idle[NTX_HTTP_WORKERS + 4];
     int n_idle;
+    int no_multi;            /* the server does not answer multi-range requests: one range a request */
+    int batching;            /* ntx_source_batch() calls open: the queued hints wait for the burst's end */
+    uint64_t last_hint_us;   /* when the last prefetch hint came (monotonic) */
 } http_source;
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
@@ -85,7 +103,7 @@ typedef struct response {
     uint8_t *buf;      /* where a 2xx body goes */
     size_t cap, got;
     int overflow;      /* the body was longer than cap */
-    char etag[128], last_modified[64], content_range[96], error_code[96];
+    char etag[128], last_modified[64], content_range[96], error_code[96], content_type[160];
     char errbody[NTX_HTTP_ERRBODY];
     size_t errlen;
 } response;
@@ -110,7 +128,7 @@ static size_t on_header(char *line, size_t size, size_t nitems, void *ud)
     response *r = ud;
     size_t n = size * nitems;
     if (n >= 5 && strncmp(line, "HTTP/", 5) == 0) { /* a new response (after 100 Continue): forget the last */
-        r->etag[0] = r->last_modified[0] = r->content_range[0] = r->error_code[0] = 0;
+        r->etag[0] = r->last_modified[0] = r->content_range[0] = r->error_code[0] = r->content_type[0] = 0;
         const char *sp = memchr(line, ' ', n);
         r->status = sp ? strtol(sp + 1, NULL, 10) : 0;
     } else if (n > 5 && strncasecmp(line, "etag:", 5) == 0)
@@ -121,6 +139,8 @@ static size_t on_header(char *line, size_t size, size_t nitems, void *ud)
         header_value(line, n, r->content_range, sizeof r->content_range);
     else if (n > 15 && strncasecmp(line, "x-ms-error-code:", 16) == 0)
         header_value(line, n, r->error_code, sizeof r->error_code);
+    else if (n > 13 && strncasecmp(line, "content-type:", 13) == 0)
+        header_value(line, n, r->content_type, sizeof r->content_type);
     return n;
 }
 
@@ -380,6 +400,171 @@ static int get_range(http_source *h, uint64_t off, uint64_t len, uint8_t *buf, i
     return rc;
 }
 
+
+/* ---- several ranges in one request ---- */
+
+static uint64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* The boundary of a "multipart/byteranges; boundary=X" type, into out; 0 when it is not one. */
+static int multipart_boundary(const char *type, char *out, size_t cap)
+{
+    if (strncasecmp(type, "multipart/byteranges", 20) != 0)
+        return 0;
+    const char *b = strstr(type, "boundary=");
+    if (!b)
+        return 0;
+    b += 9;
+    int quoted = *b == '"';
+    b += quoted;
+    size_t n = 0;
+    while (b[n] && b[n] != (quoted ? '"' : ';') && b[n] != ' ' && n + 1 < cap)
+        n++;
+    if (n == 0 || n + 1 >= cap)
+        return 0;
+    memcpy(out, b, n);
+    out[n] = 0;
+    return 1;
+}
+
+/*
+ * Copy the parts of a multipart/byteranges body into the jobs they cover
+ * (jobs[i] into bufs[i]; done[i] set). Every part's total must be the
+ * object's size. 0 when the body is well formed, -1 otherwise. The server's
+ * bytes are untrusted: every length is checked against the body.
+ */
+static int split_parts(const uint8_t *body, size_t len, const char *boundary, uint64_t size, chunk **jobs,
+                       uint8_t **bufs, int *done, int n)
+{
+    char delim[200];
+    int dl = snprintf(delim, sizeof delim, "--%s", boundary);
+    if (dl <= 0 || (size_t)dl >= sizeof delim)
+        return -1;
+    size_t pos = 0;
+    for (;;) {
+        const uint8_t *at = memmem(body + pos, len - pos, delim, (size_t)dl);
+        if (!at)
+            return -1;
+        pos = (size_t)(at - body) + (size_t)dl;
+        if (len - pos >= 2 && body[pos] == '-' && body[pos + 1] == '-')
+            return 0; /* the closing delimiter */
+        /* the part's headers, up to an empty line */
+        const uint8_t *hend = memmem(body + pos, len - pos, "\r\n\r\n", 4);
+        if (!hend)
+            return -1;
+        uint64_t a = 0, b = 0, total = 0;
+        int have = 0;
+        for (size_t i = pos; i < (size_t)(hend - body);) {
+            const uint8_t *eol = memmem(body + i, (size_t)(hend - body) + 2 - i, "\r\n", 2);
+            size_t ll = eol ? (size_t)(eol - body) - i : (size_t)(hend - body) - i;
+            if (ll > 14 && ll < 200 && strncasecmp((const char *)body + i, "content-range:", 14) == 0) {
+                char v[200];
+                memcpy(v, body + i + 14, ll - 14);
+                v[ll - 14] = 0;
+                char *t = v;
+                while (*t == ' ' || *t == '\t')
+                    t++;
+                have = parse_content_range(t, &a, &b, &total) && a <= b;
+            }
+            i += ll + 2;
+        }
+        size_t data = (size_t)(hend - body) + 4;
+        if (!have || total != size || b >= total || b - a + 1 > len - data)
+            return -1; /* (b < total: the part's length cannot wrap) */
+        for (int k = 0; k < n; k++)
+            if (!done[k] && jobs[k]->off >= a && jobs[k]->off + jobs[k]->len - 1 <= b) {
+                memcpy(bufs[k], body + data + (jobs[k]->off - a), jobs[k]->len);
+                done[k] = 1;
+            }
+        pos = data + (size_t)(b - a + 1);
+    }
+}
+
+/*
+ * Ask for the jobs' ranges in one request. 1 when every job's bytes came
+ * (into bufs), else 0: the caller asks for them one by one, and that path
+ * retries and reports. A server that does not answer with a multipart body
+ * of our ranges is marked as one that takes one range a request.
+ */
+static int get_multi(http_source *h, chunk **jobs, uint8_t **bufs, int n)
+{
+    size_t rlen = 16 + (size_t)n * 44, cap = NTX_HTTP_PART_HEAD * (size_t)n + 256;
+    char *range = malloc(rlen);
+    if (!range)
+        return 0;
+    size_t used = (size_t)snprintf(range, rlen, "bytes=");
+    for (int i = 0; i < n; i++) {
+        used += (size_t)snprintf(range + used, rlen - used, "%s%" PRIu64 "-%" PRIu64, i ? "," : "", jobs[i]->off,
+                                 jobs[i]->off + jobs[i]->len - 1);
+        cap += jobs[i]->len;
+    }
+    response r;
+    memset(&r, 0, sizeof r);
+    r.buf = malloc(cap);
+    r.cap = cap;
+    CURL *c = take_handle(h);
+    struct curl_slist *hdr = NULL;
+    size_t llen = used + 16;
+    char *line = malloc(llen > 256 ? llen : 256);
+    int ok = 0, unsupported = 0;
+    if (!r.buf || !c || !line)
+        goto out;
+    snprintf(line, llen > 256 ? llen : 256, "Range: %s", range);
+    hdr = curl_slist_append(hdr, line);
+    if (h->s.id.etag[0]) {
+        snprintf(line, 256, "If-Match: %s", h->s.id.etag);
+        hdr = curl_slist_append(hdr, line);
+    }
+    set_common(c, h->share);
+    curl_easy_setopt(c, CURLOPT_URL, h->url);
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
+    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(c, CURLOPT_HEADERDATA, &r);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &r);
+    __atomic_fetch_add(&h->s.n_requests, 1, __ATOMIC_RELAXED);
+    CURLcode cc = curl_easy_perform(c);
+    __atomic_fetch_add(&h->s.n_bytes, r.got, __ATOMIC_RELAXED);
+    char boundary[160];
+    if (r.overflow || r.status == 200 || r.status == 416 ||
+        (cc == CURLE_OK && r.status == 206 && !multipart_boundary(r.content_type, boundary, sizeof boundary))) {
+        unsupported = 1; /* the whole object, a refusal, or one part: one range a request from now on */
+        goto out;
+    }
+    if (cc != CURLE_OK || r.status != 206)
+        goto out; /* a fault: the ranges alone retry it, or say what it is */
+    if (strcmp(r.etag, h->s.id.etag) != 0 ||
+        (!h->s.id.etag[0] && strcmp(r.last_modified, h->s.id.last_modified) != 0)) {
+        unsupported = 1; /* another version, or a server that leaves the validator out of such an answer: the */
+        goto out;        /* ranges alone say which */
+    }
+    int done[NTX_HTTP_RANGES] = {0};
+    if (split_parts(r.buf, r.got, boundary, h->s.id.size, jobs, bufs, done, n) != 0) {
+        unsupported = 1;
+        goto out;
+    }
+    ok = 1;
+    for (int i = 0; i < n; i++)
+        ok &= done[i];
+out:
+    if (unsupported) {
+        pthread_mutex_lock(&h->mu);
+        h->no_multi = 1;
+        pthread_mutex_unlock(&h->mu);
+    }
+    curl_slist_free_all(hdr);
+    if (c)
+        give_handle(h, c);
+    free(line);
+    free(range);
+    free(r.buf);
+    return ok;
+}
+
 /* ---- the cache and the prefetch workers ---- */
 
 static chunk *find_chunk(http_source *h, uint64_t pos)
@@ -441,8 +626,61 @@ static void *worker(void *arg)
             pthread_cond_wait(&h->cv, &h->mu);
             continue;
         }
-        job->state = CH_LOADING;
+        if (h->batching && !h->stop) { /* a burst being announced: its end says when to ask */
+            pthread_cond_wait(&h->cv, &h->mu);
+            continue;
+        }
+        int multi = !h->azure && !h->no_multi && !job->solo && job->len < NTX_HTTP_CHUNK;
+        if (multi && !h->stop && now_us() - h->last_hint_us < NTX_HTTP_GATHER_US) {
+            /* a burst of hints under way: wait for its end, to ask for its ranges together */
+            pthread_mutex_unlock(&h->mu);
+            struct timespec ts = {0, NTX_HTTP_GATHER_US * 1000L / 4};
+            nanosleep(&ts, NULL);
+            pthread_mutex_lock(&h->mu);
+            continue;
+        }
+        /* the job, and with it (in a multi-range request) the other queued ranges, in offset order */
+        chunk *group[NTX_HTTP_RANGES];
+        int n = 0;
+        group[n++] = job;
+        uint64_t total = job->len;
+        for (chunk *c = h->chunks; multi && c && n < NTX_HTTP_RANGES; c = c->next)
+            if (c != job && c->state == CH_QUEUED && !c->solo && total + c->len <= NTX_HTTP_CHUNK) {
+                group[n++] = c;
+                total += c->len;
+            }
+        for (int i = 1; i < n; i++) /* insertion sort: few */
+            for (int k = i; k > 0 && group[k - 1]->off > group[k]->off; k--) {
+                chunk *t = group[k];
+                group[k] = group[k - 1];
+                group[k - 1] = t;
+            }
+        for (int i = 0; i < n; i++)
+            group[i]->state = CH_LOADING;
         pthread_mutex_unlock(&h->mu);
+        if (n > 1) {
+            uint8_t *bufs[NTX_HTTP_RANGES];
+            int have = 1;
+            for (int i = 0; i < n; i++)
+                have &= (bufs[i] = malloc(group[i]->len)) != NULL;
+            int ok = have && get_multi(h, group, bufs, n);
+            pthread_mutex_lock(&h->mu);
+            for (int i = 0; i < n; i++) {
+                if (ok) {
+                    group[i]->buf = bufs[i];
+                    group[i]->state = CH_READY;
+                    h->cached += group[i]->len;
+                } else { /* asked for again alone, where faults are retried and reported */
+                    free(bufs[i]);
+                    group[i]->state = h->stop ? CH_FAILED : CH_QUEUED;
+                    group[i]->solo = 1;
+                }
+            }
+            if (ok)
+                evict(h);
+            pthread_cond_broadcast(&h->cv);
+            continue;
+        }
         uint8_t *buf = malloc(job->len);
         ntx_err e;
         memset(&e, 0, sizeof e);
@@ -469,6 +707,7 @@ static void http_prefetch(ntx_source *s, uint64_t off, uint64_t len)
     http_source *h = (http_source *)s;
     uint64_t end = off + len;
     pthread_mutex_lock(&h->mu);
+    h->last_hint_us = now_us();
     uint64_t pos = off;
     while (pos < end) {
         chunk *c = find_chunk(h, pos);
@@ -506,6 +745,19 @@ static void http_prefetch(ntx_source *s, uint64_t off, uint64_t len)
         h->n_workers++;
     }
     pthread_cond_broadcast(&h->cv);
+    pthread_mutex_unlock(&h->mu);
+}
+
+static void http_batch(ntx_source *s, int begin)
+{
+    http_source *h = (http_source *)s;
+    pthread_mutex_lock(&h->mu);
+    if (begin)
+        h->batching++;
+    else if (h->batching > 0 && --h->batching == 0) {
+        h->last_hint_us = 0; /* the burst is over: no wait for more */
+        pthread_cond_broadcast(&h->cv);
+    }
     pthread_mutex_unlock(&h->mu);
 }
 
@@ -625,7 +877,7 @@ static void http_close(ntx_source *s)
     free(h);
 }
 
-static const struct ntx_source_ops http_ops = {http_read, NULL, http_prefetch, http_release, http_close};
+static const struct ntx_source_ops http_ops = {http_read, NULL, http_prefetch, http_release, http_close, http_batch};
 
 int ntx_http_open(ntx_source **out, const char *url, const char *shown, ntx_http_signer *signer, int azure,
                   ntx_err *err)

@@ -25,7 +25,7 @@ static void memory_close(ntx_source *s)
     free(s);
 }
 
-static const struct ntx_source_ops memory_ops = {memory_read, memory_map, NULL, NULL, memory_close};
+static const struct ntx_source_ops memory_ops = {memory_read, memory_map, NULL, NULL, memory_close, NULL};
 
 int ntx_source_open_memory(ntx_source **out, const void *data, size_t size, const char *name, ntx_err *err)
 {

@@ -40,7 +40,7 @@ static void mmap_close(ntx_source *s)
     free(m);
 }
 
-static const struct ntx_source_ops mmap_ops = {mmap_read, mmap_map, mmap_prefetch, mmap_release, mmap_close};
+static const struct ntx_source_ops mmap_ops = {mmap_read, mmap_map, mmap_prefetch, mmap_release, mmap_close, NULL};
 
 int ntx_source_open_mmap(ntx_source **out, const char *path, ntx_err *err)
 {

@@ -55,7 +55,7 @@ static void pread_close(ntx_source *s)
     free(p);
 }
 
-static const struct ntx_source_ops pread_ops = {pread_read, NULL, pread_prefetch, pread_release, pread_close};
+static const struct ntx_source_ops pread_ops = {pread_read, NULL, pread_prefetch, pread_release, pread_close, NULL};
 
 int ntx_source_open_pread(ntx_source **out, const char *path, ntx_err *err)
 {

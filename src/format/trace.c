@@ -319,6 +319,14 @@ void ntx_trace_release(ntidx_trace *t, uint64_t off, uint64_t len)
     ntx_map_advise(&m, off, len, NTX_ADVISE_DONTNEED);
 }
 
+int ntx_trace_through_source(const ntidx_trace *t) { return t->src != NULL; }
+
+void ntx_trace_prefetch_batch(const ntidx_trace *t, int begin)
+{
+    if (t->src)
+        ntx_source_batch(t->src, begin);
+}
+
 void ntx_trace_prefetch(const ntidx_trace *t, uint64_t off, uint64_t len)
 {
     if (t->demand) { /* the source's requests: large, several in flight */

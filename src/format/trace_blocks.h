@@ -29,4 +29,12 @@ int ntx_trace_check_end(const ntidx_trace *t, ntx_err *err);
    trace in memory): an output must never be the input it is read from. */
 int ntx_trace_is_file(const ntidx_trace *t, const struct stat *st);
 
+/* Whether the trace is read through a byte source (a URL, an embedder's callbacks), where every request is a round
+   trip: what is about to be read is best announced at once. */
+int ntx_trace_through_source(const ntidx_trace *t);
+/* [off, off+len) is about to be read (a hint: trace_internal.h). */
+void ntx_trace_prefetch(const ntidx_trace *t, uint64_t off, uint64_t len);
+/* The hints between begin = 1 and begin = 0 are one burst: a remote source asks for them together. */
+void ntx_trace_prefetch_batch(const ntidx_trace *t, int begin);
+
 #endif

@@ -23,6 +23,7 @@
 #include "ops_internal.h"
 #include "query_internal.h"
 #include "metadata.h"
+#include "trace_blocks.h"
 
 /* Spellings of one provider a query's Bloom keys cover (more: no block is pruned by type). */
 #define NTX_MAX_TYPE_KEYS 8
@@ -286,6 +287,40 @@ static void ask_next_region(ntidx_query *q, uint64_t r)
         ntx_reader_ask_ahead(q->r, lo, hi - lo);
 }
 
+/*
+ * A trace read through a source (a remote one): announce the plan's first
+ * REMOTE_PLAN_HINT bytes of blocks (half for a query with a limit) at once,
+ * adjacent blocks as one range, before the reader's first read-ahead (a
+ * quarter of that) asks for them:
+ * the source asks for the ranges of one burst of hints in one request
+ * (source_http.c), where the reader's read-aheads would each cost one.
+ */
+#define REMOTE_PLAN_HINT (1u << 20)
+static void hint_plan(const ntidx_query *q)
+{
+    if (!q->r || !ntx_trace_through_source(q->t))
+        return;
+    /* a seek, or a query with a limit, stops after its first events: those of the blocks about its start */
+    uint64_t lo = 0, hi = 0, bytes = 0, most = q->o.limit ? REMOTE_PLAN_HINT / 2 : REMOTE_PLAN_HINT;
+    ntx_trace_prefetch_batch(q->t, 1);
+    for (size_t i = 0; i < q->plan_len && bytes < most; i++) {
+        const ntx_plan_step *st = &q->plan[i];
+        if (!st->size)
+            continue;
+        if (hi > lo && st->offset != hi) {
+            ntx_trace_prefetch(q->t, lo, hi - lo);
+            lo = hi = 0;
+        }
+        if (hi == lo)
+            lo = st->offset;
+        hi = st->offset + st->size;
+        bytes += st->size;
+    }
+    if (hi > lo)
+        ntx_trace_prefetch(q->t, lo, hi - lo);
+    ntx_trace_prefetch_batch(q->t, 0);
+}
+
 /* Plan the next region that holds wanted events; 0 when none is left, < 0 with `err` set. */
 static int plan_next_region(ntidx_query *q, ntx_err *err)
 {
@@ -370,6 +405,7 @@ static int plan_next_region(ntidx_query *q, ntx_err *err)
                 return nomem(err);
             skipped = 0;
         }
+        hint_plan(q);
         q->prev_region = (int64_t)r;
         q->next_region = r + 1;
         if (q->only_region >= 0)

@@ -85,6 +85,31 @@ class HttpSource(unittest.TestCase):
         self.assertEqual(info["requests"], 4)
         self.assertEqual(info["bytes"], len(self.data))
 
+    def test_a_burst_of_hints_is_one_request(self):
+        # ranges apart in the object, hinted as one burst: one multi-range request, each range's bytes right
+        a, b, c = 1 * MiB, 5 * MiB + 123, len(self.data) - 70000
+        info, _, _ = self.tool(self.url, "batch:1", "prefetch:%d:4000" % a, "prefetch:%d:100000" % b,
+                               "prefetch:%d:70000" % c, "batch:0", "read:%d:4000" % a, "read:%d:100000" % b,
+                               "read:%d:70000" % c)
+        self.assertEqual(self.got(), self.data[a:a + 4000] + self.data[b:b + 100000] + self.data[c:c + 70000])
+        log = self.srv.log()
+        self.assertEqual(len(log), 2, log)  # the open's, and the burst's
+        self.assertEqual(log[1]["range"], "bytes=%d-%d,%d-%d,%d-%d" % (a, a + 3999, b, b + 99999, c, c + 69999))
+        self.assertEqual(info["requests"], 2)
+
+    def test_a_burst_to_a_server_of_one_range_a_request(self):
+        # the server answers the first range only: asked again one by one, and alone from then on
+        self.srv.fault(kind="nomulti", count=-1)
+        a, b = 1 * MiB, 5 * MiB
+        info, _, _ = self.tool(self.url, "batch:1", "prefetch:%d:4000" % a, "prefetch:%d:4000" % b, "batch:0",
+                               "read:%d:4000" % a, "read:%d:4000" % b, "batch:1", "prefetch:%d:10" % (2 * MiB),
+                               "prefetch:%d:10" % (3 * MiB), "batch:0", "read:%d:10" % (2 * MiB),
+                               "read:%d:10" % (3 * MiB))
+        self.assertEqual(self.got(), self.data[a:a + 4000] + self.data[b:b + 4000] +
+                         self.data[2 * MiB:2 * MiB + 10] + self.data[3 * MiB:3 * MiB + 10])
+        multi = [r for r in self.srv.log() if "," in (r["range"] or "")]
+        self.assertEqual(len(multi), 1, self.srv.log())
+
     def test_stream_pass_reads_every_byte_once(self):
         info, _, _ = self.tool(self.url, "stream:1048576")
         self.assertEqual(self.got(), self.data)

@@ -2,7 +2,8 @@
 """An HTTP server with Range support, a request log and a fault injector, for the remote-trace tests.
 
 Serves the files of a folder: GET and HEAD with one range (`bytes=A-B`, `bytes=A-`), 206 with
-Content-Range, an ETag and Last-Modified from the file's mtime and size, If-Match answered with 412;
+Content-Range, or several (`bytes=A-B,C-D`), 206 multipart/byteranges (one request in the log, its bytes
+the parts' data), an ETag and Last-Modified from the file's mtime and size, If-Match answered with 412;
 PUT writes a file (a temporary beside it, renamed). Control requests, under /_ctl/:
   GET  /_ctl/log      the requests since the last reset, as JSON: [{method, path, range, status, bytes, if_match}]
   POST /_ctl/reset    forget the log and every fault
@@ -15,6 +16,10 @@ PUT writes a file (a temporary beside it, renamed). Control requests, under /_ct
                                 does not check If-Match)
                         delay   wait M ms before answering (latency)
                         norange answer 200 with the whole object, as a server that ignores Range
+                        nomulti answer a request of several ranges with the first range only (a 206
+                                of one part, as servers that do not serve several do)
+                        badmulti answer a request of several ranges with a multipart body whose last
+                                part's Content-Range claims more bytes than the body holds
 Usage: range_server.py ROOT [PORT]; prints "port N" on its first line when ready.
 """
 import email.utils
@@ -139,6 +144,11 @@ class Handler(BaseHTTPRequestHandler):
             self.record(412, 0, rng)
             return self.reply(412, b"precondition failed", common)
         start, end, status = 0, size - 1, 200
+        if rng and "," in rng and not (f and f["kind"] in ("norange", "nomulti", "short", "cut")):
+            return self.multipart(p, rng, size, common, bad=bool(f and f["kind"] == "badmulti"))
+        asked = rng
+        if rng and "," in rng:
+            rng = rng.split(",")[0]
         if rng and not (f and f["kind"] == "norange"):
             m = re.fullmatch(r"bytes=(\d+)-(\d*)", rng.strip())
             if not m:
@@ -171,8 +181,31 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             self.record(status, len(body) // 2, rng)
             return
-        self.record(status, len(body), rng)
+        self.record(status, len(body), asked)
         self.reply(status, body, headers)
+
+
+    def multipart(self, p, rng, size, common, bad=False):
+        """Several ranges: 206 multipart/byteranges (RFC 9110 14.6), each part with its Content-Range."""
+        parts = []
+        for one in rng.strip()[len("bytes="):].split(","):
+            m = re.fullmatch(r"(\d+)-(\d+)", one.strip())
+            if not rng.startswith("bytes=") or not m or int(m.group(1)) > int(m.group(2)) or int(m.group(1)) >= size:
+                self.record(416, 0, rng)
+                return self.reply(416, b"", common + [("Content-Range", "bytes */%d" % size)])
+            parts.append((int(m.group(1)), min(int(m.group(2)), size - 1)))
+        boundary = "ntidx_test_boundary_3d6b6a4f"
+        body, data = b"", 0
+        with open(p, "rb") as fh:
+            for i, (a, b) in enumerate(parts):
+                fh.seek(a)
+                claim = b + 1000000 if bad and i == len(parts) - 1 else b
+                body += ("\r\n--%s\r\nContent-Type: application/octet-stream\r\nContent-Range: bytes %d-%d/%d\r\n\r\n"
+                         % (boundary, a, claim, size)).encode() + fh.read(b - a + 1)
+                data += b - a + 1
+        body += ("\r\n--%s--\r\n" % boundary).encode()
+        self.record(206, data, rng)
+        self.reply(206, body, common + [("Content-Type", "multipart/byteranges; boundary=" + boundary)])
 
 
 class Server(ThreadingHTTPServer):

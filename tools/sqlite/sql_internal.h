@@ -46,6 +46,7 @@ typedef struct nsql_source {
     nsql_conn *conn;
     int refs;                 /* the cache's own reference included, while it is cached */
     int cached;
+    int remote;               /* a URL: kept for the connection's life (sql_source.c) */
     char *path, *index_path;  /* as given; index_path NULL: the default */
     struct stat st;           /* the file when opened: a change opens it again */
     ntidx_trace *trace;

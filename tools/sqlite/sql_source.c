@@ -2,11 +2,19 @@
  * The traces the tables read, cached per connection: a trace is mapped and
  * its index opened (built, rebuilt or extended by ntidx_index_open()) once,
  * and opened again only when its file changed (a trace still being written
- * grows: its index is then extended). What the companion tables need from
+ * grows: its index is then extended). A remote trace (a URL) is kept for the
+ * connection's life: its source pinned the object's version (ETag and size)
+ * when it was opened and reads nothing of another (a change is the error
+ * "the trace changed while it was read"), and what it fetched stays in its
+ * cache for the next statement. An I/O error drops the connection's remote
+ * traces: the next statement opens them again, a changed object as its new
+ * version. What the companion tables need from
  * the whole trace (statistics, the types' field layouts, the stacks, the
  * symbolizer) is computed the first time a table asks for it.
  */
 #include "sql_internal.h"
+
+#include <ntidx/source.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,9 +48,17 @@ int nsql_library_code(int ntidx_code)
     }
 }
 
+static void uncache(nsql_conn *c, nsql_source *s);
+
 int nsql_library_fail(sqlite3_vtab *vt, nsql_conn *c)
 {
     int code = nsql_library_code(ntidx_last_error_info()->code);
+    if (ntidx_last_error_info()->code == NTIDX_E_IO) /* a remote trace that failed is opened again next time */
+        for (nsql_source *s = c->sources, *next; s; s = next) {
+            next = s->next;
+            if (s->remote)
+                uncache(c, s); /* (cursors still reading it keep their reference) */
+        }
     int rc = nsql_vtab_error(vt, nsql_library_error(c));
     return rc == SQLITE_ERROR ? code : rc;
 }
@@ -169,11 +185,11 @@ int nsql_source_get(nsql_conn *c, const char *path, const char *index_path, nsql
 {
     *out = NULL;
     struct stat st;
-    int have_stat = stat(path, &st) == 0;
+    int remote = ntidx_is_url(path), have_stat = !remote && stat(path, &st) == 0;
     for (nsql_source *s = c->sources; s; s = s->next) {
         if (strcmp(s->path, path) || !same_name(s->index_path, index_path))
             continue;
-        if (have_stat && same_file(&s->st, &st)) {
+        if (remote || (have_stat && same_file(&s->st, &st))) {
             s->refs++;
             *out = s;
             return SQLITE_OK;
@@ -199,6 +215,7 @@ int nsql_source_get(nsql_conn *c, const char *path, const char *index_path, nsql
         return SQLITE_ERROR;
     }
     s->conn = c;
+    s->remote = remote;
     if (have_stat)
         s->st = st; /* as before the open: a change since opens it again next time */
     ntidx_index_options o;
