@@ -21,6 +21,7 @@
 #include "analysis_internal.h"
 #include "fields.h"
 #include "groups.h"
+#include "ops_internal.h"
 #include "ntidx/symbols.h"
 
 #define EV_EXCEPTION_START 80
@@ -196,7 +197,7 @@ static int name_throwers(const exc_state *m, exc_result *r, ntx_err *err)
     int rc = 0;
     for (size_t i = 0; i < g->n && !sym; i++)
         if (g->v[i].key[2].p) {
-            if ((rc = ntidx_symbolizer_open(m->ctx->t, m->ctx->x, &sym)) < 0)
+            if ((rc = ntx_symbolizer_open_threads(m->ctx->t, m->ctx->x, m->ctx->o->threads, &sym)) < 0)
                 return ntx_err_from_last(err, rc);
         }
     for (size_t i = 0; rc == 0 && i < g->n; i++) {
