@@ -173,6 +173,34 @@ static void test_window_and_thread(void **state)
     an_close(&an);
 }
 
+/* More distinct stacks than one chunk of the throwers' lookups (NAME_CHUNK in exceptions.c): named on every
+   thread, each group's thrower its own, added up per thrower. */
+static void test_many_stacks(void **state)
+{
+    (void)state;
+    enum { N = 1301 };
+    rt_trace rt;
+    rt_begin(&rt, 5, 4242);
+    methods(&rt);
+    for (uint32_t i = 0; i < N; i++) {
+        /* a native leaf of its own, then the thrower: Thrower for the even ones, Main for the odd */
+        const uint64_t st[] = {NATIVE + 8 * (uint64_t)i, (i % 2 ? MAIN : THROWER) + 0x10};
+        rt_stack(&rt, i + 1, st, 2);
+        rt_exception(&rt, 1, MS + i * 10, "System.Exception", "many", i + 1);
+    }
+    size_t size;
+    uint8_t *data = rt_end(&rt, 1, &size);
+    analysed an;
+    an_open(&an, data, size, "many.nettrace");
+    an_analyse_default(&an, ntidx_exceptions_analyze);
+    static const want w[] = {
+        {"System.Exception", "many", "myapp!MyApp.Program.Thrower(int32)", N / 2 + 1, 1.0, 1.0 + (N - 1) * 10.0 / MS},
+        {"System.Exception", "many", "myapp!MyApp.Program.Main()", N / 2, 1.001, 1.0 + (N - 2) * 10.0 / MS},
+    };
+    check(an.a, w, sizeof w / sizeof w[0]);
+    an_close(&an);
+}
+
 /* ---- The symbolizer read in parallel (the names of the throwers) ---- */
 
 /* A method event of the runtime with Method/LoadVerbose's v1 layout: LoadVerbose (143) or UnloadVerbose (144). */
@@ -285,6 +313,7 @@ int main(void)
         cmocka_unit_test(test_whole),
         cmocka_unit_test(test_window_and_thread),
         cmocka_unit_test(test_symbolizer_units),
+        cmocka_unit_test(test_many_stacks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
