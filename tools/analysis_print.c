@@ -150,15 +150,37 @@ int ap_table_index(const ntidx_analysis *a, const char *name)
     return -1;
 }
 
+/* The columns looked up by name, remembered per table layout (its columns array) and key string: a text row
+   looks several columns up by name, and a table can have millions of rows. The command runs on one thread. */
+static struct {
+    const ntidx_column *columns;
+    size_t count, n;
+    const char *keys[32];
+    size_t cols[32];
+} memo;
+
 /* The cell of column `key` in a row: 0, or -1 when there is no such column. */
 static int cell_of(const ntidx_analysis *a, size_t k, uint64_t row, const char *key, ntidx_table_cell *out)
 {
     ntidx_table tb;
     if (ntidx_analysis_table(a, k, &tb) < 0)
         return -1;
+    if (memo.columns != tb.columns || memo.count != tb.column_count) {
+        memo.columns = tb.columns;
+        memo.count = tb.column_count;
+        memo.n = 0;
+    }
+    for (size_t i = 0; i < memo.n; i++)
+        if (memo.keys[i] == key && !strcmp(tb.columns[memo.cols[i]].name, key)) /* the same string still */
+            return ntidx_analysis_cell(a, k, row, memo.cols[i], out);
     for (size_t c = 0; c < tb.column_count; c++)
-        if (!strcmp(tb.columns[c].name, key))
+        if (!strcmp(tb.columns[c].name, key)) {
+            if (memo.n < sizeof memo.keys / sizeof memo.keys[0]) {
+                memo.keys[memo.n] = key;
+                memo.cols[memo.n++] = c;
+            }
             return ntidx_analysis_cell(a, k, row, c, out);
+        }
     return -1;
 }
 

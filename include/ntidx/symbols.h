@@ -64,8 +64,9 @@ typedef struct ntidx_symbol {
 
 /**
  * Read the trace's method and module events. `x` may be NULL (one pass over
- * the whole trace); with a --full index only the blocks that may hold those
- * events are read.
+ * the whole trace); with an index its regions are read in parallel, one
+ * thread per online core, and with a --full index only the blocks that may
+ * hold those events are read.
  * @return NTIDX_OK; NTIDX_E_NOMEM; the reader's and queries' errors.
  */
 NTIDX_NODISCARD NTIDX_API int ntidx_symbolizer_open(ntidx_trace *t, const ntidx_index *x, ntidx_symbolizer **out);

@@ -9,10 +9,12 @@
  * merge adds the counts up (groups.h). Names come last: when the window has
  * exceptions with stacks, finish() opens a symbolizer (include/ntidx/
  * symbols.h: the trace's method and module events), names each distinct
- * stack's thrower once, and adds the groups up again per type, message and
- * thrower. So the result does not depend on the cut into units, and a
+ * stack's thrower once (the lookups on the analysis's threads), and adds the
+ * groups up again per type, message and thrower. So the result does not depend on the cut into units, and a
  * window without exceptions reads no method events.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,9 @@
 #include "analysis_internal.h"
 #include "fields.h"
 #include "groups.h"
+#include "ops_internal.h"
+#include "phases.h"
+#include "threads.h"
 #include "ntidx/symbols.h"
 
 #define EV_EXCEPTION_START 80
@@ -188,6 +193,38 @@ static int exc_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell
     return NTIDX_OK;
 }
 
+/* The throwers of the merged groups, named on threads (a window can have hundreds of thousands of distinct
+   stacks, and each lookup is independent): group i's in by[i] (NULL: none). */
+typedef struct namer {
+    const ntidx_symbolizer *sym;
+    const ntx_groups *g;
+    char **by;
+    atomic_size_t next; /* the next chunk of groups */
+    atomic_int failed;
+} namer;
+
+#define NAME_CHUNK 512
+
+static void *name_work(void *arg)
+{
+    namer *nm = arg;
+    const ntx_groups *g = nm->g;
+    for (;;) {
+        size_t i0 = atomic_fetch_add(&nm->next, 1) * NAME_CHUNK;
+        if (i0 >= g->n || atomic_load(&nm->failed))
+            break;
+        for (size_t i = i0; i < g->n && i < i0 + NAME_CHUNK; i++) {
+            const ntx_group *x = &g->v[i];
+            if (x->key[2].p &&
+                thrower(nm->sym, x->key[2].p, x->key[2].n / sizeof(uint64_t), x->first_ts, &nm->by[i]) < 0) {
+                atomic_store(&nm->failed, 1);
+                return NULL;
+            }
+        }
+    }
+    return NULL;
+}
+
 /* The merged groups (type, message, stack) added up per type, message and thrower into r->g. */
 static int name_throwers(const exc_state *m, exc_result *r, ntx_err *err)
 {
@@ -196,18 +233,42 @@ static int name_throwers(const exc_state *m, exc_result *r, ntx_err *err)
     int rc = 0;
     for (size_t i = 0; i < g->n && !sym; i++)
         if (g->v[i].key[2].p) {
-            if ((rc = ntidx_symbolizer_open(m->ctx->t, m->ctx->x, &sym)) < 0)
+            if ((rc = ntx_symbolizer_open_threads(m->ctx->t, m->ctx->x, m->ctx->o->threads, &sym)) < 0)
                 return ntx_err_from_last(err, rc);
         }
+    namer nm = {.sym = sym, .g = g, .by = calloc(g->n ? g->n : 1, sizeof *nm.by)};
+    if (!nm.by) {
+        ntidx_symbolizer_close(&sym);
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    }
+    atomic_init(&nm.next, 0);
+    atomic_init(&nm.failed, 0);
+    if (sym) {
+        size_t chunks = (g->n + NAME_CHUNK - 1) / NAME_CHUNK;
+        unsigned nthreads = ntx_thread_count(m->ctx->o->threads), started = 0;
+        if (nthreads > chunks)
+            nthreads = chunks ? (unsigned)chunks : 1;
+        pthread_t tids[NTX_MAX_THREADS];
+        double ph = ntx_phase_begin(); /* the lookups' part, timed for the benchmarks */
+        for (unsigned i = 1; i < nthreads; i++, started++)
+            if (pthread_create(&tids[i], NULL, name_work, &nm) != 0)
+                break;
+        name_work(&nm);
+        for (unsigned i = 1; i <= started; i++)
+            pthread_join(tids[i], NULL);
+        ntx_phase_end(ph);
+        if (atomic_load(&nm.failed))
+            rc = NTIDX_E_NOMEM;
+    }
     for (size_t i = 0; rc == 0 && i < g->n; i++) {
         const ntx_group *x = &g->v[i];
-        char *by = NULL;
-        if (x->key[2].p && (rc = thrower(sym, x->key[2].p, x->key[2].n / sizeof(uint64_t), x->first_ts, &by)) < 0)
-            break;
+        const char *by = nm.by[i];
         ntx_blob key[NTX_GROUP_PARTS] = {x->key[0], x->key[1], {by, by ? strlen(by) : 0}};
         rc = ntx_groups_add(&r->g, key, 0, x->count, 0, x->first_ts, x->last_ts);
-        free(by);
     }
+    for (size_t i = 0; i < g->n; i++)
+        free(nm.by[i]);
+    free(nm.by);
     ntidx_symbolizer_close(&sym);
     return rc < 0 ? ntx_err_set(err, rc, "out of memory") : 0;
 }

@@ -652,7 +652,13 @@ static int finish(void *merged, ntidx_analysis **out, ntx_an_counts *counts, ntx
     for (size_t i = 0; i < m->nrecs; i++)
         if (m->recs[i].in_window && (!o->has_thread || m->recs[i].thread == o->thread))
             sorted[n++] = &m->recs[i];
-    qsort(sorted, n, sizeof *sorted, by_begin);
+    /* Usually in that order already: the merge appends each unit's records in the order they began, and only a
+       load that completed nothing (unmatched) or a second process puts one out of it. */
+    size_t out_of_order = 0;
+    for (size_t i = 1; i < n && !out_of_order; i++)
+        out_of_order = by_begin(&sorted[i - 1], &sorted[i]) > 0;
+    if (out_of_order)
+        qsort(sorted, n, sizeof *sorted, by_begin);
     uint64_t incomplete = 0;
     for (size_t i = 0; i < n; i++) {
         const jrec *j = sorted[i];

@@ -13,4 +13,11 @@
 typedef struct ntidx_type_list ntidx_type_list;
 int ntx_index_types(ntidx_trace *t, const ntidx_index *x, int derived, ntidx_type_list **out);
 
+/*
+ * ntidx_symbolizer_open() reading the index's regions on `threads` threads (0: one per core): the analyses
+ * pass their own option, so that --threads 1 stays on one thread.
+ */
+typedef struct ntidx_symbolizer ntidx_symbolizer;
+int ntx_symbolizer_open_threads(ntidx_trace *t, const ntidx_index *x, unsigned threads, ntidx_symbolizer **out);
+
 #endif

@@ -51,11 +51,14 @@
  * the same start address came before; one table for all processes; addresses
  * are never taken for the kernel's.
  *
- * Reading costs one query over the trace restricted to those event types:
- * with a --full index it reads only the blocks whose type filters can hold
- * them (a few per cent of a trace: a trace reports each method once or
- * twice); without one, every block is read once.
+ * Reading costs one pass over the trace restricted to those event types,
+ * over an index in parallel (load()): with a --full index it reads only the
+ * blocks whose type filters can hold them (a few per cent of a trace: a trace
+ * reports each method once or twice); without one, every block is read once.
  */
+#include <pthread.h>
+#include <stdalign.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,8 +68,12 @@
 #include "error.h"
 #include "hash.h"
 #include "idmap.h"
+#include "index_tables.h"
+#include "ops_internal.h"
+#include "phases.h"
 #include "query_internal.h"
 #include "search.h"
+#include "threads.h"
 #include "ntidx/symbols.h"
 
 #define RUNTIME_PROVIDER "Microsoft-Windows-DotNETRuntime"
@@ -236,6 +243,26 @@ static size_t put_path(ntidx_symbolizer *s, const char *p, int *nomem)
     return at;
 }
 
+/* The name at the end of the pool, [at, at + n), stored once: its offset (the pool cut back when it was there
+   already), UINT32_MAX when it cannot be numbered, or -1 out of memory. */
+static int64_t keep_name(ntidx_symbolizer *s, size_t at, size_t n)
+{
+    const char *name = (const char *)s->names.bytes + at;
+    uint64_t h = ntx_xxh3(name, n);
+    void *seen = ntx_idmap_get(&s->name_at, h);
+    if (seen && !strcmp((const char *)s->names.bytes + ((uintptr_t)seen - 1), name)) {
+        s->names.len = at;
+        return (int64_t)((uintptr_t)seen - 1);
+    }
+    if (!seen && ntx_idmap_put(&s->name_at, h, (void *)(uintptr_t)(at + 1)) != 0)
+        return -1;
+    if (at >= UINT32_MAX) {
+        s->names.len = at;
+        return UINT32_MAX; /* the pool's numbering is full: the method stays unnamed */
+    }
+    return (int64_t)at;
+}
+
 /* TraceLog.GetFullName: Namespace + "." + Name + the signature from its first '(', stored once. Its offset,
    UINT32_MAX when it cannot be numbered, or -1 out of memory. */
 static int64_t method_name(ntidx_symbolizer *s, const ntidx_values *v)
@@ -257,19 +284,7 @@ static int64_t method_name(ntidx_symbolizer *s, const ntidx_values *v)
     if (al)
         memcpy(name + nsl + 1 + nml, args, al);
     name[n] = 0;
-    uint64_t h = ntx_xxh3(name, n);
-    void *seen = ntx_idmap_get(&s->name_at, h);
-    if (seen && !strcmp((const char *)s->names.bytes + ((uintptr_t)seen - 1), name)) {
-        s->names.len = at;
-        return (int64_t)((uintptr_t)seen - 1);
-    }
-    if (!seen && ntx_idmap_put(&s->name_at, h, (void *)(uintptr_t)(at + 1)) != 0)
-        return -1;
-    if (at >= UINT32_MAX) {
-        s->names.len = at;
-        return UINT32_MAX; /* the pool's numbering is full: the method stays unnamed */
-    }
-    return (int64_t)at;
+    return keep_name(s, at, n);
 }
 
 /* Record one method or module event. 0, or NTIDX_E_NOMEM. */
@@ -316,29 +331,30 @@ static int note(ntidx_symbolizer *s, const ntidx_trace *t, const ntidx_event *e,
     return 0;
 }
 
-/* Read the events: one query restricted to their types (a --full index skips the blocks that hold none), or
-   one reader pass without an index; file order either way. */
-static int load(ntidx_symbolizer *s, ntidx_trace *t, const ntidx_index *x)
+/* A symbolizer to read into (the whole one, or a unit's part); NULL out of memory. */
+static ntidx_symbolizer *reading_new(uint64_t session_start)
 {
-    int rc;
-    const ntidx_event *e;
-    if (x) {
-        ntx_event_type types[NKINDS];
-        for (size_t i = 0; i < NKINDS; i++)
-            types[i] = event_kinds[i].type;
-        ntidx_query_options o;
-        ntidx_query_options_defaults(&o);
-        o.order = NTIDX_ORDER_FILE;
-        ntidx_query *q;
-        if ((rc = ntidx_query_open(t, x, &o, &q)) < 0)
-            return rc;
-        rc = ntx_query_restrict_types(q, types, NKINDS);
-        while (rc == 0 && (rc = ntidx_query_next(q, &e)) == 1)
-            rc = note(s, t, e, kind_of(e->metadata));
-        ntidx_query_close(&q);
-        return rc;
+    ntidx_symbolizer *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    ntx_idmap_init(&s->name_at);
+    ntx_idmap_init(&s->id_index);
+    ntx_idmap_init(&s->file_by_path);
+    ntx_idmap_init(&s->group_of);
+    s->session_start = session_start;
+    if (ntidx_values_new(&s->values) < 0) {
+        free(s);
+        return NULL;
     }
+    return s;
+}
+
+/* One pass of the reader over a trace without an index. */
+static int load_all(ntidx_symbolizer *s, ntidx_trace *t)
+{
     ntidx_reader *r;
+    const ntidx_event *e;
+    int rc;
     if ((rc = ntidx_reader_open(t, NULL, &r)) < 0)
         return rc;
     while ((rc = ntidx_reader_next(r, &e)) == 1) {
@@ -347,6 +363,233 @@ static int load(ntidx_symbolizer *s, ntidx_trace *t, const ntidx_index *x)
             break;
     }
     ntidx_reader_close(&r);
+    return rc;
+}
+
+/*
+ * With an index the events are read in parallel (the symbolizer's open was
+ * the serial part of every analysis that names frames): the index's regions,
+ * in file order, cut into runs of about equal bytes (units), each read by one
+ * query restricted to the events' types into a part of its own, numbered from
+ * 0; the parts are then joined in file order (join_part), which gives the
+ * events, their file-order numbers and the names' store exactly as one query
+ * over the whole index did. A --full index's query skips the blocks whose
+ * type filters cannot hold these events.
+ */
+typedef struct sym_unit {
+    size_t first, count;    /* regions[first .. first + count) */
+    ntidx_symbolizer *part; /* what it read (NULL until read) */
+} sym_unit;
+
+typedef struct sym_shared {
+    ntidx_trace *t;
+    const ntidx_index *x;
+    uint64_t session_start;
+    uint64_t *regions;
+    sym_unit *units;
+    size_t nunits;
+    atomic_size_t next;
+    atomic_int failed;
+} sym_shared;
+
+/* Each on cache lines of its own (allocated aligned): no worker writes a line another one does. */
+typedef struct sym_worker {
+    alignas(64) sym_shared *sh;
+    int rc;
+    ntx_err err;
+    char file[NTIDX_ERROR_MAX]; /* the file the error is about */
+    pthread_t tid;
+} sym_worker;
+
+static int read_unit(sym_shared *sh, sym_unit *u)
+{
+    ntx_event_type types[NKINDS];
+    for (size_t i = 0; i < NKINDS; i++)
+        types[i] = event_kinds[i].type;
+    if (!(u->part = reading_new(sh->session_start)))
+        return NTIDX_E_NOMEM;
+    ntidx_query_options o;
+    ntidx_query_options_defaults(&o);
+    o.order = NTIDX_ORDER_FILE;
+    o.regions = &sh->regions[u->first];
+    o.region_count = u->count;
+    ntidx_query *q;
+    int rc = ntidx_query_open(sh->t, sh->x, &o, &q);
+    if (rc < 0)
+        return rc;
+    const ntidx_event *e;
+    rc = ntx_query_restrict_types(q, types, NKINDS);
+    while (rc == 0 && (rc = ntidx_query_next(q, &e)) == 1)
+        rc = note(u->part, sh->t, e, kind_of(e->metadata));
+    ntidx_query_close(&q);
+    ntidx_values_free(&u->part->values);
+    return rc;
+}
+
+static void *sym_work(void *arg)
+{
+    sym_worker *w = arg;
+    sym_shared *sh = w->sh;
+    while (!atomic_load(&sh->failed)) {
+        size_t k = atomic_fetch_add(&sh->next, 1);
+        if (k >= sh->nunits)
+            break;
+        unsigned long said = ntx_error_count();
+        int rc = read_unit(sh, &sh->units[k]);
+        if (rc < 0) {
+            /* carried to the calling thread: the reader and queries said theirs on this one */
+            if (ntx_error_count() != said) {
+                ntx_err_from_last(&w->err, rc);
+                snprintf(w->file, sizeof w->file, "%s", ntidx_last_error_info()->file);
+            } else {
+                ntx_err_set(&w->err, rc, "out of memory reading methods and modules");
+                snprintf(w->file, sizeof w->file, "%s", ntidx_trace_name(sh->t));
+            }
+            w->rc = rc;
+            atomic_store(&sh->failed, 1);
+            break;
+        }
+    }
+    return NULL;
+}
+
+/* Unit part `p`'s events after those read so far: their numbers moved past, their names, module ids and paths
+   into s's stores. 0 or NTIDX_E_NOMEM. */
+static int join_part(ntidx_symbolizer *s, const ntidx_symbolizer *p)
+{
+    uint32_t base = s->seq;
+    /* numbers past SEQ_MASK are not given: the events beyond are not kept (as note() does) */
+    s->seq = p->seq > SEQ_MASK - base ? SEQ_MASK : base + p->seq;
+    int nomem = 0;
+    for (size_t i = 0; i < p->nmodevs; i++) {
+        modev m = p->modevs[i];
+        if (m.seq >= SEQ_MASK - base)
+            break;
+        m.seq += base;
+        m.il = put_path(s, (const char *)p->paths.bytes + p->modevs[i].il, &nomem);
+        m.native = put_path(s, (const char *)p->paths.bytes + p->modevs[i].native, &nomem);
+        if (nomem || grow((void **)&s->modevs, &s->capmodevs, s->nmodevs, sizeof *s->modevs) < 0)
+            return NTIDX_E_NOMEM;
+        s->modevs[s->nmodevs++] = m;
+    }
+    /* the part's name offsets and module id indexes to s's, each looked up once */
+    ntx_idmap name_of, id_of;
+    ntx_idmap_init(&name_of);
+    ntx_idmap_init(&id_of);
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < p->nmethods; i++) {
+        method m = p->methods[i];
+        if ((m.seq & SEQ_MASK) >= SEQ_MASK - base || s->nmethods >= SEQ_MASK)
+            break;
+        m.seq += base;
+        void *v = ntx_idmap_get(&name_of, m.name);
+        int64_t name;
+        if (v) {
+            name = (int64_t)((uintptr_t)v - 1);
+        } else {
+            const char *pn = (const char *)p->names.bytes + m.name;
+            size_t n = strlen(pn), at = s->names.len;
+            uint8_t *w = ntx_buf_append(&s->names, n + 1);
+            if (w)
+                memcpy(w, pn, n + 1);
+            if (!w || (name = keep_name(s, at, n)) < 0 ||
+                ntx_idmap_put(&name_of, m.name, (void *)(uintptr_t)(name + 1)) != 0) {
+                rc = NTIDX_E_NOMEM;
+                break;
+            }
+        }
+        if (name == UINT32_MAX)
+            continue;
+        v = ntx_idmap_get(&id_of, m.file);
+        int64_t idx;
+        if (v) {
+            idx = (int64_t)((uintptr_t)v - 1);
+        } else if ((idx = id_index(s, p->ids[m.file])) < 0 ||
+                   ntx_idmap_put(&id_of, m.file, (void *)(uintptr_t)(idx + 1)) != 0) {
+            rc = NTIDX_E_NOMEM;
+            break;
+        }
+        if (idx >= UINT32_MAX)
+            continue;
+        if (grow((void **)&s->methods, &s->capmethods, s->nmethods, sizeof *s->methods) < 0) {
+            rc = NTIDX_E_NOMEM;
+            break;
+        }
+        m.name = (uint32_t)name;
+        m.file = (uint32_t)idx;
+        s->methods[s->nmethods++] = m;
+    }
+    ntx_idmap_free(&name_of);
+    ntx_idmap_free(&id_of);
+    return rc;
+}
+/* Read the events into s: in parallel over the index's regions (`threads`, 0: one per core), or one reader
+   pass without an index. 0, or an error; *err and *file say it when it was a worker's. */
+static int load(ntidx_symbolizer *s, ntidx_trace *t, const ntidx_index *x, unsigned threads, ntx_err *err,
+                char *file, size_t filelen)
+{
+    if (!x)
+        return load_all(s, t);
+    sym_shared sh = {.t = t, .x = x, .session_start = s->session_start};
+    uint64_t nr = ntx_index_region_total(x), total = 0;
+    unsigned nthreads = ntx_thread_count(threads);
+    sh.regions = malloc((size_t)(nr ? nr : 1) * sizeof *sh.regions);
+    sh.units = calloc((size_t)(nr ? nr : 1), sizeof *sh.units);
+    sym_worker *ws = aligned_alloc(alignof(sym_worker), nthreads * sizeof *ws);
+    if (!sh.regions || !sh.units || !ws) {
+        free(sh.regions);
+        free(sh.units);
+        free(ws);
+        return NTIDX_E_NOMEM;
+    }
+    memset(ws, 0, nthreads * sizeof *ws);
+    for (uint64_t r = 0; r < nr; r++) {
+        sh.regions[r] = r;
+        total += ntx_rg_bytes(x, r);
+    }
+    /* Units of about a quarter of a thread's share of the bytes: threads finish together. */
+    uint64_t target = total / ((uint64_t)nthreads * 4) + 1, acc = 0;
+    for (size_t i = 0; i < nr; i++) {
+        if (i == 0 || acc >= target) {
+            sh.units[sh.nunits++] = (sym_unit){.first = i};
+            acc = 0;
+        }
+        sh.units[sh.nunits - 1].count++;
+        acc += ntx_rg_bytes(x, i);
+    }
+    if (nthreads > sh.nunits)
+        nthreads = sh.nunits ? (unsigned)sh.nunits : 1;
+    if (nr > 1)
+        ntx_index_prefetch_regions(x, 0, nr);
+    unsigned started = 0;
+    double ph = ntx_phase_begin(); /* the workers' part, timed for the benchmarks */
+    for (unsigned i = 0; i < nthreads; i++)
+        ws[i].sh = &sh;
+    for (unsigned i = 1; i < nthreads; i++, started++)
+        if (pthread_create(&ws[i].tid, NULL, sym_work, &ws[i]) != 0)
+            break;
+    sym_work(&ws[0]);
+    for (unsigned i = 1; i <= started; i++)
+        pthread_join(ws[i].tid, NULL);
+    ntx_phase_end(ph);
+    int rc = 0;
+    for (unsigned i = 0; rc == 0 && i < nthreads; i++)
+        if (ws[i].rc < 0) {
+            rc = ws[i].rc;
+            *err = ws[i].err;
+            snprintf(file, filelen, "%s", ws[i].file);
+        }
+    /* The parts, in file order. */
+    for (size_t k = 0; k < sh.nunits; k++) {
+        if (rc == 0 && (rc = join_part(s, sh.units[k].part)) < 0) {
+            ntx_err_set(err, rc, "out of memory reading methods and modules");
+            snprintf(file, filelen, "%s", ntidx_trace_name(t));
+        }
+        ntidx_symbolizer_close(&sh.units[k].part);
+    }
+    free(ws);
+    free(sh.units);
+    free(sh.regions);
     return rc;
 }
 
@@ -701,38 +944,40 @@ static void free_replay(ntidx_symbolizer *s)
     ntx_idmap_free(&s->name_at);
 }
 
-NTIDX_API int ntidx_symbolizer_open(ntidx_trace *t, const ntidx_index *x, ntidx_symbolizer **out)
+int ntx_symbolizer_open_threads(ntidx_trace *t, const ntidx_index *x, unsigned threads, ntidx_symbolizer **out)
 {
     if (out)
         *out = NULL;
     if (!t || !out)
         return ntx_failf(NTIDX_E_INVALID_ARG, t ? ntidx_trace_name(t) : NULL, NTIDX_NO_OFFSET,
                          "ntidx_symbolizer_open: NULL argument");
-    ntidx_symbolizer *s = calloc(1, sizeof *s);
+    ntidx_symbolizer *s = reading_new((uint64_t)ntidx_trace_get_info(t)->sync_ticks);
     if (!s)
         return ntx_failf(NTIDX_E_NOMEM, ntidx_trace_name(t), NTIDX_NO_OFFSET, "out of memory");
-    ntx_idmap_init(&s->name_at);
-    ntx_idmap_init(&s->id_index);
-    ntx_idmap_init(&s->file_by_path);
-    ntx_idmap_init(&s->group_of);
-    s->session_start = (uint64_t)ntidx_trace_get_info(t)->sync_ticks;
     unsigned long said = ntx_error_count();
-    int rc = ntidx_values_new(&s->values);
-    if (rc == 0)
-        rc = load(s, t, x);
+    ntx_err err = {0};
+    char file[NTIDX_ERROR_MAX] = "";
+    int rc = load(s, t, x, threads, &err, file, sizeof file);
     ntidx_values_free(&s->values);
     if (rc == 0)
         rc = replay(s);
     free_replay(s);
     if (rc < 0) {
         ntidx_symbolizer_close(&s);
-        if (ntx_error_count() == said) /* out of memory here; the reader and queries say their own errors */
+        if (err.code) /* a worker's error, said on its thread */
+            ntx_fail(rc, file, &err);
+        else if (ntx_error_count() == said) /* out of memory here; the reader and queries say their own errors */
             ntx_failf(rc, ntidx_trace_name(t), NTIDX_NO_OFFSET, "out of memory reading methods and modules");
         return rc;
     }
     build_table(s);
     *out = s;
     return NTIDX_OK;
+}
+
+NTIDX_API int ntidx_symbolizer_open(ntidx_trace *t, const ntidx_index *x, ntidx_symbolizer **out)
+{
+    return ntx_symbolizer_open_threads(t, x, 0, out);
 }
 
 struct key {

@@ -341,6 +341,44 @@ static void test_special_providers(void **state)
     an_close(&an);
 }
 
+/* More activities than one chunk of the rows' text (FORMAT_CHUNK in activities.c), formatted on threads:
+   every row's id, parent and path as text are its own. */
+static void test_many_rows(void **state)
+{
+    (void)state;
+    enum { N = 9000 };
+    rt_trace rt;
+    rt_begin(&rt, 5, PID);
+    uint32_t start = es_meta(&rt, APP, 10, "Work", 1), stop = es_meta(&rt, APP, 11, "Work", 2);
+    for (uint32_t n = 0; n < N; n++) {
+        uint8_t id[16];
+        uint32_t nums[4] = {1 + n % 10, 1 + n / 10 % 10, 1 + n / 100 % 10, 1 + n / 1000}; /* each 1..10 */
+        es_path(PID, nums, 4, id);
+        es_item(&rt, start, 1 + n % 4, 1000 + 10 * (uint64_t)n, id, NULL, (int)n);
+        es_item(&rt, stop, 1 + n % 4, 1005 + 10 * (uint64_t)n, id, NULL, (int)n);
+        if (n % 1000 == 999)
+            rt_seqpoint(&rt, 1009 + 10 * (uint64_t)n);
+    }
+    size_t size;
+    uint8_t *data = rt_end(&rt, 1, &size);
+    analysed an;
+    an_open(&an, data, size, "many");
+    an_analyse_default(&an, ntidx_activities_analyze);
+    assert_int_equal(ntidx_activity_count(an.a), N);
+    for (size_t i = 0; i < N; i++) {
+        const ntidx_activity *x = ntidx_activity_at(an.a, i);
+        char id[37], path[32];
+        ntidx_guid_format(x->activity_id, id);
+        snprintf(path, sizeof path, "/#%d/%zu/%zu/%zu/%zu/", PID, 1 + i % 10, 1 + i / 10 % 10, 1 + i / 100 % 10,
+                 1 + i / 1000);
+        assert_string_equal(an_cell(an.a, 0, i, "activity_id").s, id);
+        assert_string_equal(an_cell(an.a, 0, i, "activity_path").s, path);
+        assert_true(an_cell(an.a, 0, i, "parent_activity_id").is_null);
+        assert_string_equal(an_cell(an.a, 0, i, "parent_activity_id").s, "00000000-0000-0000-0000-000000000000");
+    }
+    an_close(&an);
+}
+
 /* ---- A random run: the same answer under every cut, over several windows ---- */
 
 static uint8_t *make_random(uint64_t *first, uint64_t *last, size_t *size)
@@ -476,6 +514,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_run_v6),
         cmocka_unit_test(test_special_providers),
         cmocka_unit_test(test_random),
+        cmocka_unit_test(test_many_rows),
         cmocka_unit_test_prestate(test_real, (void *)dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

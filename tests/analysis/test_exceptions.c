@@ -9,6 +9,8 @@
  */
 #include "an_check.h"
 
+#include <ntidx/symbols.h>
+
 #define MS RT_MS
 
 enum {
@@ -171,11 +173,147 @@ static void test_window_and_thread(void **state)
     an_close(&an);
 }
 
+/* More distinct stacks than one chunk of the throwers' lookups (NAME_CHUNK in exceptions.c): named on every
+   thread, each group's thrower its own, added up per thrower. */
+static void test_many_stacks(void **state)
+{
+    (void)state;
+    enum { N = 1301 };
+    rt_trace rt;
+    rt_begin(&rt, 5, 4242);
+    methods(&rt);
+    for (uint32_t i = 0; i < N; i++) {
+        /* a native leaf of its own, then the thrower: Thrower for the even ones, Main for the odd */
+        const uint64_t st[] = {NATIVE + 8 * (uint64_t)i, (i % 2 ? MAIN : THROWER) + 0x10};
+        rt_stack(&rt, i + 1, st, 2);
+        rt_exception(&rt, 1, MS + i * 10, "System.Exception", "many", i + 1);
+    }
+    size_t size;
+    uint8_t *data = rt_end(&rt, 1, &size);
+    analysed an;
+    an_open(&an, data, size, "many.nettrace");
+    an_analyse_default(&an, ntidx_exceptions_analyze);
+    static const want w[] = {
+        {"System.Exception", "many", "myapp!MyApp.Program.Thrower(int32)", N / 2 + 1, 1.0, 1.0 + (N - 1) * 10.0 / MS},
+        {"System.Exception", "many", "myapp!MyApp.Program.Main()", N / 2, 1.001, 1.0 + (N - 2) * 10.0 / MS},
+    };
+    check(an.a, w, sizeof w / sizeof w[0]);
+    an_close(&an);
+}
+
+/* ---- The symbolizer read in parallel (the names of the throwers) ---- */
+
+/* A method event of the runtime with Method/LoadVerbose's v1 layout: LoadVerbose (143) or UnloadVerbose (144). */
+static void method_event(rt_trace *rt, uint32_t id, uint64_t ts, uint64_t method_id, uint64_t module_id, uint64_t start,
+                         const char *ns, const char *name)
+{
+    rt_buf p = {0};
+    rt_u64(&p, method_id);
+    rt_u64(&p, module_id);
+    rt_u64(&p, start);
+    rt_u32(&p, 0x100);
+    rt_u32(&p, 0x06000001);
+    rt_u32(&p, JITTED);
+    rt_str16(&p, ns);
+    rt_str16(&p, name);
+    rt_str16(&p, "void  (int32)");
+    rt_u16(&p, 9);
+    rt_event(rt, id, 1, 1 + (uint32_t)(ts / MS) % 3, ts, p.b, p.n);
+}
+
+/* Method and module events over eight regions: names used again in later regions, code reused after an unload,
+   a module named in one region and used in others, one never named. */
+static uint8_t *spread_trace(int version, size_t *size)
+{
+    rt_trace rt;
+    rt_begin(&rt, version, 4242);
+    for (uint64_t r = 0; r < 8; r++) {
+        uint64_t t0 = r * 10 * MS;
+        if (r == 0)
+            rt_module_load(&rt, 1, t0 + MS, 0x100, "/app/First.dll");
+        if (r == 2)
+            rt_module_load(&rt, 2, t0 + MS, 0x200, "/app/Second.DLL");
+        /* every region: a method of its own, and one whose name every region repeats */
+        method_event(&rt, 143, t0 + 2 * MS, 10 + r, r % 2 ? 0x200 : 0x100, 0x10000 * (r + 1), "App.Region", "Own");
+        method_event(&rt, 143, t0 + 3 * MS, 100 + r, 0x100, 0x1000000 + 0x1000 * r, "App.Shared", "Same");
+        if (r >= 1) /* the previous region's own method unloaded, its code reused by another */
+            method_event(&rt, 144, t0 + 4 * MS, 10 + r - 1, (r - 1) % 2 ? 0x200 : 0x100, 0x10000 * r, "App.Region", "Own");
+        if (r >= 1)
+            method_event(&rt, 143, t0 + 5 * MS, 1000 + r, 0x999, 0x10000 * r, "App.Reused", "Again");
+        rt_seqpoint(&rt, t0 + 9 * MS);
+    }
+    return rt_end(&rt, 1, size);
+}
+
+static void assert_same_symbol(const ntidx_symbolizer *a, const ntidx_symbolizer *b, uint64_t ip, uint64_t ts)
+{
+    ntidx_symbol x, y;
+    int fx = ntidx_symbolizer_lookup_at(a, ip, 0, ts, &x), fy = ntidx_symbolizer_lookup_at(b, ip, 0, ts, &y);
+    if (fx != fy)
+        fail_msg("ip 0x%" PRIx64 " at %" PRIu64 ": found %d and %d", ip, ts, fx, fy);
+    if (!fx)
+        return;
+    assert_string_equal(x.method, y.method);
+    assert_string_equal(x.module, y.module);
+    assert_true((x.module_path == NULL) == (y.module_path == NULL));
+    if (x.module_path)
+        assert_string_equal(x.module_path, y.module_path);
+    assert_int_equal(x.method_start, y.method_start);
+    assert_int_equal(x.method_index, y.method_index);
+    assert_int_equal(x.frame_id, y.frame_id);
+}
+
+/* Read over an index (regions in units, on threads, joined in file order), the symbolizer names every address
+   at every time as one pass of the reader over the whole trace does. */
+static void test_symbolizer_units(void **state)
+{
+    (void)state;
+    for (int version = 5; version <= 6; version++) {
+        size_t size;
+        uint8_t *data = spread_trace(version, &size);
+        analysed an;
+        an_open(&an, data, size, "spread.nettrace");
+        assert_true(ntidx_index_get_info(an.x)->regions >= 8);
+        ntidx_symbolizer *plain, *indexed, *full;
+        assert_int_equal(ntidx_symbolizer_open(an.t, NULL, &plain), NTIDX_OK);
+        assert_int_equal(ntidx_symbolizer_open(an.t, an.x, &indexed), NTIDX_OK);
+        assert_int_equal(ntidx_symbolizer_open(an.t, an.full, &full), NTIDX_OK);
+        assert_int_equal(ntidx_symbolizer_method_count(plain), ntidx_symbolizer_method_count(indexed));
+        assert_int_equal(ntidx_symbolizer_method_count(plain), ntidx_symbolizer_method_count(full));
+        for (uint64_t r = 0; r < 9; r++)
+            for (uint64_t ms = 0; ms < 10; ms += 3) {
+                uint64_t ts = r * 10 * MS + ms * MS;
+                for (uint64_t k = 0; k < 10; k++) {
+                    assert_same_symbol(plain, indexed, 0x10000 * k + 0x10, ts);
+                    assert_same_symbol(plain, full, 0x10000 * k + 0x10, ts);
+                    assert_same_symbol(plain, indexed, 0x1000000 + 0x1000 * k + 0x10, ts);
+                }
+            }
+        /* what it names: region 3's own method, by its unload (region 4) */
+        ntidx_symbol s;
+        assert_int_equal(ntidx_symbolizer_lookup_at(indexed, 0x40010, 0, 35 * MS, &s), 1);
+        assert_string_equal(s.method, "App.Region.Own(int32)");
+        assert_string_equal(s.module, "Second"); /* made empty by region 1's method, named as the load spells it */
+        /* after it: no resolving event is left, and the first jitted load of the range in load order names it */
+        assert_int_equal(ntidx_symbolizer_lookup_at(indexed, 0x40010, 0, 45 * MS, &s), 1);
+        assert_string_equal(s.method, "App.Region.Own(int32)");
+        assert_int_equal(ntidx_symbolizer_lookup_at(indexed, 0x1005010, 0, 0, &s), 1);
+        assert_string_equal(s.method, "App.Shared.Same(int32)");
+        assert_string_equal(s.module, "first");
+        ntidx_symbolizer_close(&plain);
+        ntidx_symbolizer_close(&indexed);
+        ntidx_symbolizer_close(&full);
+        an_close(&an);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_whole),
         cmocka_unit_test(test_window_and_thread),
+        cmocka_unit_test(test_symbolizer_units),
+        cmocka_unit_test(test_many_stacks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
