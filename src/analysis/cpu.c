@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analysis_internal.h"
+#include "ops_internal.h"
 #include "idmap.h"
 
 #define SAMPLER "Microsoft-DotNETCore-SampleProfiler"
@@ -891,7 +892,7 @@ NTIDX_API int ntidx_cpu_analyze(ntidx_trace *t, const ntidx_index *x, const ntid
     cpu_arg arg = {co, co->symbols};
     ntidx_symbolizer *own = NULL;
     if (!arg.sym) {
-        int rc = ntidx_symbolizer_open(t, x, &own);
+        int rc = ntx_symbolizer_open_threads(t, x, o ? o->threads : 0, &own); /* as the analysis: --threads */
         if (rc < 0)
             return rc;
         arg.sym = own;

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "analysis_internal.h"
+#include "ops_internal.h"
 #include "idmap.h"
 
 #define SAMPLER "Microsoft-DotNETCore-SampleProfiler"
@@ -290,7 +291,7 @@ static int cpu_samples_analyze(ntidx_trace *t, const ntidx_index *x, const ntidx
         return ntx_failf(NTIDX_E_INVALID_ARG, t ? ntidx_trace_name(t) : NULL, NTIDX_NO_OFFSET,
                          "cpu_samples: NULL argument");
     ntidx_symbolizer *sym = NULL;
-    int rc = ntidx_symbolizer_open(t, x, &sym);
+    int rc = ntx_symbolizer_open_threads(t, x, o ? o->threads : 0, &sym); /* as the analysis: --threads */
     if (rc < 0)
         return rc;
     rc = ntx_analysis_run_arg(&samples_def, sym, t, x, o, out);
