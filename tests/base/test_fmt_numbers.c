@@ -132,6 +132,27 @@ static void g17_random(void **state)
     }
 }
 
+/* The values that need the big numbers are kept once formatted (fmt_double.c's cache): the same value again,
+   its negative, and other values on the same slots print their own bytes. */
+static void g17_repeated(void **state)
+{
+    (void)state;
+    const double v[] = {DBL_MAX, FLT_MAX, 5e-324, FLT_MIN, DBL_MIN, 1.4012984643248171e-45, 1e300, 1e-300};
+    for (int round = 0; round < 3; round++)
+        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+            check_g17(v[i]);
+            check_g17(-v[i]);
+        }
+    uint64_t seen[512];
+    for (int i = 0; i < 512; i++) { /* huge and tiny values, far more than the cache holds, each twice */
+        uint64_t b = next();
+        b = (b & ~(0x7ffull << 52)) | ((uint64_t)(next() % 2 ? 1500 + next() % 540 : 1 + next() % 400) << 52);
+        seen[i] = b;
+        check_g17(from_bits(b));
+        check_g17(from_bits(seen[next() % (uint64_t)(i + 1)]));
+    }
+}
+
 static void check_dec(uint64_t u)
 {
     char want[32];
@@ -277,6 +298,7 @@ int main(void)
         cmocka_unit_test(g17_edges),
         cmocka_unit_test(g17_ties),
         cmocka_unit_test(g17_random),
+        cmocka_unit_test(g17_repeated),
         cmocka_unit_test(dec_all_lengths),
         cmocka_unit_test(json_strings),
         cmocka_unit_test(json_utf16_strings),
