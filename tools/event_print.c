@@ -88,7 +88,7 @@ static const char pairs[201] = "000102030405060708091011121314151617181920212223
                             "8081828384858687888990919293949596979899";
 
 /* v < 10^8 as exactly 8 digits: two halves of four, each two pairs (independent multiplies, no chain). */
-static void dec8(char *o, uint32_t v)
+static inline __attribute__((always_inline)) void dec8(char *o, uint32_t v)
 {
     uint32_t hi = v / 10000, lo = v % 10000;
     memcpy(o, pairs + hi / 100 * 2, 2);
@@ -97,8 +97,8 @@ static void dec8(char *o, uint32_t v)
     memcpy(o + 6, pairs + lo % 100 * 2, 2);
 }
 
-/* v < 10^8 in its own number of digits; returns the end. */
-static char *dec_small(char *o, uint32_t v)
+/* v < 10^4 in its own number of digits; returns the end. */
+static inline __attribute__((always_inline)) char *dec4(char *o, uint32_t v)
 {
     if (v < 100) {
         if (v < 10) {
@@ -108,17 +108,24 @@ static char *dec_small(char *o, uint32_t v)
         memcpy(o, pairs + v * 2, 2);
         return o + 2;
     }
-    if (v < 10000) {
-        uint32_t hi = v / 100, lo = v % 100;
-        if (hi < 10)
-            *o++ = (char)('0' + hi);
-        else
-            memcpy(o, pairs + hi * 2, 2), o += 2;
-        memcpy(o, pairs + lo * 2, 2);
-        return o + 2;
+    uint32_t hi = v / 100, lo = v % 100;
+    if (hi < 10) {
+        *o++ = (char)('0' + hi);
+    } else {
+        memcpy(o, pairs + hi * 2, 2);
+        o += 2;
     }
-    uint32_t hi = v / 10000, lo = v % 10000; /* hi < 10^4: one to four digits, then four */
-    o = dec_small(o, hi);
+    memcpy(o, pairs + lo * 2, 2);
+    return o + 2;
+}
+
+/* v < 10^8 in its own number of digits; returns the end. */
+static inline __attribute__((always_inline)) char *dec_small(char *o, uint32_t v)
+{
+    if (v < 10000)
+        return dec4(o, v);
+    uint32_t hi = v / 10000, lo = v % 10000;
+    o = dec4(o, hi);
     memcpy(o, pairs + lo / 100 * 2, 2);
     memcpy(o + 2, pairs + lo % 100 * 2, 2);
     return o + 4;
@@ -126,7 +133,7 @@ static char *dec_small(char *o, uint32_t v)
 
 /* v in decimal, the bytes of "%llu": eight digits at a time in 32-bit arithmetic (timestamps have 13 or so:
    the digit-by-digit chain of 64-bit divisions was a tenth of a dump). */
-static char *dec(char *o, uint64_t v)
+static inline __attribute__((always_inline)) char *dec(char *o, uint64_t v)
 {
     if (v < 100000000)
         return dec_small(o, (uint32_t)v);
