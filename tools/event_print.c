@@ -206,9 +206,13 @@ static void put_num(ntidx_buf *l, const char *before, uint64_t v)
  */
 static const ntidx_buf *type_text(event_printer *p, const ntidx_metadata *m, enum event_format f)
 {
-    uintptr_t h = (uintptr_t)m;
-    event_type_text *c = &p->types[(h >> 4 ^ h >> 11) % EVENT_TYPE_CACHE];
+    /* The slot by the address and the key, mixed by a multiply. By the address's bits alone, types whose
+       rows lie at regular strides, or that share one address with different keys, took the same slots: a
+       tenth of the lines of a text dump of the real 1 GB trace formatted their type's name again (an
+       snprintf() each), against 0.6% now (callgrind). */
     uint64_t key = ntidx_metadata_key(m);
+    uint64_t h = ((uint64_t)(uintptr_t)m ^ key) * 0x9E3779B97F4A7C15ull;
+    event_type_text *c = &p->types[(h >> 32) % EVENT_TYPE_CACHE];
     if (c->m != m || c->key != key || c->format != f || !c->text.data || c->text.err) {
         c->m = m;
         c->key = key;
