@@ -226,6 +226,25 @@ static inline size_t ntx_json_plain_run(const unsigned char *s, size_t n)
     return i;
 }
 
+/* Whether all n bytes at s go into a JSON string as they are: 8 bytes a step, and the bytes short of a step by
+   loads that overlap within the n (never past them), where ntx_json_plain_run() took them one at a time (the
+   field names of a payload are mostly shorter than 8 bytes, or not a multiple of them). */
+static inline int ntx_json_plain_all(const unsigned char *s, size_t n)
+{
+    if (n >= 8) {
+        for (size_t i = 0; n - i > 8; i += 8)
+            if (!ntx_json_plain8(ntx_load64(s + i)))
+                return 0;
+        return ntx_json_plain8(ntx_load64(s + n - 8));
+    }
+    if (n >= 4)
+        return ntx_json_plain8((uint64_t)ntx_load32(s) | (uint64_t)ntx_load32(s + n - 4) << 32);
+    if (n == 0)
+        return 1;
+    /* s[0], s[n / 2] and s[n - 1] are all of 1 to 3 bytes; the other five are 'a', which goes as it is */
+    return ntx_json_plain8(0x6161616161000000ull | s[0] | (uint64_t)s[n / 2] << 8 | (uint64_t)s[n - 1] << 16);
+}
+
 /*
  * UTF-16 code units written as the inside of a JSON string literal (no quotes): the bytes
  * ntx_buf_json_str() writes for their UTF-8 (ntx_utf16_to_utf8(): lone surrogates become U+FFFD), in one

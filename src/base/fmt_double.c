@@ -14,6 +14,7 @@
  */
 #include "buf.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -166,12 +167,34 @@ static void put_17_digits(char *o, uint64_t d)
     ntx_put_dec8(o + 9, (uint32_t)(d % 100000000));
 }
 
+/* The digits of |x| (bits without the sign) by the exact arithmetic; returns the end. */
+static char *put_g17_exact(char *o, double x, uint64_t bits);
+
+/*
+ * The digits of the values that need the big numbers (tiny, huge: ~8,000 instructions each for DBL_MAX),
+ * kept per thread by their bits: a payload's extreme values are mostly a few constants (float.MinValue,
+ * double.Epsilon, double.MaxValue...) written again and again. Direct-mapped; an entry is its bits (the
+ * sign cleared, so 0 marks an empty one: zero never comes here) and the bytes.
+ */
+#define BIG_CACHE 64
+typedef struct big_cached {
+    uint64_t bits;
+    uint8_t len;
+    char text[NTX_G17_MAX - 1];
+} big_cached;
+static _Thread_local big_cached big_cache[BIG_CACHE];
+
 char *ntx_put_g17(char *o, double x)
 {
     uint64_t bits;
     memcpy(&bits, &x, sizeof bits);
     if (bits >> 63)
         *o++ = '-';
+    return put_g17_exact(o, x, bits & ~(1ull << 63));
+}
+
+static char *put_g17_exact(char *o, double x, uint64_t bits)
+{
     unsigned be = (unsigned)(bits >> 52) & 0x7ff;
     uint64_t m = bits & ((1ull << 52) - 1);
     if (be == 0x7ff) { /* callers print NaN and infinities themselves; printf's bytes anyway */
@@ -199,6 +222,16 @@ char *ntx_put_g17(char *o, double x)
        one), then fixed by the size of the digits. */
     int l2 = e + 63 - __builtin_clzll(m);
     int k = l2 >= 0 ? l2 * 1233 >> 12 : -((-l2 * 1233 + 4095) >> 12);
+    /* scaled() takes the 128-bit way for -128 < e < 0 and 0 <= 17 - k <= 22, k within two of the guess */
+    big_cached *c = NULL;
+    if (!(e < 0 && e > -128 && k >= -3 && k <= 15)) {
+        c = &big_cache[(bits ^ bits >> 29 ^ bits >> 52) % BIG_CACHE];
+        if (c->bits == bits) {
+            memcpy(o, c->text, c->len);
+            return o + c->len;
+        }
+    }
+    char *start = o;
     uint64_t q;
     int sticky;
     for (int tries = 0;; tries++) {
@@ -209,10 +242,8 @@ char *ntx_put_g17(char *o, double x)
             k--;
         else
             break;
-        if (tries > 4) { /* never: the guess is off by one or two at most */
-            o -= bits >> 63;
-            return o + snprintf(o, NTX_G17_MAX, "%.17g", x);
-        }
+        if (tries > 4) /* never: the guess is off by one or two at most */
+            return o + snprintf(o, NTX_G17_MAX, "%.17g", fabs(x));
     }
     /* 17 digits, rounded half to even on the exact value. */
     uint64_t d = q / 10;
@@ -254,6 +285,11 @@ char *ntx_put_g17(char *o, double x)
             *o++ = '0';
         memcpy(o, ds, (size_t)nd);
         o += nd;
+    }
+    if (c) {
+        c->bits = bits;
+        c->len = (uint8_t)(o - start);
+        memcpy(c->text, start, c->len);
     }
     return o;
 }

@@ -70,7 +70,7 @@ static inline __attribute__((always_inline)) char *ntx_fmt_key(ntx_fmt *f, const
             memcpy(o, name, n);
             o += n;
             *o++ = '=';
-        } else if (__builtin_expect(ntx_json_plain_run((const unsigned char *)name, n) == n, 1)) {
+        } else if (__builtin_expect(ntx_json_plain_all((const unsigned char *)name, n), 1)) {
             *o++ = '"';
             memcpy(o, name, n);
             o += n;

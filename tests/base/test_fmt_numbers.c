@@ -132,6 +132,27 @@ static void g17_random(void **state)
     }
 }
 
+/* The values that need the big numbers are kept once formatted (fmt_double.c's cache): the same value again,
+   its negative, and other values on the same slots print their own bytes. */
+static void g17_repeated(void **state)
+{
+    (void)state;
+    const double v[] = {DBL_MAX, FLT_MAX, 5e-324, FLT_MIN, DBL_MIN, 1.4012984643248171e-45, 1e300, 1e-300};
+    for (int round = 0; round < 3; round++)
+        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+            check_g17(v[i]);
+            check_g17(-v[i]);
+        }
+    uint64_t seen[512];
+    for (int i = 0; i < 512; i++) { /* huge and tiny values, far more than the cache holds, each twice */
+        uint64_t b = next();
+        b = (b & ~(0x7ffull << 52)) | ((uint64_t)(next() % 2 ? 1500 + next() % 540 : 1 + next() % 400) << 52);
+        seen[i] = b;
+        check_g17(from_bits(b));
+        check_g17(from_bits(seen[next() % (uint64_t)(i + 1)]));
+    }
+}
+
 static void check_dec(uint64_t u)
 {
     char want[32];
@@ -224,6 +245,32 @@ static void json_strings(void **state)
     }
 }
 
+/* ntx_json_plain_all() (field names: overlapping loads for the bytes short of 8) against ntx_json_plain(), byte
+   by byte, on every length up to 40 with one byte of each kind the escaper treats apart at each place; the
+   bytes are copied to the end of a heap block, so a load past them is seen by the address sanitizer. */
+static void json_plain_all(void **state)
+{
+    (void)state;
+    static const unsigned char odd[] = {'"', '\\', 0, 0x1f, 0x7f, 0x80, 0xff, 0x20, 0x7e};
+    for (size_t n = 0; n <= 40; n++) {
+        for (size_t at = 0; at <= n; at++) {
+            for (size_t k = 0; k < sizeof odd; k++) {
+                unsigned char *s = malloc(n ? n : 1);
+                assert_non_null(s);
+                for (size_t i = 0; i < n; i++)
+                    s[i] = (unsigned char)('a' + (next() % 26));
+                if (at < n)
+                    s[at] = odd[k];
+                int want = 1;
+                for (size_t i = 0; i < n; i++)
+                    want &= ntx_json_plain(s[i]);
+                assert_int_equal(ntx_json_plain_all(s, n), want);
+                free(s);
+            }
+        }
+    }
+}
+
 /* ntx_json_utf16() and ntx_json_utf16z() against ntx_utf16_to_utf8() then ntx_buf_json_str(). */
 static void json_utf16_strings(void **state)
 {
@@ -277,8 +324,10 @@ int main(void)
         cmocka_unit_test(g17_edges),
         cmocka_unit_test(g17_ties),
         cmocka_unit_test(g17_random),
+        cmocka_unit_test(g17_repeated),
         cmocka_unit_test(dec_all_lengths),
         cmocka_unit_test(json_strings),
+        cmocka_unit_test(json_plain_all),
         cmocka_unit_test(json_utf16_strings),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
