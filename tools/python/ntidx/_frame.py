@@ -71,11 +71,11 @@ def datetimes(ns):
 
 
 def _text(ids, mask, strings):
-    """A Categorical of string-table texts (ids from 1); masked rows are null."""
-    used = np.unique(ids[~mask]) if len(ids) else np.zeros(0, np.uint64)
-    codes = np.searchsorted(used, ids).astype(np.int32)
-    codes[mask] = -1
-    categories = [strings[int(i) - 1] for i in used]
+    """A Categorical of string-table texts (ids from 1); masked rows are null. Its categories are the texts the
+    rows use, in the order of their ids (the C part ranks them: np.unique() and np.searchsorted() sorted)."""
+    codes, used = _ntidx._text_codes(ids, mask.view(np.uint8), len(strings))
+    codes = np.frombuffer(codes, dtype=_CODE_TYPES[memoryview(codes).itemsize])
+    categories = [strings[i - 1] for i in used]
     return pd.Categorical.from_codes(codes, categories=categories)
 
 
@@ -103,11 +103,11 @@ def column_from_cells(kinds, cells, strings):
     boolean; only FLOAT: Float64; strings, GUIDs, times and decimals: a Categorical of their texts (as the
     JSON writes them); anything else (arrays, objects, mixes): object."""
     n = len(kinds)
-    counts = np.bincount(kinds, minlength=256)
-    present = {k for k in np.nonzero(counts)[0].tolist() if k not in (_MISSING, _NULL)}
+    counts = _ntidx._kind_counts(kinds)  # np.bincount() and np.isin() in C: one pass each, no intp copy
+    present = {k for k, c in enumerate(counts) if c and k not in (_MISSING, _NULL)}
     if not present:
         return np.full(n, None, dtype=object)
-    mask = ~np.isin(kinds, np.array(sorted(present), dtype=np.uint8))
+    mask = np.frombuffer(_ntidx._kind_mask(kinds, bytes(sorted(present))), dtype=np.bool_)
     if present == {_UINT}:
         return pd.arrays.IntegerArray(cells, mask)
     if present == {_INT}:

@@ -4684,7 +4684,151 @@ done:
     return out;
 }
 
+/* _text_codes(ids, mask, count): a text column's Categorical codes, what np.unique() and np.searchsorted() gave
+   in two passes and no sort. ids: uint64 numbers of the string table (1..count) per row; mask: one byte per row,
+   nonzero for a null. Gives (codes, used): used the distinct ids of the rows not masked, ascending (the
+   categories' order), codes each row's position in used (-1 for a null), in the narrowest type pandas keeps for
+   that many categories (int8 below 127, int16 below 32767, else int32). */
+static PyObject *mod_text_codes(PyObject *m, PyObject *args)
+{
+    module_state *st = PyModule_GetState(m);
+    Py_buffer ib, mb;
+    Py_ssize_t count;
+    if (!PyArg_ParseTuple(args, "y*y*n:_text_codes", &ib, &mb, &count))
+        return NULL;
+    PyObject *out = NULL, *used = NULL;
+    void *codes = NULL;
+    uint32_t *rank = NULL;
+    Py_ssize_t n = ib.len / 8;
+    if (ib.len % 8 || mb.len != n || count < 0 || (uint64_t)count >= UINT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "_text_codes: ids of uint64, a mask byte per id, a count of texts");
+        goto done;
+    }
+    rank = calloc((size_t)count + 1, sizeof *rank);
+    if (!rank) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const uint64_t *id = ib.buf;
+    const uint8_t *mask = mb.buf;
+    int bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (mask[i])
+            continue;
+        if (id[i] > (uint64_t)count) {
+            bad = 1;
+            break;
+        }
+        rank[id[i]] = 1;
+    }
+    Py_END_ALLOW_THREADS
+    if (bad) {
+        PyErr_SetString(PyExc_IndexError, "_text_codes: an id past the string table");
+        goto done;
+    }
+    if (!(used = PyList_New(0)))
+        goto done;
+    uint32_t k = 0;
+    for (Py_ssize_t v = 0; v <= count; v++) {
+        if (!rank[v])
+            continue;
+        PyObject *x = PyLong_FromSsize_t(v);
+        if (!x || PyList_Append(used, x) < 0) {
+            Py_XDECREF(x);
+            goto done;
+        }
+        Py_DECREF(x);
+        rank[v] = ++k; /* position + 1 */
+    }
+    Py_ssize_t size = k < 127 ? 1 : k < 32767 ? 2 : 4;
+    if (!(codes = col_realloc(NULL, (size_t)(n ? n : 1) * (size_t)size))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int32_t c = mask[i] ? -1 : (int32_t)rank[id[i]] - 1;
+        if (size == 1)
+            ((int8_t *)codes)[i] = (int8_t)c;
+        else if (size == 2)
+            ((int16_t *)codes)[i] = (int16_t)c;
+        else
+            ((int32_t *)codes)[i] = c;
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *cb = col_column(st, &codes, (size_t)n, size, size == 1 ? "b" : size == 2 ? "h" : "i");
+    if (cb)
+        out = Py_BuildValue("(NO)", cb, used);
+done:
+    col_free(codes);
+    free(rank);
+    Py_XDECREF(used);
+    PyBuffer_Release(&ib);
+    PyBuffer_Release(&mb);
+    return out;
+}
+
+/* _kind_counts(kinds): how many rows of a field column hold each value kind (256 counts; np.bincount() made the
+   bytes intp first). */
+static PyObject *mod_kind_counts(PyObject *m, PyObject *arg)
+{
+    (void)m;
+    Py_buffer kb;
+    if (PyObject_GetBuffer(arg, &kb, PyBUF_SIMPLE) < 0)
+        return NULL;
+    uint64_t counts[256] = {0};
+    const uint8_t *k = kb.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < kb.len; i++)
+        counts[k[i]]++;
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&kb);
+    PyObject *l = PyList_New(256);
+    for (int i = 0; l && i < 256; i++) {
+        PyObject *x = PyLong_FromUnsignedLongLong(counts[i]);
+        if (!x) {
+            Py_CLEAR(l);
+            break;
+        }
+        PyList_SET_ITEM(l, i, x);
+    }
+    return l;
+}
+
+/* _kind_mask(kinds, present): per row 1 where its kind is not one of the bytes of `present` (a null of the
+   column), else 0: ~np.isin(kinds, present) in one pass. */
+static PyObject *mod_kind_mask(PyObject *m, PyObject *args)
+{
+    module_state *st = PyModule_GetState(m);
+    Py_buffer kb;
+    const char *present;
+    Py_ssize_t np_;
+    if (!PyArg_ParseTuple(args, "y*y#:_kind_mask", &kb, &present, &np_))
+        return NULL;
+    uint8_t null_of[256];
+    memset(null_of, 1, sizeof null_of);
+    for (Py_ssize_t i = 0; i < np_; i++)
+        null_of[(uint8_t)present[i]] = 0;
+    uint8_t *out = col_realloc(NULL, (size_t)(kb.len ? kb.len : 1));
+    if (!out) {
+        PyBuffer_Release(&kb);
+        return PyErr_NoMemory();
+    }
+    const uint8_t *k = kb.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < kb.len; i++)
+        out[i] = null_of[k[i]];
+    Py_END_ALLOW_THREADS
+    Py_ssize_t n = kb.len;
+    PyBuffer_Release(&kb);
+    return col_column(st, (void **)&out, (size_t)n, 1, "?");
+}
+
 static PyMethodDef mod_methods[] = {
+    {"_kind_counts", mod_kind_counts, METH_O, "_kind_counts(kinds): rows per value kind (256 counts)."},
+    {"_kind_mask", mod_kind_mask, METH_VARARGS, "_kind_mask(kinds, present): 1 where a row's kind is not present."},
+    {"_text_codes", mod_text_codes, METH_VARARGS, "_text_codes(ids, mask, count): (codes, used ids) of a text column."},
     {"_take", mod_take, METH_VARARGS, "_take(table, itemsize, rows): table[rows] (rows: uint32) as a Buffer."},
     {"_set_notice_hook", mod_set_notice_hook, METH_O, "fn(action, why, path): what the index maintenance did."},
     {"_analyses", mod_analyses, METH_NOARGS, "The library's analyses: [(name, summary, [(table, [(column, type, "
