@@ -13,9 +13,12 @@
  *    library's event plus its type, payload decoded only when read), Buffer
  *    (a column's memory, filled in C, handed to numpy without a copy), and
  *    the exceptions, all kept in the module's state;
- *  - Trace._columns(): the columns of Trace.frame(), filled by the batch
- *    interface (include/ntidx/batch.h) straight into growing arrays, the GIL
- *    released, with no Python object made per event.
+ *  - Trace._frames(): a FrameReader, the columns of Trace.frame() and
+ *    Trace.iter_frames() filled from the query's events straight into growing
+ *    arrays (big ones mappings grown by mremap()), the GIL released, with no
+ *    Python object made per event, and the per-type, per-thread and per-label
+ *    facts cached; _take(), _kind_counts(), _kind_mask() and _text_codes()
+ *    do the passes over those columns that _frame.build() would do in numpy.
  *  - Trace._analyze(): an analysis of the library (include/ntidx/analysis.h)
  *    by name, every table filled column by column with the GIL released,
  *    for Trace.gc() and its kin (ntidx/_analysis.py makes the DataFrames).
