@@ -2531,7 +2531,7 @@ static void *col_realloc(void *p, size_t bytes)
     size_t total = bytes + sizeof(col_head);
     if (total < bytes)
         return NULL;
-    if (h && h->mapped) {
+    if (h && h->mapped) { /* 1, or 2: populate refused */
         if (total <= h->bytes)
             return p;
 #if defined(MREMAP_MAYMOVE)
@@ -2575,6 +2575,36 @@ static void col_free(void *p)
         munmap(h, h->bytes);
     else
         free(h);
+}
+
+/* Fault in the pages of bytes [from, to) of a mapped column at once (MADV_POPULATE_WRITE): one call for what
+   would be a fault per 4 KiB page as the rows are written. A hint: where the system has no such call, the
+   pages fault in as they are written. */
+static void col_populate(void *p, size_t from, size_t to)
+{
+#if defined(MADV_POPULATE_WRITE)
+    if (!p || ((col_head *)p - 1)->mapped != 1)
+        return;
+    col_head *h = (col_head *)p - 1;
+    uintptr_t base = (uintptr_t)h, end = base + h->bytes;
+    uintptr_t lo = ((uintptr_t)p + from) & ~(uintptr_t)4095, hi = ((uintptr_t)p + to + 4095) & ~(uintptr_t)4095;
+    if (hi > end)
+        hi = end;
+    if (lo < hi && madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE) != 0)
+        h->mapped = 2; /* refused (an older kernel): not asked again for this column */
+#else
+    (void)p;
+    (void)from;
+    (void)to;
+#endif
+}
+
+/* A column of exactly `bytes` (written whole at once): its pages faulted in together. */
+static void *col_alloc_exact(size_t bytes)
+{
+    void *p = col_realloc(NULL, bytes);
+    col_populate(p, 0, bytes);
+    return p;
 }
 
 static int grow_to(void **p, size_t rows, size_t size)
@@ -2766,7 +2796,26 @@ typedef struct fr_cols {
     uint8_t **kind;  /* per field column */
     uint64_t **cell;
     size_t nf;       /* field columns allocated */
+    size_t populated; /* rows whose pages fr_cols_populate() faulted in */
 } fr_cols;
+
+/* The next rows' pages of every mapped column faulted in together (col_populate()). */
+static void fr_cols_populate(fr_cols *c, int want_ferr)
+{
+    enum { AHEAD = 32768 };
+    size_t from = c->n, to = c->n + AHEAD < c->cap ? c->n + AHEAD : c->cap;
+    void *p8[] = {c->ts, c->thread, c->capture, c->offset, c->pid, c->stack_key, want_ferr ? c->ferr : NULL};
+    void *p4[] = {c->type, c->seq, c->stack, c->activity, c->related, c->thread_name};
+    for (size_t i = 0; i < sizeof p8 / sizeof p8[0]; i++)
+        col_populate(p8[i], from * 8, to * 8);
+    for (size_t i = 0; i < sizeof p4 / sizeof p4[0]; i++)
+        col_populate(p4[i], from * 4, to * 4);
+    for (size_t j = 0; j < c->nf; j++) {
+        col_populate(c->kind[j], from, to);
+        col_populate(c->cell[j], from * 8, to * 8);
+    }
+    c->populated = to;
+}
 
 static void fr_cols_free(fr_cols *c)
 {
@@ -3321,12 +3370,14 @@ static int fr_fill(FrameReaderObject *o, fr_cols *c, size_t max_rows)
         }
         if (c->n == c->cap && fr_cols_room(c, 2 * c->cap, o->nfields, o->want_fields) < 0)
             return NTIDX_E_NOMEM;
+        if (c->n >= c->populated)
+            fr_cols_populate(c, o->want_fields);
         if ((rc = fr_append(o, c, e)) < 0)
             return rc;
         evsrc_take(s);
     }
     /* seconds since the sync time (ntidx_ticks_to_seconds()) and, when asked, Unix nanoseconds */
-    if (!(c->time_s = col_realloc(NULL, (c->n ? c->n : 1) * sizeof *c->time_s)))
+    if (!(c->time_s = col_alloc_exact((c->n ? c->n : 1) * sizeof *c->time_s)))
         return NTIDX_E_NOMEM;
     /* ntidx_ticks_to_seconds()'s arithmetic, the difference in 64 bits where it fits (the same double: both
        conversions round to nearest), so that the compiler keeps it in the loop */
@@ -3340,7 +3391,7 @@ static int fr_fill(FrameReaderObject *o, fr_cols *c, size_t max_rows)
                            : ntidx_ticks_to_seconds(o->c->t, ts);
     }
     if (o->want_time) {
-        if (!(c->time_ns = col_realloc(NULL, (c->n ? c->n : 1) * sizeof *c->time_ns)))
+        if (!(c->time_ns = col_alloc_exact((c->n ? c->n : 1) * sizeof *c->time_ns)))
             return NTIDX_E_NOMEM;
         ticks_to_ns(o->c->t, (const uint64_t *)c->ts, c->n, c->time_ns);
     }
@@ -3408,7 +3459,7 @@ static Py_ssize_t narrow_codes(int32_t *codes, size_t n, size_t count, const cha
 /* The event id and version of each row, from its type's row of the type table (NULL out of memory). */
 static uint32_t *fr_type_column(const FrameReaderObject *o, const uint32_t *type, size_t n, int version)
 {
-    uint32_t *out = col_realloc(NULL, (n ? n : 1) * sizeof *out);
+    uint32_t *out = col_alloc_exact((n ? n : 1) * sizeof *out);
     if (!out)
         return NULL;
     for (size_t i = 0; i < n; i++) {
@@ -4745,7 +4796,7 @@ static PyObject *mod_text_codes(PyObject *m, PyObject *args)
         rank[v] = ++k; /* position + 1 */
     }
     Py_ssize_t size = k < 127 ? 1 : k < 32767 ? 2 : 4;
-    if (!(codes = col_realloc(NULL, (size_t)(n ? n : 1) * (size_t)size))) {
+    if (!(codes = col_alloc_exact((size_t)(n ? n : 1) * (size_t)size))) {
         PyErr_NoMemory();
         goto done;
     }
@@ -4813,7 +4864,7 @@ static PyObject *mod_kind_mask(PyObject *m, PyObject *args)
     memset(null_of, 1, sizeof null_of);
     for (Py_ssize_t i = 0; i < np_; i++)
         null_of[(uint8_t)present[i]] = 0;
-    uint8_t *out = col_realloc(NULL, (size_t)(kb.len ? kb.len : 1));
+    uint8_t *out = col_alloc_exact((size_t)(kb.len ? kb.len : 1));
     if (!out) {
         PyBuffer_Release(&kb);
         return PyErr_NoMemory();
