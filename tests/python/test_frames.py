@@ -14,6 +14,8 @@ usage: test_frames.py NTIDX TRACES_DIR   (the package on PYTHONPATH)
 - on_error="skip" leaves a damaged region out, warns, and lists it in attrs (stats(): "skipped_regions");
   the default still raises; `ntidx stats --skip-damaged` gives the same count; Trace.sql() and ntidx.sql() take
   on_error="skip" too.
+- The C helpers build() uses (_take, _kind_counts, _kind_mask, _text_codes) agree with the numpy they replace
+  and refuse rows out of range; a frame big enough for columns grown by mapping equals its parts read small.
 """
 
 import json
@@ -226,6 +228,67 @@ class Frames(unittest.TestCase):
         self.assertEqual(json.loads(p.stdout)["events"], len(df))
         self.assertIn("region 2 (offset %d, %d bytes) skipped" % (r.offset, r.bytes), p.stderr)
         self.assertIn("1 damaged region left out", p.stderr)
+
+
+class ColumnHelpers(unittest.TestCase):
+    """The passes of _frame.build() done in C, against numpy doing the same."""
+
+    def test_take(self):
+        rng = np.random.default_rng(1)
+        rows = rng.integers(0, 40, 10000, dtype=np.uint32)
+        for dtype in (np.int8, np.int16, np.int32, np.int64):
+            table = rng.integers(-100, 100, 40).astype(dtype)
+            got = np.frombuffer(ntidx._ntidx._take(table, table.itemsize, rows), dtype=dtype)
+            np.testing.assert_array_equal(got, table[rows])
+        with self.assertRaises(IndexError):
+            ntidx._ntidx._take(np.zeros(3, np.int8), 1, np.array([0, 3], np.uint32))
+        with self.assertRaises(ValueError):
+            ntidx._ntidx._take(np.zeros(3, np.int8), 3, rows)
+
+    def test_kinds(self):
+        rng = np.random.default_rng(2)
+        kinds = rng.choice(np.array([0, 3, 4, 9, 255], np.uint8), 10001)
+        np.testing.assert_array_equal(ntidx._ntidx._kind_counts(kinds), np.bincount(kinds, minlength=256))
+        present = np.array([3, 9], np.uint8)
+        got = np.frombuffer(ntidx._ntidx._kind_mask(kinds, present.tobytes()), dtype=np.bool_)
+        np.testing.assert_array_equal(got, ~np.isin(kinds, present))
+
+    def test_text_codes(self):
+        rng = np.random.default_rng(3)
+        for distinct in (5, 300, 40000):
+            ids = rng.integers(1, distinct + 1, 100000).astype(np.uint64)
+            mask = rng.random(100000) < 0.3
+            codes, used = ntidx._ntidx._text_codes(ids, mask.view(np.uint8), distinct)
+            codes = np.frombuffer(codes, dtype={1: np.int8, 2: np.int16, 4: np.int32}[memoryview(codes).itemsize])
+            want_used = np.unique(ids[~mask])
+            want = np.searchsorted(want_used, ids).astype(np.int64)
+            want[mask] = -1
+            self.assertEqual(used, want_used.tolist())
+            np.testing.assert_array_equal(codes.astype(np.int64), want)
+            self.assertEqual(codes.dtype, np.int8 if len(used) < 127 else np.int16 if len(used) < 32767 else np.int32)
+        with self.assertRaises(IndexError):
+            ntidx._ntidx._text_codes(np.array([1, 7], np.uint64), np.zeros(2, np.uint8), 6)
+        with self.assertRaises(ValueError):
+            ntidx._ntidx._text_codes(np.array([1, 2], np.uint64), np.zeros(3, np.uint8), 6)
+
+    def test_big_frame_equals_its_parts(self):
+        """Columns over 1 MiB are mappings grown by mremap(), small ones malloc()'s: both give the same rows."""
+        path = gen("big.nettrace", "--events", 150000, "--seed", 11)
+        fields = ["Count", "TypeName", "Ratio"]
+        with ntidx.open(path) as t:
+            whole = t.frame(fields=fields, time=True)
+            parts = pd.concat(list(t.iter_frames(rows=20000, fields=fields, time=True)))
+            self.assertEqual(len(whole), 150000)
+            self.assertEqual(list(whole.columns), list(parts.columns))
+            for c in whole.columns:  # Series.equals: same type, values and nulls (assert_frame_equal takes seconds)
+                self.assertEqual(whole[c].dtype, parts[c].dtype, c)
+                self.assertTrue(whole[c].equals(parts[c]), c)
+            events = list(t.query(limit=5))
+            for i, e in enumerate(events):
+                self.assertEqual(whole.ts.iloc[i], e.ts)
+                self.assertEqual(whole.offset.iloc[i], e.offset)
+                self.assertEqual(whole.thread.iloc[i], e.thread)
+            self.assertTrue((np.diff(whole.ts.to_numpy()) >= 0).all())  # time order, as the query gives
 
 
 if __name__ == "__main__":

@@ -35,22 +35,23 @@ def _code_dtype(n):
 
 
 def _categorical(type_ids, names):
-    """A Categorical of one string per type (provider, event name), by the rows' type ids. Its categories are
-    every name of the type table (all the trace's types), sorted: every frame of a trace has the same."""
+    """A Categorical of one string per type (provider, event name), by the rows' type ids (the Buffer of uint32
+    the C part filled). Its categories are every name of the type table (all the trace's types), sorted: every
+    frame of a trace has the same."""
     categories = sorted(set(names))
     position = {c: i for i, c in enumerate(categories)}
     per_type = np.array([position[n] for n in names], dtype=_code_dtype(len(categories)))
-    codes = per_type[type_ids] if len(type_ids) else np.zeros(0, per_type.dtype)
+    codes = np.frombuffer(_ntidx._take(per_type, per_type.itemsize, type_ids), dtype=per_type.dtype)
     return pd.Categorical.from_codes(codes, categories=categories)
 
 
+_CODE_TYPES = {1: np.int8, 2: np.int16, 4: np.int32}
+
+
 def _coded(codes, categories):
-    """A Categorical of codes into a list of distinct texts (-1: null)."""
-    codes = np.frombuffer(codes, dtype=np.int32)
-    if len(categories) < 127:
-        codes = codes.astype(np.int8)
-    elif len(categories) < 32767:
-        codes = codes.astype(np.int16)
+    """A Categorical of codes into a list of distinct texts (-1: null): the C part gives them in the type
+    _code_dtype() names for that many texts."""
+    codes = np.frombuffer(codes, dtype=_CODE_TYPES[memoryview(codes).itemsize])
     return pd.Categorical.from_codes(codes, categories=list(categories))
 
 
@@ -70,11 +71,11 @@ def datetimes(ns):
 
 
 def _text(ids, mask, strings):
-    """A Categorical of string-table texts (ids from 1); masked rows are null."""
-    used = np.unique(ids[~mask]) if len(ids) else np.zeros(0, np.uint64)
-    codes = np.searchsorted(used, ids).astype(np.int32)
-    codes[mask] = -1
-    categories = [strings[int(i) - 1] for i in used]
+    """A Categorical of string-table texts (ids from 1); masked rows are null. Its categories are the texts the
+    rows use, in the order of their ids (the C part ranks them: np.unique() and np.searchsorted() sorted)."""
+    codes, used = _ntidx._text_codes(ids, mask.view(np.uint8), len(strings))
+    codes = np.frombuffer(codes, dtype=_CODE_TYPES[memoryview(codes).itemsize])
+    categories = [strings[i - 1] for i in used]
     return pd.Categorical.from_codes(codes, categories=categories)
 
 
@@ -102,11 +103,11 @@ def column_from_cells(kinds, cells, strings):
     boolean; only FLOAT: Float64; strings, GUIDs, times and decimals: a Categorical of their texts (as the
     JSON writes them); anything else (arrays, objects, mixes): object."""
     n = len(kinds)
-    counts = np.bincount(kinds, minlength=256)
-    present = {k for k in np.nonzero(counts)[0].tolist() if k not in (_MISSING, _NULL)}
+    counts = _ntidx._kind_counts(kinds)  # np.bincount() and np.isin() in C: one pass each, no intp copy
+    present = {k for k, c in enumerate(counts) if c and k not in (_MISSING, _NULL)}
     if not present:
         return np.full(n, None, dtype=object)
-    mask = ~np.isin(kinds, np.array(sorted(present), dtype=np.uint8))
+    mask = np.frombuffer(_ntidx._kind_mask(kinds, bytes(sorted(present))), dtype=np.bool_)
     if present == {_UINT}:
         return pd.arrays.IntegerArray(cells, mask)
     if present == {_INT}:
@@ -127,15 +128,15 @@ def column_from_cells(kinds, cells, strings):
 
 def build(c, with_fields, with_time=False):
     """The DataFrame of Trace.frame() from the dict of a FrameReader's read()."""
-    type_ids = np.frombuffer(c["type"], dtype=np.uint32)
+    type_ids = c["type"]
     types = c["types"]
     data = {
         "ts": np.frombuffer(c["ts"], dtype=np.int64),
         "time_s": np.frombuffer(c["time_s"], dtype=np.float64),
         "provider": _categorical(type_ids, [t[0] for t in types]),
-        "event_id": (np.array([t[1] for t in types], dtype=np.uint32) if types else np.zeros(0, np.uint32))[type_ids],
+        "event_id": np.frombuffer(c["event_id"], dtype=np.uint32),
         "event_name": _categorical(type_ids, [t[2] for t in types]),
-        "version": (np.array([t[3] for t in types], dtype=np.uint32) if types else np.zeros(0, np.uint32))[type_ids],
+        "version": np.frombuffer(c["version"], dtype=np.uint32),
         "thread": np.frombuffer(c["thread"], dtype=np.int64),
         "capture_thread": np.frombuffer(c["capture_thread"], dtype=np.int64),
         "seq": np.frombuffer(c["seq"], dtype=np.uint32),

@@ -13,9 +13,12 @@
  *    library's event plus its type, payload decoded only when read), Buffer
  *    (a column's memory, filled in C, handed to numpy without a copy), and
  *    the exceptions, all kept in the module's state;
- *  - Trace._columns(): the columns of Trace.frame(), filled by the batch
- *    interface (include/ntidx/batch.h) straight into growing arrays, the GIL
- *    released, with no Python object made per event.
+ *  - Trace._frames(): a FrameReader, the columns of Trace.frame() and
+ *    Trace.iter_frames() filled from the query's events straight into growing
+ *    arrays (big ones mappings grown by mremap()), the GIL released, with no
+ *    Python object made per event, and the per-type, per-thread and per-label
+ *    facts cached; _take(), _kind_counts(), _kind_mask() and _text_codes()
+ *    do the passes over those columns that _frame.build() would do in numpy.
  *  - Trace._analyze(): an analysis of the library (include/ntidx/analysis.h)
  *    by name, every table filled column by column with the GIL released,
  *    for Trace.gc() and its kin (ntidx/_analysis.py makes the DataFrames).
@@ -34,6 +37,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <ntidx/analysis.h>
 #include <ntidx/batch.h>
@@ -418,7 +422,10 @@ typedef struct {
     void *data;
     Py_ssize_t n, itemsize;
     char format[4];
+    int col; /* data is column memory (col_free()), else malloc()'s */
 } BufferObject;
+
+static void col_free(void *p);
 
 static PyObject *buffer_new(module_state *st, void *data, Py_ssize_t n, Py_ssize_t itemsize, const char *format)
 {
@@ -430,6 +437,7 @@ static PyObject *buffer_new(module_state *st, void *data, Py_ssize_t n, Py_ssize
     b->data = data;
     b->n = n;
     b->itemsize = itemsize;
+    b->col = 0;
     snprintf(b->format, sizeof b->format, "%s", format);
     return (PyObject *)b;
 }
@@ -456,7 +464,10 @@ static void buffer_dealloc(PyObject *self)
 {
     BufferObject *b = (BufferObject *)self;
     PyTypeObject *tp = Py_TYPE(self);
-    free(b->data);
+    if (b->col)
+        col_free(b->data);
+    else
+        free(b->data);
     tp->tp_free(self);
     Py_DECREF(tp);
 }
@@ -2481,14 +2492,145 @@ static PyObject *trace_check_names(PyObject *self_obj, PyObject *args, PyObject 
 /* Columns handed to numpy                                            */
 /* ------------------------------------------------------------------ */
 
+/*
+ * Column memory (a frame's columns): a header before the data says how it was allocated. A big column is a
+ * mapping of its own, grown by mremap() (no copy: a frame of a 1 GB trace is ~800 MB of columns, and realloc()
+ * copied them as they doubled, each copy faulting in fresh pages). Small ones are malloc()'s. Not in huge pages:
+ * asked for with MADV_HUGEPAGE they made the frame of the 1 GB trace slower on the benchmark machine (a VM: the
+ * kernel spent half the time zeroing 2 MiB pages), where 4 KiB pages come back already backed.
+ */
+typedef struct col_head {
+    size_t bytes;  /* of the whole block, header included */
+    int mapped;
+    int pad;
+    char align[48];
+} col_head;
+
+enum { COL_MAP_MIN = 1u << 20, COL_STEP = 2u << 20 };
+
+static void *col_map(size_t total)
+{
+#if defined(MAP_ANONYMOUS)
+    total = (total + COL_STEP - 1) & ~(size_t)(COL_STEP - 1);
+    void *m = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    ((col_head *)m)->bytes = total;
+    ((col_head *)m)->mapped = 1;
+    return m;
+#else
+    (void)total;
+    return NULL;
+#endif
+}
+
+/* Room for `bytes` bytes of data in a column (p NULL: a new one). The data, or NULL out of memory (p kept). */
+static void *col_realloc(void *p, size_t bytes)
+{
+    col_head *h = p ? (col_head *)p - 1 : NULL;
+    size_t total = bytes + sizeof(col_head);
+    if (total < bytes)
+        return NULL;
+    if (h && h->mapped) { /* 1, or 2: populate refused */
+        if (total <= h->bytes)
+            return p;
+#if defined(MREMAP_MAYMOVE)
+        size_t nt = (total + COL_STEP - 1) & ~(size_t)(COL_STEP - 1);
+        void *m = mremap(h, h->bytes, nt, MREMAP_MAYMOVE);
+        if (m == MAP_FAILED)
+            return NULL;
+        ((col_head *)m)->bytes = nt;
+        return (col_head *)m + 1;
+#endif
+    }
+    if (total >= COL_MAP_MIN) {
+        col_head *m = col_map(total);
+        if (m) {
+            if (h) {
+                memcpy(m + 1, p, (h->bytes < total ? h->bytes : total) - sizeof(col_head));
+                if (h->mapped)
+                    munmap(h, h->bytes);
+                else
+                    free(h);
+            }
+            return m + 1;
+        }
+        if (h && h->mapped)
+            return NULL;
+    }
+    col_head *n = realloc(h, total);
+    if (!n)
+        return NULL;
+    n->bytes = total;
+    n->mapped = 0;
+    return n + 1;
+}
+
+static void col_free(void *p)
+{
+    if (!p)
+        return;
+    col_head *h = (col_head *)p - 1;
+    if (h->mapped)
+        munmap(h, h->bytes);
+    else
+        free(h);
+}
+
+/* Fault in the pages of bytes [from, to) of a mapped column at once (MADV_POPULATE_WRITE): one call for what
+   would be a fault per 4 KiB page as the rows are written. A hint: where the system has no such call, the
+   pages fault in as they are written. */
+static void col_populate(void *p, size_t from, size_t to)
+{
+#if defined(MADV_POPULATE_WRITE)
+    if (!p || ((col_head *)p - 1)->mapped != 1)
+        return;
+    col_head *h = (col_head *)p - 1;
+    uintptr_t base = (uintptr_t)h, end = base + h->bytes;
+    uintptr_t lo = ((uintptr_t)p + from) & ~(uintptr_t)4095, hi = ((uintptr_t)p + to + 4095) & ~(uintptr_t)4095;
+    if (hi > end)
+        hi = end;
+    if (lo < hi && madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE) != 0)
+        h->mapped = 2; /* refused (an older kernel): not asked again for this column */
+#else
+    (void)p;
+    (void)from;
+    (void)to;
+#endif
+}
+
+/* A column of exactly `bytes` (written whole at once): its pages faulted in together. */
+static void *col_alloc_exact(size_t bytes)
+{
+    void *p = col_realloc(NULL, bytes);
+    col_populate(p, 0, bytes);
+    return p;
+}
+
 static int grow_to(void **p, size_t rows, size_t size)
 {
-    size_t bytes = rows * size;
-    void *np = realloc(*p, bytes != 0 ? bytes : 1);
+    void *np = col_realloc(*p, rows * size);
     if (!np)
         return -1;
     *p = np;
     return 0;
+}
+
+/* n rows of column memory as a Buffer (which frees it); NULL with an exception. */
+static PyObject *col_column(module_state *st, void **p, size_t n, Py_ssize_t itemsize, const char *fmt)
+{
+    void *d = *p;
+    *p = NULL;
+    if (!d && !(d = col_realloc(NULL, 1)))
+        return PyErr_NoMemory();
+    PyObject *b = buffer_new(st, NULL, (Py_ssize_t)n, itemsize, fmt);
+    if (!b) {
+        col_free(d);
+        return NULL;
+    }
+    ((BufferObject *)b)->data = d;
+    ((BufferObject *)b)->col = 1;
+    return b;
 }
 
 /* Shrink to n rows and hand the memory to a Buffer (which frees it). */
@@ -2608,6 +2750,9 @@ typedef struct fr_def {
     char **names;   /* its fields' names */
     int32_t *col;   /* per field: its column, or -1 */
     int32_t max_col;/* the largest column it fills, -1 when none: no decode */
+    /* the metadata fields last found to carry `names` one to one: a value whose name is the very string of
+       field i of such a row is field i, with no string compared */
+    const ntidx_field *same_fields;
 } fr_def;
 
 /* One field column's rows. */
@@ -2651,17 +2796,36 @@ typedef struct fr_cols {
     uint8_t **kind;  /* per field column */
     uint64_t **cell;
     size_t nf;       /* field columns allocated */
+    size_t populated; /* rows whose pages fr_cols_populate() faulted in */
 } fr_cols;
+
+/* The next rows' pages of every mapped column faulted in together (col_populate()). */
+static void fr_cols_populate(fr_cols *c, int want_ferr)
+{
+    enum { AHEAD = 32768 };
+    size_t from = c->n, to = c->n + AHEAD < c->cap ? c->n + AHEAD : c->cap;
+    void *p8[] = {c->ts, c->thread, c->capture, c->offset, c->pid, c->stack_key, want_ferr ? c->ferr : NULL};
+    void *p4[] = {c->type, c->seq, c->stack, c->activity, c->related, c->thread_name};
+    for (size_t i = 0; i < sizeof p8 / sizeof p8[0]; i++)
+        col_populate(p8[i], from * 8, to * 8);
+    for (size_t i = 0; i < sizeof p4 / sizeof p4[0]; i++)
+        col_populate(p4[i], from * 4, to * 4);
+    for (size_t j = 0; j < c->nf; j++) {
+        col_populate(c->kind[j], from, to);
+        col_populate(c->cell[j], from * 8, to * 8);
+    }
+    c->populated = to;
+}
 
 static void fr_cols_free(fr_cols *c)
 {
     void *all[] = {c->ts, c->thread, c->capture, c->offset, c->pid, c->stack_key, c->time_ns, c->type, c->seq,
                    c->stack, c->activity, c->related, c->thread_name, c->ferr, c->time_s};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-        free(all[i]);
+        col_free(all[i]);
     for (size_t j = 0; j < c->nf; j++) {
-        free(c->kind[j]);
-        free(c->cell[j]);
+        col_free(c->kind[j]);
+        col_free(c->cell[j]);
     }
     free(c->kind);
     free(c->cell);
@@ -2695,11 +2859,11 @@ static int fr_cols_room(fr_cols *c, size_t rows, size_t nf, int want_ferr)
             return -1;
         c->cell = v;
         for (; c->nf < nf; c->nf++) {
-            c->kind[c->nf] = malloc(c->cap ? c->cap : 1);
-            c->cell[c->nf] = malloc((c->cap ? c->cap : 1) * 8);
+            c->kind[c->nf] = col_realloc(NULL, c->cap ? c->cap : 1);
+            c->cell[c->nf] = col_realloc(NULL, (c->cap ? c->cap : 1) * 8);
             if (!c->kind[c->nf] || !c->cell[c->nf]) {
-                free(c->kind[c->nf]);
-                free(c->cell[c->nf]);
+                col_free(c->kind[c->nf]);
+                col_free(c->cell[c->nf]);
                 return -1;
             }
             memset(c->kind[c->nf], NTIDX_BATCH_MISSING, c->n);
@@ -2707,6 +2871,8 @@ static int fr_cols_room(fr_cols *c, size_t rows, size_t nf, int want_ferr)
     }
     return 0;
 }
+
+enum { FR_LABEL_CACHE = 256, FR_GUID_CACHE = 256, FR_THREAD_CACHE = 64, FR_DEF_CACHE = 64 };
 
 /*
  * A frame reader: the events of a call read into columns, all at once (Trace.frame()) or some rows at a time
@@ -2734,20 +2900,36 @@ typedef struct {
     /* definitions met: key -> fr_def (open addressing) */
     fr_def **defs;
     size_t ndefs, capdefs;
-    fr_def *last_def;
+    struct fr_defc {             /* by where a metadata row is, that row's key and definition */
+        const ntidx_metadata *m;
+        uint64_t key;
+        fr_def *d;
+    } def_cache[FR_DEF_CACHE];
     /* field columns: names */
     fr_field *fields;        /* names only (the rows are in the read's fr_cols) */
     size_t nfields, capfields;
     ntidx_values *vals;
     ntidx_buf scratch;
     strtab texts, names, guids; /* field texts, thread names, activity ids (16 bytes) */
-    /* one-entry caches: the last thread and the last label list */
-    const ntidx_thread *last_th;
-    const char *last_th_name;
-    int32_t last_th_code;
-    int64_t last_th_pid;
-    const uint8_t *last_labels;
-    int32_t last_act, last_rel;
+    /* caches: threads met lately (their name's code and process); label lists met lately (by where their bytes are in the mapped trace, which
+       holds the same bytes there for as long as it is open) with their activity ids' codes; GUIDs met lately
+       with their numbers (a per-row hash of 16 bytes into the table is slower than a look here) */
+    struct fr_thread {
+        const ntidx_thread *th;
+        const char *name;
+        int64_t pid;
+        int32_t code;
+    } threads[FR_THREAD_CACHE];
+    uint64_t data_size;      /* the mapped trace's bytes from base */
+    struct fr_labels {
+        const uint8_t *at;
+        uint32_t size;
+        int32_t act, rel;
+    } labels[FR_LABEL_CACHE];
+    struct fr_guid {
+        uint64_t w[2];
+        int32_t code; /* the GUID's number - 1; -1: slot empty */
+    } guid_cache[FR_GUID_CACHE];
     /* skip: the region the last row is in */
     uint64_t rg_lo, rg_hi;
     uint64_t rows_total;
@@ -2782,7 +2964,7 @@ static void fr_release(FrameReaderObject *o)
     free(o->defs);
     o->defs = NULL;
     o->ndefs = o->capdefs = 0;
-    o->last_def = NULL;
+    memset(o->def_cache, 0, sizeof o->def_cache);
     for (size_t i = 0; i < o->nfields; i++)
         free(o->fields[i].name);
     free(o->fields);
@@ -2875,18 +3057,32 @@ static long fr_add_field(FrameReaderObject *o, const char *name)
 
 /* What the reader knows of an event's definition, learnt the first time it is met (with fields="all", its
    field names become columns then). NULL out of memory. */
+static fr_def *fr_def_lookup(FrameReaderObject *o, const ntidx_metadata *m, uint64_t key);
+
 static fr_def *fr_def_of(FrameReaderObject *o, const ntidx_metadata *m)
 {
+    /* the rows of a reader's type table stay where they are while it reads on: by address first (the key
+       checked too, as the address of a row freed may come back with another type) */
     uint64_t key = ntidx_metadata_key(m);
-    if (o->last_def && o->last_def->key == key)
-        return o->last_def;
+    uintptr_t a = (uintptr_t)m;
+    struct fr_defc *dc = &o->def_cache[(a >> 4 ^ a >> 11) & (FR_DEF_CACHE - 1)];
+    if (dc->m == m && dc->key == key)
+        return dc->d;
+    fr_def *d = fr_def_lookup(o, m, key);
+    if (d)
+        *dc = (struct fr_defc){m, key, d};
+    return d;
+}
+
+static fr_def *fr_def_lookup(FrameReaderObject *o, const ntidx_metadata *m, uint64_t key)
+{
     if (o->capdefs) {
         for (size_t i = vslot(key, o->capdefs);; i = (i + 1) & (o->capdefs - 1)) {
             fr_def *d = o->defs[i];
             if (!d)
                 break;
             if (d->key == key)
-                return o->last_def = d;
+                return d;
         }
     }
     if (2 * (o->ndefs + 1) > o->capdefs) {
@@ -2942,7 +3138,7 @@ static fr_def *fr_def_of(FrameReaderObject *o, const ntidx_metadata *m)
         j = (j + 1) & (o->capdefs - 1);
     o->defs[j] = d;
     o->ndefs++;
-    return o->last_def = d;
+    return d;
 }
 
 /* One payload value into a field column's row. 0, or -1 out of memory. */
@@ -2979,7 +3175,7 @@ static int fr_put_cell(FrameReaderObject *o, const ntidx_value *v, uint8_t *kind
 }
 
 /* The payload fields of e (definition d) into row `row`. 0, or the library's error (NTIDX_E_NOMEM). */
-static int fr_put_fields(FrameReaderObject *o, fr_cols *c, const ntidx_event *e, const fr_def *d, size_t row)
+static int fr_put_fields(FrameReaderObject *o, fr_cols *c, const ntidx_event *e, fr_def *d, size_t row)
 {
     for (size_t j = 0; j < o->nfields; j++)
         c->kind[j][row] = NTIDX_BATCH_MISSING;
@@ -2997,10 +3193,20 @@ static int fr_put_fields(FrameReaderObject *o, fr_cols *c, const ntidx_event *e,
     }
     if (rc < 0)
         return rc;
+    const ntidx_metadata *m = e->metadata;
+    if (m->fields != d->same_fields) { /* another copy of the type's row: its names checked once */
+        int same = m->fields && m->field_count == d->nfields;
+        for (uint32_t k = 0; same && k < d->nfields; k++)
+            same = !strcmp(m->fields[k].name ? m->fields[k].name : "", d->names[k]);
+        d->same_fields = same ? m->fields : NULL;
+    }
+    const ntidx_field *mf = d->same_fields;
     uint32_t i = 0;
     for (const ntidx_value *v = ntidx_values_at(o->vals, 0); v; v = ntidx_values_next(o->vals, v), i++) {
         long col;
-        if (i < d->nfields && v->name && !strcmp(v->name, d->names[i]))
+        if (mf && i < d->nfields && v->name && v->name == mf[i].name)
+            col = d->col[i];
+        else if (i < d->nfields && v->name && !strcmp(v->name, d->names[i]))
             col = d->col[i];
         else /* a layout whose values do not follow its fields one to one: by name */
             col = v->name ? fr_field_col(o, v->name) : -1;
@@ -3012,14 +3218,41 @@ static int fr_put_fields(FrameReaderObject *o, fr_cols *c, const ntidx_event *e,
     return 0;
 }
 
+/* The code (number - 1) of a non-empty GUID in the GUID table, through the cache of those met lately; -1 out of
+   memory. */
+static int32_t fr_guid_code(FrameReaderObject *o, const uint8_t *g)
+{
+    uint64_t w[2];
+    memcpy(w, g, 16);
+    uint64_t h = (w[0] ^ (w[1] * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
+    struct fr_guid *slot = &o->guid_cache[h >> 56 & (FR_GUID_CACHE - 1)];
+    if (slot->code >= 0 && slot->w[0] == w[0] && slot->w[1] == w[1])
+        return slot->code;
+    uint64_t id = strtab_intern(&o->guids, g, 16);
+    if (!id || id > INT32_MAX)
+        return -1;
+    slot->w[0] = w[0];
+    slot->w[1] = w[1];
+    slot->code = (int32_t)(id - 1);
+    return slot->code;
+}
+
 /* The activity ids of e (16 bytes before V6, labels in V6) as numbers of the GUID table minus 1 (-1: none, or
    the empty GUID). 0, or -1 out of memory. */
 static int fr_activity(FrameReaderObject *o, const ntidx_event *e, int32_t *act, int32_t *rel)
 {
-    if (!e->activity_id && !e->related_activity_id && e->label_list && e->label_list == o->last_labels) {
-        *act = o->last_act;
-        *rel = o->last_rel;
-        return 0;
+    /* a label list in the mapped trace: its codes are those it had when last met (same bytes) */
+    struct fr_labels *lc = NULL;
+    if (!e->activity_id && !e->related_activity_id && e->label_list) {
+        uintptr_t at = (uintptr_t)e->label_list, base = (uintptr_t)o->base;
+        if (o->base && at >= base && at - base < o->data_size && e->label_list_size <= o->data_size - (at - base)) {
+            lc = &o->labels[((at >> 2) ^ (at >> 11)) & (FR_LABEL_CACHE - 1)];
+            if (lc->at == e->label_list && lc->size == e->label_list_size) {
+                *act = lc->act;
+                *rel = lc->rel;
+                return 0;
+            }
+        }
     }
     uint8_t lab[2][16];
     const uint8_t *g[2];
@@ -3033,16 +3266,11 @@ static int fr_activity(FrameReaderObject *o, const ntidx_event *e, int32_t *act,
         memcpy(w, g[k], 16);
         if (!(w[0] | w[1]))
             continue;
-        uint64_t id = strtab_intern(&o->guids, g[k], 16);
-        if (!id || id > INT32_MAX)
+        if ((out[k] = fr_guid_code(o, g[k])) < 0)
             return -1;
-        out[k] = (int32_t)(id - 1);
     }
-    if (!e->activity_id && !e->related_activity_id && e->label_list) {
-        o->last_labels = e->label_list;
-        o->last_act = out[0];
-        o->last_rel = out[1];
-    }
+    if (lc)
+        *lc = (struct fr_labels){e->label_list, e->label_list_size, out[0], out[1]};
     *act = out[0];
     *rel = out[1];
     return 0;
@@ -3066,13 +3294,15 @@ static int fr_append(FrameReaderObject *o, fr_cols *c, const ntidx_event *e)
     c->offset[n] = (int64_t)e->offset;
     c->stack_key[n] = e->stack && e->stack_size ? (int64_t)(e->stack - o->base) : -1;
     const ntidx_thread *th = e->thread;
+    struct fr_thread *tc;
     int64_t th_pid = th && th->has_os_process_id ? (int64_t)th->os_process_id : o->trace_pid;
     if (!th) {
         c->thread_name[n] = -1;
         c->pid[n] = o->trace_pid;
-    } else if (th == o->last_th && th->name == o->last_th_name && th_pid == o->last_th_pid &&
-               (!th->name || (o->last_th_code >= 0 && !strcmp(th->name, o->names.s[o->last_th_code])))) {
-        c->thread_name[n] = o->last_th_code;
+    } else if ((tc = &o->threads[((uintptr_t)th >> 4 ^ (uintptr_t)th >> 10) & (FR_THREAD_CACHE - 1)])->th == th &&
+               th->name == tc->name && th_pid == tc->pid &&
+               (!th->name || (tc->code >= 0 && !strcmp(th->name, o->names.s[tc->code])))) {
+        c->thread_name[n] = tc->code;
         c->pid[n] = th_pid;
     } else {
         /* V6: the thread's own process and name (the reader's cache: the pointers are checked against the text,
@@ -3084,12 +3314,9 @@ static int fr_append(FrameReaderObject *o, fr_cols *c, const ntidx_event *e)
                 return NTIDX_E_NOMEM;
             code = (int32_t)(id - 1);
         }
-        o->last_th = th;
-        o->last_th_name = th->name;
-        o->last_th_code = code;
-        o->last_th_pid = th_pid;
+        *tc = (struct fr_thread){th, th->name, th_pid, code};
         c->thread_name[n] = code;
-        c->pid[n] = o->last_th_pid;
+        c->pid[n] = th_pid;
     }
     if (fr_activity(o, e, &c->activity[n], &c->related[n]) < 0)
         return NTIDX_E_NOMEM;
@@ -3143,17 +3370,28 @@ static int fr_fill(FrameReaderObject *o, fr_cols *c, size_t max_rows)
         }
         if (c->n == c->cap && fr_cols_room(c, 2 * c->cap, o->nfields, o->want_fields) < 0)
             return NTIDX_E_NOMEM;
+        if (c->n >= c->populated)
+            fr_cols_populate(c, o->want_fields);
         if ((rc = fr_append(o, c, e)) < 0)
             return rc;
         evsrc_take(s);
     }
     /* seconds since the sync time (ntidx_ticks_to_seconds()) and, when asked, Unix nanoseconds */
-    if (!(c->time_s = malloc((c->n ? c->n : 1) * sizeof *c->time_s)))
+    if (!(c->time_s = col_alloc_exact((c->n ? c->n : 1) * sizeof *c->time_s)))
         return NTIDX_E_NOMEM;
-    for (size_t i = 0; i < c->n; i++)
-        c->time_s[i] = ntidx_ticks_to_seconds(o->c->t, (uint64_t)c->ts[i]);
+    /* ntidx_ticks_to_seconds()'s arithmetic, the difference in 64 bits where it fits (the same double: both
+       conversions round to nearest), so that the compiler keeps it in the loop */
+    const ntidx_trace_info *in = ntidx_trace_get_info(o->c->t);
+    int64_t sync = in->sync_ticks, d;
+    double freq = (double)in->tick_frequency;
+    for (size_t i = 0; i < c->n; i++) {
+        uint64_t ts = (uint64_t)c->ts[i];
+        c->time_s[i] = ts <= INT64_MAX && !__builtin_sub_overflow((int64_t)ts, sync, &d)
+                           ? (double)d / freq
+                           : ntidx_ticks_to_seconds(o->c->t, ts);
+    }
     if (o->want_time) {
-        if (!(c->time_ns = malloc((c->n ? c->n : 1) * sizeof *c->time_ns)))
+        if (!(c->time_ns = col_alloc_exact((c->n ? c->n : 1) * sizeof *c->time_ns)))
             return NTIDX_E_NOMEM;
         ticks_to_ns(o->c->t, (const uint64_t *)c->ts, c->n, c->time_ns);
     }
@@ -3196,30 +3434,80 @@ static PyObject *fr_types_list(FrameReaderObject *o)
     return Py_NewRef(o->py_types);
 }
 
+/* Codes into a table of `count` texts in the narrowest type pandas keeps for that many categories (as
+   _frame._code_dtype(): int8 below 127, int16 below 32767, else int32), narrowed in place: the item size. */
+static Py_ssize_t narrow_codes(int32_t *codes, size_t n, size_t count, const char **fmt)
+{
+    if (count < 127) {
+        int8_t *out = (int8_t *)codes;
+        for (size_t i = 0; i < n; i++) /* byte i is written after the int32 at byte 4i was read */
+            out[i] = (int8_t)codes[i];
+        *fmt = "b";
+        return 1;
+    }
+    if (count < 32767) {
+        int16_t *out = (int16_t *)codes;
+        for (size_t i = 0; i < n; i++)
+            out[i] = (int16_t)codes[i];
+        *fmt = "h";
+        return 2;
+    }
+    *fmt = "i";
+    return 4;
+}
+
+/* The event id and version of each row, from its type's row of the type table (NULL out of memory). */
+static uint32_t *fr_type_column(const FrameReaderObject *o, const uint32_t *type, size_t n, int version)
+{
+    uint32_t *out = col_alloc_exact((n ? n : 1) * sizeof *out);
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        const struct fr_type *t = &o->types[type[i]];
+        out[i] = version ? t->version : t->event_id;
+    }
+    return out;
+}
+
 /* The read's columns as the dict _frame.build() takes (the Buffers take the memory). */
 static PyObject *fr_result(module_state *st, FrameReaderObject *o, fr_cols *cs)
 {
     size_t n = cs->n;
+    const char *act_fmt, *name_fmt;
+    Py_ssize_t act_size = narrow_codes(cs->activity, n, o->guids.n, &act_fmt);
+    narrow_codes(cs->related, n, o->guids.n, &act_fmt);
+    Py_ssize_t name_size = narrow_codes(cs->thread_name, n, o->names.n, &name_fmt);
+    void *event_id = fr_type_column(o, cs->type, n, 0), *version = fr_type_column(o, cs->type, n, 1);
+    if (!event_id || !version) {
+        col_free(event_id);
+        col_free(version);
+        return PyErr_NoMemory();
+    }
     PyObject *d = PyDict_New();
     if (!d || set_new(d, "rows", PyLong_FromSize_t(n)) < 0 ||
-        set_new(d, "ts", column(st, (void **)&cs->ts, n, 8, "q")) < 0 ||
-        set_new(d, "time_s", column(st, (void **)&cs->time_s, n, 8, "d")) < 0 ||
-        set_new(d, "type", column(st, (void **)&cs->type, n, 4, "I")) < 0 ||
-        set_new(d, "thread", column(st, (void **)&cs->thread, n, 8, "q")) < 0 ||
-        set_new(d, "capture_thread", column(st, (void **)&cs->capture, n, 8, "q")) < 0 ||
-        set_new(d, "seq", column(st, (void **)&cs->seq, n, 4, "I")) < 0 ||
-        set_new(d, "stack_id", column(st, (void **)&cs->stack, n, 4, "I")) < 0 ||
-        set_new(d, "offset", column(st, (void **)&cs->offset, n, 8, "q")) < 0 ||
-        set_new(d, "activity_id", column(st, (void **)&cs->activity, n, 4, "i")) < 0 ||
-        set_new(d, "related_activity_id", column(st, (void **)&cs->related, n, 4, "i")) < 0 ||
-        set_new(d, "thread_name", column(st, (void **)&cs->thread_name, n, 4, "i")) < 0 ||
-        set_new(d, "pid", column(st, (void **)&cs->pid, n, 8, "q")) < 0 ||
-        set_new(d, "stack_key", column(st, (void **)&cs->stack_key, n, 8, "q")) < 0 ||
-        (o->want_time && set_new(d, "time", column(st, (void **)&cs->time_ns, n, 8, "q")) < 0) ||
+        set_new(d, "event_id", col_column(st, &event_id, n, 4, "I")) < 0 ||
+        set_new(d, "version", col_column(st, &version, n, 4, "I")) < 0 ||
+        set_new(d, "ts", col_column(st, (void **)&cs->ts, n, 8, "q")) < 0 ||
+        set_new(d, "time_s", col_column(st, (void **)&cs->time_s, n, 8, "d")) < 0 ||
+        set_new(d, "type", col_column(st, (void **)&cs->type, n, 4, "I")) < 0 ||
+        set_new(d, "thread", col_column(st, (void **)&cs->thread, n, 8, "q")) < 0 ||
+        set_new(d, "capture_thread", col_column(st, (void **)&cs->capture, n, 8, "q")) < 0 ||
+        set_new(d, "seq", col_column(st, (void **)&cs->seq, n, 4, "I")) < 0 ||
+        set_new(d, "stack_id", col_column(st, (void **)&cs->stack, n, 4, "I")) < 0 ||
+        set_new(d, "offset", col_column(st, (void **)&cs->offset, n, 8, "q")) < 0 ||
+        set_new(d, "activity_id", col_column(st, (void **)&cs->activity, n, act_size, act_fmt)) < 0 ||
+        set_new(d, "related_activity_id", col_column(st, (void **)&cs->related, n, act_size, act_fmt)) < 0 ||
+        set_new(d, "thread_name", col_column(st, (void **)&cs->thread_name, n, name_size, name_fmt)) < 0 ||
+        set_new(d, "pid", col_column(st, (void **)&cs->pid, n, 8, "q")) < 0 ||
+        set_new(d, "stack_key", col_column(st, (void **)&cs->stack_key, n, 8, "q")) < 0 ||
+        (o->want_time && set_new(d, "time", col_column(st, (void **)&cs->time_ns, n, 8, "q")) < 0) ||
         set_new(d, "types", fr_types_list(o)) < 0 || publish(&o->names, o->py_names, 0) < 0 ||
         PyDict_SetItemString(d, "thread_names", o->py_names) < 0 || publish(&o->guids, o->py_guids, 1) < 0 ||
         PyDict_SetItemString(d, "guids", o->py_guids) < 0)
         goto fail;
+    col_free(event_id); /* NULL unless a failure came before their column() */
+    col_free(version);
+    event_id = version = NULL;
     if (o->want_fields) {
         PyObject *fl = PyList_New(0);
         if (set_new(d, "fields", Py_XNewRef(fl)) < 0) {
@@ -3227,8 +3515,8 @@ static PyObject *fr_result(module_state *st, FrameReaderObject *o, fr_cols *cs)
             goto fail;
         }
         for (size_t k = 0; k < o->nfields && k < cs->nf; k++) {
-            PyObject *kinds = column(st, (void **)&cs->kind[k], n, 1, "B");
-            PyObject *cells = kinds ? column(st, (void **)&cs->cell[k], n, 8, "Q") : NULL;
+            PyObject *kinds = col_column(st, (void **)&cs->kind[k], n, 1, "B");
+            PyObject *cells = kinds ? col_column(st, (void **)&cs->cell[k], n, 8, "Q") : NULL;
             /* Py_BuildValue() takes the N objects also when it fails */
             PyObject *t = cells ? Py_BuildValue("(NNN)", cstr_of(o->fields[k].name), kinds, cells) : NULL;
             if (!cells)
@@ -3241,12 +3529,14 @@ static PyObject *fr_result(module_state *st, FrameReaderObject *o, fr_cols *cs)
             Py_DECREF(t);
         }
         Py_DECREF(fl);
-        if (set_new(d, "field_error", column(st, (void **)&cs->ferr, n, 8, "Q")) < 0 ||
+        if (set_new(d, "field_error", col_column(st, (void **)&cs->ferr, n, 8, "Q")) < 0 ||
             publish(&o->texts, o->py_texts, 0) < 0 || PyDict_SetItemString(d, "strings", o->py_texts) < 0)
             goto fail;
     }
     return d;
 fail:
+    col_free(event_id);
+    col_free(version);
     Py_XDECREF(d);
     return NULL;
 }
@@ -3517,9 +3807,9 @@ static PyObject *trace_frames(PyObject *self_obj, PyObject *args, PyObject *kw)
         goto fail;
     const ntidx_trace_info *in = ntidx_trace_get_info(o->c->t);
     o->trace_pid = in->process_id ? (int64_t)in->process_id : -1;
-    o->base = ntidx_trace_data(o->c->t, NULL);
-    o->last_th_code = -1;
-    o->last_act = o->last_rel = -1;
+    o->base = ntidx_trace_data(o->c->t, &o->data_size);
+    for (size_t i = 0; i < FR_GUID_CACHE; i++)
+        o->guid_cache[i].code = -1;
     return (PyObject *)o;
 fail:
     Py_DECREF(o);
@@ -4420,7 +4710,205 @@ done:
     return result;
 }
 
+/* _take(table, itemsize, rows): table[rows[i]] for each i, as a Buffer of signed items of that size. table: a
+   C-contiguous buffer of 1, 2, 4 or 8-byte items (a numpy array); rows: a buffer of uint32 (a frame's type
+   column). What numpy's
+   table[rows] does without making the rows intp first (a frame's type codes: one pass, no 8-byte copy). */
+static PyObject *mod_take(PyObject *m, PyObject *args)
+{
+    module_state *st = PyModule_GetState(m);
+    Py_buffer tb, rb;
+    Py_ssize_t size;
+    if (!PyArg_ParseTuple(args, "y*ny*:_take", &tb, &size, &rb))
+        return NULL;
+    PyObject *out = NULL;
+    Py_ssize_t n = rb.len / 4, nt = size > 0 ? tb.len / size : 0;
+    const char *fmt = size == 1 ? "b" : size == 2 ? "h" : size == 4 ? "i" : size == 8 ? "q" : NULL;
+    if (!fmt || rb.len % 4 || tb.len % size) {
+        PyErr_SetString(PyExc_ValueError, "_take: a table of 1, 2, 4 or 8-byte items and rows of uint32");
+        goto done;
+    }
+    void *dst = malloc((size_t)(n ? n : 1) * (size_t)size);
+    if (!dst) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const uint32_t *r = rb.buf;
+    int bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n && !bad; i++)
+        bad = r[i] >= (uint64_t)nt;
+    if (!bad) {
+#define TAKE(T)                                                                                                        \
+    for (Py_ssize_t i = 0; i < n; i++)                                                                                 \
+        ((T *)dst)[i] = ((const T *)tb.buf)[r[i]];
+        switch (size) {
+        case 1: TAKE(uint8_t) break;
+        case 2: TAKE(uint16_t) break;
+        case 4: TAKE(uint32_t) break;
+        default: TAKE(uint64_t) break;
+        }
+#undef TAKE
+    }
+    Py_END_ALLOW_THREADS
+    if (bad) {
+        free(dst);
+        PyErr_SetString(PyExc_IndexError, "_take: a row past the end of the table");
+        goto done;
+    }
+    out = buffer_new(st, dst, n, size, fmt);
+done:
+    PyBuffer_Release(&tb);
+    PyBuffer_Release(&rb);
+    return out;
+}
+
+/* _text_codes(ids, mask, count): a text column's Categorical codes, what np.unique() and np.searchsorted() gave
+   in two passes and no sort. ids: uint64 numbers of the string table (1..count) per row; mask: one byte per row,
+   nonzero for a null. Gives (codes, used): used the distinct ids of the rows not masked, ascending (the
+   categories' order), codes each row's position in used (-1 for a null), in the narrowest type pandas keeps for
+   that many categories (int8 below 127, int16 below 32767, else int32). */
+static PyObject *mod_text_codes(PyObject *m, PyObject *args)
+{
+    module_state *st = PyModule_GetState(m);
+    Py_buffer ib, mb;
+    Py_ssize_t count;
+    if (!PyArg_ParseTuple(args, "y*y*n:_text_codes", &ib, &mb, &count))
+        return NULL;
+    PyObject *out = NULL, *used = NULL;
+    void *codes = NULL;
+    uint32_t *rank = NULL;
+    Py_ssize_t n = ib.len / 8;
+    if (ib.len % 8 || mb.len != n || count < 0 || (uint64_t)count >= UINT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "_text_codes: ids of uint64, a mask byte per id, a count of texts");
+        goto done;
+    }
+    rank = calloc((size_t)count + 1, sizeof *rank);
+    if (!rank) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const uint64_t *id = ib.buf;
+    const uint8_t *mask = mb.buf;
+    int bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (mask[i])
+            continue;
+        if (id[i] > (uint64_t)count) {
+            bad = 1;
+            break;
+        }
+        rank[id[i]] = 1;
+    }
+    Py_END_ALLOW_THREADS
+    if (bad) {
+        PyErr_SetString(PyExc_IndexError, "_text_codes: an id past the string table");
+        goto done;
+    }
+    if (!(used = PyList_New(0)))
+        goto done;
+    uint32_t k = 0;
+    for (Py_ssize_t v = 0; v <= count; v++) {
+        if (!rank[v])
+            continue;
+        PyObject *x = PyLong_FromSsize_t(v);
+        if (!x || PyList_Append(used, x) < 0) {
+            Py_XDECREF(x);
+            goto done;
+        }
+        Py_DECREF(x);
+        rank[v] = ++k; /* position + 1 */
+    }
+    Py_ssize_t size = k < 127 ? 1 : k < 32767 ? 2 : 4;
+    if (!(codes = col_alloc_exact((size_t)(n ? n : 1) * (size_t)size))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int32_t c = mask[i] ? -1 : (int32_t)rank[id[i]] - 1;
+        if (size == 1)
+            ((int8_t *)codes)[i] = (int8_t)c;
+        else if (size == 2)
+            ((int16_t *)codes)[i] = (int16_t)c;
+        else
+            ((int32_t *)codes)[i] = c;
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *cb = col_column(st, &codes, (size_t)n, size, size == 1 ? "b" : size == 2 ? "h" : "i");
+    if (cb)
+        out = Py_BuildValue("(NO)", cb, used);
+done:
+    col_free(codes);
+    free(rank);
+    Py_XDECREF(used);
+    PyBuffer_Release(&ib);
+    PyBuffer_Release(&mb);
+    return out;
+}
+
+/* _kind_counts(kinds): how many rows of a field column hold each value kind (256 counts; np.bincount() made the
+   bytes intp first). */
+static PyObject *mod_kind_counts(PyObject *m, PyObject *arg)
+{
+    (void)m;
+    Py_buffer kb;
+    if (PyObject_GetBuffer(arg, &kb, PyBUF_SIMPLE) < 0)
+        return NULL;
+    uint64_t counts[256] = {0};
+    const uint8_t *k = kb.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < kb.len; i++)
+        counts[k[i]]++;
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&kb);
+    PyObject *l = PyList_New(256);
+    for (int i = 0; l && i < 256; i++) {
+        PyObject *x = PyLong_FromUnsignedLongLong(counts[i]);
+        if (!x) {
+            Py_CLEAR(l);
+            break;
+        }
+        PyList_SET_ITEM(l, i, x);
+    }
+    return l;
+}
+
+/* _kind_mask(kinds, present): per row 1 where its kind is not one of the bytes of `present` (a null of the
+   column), else 0: ~np.isin(kinds, present) in one pass. */
+static PyObject *mod_kind_mask(PyObject *m, PyObject *args)
+{
+    module_state *st = PyModule_GetState(m);
+    Py_buffer kb;
+    const char *present;
+    Py_ssize_t np_;
+    if (!PyArg_ParseTuple(args, "y*y#:_kind_mask", &kb, &present, &np_))
+        return NULL;
+    uint8_t null_of[256];
+    memset(null_of, 1, sizeof null_of);
+    for (Py_ssize_t i = 0; i < np_; i++)
+        null_of[(uint8_t)present[i]] = 0;
+    uint8_t *out = col_alloc_exact((size_t)(kb.len ? kb.len : 1));
+    if (!out) {
+        PyBuffer_Release(&kb);
+        return PyErr_NoMemory();
+    }
+    const uint8_t *k = kb.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < kb.len; i++)
+        out[i] = null_of[k[i]];
+    Py_END_ALLOW_THREADS
+    Py_ssize_t n = kb.len;
+    PyBuffer_Release(&kb);
+    return col_column(st, (void **)&out, (size_t)n, 1, "?");
+}
+
 static PyMethodDef mod_methods[] = {
+    {"_kind_counts", mod_kind_counts, METH_O, "_kind_counts(kinds): rows per value kind (256 counts)."},
+    {"_kind_mask", mod_kind_mask, METH_VARARGS, "_kind_mask(kinds, present): 1 where a row's kind is not present."},
+    {"_text_codes", mod_text_codes, METH_VARARGS, "_text_codes(ids, mask, count): (codes, used ids) of a text column."},
+    {"_take", mod_take, METH_VARARGS, "_take(table, itemsize, rows): table[rows] (rows: uint32) as a Buffer."},
     {"_set_notice_hook", mod_set_notice_hook, METH_O, "fn(action, why, path): what the index maintenance did."},
     {"_analyses", mod_analyses, METH_NOARGS, "The library's analyses: [(name, summary, [(table, [(column, type, "
      "description)])])]."},
