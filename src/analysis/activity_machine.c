@@ -261,21 +261,55 @@ int act_is_activity_path(const uint8_t id[16], uint32_t pid)
  * process id (act_is_activity_path). What TraceEvent cannot read it shows as
  * the plain GUID, and so does this.
  */
-void act_path_string(const uint8_t id[16], uint32_t pid, char *buf, size_t n)
+/* The path's text as snprintf() would write it (len counts what did not fit), without its cost: it is
+   written once per activity, a million times in a big trace. */
+typedef struct path_out {
+    char *buf;
+    size_t n, len;
+} path_out;
+
+static void put_char(path_out *o, char c)
+{
+    if (o->len + 1 < o->n)
+        o->buf[o->len] = c;
+    o->len++;
+}
+
+static void put_u32(path_out *o, uint32_t v)
+{
+    char d[10];
+    int k = 0;
+    do
+        d[k++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    while (k)
+        put_char(o, d[--k]);
+}
+
+static void guid_string(const uint8_t id[16], char *buf, size_t n)
 {
     char guid[37];
     ntidx_guid_format(id, guid);
+    snprintf(buf, n, "%s", guid);
+}
+
+void act_path_string(const uint8_t id[16], uint32_t pid, char *buf, size_t n)
+{
     if (!act_is_activity_path(id, pid)) {
-        snprintf(buf, n, "%s", guid);
+        guid_string(id, buf, n);
         return;
     }
-    size_t len = 0;
-#define PUT(...) (len += (size_t)snprintf(buf + (len < n ? len : n), len < n ? n - len : 0, __VA_ARGS__))
+    path_out o = {buf, n, 0};
     uint32_t path_pid = (le32(id) + le32(id + 4) + le32(id + 8) + 0x599D99ADu) ^ le32(id + 12);
-    if (path_pid)
-        PUT("/#%d", (int32_t)path_pid);
-    else
-        PUT("/");
+    put_char(&o, '/');
+    if (path_pid) { /* "/#%d" */
+        put_char(&o, '#');
+        if ((int32_t)path_pid < 0) {
+            put_char(&o, '-');
+            put_u32(&o, 0u - path_pid);
+        } else
+            put_u32(&o, path_pid);
+    }
     size_t i = 0;
     char sep = '/';
     while (i < 12) {
@@ -285,7 +319,8 @@ void act_path_string(const uint8_t id[16], uint32_t pid, char *buf, size_t n)
             if (nib == 0)
                 goto done;
             if (nib <= 10) {
-                PUT("/%u", nib);
+                put_char(&o, '/');
+                put_u32(&o, nib);
                 if (low_half)
                     break;
                 nib = id[i] & 0xF;
@@ -307,7 +342,7 @@ void act_path_string(const uint8_t id[16], uint32_t pid, char *buf, size_t n)
                 nib = id[i] >> 4;
             }
             if (nib < 12) { /* not a length: TraceEvent gives up and shows the GUID */
-                snprintf(buf, n, "%s", guid);
+                guid_string(id, buf, n);
                 return;
             }
             sep = '$';
@@ -319,12 +354,14 @@ void act_path_string(const uint8_t id[16], uint32_t pid, char *buf, size_t n)
             break;
         for (uint32_t b = nbytes; b-- > 0;)
             value = (value << 8) + id[i + b];
-        PUT("%c%u", sep, value);
+        put_char(&o, sep);
+        put_u32(&o, value);
         i += nbytes;
     }
 done:
-    PUT("/");
-#undef PUT
-    if (len >= n && n)
-        snprintf(buf, n, "%s", guid); /* too long for buf: the GUID */
+    put_char(&o, '/');
+    if (n)
+        buf[o.len < n ? o.len : n - 1] = '\0';
+    if (o.len >= n && n)
+        guid_string(id, buf, n); /* too long for buf: the GUID */
 }
