@@ -83,7 +83,38 @@ typedef struct cpux {
     uint64_t sample_no;
     size_t *scratch;   /* a sample's frames (their entries), leaf first */
     size_t scratch_cap;
+    struct sym_slot *syms; /* the symbolizer's answers by address (SYM_SLOTS, direct-mapped); NULL until used */
 } cpux;
+
+/* A sample's frames repeat from sample to sample: the symbolizer's answer for an address is kept with the
+   times it holds for (ntx_symbolizer_lookup_span()), and asked again only outside them. */
+#define SYM_SLOTS 4096
+typedef struct sym_slot {
+    uint64_t ip, from, to; /* the answer holds for samples at ts in [from, to); to == 0: an empty slot */
+    uint64_t frame_id;
+    const char *method, *module;
+} sym_slot;
+
+static void lookup_frame(cpux *c, uint64_t ip, uint64_t ts, uint64_t *frame_id, const char **method,
+                         const char **module)
+{
+    sym_slot *slot = c->syms ? &c->syms[(ip * 0x9E3779B97F4A7C15ull) >> 52] : NULL;
+    if (slot && slot->to && slot->ip == ip && ts >= slot->from && ts < slot->to) {
+        *frame_id = slot->frame_id;
+        *method = slot->method;
+        *module = slot->module;
+        return;
+    }
+    ntidx_symbol s;
+    uint64_t from, to;
+    ntx_symbolizer_lookup_span(c->sym, ip, 0, ts, &s, &from, &to);
+    *frame_id = s.frame_id;
+    *method = s.method;
+    *module = s.module;
+    if (slot && to > from)
+        *slot = (sym_slot){.ip = ip, .from = from, .to = to, .frame_id = s.frame_id, .method = s.method,
+                           .module = s.module};
+}
 
 /* The analysis's arguments (ctx->arg). */
 typedef struct cpu_arg {
@@ -210,6 +241,7 @@ static int cpux_new(const ntx_an_ctx *ctx, void **out)
     c->co = arg->co;
     c->sym = arg->sym;
     c->ptr_size = ntidx_trace_get_info(ctx->t)->pointer_size;
+    c->syms = calloc(SYM_SLOTS, sizeof *c->syms); /* none: every frame asked of the symbolizer */
     ntx_idmap_init(&c->lane_at);
     ntx_idmap_init(&c->threads);
     *out = c;
@@ -227,6 +259,7 @@ static void cpux_free(void *p)
     ntx_idmap_free(&c->lane_at);
     ntx_idmap_free(&c->threads);
     free(c->scratch);
+    free(c->syms);
     free(c);
 }
 
@@ -275,9 +308,10 @@ static int unit_event(void *unit, const ntx_an_event *e, ntx_err *err)
         uint64_t ip = 0;
         for (uint32_t b = 0; b < c->ptr_size; b++)
             ip |= (uint64_t)p[b] << (8 * b);
-        ntidx_symbol s;
-        ntidx_symbolizer_lookup_at(c->sym, ip, 0, e->ts, &s);
-        fcount *f = ftab_get(&l->frames, s.frame_id, s.method, s.module);
+        uint64_t frame_id;
+        const char *method, *module;
+        lookup_frame(c, ip, e->ts, &frame_id, &method, &module);
+        fcount *f = ftab_get(&l->frames, frame_id, method, module);
         if (!f)
             return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
         c->scratch[i] = (size_t)(f - l->frames.v);

@@ -20,4 +20,13 @@ int ntx_index_types(ntidx_trace *t, const ntidx_index *x, int derived, ntidx_typ
 typedef struct ntidx_symbolizer ntidx_symbolizer;
 int ntx_symbolizer_open_threads(ntidx_trace *t, const ntidx_index *x, unsigned threads, ntidx_symbolizer **out);
 
+/*
+ * ntidx_symbolizer_lookup_at(), and the times for which its answer for this address is the same: every ts in
+ * [*valid_from, *valid_to) (what a resolving event at or before ts changes), so that a caller looking up the
+ * frames of many samples can keep answers per address.
+ */
+typedef struct ntidx_symbol ntidx_symbol;
+int ntx_symbolizer_lookup_span(const ntidx_symbolizer *s, uint64_t ip, int return_address, uint64_t ts,
+                               ntidx_symbol *out, uint64_t *valid_from, uint64_t *valid_to);
+
 #endif

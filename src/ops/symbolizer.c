@@ -991,9 +991,11 @@ static int method_starts_by(const void *ctx, uint64_t i)
     return k->s->methods[i].start <= k->v;
 }
 
-NTIDX_API int ntidx_symbolizer_lookup_at(const ntidx_symbolizer *s, uint64_t ip, int return_address, uint64_t ts,
-                                         ntidx_symbol *out)
+int ntx_symbolizer_lookup_span(const ntidx_symbolizer *s, uint64_t ip, int return_address, uint64_t ts,
+                               ntidx_symbol *out, uint64_t *valid_from, uint64_t *valid_to)
 {
+    *valid_from = 0;
+    *valid_to = UINT64_MAX;
     if (!out)
         return 0;
     memset(out, 0, sizeof *out);
@@ -1007,7 +1009,9 @@ NTIDX_API int ntidx_symbolizer_lookup_at(const ntidx_symbolizer *s, uint64_t ip,
     const method *best = NULL;
     size_t at = 0;
     /* The first resolving event after ts that covers ip, else the first jitted load that does. Entries of one
-       range are in that order, and overlaps (code reused) are a few entries back at most. */
+       range are in that order, and overlaps (code reused) are a few entries back at most. The answer depends
+       on ts only through which resolving events covering ip are at or before it: it holds from the last of
+       those to the first after it. */
     for (size_t i = lo, n = 0; i > 0 && n < SCAN_BACK; i--, n++) {
         const method *m = &s->methods[i - 1];
         if (ip - m->start >= s->max_size)
@@ -1015,8 +1019,13 @@ NTIDX_API int ntidx_symbolizer_lookup_at(const ntidx_symbolizer *s, uint64_t ip,
         if (ip - m->start >= m->size)
             continue;
         int resolves = m->when != WHEN_END;
-        if (resolves && m->when <= ts)
+        if (resolves && m->when <= ts) {
+            if (m->when > *valid_from)
+                *valid_from = m->when;
             continue;
+        }
+        if (resolves && m->when < *valid_to)
+            *valid_to = m->when;
         if (!best || (resolves && (best->when == WHEN_END || m->when < best->when ||
                                    (m->when == best->when && m->seq < best->seq))) ||
             (!resolves && best->when == WHEN_END && m->seq < best->seq)) {
@@ -1035,6 +1044,13 @@ NTIDX_API int ntidx_symbolizer_lookup_at(const ntidx_symbolizer *s, uint64_t ip,
     out->method_index = at;
     out->frame_id = (uint64_t)best->name << 32 | f->name_id;
     return 1;
+}
+
+NTIDX_API int ntidx_symbolizer_lookup_at(const ntidx_symbolizer *s, uint64_t ip, int return_address, uint64_t ts,
+                                         ntidx_symbol *out)
+{
+    uint64_t from, to;
+    return ntx_symbolizer_lookup_span(s, ip, return_address, ts, out, &from, &to);
 }
 
 NTIDX_API int ntidx_symbolizer_lookup(const ntidx_symbolizer *s, uint64_t ip, int return_address, ntidx_symbol *out)

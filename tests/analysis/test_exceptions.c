@@ -11,6 +11,8 @@
 
 #include <ntidx/symbols.h>
 
+#include "ops_internal.h" /* ntx_symbolizer_lookup_span(): linked statically for it */
+
 #define MS RT_MS
 
 enum {
@@ -307,12 +309,47 @@ static void test_symbolizer_units(void **state)
     }
 }
 
+/* The span a lookup's answer holds for (the CPU analysis keeps answers per address within it): the address
+   looked up at any time inside it gives the same answer, on a trace whose methods are unloaded and whose
+   ranges are reused from region to region. */
+static void test_symbol_spans(void **state)
+{
+    (void)state;
+    size_t size;
+    uint8_t *data = spread_trace(6, &size);
+    analysed an;
+    an_open(&an, data, size, "spread.nettrace");
+    ntidx_symbolizer *sym;
+    assert_int_equal(ntidx_symbolizer_open(an.t, an.x, &sym), NTIDX_OK);
+    int bounded = 0;
+    for (uint64_t k = 0; k < 10; k++)
+        for (uint64_t ts = 0; ts < 100 * MS; ts += MS) {
+            uint64_t ips[2] = {0x10000 * k + 0x10, 0x1000000 + 0x1000 * k + 0x10};
+            for (int j = 0; j < 2; j++) {
+                ntidx_symbol s, t;
+                uint64_t from, to;
+                int found = ntx_symbolizer_lookup_span(sym, ips[j], 0, ts, &s, &from, &to);
+                assert_true(from <= ts && ts < to);
+                bounded += to != UINT64_MAX;
+                uint64_t probes[4] = {from, from + (ts - from) / 2, ts, to == UINT64_MAX ? ts + 50 * MS : to - 1};
+                for (int p = 0; p < 4; p++) {
+                    assert_int_equal(ntidx_symbolizer_lookup_at(sym, ips[j], 0, probes[p], &t), found);
+                    assert_true(t.frame_id == s.frame_id && t.method == s.method && t.method_index == s.method_index);
+                }
+            }
+        }
+    assert_true(bounded > 0); /* the trace has answers that change with time: the spans are not all unbounded */
+    ntidx_symbolizer_close(&sym);
+    an_close(&an);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_whole),
         cmocka_unit_test(test_window_and_thread),
         cmocka_unit_test(test_symbolizer_units),
+        cmocka_unit_test(test_symbol_spans),
         cmocka_unit_test(test_many_stacks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
