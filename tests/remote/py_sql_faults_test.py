@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The faults of issue 27 (item 6) through the Python module and SQL, as cli_remote_test.py holds them for the
 command: range_server.py's fault injector in front of a generated trace, and ntidx.open(URL) (stats, query,
-frame, Trace.sql()) and `ntidx sql URL` must
+frame, Trace.sql()), `ntidx sql URL` and the SQLite extension's tables must
   - retry a 503 twice, then answer as the same trace on disk;
   - report a persistent 500 (Python: ntidx.FileError; SQL: exit 1) naming the URL without its query string,
     the range and the status;
@@ -14,7 +14,7 @@ Python runs in a child process (tests/remote's server is a thread of this one): 
 for "go" (the fault is set in between, so that it falls on the reads after the open), then prints its answers
 or its exception as JSON.
 
-Usage: py_sql_faults_test.py NTIDX
+Usage: py_sql_faults_test.py NTIDX SQLITE_EXTENSION
 """
 import json
 import os
@@ -27,7 +27,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from remote_common import HttpServer  # noqa: E402
 
-NTIDX = None
+NTIDX = EXT = None
 SQL = "select event_name, count(*), sum(length(fields)), sum(offset) from events group by 1 order by 1"
 
 # The child: open argv[1]; "opened" on stdout; wait for a line on stdin; then the answers, or the error, as JSON.
@@ -226,7 +226,58 @@ class PySqlFaults(unittest.TestCase):
                 self.assertLess(first["bytes"], b - a + 1, "the fault fell on %s" % first)
 
 
+    # the same through the SQLite extension's tables, in this process (sqlite3 lets go of the GIL while it steps,
+    # so the server's thread answers): the table opens the trace, then the fault falls on the reads
+    def test_the_sqlite_extension(self):
+        import sqlite3
+        os.environ.update(NTIDX_HTTP_RETRY_MS="5", NTIDX_INDEX_DIR=self.env["NTIDX_INDEX_DIR"])
+        con = sqlite3.connect(":memory:")
+        con.enable_load_extension(True)
+        con.load_extension(EXT)
+        tables = iter(range(1000))
+
+        def table(trace):
+            name = "t%d" % next(tables)
+            con.execute("CREATE VIRTUAL TABLE %s USING ntidx('%s')" % (name, trace.replace("'", "''")))
+            return SQL.replace("from events", "from " + name)
+        want = con.execute(table(self.local)).fetchall()
+        self.assertTrue(want)
+        for fault in ({"kind": "status", "status": 503, "count": 2}, {"kind": "cut"}, {"kind": "short"}):
+            with self.subTest(fault=fault["kind"]):
+                q = table(self.url + "?n=" + fault["kind"])  # its own URL: its own trace (below)
+                self.srv.reset()
+                self.srv.fault(**fault)
+                self.assertEqual(con.execute(q).fetchall(), want)
+                first = self.srv.log()[0]
+                if fault["kind"] == "status":
+                    self.assertEqual([r["status"] for r in self.srv.log()[:2]], [503, 503])
+                else:
+                    a, b = (int(x) for x in first["range"][len("bytes="):].split(",")[0].split("-"))
+                    self.assertLess(first["bytes"], b - a + 1, "the fault fell on %s" % first)
+        for fault, said in (({"kind": "status", "status": 500, "count": -1}, r": bytes \d+-\d+: HTTP 500"),
+                            ({"kind": "etag", "count": -1}, r": bytes \d+-\d+: the trace changed while it was read")):
+            with self.subTest(fault=fault["kind"]):
+                self.srv.reset()
+                # a URL of its own: a connection opens a URL once, and a trace that failed a read stays failed for
+                # the tables of that connection (its memory holds zeros where the read failed)
+                q = table(self.url + "?sv=1&sig=SECRET&n=" + fault["kind"])
+                self.srv.fault(**fault)
+                with self.assertRaises(sqlite3.Error) as e:
+                    con.execute(q).fetchall()
+                self.assertRegex(str(e.exception), "^" + self.url.replace(".", r"\.") + said)
+                self.assertNotIn("SECRET", str(e.exception))
+        for status, said in ((404, "no such object"), (403, "access denied")):
+            with self.subTest(fault=status):
+                self.srv.reset()
+                self.srv.fault(kind="status", status=status, count=-1)
+                with self.assertRaises(sqlite3.Error) as e:
+                    table(self.url + "?sv=1&sig=SECRET&n=%d" % status)
+                self.assertIn(self.url + ": bytes 0-65535: HTTP %d: %s" % (status, said), str(e.exception))
+                self.assertNotIn("SECRET", str(e.exception))
+        con.close()
+
+
 if __name__ == "__main__":
-    NTIDX = sys.argv[1]
-    del sys.argv[1:2]
+    NTIDX, EXT = sys.argv[1:3]
+    del sys.argv[1:3]
     unittest.main(verbosity=2)
