@@ -18,6 +18,7 @@ Usage: py_sql_faults_test.py NTIDX SQLITE_EXTENSION
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -225,6 +226,27 @@ class PySqlFaults(unittest.TestCase):
                 a, b = (int(x) for x in first["range"][len("bytes="):].split(",")[0].split("-"))
                 self.assertLess(first["bytes"], b - a + 1, "the fault fell on %s" % first)
 
+    # a cut or short body every time: asked once more, then an error naming the URL and the range
+    def test_a_cut_or_short_body_for_good_is_reported(self):
+        said = {"cut": re.escape("(also when asked again)"),
+                "short": r"the answer had \d+ bytes of \d+ \(also when asked again\)"}
+        for kind in ("cut", "short"):
+            with self.subTest(kind=kind, door="sql"):
+                self.srv.reset()
+                self.srv.fault(kind="delay", ms=0, count=1)  # the open's request whole, every read after it not
+                self.srv.fault(kind=kind, count=-1)
+                p = self.sql(self.url + "?sig=SECRET", check=False)
+                self.assertEqual(p.returncode, 1, p.stderr)
+                err = p.stderr.decode()
+                self.assertRegex(err, re.escape(self.url) + r": bytes \d+-\d+: .*" + said[kind])
+                self.assertNotIn("SECRET", err)
+            with self.subTest(kind=kind, door="python"):
+                self.srv.reset()
+                e = self.python(self.url + "?sig=SECRET", self.env, lambda: self.srv.fault(kind=kind, count=-1),
+                                fails=True)
+                self.assertTrue(e["file_error"], e)
+                self.assertRegex(e["msg"], "^" + re.escape(self.url) + r": bytes \d+-\d+: .*" + said[kind])
+                self.assertNotIn("SECRET", e["msg"])
 
     # the same through the SQLite extension's tables, in this process (sqlite3 lets go of the GIL while it steps,
     # so the server's thread answers): the table opens the trace, then the fault falls on the reads
