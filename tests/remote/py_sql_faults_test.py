@@ -280,8 +280,9 @@ class PySqlFaults(unittest.TestCase):
                             ({"kind": "etag", "count": -1}, r": bytes \d+-\d+: the trace changed while it was read")):
             with self.subTest(fault=fault["kind"]):
                 self.srv.reset()
-                # a URL of its own: a connection opens a URL once, and a trace that failed a read stays failed for
-                # the tables of that connection (its memory holds zeros where the read failed)
+                # a URL of its own: a connection opens a URL once and shares the trace among its tables, and a read
+                # that failed stays recorded in it: a later table on the same URL may say the earlier failure (a
+                # 500 where the fault is now an ETag) instead of its own (docs/remote.md)
                 q = table(self.url + "?sv=1&sig=SECRET&n=" + fault["kind"])
                 self.srv.fault(**fault)
                 with self.assertRaises(sqlite3.Error) as e:
