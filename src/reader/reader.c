@@ -228,15 +228,6 @@ static __attribute__((noinline)) uint64_t type_verdict(ntidx_reader *r, uint32_t
     return v;
 }
 
-/* An IsSorted event not handed out: in time order, no event after it is earlier (reader_sort.c). */
-static __attribute__((noinline)) void skipped_sorted_mark(ntidx_reader *r, const ntx_hdr *h)
-{
-    if (h->timestamp > r->wm_ts || (h->timestamp == r->wm_ts && h->offset > r->wm_off)) {
-        r->wm_ts = h->timestamp;
-        r->wm_off = h->offset;
-    }
-}
-
 void ntx_reader_set_type_filter(ntidx_reader *r, int (*keep)(void *ctx, const ntidx_metadata *m), void *ctx)
 {
     free(r->type_verdicts);
@@ -300,8 +291,8 @@ static inline __attribute__((always_inline)) int next_compressed_row(ntidx_reade
             ss->os_tid = v6 && ct->has_os_thread_id ? ct->os_thread_id : h->capture;
             ntx_seq_event(r, ss, h->seq);
             r->stats.events++;
-            if (h->is_sorted) /* as reader_sort.c's raise_watermark(): the mark holds for every later event */
-                skipped_sorted_mark(r, h);
+            if (h->is_sorted) /* its mark holds for the events handed out after it */
+                ntx_sort_mark(r, h->timestamp, h->offset);
             return 3;
         }
     }

@@ -91,10 +91,8 @@ static int push(ntidx_reader *r, const ntidx_event *e)
 /* An event marked IsSorted: nothing later is earlier than it, so everything up to its key may leave. */
 static void raise_watermark(ntidx_reader *r, const ntidx_event *e)
 {
-    if (e->is_sorted && !key_le(e->timestamp, e->offset, r->wm_ts, r->wm_off)) {
-        r->wm_ts = e->timestamp;
-        r->wm_off = e->offset;
-    }
+    if (e->is_sorted)
+        ntx_sort_mark(r, e->timestamp, e->offset);
 }
 
 int ntx_reader_time_next(ntidx_reader *r, const ntidx_event **ev)
