@@ -68,12 +68,35 @@ static uint32_t event_pid(const ntx_an_ctx *c, const ntidx_event *ev)
 }
 
 /*
- * Read the events of query `q` (restricted to the analysis's types), decode
- * each and hand it to `feed` (the unit's or the lookahead's callback); after
- * each event, `enough` (may be NULL) says whether to stop. Events whose
- * payload does not fit their layout, or that the analysis finds lacking a
- * field it needs, are counted as field errors and skipped.
+ * One event decoded and handed to `feed` (the unit's or the lookahead's
+ * callback). Events whose payload does not fit their layout, or that the
+ * analysis finds lacking a field it needs, are counted as field errors and
+ * skipped.
  */
+static int feed_event(const ntx_an_ctx *ctx, int decode, const ntidx_event *ev, ntidx_values *v,
+                      int (*feed)(void *st, const ntx_an_event *e, ntx_err *err), void *st, ntx_an_counts *counts,
+                      ntx_err *err)
+{
+    counts->events++;
+    int drc = decode ? ntidx_values_decode(v, ctx->t, ev) : 0;
+    if (drc == NTIDX_E_PAYLOAD) {
+        counts->field_errors++;
+        return 0;
+    }
+    if (drc < 0)
+        return ntx_err_from_last(err, drc);
+    ntx_an_event e = {.ev = ev, .values = decode ? v : NULL, .ts = ev->timestamp, .thread = ev->thread_id,
+                      .pid = event_pid(ctx, ev)};
+    int frc = feed(st, &e, err);
+    if (frc < 0)
+        return frc;
+    if (frc > 0)
+        counts->field_errors++;
+    return 0;
+}
+
+/* The events of query `q` (restricted to the analysis's types) fed one by one (feed_event()); after each,
+   `enough` (may be NULL) says whether to stop. */
 static int read_events(const ntx_an_ctx *ctx, int decode, ntidx_query *q, ntidx_values *v,
                        int (*feed)(void *st, const ntx_an_event *e, ntx_err *err), void *st,
                        uint64_t (*enough)(const void *st), ntx_an_counts *counts, ntx_err *err)
@@ -81,21 +104,9 @@ static int read_events(const ntx_an_ctx *ctx, int decode, ntidx_query *q, ntidx_
     const ntidx_event *ev;
     int rc;
     while ((rc = ntx_query_next(q, &ev)) == 1) {
-        counts->events++;
-        int drc = decode ? ntidx_values_decode(v, ctx->t, ev) : 0;
-        if (drc == NTIDX_E_PAYLOAD) {
-            counts->field_errors++;
-            continue;
-        }
-        if (drc < 0)
-            return ntx_err_from_last(err, drc);
-        ntx_an_event e = {.ev = ev, .values = decode ? v : NULL, .ts = ev->timestamp, .thread = ev->thread_id,
-                          .pid = event_pid(ctx, ev)};
-        int frc = feed(st, &e, err);
+        int frc = feed_event(ctx, decode, ev, v, feed, st, counts, err);
         if (frc < 0)
             return frc;
-        if (frc > 0)
-            counts->field_errors++;
         if (enough && enough(st) == 0)
             return 0;
     }
@@ -163,28 +174,6 @@ static sort_key *sort_keys(sort_key *keys, sort_key *tmp, size_t n)
     }
 }
 
-/* One event of a sorted unit fed as read_events() feeds it. */
-static int feed_kept(const ntx_an_ctx *ctx, int decode, const ntidx_event *ev, ntidx_values *v,
-                     int (*feed)(void *st, const ntx_an_event *e, ntx_err *err), void *st, ntx_an_counts *counts,
-                     ntx_err *err)
-{
-    counts->events++;
-    int drc = decode ? ntidx_values_decode(v, ctx->t, ev) : 0;
-    if (drc == NTIDX_E_PAYLOAD) {
-        counts->field_errors++;
-        return 0;
-    }
-    if (drc < 0)
-        return ntx_err_from_last(err, drc);
-    ntx_an_event e = {.ev = ev, .values = decode ? v : NULL, .ts = ev->timestamp, .thread = ev->thread_id,
-                      .pid = event_pid(ctx, ev)};
-    int frc = feed(st, &e, err);
-    if (frc < 0)
-        return frc;
-    if (frc > 0)
-        counts->field_errors++;
-    return 0;
-}
 
 /* The kept events of one region, sorted into time order, decoded and fed to the unit; the buffer emptied. */
 static int feed_region(const ntx_an_ctx *ctx, const ntx_analysis_def *def, ntidx_event *evs, sort_key *keys,
@@ -194,7 +183,7 @@ static int feed_region(const ntx_an_ctx *ctx, const ntx_analysis_def *def, ntidx
         keys[i] = (sort_key){.ts = evs[i].timestamp, .off = evs[i].offset, .i = i};
     const sort_key *sorted = n > 1 ? sort_keys(keys, keys + n, n) : keys;
     for (size_t i = 0; i < n; i++) {
-        int rc = feed_kept(ctx, !def->no_payload, &evs[sorted[i].i], v, def->unit_event, state, counts, err);
+        int rc = feed_event(ctx, !def->no_payload, &evs[sorted[i].i], v, def->unit_event, state, counts, err);
         if (rc < 0)
             return rc;
     }
