@@ -281,6 +281,19 @@ static int parse_content_range(const char *cr, uint64_t *a, uint64_t *b, uint64_
     return 0;
 }
 
+/* One GET of h's object with these headers, its answer into *r; counted as a request. */
+static void set_request(http_source *h, CURL *c, struct curl_slist *hdr, response *r)
+{
+    set_common(c, h->share);
+    curl_easy_setopt(c, CURLOPT_URL, h->url);
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
+    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(c, CURLOPT_HEADERDATA, r);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, r);
+    __atomic_fetch_add(&h->s.n_requests, 1, __ATOMIC_RELAXED);
+}
+
 static int get_range(http_source *h, uint64_t off, uint64_t len, uint8_t *buf, int first, uint64_t *got_len,
                      ntx_err *err)
 {
@@ -315,14 +328,7 @@ static int get_range(http_source *h, uint64_t off, uint64_t len, uint8_t *buf, i
             }
         }
         curl_easy_reset(c);
-        set_common(c, h->share);
-        curl_easy_setopt(c, CURLOPT_URL, h->url);
-        curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
-        curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-        curl_easy_setopt(c, CURLOPT_HEADERDATA, &r);
-        curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-        curl_easy_setopt(c, CURLOPT_WRITEDATA, &r);
-        __atomic_fetch_add(&h->s.n_requests, 1, __ATOMIC_RELAXED);
+        set_request(h, c, hdr, &r);
         if (attempt > 0)
             __atomic_fetch_add(&h->s.n_retries, 1, __ATOMIC_RELAXED);
         CURLcode cc = curl_easy_perform(c);
@@ -519,14 +525,7 @@ static int get_multi(http_source *h, chunk **jobs, uint8_t **bufs, int n)
         snprintf(line, 256, "If-Match: %s", h->s.id.etag);
         hdr = curl_slist_append(hdr, line);
     }
-    set_common(c, h->share);
-    curl_easy_setopt(c, CURLOPT_URL, h->url);
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
-    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(c, CURLOPT_HEADERDATA, &r);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, &r);
-    __atomic_fetch_add(&h->s.n_requests, 1, __ATOMIC_RELAXED);
+    set_request(h, c, hdr, &r);
     CURLcode cc = curl_easy_perform(c);
     __atomic_fetch_add(&h->s.n_bytes, r.got, __ATOMIC_RELAXED);
     char boundary[160];
