@@ -268,19 +268,25 @@ static void serve_fault(ntx_demand *d, size_t unit)
     }
 }
 
-/* Without userfaultfd: the units the SIGSEGV handler asks for (demand_signal.c). */
-static void *sig_handler_thread(void *arg)
+/* The fill threads' wait: 1 when `fd` has something to read, 0 when the thread is to stop (or poll fails). */
+static int wait_input(ntx_demand *d, int fd)
 {
-    ntx_demand *d = arg;
-    struct pollfd p[2] = {{d->req_pipe[0], POLLIN, 0}, {d->stop_pipe[0], POLLIN, 0}};
+    struct pollfd p[2] = {{fd, POLLIN, 0}, {d->stop_pipe[0], POLLIN, 0}};
     for (;;) {
         if (poll(p, 2, -1) < 0) {
             if (errno == EINTR)
                 continue;
-            break;
+            return 0;
         }
-        if (p[1].revents)
-            break;
+        return !p[1].revents;
+    }
+}
+
+/* Without userfaultfd: the units the SIGSEGV handler asks for (demand_signal.c). */
+static void *sig_handler_thread(void *arg)
+{
+    ntx_demand *d = arg;
+    while (wait_input(d, d->req_pipe[0])) {
         size_t units[64];
         ssize_t n = read(d->req_pipe[0], units, sizeof units);
         for (ssize_t i = 0; n > 0 && i < n / (ssize_t)sizeof units[0]; i++)
@@ -293,15 +299,7 @@ static void *sig_handler_thread(void *arg)
 static void *handler(void *arg)
 {
     ntx_demand *d = arg;
-    struct pollfd p[2] = {{d->uffd, POLLIN, 0}, {d->stop_pipe[0], POLLIN, 0}};
-    for (;;) {
-        if (poll(p, 2, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        if (p[1].revents)
-            break;
+    while (wait_input(d, d->uffd)) {
         struct uffd_msg msg;
         ssize_t n = read(d->uffd, &msg, sizeof msg);
         if (n != (ssize_t)sizeof msg || msg.event != UFFD_EVENT_PAGEFAULT)
