@@ -593,6 +593,13 @@ static int build_full(ntidx_trace *t, const ntidx_index *from, const ntidx_index
     for (unsigned i = 1; i <= started; i++)
         pthread_join(tids[i], NULL);
     ntx_phase_end(ph);
+    /* Only the calling thread reports, and the other threads may have run every unit while it scanned: the
+       caller hears once more that the pass is over, so that a progress bar ends and a callback that cancels
+       (or acts) after a point is called past it. */
+    if (rc == 0 && o->progress && !atomic_load(&sh.cancelled) && atomic_load(&sh.first_failed) == UINT64_MAX &&
+        o->progress(o->progress_ctx, ntidx_trace_get_info(t)->first_block_offset + atomic_load(&sh.done_bytes),
+                    ntidx_trace_get_info(t)->file_size))
+        atomic_store(&sh.cancelled, 1);
     uint64_t failed = atomic_load(&sh.first_failed);
     if (rc < 0) {
         /* the scan's error */

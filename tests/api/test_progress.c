@@ -1,6 +1,6 @@
 /*
  * Progress callbacks of the long operations (ntidx_progress_fn): statistics
- * through the index and by one pass, slices and the generator report done
+ * through the index and by one pass, --full index builds, slices and the generator report done
  * of total, never more than the total, growing, on the calling thread; a
  * callback that returns nonzero cancels with NTIDX_E_CANCELLED; and the
  * results with a callback are the same as without.
@@ -26,6 +26,7 @@ typedef struct seen {
     pthread_t thread;  /* the thread that started the operation */
     uint64_t calls, last_done, total;
     int cancel_after;  /* return nonzero from this call on (0: never) */
+    int sleep_ms;      /* a slow callback: other threads go on meanwhile */
     int wrong_thread, went_back, past_total;
 } seen;
 
@@ -38,6 +39,8 @@ static int on_progress(void *ctx, uint64_t done, uint64_t total)
     s->past_total |= done > total;
     s->last_done = done;
     s->total = total;
+    if (s->sleep_ms)
+        usleep((useconds_t)s->sleep_ms * 1000);
     return s->cancel_after && s->calls >= (uint64_t)s->cancel_after;
 }
 
@@ -144,6 +147,29 @@ static void test_slice(void **state)
     assert_int_equal(ntidx_slice_memory(trace, index_, NULL, &o, &with, &nw, NULL), NTIDX_E_CANCELLED);
 }
 
+/* A --full build on threads: only the calling thread reports, and the other threads may run every unit while
+   it scans or waits in a slow callback; the pass's end is still reported (the truncate test shrinks the file
+   from it). */
+static void test_index_full(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 4; round++) {
+        ntidx_index_options o;
+        ntidx_index_options_defaults(&o);
+        o.full = 1;
+        o.threads = 4;
+        seen s = watch(0);
+        s.sleep_ms = round * 10;
+        o.progress = on_progress;
+        o.progress_ctx = &s;
+        ntidx_index *x = NULL;
+        assert_int_equal(ntidx_index_build(trace, &o, &x), NTIDX_OK);
+        assert_reported(&s);
+        assert_true(s.last_done > trace_size - trace_size / 16);
+        ntidx_index_close(&x);
+    }
+}
+
 static void test_generator(void **state)
 {
     (void)state;
@@ -181,6 +207,7 @@ int main(void)
         cmocka_unit_test(test_stats_indexed),
         cmocka_unit_test(test_stats_compute),
         cmocka_unit_test(test_slice),
+        cmocka_unit_test(test_index_full),
         cmocka_unit_test(test_generator),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

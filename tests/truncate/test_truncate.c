@@ -316,7 +316,8 @@ static void test_index_build_mid_read(void)
             char path[128];
             ntidx_trace *t = fresh_trace("index.nettrace", path, sizeof path);
             /* A plain build reports progress every 16 MiB, so at its first call here (helper threads of the
-               header scan already reading ahead); a --full build at the end of each region. */
+               header scan already reading ahead); a --full build at the end of each region the calling thread
+               ran, and once the pass is over (other threads may have run every region). */
             shrink_at s = {path, full ? gen_size / 8 : 0, gen_size / 2, 0};
             ntidx_index_options o;
             ntidx_index_options_defaults(&o);
