@@ -108,7 +108,25 @@ typedef struct full_shared {
     atomic_uint_fast64_t first_failed;/* the lowest region that failed (UINT64_MAX: none) */
     atomic_uint_fast64_t done_bytes;  /* trace bytes of the regions done (progress) */
     atomic_int cancelled;             /* the progress callback (on the calling thread) cancelled, or the scan failed */
+    uint64_t reported;                /* the calling thread's: the most done it has reported (report()) */
 } full_shared;
+
+/*
+ * Progress to the caller's callback, from the calling thread only. The scan
+ * reports how far it has read and the regions done how far the counting has
+ * come, which lags behind: only a value past what was reported goes out (the
+ * pass's end always), so that the caller sees done grow. Nonzero: cancel.
+ */
+static int report(full_shared *sh, uint64_t done, uint64_t total, int last)
+{
+    if (!sh->o->progress || (done <= sh->reported && !last))
+        return 0;
+    if (done > sh->reported)
+        sh->reported = done;
+    return sh->o->progress(sh->o->progress_ctx, sh->reported, total);
+}
+
+static int scan_progress(void *ctx, uint64_t done, uint64_t total) { return report(ctx, done, total, 0); }
 
 static void result_free(region_result *r)
 {
@@ -197,12 +215,10 @@ static int finish_region(full_unit *u, const ntidx_index *x, uint64_t r, ntidx_q
 /* Region r is done: progress from the calling thread only (the callback need not be thread-safe). */
 static void region_done(full_shared *sh, const ntidx_index *x, uint64_t r, int is_caller)
 {
-    const ntidx_index_options *o = sh->o;
     uint64_t bytes = ntx_rg_bytes(x, r);
     uint64_t done = atomic_fetch_add(&sh->done_bytes, bytes) + bytes;
-    if (is_caller && o->progress &&
-        o->progress(o->progress_ctx, ntidx_trace_get_info(sh->t)->first_block_offset + done,
-                                    ntidx_trace_get_info(sh->t)->file_size))
+    if (is_caller && report(sh, ntidx_trace_get_info(sh->t)->first_block_offset + done,
+                            ntidx_trace_get_info(sh->t)->file_size, 0))
         atomic_store(&sh->cancelled, 1);
 }
 
@@ -563,7 +579,12 @@ static int build_full(ntidx_trace *t, const ntidx_index *from, const ntidx_index
     ntx_scan_sink sink = {unit_from_scan, &sh};
     *out = NULL;
     /* With a sink, a failed scan still hands over its index: the workers may be reading it. */
-    int rc = ntx_index_scan_stream(t, from, o, started ? &sink : NULL, out, err);
+    ntidx_index_options so = *o; /* the scan's progress through report(), as the regions' */
+    if (o->progress) {
+        so.progress = scan_progress;
+        so.progress_ctx = &sh;
+    }
+    int rc = ntx_index_scan_stream(t, from, &so, started ? &sink : NULL, out, err);
     ntidx_index *x = *out;
     sh.x = rc == 0 ? x : NULL;
     /* The regions left, in units by the same rule, on the finished index. */
@@ -596,9 +617,9 @@ static int build_full(ntidx_trace *t, const ntidx_index *from, const ntidx_index
     /* Only the calling thread reports, and the other threads may have run every unit while it scanned: the
        caller hears once more that the pass is over, so that a progress bar ends and a callback that cancels
        (or acts) after a point is called past it. */
-    if (rc == 0 && o->progress && !atomic_load(&sh.cancelled) && atomic_load(&sh.first_failed) == UINT64_MAX &&
-        o->progress(o->progress_ctx, ntidx_trace_get_info(t)->first_block_offset + atomic_load(&sh.done_bytes),
-                    ntidx_trace_get_info(t)->file_size))
+    if (rc == 0 && !atomic_load(&sh.cancelled) && atomic_load(&sh.first_failed) == UINT64_MAX &&
+        report(&sh, ntidx_trace_get_info(t)->first_block_offset + atomic_load(&sh.done_bytes),
+               ntidx_trace_get_info(t)->file_size, 1))
         atomic_store(&sh.cancelled, 1);
     uint64_t failed = atomic_load(&sh.first_failed);
     if (rc < 0) {
