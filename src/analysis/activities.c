@@ -144,7 +144,7 @@ static int wanted(void *saw_start, const ntidx_metadata *m)
 static int plan_types(const ntx_an_ctx *ctx, ntx_event_type **out, size_t *n, ntx_err *err)
 {
     int saw_start = 0;
-    int rc = ntx_trace_types(ctx->t, ctx->x, wanted, &saw_start, out, n, err);
+    int rc = ntx_trace_types(ctx->t, ctx->x, ctx->o->threads, wanted, &saw_start, out, n, err);
     if (rc == 0 && !saw_start)
         *n = 0;
     return rc;

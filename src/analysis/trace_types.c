@@ -3,13 +3,15 @@
 #include <string.h>
 
 #include "ntidx/batch.h"
+#include "ops_internal.h"
 #include "trace_types.h"
 
-int ntx_trace_types(ntidx_trace *t, const ntidx_index *x, int (*wanted)(void *ctx, const ntidx_metadata *m),
-                    void *ctx, ntx_event_type **out, size_t *nout, ntx_err *err)
+int ntx_trace_types(ntidx_trace *t, const ntidx_index *x, unsigned threads,
+                    int (*wanted)(void *ctx, const ntidx_metadata *m), void *ctx, ntx_event_type **out, size_t *nout,
+                    ntx_err *err)
 {
     ntidx_type_list *l = NULL;
-    int rc = ntidx_index_types(t, x, &l);
+    int rc = ntx_index_types(t, x, 1, threads, &l);
     if (rc < 0)
         return ntx_err_from_last(err, rc);
     size_t n = ntidx_type_list_count(l), bytes = 0, k = 0;

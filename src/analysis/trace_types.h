@@ -17,10 +17,13 @@
 /*
  * The (provider, event id) of every type the trace defines that
  * wanted(ctx, m) takes, each once (versions and layouts share it): one
- * malloc'ed block in *out, the provider strings inside it. 0, or a negative
- * ntidx_error with `err` set.
+ * malloc'ed block in *out, the provider strings inside it. A V6 trace whose
+ * label lists override opcodes has every event header read for them, on
+ * `threads` threads (0: one per core). 0, or a negative ntidx_error with
+ * `err` set.
  */
-int ntx_trace_types(ntidx_trace *t, const ntidx_index *x, int (*wanted)(void *ctx, const ntidx_metadata *m),
-                    void *ctx, ntx_event_type **out, size_t *n, ntx_err *err);
+int ntx_trace_types(ntidx_trace *t, const ntidx_index *x, unsigned threads,
+                    int (*wanted)(void *ctx, const ntidx_metadata *m), void *ctx, ntx_event_type **out, size_t *n,
+                    ntx_err *err);
 
 #endif

@@ -299,10 +299,10 @@ NTIDX_API int ntidx_index_check_names(ntidx_trace *t, const ntidx_index *x, cons
         return 0;
     /* the definitions first; the types only V6 label lists make when they do not answer */
     ntidx_type_list *l = NULL;
-    int rc = ntx_index_types(t, x, 0, &l);
+    int rc = ntx_index_types(t, x, 0, 0, &l);
     if (rc == 0 && !any_answers(l, o, 1, 1, 1) && ntidx_trace_get_info(t)->format_version == 6) {
         ntidx_type_list_free(&l);
-        rc = ntx_index_types(t, x, 1, &l);
+        rc = ntx_index_types(t, x, 1, 0, &l);
     }
     if (rc < 0)
         return rc; /* published */

@@ -8,10 +8,11 @@
 /*
  * ntidx_index_types() (t, x valid; *out set), and with `derived` 0 without the types only V6 label lists make
  * (their listing may read every event header): the types the definition blocks name. ntidx_index_check_names()
- * asks for those first.
+ * asks for those first. That reading runs on `threads` threads (0: one per core): the analyses pass their own
+ * option, so that --threads 1 stays on one thread.
  */
 typedef struct ntidx_type_list ntidx_type_list;
-int ntx_index_types(ntidx_trace *t, const ntidx_index *x, int derived, ntidx_type_list **out);
+int ntx_index_types(ntidx_trace *t, const ntidx_index *x, int derived, unsigned threads, ntidx_type_list **out);
 
 /*
  * ntidx_symbolizer_open() reading the index's regions on `threads` threads (0: one per core): the analyses

@@ -63,6 +63,8 @@ struct ntidx_query {
     ntx_event_type *types; /* ntx_query_restrict_types(): only these types (NULL: any) */
     uint64_t *type_hashes; /* their keys in the type filters of --full indexes */
     size_t ntypes;
+    int (*on_metadata)(void *ctx, const ntidx_metadata *m); /* ntx_query_on_metadata(), for every reader */
+    void *on_metadata_ctx;
 };
 
 NTIDX_API void ntidx_query_options_defaults(ntidx_query_options *o)
@@ -515,6 +517,8 @@ static int query_start(ntidx_query *q)
     set_type_keys(q); /* of this index: ntidx_query_resume() may give another */
     ntx_reader_set_plan(q->r, refill, q);
     set_reader_type_filter(q);
+    if (q->on_metadata)
+        ntx_reader_on_metadata(q->r, q->on_metadata, q->on_metadata_ctx);
     if (q->o.order == NTIDX_ORDER_TIME)
         ntx_reader_set_time_floor(q->r, q->o.t0); /* next_event() drops what is earlier */
     if (q->o.order == NTIDX_ORDER_TIME && q->o.t1 != UINT64_MAX)
@@ -645,6 +649,14 @@ int ntx_query_region_end(const ntidx_query *q, uint64_t *region, uint64_t *prime
     *region = (uint64_t)q->prev_region;
     *primed_event_blocks = q->primed_event_blocks;
     return 1;
+}
+
+void ntx_query_on_metadata(ntidx_query *q, int (*fn)(void *ctx, const ntidx_metadata *m), void *ctx)
+{
+    q->on_metadata = fn;
+    q->on_metadata_ctx = ctx;
+    if (q->r)
+        ntx_reader_on_metadata(q->r, fn, ctx);
 }
 
 void ntx_query_next_region(ntidx_query *q)

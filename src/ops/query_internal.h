@@ -31,6 +31,10 @@ int ntx_query_open_run(ntidx_query **out, ntidx_trace *t, const ntidx_index *x, 
 int ntx_query_region_end(const ntidx_query *q, uint64_t *region, uint64_t *primed_event_blocks);
 void ntx_query_next_region(ntidx_query *q);
 
+/* Tell fn of every metadata row the query's readers define or derive (ntx_reader_on_metadata()), the rows
+   read as context included; set before the first event. */
+void ntx_query_on_metadata(ntidx_query *q, int (*fn)(void *ctx, const ntidx_metadata *m), void *ctx);
+
 /*
  * A query in file order without a limit, a block at a time: up to `cap` of
  * its events (window and filters applied; `unfiltered`: every event of the

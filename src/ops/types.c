@@ -10,6 +10,8 @@
  * V6 label lists may override an event's opcode or version, which makes a
  * type of its own that only events show (list_derived_types()).
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +22,10 @@
 #include "index_tables.h"
 #include "metadata.h"
 #include "ops_internal.h"
+#include "phases.h"
+#include "query_internal.h"
 #include "reader_plan.h"
+#include "threads.h"
 #include "ntidx/batch.h"
 
 struct ntidx_type_list {
@@ -146,16 +151,143 @@ static int walk_plan(ntidx_trace *t, type_plan *p, ntidx_type_list *l, int *saw,
     return rc < 0 ? rc : 0;
 }
 
+/* The derived types' walk over every event, on threads: units of consecutive regions, each read by one query
+   that lists what its reader derives; the lists are merged in the units' order. */
+typedef struct derive_unit {
+    uint64_t r0, r1;   /* regions [r0, r1) */
+    ntidx_type_list *l; /* the types its reader defined or derived, in the order first met */
+    ntx_err err;
+    int rc;
+} derive_unit;
+
+typedef struct derive_work {
+    ntidx_trace *t;
+    const ntidx_index *x;
+    derive_unit *units;
+    size_t n;
+    atomic_size_t next;
+} derive_work;
+
+static ntidx_type_list *list_new(void)
+{
+    ntidx_type_list *l = calloc(1, sizeof *l);
+    if (l) {
+        ntx_idmap_init(&l->by_hash);
+        ntx_arena_init(&l->arena);
+    }
+    return l;
+}
+
+static void free_list(ntidx_type_list *l);
+
+static int derive_unit_run(const derive_work *w, derive_unit *u)
+{
+    uint64_t n = u->r1 - u->r0, *regions = malloc((size_t)n * sizeof *regions);
+    if (!regions || !(u->l = list_new())) {
+        free(regions);
+        return ntx_err_set(&u->err, NTIDX_E_NOMEM, "out of memory");
+    }
+    for (uint64_t r = u->r0; r < u->r1; r++)
+        regions[r - u->r0] = r;
+    ntidx_query_options qo;
+    ntidx_query_options_defaults(&qo);
+    qo.order = NTIDX_ORDER_FILE;
+    qo.regions = regions;
+    qo.region_count = (size_t)n;
+    ntidx_query *q = NULL;
+    int rc = ntx_query_open_run(&q, w->t, w->x, &qo, 1);
+    free(regions);
+    if (rc < 0)
+        return ntx_err_from_last(&u->err, rc);
+    ntx_query_on_metadata(q, add_type, u->l);
+    ntx_row rows[256];
+    uint64_t block, region, primed;
+    for (;;) {
+        long k;
+        while ((k = ntx_query_rows(q, rows, sizeof rows / sizeof rows[0], &block, 1)) > 0)
+            ; /* the rows are not wanted: the reader tells add_type() of every row it derives */
+        if (k < 0) {
+            rc = ntx_err_from_last(&u->err, (int)k);
+            break;
+        }
+        if (!ntx_query_region_end(q, &region, &primed))
+            break;
+        ntx_query_next_region(q);
+    }
+    ntidx_query_close(&q);
+    return rc;
+}
+
+static void *derive_work_run(void *arg)
+{
+    derive_work *w = arg;
+    for (size_t k; (k = atomic_fetch_add(&w->next, 1)) < w->n;)
+        w->units[k].rc = derive_unit_run(w, &w->units[k]);
+    return NULL;
+}
+
+/* Every event header of the indexed trace read (on one thread per core), and the rows its readers derive
+   listed in `l` after its own, as one reader from the start would list them; the error of the first unit
+   that failed. */
+static int walk_events(ntidx_trace *t, const ntidx_index *x, unsigned threads, ntidx_type_list *l, ntx_err *err)
+{
+    uint64_t nr = ntx_index_region_total(x), total = 0;
+    for (uint64_t r = 0; r < nr; r++)
+        total += ntx_rg_bytes(x, r);
+    unsigned nthreads = ntx_thread_count(threads);
+    uint64_t target = total / ((uint64_t)nthreads * 4) + 1, acc = 0;
+    derive_work w = {.t = t, .x = x, .units = calloc((size_t)(nr ? nr : 1), sizeof *w.units)};
+    if (!w.units)
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    atomic_init(&w.next, 0);
+    for (uint64_t r = 0; r < nr; r++) {
+        if (!w.n || acc >= target) {
+            w.units[w.n++] = (derive_unit){.r0 = r, .r1 = r};
+            acc = 0;
+        }
+        w.units[w.n - 1].r1 = r + 1;
+        acc += ntx_rg_bytes(x, r);
+    }
+    if (nthreads > w.n)
+        nthreads = w.n ? (unsigned)w.n : 1;
+    pthread_t tids[NTX_MAX_THREADS];
+    unsigned started = 0;
+    double ph = ntx_phase_begin(); /* what more threads divide, timed for the benchmarks */
+    for (unsigned i = 1; i < nthreads; i++, started++)
+        if (pthread_create(&tids[i], NULL, derive_work_run, &w) != 0)
+            break;
+    derive_work_run(&w);
+    for (unsigned i = 1; i <= started; i++)
+        pthread_join(tids[i], NULL);
+    ntx_phase_end(ph);
+    int rc = 0;
+    for (size_t k = 0; k < w.n; k++) {
+        derive_unit *u = &w.units[k];
+        if (rc == 0 && u->rc < 0) {
+            rc = u->rc;
+            *err = u->err;
+        }
+        for (size_t i = 0; rc == 0 && u->l && i < u->l->n; i++)
+            if ((rc = add_type(l, &u->l->v[i])) < 0)
+                ntx_err_set(err, rc, "out of memory");
+        free_list(u->l);
+    }
+    free(w.units);
+    return rc;
+}
+
 /*
  * V6 events whose label list overrides their opcode or version are of a type
  * no definition block names (TraceEvent names them by the overriding opcode,
  * and lays them out by the overriding version): such types exist only where
  * events carry those label lists. The label list blocks are read first
  * (small); only when one of them overrides something is every event header
- * of the indexed trace read (the statistics' loop), and the rows the reader
- * derives are listed (docs: include/ntidx/batch.h, ntidx_index_types).
+ * of the indexed trace read (walk_events(): by region, on every core), and
+ * the rows the readers derive are listed (docs: include/ntidx/batch.h,
+ * ntidx_index_types).
  */
-static int list_derived_types(ntidx_trace *t, const ntidx_index *x, ntidx_type_list *l, ntx_err *err)
+static int list_derived_types(ntidx_trace *t, const ntidx_index *x, unsigned threads, ntidx_type_list *l,
+                              ntx_err *err)
 {
     type_plan p = {0};
     size_t cap = 0;
@@ -183,27 +315,11 @@ static int list_derived_types(ntidx_trace *t, const ntidx_index *x, ntidx_type_l
     free(p.steps);
     if (rc < 0 || !saw)
         return rc;
-    ntidx_reader_options ro;
-    ntidx_reader_options_defaults(&ro);
-    ntidx_reader *r = NULL;
-    if ((rc = ntidx_reader_open(t, &ro, &r)) < 0)
-        return ntx_err_from_last(err, rc);
-    ntx_reader_set_end(r, ntidx_index_get_info(x)->indexed_end); /* a trace cut short ends there, without an error */
-    ntx_reader_on_metadata(r, add_type, l);
-    ntx_row rows[256];
-    uint64_t block;
-    long n;
-    while ((n = ntx_reader_rows(r, rows, sizeof rows / sizeof rows[0], &block)) > 0)
-        ; /* the rows are not wanted: the reader tells add_type() of every row it derives */
-    if (n < 0) {
-        *err = *ntx_reader_error(r);
-        rc = (int)n;
-    }
-    ntidx_reader_close(&r);
-    return rc;
+    return walk_events(t, x, threads, l, err);
 }
 
-static int list_types(ntidx_trace *t, const ntidx_index *x, int derived, ntidx_type_list *l, ntx_err *err)
+static int list_types(ntidx_trace *t, const ntidx_index *x, int derived, unsigned threads, ntidx_type_list *l,
+                      ntx_err *err)
 {
     type_plan p = {0};
     p.steps = malloc((size_t)(2 * ntx_index_def_count(x) + 1) * sizeof *p.steps);
@@ -232,7 +348,7 @@ static int list_types(ntidx_trace *t, const ntidx_index *x, int derived, ntidx_t
     free(p.steps);
     if (rc < 0 || ntidx_trace_get_info(t)->format_version != 6 || !derived)
         return rc;
-    return list_derived_types(t, x, l, err);
+    return list_derived_types(t, x, threads, l, err);
 }
 
 static void free_list(ntidx_type_list *l)
@@ -253,10 +369,10 @@ NTIDX_API int ntidx_index_types(ntidx_trace *t, const ntidx_index *x, ntidx_type
         *out = NULL;
     if (!t || !x || !out)
         return ntx_failf(NTIDX_E_INVALID_ARG, t ? ntidx_trace_name(t) : NULL, NTIDX_NO_OFFSET, "ntidx_index_types: NULL argument");
-    return ntx_index_types(t, x, 1, out);
+    return ntx_index_types(t, x, 1, 0, out);
 }
 
-int ntx_index_types(ntidx_trace *t, const ntidx_index *x, int derived, ntidx_type_list **out)
+int ntx_index_types(ntidx_trace *t, const ntidx_index *x, int derived, unsigned threads, ntidx_type_list **out)
 {
     *out = NULL;
     ntidx_type_list *l = calloc(1, sizeof *l);
@@ -265,7 +381,7 @@ int ntx_index_types(ntidx_trace *t, const ntidx_index *x, int derived, ntidx_typ
     ntx_idmap_init(&l->by_hash);
     ntx_arena_init(&l->arena);
     ntx_err err = {0};
-    int rc = list_types(t, x, derived, l, &err);
+    int rc = list_types(t, x, derived, threads, l, &err);
     if (rc < 0) {
         free_list(l);
         return ntx_fail(rc, rc == NTIDX_E_INDEX_CORRUPT ? ntx_index_name(x) : ntidx_trace_name(t), &err);
