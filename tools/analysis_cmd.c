@@ -45,6 +45,7 @@ int cli_analysis_write(cli_ctx *c, ntidx_analysis **a, const char *table,
                        int (*text)(const ntidx_analysis *a, const void *ctx), const void *text_ctx)
 {
     cli_fast_stdout();
+    ap_set_threads(c->threads);
     int k = ap_table_index(*a, table), rc;
     if (!strcmp(c->format, "jsonl"))
         rc = ap_jsonl(stdout, *a, (size_t)k);

@@ -3,10 +3,136 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
+
+/* ---- Rows formatted on threads ----
+   A table can hold millions of rows (every jitted method, every activity), and formatting them (printf of
+   doubles above all) was most of what an analysis command did on one thread after its workers. Rows are
+   formatted in chunks into memory by every thread, then written in order by the calling thread, a round
+   of chunks at a time (memory stays bounded). The output is the same bytes whatever the threads. */
+
+static unsigned out_threads = 1;
+
+void ap_set_threads(unsigned threads)
+{
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    out_threads = threads ? threads : online > 0 ? (unsigned)online : 1;
+    if (out_threads > 64)
+        out_threads = 64;
+}
+
+/* NTIDX_PHASES (src/base/phases.h): the seconds spent formatting on threads are a parallel section too,
+   reported at exit in the library's words, which the benchmarks add up. */
+static double phase_seconds;
+static unsigned phase_sections;
+
+static void report_phases(void) { fprintf(stderr, "ntidx phases: parallel %.6f s in %u sections\n", phase_seconds, phase_sections); }
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* One row written to f; `scratch` is the calling thread's (strings made JSON). 0, or -1. */
+typedef int (*row_fn)(FILE *f, const void *ctx, uint64_t r, ntidx_buf *scratch);
+
+#define ROWS_PER_CHUNK 2048
+#define CHUNKS_PER_THREAD 4
+
+typedef struct chunk {
+    char *buf;
+    size_t len;
+    int rc;
+} chunk;
+
+typedef struct chunk_round {
+    row_fn row;
+    const void *ctx;
+    uint64_t first, end; /* rows [first, end) of this round */
+    chunk *chunks;
+    size_t nchunks;
+    atomic_size_t next;
+} chunk_round;
+
+static int rows_into(FILE *f, row_fn row, const void *ctx, uint64_t from, uint64_t to)
+{
+    ntidx_buf scratch = {0};
+    int rc = 0;
+    for (uint64_t r = from; rc == 0 && r < to; r++)
+        rc = row(f, ctx, r, &scratch);
+    ntidx_buf_free(&scratch);
+    return rc;
+}
+
+static void *format_chunks(void *arg)
+{
+    chunk_round *w = arg;
+    for (size_t j; (j = atomic_fetch_add(&w->next, 1)) < w->nchunks;) {
+        chunk *c = &w->chunks[j];
+        FILE *m = open_memstream(&c->buf, &c->len);
+        uint64_t from = w->first + (uint64_t)j * ROWS_PER_CHUNK;
+        uint64_t to = from + ROWS_PER_CHUNK < w->end ? from + ROWS_PER_CHUNK : w->end;
+        c->rc = m ? rows_into(m, w->row, w->ctx, from, to) : -1;
+        if (m && fclose(m) != 0)
+            c->rc = -1;
+    }
+    return NULL;
+}
+
+/* Rows [0, n) as row() writes each, to f. -1 when a row could not be had (the library's error is set). */
+static int write_rows(FILE *f, uint64_t n, row_fn row, const void *ctx)
+{
+    unsigned threads = out_threads;
+    static int registered; /* NTIDX_PHASES: chunks even on one thread, to time what more threads divide */
+    if (!registered && n >= 2 * ROWS_PER_CHUNK && getenv("NTIDX_PHASES"))
+        registered = atexit(report_phases) == 0;
+    if ((threads <= 1 && !registered) || n < 2 * ROWS_PER_CHUNK)
+        return rows_into(f, row, ctx, 0, n);
+    size_t per_round = (size_t)threads * CHUNKS_PER_THREAD;
+    chunk *chunks = calloc(per_round, sizeof *chunks);
+    if (!chunks)
+        return rows_into(f, row, ctx, 0, n);
+    int rc = 0;
+    for (uint64_t first = 0; rc == 0 && first < n;) {
+        uint64_t end = n - first > (uint64_t)per_round * ROWS_PER_CHUNK ? first + (uint64_t)per_round * ROWS_PER_CHUNK : n;
+        chunk_round w = {.row = row, .ctx = ctx, .first = first, .end = end, .chunks = chunks,
+                   .nchunks = (size_t)((end - first + ROWS_PER_CHUNK - 1) / ROWS_PER_CHUNK)};
+        atomic_init(&w.next, 0);
+        memset(chunks, 0, per_round * sizeof *chunks);
+        double began = registered ? now_seconds() : 0;
+        pthread_t tids[64];
+        unsigned started = 0;
+        for (unsigned i = 1; i < threads && i < w.nchunks; i++, started++)
+            if (pthread_create(&tids[i], NULL, format_chunks, &w) != 0)
+                break;
+        format_chunks(&w);
+        for (unsigned i = 1; i <= started; i++)
+            pthread_join(tids[i], NULL);
+        if (registered) {
+            phase_seconds += now_seconds() - began;
+            phase_sections++;
+        }
+        for (size_t j = 0; j < w.nchunks; j++) {
+            if (rc == 0 && chunks[j].rc < 0)
+                rc = -1;
+            if (rc == 0)
+                fwrite(chunks[j].buf, 1, chunks[j].len, f);
+            free(chunks[j].buf);
+        }
+        first = end;
+    }
+    free(chunks);
+    return rc;
+}
 
 /* The shortest of %.15g, %.16g, %.17g that reads back as the same double: exact, and 20.036 rather than
    20.036000000000001. A whole number keeps a ".0" (0.0, not 0), so that a column of doubles reads as
@@ -23,7 +149,7 @@ static void fmt_double(char *buf, size_t n, double v)
 }
 
 /* One cell as JSON (null for no value) or as CSV (empty for no value; strings quoted when they must be). */
-static void put_cell(FILE *f, const ntidx_table_cell *c, int json)
+static void put_cell(FILE *f, const ntidx_table_cell *c, int json, ntidx_buf *scratch)
 {
     char buf[40];
     if (c->is_null) {
@@ -47,7 +173,7 @@ static void put_cell(FILE *f, const ntidx_table_cell *c, int json)
         break;
     case NTIDX_COLUMN_STRING:
         if (json) {
-            cli_json_str(f, c->s ? c->s : "");
+            cli_json_str_in(f, c->s ? c->s : "", scratch);
         } else if (c->s && strpbrk(c->s, ",\"\r\n")) {
             fputc('"', f);
             for (const char *p = c->s; *p; p++) {
@@ -63,7 +189,7 @@ static void put_cell(FILE *f, const ntidx_table_cell *c, int json)
     }
 }
 
-static int row_json(FILE *f, const ntidx_analysis *a, size_t k, const ntidx_table *tb, uint64_t r)
+static int row_json(FILE *f, const ntidx_analysis *a, size_t k, const ntidx_table *tb, uint64_t r, ntidx_buf *scratch)
 {
     fputc('{', f);
     for (size_t c = 0; c < tb->column_count; c++) {
@@ -71,9 +197,24 @@ static int row_json(FILE *f, const ntidx_analysis *a, size_t k, const ntidx_tabl
         if (ntidx_analysis_cell(a, k, r, c, &v) < 0)
             return -1;
         fprintf(f, "%s\"%s\":", c ? "," : "", tb->columns[c].name);
-        put_cell(f, &v, 1);
+        put_cell(f, &v, 1, scratch);
     }
     fputc('}', f);
+    return 0;
+}
+
+typedef struct table_rows {
+    const ntidx_analysis *a;
+    size_t k;
+    const ntidx_table *tb;
+} table_rows;
+
+static int jsonl_row(FILE *f, const void *ctx, uint64_t r, ntidx_buf *scratch)
+{
+    const table_rows *t = ctx;
+    if (row_json(f, t->a, t->k, t->tb, r, scratch) < 0)
+        return -1;
+    fputc('\n', f);
     return 0;
 }
 
@@ -82,11 +223,22 @@ int ap_jsonl(FILE *f, const ntidx_analysis *a, size_t k)
     ntidx_table tb;
     if (ntidx_analysis_table(a, k, &tb) < 0)
         return -1;
-    for (uint64_t r = 0; r < tb.rows; r++) {
-        if (row_json(f, a, k, &tb, r) < 0)
+    table_rows t = {a, k, &tb};
+    return write_rows(f, tb.rows, jsonl_row, &t);
+}
+
+static int csv_row(FILE *f, const void *ctx, uint64_t r, ntidx_buf *scratch)
+{
+    const table_rows *t = ctx;
+    for (size_t c = 0; c < t->tb->column_count; c++) {
+        ntidx_table_cell v;
+        if (ntidx_analysis_cell(t->a, t->k, r, c, &v) < 0)
             return -1;
-        fputc('\n', f);
+        if (c)
+            fputc(',', f);
+        put_cell(f, &v, 0, scratch);
     }
+    fputc('\n', f);
     return 0;
 }
 
@@ -98,18 +250,17 @@ int ap_csv(FILE *f, const ntidx_analysis *a, size_t k)
     for (size_t c = 0; c < tb.column_count; c++)
         fprintf(f, "%s%s", c ? "," : "", tb.columns[c].name);
     fputc('\n', f);
-    for (uint64_t r = 0; r < tb.rows; r++) {
-        for (size_t c = 0; c < tb.column_count; c++) {
-            ntidx_table_cell v;
-            if (ntidx_analysis_cell(a, k, r, c, &v) < 0)
-                return -1;
-            if (c)
-                fputc(',', f);
-            put_cell(f, &v, 0);
-        }
-        fputc('\n', f);
-    }
-    return 0;
+    table_rows t = {a, k, &tb};
+    return write_rows(f, tb.rows, csv_row, &t);
+}
+
+/* A row of the JSON document: a comma before every row but the first. */
+static int json_row(FILE *f, const void *ctx, uint64_t r, ntidx_buf *scratch)
+{
+    const table_rows *t = ctx;
+    if (r)
+        fputc(',', f);
+    return row_json(f, t->a, t->k, t->tb, r, scratch);
 }
 
 int ap_json(FILE *f, const ntidx_analysis *a)
@@ -121,12 +272,9 @@ int ap_json(FILE *f, const ntidx_analysis *a)
         if (ntidx_analysis_table(a, k, &tb) < 0)
             return -1;
         fprintf(f, ",\"%s\":[", tb.name);
-        for (uint64_t r = 0; r < tb.rows; r++) {
-            if (r)
-                fputc(',', f);
-            if (row_json(f, a, k, &tb, r) < 0)
-                return -1;
-        }
+        table_rows t = {a, k, &tb};
+        if (write_rows(f, tb.rows, json_row, &t) < 0)
+            return -1;
         fputc(']', f);
     }
     const ntidx_analysis_stats *s = ntidx_analysis_get_stats(a);
@@ -151,8 +299,9 @@ int ap_table_index(const ntidx_analysis *a, const char *name)
 }
 
 /* The columns looked up by name, remembered per table layout (its columns array) and key string: a text row
-   looks several columns up by name, and a table can have millions of rows. The command runs on one thread. */
-static struct {
+   looks several columns up by name, and a table can have millions of rows. One per thread: rows are formatted
+   on several (write_rows()). */
+static _Thread_local struct {
     const ntidx_column *columns;
     size_t count, n;
     const char *keys[32];
@@ -218,39 +367,52 @@ static void put_line(FILE *f, char *line, size_t len)
     fputc('\n', f);
 }
 
+typedef struct text_rows {
+    const ntidx_analysis *a;
+    size_t k;
+    const ap_text_column *cols;
+    size_t ncols;
+} text_rows;
+
+static int text_row(FILE *f, const void *ctx, uint64_t r, ntidx_buf *scratch)
+{
+    const text_rows *t = ctx;
+    char line[4096], buf[1024]; /* type and method names run long */
+    size_t len = 0;
+    for (size_t c = 0; c < t->ncols && len < sizeof line; c++) {
+        const ap_text_column *col = &t->cols[c];
+        ntidx_table_cell v;
+        if (col->format) {
+            col->format(t->a, t->k, r, buf, sizeof buf);
+        } else if (cell_of(t->a, t->k, r, col->key, &v) < 0 || v.is_null) {
+            snprintf(buf, sizeof buf, "-");
+        } else {
+            switch (v.type) {
+            case NTIDX_COLUMN_INT: snprintf(buf, sizeof buf, "%" PRId64, v.i); break;
+            case NTIDX_COLUMN_UINT: snprintf(buf, sizeof buf, "%" PRIu64, v.u); break;
+            case NTIDX_COLUMN_BOOL: snprintf(buf, sizeof buf, "%s", v.u ? "yes" : "no"); break;
+            case NTIDX_COLUMN_DOUBLE: snprintf(buf, sizeof buf, "%.*f", col->decimals, v.f); break;
+            default: snprintf(buf, sizeof buf, "%s", v.s ? v.s : ""); break;
+            }
+        }
+        len += (size_t)snprintf(line + len, sizeof line - len, "%s%*s", c ? " " : "", col->width, buf);
+    }
+    put_line(f, line, len < sizeof line ? len : sizeof line - 1);
+    return 0;
+}
+
 int ap_text_table(FILE *f, const ntidx_analysis *a, size_t k, const ap_text_column *cols, size_t ncols)
 {
     ntidx_table tb;
     if (ntidx_analysis_table(a, k, &tb) < 0)
         return -1;
-    char line[4096], buf[1024]; /* type and method names run long */
+    char line[4096];
     size_t len = 0;
     for (size_t c = 0; c < ncols && len < sizeof line; c++)
         len += (size_t)snprintf(line + len, sizeof line - len, "%s%*s", c ? " " : "", cols[c].width, cols[c].header);
     put_line(f, line, len < sizeof line ? len : sizeof line - 1);
-    for (uint64_t r = 0; r < tb.rows; r++) {
-        len = 0;
-        for (size_t c = 0; c < ncols && len < sizeof line; c++) {
-            const ap_text_column *col = &cols[c];
-            ntidx_table_cell v;
-            if (col->format) {
-                col->format(a, k, r, buf, sizeof buf);
-            } else if (cell_of(a, k, r, col->key, &v) < 0 || v.is_null) {
-                snprintf(buf, sizeof buf, "-");
-            } else {
-                switch (v.type) {
-                case NTIDX_COLUMN_INT: snprintf(buf, sizeof buf, "%" PRId64, v.i); break;
-                case NTIDX_COLUMN_UINT: snprintf(buf, sizeof buf, "%" PRIu64, v.u); break;
-                case NTIDX_COLUMN_BOOL: snprintf(buf, sizeof buf, "%s", v.u ? "yes" : "no"); break;
-                case NTIDX_COLUMN_DOUBLE: snprintf(buf, sizeof buf, "%.*f", col->decimals, v.f); break;
-                default: snprintf(buf, sizeof buf, "%s", v.s ? v.s : ""); break;
-                }
-            }
-            len += (size_t)snprintf(line + len, sizeof line - len, "%s%*s", c ? " " : "", col->width, buf);
-        }
-        put_line(f, line, len < sizeof line ? len : sizeof line - 1);
-    }
-    return 0;
+    text_rows t = {a, k, cols, ncols};
+    return write_rows(f, tb.rows, text_row, &t);
 }
 
 void ap_text_stats(FILE *f, const ntidx_analysis *a)

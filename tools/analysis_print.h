@@ -21,6 +21,9 @@ typedef struct ap_text_column {
     void (*format)(const ntidx_analysis *a, size_t table, uint64_t row, char *buf, size_t n);
 } ap_text_column;
 
+/* The threads that format a table's rows (the command's --threads; 0: one per core). The output does not
+   depend on it; format callbacks of text columns must be safe to call from several threads. */
+void ap_set_threads(unsigned threads);
 /* Rows of table `k` as JSON lines (one object per row; null for no value). */
 int ap_jsonl(FILE *f, const ntidx_analysis *a, size_t k);
 /* Table `k` as CSV: a header of column names, one line per row (empty for no value). */

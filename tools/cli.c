@@ -739,15 +739,20 @@ int cli_parse_u64(const char *s, uint64_t *v, int suffixes)
     return 0;
 }
 
-void cli_json_str(FILE *f, const char *s)
+void cli_json_str_in(FILE *f, const char *s, ntidx_buf *b)
 {
-    static ntidx_buf b; /* reused: the commands print many strings */
-    b.len = 0;
-    if (ntidx_buf_append_json_string(&b, s ? s : "", s ? strlen(s) : 0) < 0) {
+    b->len = 0;
+    if (ntidx_buf_append_json_string(b, s ? s : "", s ? strlen(s) : 0) < 0) {
         fputs("\"\"", f);
         return;
     }
-    fwrite(b.data, 1, b.len, f);
+    fwrite(b->data, 1, b->len, f);
+}
+
+void cli_json_str(FILE *f, const char *s)
+{
+    static ntidx_buf b; /* reused: the commands print many strings */
+    cli_json_str_in(f, s, &b);
 }
 
 void cli_fast_stdout(void)

@@ -5,7 +5,9 @@
  * With NTIDX_PHASES set in the environment, each parallel section (from the
  * start of its workers to their join: the part that more threads divide)
  * adds its wall seconds to a sum for the process, written to stderr at exit
- * as "ntidx phases: parallel SECONDS s in N sections". A benchmark runs a
+ * as "ntidx phases: parallel SECONDS s in N sections" (the analysis commands
+ * write a line of their own for their output, formatted on threads: the
+ * benchmark adds them up). A benchmark runs a
  * command on one thread and takes the rest of its wall time for the serial
  * part: starting, planning, the scan before the workers start, merging,
  * writing. Without the variable, nothing is measured or written.

@@ -133,6 +133,27 @@ class Jit(unittest.TestCase):
         self.assertEqual(plain["jit"], pruned["jit"])
         self.assertLess(pruned["stats"]["bytes_read"], plain["stats"]["bytes_read"])
 
+    def test_rows_formatted_on_threads(self):
+        # A table of more rows than the command formats in one chunk (tools/analysis_print.c): on one thread and
+        # on four, every format the same bytes but for the statistics, which say how many threads ran.
+        big = os.path.join(self.tmp, "big.nettrace")
+        run("gen", "-o", big, "--size", "64M", "--seed", "3")
+        rows = self.methods(big, "--threads", "1")
+        self.assertGreater(len(rows), 3 * 2048)
+
+        def body(fmt, threads):
+            out = run("jit", big, "--format", fmt, "--threads", threads).stdout
+            if fmt == "json":
+                return out[:out.index(',"stats":')]
+            return "\n".join(line for line in out.splitlines() if "events read" not in line)
+
+        for fmt in ("jsonl", "csv", "json", "text"):
+            with self.subTest(fmt=fmt):
+                one = body(fmt, "1")
+                self.assertEqual(body(fmt, "4"), one)
+                self.assertGreaterEqual(len(one.splitlines()) if fmt != "json" else one.count('"method_name"'), len(rows))
+        self.assertEqual(self.methods(big, "--threads", "4"), rows)
+
     def test_usage_and_bad_input(self):
         self.assertEqual(run("jit", self.trace, "--thread", "x", check=False).returncode, 2)
         self.assertEqual(run("jit", self.trace, "--lookahead", "-1", check=False).returncode, 2)

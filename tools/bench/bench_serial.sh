@@ -4,7 +4,8 @@
 #
 # Each command runs on one thread with NTIDX_PHASES=1, which makes the library write the seconds of its
 # parallel sections (what more threads divide: the index scan, the statistics' and the analyses'
-# workers, the --full build's workers) to stderr at exit. The rest of the process's wall time is its
+# workers, the --full build's workers; an analysis command's output formatted on threads, a line of its own,
+# added) to stderr at exit. The rest of the process's wall time is its
 # serial part: starting, opening and loading, planning, the scan before the workers start (the --full
 # build's scan), merging, writing. For each command, the median of REPS runs of: the one-thread time, the
 # serial seconds, the serial fraction s (target: at most 1%), and the speed-up Amdahl's law gives with 16
@@ -31,7 +32,8 @@ one() {
     s=$(date +%s.%N)
     NTIDX_PHASES=1 "$@" >/dev/null 2>"$scratch/err" || { echo "$name: failed: $(tail -1 "$scratch/err")"; return; }
     e=$(date +%s.%N)
-    par=$(sed -n 's/^ntidx phases: parallel \([0-9.]*\) s.*/\1/p' "$scratch/err" | tail -1)
+    # the library's line, and the command's own when it formats its output on threads (tools/analysis_print.c)
+    par=$(sed -n 's/^ntidx phases: parallel \([0-9.]*\) s.*/\1/p' "$scratch/err" | awk '{s += $1} END {printf "%.6f", s}')
     echo "$e - $s" | bc -l >>"$scratch/wall"
     echo "$e - $s - ${par:-0}" | bc -l >>"$scratch/serial"
   done
