@@ -51,6 +51,11 @@ def take_fault():
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     root = "."
+    # TCP_NODELAY, as servers set it on kept-alive connections (nginx's tcp_nodelay, on by default): an answer is
+    # written in two sends (the headers, then the body), and with Nagle's algorithm the body's last segment waits
+    # for the ACK of the headers, which a client that delays its ACKs (the latency proxy does) sends up to 40 ms
+    # later: a stall of the test server's making, not of the client's requests
+    disable_nagle_algorithm = True
 
     def log_message(self, fmt, *args):  # quiet: the log is /_ctl/log
         pass
