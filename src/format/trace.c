@@ -325,8 +325,11 @@ int ntx_trace_fill(const ntidx_trace *t, uint64_t off, uint64_t len, ntx_err *er
         return NTIDX_OK;
     if (len > t->size - off)
         len = t->size - off;
-    /* the range's units asked for together, then a read of each page (a fault where it is not filled yet) */
+    /* the range's units asked for together (a burst of its own, asked for at once), then a read of each page
+       (a fault where it is not filled yet) */
+    ntx_trace_prefetch_batch(t, 1);
     ntx_demand_prefetch(t->demand, off, len);
+    ntx_trace_prefetch_batch(t, 0);
     const uint64_t page = 4096;
     const volatile uint8_t *p = t->data;
     uint8_t sink = 0;
