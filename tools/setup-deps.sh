@@ -8,10 +8,11 @@ need=()
 # tests and benchmarks use. python3-mesonpy, python3-pip and python3-venv: the wheel test builds the module
 # with meson-python (pyproject.toml) and installs it into a fresh venv, offline.
 # libcurl4-openssl-dev: remote traces (HTTP range requests, Azure Blob Storage; src/format/source_http.c);
-# libssl-dev: libcrypto's HMAC-SHA256 for Azure's Shared Key signatures (src/format/source_azure.c).
+# libssl-dev: libcrypto's HMAC-SHA256 for Azure's Shared Key signatures (src/format/source_azure.c); openssl:
+# the TLS test makes its CA and server certificate with it (tests/remote/tls_test.py).
 for pkg in gcc g++ clang meson ninja-build pkg-config libxxhash-dev libcmocka-dev python3 scdoc libsqlite3-dev sqlite3 \
   python3-dev python3-numpy python3-pandas python3-dask python3-distributed \
-  python3-mesonpy python3-pip python3-venv libcurl4-openssl-dev libssl-dev; do
+  python3-mesonpy python3-pip python3-venv libcurl4-openssl-dev libssl-dev openssl; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 # libFuzzer and the sanitizer runtimes ship with clang's runtime package.

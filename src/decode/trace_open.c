@@ -28,8 +28,11 @@ static int has_v5_tags(ntidx_trace *t, uint64_t pos)
     int seen = 0;
     /* The walk reads blocks in order: over a source each first touch of 64 KiB would be a request of its own,
        so announce the range in one (a local file's pages are read as touched, as before) */
-    if (ntx_trace_source(t))
+    if (ntx_trace_source(t)) { /* a burst of its own, said over: asked for at once, not after the wait for more */
+        ntx_trace_prefetch_batch(t, 1);
         ntx_trace_prefetch(t, pos, V5_WALK_HINT);
+        ntx_trace_prefetch_batch(t, 0);
+    }
     for (int i = 0; i < 64 && seen < 4; i++) {
         if (ntx_next_block(t, &pos, &b, &err) != 1)
             return 0;

@@ -35,7 +35,8 @@
  * other reader. Prefetch, read-ahead, release and errors are the same; what
  * differs is that a read of the mapping by the kernel (a write() from it) of a
  * unit nobody touched yet fails with EFAULT instead of waiting, as with the
- * user-mode-only kind of userfaultfd.
+ * user-mode-only kind of userfaultfd (a slice's copied blocks are read first:
+ * ntx_trace_fill()).
  */
 #include "source_demand.h"
 

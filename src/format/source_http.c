@@ -34,8 +34,14 @@
  * backoff (NTX_HTTP_ATTEMPTS in all) and then reported; a connection cut or
  * a body shorter than asked is retried once, then reported with the URL and
  * the range; 401/403/404 say what was wrong. Messages name the URL without
- * its query string (a SAS token is a secret). TLS certificates are verified
- * (libcurl's default, not changed here).
+ * its query string (a SAS token is a secret).
+ *
+ * TLS certificates are verified (libcurl's default, never turned off here),
+ * against the system's CA store, or the CA bundle the environment names as
+ * the curl command takes it: CURL_CA_BUNDLE, else SSL_CERT_FILE and
+ * SSL_CERT_DIR (a private CA, a test server's own certificate). A
+ * certificate that cannot be verified is said as such, with how to give its
+ * CA, never retried.
  */
 #include "source_http.h"
 
@@ -106,6 +112,7 @@ typedef struct response {
     char etag[128], last_modified[64], content_range[96], error_code[96], content_type[160];
     char errbody[NTX_HTTP_ERRBODY];
     size_t errlen;
+    char curl_err[CURL_ERROR_SIZE]; /* libcurl's detail of a failure (a TLS one: why the certificate was refused) */
 } response;
 
 static void header_value(const char *line, size_t n, char *out, size_t cap)
@@ -193,8 +200,25 @@ static void sleep_ms(unsigned ms)
     }
 }
 
-/* Common options of every request: the agent, timeouts, the shared connections. Verification stays on. */
-static void set_common(CURL *h, CURLSH *share)
+/* The CA certificates to verify servers with, as the curl command takes them from the environment: CURL_CA_BUNDLE
+   (a file), else SSL_CERT_FILE and SSL_CERT_DIR (OpenSSL's names); none set: libcurl's default, the system's. */
+static void set_ca(CURL *h)
+{
+    const char *bundle = getenv("CURL_CA_BUNDLE");
+    if (bundle && *bundle) {
+        curl_easy_setopt(h, CURLOPT_CAINFO, bundle);
+        return;
+    }
+    const char *file = getenv("SSL_CERT_FILE"), *dir = getenv("SSL_CERT_DIR");
+    if (file && *file)
+        curl_easy_setopt(h, CURLOPT_CAINFO, file);
+    if (dir && *dir)
+        curl_easy_setopt(h, CURLOPT_CAPATH, dir);
+}
+
+/* Common options of every request: the agent, timeouts, the shared connections, the CA certificates.
+   Verification stays on (libcurl's default). */
+static void set_common(CURL *h, CURLSH *share, char *errbuf)
 {
     curl_easy_setopt(h, CURLOPT_USERAGENT, "ntidx/" NTIDX_VERSION_STRING);
     curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
@@ -205,6 +229,45 @@ static void set_common(CURL *h, CURLSH *share)
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
     if (share)
         curl_easy_setopt(h, CURLOPT_SHARE, share);
+    set_ca(h);
+    errbuf[0] = 0;
+    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+}
+
+/* A certificate or TLS failure, said as one (with how to give a CA); NULL for other failures. */
+static const char *tls_failure(CURLcode c)
+{
+    switch (c) {
+    case CURLE_PEER_FAILED_VERIFICATION:
+        return "the server's TLS certificate could not be verified";
+    case CURLE_SSL_CACERT_BADFILE:
+        return "the CA certificates to verify the server with cannot be read";
+    case CURLE_SSL_CONNECT_ERROR:
+        return "the TLS handshake with the server failed";
+    default:
+        return NULL;
+    }
+}
+
+/* What a request that got no answer says: its TLS failure with libcurl's detail (why the certificate was
+   refused) and the way to give a CA, or libcurl's words for the failure. */
+static void describe_failure(CURLcode c, const char *detail, char *out, size_t cap)
+{
+    const char *tls = tls_failure(c), *why = detail[0] ? detail : curl_easy_strerror(c);
+    const char *ca = getenv("CURL_CA_BUNDLE");
+    if (!ca || !*ca)
+        ca = getenv("SSL_CERT_FILE");
+    if (!ca || !*ca)
+        ca = getenv("SSL_CERT_DIR");
+    if (tls && c == CURLE_SSL_CACERT_BADFILE)
+        snprintf(out, cap, "%s%s%s (%s)", tls, ca && *ca ? " from " : "", ca && *ca ? ca : "", why);
+    else if (tls && ca && *ca)
+        snprintf(out, cap, "%s (%s; CA certificates from %s)", tls, why, ca);
+    else if (tls)
+        snprintf(out, cap, "%s (%s): give the CA that signed it with CURL_CA_BUNDLE or SSL_CERT_FILE (docs/remote.md)",
+                 tls, why);
+    else
+        snprintf(out, cap, "%s", curl_easy_strerror(c)); /* (the detail may quote the request: not shown) */
 }
 
 static int transient_status(long st) { return st == 500 || st == 502 || st == 503 || st == 504 || st == 429; }
@@ -256,6 +319,7 @@ static CURL *take_handle(http_source *h)
 
 static void give_handle(http_source *h, CURL *c)
 {
+    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, NULL); /* the request's response (and its buffer) is gone */
     pthread_mutex_lock(&h->mu);
     if (h->n_idle < (int)(sizeof h->idle / sizeof h->idle[0])) {
         h->idle[h->n_idle++] = c;
@@ -284,7 +348,7 @@ static int parse_content_range(const char *cr, uint64_t *a, uint64_t *b, uint64_
 /* One GET of h's object with these headers, its answer into *r; counted as a request. */
 static void set_request(http_source *h, CURL *c, struct curl_slist *hdr, response *r)
 {
-    set_common(c, h->share);
+    set_common(c, h->share, r->curl_err);
     curl_easy_setopt(c, CURLOPT_URL, h->url);
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
     curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
@@ -341,8 +405,13 @@ static int get_range(http_source *h, uint64_t off, uint64_t len, uint8_t *buf, i
         if (cc != CURLE_OK && !r.overflow) {
             if (cut_code(cc) && cuts++ < 1)
                 continue; /* a connection cut: once more */
-            rc = ntx_err_set(err, NTIDX_E_IO, "bytes %s: %s%s", rshown, curl_easy_strerror(cc),
-                             cut_code(cc) ? " (also when asked again)" : "");
+            char why[CURL_ERROR_SIZE + 256];
+            describe_failure(cc, r.curl_err, why, sizeof why);
+            if (tls_failure(cc)) /* the connection's, not the range's */
+                rc = ntx_err_set(err, NTIDX_E_IO, "%s", why);
+            else
+                rc = ntx_err_set(err, NTIDX_E_IO, "bytes %s: %s%s", rshown, why,
+                                 cut_code(cc) ? " (also when asked again)" : "");
             break;
         }
         if (transient_status(r.status)) {
@@ -970,7 +1039,7 @@ int ntx_http_put(const char *url, const char *shown, const ntx_http_signer *sign
             }
         }
         curl_easy_reset(c);
-        set_common(c, NULL);
+        set_common(c, NULL, r.curl_err);
         curl_easy_setopt(c, CURLOPT_URL, url);
         curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, "PUT");
         curl_easy_setopt(c, CURLOPT_POSTFIELDS, data);
@@ -985,7 +1054,9 @@ int ntx_http_put(const char *url, const char *shown, const ntx_http_signer *sign
         if (cc != CURLE_OK) {
             if (cut_code(cc) && attempt < 1)
                 continue;
-            rc = ntx_err_set(err, NTIDX_E_WRITE, "cannot upload: %s", curl_easy_strerror(cc));
+            char why[CURL_ERROR_SIZE + 256];
+            describe_failure(cc, r.curl_err, why, sizeof why);
+            rc = ntx_err_set(err, NTIDX_E_WRITE, "cannot upload: %s", why);
             break;
         }
         if (transient_status(r.status) && attempt + 1 < NTX_HTTP_ATTEMPTS) {
@@ -1001,6 +1072,7 @@ int ntx_http_put(const char *url, const char *shown, const ntx_http_signer *sign
         }
         break;
     }
+    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, NULL); /* the last response's buffer is gone */
     curl_easy_cleanup(c);
     return rc;
 }

@@ -319,6 +319,27 @@ void ntx_trace_release(ntidx_trace *t, uint64_t off, uint64_t len)
     ntx_map_advise(&m, off, len, NTX_ADVISE_DONTNEED);
 }
 
+int ntx_trace_fill(const ntidx_trace *t, uint64_t off, uint64_t len, ntx_err *err)
+{
+    if (!t->demand || off >= t->size || !len)
+        return NTIDX_OK;
+    if (len > t->size - off)
+        len = t->size - off;
+    /* the range's units asked for together (a burst of its own, asked for at once), then a read of each page
+       (a fault where it is not filled yet) */
+    ntx_trace_prefetch_batch(t, 1);
+    ntx_demand_prefetch(t->demand, off, len);
+    ntx_trace_prefetch_batch(t, 0);
+    const uint64_t page = 4096;
+    const volatile uint8_t *p = t->data;
+    uint8_t sink = 0;
+    for (uint64_t at = off; at < off + len; at = (at / page + 1) * page)
+        sink ^= p[at];
+    sink ^= p[off + len - 1];
+    (void)sink;
+    return ntx_trace_check(t, err);
+}
+
 int ntx_trace_through_source(const ntidx_trace *t) { return t->src != NULL; }
 
 void ntx_trace_prefetch_batch(const ntidx_trace *t, int begin)

@@ -36,5 +36,14 @@ int ntx_trace_through_source(const ntidx_trace *t);
 void ntx_trace_prefetch(const ntidx_trace *t, uint64_t off, uint64_t len);
 /* The hints between begin = 1 and begin = 0 are one burst: a remote source asks for them together. */
 void ntx_trace_prefetch_batch(const ntidx_trace *t, int begin);
+/*
+ * Before a write() straight from the trace's memory of [off, off+len) (a slice's copied block): a trace read
+ * through a source (remote, an embedder's) has its memory filled when this process first reads it, and where
+ * only the process's own reads are served (SIGSEGV without userfaultfd, userfaultfd's user-mode-only kind) the
+ * kernel's read of a part nobody read yet fails with EFAULT. This reads a byte of every page of the range, so
+ * that the whole of it is filled, then checks for a range that could not be read (its error in *err, as
+ * ntx_trace_check()). Nothing to do for a file's mapping or bytes in memory.
+ */
+int ntx_trace_fill(const ntidx_trace *t, uint64_t off, uint64_t len, ntx_err *err);
 
 #endif

@@ -85,6 +85,14 @@ static int flush_block(slicer *s)
         if ((rc = sl_read_block_counted(s, s->block, &b, 0)) < 0)
             return rc;
         if (b.kind == NTIDX_BLOCK_EVENT && sl_count_rows(s, &b) == (int64_t)s->nev) {
+            /* written straight from the trace's memory (write()): a source-read trace's parts that nobody read
+               yet (the payloads the query did not look at) are filled first, as the kernel may not fill them */
+            ntx_err unread = {0};
+            if ((rc = ntx_trace_fill(s->t, b.payload_offset, b.payload_size, &unread)) < 0) {
+                s->err = unread;
+                s->err_is_output = 0;
+                return rc;
+            }
             rc = ntidx_writer_add_raw_block(s->w, NTIDX_BLOCK_EVENT, s->data + b.payload_offset,
                                             (size_t)b.payload_size);
             if (rc < 0)

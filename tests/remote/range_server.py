@@ -20,12 +20,14 @@ PUT writes a file (a temporary beside it, renamed). Control requests, under /_ct
                                 of one part, as servers that do not serve several do)
                         badmulti answer a request of several ranges with a multipart body whose last
                                 part's Content-Range claims more bytes than the body holds
+Over HTTPS with serve(..., tls=(CERT, KEY)) (tests/remote/tls_test.py).
 Usage: range_server.py ROOT [PORT]; prints "port N" on its first line when ready.
 """
 import email.utils
 import json
 import os
 import re
+import ssl
 import sys
 import threading
 import time
@@ -49,6 +51,11 @@ def take_fault():
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     root = "."
+    # TCP_NODELAY, as servers set it on kept-alive connections (nginx's tcp_nodelay, on by default): an answer is
+    # written in two sends (the headers, then the body), and with Nagle's algorithm the body's last segment waits
+    # for the ACK of the headers, which a client that delays its ACKs (the latency proxy does) sends up to 40 ms
+    # later: a stall of the test server's making, not of the client's requests
+    disable_nagle_algorithm = True
 
     def log_message(self, fmt, *args):  # quiet: the log is /_ctl/log
         pass
@@ -210,14 +217,22 @@ class Handler(BaseHTTPRequestHandler):
 
 class Server(ThreadingHTTPServer):
     def handle_error(self, request, client_address):
-        if not isinstance(sys.exc_info()[1], (ConnectionError, BrokenPipeError)):  # clients that hang up: quiet
+        # clients that hang up, or refuse the certificate (the TLS tests): quiet
+        if not isinstance(sys.exc_info()[1], (ConnectionError, BrokenPipeError, ssl.SSLError)):
             super().handle_error(request, client_address)
 
 
-def serve(root, port=0):
-    """Start the server on 127.0.0.1 in a thread; returns it (server.server_port is its port)."""
+def serve(root, port=0, tls=None):
+    """Start the server on 127.0.0.1 in a thread; returns it (server.server_port is its port). tls: (certificate
+    chain file, key file) to serve HTTPS with them."""
     Handler.root = root
     srv = Server(("127.0.0.1", port), Handler)
+    if tls:
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(tls[0], tls[1])
+        # the handshake in the connection's own thread (on its first read), not in the accepting one: a client
+        # that refuses the certificate holds up nobody else
+        srv.socket = ctx.wrap_socket(srv.socket, server_side=True, do_handshake_on_connect=False)
     srv.daemon_threads = True
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     return srv
