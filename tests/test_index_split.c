@@ -4,7 +4,9 @@
  * where one thread fails: on the shared traces, on generated ones, on
  * hundreds of damaged copies of them, and on a trace whose event payloads
  * are full of byte runs that frame like event blocks, where the helpers'
- * guesses go wrong and must be given up.
+ * guesses go wrong and must be given up. The same for --full builds of a
+ * cached trace, whose scan is split too, its regions handed to the workers
+ * as the helpers' records close them.
  *
  * Usage: test_index_split TRACES_DIR
  */
@@ -29,6 +31,7 @@
 
 static const char *traces_dir;
 static char dir[64];
+static int full_builds; /* build() makes --full indexes */
 
 /* What building the index of `t` with `threads` threads gave: the code, the message, the written bytes. */
 typedef struct outcome {
@@ -43,6 +46,7 @@ static void build(ntidx_trace *t, unsigned threads, outcome *out)
     ntidx_index_options o;
     ntidx_index_options_defaults(&o);
     o.threads = threads;
+    o.full = full_builds;
     ntidx_index *x = NULL;
     memset(out, 0, sizeof *out);
     out->rc = ntidx_index_build(t, &o, &x);
@@ -145,6 +149,13 @@ static void test_generated(void **state)
         }
 }
 
+/* --full builds of the generated traces, just written and so in the page cache: split scans. */
+static void test_generated_full(void **state)
+{
+    full_builds = 1;
+    test_generated(state);
+    full_builds = 0;
+}
 
 /* An index of a trace cut short, extended once the trace has grown, with threads: what one thread gives. */
 static void test_extend(void **state)
@@ -454,7 +465,8 @@ int main(int argc, char **argv)
     if (!mkdtemp(dir))
         return 1;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_shared_traces), cmocka_unit_test(test_generated), cmocka_unit_test(test_extend),
+        cmocka_unit_test(test_shared_traces), cmocka_unit_test(test_generated), cmocka_unit_test(test_generated_full),
+        cmocka_unit_test(test_extend),
         cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_damaged_v5),
         cmocka_unit_test(test_damaged_v6),    cmocka_unit_test(test_fake_blocks),

@@ -385,6 +385,21 @@ void ntx_trace_walk_ahead(ntidx_trace *t, uint64_t pos, uint64_t *ahead)
     ntx_trace_prefetch(t, from, *ahead - from);
 }
 
+int ntx_trace_cached(const ntidx_trace *t, uint64_t from)
+{
+    if (!t->map || t->fd < 0 || from >= t->size)
+        return 0;
+    const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), samples = 256;
+    const uint64_t span = t->size - from;
+    for (uint64_t i = 0; i < samples; i++) {
+        uint64_t at = (from + span / samples * i) / page * page;
+        unsigned char in = 0;
+        if (mincore((uint8_t *)t->map + at, page, &in) != 0 || !(in & 1))
+            return 0;
+    }
+    return 1;
+}
+
 NTIDX_API void ntidx_trace_close(ntidx_trace **tp)
 {
     if (!tp || !*tp)

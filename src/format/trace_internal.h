@@ -113,6 +113,15 @@ void ntx_trace_map_now(const ntidx_trace *t, uint64_t off, uint64_t len);
 void ntx_trace_walk_ahead(ntidx_trace *t, uint64_t pos, uint64_t *ahead);
 
 /*
+ * Whether the mapped file's bytes from `from` on are in the page cache: 1 when
+ * every one of pages sampled evenly over them is (mincore()), else 0 (and for
+ * a trace not mapped from a file). What decides whether a pass that reads
+ * everything is bound by the CPU (read in parts at once) or by the disk (read
+ * in order, in large steps).
+ */
+int ntx_trace_cached(const ntidx_trace *t, uint64_t from);
+
+/*
  * Map `path` (or take `size` bytes at `data`, not copied) and read its stream
  * header and trace block; format_version is 4 for every V4/V5 trace whose
  * Trace object says 4: ntidx_trace_open() (src/decode) then looks for V5

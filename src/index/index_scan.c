@@ -452,12 +452,17 @@ int ntx_index_scan_stream(ntidx_trace *t, const ntidx_index *from, const ntidx_i
        once in large sequential steps: a cold trace at the disk's speed, not a small read per block. */
     b.rd.stream = o->full || o->read_all;
     x->indexed_end = pos;
-    if (!sink && b.rd.use_pread && !b.rd.stream) /* a --full build's workers have the other cores; a stream is
-                                                      read in order, not in parts at once */
+    /* Split the scan (scan_split.h) when it is bound by the CPU. A stream on a cold trace is read in order, in
+       large steps, not in parts at once: bound by the disk, which parts would only make seek. The same stream
+       on a cached trace is all CPU (a --full build's scan was a twentieth of its one-thread time on 10 GB, a
+       part that more threads could not divide): then it is split too, the workers behind it taking each
+       region as the replayed records close it. */
+    int split = b.rd.use_pread && (!b.rd.stream || ntx_trace_cached(t, pos));
+    if (split)
         ntx_scan_split_start(&b.split, t, pos, ntx_thread_count(o->threads),
                              o->threads ? SPLIT_MIN_ASKED : SPLIT_MIN_AUTO);
     /* The scan is what more threads divide (ntx_scan_split), when it may be split: timed for the benchmarks. */
-    double ph = !sink && b.rd.use_pread && !b.rd.stream ? ntx_phase_begin() : 0;
+    double ph = split ? ntx_phase_begin() : 0;
     rc = scan(&b, pos);
     ntx_scan_split_end(&b.split);
     ntx_phase_end(ph);
