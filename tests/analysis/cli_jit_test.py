@@ -140,6 +140,14 @@ class Jit(unittest.TestCase):
         run("gen", "-o", big, "--size", "64M", "--seed", "3")
         rows = self.methods(big, "--threads", "1")
         self.assertGreater(len(rows), 3 * 2048)
+        # Two processes whose compilations interleave in the trace: rows by process, then in the order they began
+        # (the generator's, their start times), whatever the merge found.
+        pids = [r["pid"] for r in rows]
+        self.assertGreater(len(set(pids)), 1)
+        self.assertEqual(pids, sorted(pids))
+        for a, b in zip(rows, rows[1:]):
+            if a["pid"] == b["pid"]:
+                self.assertLessEqual(a["ts"], b["ts"])
 
         def body(fmt, threads):
             out = run("jit", big, "--format", fmt, "--threads", threads).stdout
