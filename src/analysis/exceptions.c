@@ -225,10 +225,11 @@ static void *name_work(void *arg)
     return NULL;
 }
 
-/* The merged groups (type, message, stack) added up per type, message and thrower into r->g. */
-static int name_throwers(const exc_state *m, exc_result *r, ntx_err *err)
+/* The merged groups (type, message, stack) added up per type, message and thrower into r->g, which takes the
+   bytes of m's keys (m is freed after, its groups not read again). */
+static int name_throwers(exc_state *m, exc_result *r, ntx_err *err)
 {
-    const ntx_groups *g = &m->g;
+    ntx_groups *g = &m->g;
     ntidx_symbolizer *sym = NULL;
     int rc = 0;
     for (size_t i = 0; i < g->n && !sym; i++)
@@ -260,11 +261,13 @@ static int name_throwers(const exc_state *m, exc_result *r, ntx_err *err)
         if (atomic_load(&nm.failed))
             rc = NTIDX_E_NOMEM;
     }
+    /* the types and messages stay where the merge keeps them (r->g takes their bytes); the throwers are copied */
+    ntx_groups_adopt(&r->g, g);
     for (size_t i = 0; rc == 0 && i < g->n; i++) {
         const ntx_group *x = &g->v[i];
         const char *by = nm.by[i];
         ntx_blob key[NTX_GROUP_PARTS] = {x->key[0], x->key[1], {by, by ? strlen(by) : 0}};
-        rc = ntx_groups_add(&r->g, key, 0, x->count, 0, x->first_ts, x->last_ts);
+        rc = ntx_groups_add_owned(&r->g, key, 1u << 0 | 1u << 1, 0, x->count, 0, x->first_ts, x->last_ts);
     }
     for (size_t i = 0; i < g->n; i++)
         free(nm.by[i]);
