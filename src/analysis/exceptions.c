@@ -11,7 +11,10 @@
  * symbols.h: the trace's method and module events), names each distinct
  * stack's thrower once (the lookups on the analysis's threads), and adds the
  * groups up again per type, message and thrower. So the result does not depend on the cut into units, and a
- * window without exceptions reads no method events.
+ * window without exceptions reads no method events. A run over the whole
+ * trace reads the method and module events along with the exceptions
+ * instead (take_symbols(): the driver's one pass, not two), the symbolizer
+ * being made of the same events either way.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -37,6 +40,7 @@ typedef struct exc_state {
     ntx_groups g;   /* key: type, message, the stack's IPs (8 bytes each; absent without a stack) */
     uint64_t *ips;  /* a unit's scratch for one stack */
     size_t ips_cap;
+    ntidx_symbolizer *sym; /* merged: the symbolizer read along with the exceptions (take_symbols()), or NULL */
 } exc_state;
 
 static int state_new(const ntx_an_ctx *ctx, void **out)
@@ -55,6 +59,7 @@ static void state_free(void *p)
     exc_state *s = p;
     ntx_groups_free(&s->g);
     free(s->ips);
+    ntidx_symbolizer_close(&s->sym);
     free(s);
 }
 
@@ -83,6 +88,17 @@ static int unit_event(void *unit, const ntx_an_event *e, ntx_err *err)
                                      {depth ? s->ips : NULL, depth * sizeof *s->ips}};
     int rc = ntx_groups_add(&s->g, key, 0, 1, 0, e->ts, e->ts);
     return rc < 0 ? ntx_err_set(err, rc, "out of memory") : 0;
+}
+
+/* The whole trace's run read the method and module events with the exceptions: the throwers are named with
+   those, and no second pass reads them. */
+static int take_symbols(void *merged, ntidx_symbolizer *sym, ntx_err *err)
+{
+    (void)err;
+    exc_state *m = merged;
+    ntidx_symbolizer_close(&m->sym);
+    m->sym = sym;
+    return 0;
 }
 
 static int merge_unit(void *merged, void *unit, ntx_err *err)
@@ -230,7 +246,9 @@ static void *name_work(void *arg)
 static int name_throwers(exc_state *m, exc_result *r, ntx_err *err)
 {
     ntx_groups *g = &m->g;
-    ntidx_symbolizer *sym = NULL;
+    /* the one read along (take_symbols()), else one opened here when a stack needs it */
+    ntidx_symbolizer *sym = m->sym;
+    m->sym = NULL;
     int rc = 0;
     for (size_t i = 0; i < g->n && !sym; i++)
         if (g->v[i].key[2].p) {
@@ -327,6 +345,7 @@ static const ntx_analysis_def exceptions_def = {
     .merge_unit = merge_unit,
     .finish = finish,
     .merge_free = state_free,
+    .take_symbols = take_symbols,
 };
 
 NTIDX_API int ntidx_exceptions_analyze(ntidx_trace *t, const ntidx_index *x, const ntidx_analysis_options *o,
