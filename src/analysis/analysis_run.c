@@ -507,7 +507,7 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
     for (size_t k = 0; k < sh.nunits; k++)
         if (sh.units[k].state)
             def->unit_free(sh.units[k].state);
-    if (sh.with_symbols) { /* the units' parts in file order (each unit's regions follow the one before's) */
+    if (sh.with_symbols && rc == 0) { /* the units' parts in file order (each unit's regions follow the one before's) */
         ntidx_symbolizer **parts = malloc((sh.nunits ? sh.nunits : 1) * sizeof *parts);
         ntidx_symbolizer *sym = NULL;
         for (size_t k = 0; parts && k < sh.nunits; k++) {
@@ -517,12 +517,10 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
         int jrc = !parts ? NTIDX_E_NOMEM
                   : ntx_symbolizer_join(parts, sh.nunits, (uint64_t)ctx->sync_ticks, &sym);
         free(parts);
-        if (rc == 0 && jrc < 0)
+        if (jrc < 0)
             rc = ntx_err_set(err, jrc, "out of memory reading methods and modules");
-        if (rc == 0)
-            rc = def->take_symbols(merged, sym, err);
         else
-            ntidx_symbolizer_close(&sym);
+            rc = def->take_symbols(merged, sym, err); /* it owns sym, whatever it returns */
     }
     for (size_t k = 0; k < sh.nunits; k++)
         ntidx_symbolizer_close(&sh.units[k].sym);
