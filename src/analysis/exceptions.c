@@ -215,6 +215,7 @@ typedef struct namer {
     const ntidx_symbolizer *sym;
     const ntx_groups *g;
     char **by;
+    uint64_t *hash;     /* group i's key (type, message, thrower) hashed, on the threads too */
     atomic_size_t next; /* the next chunk of groups */
     atomic_int failed;
 } namer;
@@ -236,6 +237,9 @@ static void *name_work(void *arg)
                 atomic_store(&nm->failed, 1);
                 return NULL;
             }
+            const char *by = nm->by[i];
+            ntx_blob key[NTX_GROUP_PARTS] = {x->key[0], x->key[1], {by, by ? strlen(by) : 0}};
+            nm->hash[i] = ntx_groups_hash(key, 0);
         }
     }
     return NULL;
@@ -255,8 +259,11 @@ static int name_throwers(exc_state *m, exc_result *r, ntx_err *err)
             if ((rc = ntx_symbolizer_open_threads(m->ctx->t, m->ctx->x, m->ctx->o->threads, &sym)) < 0)
                 return ntx_err_from_last(err, rc);
         }
-    namer nm = {.sym = sym, .g = g, .by = calloc(g->n ? g->n : 1, sizeof *nm.by)};
-    if (!nm.by) {
+    namer nm = {.sym = sym, .g = g, .by = calloc(g->n ? g->n : 1, sizeof *nm.by),
+                .hash = malloc((g->n ? g->n : 1) * sizeof *nm.hash)};
+    if (!nm.by || !nm.hash) {
+        free(nm.by);
+        free(nm.hash);
         ntidx_symbolizer_close(&sym);
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     }
@@ -285,11 +292,14 @@ static int name_throwers(exc_state *m, exc_result *r, ntx_err *err)
         const ntx_group *x = &g->v[i];
         const char *by = nm.by[i];
         ntx_blob key[NTX_GROUP_PARTS] = {x->key[0], x->key[1], {by, by ? strlen(by) : 0}};
-        rc = ntx_groups_add_owned(&r->g, key, 1u << 0 | 1u << 1, 0, x->count, 0, x->first_ts, x->last_ts);
+        /* hashed by the naming threads when they ran (the key's bytes, messages included, read there) */
+        uint64_t h = sym ? nm.hash[i] : ntx_groups_hash(key, 0);
+        rc = ntx_groups_add_owned(&r->g, key, 1u << 0 | 1u << 1, 0, h, x->count, 0, x->first_ts, x->last_ts);
     }
     for (size_t i = 0; i < g->n; i++)
         free(nm.by[i]);
     free(nm.by);
+    free(nm.hash);
     ntidx_symbolizer_close(&sym);
     return rc < 0 ? ntx_err_set(err, rc, "out of memory") : 0;
 }

@@ -24,7 +24,7 @@ void ntx_groups_free(ntx_groups *g)
     memset(g, 0, sizeof *g);
 }
 
-static uint64_t key_hash(const ntx_blob key[NTX_GROUP_PARTS], uint64_t num)
+uint64_t ntx_groups_hash(const ntx_blob key[NTX_GROUP_PARTS], uint64_t num)
 {
     uint64_t h = num * 0x9E3779B97F4A7C15ull;
     for (int i = 0; i < NTX_GROUP_PARTS; i++)
@@ -140,13 +140,13 @@ static int add(ntx_groups *g, const ntx_blob key[NTX_GROUP_PARTS], unsigned owne
 int ntx_groups_add(ntx_groups *g, const ntx_blob key[NTX_GROUP_PARTS], uint64_t num, uint64_t count, uint64_t sum,
                    uint64_t first_ts, uint64_t last_ts)
 {
-    return add(g, key, 0, num, key_hash(key, num), count, sum, first_ts, last_ts);
+    return add(g, key, 0, num, ntx_groups_hash(key, num), count, sum, first_ts, last_ts);
 }
 
 int ntx_groups_add_owned(ntx_groups *g, const ntx_blob key[NTX_GROUP_PARTS], unsigned owned, uint64_t num,
-                         uint64_t count, uint64_t sum, uint64_t first_ts, uint64_t last_ts)
+                         uint64_t hash, uint64_t count, uint64_t sum, uint64_t first_ts, uint64_t last_ts)
 {
-    return add(g, key, owned, num, key_hash(key, num), count, sum, first_ts, last_ts);
+    return add(g, key, owned, num, hash, count, sum, first_ts, last_ts);
 }
 
 void ntx_groups_adopt(ntx_groups *into, ntx_groups *from) { ntx_arena_adopt(&into->arena, &from->arena); }
