@@ -630,10 +630,16 @@ static act_sum *sum_of(activities_result *r, ntx_kmap *index, uint32_t provider,
     return &r->sums[r->nsums++];
 }
 
-/* The rows' ids as text, on threads: a window can hold millions of activities, and each row's text is its own. */
+/* The rows filled and their ids written as text, on threads: a window can hold millions of activities, each
+   row is its own (what depends on the rows before it, its creator's row and its depth, is known by then), and
+   writing them is mostly first touches of fresh pages. */
 typedef struct id_formatter {
     activities_result *r;
-    atomic_size_t next; /* the next chunk of rows */
+    const act_machine *m;
+    const size_t *act_of;   /* row -> activity */
+    const int64_t *row_of;  /* activity -> row (-1: not listed) */
+    const uint32_t *depth;  /* activity -> its creators above it */
+    atomic_size_t next;     /* the next chunk of rows */
 } id_formatter;
 
 #define FORMAT_CHUNK 4096
@@ -647,7 +653,24 @@ static void *format_work(void *arg)
         if (k0 >= r->n)
             break;
         for (size_t k = k0; k < r->n && k < k0 + FORMAT_CHUNK; k++) {
-            const ntidx_activity *x = &r->acts[k];
+            size_t i = f->act_of[k];
+            const act *a = &f->m->acts[i];
+            ntidx_activity *x = &r->acts[k];
+            x->provider = r->strings[a->provider];
+            x->name = r->strings[a->name];
+            memcpy(x->activity_id, a->id, 16);
+            x->has_parent = a->creator >= 0;
+            if (x->has_parent)
+                memcpy(x->parent_activity_id, f->m->acts[a->creator].id, 16);
+            x->parent = a->creator >= 0 ? f->row_of[a->creator] : -1;
+            x->depth = f->depth[i];
+            x->thread = a->thread;
+            x->pid = a->pid;
+            x->ts = a->ts;
+            x->start_relative_ms = a->start_ms;
+            x->duration_ms = a->duration_ms;
+            x->is_complete = a->stop_seen;
+            r->dur[k] = a->stop_seen && a->stop_ts >= a->ts ? a->stop_ts - a->ts : UINT64_MAX;
             ntidx_guid_format(x->activity_id, r->ids[k][0]);
             ntidx_guid_format(x->parent_activity_id, r->ids[k][1]);
             act_path_string(x->activity_id, x->pid, r->paths[k], sizeof r->paths[k]);
@@ -656,9 +679,10 @@ static void *format_work(void *arg)
     return NULL;
 }
 
-static void format_ids(activities_result *r, unsigned threads)
+static void format_ids(activities_result *r, const act_machine *m, const size_t *act_of, const int64_t *row_of,
+                       const uint32_t *depth, unsigned threads)
 {
-    id_formatter f = {.r = r};
+    id_formatter f = {.r = r, .m = m, .act_of = act_of, .row_of = row_of, .depth = depth};
     atomic_init(&f.next, 0);
     size_t chunks = (r->n + FORMAT_CHUNK - 1) / FORMAT_CHUNK;
     unsigned nthreads = ntx_thread_count(threads), started = 0;
@@ -685,6 +709,7 @@ static int finish(void *p, ntidx_analysis **out, ntx_an_counts *counts, ntx_err 
     size_t cap = m->nacts ? m->nacts : 1;
     int64_t *row_of = malloc(cap * sizeof *row_of);   /* activity -> row (-1: not listed) */
     uint32_t *depth = malloc(cap * sizeof *depth);
+    size_t *act_of = malloc(cap * sizeof *act_of);    /* row -> activity */
     ntx_kmap index;
     ntx_kmap_init(&index);
     if (r) {
@@ -694,7 +719,7 @@ static int finish(void *p, ntidx_analysis **out, ntx_an_counts *counts, ntx_err 
         r->sums = malloc(cap * sizeof *r->sums);
         r->dur = malloc(cap * sizeof *r->dur);
     }
-    int rc = !r || !row_of || !depth || !r->acts || !r->paths || !r->ids || !r->sums || !r->dur ? NTIDX_E_NOMEM : 0;
+    int rc = !r || !row_of || !depth || !act_of || !r->acts || !r->paths || !r->ids || !r->sums || !r->dur ? NTIDX_E_NOMEM : 0;
     if (rc == 0) { /* the strings move to the result */
         r->strings = g->in.strings.v;
         r->nstrings = g->in.strings.n;
@@ -710,42 +735,28 @@ static int finish(void *p, ntidx_analysis **out, ntx_an_counts *counts, ntx_err 
             continue;
         size_t k = r->n++;
         row_of[i] = (int64_t)k;
-        ntidx_activity *x = &r->acts[k];
-        x->provider = r->strings[a->provider];
-        x->name = r->strings[a->name];
-        memcpy(x->activity_id, a->id, 16);
-        x->has_parent = a->creator >= 0;
-        if (x->has_parent)
-            memcpy(x->parent_activity_id, m->acts[a->creator].id, 16);
-        x->parent = a->creator >= 0 ? row_of[a->creator] : -1;
-        x->depth = depth[i];
-        x->thread = a->thread;
-        x->pid = a->pid;
-        x->ts = a->ts;
-        x->start_relative_ms = a->start_ms;
-        x->duration_ms = a->duration_ms;
-        x->is_complete = a->stop_seen;
-        r->dur[k] = a->stop_seen && a->stop_ts >= a->ts ? a->stop_ts - a->ts : UINT64_MAX;
-        incomplete += !x->is_complete;
+        act_of[k] = i; /* its row is filled on threads (format_ids()) */
+        incomplete += !a->stop_seen;
         act_sum *s = sum_of(r, &index, a->provider, a->name);
         if (!s) {
             rc = NTIDX_E_NOMEM;
             break;
         }
         s->count++;
-        if (!x->is_complete) {
+        if (!a->stop_seen) {
             s->incomplete++;
         } else {
-            s->total += x->duration_ms;
-            if (s->count - s->incomplete == 1 || x->duration_ms > s->max)
-                s->max = x->duration_ms;
+            s->total += a->duration_ms;
+            if (s->count - s->incomplete == 1 || a->duration_ms > s->max)
+                s->max = a->duration_ms;
         }
     }
-    free(row_of);
-    free(depth);
     ntx_kmap_free(&index);
     if (rc == 0)
-        format_ids(r, o->threads);
+        format_ids(r, m, act_of, row_of, depth, o->threads);
+    free(row_of);
+    free(depth);
+    free(act_of);
     if (rc == 0)
         rc = ntx_analysis_new("activities", NTX_ANALYSIS_ACTIVITIES, r, free_result, out);
     if (rc < 0) {

@@ -36,6 +36,7 @@
 
 #include "error.h"
 #include "ntidx/analysis.h"
+#include "ntidx/symbols.h"
 #include "query_internal.h"
 
 /* What the driver knows of the run, handed to every callback that starts something. */
@@ -99,6 +100,12 @@ typedef struct ntx_analysis_def {
        the events that paired with nothing; the records of other threads dropped when o->has_thread */
     int (*finish)(void *merged, ntidx_analysis **out, ntx_an_counts *counts, ntx_err *err);
     void (*merge_free)(void *merged);
+    /* When not NULL, the analysis names frames with the trace's symbolizer: a run over the whole trace (every
+       region, no event outside the window) of a trace read in file order reads the symbolizer's events along
+       with its own (ntx_symbolizer_part_note(): one pass instead of two) and hands the symbolizer here after
+       the last merge_unit(), before finish(); the analysis owns it. Any other run does not call it: the
+       analysis opens one itself when it needs one. Its types must not be the symbolizer's. 0 or < 0 as above. */
+    int (*take_symbols)(void *merged, ntidx_symbolizer *sym, ntx_err *err);
 } ntx_analysis_def;
 
 /* Run analysis `def` over the window of `o` (defaults when NULL) and return its result. Public-call

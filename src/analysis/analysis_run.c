@@ -18,6 +18,7 @@
 
 #include "analysis_internal.h"
 #include "index_tables.h"
+#include "ops_internal.h"
 #include "phases.h"
 #include "threads.h"
 
@@ -36,6 +37,7 @@ typedef struct unit {
     void *state;           /* the analysis's, NULL until read */
     ntx_an_counts counts;
     ntidx_query_stats qs;  /* what its query read */
+    ntidx_symbolizer *sym; /* with_symbols: the symbolizer's events of its regions (a part) */
 } unit;
 
 typedef struct shared {
@@ -43,6 +45,7 @@ typedef struct shared {
     const ntx_an_ctx *ctx;
     const ntx_event_type *types; /* what the units read: def->types, or def->plan_types()'s */
     size_t ntypes;
+    int with_symbols;            /* the units read the symbolizer's events too (def->take_symbols) */
     uint64_t *regions;
     unit *units;
     size_t nunits;
@@ -203,7 +206,7 @@ static int feed_region(const ntx_an_ctx *ctx, const ntx_analysis_def *def, ntidx
  * sorted, not every event of the region as a time-order reader would.
  */
 static int read_sorted(const ntx_an_ctx *ctx, const ntx_analysis_def *def, ntidx_query *q, ntidx_values *v,
-                       void *state, ntx_an_counts *counts, ntx_err *err)
+                       void *state, ntidx_symbolizer *sym, ntx_an_counts *counts, ntx_err *err)
 {
     ntidx_event *evs = NULL;
     sort_key *keys = NULL;
@@ -212,6 +215,13 @@ static int read_sorted(const ntx_an_ctx *ctx, const ntx_analysis_def *def, ntidx
     int rc, frc = 0; /* frc: a failure with its error in *err already */
     for (;;) {
         while (frc == 0 && (rc = ntx_query_next(q, &ev)) == 1) {
+            if (sym) { /* the symbolizer's events go to its part, in file order, as its own read gives them */
+                int took = ntx_symbolizer_part_note(sym, ctx->t, ev);
+                if (took < 0)
+                    frc = ntx_err_set(err, took, "out of memory reading methods and modules");
+                if (took)
+                    continue;
+            }
             if (n == cap) {
                 size_t c = cap ? cap * 2 : 256;
                 ntidx_event *ne = realloc(evs, c * sizeof *ne);
@@ -267,6 +277,8 @@ static int read_unit(shared *sh, unit *u, ntidx_values *v, ntx_err *err)
     int rc = def->unit_new(ctx, &u->state);
     if (rc < 0)
         return ntx_err_set(err, rc, "out of memory");
+    if (sh->with_symbols && !(u->sym = ntx_symbolizer_part_new(ctx->t)))
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     rc = sorted ? ntx_query_open_run(&q, ctx->t, ctx->x, &qo, 0) : ntidx_query_open(ctx->t, ctx->x, &qo, &q);
     if (rc < 0)
         return ntx_err_from_last(err, rc);
@@ -276,7 +288,7 @@ static int read_unit(shared *sh, unit *u, ntidx_values *v, ntx_err *err)
        the unit's own slot would share a cache line with the next unit's, which another worker counts in. */
     ntx_an_counts counts = {0};
     if (rc == 0 && sorted)
-        rc = read_sorted(ctx, def, q, v, u->state, &counts, err);
+        rc = read_sorted(ctx, def, q, v, u->state, u->sym, &counts, err);
     else if (rc == 0)
         rc = read_events(ctx, !def->no_payload, q, v, def->unit_event, u->state, NULL, &counts, err);
     u->counts = counts;
@@ -349,6 +361,43 @@ static int look_ahead(const shared *sh, void *merged, ntidx_values *v, ntidx_ana
     return rc;
 }
 
+/*
+ * Whether the units read the symbolizer's events along with the analysis's
+ * (def->take_symbols): only when they read what the symbolizer's own open
+ * reads, every region of the index in file order with no event left out by
+ * the window's times, and when no type is both the analysis's and the
+ * symbolizer's (an event goes to one or the other). Then *types is the
+ * analysis's types and the symbolizer's, malloc'ed (NULL, 0 otherwise). 0 or
+ * NTIDX_E_NOMEM.
+ */
+static int plan_symbols(const shared *sh, size_t nregions, ntx_event_type **types, size_t *ntypes)
+{
+    *types = NULL;
+    *ntypes = 0;
+    const ntx_an_ctx *ctx = sh->ctx;
+    const ntidx_analysis_options *o = ctx->o;
+    const ntidx_index_info *ii = ntidx_index_get_info(ctx->x);
+    if (!sh->def->take_symbols || ntidx_trace_get_info(ctx->t)->format_version >= 6 ||
+        nregions != ntx_index_region_total(ctx->x) || nregions == 0 ||
+        (ii->first_ts <= ii->last_ts && (o->t0 > ii->first_ts || o->t1 <= ii->last_ts)))
+        return 0;
+    size_t nsym = ntx_symbolizer_types(NULL, 0);
+    ntx_event_type *all = malloc((sh->ntypes + nsym) * sizeof *all);
+    if (!all)
+        return NTIDX_E_NOMEM;
+    memcpy(all, sh->types, sh->ntypes * sizeof *all);
+    ntx_symbolizer_types(all + sh->ntypes, nsym);
+    for (size_t i = 0; i < sh->ntypes; i++)
+        for (size_t j = sh->ntypes; j < sh->ntypes + nsym; j++)
+            if (all[i].event_id == all[j].event_id && !strcmp(all[i].provider, all[j].provider)) {
+                free(all);
+                return 0;
+            }
+    *types = all;
+    *ntypes = sh->ntypes + nsym;
+    return 0;
+}
+
 /* Regions of the window (all when it is the whole trace) cut into units; the units' states read. */
 static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_analysis **out, ntx_err *err)
 {
@@ -380,6 +429,19 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
             sh.regions[nregions++] = r;
             total += ntx_rg_bytes(x, r);
         }
+    ntx_event_type *fused = NULL;
+    size_t nfused = 0;
+    if (plan_symbols(&sh, nregions, &fused, &nfused) < 0) {
+        free(sh.regions);
+        free(sh.units);
+        free(planned);
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    }
+    if (fused) {
+        sh.types = fused;
+        sh.ntypes = nfused;
+        sh.with_symbols = 1;
+    }
     if (nregions > 1)
         ntx_index_prefetch_regions(x, sh.regions[0], sh.regions[nregions - 1] + 1);
     unsigned nthreads = ntx_thread_count(o->threads);
@@ -445,6 +507,23 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
     for (size_t k = 0; k < sh.nunits; k++)
         if (sh.units[k].state)
             def->unit_free(sh.units[k].state);
+    if (sh.with_symbols && rc == 0) { /* the units' parts in file order (each unit's regions follow the one before's) */
+        ntidx_symbolizer **parts = malloc((sh.nunits ? sh.nunits : 1) * sizeof *parts);
+        ntidx_symbolizer *sym = NULL;
+        for (size_t k = 0; parts && k < sh.nunits; k++) {
+            parts[k] = sh.units[k].sym;
+            sh.units[k].sym = NULL;
+        }
+        int jrc = !parts ? NTIDX_E_NOMEM
+                  : ntx_symbolizer_join(parts, sh.nunits, (uint64_t)ctx->sync_ticks, &sym);
+        free(parts);
+        if (jrc < 0)
+            rc = ntx_err_set(err, jrc, "out of memory reading methods and modules");
+        else
+            rc = def->take_symbols(merged, sym, err); /* it owns sym, whatever it returns */
+    }
+    for (size_t k = 0; k < sh.nunits; k++)
+        ntidx_symbolizer_close(&sh.units[k].sym);
     if (rc == 0)
         rc = look_ahead(&sh, merged, ws[0].values, &st, &counts, err);
     ntidx_analysis *a = NULL;
@@ -471,6 +550,7 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
     free(sh.units);
     free(sh.regions);
     free(planned);
+    free(fused);
     return rc;
 }
 

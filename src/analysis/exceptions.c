@@ -11,7 +11,10 @@
  * symbols.h: the trace's method and module events), names each distinct
  * stack's thrower once (the lookups on the analysis's threads), and adds the
  * groups up again per type, message and thrower. So the result does not depend on the cut into units, and a
- * window without exceptions reads no method events.
+ * window without exceptions reads no method events. A run over the whole
+ * trace reads the method and module events along with the exceptions
+ * instead (take_symbols(): the driver's one pass, not two), the symbolizer
+ * being made of the same events either way.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -37,6 +40,7 @@ typedef struct exc_state {
     ntx_groups g;   /* key: type, message, the stack's IPs (8 bytes each; absent without a stack) */
     uint64_t *ips;  /* a unit's scratch for one stack */
     size_t ips_cap;
+    ntidx_symbolizer *sym; /* merged: the symbolizer read along with the exceptions (take_symbols()), or NULL */
 } exc_state;
 
 static int state_new(const ntx_an_ctx *ctx, void **out)
@@ -55,6 +59,7 @@ static void state_free(void *p)
     exc_state *s = p;
     ntx_groups_free(&s->g);
     free(s->ips);
+    ntidx_symbolizer_close(&s->sym);
     free(s);
 }
 
@@ -83,6 +88,17 @@ static int unit_event(void *unit, const ntx_an_event *e, ntx_err *err)
                                      {depth ? s->ips : NULL, depth * sizeof *s->ips}};
     int rc = ntx_groups_add(&s->g, key, 0, 1, 0, e->ts, e->ts);
     return rc < 0 ? ntx_err_set(err, rc, "out of memory") : 0;
+}
+
+/* The whole trace's run read the method and module events with the exceptions: the throwers are named with
+   those, and no second pass reads them. */
+static int take_symbols(void *merged, ntidx_symbolizer *sym, ntx_err *err)
+{
+    (void)err;
+    exc_state *m = merged;
+    ntidx_symbolizer_close(&m->sym);
+    m->sym = sym;
+    return 0;
 }
 
 static int merge_unit(void *merged, void *unit, ntx_err *err)
@@ -199,6 +215,7 @@ typedef struct namer {
     const ntidx_symbolizer *sym;
     const ntx_groups *g;
     char **by;
+    uint64_t *hash;     /* group i's key (type, message, thrower) hashed, on the threads too */
     atomic_size_t next; /* the next chunk of groups */
     atomic_int failed;
 } namer;
@@ -220,24 +237,33 @@ static void *name_work(void *arg)
                 atomic_store(&nm->failed, 1);
                 return NULL;
             }
+            const char *by = nm->by[i];
+            ntx_blob key[NTX_GROUP_PARTS] = {x->key[0], x->key[1], {by, by ? strlen(by) : 0}};
+            nm->hash[i] = ntx_groups_hash(key, 0);
         }
     }
     return NULL;
 }
 
-/* The merged groups (type, message, stack) added up per type, message and thrower into r->g. */
-static int name_throwers(const exc_state *m, exc_result *r, ntx_err *err)
+/* The merged groups (type, message, stack) added up per type, message and thrower into r->g, which takes the
+   bytes of m's keys (m is freed after, its groups not read again). */
+static int name_throwers(exc_state *m, exc_result *r, ntx_err *err)
 {
-    const ntx_groups *g = &m->g;
-    ntidx_symbolizer *sym = NULL;
+    ntx_groups *g = &m->g;
+    /* the one read along (take_symbols()), else one opened here when a stack needs it */
+    ntidx_symbolizer *sym = m->sym;
+    m->sym = NULL;
     int rc = 0;
     for (size_t i = 0; i < g->n && !sym; i++)
         if (g->v[i].key[2].p) {
             if ((rc = ntx_symbolizer_open_threads(m->ctx->t, m->ctx->x, m->ctx->o->threads, &sym)) < 0)
                 return ntx_err_from_last(err, rc);
         }
-    namer nm = {.sym = sym, .g = g, .by = calloc(g->n ? g->n : 1, sizeof *nm.by)};
-    if (!nm.by) {
+    namer nm = {.sym = sym, .g = g, .by = calloc(g->n ? g->n : 1, sizeof *nm.by),
+                .hash = malloc((g->n ? g->n : 1) * sizeof *nm.hash)};
+    if (!nm.by || !nm.hash) {
+        free(nm.by);
+        free(nm.hash);
         ntidx_symbolizer_close(&sym);
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     }
@@ -260,15 +286,20 @@ static int name_throwers(const exc_state *m, exc_result *r, ntx_err *err)
         if (atomic_load(&nm.failed))
             rc = NTIDX_E_NOMEM;
     }
+    /* the types and messages stay where the merge keeps them (r->g takes their bytes); the throwers are copied */
+    ntx_groups_adopt(&r->g, g);
     for (size_t i = 0; rc == 0 && i < g->n; i++) {
         const ntx_group *x = &g->v[i];
         const char *by = nm.by[i];
         ntx_blob key[NTX_GROUP_PARTS] = {x->key[0], x->key[1], {by, by ? strlen(by) : 0}};
-        rc = ntx_groups_add(&r->g, key, 0, x->count, 0, x->first_ts, x->last_ts);
+        /* hashed by the naming threads when they ran (the key's bytes, messages included, read there) */
+        uint64_t h = sym ? nm.hash[i] : ntx_groups_hash(key, 0);
+        rc = ntx_groups_add_owned(&r->g, key, 1u << 0 | 1u << 1, 0, h, x->count, 0, x->first_ts, x->last_ts);
     }
     for (size_t i = 0; i < g->n; i++)
         free(nm.by[i]);
     free(nm.by);
+    free(nm.hash);
     ntidx_symbolizer_close(&sym);
     return rc < 0 ? ntx_err_set(err, rc, "out of memory") : 0;
 }
@@ -324,6 +355,7 @@ static const ntx_analysis_def exceptions_def = {
     .merge_unit = merge_unit,
     .finish = finish,
     .merge_free = state_free,
+    .take_symbols = take_symbols,
 };
 
 NTIDX_API int ntidx_exceptions_analyze(ntidx_trace *t, const ntidx_index *x, const ntidx_analysis_options *o,

@@ -24,7 +24,7 @@ void ntx_groups_free(ntx_groups *g)
     memset(g, 0, sizeof *g);
 }
 
-static uint64_t key_hash(const ntx_blob key[NTX_GROUP_PARTS], uint64_t num)
+uint64_t ntx_groups_hash(const ntx_blob key[NTX_GROUP_PARTS], uint64_t num)
 {
     uint64_t h = num * 0x9E3779B97F4A7C15ull;
     for (int i = 0; i < NTX_GROUP_PARTS; i++)
@@ -100,13 +100,14 @@ static int reserve(ntx_groups *g)
     return 0;
 }
 
-int ntx_groups_add(ntx_groups *g, const ntx_blob key[NTX_GROUP_PARTS], uint64_t num, uint64_t count, uint64_t sum,
-                   uint64_t first_ts, uint64_t last_ts)
+/* The key, of hash h, counted in. Parts in `owned` (bit k: part k) are in memory the table owns already (its
+   arena, or one it adopted) and are kept as they are; the others are copied. */
+static int add(ntx_groups *g, const ntx_blob key[NTX_GROUP_PARTS], unsigned owned, uint64_t num, uint64_t h,
+               uint64_t count, uint64_t sum, uint64_t first_ts, uint64_t last_ts)
 {
     int rc = reserve(g);
     if (rc < 0)
         return rc;
-    uint64_t h = key_hash(key, num);
     size_t i = find(g, key, num, h);
     if (g->slots[i]) {
         ntx_group *x = &g->v[g->slots[i] - 1];
@@ -122,6 +123,10 @@ int ntx_groups_add(ntx_groups *g, const ntx_blob key[NTX_GROUP_PARTS], uint64_t 
     for (int k = 0; k < NTX_GROUP_PARTS; k++) {
         if (!key[k].p)
             continue;
+        if (owned & (1u << k)) {
+            x.key[k] = key[k];
+            continue;
+        }
         char *copy = ntx_arena_strndup(&g->arena, key[k].p, key[k].n);
         if (!copy)
             return NTIDX_E_NOMEM;
@@ -132,13 +137,30 @@ int ntx_groups_add(ntx_groups *g, const ntx_blob key[NTX_GROUP_PARTS], uint64_t 
     return 0;
 }
 
-int ntx_groups_merge(ntx_groups *into, const ntx_groups *from)
+int ntx_groups_add(ntx_groups *g, const ntx_blob key[NTX_GROUP_PARTS], uint64_t num, uint64_t count, uint64_t sum,
+                   uint64_t first_ts, uint64_t last_ts)
 {
-    for (size_t i = 0; i < from->n; i++) {
+    return add(g, key, 0, num, ntx_groups_hash(key, num), count, sum, first_ts, last_ts);
+}
+
+int ntx_groups_add_owned(ntx_groups *g, const ntx_blob key[NTX_GROUP_PARTS], unsigned owned, uint64_t num,
+                         uint64_t hash, uint64_t count, uint64_t sum, uint64_t first_ts, uint64_t last_ts)
+{
+    return add(g, key, owned, num, hash, count, sum, first_ts, last_ts);
+}
+
+void ntx_groups_adopt(ntx_groups *into, ntx_groups *from) { ntx_arena_adopt(&into->arena, &from->arena); }
+
+int ntx_groups_merge(ntx_groups *into, ntx_groups *from)
+{
+    /* from's keys stay where they are (its arena moves into `into` below), and their hashes are kept */
+    const unsigned all = (1u << NTX_GROUP_PARTS) - 1;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < from->n; i++) {
         const ntx_group *x = &from->v[i];
-        int rc = ntx_groups_add(into, x->key, x->num, x->count, x->sum, x->first_ts, x->last_ts);
-        if (rc < 0)
-            return rc;
+        rc = add(into, x->key, all, x->num, x->hash, x->count, x->sum, x->first_ts, x->last_ts);
     }
-    return 0;
+    /* adopted even after a failure: groups added before it point into it */
+    ntx_groups_adopt(into, from);
+    return rc;
 }

@@ -50,8 +50,23 @@ void ntx_groups_free(ntx_groups *g);
 int ntx_groups_add(ntx_groups *g, const ntx_blob key[NTX_GROUP_PARTS], uint64_t num, uint64_t count, uint64_t sum,
                    uint64_t first_ts, uint64_t last_ts);
 
-/* Every group of `from` added to `into`. 0 or NTIDX_E_NOMEM. */
-int ntx_groups_merge(ntx_groups *into, const ntx_groups *from);
+/* The hash of a key (what ntx_groups_add() computes), for ntx_groups_add_owned(): a caller can compute it
+   on other threads. */
+uint64_t ntx_groups_hash(const ntx_blob key[NTX_GROUP_PARTS], uint64_t num);
+
+/* ntx_groups_add() with the key's hash given (ntx_groups_hash()) and the parts in `owned` (bit k: key[k])
+   already in memory `g` owns (its arena, or one it adopted: ntx_groups_adopt()), kept as they are instead of
+   copied. */
+int ntx_groups_add_owned(ntx_groups *g, const ntx_blob key[NTX_GROUP_PARTS], unsigned owned, uint64_t num,
+                         uint64_t hash, uint64_t count, uint64_t sum, uint64_t first_ts, uint64_t last_ts);
+
+/* The key bytes of `from` made `into`'s (they live as long as `into`; `from`'s groups may still be read, until it
+   is freed, and may be added to `into` with ntx_groups_add_owned()); nothing is copied. */
+void ntx_groups_adopt(ntx_groups *into, ntx_groups *from);
+
+/* Every group of `from` added to `into`, its keys not copied but adopted with `from`'s bytes
+   (ntx_groups_adopt()): `from` is to be freed after, its groups not read again. 0 or NTIDX_E_NOMEM. */
+int ntx_groups_merge(ntx_groups *into, ntx_groups *from);
 
 /* Key parts compared: absent before present, then bytes, then length (a total order for sorting rows). */
 int ntx_blob_cmp(const ntx_blob *a, const ntx_blob *b);

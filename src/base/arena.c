@@ -62,3 +62,23 @@ void ntx_arena_free(ntx_arena *a)
     a->head = NULL;
     a->used_bytes = 0;
 }
+
+void ntx_arena_adopt(ntx_arena *into, ntx_arena *from)
+{
+    ntx_arena_chunk *first = from->head;
+    if (!first)
+        return;
+    ntx_arena_chunk *last = first;
+    while (last->next)
+        last = last->next;
+    /* behind into's head: its head stays the chunk it bumps in */
+    if (into->head) {
+        last->next = into->head->next;
+        into->head->next = first;
+    } else {
+        into->head = first;
+    }
+    into->used_bytes += from->used_bytes;
+    from->head = NULL;
+    from->used_bytes = 0;
+}

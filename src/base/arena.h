@@ -22,5 +22,8 @@ void *ntx_arena_alloc(ntx_arena *a, size_t n);
 /* Copy n bytes and add a NUL. */
 char *ntx_arena_strndup(ntx_arena *a, const char *s, size_t n);
 void ntx_arena_free(ntx_arena *a);
+/* Every chunk of `from` moved into `into` (which frees them with its own), `from` left empty: what was
+   handed out of `from` stays where it is and now lives as long as `into`. Nothing is copied. */
+void ntx_arena_adopt(ntx_arena *into, ntx_arena *from);
 
 #endif

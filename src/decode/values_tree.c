@@ -119,9 +119,13 @@ NTIDX_API const ntidx_value *ntidx_values_at(const ntidx_values *t, size_t idx)
 
 NTIDX_API const ntidx_value *ntidx_values_find(const ntidx_values *t, const char *name)
 {
-    for (uint32_t i = t && t->n && name ? 0 : NONE; i != NONE; i = t->v[i].next)
-        if (t->v[i].name && !strcmp(t->v[i].name, name))
+    /* the first byte compared inline first: the analyses look fields up by name in every event they read, and
+       most names differ there (a strcmp() call per field was a tenth of the GC analysis's time) */
+    for (uint32_t i = t && t->n && name ? 0 : NONE; i != NONE; i = t->v[i].next) {
+        const char *n = t->v[i].name;
+        if (n && n[0] == name[0] && !strcmp(n, name))
             return &t->v[i];
+    }
     return NULL;
 }
 

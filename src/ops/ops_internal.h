@@ -22,6 +22,24 @@ typedef struct ntidx_symbolizer ntidx_symbolizer;
 int ntx_symbolizer_open_threads(ntidx_trace *t, const ntidx_index *x, unsigned threads, ntidx_symbolizer **out);
 
 /*
+ * The symbolizer read along with another pass over the whole index (an
+ * analysis's: one read of the trace instead of two). The pass reads the
+ * index's regions in file order, all of them, cut into runs; it adds the
+ * symbolizer's event types (ntx_symbolizer_types()) to its own (which must
+ * not share any with them), gives each run a part (ntx_symbolizer_part_new())
+ * and each event it reads, in file order, to its run's part first
+ * (ntx_symbolizer_part_note(): 1 the part took it, an event of the
+ * symbolizer's types; 0 not one of them; or NTIDX_E_NOMEM). The parts, in file
+ * order, then make the symbolizer ntx_symbolizer_open_threads() would make
+ * (ntx_symbolizer_join(), which closes them: 0 or NTIDX_E_NOMEM).
+ */
+typedef struct ntx_event_type ntx_event_type; /* query_internal.h */
+size_t ntx_symbolizer_types(ntx_event_type *out, size_t cap); /* how many there are; at most cap copied */
+ntidx_symbolizer *ntx_symbolizer_part_new(const ntidx_trace *t); /* NULL: out of memory */
+int ntx_symbolizer_part_note(ntidx_symbolizer *part, const ntidx_trace *t, const ntidx_event *e);
+int ntx_symbolizer_join(ntidx_symbolizer **parts, size_t n, uint64_t session_start, ntidx_symbolizer **out);
+
+/*
  * ntidx_symbolizer_lookup_at(), and the times for which its answer for this address is the same: every ts in
  * [*valid_from, *valid_to) (what a resolving event at or before ts changes), so that a caller looking up the
  * frames of many samples can keep answers per address.

@@ -975,6 +975,55 @@ int ntx_symbolizer_open_threads(ntidx_trace *t, const ntidx_index *x, unsigned t
     return NTIDX_OK;
 }
 
+/* ---- Read along with another pass (ops_internal.h) ---- */
+
+size_t ntx_symbolizer_types(ntx_event_type *out, size_t cap)
+{
+    for (size_t i = 0; i < NKINDS && i < cap; i++)
+        out[i] = event_kinds[i].type;
+    return NKINDS;
+}
+
+ntidx_symbolizer *ntx_symbolizer_part_new(const ntidx_trace *t)
+{
+    return reading_new((uint64_t)ntidx_trace_get_info(t)->sync_ticks);
+}
+
+int ntx_symbolizer_part_note(ntidx_symbolizer *part, const ntidx_trace *t, const ntidx_event *e)
+{
+    int kind = kind_of(e->metadata);
+    if (kind == K_NONE)
+        return 0;
+    int rc = note(part, t, e, kind);
+    return rc < 0 ? rc : 1;
+}
+
+int ntx_symbolizer_join(ntidx_symbolizer **parts, size_t n, uint64_t session_start, ntidx_symbolizer **out)
+{
+    *out = NULL;
+    ntidx_symbolizer *s = reading_new(session_start);
+    int rc = s ? 0 : NTIDX_E_NOMEM;
+    /* as load() joins its units' parts */
+    for (size_t k = 0; k < n; k++) {
+        if (rc == 0 && parts[k])
+            rc = join_part(s, parts[k]);
+        ntidx_symbolizer_close(&parts[k]);
+    }
+    if (!s)
+        return rc;
+    ntidx_values_free(&s->values);
+    if (rc == 0)
+        rc = replay(s);
+    free_replay(s);
+    if (rc < 0) {
+        ntidx_symbolizer_close(&s);
+        return rc;
+    }
+    build_table(s);
+    *out = s;
+    return 0;
+}
+
 NTIDX_API int ntidx_symbolizer_open(ntidx_trace *t, const ntidx_index *x, ntidx_symbolizer **out)
 {
     return ntx_symbolizer_open_threads(t, x, 0, out);

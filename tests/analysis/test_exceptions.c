@@ -223,9 +223,19 @@ static void method_event(rt_trace *rt, uint32_t id, uint64_t ts, uint64_t method
     rt_event(rt, id, 1, 1 + (uint32_t)(ts / MS) % 3, ts, p.b, p.n);
 }
 
+/* Region r's exception k of spread_trace_throws(): its time and the address it is thrown from (a method of an
+   earlier region before its own loads, the region's reused code after its unload, a shared method). */
+static void spread_throw(uint64_t r, uint32_t k, uint64_t *ts, uint64_t *ip)
+{
+    static const uint64_t at[3] = {1 * MS, 6 * MS, 7 * MS};
+    *ts = r * 10 * MS + at[k];
+    *ip = k == 0 ? 0x10000 * (r + 1) + 0x10 : k == 1 ? 0x10000 * r + 0x10 : 0x1000000 + 0x1000 * r + 0x10;
+}
+
 /* Method and module events over eight regions: names used again in later regions, code reused after an unload,
-   a module named in one region and used in others, one never named. */
-static uint8_t *spread_trace(int version, size_t *size)
+   a module named in one region and used in others, one never named; with `throws`, three exceptions in each
+   region (spread_throw()). */
+static uint8_t *spread_trace_throws(int version, int throws, size_t *size)
 {
     rt_trace rt;
     rt_begin(&rt, version, 4242);
@@ -242,10 +252,20 @@ static uint8_t *spread_trace(int version, size_t *size)
             method_event(&rt, 144, t0 + 4 * MS, 10 + r - 1, (r - 1) % 2 ? 0x200 : 0x100, 0x10000 * r, "App.Region", "Own");
         if (r >= 1)
             method_event(&rt, 143, t0 + 5 * MS, 1000 + r, 0x999, 0x10000 * r, "App.Reused", "Again");
+        for (uint32_t k = 0; throws && k < 3; k++) {
+            uint64_t ts, ip;
+            spread_throw(r, k, &ts, &ip);
+            char msg[16];
+            snprintf(msg, sizeof msg, "r%" PRIu64 "-%u", r, k);
+            rt_stack(&rt, k + 1, &ip, 1);
+            rt_exception(&rt, 1, ts, "System.Exception", msg, k + 1);
+        }
         rt_seqpoint(&rt, t0 + 9 * MS);
     }
     return rt_end(&rt, 1, size);
 }
+
+static uint8_t *spread_trace(int version, size_t *size) { return spread_trace_throws(version, 0, size); }
 
 static void assert_same_symbol(const ntidx_symbolizer *a, const ntidx_symbolizer *b, uint64_t ip, uint64_t ts)
 {
@@ -309,6 +329,68 @@ static void test_symbolizer_units(void **state)
     }
 }
 
+/* The whole trace's exceptions read the method events along with them (one pass): each thrower is named as
+   the symbolizer opened on its own names its address at the throw's time, and a window, which opens its own,
+   names its throws the same. */
+static void test_throwers_read_along(void **state)
+{
+    (void)state;
+    for (int version = 5; version <= 6; version++) {
+        size_t size;
+        uint8_t *data = spread_trace_throws(version, 1, &size);
+        analysed an;
+        an_open(&an, data, size, "spread-throws.nettrace");
+        an_analyse_default(&an, ntidx_exceptions_analyze); /* every cut, thread count and index agree */
+        ntidx_symbolizer *sym;
+        assert_int_equal(ntidx_symbolizer_open(an.t, NULL, &sym), NTIDX_OK);
+        assert_int_equal(ntidx_exceptions_count(an.a), 8 * 3);
+        int named = 0;
+        for (uint64_t r = 0; r < 8; r++)
+            for (uint32_t k = 0; k < 3; k++) {
+                uint64_t ts, ip;
+                spread_throw(r, k, &ts, &ip);
+                char msg[16], want[128] = "";
+                snprintf(msg, sizeof msg, "r%" PRIu64 "-%u", r, k);
+                ntidx_symbol s;
+                int found = ntidx_symbolizer_lookup_at(sym, ip, 0, ts, &s) == 1 && s.method;
+                if (found)
+                    assert_true(ntidx_symbol_frame_name(&s, want, sizeof want) > 0);
+                named += found;
+                const ntidx_exception_group *g = NULL;
+                for (size_t i = 0; i < ntidx_exceptions_count(an.a) && !g; i++)
+                    if (!strcmp(ntidx_exceptions_at(an.a, i)->message, msg))
+                        g = ntidx_exceptions_at(an.a, i);
+                assert_non_null(g);
+                if (!found)
+                    assert_null(g->thrown_by);
+                else if (!g->thrown_by || strcmp(g->thrown_by, want))
+                    fail_msg("%s thrown by %s, want %s", msg, g->thrown_by ? g->thrown_by : "(null)", want);
+            }
+        assert_int_equal(named, 8 * 3 - 1); /* all but region 0's throw from its reused code: none is there */
+        /* a window: its throwers named by a symbolizer of its own, as the whole trace's are */
+        ntidx_analysis_options o;
+        ntidx_analysis_options_defaults(&o);
+        o.t0 = 20 * MS;
+        o.t1 = 50 * MS;
+        ntidx_analysis *w = NULL;
+        assert_int_equal(ntidx_exceptions_analyze(an.t, an.x, &o, &w), NTIDX_OK);
+        assert_int_equal(ntidx_exceptions_count(w), 3 * 3);
+        for (size_t i = 0; i < ntidx_exceptions_count(w); i++) {
+            const ntidx_exception_group *x = ntidx_exceptions_at(w, i), *y = NULL;
+            for (size_t j = 0; j < ntidx_exceptions_count(an.a) && !y; j++)
+                if (!strcmp(ntidx_exceptions_at(an.a, j)->message, x->message))
+                    y = ntidx_exceptions_at(an.a, j);
+            assert_non_null(y);
+            assert_true((x->thrown_by == NULL) == (y->thrown_by == NULL));
+            if (x->thrown_by)
+                assert_string_equal(x->thrown_by, y->thrown_by);
+        }
+        ntidx_analysis_free(&w);
+        ntidx_symbolizer_close(&sym);
+        an_close(&an);
+    }
+}
+
 /* The span a lookup's answer holds for (the CPU analysis keeps answers per address within it): the address
    looked up at any time inside it gives the same answer, on a trace whose methods are unloaded and whose
    ranges are reused from region to region. */
@@ -349,6 +431,7 @@ int main(void)
         cmocka_unit_test(test_whole),
         cmocka_unit_test(test_window_and_thread),
         cmocka_unit_test(test_symbolizer_units),
+        cmocka_unit_test(test_throwers_read_along),
         cmocka_unit_test(test_symbol_spans),
         cmocka_unit_test(test_many_stacks),
     };

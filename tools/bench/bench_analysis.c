@@ -10,7 +10,8 @@
  * Prints one line per run: "ANALYSIS INDEX THREADS ROWS SECONDS MB_READ
  * EVENT_BLOCKS" (ROWS: rows of its first table, the GCs, methods, types...;
  * MB_READ: MB of trace the analysis read, ntidx_analysis_stats.bytes_read:
- * the exceptions analysis's method names are read apart and not counted;
+ * the exceptions analysis's method names are read apart and not counted,
+ * except over the whole trace, where its units read them along;
  * cpu adds "(symbolizer SECONDS, N method events)": the symbolizer opened
  * once, before, and its time apart), then "read-file MB SECONDS". Asserts
  * nothing (zstd -b style).
