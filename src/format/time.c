@@ -59,7 +59,7 @@ NTIDX_API int ntidx_ticks_to_iso8601(const ntidx_trace *t, uint64_t ticks, char 
 {
     if (!t || !buf)
         return ntx_failf(NTIDX_E_INVALID_ARG, NULL, NTIDX_NO_OFFSET, "ntidx_ticks_to_iso8601: NULL argument");
-    int64_t ns;
+    int64_t ns = 0; /* set by to_unix_ns() when it succeeds (an LTO build cannot see it) */
     int rc = to_unix_ns(t, ticks, &ns);
     if (rc < 0)
         return rc;

@@ -658,7 +658,7 @@ static int modev_cmp(const void *a, const void *b)
 static uint64_t path_key(const char *p)
 {
     size_t n = strlen(p);
-    char buf[512];
+    char buf[512] = {0}; /* zeroed: an LTO build takes the hash of an empty path for a read of unset bytes */
     char *l = n < sizeof buf ? buf : malloc(n + 1);
     if (!l)
         return ntx_xxh3(p, n); /* out of memory: the key of the path as it is (a lookup may then miss) */
