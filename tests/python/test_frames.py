@@ -151,6 +151,26 @@ class Frames(unittest.TestCase):
                 self.assertTrue(d4.thread_name.isna().all())
                 self.assertEqual(d4.pid.dropna().unique().tolist(), [t4.info()["process_id"]])
 
+    def test_activity_codes_widen_as_the_guids_come(self):
+        """The C part writes activity id codes in the narrowest type for the GUIDs met so far and widens the rows
+        written when the table outgrows it (here past 127 GUIDs, int8 to int16, in the middle of one read)."""
+        path = gen("v5-guids.nettrace", "--format-version", 5, "--events", 40000, "--seed", 3)
+        with ntidx.open(path) as t:
+            df = t.frame()
+            first = t.frame(end=int(df.ts.iloc[2000]))  # its first rows only: fewer GUIDs, int8 codes
+            self.assertEqual(first.activity_id.cat.codes.dtype, np.int8)
+            self.assertGreater(len(df.activity_id.cat.categories), 127)
+            for col in ("activity_id", "related_activity_id"):
+                self.assertEqual(df[col].cat.codes.dtype, np.int16)
+            evs = list(t.query())
+            self.assertEqual(len(evs), len(df))
+            for col, attr in (("activity_id", "activity_id"), ("related_activity_id", "related_activity_id")):
+                want = [getattr(e, attr) for e in evs]
+                got = [None if pd.isna(x) else x for x in df[col].astype(object)]
+                self.assertEqual(got, want, col)
+                self.assertTrue(any(x is not None for x in want[:2000]) and any(x is not None for x in want[-2000:]))
+            self.assertTrue(first.activity_id.astype(object).equals(df.activity_id.head(len(first)).astype(object)))
+
     def test_iter_frames(self):
         with ntidx.open(v6()) as t:
             df = t.frame(fields=["Count"])

@@ -2824,7 +2824,10 @@ typedef struct fr_cols {
     size_t n, cap;
     int64_t *ts, *thread, *capture, *offset, *pid, *stack_key, *time_ns;
     uint32_t *type, *seq, *stack;
-    int32_t *activity, *related, *thread_name;
+    /* codes into the GUID table (activity ids) and the thread names, each written in the width pandas keeps
+       for the table's size (code_width()): widened when a table grows past it */
+    void *activity, *related, *thread_name;
+    int act_w, name_w;
     uint64_t *ferr;
     double *time_s;
     uint8_t **kind;  /* per field column */
@@ -2833,17 +2836,51 @@ typedef struct fr_cols {
     size_t populated; /* rows whose pages fr_cols_populate() faulted in */
 } fr_cols;
 
+/* The width of codes into a table of `count` texts: the narrowest type pandas keeps for that many categories
+   (as _frame._code_dtype(): int8 below 127, int16 below 32767, else int32), so that it takes them as they are. */
+static int code_width(size_t count)
+{
+    return count < 127 ? 1 : count < 32767 ? 2 : 4;
+}
+
+static inline void code_put(void *col, int w, size_t i, int32_t v)
+{
+    if (w == 1)
+        ((int8_t *)col)[i] = (int8_t)v;
+    else if (w == 2)
+        ((int16_t *)col)[i] = (int16_t)v;
+    else
+        ((int32_t *)col)[i] = v;
+}
+
+/* The first n codes of a code column of `cap` rows widened from w to nw bytes each, in place from the last one
+   (code i's new bytes end at or after where code i-1's old ones end). 0, or -1 out of memory (col kept). */
+static int code_widen(void **col, size_t n, size_t cap, int w, int nw)
+{
+    if (nw <= w)
+        return 0;
+    if (grow_to(col, cap ? cap : 1, (size_t)nw) < 0)
+        return -1;
+    for (size_t i = n; i-- > 0;)
+        code_put(*col, nw, i, w == 1 ? ((int8_t *)*col)[i] : ((int16_t *)*col)[i]);
+    return 0;
+}
+
 /* The next rows' pages of every mapped column faulted in together (col_populate()). */
 static void fr_cols_populate(fr_cols *c, int want_ferr)
 {
     enum { AHEAD = 32768 };
     size_t from = c->n, to = c->n + AHEAD < c->cap ? c->n + AHEAD : c->cap;
     void *p8[] = {c->ts, c->thread, c->capture, c->offset, c->pid, c->stack_key, want_ferr ? c->ferr : NULL};
-    void *p4[] = {c->type, c->seq, c->stack, c->activity, c->related, c->thread_name};
+    void *p4[] = {c->type, c->seq, c->stack};
+    void *codes[] = {c->activity, c->related, c->thread_name};
+    int code_w[] = {c->act_w, c->act_w, c->name_w};
     for (size_t i = 0; i < sizeof p8 / sizeof p8[0]; i++)
         col_populate(p8[i], from * 8, to * 8);
     for (size_t i = 0; i < sizeof p4 / sizeof p4[0]; i++)
         col_populate(p4[i], from * 4, to * 4);
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+        col_populate(codes[i], from * (size_t)code_w[i], to * (size_t)code_w[i]);
     for (size_t j = 0; j < c->nf; j++) {
         col_populate(c->kind[j], from, to);
         col_populate(c->cell[j], from * 8, to * 8);
@@ -2874,8 +2911,8 @@ static int fr_cols_room(fr_cols *c, size_t rows, size_t nf, int want_ferr)
             grow_to((void **)&c->capture, rows, 8) || grow_to((void **)&c->offset, rows, 8) ||
             grow_to((void **)&c->pid, rows, 8) || grow_to((void **)&c->stack_key, rows, 8) ||
             grow_to((void **)&c->type, rows, 4) || grow_to((void **)&c->seq, rows, 4) ||
-            grow_to((void **)&c->stack, rows, 4) || grow_to((void **)&c->activity, rows, 4) ||
-            grow_to((void **)&c->related, rows, 4) || grow_to((void **)&c->thread_name, rows, 4) ||
+            grow_to((void **)&c->stack, rows, 4) || grow_to(&c->activity, rows, (size_t)c->act_w) ||
+            grow_to(&c->related, rows, (size_t)c->act_w) || grow_to(&c->thread_name, rows, (size_t)c->name_w) ||
             (want_ferr && grow_to((void **)&c->ferr, rows, 8)))
             return -1;
         for (size_t j = 0; j < c->nf; j++)
@@ -3337,12 +3374,12 @@ static int fr_append(FrameReaderObject *o, fr_cols *c, const ntidx_event *e)
     struct fr_thread *tc;
     int64_t th_pid = th && th->has_os_process_id ? (int64_t)th->os_process_id : o->trace_pid;
     if (!th) {
-        c->thread_name[n] = -1;
+        code_put(c->thread_name, c->name_w, n, -1);
         c->pid[n] = o->trace_pid;
     } else if ((tc = &o->threads[((uintptr_t)th >> 4 ^ (uintptr_t)th >> 10) & (FR_THREAD_CACHE - 1)])->th == th &&
                th->name == tc->name && th_pid == tc->pid &&
                (!th->name || (tc->code >= 0 && !strcmp(th->name, o->names.s[tc->code])))) {
-        c->thread_name[n] = tc->code;
+        code_put(c->thread_name, c->name_w, n, tc->code);
         c->pid[n] = th_pid;
     } else {
         /* V6: the thread's own process and name (the reader's cache: the pointers are checked against the text,
@@ -3353,13 +3390,28 @@ static int fr_append(FrameReaderObject *o, fr_cols *c, const ntidx_event *e)
             if (!id || id > INT32_MAX)
                 return NTIDX_E_NOMEM;
             code = (int32_t)(id - 1);
+            int w = code_width(o->names.n);
+            if (w > c->name_w) { /* the table outgrew the codes' type */
+                if (code_widen(&c->thread_name, n, c->cap, c->name_w, w) < 0)
+                    return NTIDX_E_NOMEM;
+                c->name_w = w;
+            }
         }
         *tc = (struct fr_thread){th, th->name, th_pid, code};
-        c->thread_name[n] = code;
+        code_put(c->thread_name, c->name_w, n, code);
         c->pid[n] = th_pid;
     }
-    if (fr_activity(o, e, &c->activity[n], &c->related[n]) < 0)
+    int32_t act, rel;
+    if (fr_activity(o, e, &act, &rel) < 0)
         return NTIDX_E_NOMEM;
+    if (__builtin_expect(code_width(o->guids.n) > c->act_w, 0)) { /* a new GUID: the table outgrew the codes' type */
+        int w = code_width(o->guids.n);
+        if (code_widen(&c->activity, n, c->cap, c->act_w, w) < 0 || code_widen(&c->related, n, c->cap, c->act_w, w) < 0)
+            return NTIDX_E_NOMEM;
+        c->act_w = w;
+    }
+    code_put(c->activity, c->act_w, n, act);
+    code_put(c->related, c->act_w, n, rel);
     if (o->want_fields) {
         int rc = fr_put_fields(o, c, e, d, n);
         if (rc != 0)
@@ -3383,6 +3435,8 @@ static void fr_drop_from(fr_cols *c, uint64_t from)
 static int fr_fill(FrameReaderObject *o, fr_cols *c, size_t max_rows)
 {
     size_t first = max_rows && max_rows < 65536 ? max_rows : 65536;
+    c->act_w = code_width(o->guids.n);
+    c->name_w = code_width(o->names.n);
     if (fr_cols_room(c, first, o->nfields, o->want_fields) < 0)
         return NTIDX_E_NOMEM;
     evsrc *s = &o->src;
@@ -3475,26 +3529,9 @@ static PyObject *fr_types_list(FrameReaderObject *o)
     return Py_NewRef(o->py_types);
 }
 
-/* Codes into a table of `count` texts in the narrowest type pandas keeps for that many categories (as
-   _frame._code_dtype(): int8 below 127, int16 below 32767, else int32), narrowed in place: the item size. */
-static Py_ssize_t narrow_codes(int32_t *codes, size_t n, size_t count, const char **fmt)
+static const char *code_format(int w)
 {
-    if (count < 127) {
-        int8_t *out = (int8_t *)codes;
-        for (size_t i = 0; i < n; i++) /* byte i is written after the int32 at byte 4i was read */
-            out[i] = (int8_t)codes[i];
-        *fmt = "b";
-        return 1;
-    }
-    if (count < 32767) {
-        int16_t *out = (int16_t *)codes;
-        for (size_t i = 0; i < n; i++)
-            out[i] = (int16_t)codes[i];
-        *fmt = "h";
-        return 2;
-    }
-    *fmt = "i";
-    return 4;
+    return w == 1 ? "b" : w == 2 ? "h" : "i";
 }
 
 /* The event id and version of each row, from its type's row of the type table (NULL out of memory). */
@@ -3514,10 +3551,13 @@ static uint32_t *fr_type_column(const FrameReaderObject *o, const uint32_t *type
 static PyObject *fr_result(module_state *st, FrameReaderObject *o, fr_cols *cs)
 {
     size_t n = cs->n;
-    const char *act_fmt, *name_fmt;
-    Py_ssize_t act_size = narrow_codes(cs->activity, n, o->guids.n, &act_fmt);
-    narrow_codes(cs->related, n, o->guids.n, &act_fmt);
-    Py_ssize_t name_size = narrow_codes(cs->thread_name, n, o->names.n, &name_fmt);
+    /* the codes' type: that of the tables' sizes now (fr_append() widened them as the tables grew) */
+    if (code_width(o->guids.n) != cs->act_w || code_width(o->names.n) != cs->name_w) {
+        PyErr_SetString(PyExc_SystemError, "frame reader: activity id or thread name codes of the wrong width");
+        return NULL;
+    }
+    const char *act_fmt = code_format(cs->act_w), *name_fmt = code_format(cs->name_w);
+    Py_ssize_t act_size = cs->act_w, name_size = cs->name_w;
     void *event_id = fr_type_column(o, cs->type, n, 0), *version = fr_type_column(o, cs->type, n, 1);
     if (!event_id || !version) {
         col_free(event_id);
@@ -3536,9 +3576,9 @@ static PyObject *fr_result(module_state *st, FrameReaderObject *o, fr_cols *cs)
         set_new(d, "seq", col_column(st, (void **)&cs->seq, n, 4, "I")) < 0 ||
         set_new(d, "stack_id", col_column(st, (void **)&cs->stack, n, 4, "I")) < 0 ||
         set_new(d, "offset", col_column(st, (void **)&cs->offset, n, 8, "q")) < 0 ||
-        set_new(d, "activity_id", col_column(st, (void **)&cs->activity, n, act_size, act_fmt)) < 0 ||
-        set_new(d, "related_activity_id", col_column(st, (void **)&cs->related, n, act_size, act_fmt)) < 0 ||
-        set_new(d, "thread_name", col_column(st, (void **)&cs->thread_name, n, name_size, name_fmt)) < 0 ||
+        set_new(d, "activity_id", col_column(st, &cs->activity, n, act_size, act_fmt)) < 0 ||
+        set_new(d, "related_activity_id", col_column(st, &cs->related, n, act_size, act_fmt)) < 0 ||
+        set_new(d, "thread_name", col_column(st, &cs->thread_name, n, name_size, name_fmt)) < 0 ||
         set_new(d, "pid", col_column(st, (void **)&cs->pid, n, 8, "q")) < 0 ||
         set_new(d, "stack_key", col_column(st, (void **)&cs->stack_key, n, 8, "q")) < 0 ||
         (o->want_time && set_new(d, "time", col_column(st, (void **)&cs->time_ns, n, 8, "q")) < 0) ||
