@@ -17,8 +17,9 @@
  *    Trace.iter_frames() filled from the query's events straight into growing
  *    arrays (big ones mappings grown by mremap()), the GIL released, with no
  *    Python object made per event, and the per-type, per-thread and per-label
- *    facts cached; _take(), _kind_counts(), _kind_mask() and _text_codes()
- *    do the passes over those columns that _frame.build() would do in numpy.
+ *    facts cached; _take2(), _kind_counts(), _kind_mask() and _text_codes()
+ *    do the passes over those columns that _frame.build() would do in numpy
+ *    (_take(), _take2()'s one-table form, is kept for callers of one table).
  *  - Trace._analyze(): an analysis of the library (include/ntidx/analysis.h)
  *    by name, every table filled column by column with the GIL released,
  *    for Trace.gc() and its kin (ntidx/_analysis.py makes the DataFrames).
@@ -2780,6 +2781,7 @@ static uint64_t strtab_intern(strtab *t, const void *s, size_t n)
 typedef struct fr_def {
     uint64_t key;
     uint32_t type;
+    uint32_t event_id, version; /* its type's (the type table's row `type`) */
     uint32_t nfields;
     char **names;   /* its fields' names */
     int32_t *col;   /* per field: its column, or -1 */
@@ -2823,7 +2825,7 @@ static void ticks_to_ns(const ntidx_trace *t, const uint64_t *ticks, size_t n, i
 typedef struct fr_cols {
     size_t n, cap;
     int64_t *ts, *thread, *capture, *offset, *pid, *stack_key, *time_ns;
-    uint32_t *type, *seq, *stack;
+    uint32_t *type, *event_id, *version, *seq, *stack;
     /* codes into the GUID table (activity ids) and the thread names, each written in the width pandas keeps
        for the table's size (code_width()): widened when a table grows past it */
     void *activity, *related, *thread_name;
@@ -2872,7 +2874,7 @@ static void fr_cols_populate(fr_cols *c, int want_ferr)
     enum { AHEAD = 32768 };
     size_t from = c->n, to = c->n + AHEAD < c->cap ? c->n + AHEAD : c->cap;
     void *p8[] = {c->ts, c->thread, c->capture, c->offset, c->pid, c->stack_key, want_ferr ? c->ferr : NULL};
-    void *p4[] = {c->type, c->seq, c->stack};
+    void *p4[] = {c->type, c->event_id, c->version, c->seq, c->stack};
     void *codes[] = {c->activity, c->related, c->thread_name};
     int code_w[] = {c->act_w, c->act_w, c->name_w};
     for (size_t i = 0; i < sizeof p8 / sizeof p8[0]; i++)
@@ -2890,8 +2892,8 @@ static void fr_cols_populate(fr_cols *c, int want_ferr)
 
 static void fr_cols_free(fr_cols *c)
 {
-    void *all[] = {c->ts, c->thread, c->capture, c->offset, c->pid, c->stack_key, c->time_ns, c->type, c->seq,
-                   c->stack, c->activity, c->related, c->thread_name, c->ferr, c->time_s};
+    void *all[] = {c->ts, c->thread, c->capture, c->offset, c->pid, c->stack_key, c->time_ns, c->type, c->event_id,
+                   c->version, c->seq, c->stack, c->activity, c->related, c->thread_name, c->ferr, c->time_s};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         col_free(all[i]);
     for (size_t j = 0; j < c->nf; j++) {
@@ -2910,7 +2912,8 @@ static int fr_cols_room(fr_cols *c, size_t rows, size_t nf, int want_ferr)
         if (grow_to((void **)&c->ts, rows, 8) || grow_to((void **)&c->thread, rows, 8) ||
             grow_to((void **)&c->capture, rows, 8) || grow_to((void **)&c->offset, rows, 8) ||
             grow_to((void **)&c->pid, rows, 8) || grow_to((void **)&c->stack_key, rows, 8) ||
-            grow_to((void **)&c->type, rows, 4) || grow_to((void **)&c->seq, rows, 4) ||
+            grow_to((void **)&c->type, rows, 4) || grow_to((void **)&c->event_id, rows, 4) ||
+            grow_to((void **)&c->version, rows, 4) || grow_to((void **)&c->seq, rows, 4) ||
             grow_to((void **)&c->stack, rows, 4) || grow_to(&c->activity, rows, (size_t)c->act_w) ||
             grow_to(&c->related, rows, (size_t)c->act_w) || grow_to(&c->thread_name, rows, (size_t)c->name_w) ||
             (want_ferr && grow_to((void **)&c->ferr, rows, 8)))
@@ -3179,6 +3182,8 @@ static fr_def *fr_def_lookup(FrameReaderObject *o, const ntidx_metadata *m, uint
     d->max_col = -1;
     long ty = fr_type_row(o, m->provider, m->event_name, m->event_id, m->version);
     d->type = (uint32_t)ty;
+    d->event_id = m->event_id;
+    d->version = m->version;
     d->nfields = o->want_fields && m->fields ? m->field_count : 0;
     if (ty < 0 || (d->nfields && (!(d->names = calloc(d->nfields, sizeof *d->names)) ||
                                   !(d->col = calloc(d->nfields, sizeof *d->col))))) {
@@ -3364,6 +3369,8 @@ static int fr_append(FrameReaderObject *o, fr_cols *c, const ntidx_event *e)
     size_t n = c->n;
     c->ts[n] = (int64_t)e->timestamp;
     c->type[n] = d->type;
+    c->event_id[n] = d->event_id;
+    c->version[n] = d->version;
     c->thread[n] = (int64_t)e->thread_id;
     c->capture[n] = (int64_t)e->capture_thread_id;
     c->seq[n] = e->sequence_number;
@@ -3534,19 +3541,6 @@ static const char *code_format(int w)
     return w == 1 ? "b" : w == 2 ? "h" : "i";
 }
 
-/* The event id and version of each row, from its type's row of the type table (NULL out of memory). */
-static uint32_t *fr_type_column(const FrameReaderObject *o, const uint32_t *type, size_t n, int version)
-{
-    uint32_t *out = col_alloc_exact((n ? n : 1) * sizeof *out);
-    if (!out)
-        return NULL;
-    for (size_t i = 0; i < n; i++) {
-        const struct fr_type *t = &o->types[type[i]];
-        out[i] = version ? t->version : t->event_id;
-    }
-    return out;
-}
-
 /* The read's columns as the dict _frame.build() takes (the Buffers take the memory). */
 static PyObject *fr_result(module_state *st, FrameReaderObject *o, fr_cols *cs)
 {
@@ -3558,16 +3552,10 @@ static PyObject *fr_result(module_state *st, FrameReaderObject *o, fr_cols *cs)
     }
     const char *act_fmt = code_format(cs->act_w), *name_fmt = code_format(cs->name_w);
     Py_ssize_t act_size = cs->act_w, name_size = cs->name_w;
-    void *event_id = fr_type_column(o, cs->type, n, 0), *version = fr_type_column(o, cs->type, n, 1);
-    if (!event_id || !version) {
-        col_free(event_id);
-        col_free(version);
-        return PyErr_NoMemory();
-    }
     PyObject *d = PyDict_New();
     if (!d || set_new(d, "rows", PyLong_FromSize_t(n)) < 0 ||
-        set_new(d, "event_id", col_column(st, &event_id, n, 4, "I")) < 0 ||
-        set_new(d, "version", col_column(st, &version, n, 4, "I")) < 0 ||
+        set_new(d, "event_id", col_column(st, (void **)&cs->event_id, n, 4, "I")) < 0 ||
+        set_new(d, "version", col_column(st, (void **)&cs->version, n, 4, "I")) < 0 ||
         set_new(d, "ts", col_column(st, (void **)&cs->ts, n, 8, "q")) < 0 ||
         set_new(d, "time_s", col_column(st, (void **)&cs->time_s, n, 8, "d")) < 0 ||
         set_new(d, "type", col_column(st, (void **)&cs->type, n, 4, "I")) < 0 ||
@@ -3586,9 +3574,6 @@ static PyObject *fr_result(module_state *st, FrameReaderObject *o, fr_cols *cs)
         PyDict_SetItemString(d, "thread_names", o->py_names) < 0 || publish(&o->guids, o->py_guids, 1) < 0 ||
         PyDict_SetItemString(d, "guids", o->py_guids) < 0)
         goto fail;
-    col_free(event_id); /* NULL unless a failure came before their column() */
-    col_free(version);
-    event_id = version = NULL;
     if (o->want_fields) {
         PyObject *fl = PyList_New(0);
         if (set_new(d, "fields", Py_XNewRef(fl)) < 0) {
@@ -3616,8 +3601,6 @@ static PyObject *fr_result(module_state *st, FrameReaderObject *o, fr_cols *cs)
     }
     return d;
 fail:
-    col_free(event_id);
-    col_free(version);
     Py_XDECREF(d);
     return NULL;
 }
@@ -4844,6 +4827,80 @@ done:
     return out;
 }
 
+static const char *take_format(Py_ssize_t size)
+{
+    return size == 1 ? "b" : size == 2 ? "h" : size == 4 ? "i" : size == 8 ? "q" : NULL;
+}
+
+/* Item i of a table of `size`-byte items to item k of dst. */
+static inline void take_item(void *dst, Py_ssize_t k, const void *table, uint32_t i, Py_ssize_t size)
+{
+    switch (size) {
+    case 1: ((uint8_t *)dst)[k] = ((const uint8_t *)table)[i]; break;
+    case 2: ((uint16_t *)dst)[k] = ((const uint16_t *)table)[i]; break;
+    case 4: ((uint32_t *)dst)[k] = ((const uint32_t *)table)[i]; break;
+    default: ((uint64_t *)dst)[k] = ((const uint64_t *)table)[i]; break;
+    }
+}
+
+/* _take2(table_a, itemsize_a, table_b, itemsize_b, rows): _take() of two tables of the same length by the same
+   rows, in one pass over them (a frame's provider and event name codes by its type column: the rows read once,
+   and checked in the same pass). */
+static PyObject *mod_take2(PyObject *m, PyObject *args)
+{
+    module_state *st = PyModule_GetState(m);
+    Py_buffer ta, tb, rb;
+    Py_ssize_t sa, sb;
+    if (!PyArg_ParseTuple(args, "y*ny*ny*:_take2", &ta, &sa, &tb, &sb, &rb))
+        return NULL;
+    PyObject *out = NULL, *a = NULL, *b = NULL;
+    void *da = NULL, *db = NULL;
+    Py_ssize_t n = rb.len / 4, nt = sa > 0 ? ta.len / sa : 0;
+    const char *fa = take_format(sa), *fb = take_format(sb);
+    if (!fa || !fb || rb.len % 4 || ta.len % sa || tb.len % sb || tb.len / sb != nt) {
+        PyErr_SetString(PyExc_ValueError,
+                        "_take2: two tables of as many 1, 2, 4 or 8-byte items, and rows of uint32");
+        goto done;
+    }
+    /* column memory (faulted in at once), as the frame's other columns */
+    da = col_alloc_exact((size_t)(n ? n : 1) * (size_t)sa);
+    db = col_alloc_exact((size_t)(n ? n : 1) * (size_t)sb);
+    if (!da || !db) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const uint32_t *r = rb.buf;
+    uint32_t bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint32_t t = r[i];
+        if (__builtin_expect(t >= (uint64_t)nt, 0)) {
+            bad = 1;
+            break;
+        }
+        take_item(da, i, ta.buf, t, sa);
+        take_item(db, i, tb.buf, t, sb);
+    }
+    Py_END_ALLOW_THREADS
+    if (bad) {
+        PyErr_SetString(PyExc_IndexError, "_take2: a row past the end of the tables");
+        goto done;
+    }
+    a = col_column(st, &da, (size_t)n, sa, fa); /* the Buffers take the memory (or free it) */
+    b = a ? col_column(st, &db, (size_t)n, sb, fb) : NULL;
+    if (a && b)
+        out = PyTuple_Pack(2, a, b);
+done:
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    col_free(da);
+    col_free(db);
+    PyBuffer_Release(&ta);
+    PyBuffer_Release(&tb);
+    PyBuffer_Release(&rb);
+    return out;
+}
+
 /* _text_codes(ids, mask, count): a text column's Categorical codes, what np.unique() and np.searchsorted() gave
    in two passes and no sort. ids: uint64 numbers of the string table (1..count) per row; mask: one byte per row,
    nonzero for a null. Gives (codes, used): used the distinct ids of the rows not masked, ascending (the
@@ -4990,6 +5047,8 @@ static PyMethodDef mod_methods[] = {
     {"_kind_mask", mod_kind_mask, METH_VARARGS, "_kind_mask(kinds, present): 1 where a row's kind is not present."},
     {"_text_codes", mod_text_codes, METH_VARARGS, "_text_codes(ids, mask, count): (codes, used ids) of a text column."},
     {"_take", mod_take, METH_VARARGS, "_take(table, itemsize, rows): table[rows] (rows: uint32) as a Buffer."},
+    {"_take2", mod_take2, METH_VARARGS, "_take2(table_a, itemsize_a, table_b, itemsize_b, rows): (table_a[rows], "
+     "table_b[rows]) as Buffers, in one pass over the rows."},
     {"_set_notice_hook", mod_set_notice_hook, METH_O, "fn(action, why, path): what the index maintenance did."},
     {"_analyses", mod_analyses, METH_NOARGS, "The library's analyses: [(name, summary, [(table, [(column, type, "
      "description)])])]."},
