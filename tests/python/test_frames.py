@@ -14,7 +14,7 @@ usage: test_frames.py NTIDX TRACES_DIR   (the package on PYTHONPATH)
 - on_error="skip" leaves a damaged region out, warns, and lists it in attrs (stats(): "skipped_regions");
   the default still raises; `ntidx stats --skip-damaged` gives the same count; Trace.sql() and ntidx.sql() take
   on_error="skip" too.
-- The C helpers build() uses (_take, _kind_counts, _kind_mask, _text_codes) agree with the numpy they replace
+- The C helpers build() uses (_take, _take2, _kind_counts, _kind_mask, _text_codes) agree with the numpy they replace
   and refuse rows out of range; a frame big enough for columns grown by mapping equals its parts read small.
 """
 
@@ -151,6 +151,26 @@ class Frames(unittest.TestCase):
                 self.assertTrue(d4.thread_name.isna().all())
                 self.assertEqual(d4.pid.dropna().unique().tolist(), [t4.info()["process_id"]])
 
+    def test_activity_codes_widen_as_the_guids_come(self):
+        """The C part writes activity id codes in the narrowest type for the GUIDs met so far and widens the rows
+        written when the table outgrows it (here past 127 GUIDs, int8 to int16, in the middle of one read)."""
+        path = gen("v5-guids.nettrace", "--format-version", 5, "--events", 40000, "--seed", 3)
+        with ntidx.open(path) as t:
+            df = t.frame()
+            first = t.frame(end=int(df.ts.iloc[2000]))  # its first rows only: fewer GUIDs, int8 codes
+            self.assertEqual(first.activity_id.cat.codes.dtype, np.int8)
+            self.assertGreater(len(df.activity_id.cat.categories), 127)
+            for col in ("activity_id", "related_activity_id"):
+                self.assertEqual(df[col].cat.codes.dtype, np.int16)
+            evs = list(t.query())
+            self.assertEqual(len(evs), len(df))
+            for col, attr in (("activity_id", "activity_id"), ("related_activity_id", "related_activity_id")):
+                want = [getattr(e, attr) for e in evs]
+                got = [None if pd.isna(x) else x for x in df[col].astype(object)]
+                self.assertEqual(got, want, col)
+                self.assertTrue(any(x is not None for x in want[:2000]) and any(x is not None for x in want[-2000:]))
+            self.assertTrue(first.activity_id.astype(object).equals(df.activity_id.head(len(first)).astype(object)))
+
     def test_iter_frames(self):
         with ntidx.open(v6()) as t:
             df = t.frame(fields=["Count"])
@@ -244,6 +264,20 @@ class ColumnHelpers(unittest.TestCase):
             ntidx._ntidx._take(np.zeros(3, np.int8), 1, np.array([0, 3], np.uint32))
         with self.assertRaises(ValueError):
             ntidx._ntidx._take(np.zeros(3, np.int8), 3, rows)
+        # _take2: two tables by the same rows in one pass (a frame's provider and event name codes)
+        for da, db in ((np.int8, np.int16), (np.int16, np.int8), (np.int32, np.int64)):
+            ta, tb = rng.integers(-100, 100, 40).astype(da), rng.integers(-100, 100, 40).astype(db)
+            a, b = ntidx._ntidx._take2(ta, ta.itemsize, tb, tb.itemsize, rows)
+            np.testing.assert_array_equal(np.frombuffer(a, dtype=da), ta[rows])
+            np.testing.assert_array_equal(np.frombuffer(b, dtype=db), tb[rows])
+        a, b = ntidx._ntidx._take2(np.zeros(3, np.int8), 1, np.zeros(3, np.int8), 1, np.zeros(0, np.uint32))
+        self.assertEqual((len(memoryview(a)), len(memoryview(b))), (0, 0))
+        with self.assertRaises(IndexError):
+            ntidx._ntidx._take2(np.zeros(3, np.int8), 1, np.zeros(3, np.int8), 1, np.array([0, 3], np.uint32))
+        with self.assertRaises(ValueError):  # tables of different lengths
+            ntidx._ntidx._take2(np.zeros(3, np.int8), 1, np.zeros(4, np.int8), 1, rows)
+        with self.assertRaises(ValueError):
+            ntidx._ntidx._take2(np.zeros(3, np.int8), 1, np.zeros(3, np.int8), 3, rows)
 
     def test_kinds(self):
         rng = np.random.default_rng(2)

@@ -34,15 +34,21 @@ def _code_dtype(n):
     return np.int8 if n < 127 else np.int16 if n < 32767 else np.int32
 
 
-def _categorical(type_ids, names):
-    """A Categorical of one string per type (provider, event name), by the rows' type ids (the Buffer of uint32
-    the C part filled). Its categories are every name of the type table (all the trace's types), sorted: every
-    frame of a trace has the same."""
+def _type_codes(names):
+    """The categories of one string per type (provider, event name): every name of the type table (all the
+    trace's types), sorted, so that every frame of a trace has the same; and each type's code among them."""
     categories = sorted(set(names))
     position = {c: i for i, c in enumerate(categories)}
-    per_type = np.array([position[n] for n in names], dtype=_code_dtype(len(categories)))
-    codes = np.frombuffer(_ntidx._take(per_type, per_type.itemsize, type_ids), dtype=per_type.dtype)
-    return pd.Categorical.from_codes(codes, categories=categories)
+    return categories, np.array([position[n] for n in names], dtype=_code_dtype(len(categories)))
+
+
+def _type_categoricals(type_ids, *names):
+    """Categoricals of one string per type (provider, event name: a list of names per type each), by the rows'
+    type ids (the Buffer of uint32 the C part filled): their codes taken in one pass over the rows."""
+    (cats_a, per_a), (cats_b, per_b) = (_type_codes(n) for n in names)
+    codes_a, codes_b = _ntidx._take2(per_a, per_a.itemsize, per_b, per_b.itemsize, type_ids)
+    return (pd.Categorical.from_codes(np.frombuffer(codes_a, dtype=per_a.dtype), categories=cats_a),
+            pd.Categorical.from_codes(np.frombuffer(codes_b, dtype=per_b.dtype), categories=cats_b))
 
 
 _CODE_TYPES = {1: np.int8, 2: np.int16, 4: np.int32}
@@ -128,14 +134,14 @@ def column_from_cells(kinds, cells, strings):
 
 def build(c, with_fields, with_time=False):
     """The DataFrame of Trace.frame() from the dict of a FrameReader's read()."""
-    type_ids = c["type"]
     types = c["types"]
+    provider, event_name = _type_categoricals(c["type"], [t[0] for t in types], [t[2] for t in types])
     data = {
         "ts": np.frombuffer(c["ts"], dtype=np.int64),
         "time_s": np.frombuffer(c["time_s"], dtype=np.float64),
-        "provider": _categorical(type_ids, [t[0] for t in types]),
+        "provider": provider,
         "event_id": np.frombuffer(c["event_id"], dtype=np.uint32),
-        "event_name": _categorical(type_ids, [t[2] for t in types]),
+        "event_name": event_name,
         "version": np.frombuffer(c["version"], dtype=np.uint32),
         "thread": np.frombuffer(c["thread"], dtype=np.int64),
         "capture_thread": np.frombuffer(c["capture_thread"], dtype=np.int64),

@@ -17,8 +17,9 @@
  *    Trace.iter_frames() filled from the query's events straight into growing
  *    arrays (big ones mappings grown by mremap()), the GIL released, with no
  *    Python object made per event, and the per-type, per-thread and per-label
- *    facts cached; _take(), _kind_counts(), _kind_mask() and _text_codes()
- *    do the passes over those columns that _frame.build() would do in numpy.
+ *    facts cached; _take2(), _kind_counts(), _kind_mask() and _text_codes()
+ *    do the passes over those columns that _frame.build() would do in numpy
+ *    (_take(), _take2()'s one-table form, is kept for callers of one table).
  *  - Trace._analyze(): an analysis of the library (include/ntidx/analysis.h)
  *    by name, every table filled column by column with the GIL released,
  *    for Trace.gc() and its kin (ntidx/_analysis.py makes the DataFrames).
@@ -1776,31 +1777,40 @@ static int try_skip(evsrc *s, int code)
     return 1;
 }
 
+/* What ntidx_query_next() of query i said (rc, and e when 1): its event into head[i] when it passes the filters,
+   ended[i] at the end. 0 (head[i] may still be empty: ask again), EVSRC_SKIPPED, or an error. */
+static int head_from(evsrc *s, size_t i, int rc, const ntidx_event *e)
+{
+    /* a region of a lazily checked index failed its check: on over the rebuilt index, from where it was */
+    if (s->c && core_recover(s->c, s->qx[i], rc) && (rc = ntidx_query_resume(s->q[i], core_x(s->c))) == NTIDX_OK) {
+        s->qx[i] = s->x = core_x(s->c);
+        return 0;
+    }
+    if (rc == 0) {
+        s->ended[i] = 1;
+        return 0;
+    }
+    if (rc < 0) {
+        if (try_skip(s, rc))
+            return EVSRC_SKIPPED;
+        return rc;
+    }
+    int pass = evsrc_pass(s, e);
+    if (pass < 0)
+        return NTIDX_E_NOMEM;
+    if (pass)
+        s->head[i] = e;
+    return 0;
+}
+
 /* Query i's next event that passes the filters into head[i] (NULL and ended at the end). 0 or an error. */
 static int fill_head(evsrc *s, size_t i)
 {
     while (!s->head[i] && !s->ended[i]) {
-        const ntidx_event *e;
+        const ntidx_event *e = NULL;
         int rc = ntidx_query_next(s->q[i], &e);
-        /* a region of a lazily checked index failed its check: on over the rebuilt index, from where it was */
-        if (s->c && core_recover(s->c, s->qx[i], rc) && (rc = ntidx_query_resume(s->q[i], core_x(s->c))) == NTIDX_OK) {
-            s->qx[i] = s->x = core_x(s->c);
-            continue;
-        }
-        if (rc == 0) {
-            s->ended[i] = 1;
-            break;
-        }
-        if (rc < 0) {
-            if (try_skip(s, rc))
-                return EVSRC_SKIPPED;
+        if ((rc = head_from(s, i, rc, e)) != 0)
             return rc;
-        }
-        int pass = evsrc_pass(s, e);
-        if (pass < 0)
-            return NTIDX_E_NOMEM;
-        if (pass)
-            s->head[i] = e;
     }
     return 0;
 }
@@ -1850,6 +1860,31 @@ static int evsrc_peek(evsrc *s, const ntidx_event **ev)
         *ev = s->head[best];
         return 1;
     }
+}
+
+/* Does peek() come down to one query's next event, every one of them given? (One query, not merged, no list
+   filter to match here, no limit: the frame reader's usual case, which evsrc_peek_plain() reads.) */
+static int evsrc_plain(const evsrc *s)
+{
+    return !s->merged && s->nq == 1 && !s->limit && !s->a->lists;
+}
+
+/* evsrc_peek() of a plain source (evsrc_plain()): the library's next event handed on as it comes, without the
+   loop over queries and filters (a call per row less); anything but an event goes the general way. */
+static inline __attribute__((always_inline)) int evsrc_peek_plain(evsrc *s, const ntidx_event **ev)
+{
+    if (!s->head[0] && !s->ended[0]) {
+        const ntidx_event *e = NULL;
+        int rc = ntidx_query_next(s->q[0], &e);
+        if (__builtin_expect(rc == 1, 1)) {
+            s->head[0] = *ev = e;
+            s->head_of = 0;
+            return 1;
+        }
+        if ((rc = head_from(s, 0, rc, e)) != 0)
+            return rc;
+    }
+    return evsrc_peek(s, ev);
 }
 
 /* Take the event peek() returned (it stays valid until the next peek()). */
@@ -2746,6 +2781,7 @@ static uint64_t strtab_intern(strtab *t, const void *s, size_t n)
 typedef struct fr_def {
     uint64_t key;
     uint32_t type;
+    uint32_t event_id, version; /* its type's (the type table's row `type`) */
     uint32_t nfields;
     char **names;   /* its fields' names */
     int32_t *col;   /* per field: its column, or -1 */
@@ -2789,8 +2825,11 @@ static void ticks_to_ns(const ntidx_trace *t, const uint64_t *ticks, size_t n, i
 typedef struct fr_cols {
     size_t n, cap;
     int64_t *ts, *thread, *capture, *offset, *pid, *stack_key, *time_ns;
-    uint32_t *type, *seq, *stack;
-    int32_t *activity, *related, *thread_name;
+    uint32_t *type, *event_id, *version, *seq, *stack;
+    /* codes into the GUID table (activity ids) and the thread names, each written in the width pandas keeps
+       for the table's size (code_width()): widened when a table grows past it */
+    void *activity, *related, *thread_name;
+    int act_w, name_w;
     uint64_t *ferr;
     double *time_s;
     uint8_t **kind;  /* per field column */
@@ -2799,17 +2838,51 @@ typedef struct fr_cols {
     size_t populated; /* rows whose pages fr_cols_populate() faulted in */
 } fr_cols;
 
+/* The width of codes into a table of `count` texts: the narrowest type pandas keeps for that many categories
+   (as _frame._code_dtype(): int8 below 127, int16 below 32767, else int32), so that it takes them as they are. */
+static int code_width(size_t count)
+{
+    return count < 127 ? 1 : count < 32767 ? 2 : 4;
+}
+
+static inline void code_put(void *col, int w, size_t i, int32_t v)
+{
+    if (w == 1)
+        ((int8_t *)col)[i] = (int8_t)v;
+    else if (w == 2)
+        ((int16_t *)col)[i] = (int16_t)v;
+    else
+        ((int32_t *)col)[i] = v;
+}
+
+/* The first n codes of a code column of `cap` rows widened from w to nw bytes each, in place from the last one
+   (code i's new bytes end at or after where code i-1's old ones end). 0, or -1 out of memory (col kept). */
+static int code_widen(void **col, size_t n, size_t cap, int w, int nw)
+{
+    if (nw <= w)
+        return 0;
+    if (grow_to(col, cap ? cap : 1, (size_t)nw) < 0)
+        return -1;
+    for (size_t i = n; i-- > 0;)
+        code_put(*col, nw, i, w == 1 ? ((int8_t *)*col)[i] : ((int16_t *)*col)[i]);
+    return 0;
+}
+
 /* The next rows' pages of every mapped column faulted in together (col_populate()). */
 static void fr_cols_populate(fr_cols *c, int want_ferr)
 {
     enum { AHEAD = 32768 };
     size_t from = c->n, to = c->n + AHEAD < c->cap ? c->n + AHEAD : c->cap;
     void *p8[] = {c->ts, c->thread, c->capture, c->offset, c->pid, c->stack_key, want_ferr ? c->ferr : NULL};
-    void *p4[] = {c->type, c->seq, c->stack, c->activity, c->related, c->thread_name};
+    void *p4[] = {c->type, c->event_id, c->version, c->seq, c->stack};
+    void *codes[] = {c->activity, c->related, c->thread_name};
+    int code_w[] = {c->act_w, c->act_w, c->name_w};
     for (size_t i = 0; i < sizeof p8 / sizeof p8[0]; i++)
         col_populate(p8[i], from * 8, to * 8);
     for (size_t i = 0; i < sizeof p4 / sizeof p4[0]; i++)
         col_populate(p4[i], from * 4, to * 4);
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+        col_populate(codes[i], from * (size_t)code_w[i], to * (size_t)code_w[i]);
     for (size_t j = 0; j < c->nf; j++) {
         col_populate(c->kind[j], from, to);
         col_populate(c->cell[j], from * 8, to * 8);
@@ -2819,8 +2892,8 @@ static void fr_cols_populate(fr_cols *c, int want_ferr)
 
 static void fr_cols_free(fr_cols *c)
 {
-    void *all[] = {c->ts, c->thread, c->capture, c->offset, c->pid, c->stack_key, c->time_ns, c->type, c->seq,
-                   c->stack, c->activity, c->related, c->thread_name, c->ferr, c->time_s};
+    void *all[] = {c->ts, c->thread, c->capture, c->offset, c->pid, c->stack_key, c->time_ns, c->type, c->event_id,
+                   c->version, c->seq, c->stack, c->activity, c->related, c->thread_name, c->ferr, c->time_s};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         col_free(all[i]);
     for (size_t j = 0; j < c->nf; j++) {
@@ -2839,9 +2912,10 @@ static int fr_cols_room(fr_cols *c, size_t rows, size_t nf, int want_ferr)
         if (grow_to((void **)&c->ts, rows, 8) || grow_to((void **)&c->thread, rows, 8) ||
             grow_to((void **)&c->capture, rows, 8) || grow_to((void **)&c->offset, rows, 8) ||
             grow_to((void **)&c->pid, rows, 8) || grow_to((void **)&c->stack_key, rows, 8) ||
-            grow_to((void **)&c->type, rows, 4) || grow_to((void **)&c->seq, rows, 4) ||
-            grow_to((void **)&c->stack, rows, 4) || grow_to((void **)&c->activity, rows, 4) ||
-            grow_to((void **)&c->related, rows, 4) || grow_to((void **)&c->thread_name, rows, 4) ||
+            grow_to((void **)&c->type, rows, 4) || grow_to((void **)&c->event_id, rows, 4) ||
+            grow_to((void **)&c->version, rows, 4) || grow_to((void **)&c->seq, rows, 4) ||
+            grow_to((void **)&c->stack, rows, 4) || grow_to(&c->activity, rows, (size_t)c->act_w) ||
+            grow_to(&c->related, rows, (size_t)c->act_w) || grow_to(&c->thread_name, rows, (size_t)c->name_w) ||
             (want_ferr && grow_to((void **)&c->ferr, rows, 8)))
             return -1;
         for (size_t j = 0; j < c->nf; j++)
@@ -3108,6 +3182,8 @@ static fr_def *fr_def_lookup(FrameReaderObject *o, const ntidx_metadata *m, uint
     d->max_col = -1;
     long ty = fr_type_row(o, m->provider, m->event_name, m->event_id, m->version);
     d->type = (uint32_t)ty;
+    d->event_id = m->event_id;
+    d->version = m->version;
     d->nfields = o->want_fields && m->fields ? m->field_count : 0;
     if (ty < 0 || (d->nfields && (!(d->names = calloc(d->nfields, sizeof *d->names)) ||
                                   !(d->col = calloc(d->nfields, sizeof *d->col))))) {
@@ -3241,9 +3317,15 @@ static int32_t fr_guid_code(FrameReaderObject *o, const uint8_t *g)
    the empty GUID). 0, or -1 out of memory. */
 static int fr_activity(FrameReaderObject *o, const ntidx_event *e, int32_t *act, int32_t *rel)
 {
+    if (!e->activity_id && !e->related_activity_id && !e->label_list) {
+        /* most rows (half those of the generated 1 GB trace): nothing to look up, and no codes stored on the
+           stack to be read back at once (a store forwarding stall that cost more than the rest of the row) */
+        *act = *rel = -1;
+        return 0;
+    }
     /* a label list in the mapped trace: its codes are those it had when last met (same bytes) */
     struct fr_labels *lc = NULL;
-    if (!e->activity_id && !e->related_activity_id && e->label_list) {
+    if (!e->activity_id && !e->related_activity_id) {
         uintptr_t at = (uintptr_t)e->label_list, base = (uintptr_t)o->base;
         if (o->base && at >= base && at - base < o->data_size && e->label_list_size <= o->data_size - (at - base)) {
             lc = &o->labels[((at >> 2) ^ (at >> 11)) & (FR_LABEL_CACHE - 1)];
@@ -3287,6 +3369,8 @@ static int fr_append(FrameReaderObject *o, fr_cols *c, const ntidx_event *e)
     size_t n = c->n;
     c->ts[n] = (int64_t)e->timestamp;
     c->type[n] = d->type;
+    c->event_id[n] = d->event_id;
+    c->version[n] = d->version;
     c->thread[n] = (int64_t)e->thread_id;
     c->capture[n] = (int64_t)e->capture_thread_id;
     c->seq[n] = e->sequence_number;
@@ -3297,12 +3381,12 @@ static int fr_append(FrameReaderObject *o, fr_cols *c, const ntidx_event *e)
     struct fr_thread *tc;
     int64_t th_pid = th && th->has_os_process_id ? (int64_t)th->os_process_id : o->trace_pid;
     if (!th) {
-        c->thread_name[n] = -1;
+        code_put(c->thread_name, c->name_w, n, -1);
         c->pid[n] = o->trace_pid;
     } else if ((tc = &o->threads[((uintptr_t)th >> 4 ^ (uintptr_t)th >> 10) & (FR_THREAD_CACHE - 1)])->th == th &&
                th->name == tc->name && th_pid == tc->pid &&
                (!th->name || (tc->code >= 0 && !strcmp(th->name, o->names.s[tc->code])))) {
-        c->thread_name[n] = tc->code;
+        code_put(c->thread_name, c->name_w, n, tc->code);
         c->pid[n] = th_pid;
     } else {
         /* V6: the thread's own process and name (the reader's cache: the pointers are checked against the text,
@@ -3313,13 +3397,28 @@ static int fr_append(FrameReaderObject *o, fr_cols *c, const ntidx_event *e)
             if (!id || id > INT32_MAX)
                 return NTIDX_E_NOMEM;
             code = (int32_t)(id - 1);
+            int w = code_width(o->names.n);
+            if (w > c->name_w) { /* the table outgrew the codes' type */
+                if (code_widen(&c->thread_name, n, c->cap, c->name_w, w) < 0)
+                    return NTIDX_E_NOMEM;
+                c->name_w = w;
+            }
         }
         *tc = (struct fr_thread){th, th->name, th_pid, code};
-        c->thread_name[n] = code;
+        code_put(c->thread_name, c->name_w, n, code);
         c->pid[n] = th_pid;
     }
-    if (fr_activity(o, e, &c->activity[n], &c->related[n]) < 0)
+    int32_t act, rel;
+    if (fr_activity(o, e, &act, &rel) < 0)
         return NTIDX_E_NOMEM;
+    if (__builtin_expect(code_width(o->guids.n) > c->act_w, 0)) { /* a new GUID: the table outgrew the codes' type */
+        int w = code_width(o->guids.n);
+        if (code_widen(&c->activity, n, c->cap, c->act_w, w) < 0 || code_widen(&c->related, n, c->cap, c->act_w, w) < 0)
+            return NTIDX_E_NOMEM;
+        c->act_w = w;
+    }
+    code_put(c->activity, c->act_w, n, act);
+    code_put(c->related, c->act_w, n, rel);
     if (o->want_fields) {
         int rc = fr_put_fields(o, c, e, d, n);
         if (rc != 0)
@@ -3343,12 +3442,15 @@ static void fr_drop_from(fr_cols *c, uint64_t from)
 static int fr_fill(FrameReaderObject *o, fr_cols *c, size_t max_rows)
 {
     size_t first = max_rows && max_rows < 65536 ? max_rows : 65536;
+    c->act_w = code_width(o->guids.n);
+    c->name_w = code_width(o->names.n);
     if (fr_cols_room(c, first, o->nfields, o->want_fields) < 0)
         return NTIDX_E_NOMEM;
     evsrc *s = &o->src;
+    const int plain = evsrc_plain(s);
     for (;;) {
         const ntidx_event *e;
-        int rc = evsrc_peek(s, &e);
+        int rc = plain ? evsrc_peek_plain(s, &e) : evsrc_peek(s, &e);
         if (rc == EVSRC_SKIPPED) {
             fr_drop_from(c, s->skip_from);
             o->rg_lo = o->rg_hi = 0;
@@ -3434,59 +3536,26 @@ static PyObject *fr_types_list(FrameReaderObject *o)
     return Py_NewRef(o->py_types);
 }
 
-/* Codes into a table of `count` texts in the narrowest type pandas keeps for that many categories (as
-   _frame._code_dtype(): int8 below 127, int16 below 32767, else int32), narrowed in place: the item size. */
-static Py_ssize_t narrow_codes(int32_t *codes, size_t n, size_t count, const char **fmt)
+static const char *code_format(int w)
 {
-    if (count < 127) {
-        int8_t *out = (int8_t *)codes;
-        for (size_t i = 0; i < n; i++) /* byte i is written after the int32 at byte 4i was read */
-            out[i] = (int8_t)codes[i];
-        *fmt = "b";
-        return 1;
-    }
-    if (count < 32767) {
-        int16_t *out = (int16_t *)codes;
-        for (size_t i = 0; i < n; i++)
-            out[i] = (int16_t)codes[i];
-        *fmt = "h";
-        return 2;
-    }
-    *fmt = "i";
-    return 4;
-}
-
-/* The event id and version of each row, from its type's row of the type table (NULL out of memory). */
-static uint32_t *fr_type_column(const FrameReaderObject *o, const uint32_t *type, size_t n, int version)
-{
-    uint32_t *out = col_alloc_exact((n ? n : 1) * sizeof *out);
-    if (!out)
-        return NULL;
-    for (size_t i = 0; i < n; i++) {
-        const struct fr_type *t = &o->types[type[i]];
-        out[i] = version ? t->version : t->event_id;
-    }
-    return out;
+    return w == 1 ? "b" : w == 2 ? "h" : "i";
 }
 
 /* The read's columns as the dict _frame.build() takes (the Buffers take the memory). */
 static PyObject *fr_result(module_state *st, FrameReaderObject *o, fr_cols *cs)
 {
     size_t n = cs->n;
-    const char *act_fmt, *name_fmt;
-    Py_ssize_t act_size = narrow_codes(cs->activity, n, o->guids.n, &act_fmt);
-    narrow_codes(cs->related, n, o->guids.n, &act_fmt);
-    Py_ssize_t name_size = narrow_codes(cs->thread_name, n, o->names.n, &name_fmt);
-    void *event_id = fr_type_column(o, cs->type, n, 0), *version = fr_type_column(o, cs->type, n, 1);
-    if (!event_id || !version) {
-        col_free(event_id);
-        col_free(version);
-        return PyErr_NoMemory();
+    /* the codes' type: that of the tables' sizes now (fr_append() widened them as the tables grew) */
+    if (code_width(o->guids.n) != cs->act_w || code_width(o->names.n) != cs->name_w) {
+        PyErr_SetString(PyExc_SystemError, "frame reader: activity id or thread name codes of the wrong width");
+        return NULL;
     }
+    const char *act_fmt = code_format(cs->act_w), *name_fmt = code_format(cs->name_w);
+    Py_ssize_t act_size = cs->act_w, name_size = cs->name_w;
     PyObject *d = PyDict_New();
     if (!d || set_new(d, "rows", PyLong_FromSize_t(n)) < 0 ||
-        set_new(d, "event_id", col_column(st, &event_id, n, 4, "I")) < 0 ||
-        set_new(d, "version", col_column(st, &version, n, 4, "I")) < 0 ||
+        set_new(d, "event_id", col_column(st, (void **)&cs->event_id, n, 4, "I")) < 0 ||
+        set_new(d, "version", col_column(st, (void **)&cs->version, n, 4, "I")) < 0 ||
         set_new(d, "ts", col_column(st, (void **)&cs->ts, n, 8, "q")) < 0 ||
         set_new(d, "time_s", col_column(st, (void **)&cs->time_s, n, 8, "d")) < 0 ||
         set_new(d, "type", col_column(st, (void **)&cs->type, n, 4, "I")) < 0 ||
@@ -3495,9 +3564,9 @@ static PyObject *fr_result(module_state *st, FrameReaderObject *o, fr_cols *cs)
         set_new(d, "seq", col_column(st, (void **)&cs->seq, n, 4, "I")) < 0 ||
         set_new(d, "stack_id", col_column(st, (void **)&cs->stack, n, 4, "I")) < 0 ||
         set_new(d, "offset", col_column(st, (void **)&cs->offset, n, 8, "q")) < 0 ||
-        set_new(d, "activity_id", col_column(st, (void **)&cs->activity, n, act_size, act_fmt)) < 0 ||
-        set_new(d, "related_activity_id", col_column(st, (void **)&cs->related, n, act_size, act_fmt)) < 0 ||
-        set_new(d, "thread_name", col_column(st, (void **)&cs->thread_name, n, name_size, name_fmt)) < 0 ||
+        set_new(d, "activity_id", col_column(st, &cs->activity, n, act_size, act_fmt)) < 0 ||
+        set_new(d, "related_activity_id", col_column(st, &cs->related, n, act_size, act_fmt)) < 0 ||
+        set_new(d, "thread_name", col_column(st, &cs->thread_name, n, name_size, name_fmt)) < 0 ||
         set_new(d, "pid", col_column(st, (void **)&cs->pid, n, 8, "q")) < 0 ||
         set_new(d, "stack_key", col_column(st, (void **)&cs->stack_key, n, 8, "q")) < 0 ||
         (o->want_time && set_new(d, "time", col_column(st, (void **)&cs->time_ns, n, 8, "q")) < 0) ||
@@ -3505,9 +3574,6 @@ static PyObject *fr_result(module_state *st, FrameReaderObject *o, fr_cols *cs)
         PyDict_SetItemString(d, "thread_names", o->py_names) < 0 || publish(&o->guids, o->py_guids, 1) < 0 ||
         PyDict_SetItemString(d, "guids", o->py_guids) < 0)
         goto fail;
-    col_free(event_id); /* NULL unless a failure came before their column() */
-    col_free(version);
-    event_id = version = NULL;
     if (o->want_fields) {
         PyObject *fl = PyList_New(0);
         if (set_new(d, "fields", Py_XNewRef(fl)) < 0) {
@@ -3535,8 +3601,6 @@ static PyObject *fr_result(module_state *st, FrameReaderObject *o, fr_cols *cs)
     }
     return d;
 fail:
-    col_free(event_id);
-    col_free(version);
     Py_XDECREF(d);
     return NULL;
 }
@@ -4763,6 +4827,80 @@ done:
     return out;
 }
 
+static const char *take_format(Py_ssize_t size)
+{
+    return size == 1 ? "b" : size == 2 ? "h" : size == 4 ? "i" : size == 8 ? "q" : NULL;
+}
+
+/* Item i of a table of `size`-byte items to item k of dst. */
+static inline void take_item(void *dst, Py_ssize_t k, const void *table, uint32_t i, Py_ssize_t size)
+{
+    switch (size) {
+    case 1: ((uint8_t *)dst)[k] = ((const uint8_t *)table)[i]; break;
+    case 2: ((uint16_t *)dst)[k] = ((const uint16_t *)table)[i]; break;
+    case 4: ((uint32_t *)dst)[k] = ((const uint32_t *)table)[i]; break;
+    default: ((uint64_t *)dst)[k] = ((const uint64_t *)table)[i]; break;
+    }
+}
+
+/* _take2(table_a, itemsize_a, table_b, itemsize_b, rows): _take() of two tables of the same length by the same
+   rows, in one pass over them (a frame's provider and event name codes by its type column: the rows read once,
+   and checked in the same pass). */
+static PyObject *mod_take2(PyObject *m, PyObject *args)
+{
+    module_state *st = PyModule_GetState(m);
+    Py_buffer ta, tb, rb;
+    Py_ssize_t sa, sb;
+    if (!PyArg_ParseTuple(args, "y*ny*ny*:_take2", &ta, &sa, &tb, &sb, &rb))
+        return NULL;
+    PyObject *out = NULL, *a = NULL, *b = NULL;
+    void *da = NULL, *db = NULL;
+    Py_ssize_t n = rb.len / 4, nt = sa > 0 ? ta.len / sa : 0;
+    const char *fa = take_format(sa), *fb = take_format(sb);
+    if (!fa || !fb || rb.len % 4 || ta.len % sa || tb.len % sb || tb.len / sb != nt) {
+        PyErr_SetString(PyExc_ValueError,
+                        "_take2: two tables of as many 1, 2, 4 or 8-byte items, and rows of uint32");
+        goto done;
+    }
+    /* column memory (faulted in at once), as the frame's other columns */
+    da = col_alloc_exact((size_t)(n ? n : 1) * (size_t)sa);
+    db = col_alloc_exact((size_t)(n ? n : 1) * (size_t)sb);
+    if (!da || !db) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const uint32_t *r = rb.buf;
+    uint32_t bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint32_t t = r[i];
+        if (__builtin_expect(t >= (uint64_t)nt, 0)) {
+            bad = 1;
+            break;
+        }
+        take_item(da, i, ta.buf, t, sa);
+        take_item(db, i, tb.buf, t, sb);
+    }
+    Py_END_ALLOW_THREADS
+    if (bad) {
+        PyErr_SetString(PyExc_IndexError, "_take2: a row past the end of the tables");
+        goto done;
+    }
+    a = col_column(st, &da, (size_t)n, sa, fa); /* the Buffers take the memory (or free it) */
+    b = a ? col_column(st, &db, (size_t)n, sb, fb) : NULL;
+    if (a && b)
+        out = PyTuple_Pack(2, a, b);
+done:
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    col_free(da);
+    col_free(db);
+    PyBuffer_Release(&ta);
+    PyBuffer_Release(&tb);
+    PyBuffer_Release(&rb);
+    return out;
+}
+
 /* _text_codes(ids, mask, count): a text column's Categorical codes, what np.unique() and np.searchsorted() gave
    in two passes and no sort. ids: uint64 numbers of the string table (1..count) per row; mask: one byte per row,
    nonzero for a null. Gives (codes, used): used the distinct ids of the rows not masked, ascending (the
@@ -4909,6 +5047,8 @@ static PyMethodDef mod_methods[] = {
     {"_kind_mask", mod_kind_mask, METH_VARARGS, "_kind_mask(kinds, present): 1 where a row's kind is not present."},
     {"_text_codes", mod_text_codes, METH_VARARGS, "_text_codes(ids, mask, count): (codes, used ids) of a text column."},
     {"_take", mod_take, METH_VARARGS, "_take(table, itemsize, rows): table[rows] (rows: uint32) as a Buffer."},
+    {"_take2", mod_take2, METH_VARARGS, "_take2(table_a, itemsize_a, table_b, itemsize_b, rows): (table_a[rows], "
+     "table_b[rows]) as Buffers, in one pass over the rows."},
     {"_set_notice_hook", mod_set_notice_hook, METH_O, "fn(action, why, path): what the index maintenance did."},
     {"_analyses", mod_analyses, METH_NOARGS, "The library's analyses: [(name, summary, [(table, [(column, type, "
      "description)])])]."},
