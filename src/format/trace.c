@@ -391,13 +391,15 @@ int ntx_trace_cached(const ntidx_trace *t, uint64_t from)
         return 0;
     const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), samples = 256;
     const uint64_t span = t->size - from;
-    for (uint64_t i = 0; i < samples; i++) {
+    uint64_t missing = 0;
+    for (uint64_t i = 0; i < samples && missing <= samples / 16; i++) {
         uint64_t at = (from + span / samples * i) / page * page;
         unsigned char in = 0;
-        if (mincore((uint8_t *)t->map + at, page, &in) != 0 || !(in & 1))
+        if (mincore((uint8_t *)t->map + at, page, &in) != 0)
             return 0;
+        missing += !(in & 1);
     }
-    return 1;
+    return missing <= samples / 16;
 }
 
 NTIDX_API void ntidx_trace_close(ntidx_trace **tp)

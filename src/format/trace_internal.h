@@ -114,7 +114,8 @@ void ntx_trace_walk_ahead(ntidx_trace *t, uint64_t pos, uint64_t *ahead);
 
 /*
  * Whether the mapped file's bytes from `from` on are in the page cache: 1 when
- * every one of pages sampled evenly over them is (mincore()), else 0 (and for
+ * all but a sixteenth of 256 pages sampled evenly over them are (mincore(); a
+ * page or two the kernel let go does not make a trace cold), else 0 (and for
  * a trace not mapped from a file). What decides whether a pass that reads
  * everything is bound by the CPU (read in parts at once) or by the disk (read
  * in order, in large steps).
