@@ -375,11 +375,9 @@ NTIDX_API int ntidx_index_types(ntidx_trace *t, const ntidx_index *x, ntidx_type
 int ntx_index_types(ntidx_trace *t, const ntidx_index *x, int derived, unsigned threads, ntidx_type_list **out)
 {
     *out = NULL;
-    ntidx_type_list *l = calloc(1, sizeof *l);
+    ntidx_type_list *l = list_new();
     if (!l)
         return ntx_failf(NTIDX_E_NOMEM, ntidx_trace_name(t), NTIDX_NO_OFFSET, "out of memory");
-    ntx_idmap_init(&l->by_hash);
-    ntx_arena_init(&l->arena);
     ntx_err err = {0};
     int rc = list_types(t, x, derived, threads, l, &err);
     if (rc < 0) {
