@@ -7,7 +7,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -34,13 +33,6 @@ static double phase_seconds;
 static unsigned phase_sections;
 
 static void report_phases(void) { fprintf(stderr, "ntidx phases: parallel %.6f s in %u sections\n", phase_seconds, phase_sections); }
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* One row written to f; `scratch` is the calling thread's (strings made JSON). 0, or -1. */
 typedef int (*row_fn)(FILE *f, const void *ctx, uint64_t r, ntidx_buf *scratch);
@@ -108,7 +100,7 @@ static int write_rows(FILE *f, uint64_t n, row_fn row, const void *ctx)
                    .nchunks = (size_t)((end - first + ROWS_PER_CHUNK - 1) / ROWS_PER_CHUNK)};
         atomic_init(&w.next, 0);
         memset(chunks, 0, per_round * sizeof *chunks);
-        double began = registered ? now_seconds() : 0;
+        double began = registered ? cli_now_seconds() : 0;
         pthread_t tids[64];
         unsigned started = 0;
         for (unsigned i = 1; i < threads && i < w.nchunks; i++, started++)
@@ -118,7 +110,7 @@ static int write_rows(FILE *f, uint64_t n, row_fn row, const void *ctx)
         for (unsigned i = 1; i <= started; i++)
             pthread_join(tids[i], NULL);
         if (registered) {
-            phase_seconds += now_seconds() - began;
+            phase_seconds += cli_now_seconds() - began;
             phase_sections++;
         }
         for (size_t j = 0; j < w.nchunks; j++) {

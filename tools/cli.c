@@ -769,7 +769,7 @@ static struct {
     const char *what;
 } progress;
 
-static double now_s(void)
+double cli_now_seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -792,7 +792,7 @@ int cli_progress(void *ctx, uint64_t done, uint64_t total)
         tty = isatty(2);
     if (cli_quiet || !tty || !total)
         return 0;
-    double now = now_s();
+    double now = cli_now_seconds();
     if (!progress.active) {
         progress.active = 1;
         progress.start = now;

@@ -136,6 +136,8 @@ int cli_parse_u64(const char *s, uint64_t *v, int suffixes);
 void cli_json_str(FILE *f, const char *s);
 /* The same with the caller's scratch buffer (cli_json_str() reuses one of its own: one thread only). */
 void cli_json_str_in(FILE *f, const char *s, ntidx_buf *b);
+/* A monotonic clock, in seconds (progress, and the phases of analysis_print.c). */
+double cli_now_seconds(void);
 
 /* How much of an index is checked when loaded: NTIDX_INDEX_VERIFY=all|on-use|auto (an ntidx_index_verify). */
 int cli_verify_mode(void);

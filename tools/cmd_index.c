@@ -33,12 +33,6 @@ const cli_command cli_cmd_index = {
              "of the trace, on any machine, finds it (docs/remote.md).\n",
 };
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int not_saved; /* the notice said the index could not be saved: `ntidx index` fails then */
 
@@ -84,7 +78,7 @@ int ntidx_cmd_index(int argc, char **argv)
     /* Without -o the library decides: beside the trace, or in the index directory (ntidx_index_path()). */
     char *def = c.output ? NULL : ntidx_index_path(path);
     const char *ipath = c.output ? c.output : def;
-    double t0 = now_s();
+    double t0 = cli_now_seconds();
     ntidx_index_options o;
     ntidx_index_options_defaults(&o);
     o.full = cli_opt(&c, "full") != NULL;
@@ -123,7 +117,7 @@ int ntidx_cmd_index(int argc, char **argv)
             ipath = ntidx_index_file(x);
     }
     cli_progress_end();
-    double secs = now_s() - t0;
+    double secs = cli_now_seconds() - t0;
     int ret = CLI_OK;
     if (rc < 0) {
         cli_error("%s: cannot index: %s", path, ntidx_last_error_info()->detail);
