@@ -66,7 +66,11 @@ typedef struct ntidx_symbol {
  * Read the trace's method and module events. `x` may be NULL (one pass over
  * the whole trace); with an index its regions are read in parallel, one
  * thread per online core, and with a --full index only the blocks that may
- * hold those events are read.
+ * hold those events are read. Through an index kept in a file
+ * (ntidx_index_file()), the table made is saved beside it (INDEX.sym) and
+ * later calls map that back instead, checked, without reading the trace;
+ * NTIDX_SYMBOL_CACHE=0 in the environment turns that off
+ * (docs/symbol-cache.md).
  * @return NTIDX_OK; NTIDX_E_NOMEM; the reader's and queries' errors.
  */
 NTIDX_NODISCARD NTIDX_API int ntidx_symbolizer_open(ntidx_trace *t, const ntidx_index *x, ntidx_symbolizer **out);

@@ -366,7 +366,8 @@ static int look_ahead(const shared *sh, void *merged, ntidx_values *v, ntidx_ana
  * (def->take_symbols): only when they read what the symbolizer's own open
  * reads, every region of the index in file order with no event left out by
  * the window's times, and when no type is both the analysis's and the
- * symbolizer's (an event goes to one or the other). Then *types is the
+ * symbolizer's (an event goes to one or the other), and when the table is
+ * not saved beside the index already (ntx_symbol_cache_usable()). Then *types is the
  * analysis's types and the symbolizer's, malloc'ed (NULL, 0 otherwise). 0 or
  * NTIDX_E_NOMEM.
  */
@@ -379,7 +380,8 @@ static int plan_symbols(const shared *sh, size_t nregions, ntx_event_type **type
     const ntidx_index_info *ii = ntidx_index_get_info(ctx->x);
     if (!sh->def->take_symbols || ntidx_trace_get_info(ctx->t)->format_version >= 6 ||
         nregions != ntx_index_region_total(ctx->x) || nregions == 0 ||
-        (ii->first_ts <= ii->last_ts && (o->t0 > ii->first_ts || o->t1 <= ii->last_ts)))
+        (ii->first_ts <= ii->last_ts && (o->t0 > ii->first_ts || o->t1 <= ii->last_ts)) ||
+        ntx_symbol_cache_usable(ctx->t, ctx->x)) /* the table saved beside the index costs less than its events */
         return 0;
     size_t nsym = ntx_symbolizer_types(NULL, 0);
     ntx_event_type *all = malloc((sh->ntypes + nsym) * sizeof *all);
@@ -520,6 +522,8 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
         if (jrc < 0)
             rc = ntx_err_set(err, jrc, "out of memory reading methods and modules");
         else
+            ntx_symbol_cache_save(sym, ctx->t, ctx->x); /* the next window's symbolizer maps it back */
+        if (jrc == 0)
             rc = def->take_symbols(merged, sym, err); /* it owns sym, whatever it returns */
     }
     for (size_t k = 0; k < sh.nunits; k++)

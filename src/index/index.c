@@ -101,6 +101,26 @@ NTIDX_API const char *ntidx_index_file(const ntidx_index *x)
 
 const char *ntx_index_name(const ntidx_index *x) { return x->name; }
 
+uint64_t ntx_index_identity_key(const ntidx_index *x)
+{
+    /* every field a fixed width, written one after the other: no padding bytes are hashed */
+    uint64_t f[] = {x->trace_size,
+                    (uint64_t)x->trace_mtime_ns,
+                    (uint64_t)x->trace_ctime_ns,
+                    (uint64_t)x->has_trace_stat,
+                    x->head_hash,
+                    x->indexed_end,
+                    x->last_block_off,
+                    x->last_block_hash,
+                    x->format_version,
+                    x->pointer_size,
+                    (uint64_t)x->sync_ticks,
+                    (uint64_t)x->tick_frequency,
+                    x->first_block,
+                    x->tb.nblocks};
+    return ntx_xxh3(f, sizeof f);
+}
+
 int ntx_index_checks_lazily(const ntidx_index *x) { return x->tb.region_ok && x->map; }
 
 int ntx_index_adopt(ntidx_index *x, const char *path, int from_file, const ntidx_index_options *o)

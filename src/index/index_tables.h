@@ -140,6 +140,11 @@ void ntx_index_prefetch_regions(const ntidx_index *x, uint64_t r0, uint64_t r1);
 
 /* The name of the index in messages: its file, or the name it was loaded from memory under (NULL: none). */
 const char *ntx_index_name(const ntidx_index *x);
+/* 64 bits that change whenever what the index says of its trace does: the trace facts its identity check
+   compares (size, times, hashes of the first MiB and the last block) and how far it was indexed. Files
+   derived from the whole trace through the index (the symbolizer's cache) are keyed by it, so that they are
+   exactly as current as the index they were made through. */
+uint64_t ntx_index_identity_key(const ntidx_index *x);
 /* The provider and event names the --full region statistics hold (STRINGS: NUL-terminated, one after the
    other; *len 0 and NULL without them, or before format 1.5). */
 const char *ntx_index_strings(const ntidx_index *x, uint64_t *len);

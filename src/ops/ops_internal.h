@@ -40,6 +40,20 @@ int ntx_symbolizer_part_note(ntidx_symbolizer *part, const ntidx_trace *t, const
 int ntx_symbolizer_join(ntidx_symbolizer **parts, size_t n, uint64_t session_start, ntidx_symbolizer **out);
 
 /*
+ * The symbolizer's table saved beside the index (symbol_cache.c,
+ * docs/symbol-cache.md): ntx_symbolizer_open_threads() maps it back when it
+ * is there and saves the table it made when not. ntx_symbol_cache_usable():
+ * whether a saved table of t through x is there to map (its header checked
+ * only): a pass that would read the method events along with its own for
+ * the symbolizer need not. ntx_symbol_cache_save(): save one made otherwise
+ * (ntx_symbolizer_join()); nothing when x is kept in no file,
+ * NTIDX_SYMBOL_CACHE is 0, or the folder cannot be written (a cache: a
+ * failure costs only time).
+ */
+int ntx_symbol_cache_usable(const ntidx_trace *t, const ntidx_index *x);
+void ntx_symbol_cache_save(const ntidx_symbolizer *s, const ntidx_trace *t, const ntidx_index *x);
+
+/*
  * ntidx_symbolizer_lookup_at(), and the times for which its answer for this address is the same: every ts in
  * [*valid_from, *valid_to) (what a resolving event at or before ts changes), so that a caller looking up the
  * frames of many samples can keep answers per address.

@@ -73,6 +73,7 @@
 #include "phases.h"
 #include "query_internal.h"
 #include "search.h"
+#include "symbolizer_internal.h"
 #include "threads.h"
 #include "ntidx/symbols.h"
 
@@ -103,77 +104,9 @@ static const struct {
 #define JITTED_FLAG 0x8u       /* MethodFlags: Jitted */
 #define SEQ_JIT 0x80000000u    /* while reading: the event is a jitted load */
 #define SEQ_MASK 0x7fffffffu
-#define WHEN_END UINT64_MAX    /* a jitted load's entry: it names what is left at the end */
 #define SCAN_BACK 64           /* entries looked at below a lookup's address (overlaps: code reused) */
 #define MAX_WALK 1024          /* modules of one id looked at by a search (see find_module) */
 #define UNKNOWN_FRAME UINT64_MAX
-
-/*
- * One method event, 32 bytes: a trace can report millions of them (the
- * generated 10 GB trace: 6.2 million method loads), and a batch worker's
- * memory is watched. Names are stored once each in `names`.
- */
-typedef struct method {
-    uint64_t start;
-    uint64_t when;  /* reading and replay: the event's timestamp; then a resolving event's, or WHEN_END */
-    uint32_t size;
-    uint32_t name;  /* offset into names: "Namespace.Method(args)" */
-    uint32_t file;  /* reading: its ModuleID's index in ids; then its module file */
-    uint32_t seq;   /* the event's place in file order (SEQ_JIT while reading); a jitted load's place in the list */
-} method;
-
-/* A module event (few: one or two per assembly). */
-typedef struct modev {
-    uint64_t ts, id;
-    uint32_t seq, kind;
-    size_t il, native; /* offsets of NUL-terminated paths in `paths` */
-} modev;
-
-/* TraceEvent's TraceModuleFile: a path (NULL: none yet) and, in the end, its name's index in modnames. */
-typedef struct mfile {
-    char *path;
-    uint32_t name_id;
-} mfile;
-
-/* TraceEvent's TraceManagedModule, for the replay. */
-typedef struct mmod {
-    uint64_t load, unload;
-    uint32_t file;
-} mmod;
-
-/* The modules of one ModuleID, in TraceEvent's list order. */
-typedef struct mgroup {
-    uint32_t *mods;
-    uint32_t n, cap;
-} mgroup;
-
-struct ntidx_symbolizer {
-    method *methods;
-    size_t nmethods, capmethods;
-    ntidx_buf names;    /* NUL-terminated method names, each once */
-    ntx_idmap name_at;  /* reading: xxh3 of a name -> its offset + 1 (a collision just stores the name again) */
-    uint64_t *ids;      /* reading: the ModuleIDs of the method events */
-    size_t nids, capids;
-    ntx_idmap id_index; /* reading: ModuleID -> index in ids + 1 */
-    modev *modevs;
-    size_t nmodevs, capmodevs;
-    ntidx_buf paths;
-    ntidx_values *values;
-    uint32_t seq;
-    uint64_t session_start; /* the trace's sync time: ModuleLoad's load time */
-    /* the replay's modules, then the module files the table points at */
-    mfile *files;
-    size_t nfiles, capfiles;
-    ntx_idmap file_by_path; /* xxh3 of the lower-cased path -> file + 1 */
-    mmod *mods;
-    size_t nmods, capmods;
-    mgroup *groups;
-    size_t ngroups, capgroups;
-    ntx_idmap group_of;     /* ModuleID -> group + 1 */
-    char **modnames;        /* distinct module names */
-    size_t nmodnames;
-    uint64_t max_size;      /* the largest method: no entry further below an address than this covers it */
-};
 
 static int grow(void **p, size_t *cap, size_t n, size_t elem)
 {
@@ -951,6 +884,10 @@ int ntx_symbolizer_open_threads(ntidx_trace *t, const ntidx_index *x, unsigned t
     if (!t || !out)
         return ntx_failf(NTIDX_E_INVALID_ARG, t ? ntidx_trace_name(t) : NULL, NTIDX_NO_OFFSET,
                          "ntidx_symbolizer_open: NULL argument");
+    int cached = ntx_symbol_cache_load(t, x, out); /* the table saved beside the index, when it is there */
+    if (cached != 0)
+        return cached > 0 ? NTIDX_OK
+                          : ntx_failf(cached, ntidx_trace_name(t), NTIDX_NO_OFFSET, "out of memory");
     ntidx_symbolizer *s = reading_new((uint64_t)ntidx_trace_get_info(t)->sync_ticks);
     if (!s)
         return ntx_failf(NTIDX_E_NOMEM, ntidx_trace_name(t), NTIDX_NO_OFFSET, "out of memory");
@@ -971,6 +908,7 @@ int ntx_symbolizer_open_threads(ntidx_trace *t, const ntidx_index *x, unsigned t
         return rc;
     }
     build_table(s);
+    ntx_symbol_cache_save(s, t, x);
     *out = s;
     return NTIDX_OK;
 }
@@ -1121,6 +1059,14 @@ NTIDX_API void ntidx_symbolizer_close(ntidx_symbolizer **sp)
     if (!sp || !*sp)
         return;
     ntidx_symbolizer *s = *sp;
+    if (s->map.base) { /* mapped from the cache: only the arrays of pointers into it are its own */
+        free(s->files);
+        free(s->modnames);
+        ntx_symbol_cache_unmap(s);
+        free(s);
+        *sp = NULL;
+        return;
+    }
     free_replay(s);
     ntidx_buf_free(&s->names);
     for (size_t i = 0; i < s->nfiles; i++)
