@@ -24,6 +24,9 @@
  *   -w          "window ANALYSIS FRACTION SECONDS MB_READ SECONDS_PER_WHOLE": windows of 1/1000,
  *               1/100, 1/10 and 1/2 of the trace's time span, in its middle, through the full index
  *               on N threads: a window's cost against its size;
+ *   -w          also "symbol-table made SECONDS, BYTES", "saved-table ANALYSIS SECONDS VS_TRACEEVENT
+ *               VS_MADE" and "window-saved ...": exceptions and cpu through an index in a file, with the
+ *               symbolizer's table saved beside it (docs/symbol-cache.md) and mapped back;
  *   always      "gc-bytes full MB_READ BLOCKS plain MB_READ BLOCKS trace MB": what `ntidx gc` reads
  *               with a --full index (only blocks whose type filters can hold GC events) and without.
  *
@@ -31,6 +34,7 @@
  *                       [-a gc|jit|alloc|exceptions|contention|activities|cpu[,...]] TRACE
  */
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +43,7 @@
 #include <unistd.h>
 
 #include <ntidx/analysis.h>
+#include <ntidx/symbols.h>
 
 static double now(void)
 {
@@ -175,8 +180,8 @@ static int bench_cpu(ntidx_trace *t, ntidx_index *x, const char *name, unsigned 
 }
 
 /* A window of `fraction` of the trace's span, in its middle: its seconds (median of reps) and bytes read. */
-static int bench_window(const char *analysis, analyze_fn fn, ntidx_trace *t, ntidx_index *x, unsigned threads,
-                        int reps, double fraction, double whole_secs)
+static int bench_window(const char *tag, const char *analysis, analyze_fn fn, ntidx_trace *t, ntidx_index *x,
+                        unsigned threads, int reps, double fraction, double whole_secs)
 {
     const ntidx_index_info *ii = ntidx_index_get_info(x);
     if (ii->first_ts > ii->last_ts)
@@ -205,11 +210,70 @@ static int bench_window(const char *analysis, analyze_fn fn, ntidx_trace *t, nti
         ntidx_analysis_free(&a);
     }
     qsort(secs, (size_t)reps, sizeof *secs, cmp_d);
-    printf("window %s %g %.6f %.3f %.3f\n", analysis, fraction, secs[reps / 2], (double)st.bytes_read / 1e6,
+    printf("%s %s %g %.6f %.3f %.3f\n", tag, analysis, fraction, secs[reps / 2], (double)st.bytes_read / 1e6,
            whole_secs > 0 ? secs[reps / 2] / whole_secs : 0.0);
     fflush(stdout);
     free(secs);
     return 0;
+}
+
+/*
+ * The symbolizer's table saved beside an index in a file (docs/symbol-cache.md): the --full index written to a
+ * temporary folder and opened from there, the table made and saved once ("symbol-table made SECONDS, BYTES"),
+ * then the exceptions and cpu windows and whole-trace runs that map it back ("window-saved ...", and
+ * "saved-table ANALYSIS SECONDS RATIO_VS_TRACEEVENT RATIO_VS_MADE": against the runs above, which make the
+ * table from the trace every time). The folder is removed after.
+ */
+static int bench_saved_table(ntidx_trace *t, ntidx_index *full, unsigned threads, int reps, double traceevent,
+                             double exc_secs, double cpu_secs, int exc, int cpu)
+{
+    char dir[] = "/tmp/ntidx-bench-XXXXXX", path[64], sym[80];
+    if (!mkdtemp(dir))
+        return -1;
+    snprintf(path, sizeof path, "%s/trace.ntidx", dir);
+    snprintf(sym, sizeof sym, "%s.sym", path);
+    ntidx_index *x = NULL;
+    ntidx_symbolizer *s = NULL;
+    int rc = -1;
+    if (ntidx_index_write(full, path) < 0 || ntidx_index_open(t, path, NULL, &x, NULL) < 0) {
+        fprintf(stderr, "bench_analysis: %s\n", ntidx_last_error());
+        goto out;
+    }
+    double t0 = now();
+    if (ntidx_symbolizer_open(t, x, &s) < 0) {
+        fprintf(stderr, "bench_analysis: %s\n", ntidx_last_error());
+        goto out;
+    }
+    double made = now() - t0;
+    ntidx_symbolizer_close(&s);
+    struct stat st;
+    printf("symbol-table made %.6f s, %lld bytes\n", made, stat(sym, &st) == 0 ? (long long)st.st_size : -1LL);
+    rc = 0;
+    static const double fractions[] = {0.001, 0.01, 0.1, 0.5};
+    const struct {
+        const char *name;
+        analyze_fn fn;
+        int on;
+        double made_secs;
+    } which[] = {{"exceptions", ntidx_exceptions_analyze, exc, exc_secs}, {"cpu", cpu_default, cpu, cpu_secs}};
+    for (size_t n = 0; n < 2 && rc == 0; n++) {
+        if (!which[n].on)
+            continue;
+        figure whole = {0};
+        rc |= bench(which[n].name, which[n].fn, t, x, "full+table", threads, reps, &whole);
+        if (rc == 0)
+            printf("saved-table %s %.3f %.1fx %.2fx\n", which[n].name, whole.secs,
+                   traceevent > 0 && whole.secs > 0 ? traceevent / whole.secs : 0.0,
+                   whole.secs > 0 ? which[n].made_secs / whole.secs : 0.0);
+        for (size_t f = 0; f < sizeof fractions / sizeof fractions[0] && rc == 0; f++)
+            rc |= bench_window("window-saved", which[n].name, which[n].fn, t, x, threads, reps, fractions[f], whole.secs);
+    }
+out:
+    ntidx_index_close(&x);
+    unlink(sym);
+    unlink(path);
+    rmdir(dir);
+    return rc;
 }
 
 /* The file's bytes read through, as `cat` would (after the runs above: from the page cache). */
@@ -313,8 +377,11 @@ int main(int argc, char **argv)
         analyze_fn fn = n < NA - 1 ? analyses[n].fn : cpu_default;
         const char *name = n < NA - 1 ? analyses[n].name : "cpu";
         for (size_t f = 0; f < sizeof fractions / sizeof fractions[0] && rc == 0; f++)
-            rc |= bench_window(name, fn, t, full, threads, reps, fractions[f], fig[n][1][1].secs);
+            rc |= bench_window("window", name, fn, t, full, threads, reps, fractions[f], fig[n][1][1].secs);
     }
+    if (rc == 0 && windows && (wanted(only, "exceptions") || wanted(only, "cpu")))
+        rc |= bench_saved_table(t, full, threads, reps, traceevent, fig[3][1][1].secs, fig[NA - 1][1][1].secs,
+                                wanted(only, "exceptions"), wanted(only, "cpu"));
     read_file(path);
     ntidx_index_close(&full);
     ntidx_index_close(&plain);
