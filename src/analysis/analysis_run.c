@@ -5,9 +5,14 @@
  *
  * Units are read by workers that take them from a shared counter, as the
  * parallel statistics do (src/ops/stats_parallel.c); the calling thread is
- * worker 0. A unit's state is kept until the merge: the merge needs every
- * unit's state in time order, and units finish in any order. What a unit
- * keeps is small (its records and its open pairs), not its events.
+ * worker 0. The merge takes the units in time order, and units finish in any
+ * order: a worker that finishes one merges it, and every finished unit after
+ * it, as soon as those before it are merged (one worker at a time, under a
+ * lock it only tries: nobody waits for it), and frees their states. So the
+ * merge, serial by nature, runs while the other workers read, and a unit's
+ * state (an analysis's tape of compact events can be hundreds of MB over a
+ * whole trace) lives from its read to its turn, not to the end of the run.
+ * What is left when the workers are joined is merged then.
  */
 #include <math.h>
 #include <pthread.h>
@@ -34,7 +39,8 @@ NTIDX_API void ntidx_analysis_options_defaults(ntidx_analysis_options *o)
 
 typedef struct unit {
     size_t first, count;   /* regions[first .. first + count) */
-    void *state;           /* the analysis's, NULL until read */
+    void *state;           /* the analysis's, NULL until read; NULL again once merged */
+    atomic_int read;       /* 1 once read to its end without an error: ready to merge */
     ntx_an_counts counts;
     ntidx_query_stats qs;  /* what its query read */
     ntidx_symbolizer *sym; /* with_symbols: the symbolizer's events of its regions (a part) */
@@ -51,6 +57,15 @@ typedef struct shared {
     size_t nunits;
     atomic_size_t next;
     atomic_int failed;
+    /* The merge while the workers read (merge_ready()): the merge's state, the next unit to merge (written
+       under merge_lock, read outside it only to decide whether to try the lock), its error, and the seconds
+       spent merging (serial work, taken out of the parallel section's time for the benchmarks). */
+    pthread_mutex_t merge_lock;
+    void *merged;
+    atomic_size_t merged_upto;
+    int merge_rc;
+    ntx_err merge_err;
+    double merge_secs;
 } shared;
 
 /* Each on cache lines of its own (allocated aligned): no worker writes a line another one does. */
@@ -299,6 +314,43 @@ static int read_unit(shared *sh, unit *u, ntidx_values *v, ntx_err *err)
     return rc;
 }
 
+/* The next unit is read and its merge is not being done by another worker. */
+static int mergeable(shared *sh)
+{
+    size_t k = atomic_load(&sh->merged_upto);
+    return k < sh->nunits && atomic_load(&sh->units[k].read) && !atomic_load(&sh->failed);
+}
+
+/*
+ * Merge the units that are read, in order, from the first not merged yet; each unit's state freed when
+ * merged. A worker that finds the lock taken goes back to reading: the holder, once it lets the lock go,
+ * looks again for a unit that became ready meanwhile (the flag is set before the lock is tried), and
+ * whatever is left at the join is merged by the caller.
+ */
+static void merge_ready(shared *sh)
+{
+    const ntx_analysis_def *def = sh->def;
+    while (mergeable(sh) && pthread_mutex_trylock(&sh->merge_lock) == 0) {
+        double t0 = ntx_phase_begin();
+        size_t k = atomic_load(&sh->merged_upto);
+        for (; k < sh->nunits && atomic_load(&sh->units[k].read) && !atomic_load(&sh->failed); k++) {
+            unit *u = &sh->units[k];
+            int rc = def->merge_unit(sh->merged, u->state, &sh->merge_err);
+            def->unit_free(u->state);
+            u->state = NULL;
+            if (rc < 0) {
+                sh->merge_rc = rc;
+                atomic_store(&sh->failed, 1);
+                k++;
+                break;
+            }
+        }
+        atomic_store(&sh->merged_upto, k);
+        sh->merge_secs += ntx_phase_since(t0);
+        pthread_mutex_unlock(&sh->merge_lock);
+    }
+}
+
 static void *work(void *arg)
 {
     worker *w = arg;
@@ -313,7 +365,10 @@ static void *work(void *arg)
         if (rc < 0) {
             w->rc = rc;
             atomic_store(&sh->failed, 1);
+            break;
         }
+        atomic_store(&sh->units[k].read, 1);
+        merge_ready(sh);
     }
     return NULL;
 }
@@ -474,6 +529,12 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
         if (ntidx_values_new(&ws[i].values) < 0)
             rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     }
+    /* The merge's state first: workers merge as they go (merge_ready()). */
+    void *merged = NULL;
+    if (rc == 0 && (rc = def->merge_new(ctx, &merged)) < 0)
+        ntx_err_set(err, rc, "out of memory");
+    sh.merged = merged;
+    pthread_mutex_init(&sh.merge_lock, NULL);
     unsigned started = 0;
     double ph = ntx_phase_begin(); /* the workers' part, timed for the benchmarks */
     for (unsigned i = 1; rc == 0 && i < nthreads; i++, started++)
@@ -484,22 +545,29 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
     for (unsigned i = 1; i <= started; i++)
         pthread_join(ws[i].tid, NULL);
     ntx_phase_end(ph);
+    ntx_phase_serial(sh.merge_secs); /* merging is serial work, whichever thread did it */
+    pthread_mutex_destroy(&sh.merge_lock);
     for (unsigned i = 0; rc == 0 && i < nthreads; i++)
         if (ws[i].rc < 0) {
             rc = ws[i].rc;
             *err = ws[i].err;
         }
+    if (rc == 0 && sh.merge_rc < 0) {
+        rc = sh.merge_rc;
+        *err = sh.merge_err;
+    }
 
-    /* The merge, in time order; each unit's state is freed as soon as it is merged. */
-    void *merged = NULL;
+    /* The rest of the merge, in time order: the units the workers left. */
     ntx_an_counts counts = {0};
     ntidx_analysis_stats st = {0};
-    if (rc == 0 && (rc = def->merge_new(ctx, &merged)) < 0)
-        ntx_err_set(err, rc, "out of memory");
+    for (size_t k = atomic_load(&sh.merged_upto); rc == 0 && k < sh.nunits; k++) {
+        unit *u = &sh.units[k];
+        rc = def->merge_unit(merged, u->state, err);
+        def->unit_free(u->state);
+        u->state = NULL;
+    }
     for (size_t k = 0; k < sh.nunits; k++) {
         unit *u = &sh.units[k];
-        if (rc == 0 && (rc = def->merge_unit(merged, u->state, err)) < 0)
-            break;
         counts.events += u->counts.events;
         counts.field_errors += u->counts.field_errors;
         st.bytes_read += u->qs.bytes_read;

@@ -44,3 +44,14 @@ void ntx_phase_end(double began)
     sections++;
     pthread_mutex_unlock(&lock);
 }
+
+double ntx_phase_since(double began) { return began ? now() - began : 0; }
+
+void ntx_phase_serial(double secs)
+{
+    if (!(secs > 0))
+        return;
+    pthread_mutex_lock(&lock);
+    parallel_secs -= secs;
+    pthread_mutex_unlock(&lock);
+}

@@ -19,5 +19,10 @@
 double ntx_phase_begin(void);
 /* Its end, `began` being what ntx_phase_begin() returned. */
 void ntx_phase_end(double began);
+/* Seconds since `began` (0 when nothing is measured). */
+double ntx_phase_since(double began);
+/* Serial work done inside a parallel section (one thread at a time, under a lock: a merge the workers take
+   turns at), taken out of the parallel sum: more threads do not divide it. */
+void ntx_phase_serial(double secs);
 
 #endif

@@ -12,6 +12,7 @@
  * library's code), and the same whatever the cut and the threads.
  */
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 
 #include "rt_trace.h"
@@ -199,9 +200,28 @@ static int toy_finish(void *m, ntidx_analysis **out, ntx_an_counts *counts, ntx_
     return ntx_analysis_add_table(*out, "suspensions", toy_columns, 4, r->n, toy_cell, r);
 }
 
+/* Unit states alive at once, and the most there were: the driver merges a unit as soon as those before it
+   are merged, and frees it then (so on one thread, one at a time). */
+static atomic_int live_units, peak_units;
+
+static int toy_unit_new(const ntx_an_ctx *ctx, void **out)
+{
+    int rc = toy_new(ctx, out);
+    int live = rc < 0 ? 0 : atomic_fetch_add(&live_units, 1) + 1;
+    for (int peak = atomic_load(&peak_units); live > peak && !atomic_compare_exchange_weak(&peak_units, &peak, live);)
+        ;
+    return rc;
+}
+
+static void toy_unit_free(void *p)
+{
+    atomic_fetch_sub(&live_units, 1);
+    toy_free(p);
+}
+
 static const ntx_analysis_def toy_def = {
     .name = "suspensions", .types = toy_types, .ntypes = 2,
-    .unit_new = toy_new, .unit_event = toy_event, .unit_end = toy_unit_end, .unit_free = toy_free,
+    .unit_new = toy_unit_new, .unit_event = toy_event, .unit_end = toy_unit_end, .unit_free = toy_unit_free,
     .merge_new = toy_new, .merge_unit = toy_merge, .open_count = toy_open, .lookahead_event = toy_ahead,
     .finish = toy_finish, .merge_free = toy_free,
 };
@@ -304,7 +324,12 @@ static uint64_t check_config(ntidx_trace *t, const ntidx_index *x, const ev *evs
     o.unit_regions = unit_regions;
     o.lookahead_seconds = (double)ahead_ticks / 1e7;
     ntidx_analysis *a = NULL;
+    atomic_store(&peak_units, 0);
     assert_int_equal(ntx_analysis_run(&toy_def, t, x, &o, &a), NTIDX_OK);
+    assert_int_equal(atomic_load(&live_units), 0);
+    if (threads == 1 && atomic_load(&peak_units) > 1) /* merged while reading: one unit alive at a time */
+        fail_msg("window [%" PRIu64 ", %" PRIu64 ") units of %" PRIu64 ": %d unit states alive at once on one thread",
+                 t0, t1, unit_regions, atomic_load(&peak_units));
     uint64_t unmatched;
     recs want = reference(evs, n, t0, t1, ahead_ticks, &unmatched, v6 ? tid_v6 : tid_v5);
     ntidx_table tb;
