@@ -219,6 +219,28 @@ class RemoteHttpOnly(Remote):
             if os.path.exists(os.path.join(many, "many.nettrace")):
                 os.unlink(os.path.join(many, "many.nettrace"))
 
+    def test_a_cpu_window_reads_the_saved_symbol_table_not_the_trace(self):
+        # naming a window's frames needs the method events of the whole trace: the first symbolizer of the
+        # trace reads them (over HTTP: most of the trace) and saves its table beside the index in the index
+        # directory (docs/symbol-cache.md); the next window maps the table and reads only what it needs
+        url, name = self.url["real.nettrace"], "real.nettrace"
+        args = ["cpu", "TRACE", "--from", "2s", "--to", "2500ms", "--format", "jsonl"]
+        for f in os.listdir(os.path.join(self.dir, "idx")):
+            if f.endswith(".sym"):
+                os.unlink(os.path.join(self.dir, "idx", f))
+        reads = []
+        for _ in range(2):
+            self.srv.reset()
+            out = self.same(args, name)
+            reads.append(sum(r["bytes"] for r in self.srv.log()))
+        self.assertTrue(any(f.endswith(".ntidx.sym") for f in os.listdir(os.path.join(self.dir, "idx"))))
+        print("cpu window over HTTP: %d bytes read, then %d" % tuple(reads), file=sys.stderr)
+        self.assertLess(reads[1], reads[0] / 2, "the second reads its window, its frames named from the saved table")
+        self.assertIn(b'"method"', out)
+        # and the table named the frames as the trace does (NTIDX_SYMBOL_CACHE=0: made from the events)
+        p = run([a.replace("TRACE", url) for a in args], dict(self.env, NTIDX_SYMBOL_CACHE="0"))
+        self.assertEqual(p.stdout.replace(url.encode(), b"TRACE"), out)
+
     def test_sql_opens_a_url_once_per_connection(self):
         # the statements of one connection, and the subquery of one, read the trace opened once (its head asked
         # for once), not once per statement and table: a URL has no stat() to say it is unchanged; its source
