@@ -191,36 +191,40 @@ static uint8_t *map_cache(const ntidx_index *x, uint64_t *len)
     return m;
 }
 
-int ntx_symbol_cache_usable(const ntidx_trace *t, const ntidx_index *x)
+/* The cache of x mapped, its header checked for t through x and its parts laid out; NULL when there is none
+   to use. */
+static uint8_t *map_checked(const ntidx_trace *t, const ntidx_index *x, uint64_t *len, head *h, parts *p)
 {
     if (!enabled() || !t || !x)
-        return 0;
+        return NULL;
+    uint8_t *m = map_cache(x, len);
+    if (m && !(read_head(m, *len, key_of(t, x), h) && lay_out(h, *len, p))) {
+        munmap(m, *len);
+        m = NULL;
+    }
+    return m;
+}
+
+int ntx_symbol_cache_usable(const ntidx_trace *t, const ntidx_index *x)
+{
     uint64_t len = 0;
-    uint8_t *m = map_cache(x, &len);
-    if (!m)
-        return 0;
     head h;
     parts p;
-    int ok = read_head(m, len, key_of(t, x), &h) && lay_out(&h, len, &p);
-    munmap(m, len);
-    return ok;
+    uint8_t *m = map_checked(t, x, &len, &h, &p);
+    if (m)
+        munmap(m, len);
+    return m != NULL;
 }
 
 int ntx_symbol_cache_load(const ntidx_trace *t, const ntidx_index *x, ntidx_symbolizer **out)
 {
     *out = NULL;
-    if (!enabled() || !t || !x)
-        return 0;
     uint64_t len = 0;
-    uint8_t *m = map_cache(x, &len);
-    if (!m)
-        return 0;
     head h;
     parts p;
-    if (!read_head(m, len, key_of(t, x), &h) || !lay_out(&h, len, &p)) {
-        munmap(m, len);
+    uint8_t *m = map_checked(t, x, &len, &h, &p);
+    if (!m)
         return 0;
-    }
     (void)madvise(m, len, MADV_WILLNEED); /* read whole by the checksum below */
     if (body_hash(m, &h, &p) != h.body_hash || !body_ok(m, &h, &p)) {
         munmap(m, len);
