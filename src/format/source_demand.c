@@ -25,6 +25,10 @@
  * reports it (ntx_demand_error()): every byte of a trace is bounds-checked
  * as untrusted, so decoding zeros is safe, and the operation fails at its
  * next checkpoint as it does for a file that shrank under its mapping.
+ * Units the caller keeps (ntx_demand_keep(): the definitions that regions are
+ * primed with) stay when a release covers them, and a fault's request that a
+ * release made stale (the unit filled, its reader past it, then released) is
+ * not filled again: parallel statistics ask for each byte of a trace once.
  *
  * Where userfaultfd cannot be had (a seccomp profile that refuses it, as
  * Docker's default one does; a kernel without it), or NTIDX_NO_USERFAULTFD=1
@@ -75,6 +79,8 @@ struct ntx_demand {
     int thread_started;
     pthread_mutex_t mu;
     uint8_t *filled;   /* one byte per unit: 1 once copied in */
+    uint8_t *kept;     /* one byte per unit: 1 when releases leave it (ntx_demand_keep()) */
+    uint8_t *dropped;  /* one byte per unit: 1 when released after it was filled, until it is filled again */
     size_t units;
     uint8_t *buf;      /* the handler's unit buffer */
     ntx_fault_word *fault;
@@ -143,6 +149,7 @@ static int place_unit(ntx_demand *d, size_t unit)
     if (e) /* zeros, readable, rather than a reader stopped for ever (the caller records the error) */
         (void)mmap(dst, NTX_DEMAND_UNIT, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
     d->filled[unit] = 1;
+    d->dropped[unit] = 0;
     pthread_mutex_unlock(&d->mu);
     if (e && copy != MAP_FAILED)
         munmap(copy, NTX_DEMAND_UNIT);
@@ -192,6 +199,7 @@ static int fill_unit(ntx_demand *d, size_t unit)
         return -1;
     pthread_mutex_lock(&d->mu);
     d->filled[unit] = 1;
+    d->dropped[unit] = 0;
     pthread_mutex_unlock(&d->mu);
     return 0;
 }
@@ -245,9 +253,37 @@ static void read_ahead(ntx_demand *d, size_t unit, int missed)
                         (uint64_t)(r->ra_end - r->ra_start) * NTX_DEMAND_UNIT);
 }
 
+/*
+ * A fault's request for a unit that was filled and then released since is
+ * likely stale: asked for before the fill (a reader that faulted again while
+ * it waited asks again; without userfaultfd, the first fill of it answers
+ * both), the reader long past it, and filling it would ask the source for a
+ * range nobody reads (and read ahead of it). Its readers are woken instead: one
+ * that still needs the unit faults again and asks again, and that request is
+ * served (the mark is gone). 1 when the request was answered so.
+ */
+static int wake_if_stale(ntx_demand *d, size_t unit)
+{
+    pthread_mutex_lock(&d->mu);
+    int stale = d->dropped[unit] && !d->filled[unit];
+    d->dropped[unit] = 0;
+    pthread_mutex_unlock(&d->mu);
+    if (!stale)
+        return 0;
+    if (d->sig_mode)
+        ntx_sigfill_done(&d->fill_count);
+    else {
+        struct uffdio_range r = {.start = (uintptr_t)d->base + unit * NTX_DEMAND_UNIT, .len = NTX_DEMAND_UNIT};
+        (void)ioctl(d->uffd, UFFDIO_WAKE, &r);
+    }
+    return 1;
+}
+
 /* A fault at `unit`: fill it, then read ahead of a walk. */
 static void serve_fault(ntx_demand *d, size_t unit)
 {
+    if (wake_if_stale(d, unit))
+        return;
     if (d->sig_mode) {
         pthread_mutex_lock(&d->mu);
         int filled = d->filled[unit];
@@ -283,16 +319,54 @@ static int wait_input(ntx_demand *d, int fd)
     }
 }
 
-/* Without userfaultfd: the units the SIGSEGV handler asks for (demand_signal.c). */
+/* Without userfaultfd: the requests waiting in the pipe appended to q (n of them), up to `cap`; the new count. */
+static size_t drain_requests(ntx_demand *d, size_t *q, size_t n, size_t cap)
+{
+    while (n < cap) {
+        ssize_t got = read(d->req_pipe[0], q + n, (cap - n) * sizeof *q); /* (the read end does not block) */
+        if (got <= 0)
+            break;
+        n += (size_t)got / sizeof *q;
+    }
+    return n;
+}
+
+/* Whether the thread is asked to stop, without waiting. */
+static int stop_asked(ntx_demand *d)
+{
+    struct pollfd p = {d->stop_pipe[0], POLLIN, 0};
+    return poll(&p, 1, 0) > 0;
+}
+
+/*
+ * Without userfaultfd: the units the SIGSEGV handler asks for (demand_signal.c), in order. A reader that waits
+ * for its unit is woken by every fill and asks again while its unit is not in place, so the pipe holds the same
+ * unit many times: the requests for a unit waiting when it is served are answered by that one service (its
+ * fill, or the wake of a stale request, wakes every reader that made them: demand_signal.c's readers wait for
+ * a fill since they asked), rather than left to a time when the unit may have been released again, when each
+ * would ask the source for it again.
+ */
+#define REQUEST_QUEUE 4096
 static void *sig_handler_thread(void *arg)
 {
     ntx_demand *d = arg;
-    while (wait_input(d, d->req_pipe[0])) {
-        size_t units[64];
-        ssize_t n = read(d->req_pipe[0], units, sizeof units);
-        for (ssize_t i = 0; n > 0 && i < n / (ssize_t)sizeof units[0]; i++)
-            if (units[i] < d->units)
-                serve_fault(d, units[i]);
+    size_t q[REQUEST_QUEUE], n = 0;
+    for (;;) {
+        n = drain_requests(d, q, n, REQUEST_QUEUE);
+        if (n == 0) {
+            if (!wait_input(d, d->req_pipe[0]))
+                break;
+            continue;
+        }
+        if (stop_asked(d))
+            break;
+        size_t unit = q[0], kept = 0;
+        for (size_t i = 1; i < n; i++)
+            if (q[i] != unit)
+                q[kept++] = q[i];
+        n = kept;
+        if (unit < d->units)
+            serve_fault(d, unit);
     }
     return NULL;
 }
@@ -343,9 +417,11 @@ int ntx_demand_map(ntx_source *s, ntx_fault_word *fault, ntx_demand **out, ntx_e
         return NTIDX_OK;
     }
     d->filled = calloc(d->units, 1);
+    d->kept = calloc(d->units, 1);
+    d->dropped = calloc(d->units, 1);
     d->buf = malloc(NTX_DEMAND_UNIT);
     void *p = mmap(NULL, d->len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (!d->filled || !d->buf || p == MAP_FAILED) {
+    if (!d->filled || !d->kept || !d->dropped || !d->buf || p == MAP_FAILED) {
         if (p != MAP_FAILED)
             munmap(p, d->len);
         ntx_demand_unmap(d);
@@ -374,6 +450,7 @@ int ntx_demand_map(ntx_source *s, ntx_fault_word *fault, ntx_demand **out, ntx_e
     if (d->uffd < 0) {
         d->sig_mode = 1;
         if (mprotect(d->base, d->len, PROT_NONE) != 0 || pipe2(d->req_pipe, O_CLOEXEC) != 0 ||
+            fcntl(d->req_pipe[0], F_SETFL, O_NONBLOCK) != 0 ||
             !(d->slot = ntx_sigfill_add(d->base, d->len, NTX_DEMAND_UNIT, d->req_pipe[1], &d->fill_count))) {
             ntx_demand_unmap(d);
             return ntx_err_set(err, NTIDX_E_UNSUPPORTED,
@@ -413,6 +490,19 @@ void ntx_demand_prefetch(ntx_demand *d, uint64_t off, uint64_t len)
     ntx_source_prefetch(d->src, a, b - a);
 }
 
+/* Units [a, b) dropped (mu held): zeros again in the mapping, read again from the source if touched. */
+static void drop_units(ntx_demand *d, uint64_t a, uint64_t b)
+{
+    for (uint64_t u = a; u < b; u++)
+        d->dropped[u] |= d->filled[u];
+    memset(d->filled + a, 0, (size_t)(b - a));
+    if (d->sig_mode) /* inaccessible again: the next read faults and fills it */
+        (void)mmap(d->base + a * NTX_DEMAND_UNIT, (size_t)((b - a) * NTX_DEMAND_UNIT), PROT_NONE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+    else
+        (void)madvise(d->base + a * NTX_DEMAND_UNIT, (size_t)((b - a) * NTX_DEMAND_UNIT), MADV_DONTNEED);
+}
+
 void ntx_demand_release(ntx_demand *d, uint64_t off, uint64_t len)
 {
     if (!d->len || !len)
@@ -423,15 +513,32 @@ void ntx_demand_release(ntx_demand *d, uint64_t off, uint64_t len)
         b = d->units;
     if (a >= b)
         return;
+    /* each run of units not kept: dropped; the source's copy of the whole range with them (a kept unit's bytes
+       are in the mapping) */
     pthread_mutex_lock(&d->mu);
-    memset(d->filled + a, 0, (size_t)(b - a));
-    if (d->sig_mode) /* inaccessible again: the next read faults and fills it */
-        (void)mmap(d->base + a * NTX_DEMAND_UNIT, (size_t)((b - a) * NTX_DEMAND_UNIT), PROT_NONE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
-    else
-        (void)madvise(d->base + a * NTX_DEMAND_UNIT, (size_t)((b - a) * NTX_DEMAND_UNIT), MADV_DONTNEED);
+    for (uint64_t u = a; u < b;) {
+        while (u < b && d->kept[u])
+            u++;
+        uint64_t s = u;
+        while (u < b && !d->kept[u])
+            u++;
+        if (u > s)
+            drop_units(d, s, u);
+    }
     pthread_mutex_unlock(&d->mu);
     ntx_source_release(d->src, a * NTX_DEMAND_UNIT, (b - a) * NTX_DEMAND_UNIT);
+}
+
+void ntx_demand_keep(ntx_demand *d, uint64_t off, uint64_t len)
+{
+    if (!d->len || !len || off >= d->src->id.size)
+        return;
+    if (len > d->src->id.size - off)
+        len = d->src->id.size - off;
+    size_t u0 = (size_t)(off / NTX_DEMAND_UNIT), u1 = (size_t)((off + len - 1) / NTX_DEMAND_UNIT);
+    pthread_mutex_lock(&d->mu);
+    memset(d->kept + u0, 1, u1 - u0 + 1);
+    pthread_mutex_unlock(&d->mu);
 }
 
 int ntx_demand_error(ntx_demand *d, ntx_err *err)
@@ -467,6 +574,8 @@ void ntx_demand_unmap(ntx_demand *d)
         munmap(d->base, d->len);
     pthread_mutex_destroy(&d->mu);
     free(d->filled);
+    free(d->kept);
+    free(d->dropped);
     free(d->buf);
     free(d);
 }

@@ -219,6 +219,29 @@ class RemoteHttpOnly(Remote):
             if os.path.exists(os.path.join(many, "many.nettrace")):
                 os.unlink(os.path.join(many, "many.nettrace"))
 
+    def test_parallel_stats_read_each_byte_once(self):
+        # a whole-trace stats of a trace of many regions, indexed (not --full: the regions are read), on two
+        # threads: each work unit primes its first region with definitions that another unit's region holds;
+        # those are kept rather than released, and a unit's release never reaches back over the regions between
+        # (another thread's, still to be read): every byte of the object is asked for once
+        many, srv = self.srvdir, self.srv
+        path = os.path.join(many, "stream.nettrace")
+        try:
+            subprocess.run([NTIDX, "gen", "-o", path, "--size", "32M", "--seed", "5", "--quiet"], check=True)
+            url, size = srv.base + "/stream.nettrace", os.path.getsize(path)
+            self.assertGreaterEqual(json.loads(run(["index", url, "--json", "--quiet"], self.env).stdout)["regions"], 8)
+            want = run(["stats", path, "--no-index"], self.lenv).stdout.split(b"\n", 1)[1]
+            for attempt in range(3):
+                srv.reset()
+                got = run(["stats", url, "--threads", "2"], self.env).stdout.split(b"\n", 1)[1]
+                log = srv.log()
+                with self.subTest(attempt=attempt):
+                    self.assertEqual(got, want)
+                    self.assertEqual(sum(r["bytes"] for r in log), size, [r["range"] for r in log])
+        finally:
+            if os.path.exists(path):
+                os.unlink(path)
+
     def test_sql_opens_a_url_once_per_connection(self):
         # the statements of one connection, and the subquery of one, read the trace opened once (its head asked
         # for once), not once per statement and table: a URL has no stat() to say it is unchanged; its source

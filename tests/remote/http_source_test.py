@@ -256,6 +256,19 @@ class HttpSource(unittest.TestCase):
                                   "bytes=%d-%d" % (unit, unit + 65535),
                                   "bytes=%d-%d" % (2 * MiB, 2 * MiB + 65535)])  # released: read again
 
+    def test_demand_mapping_keeps_what_it_is_told_to(self):
+        # a kept unit (definitions that regions are primed with) stays when a release covers it; the unit
+        # beside it, released, is asked for again when read
+        a = 2 * MiB
+        info, _, _ = self.tool(self.url, "map", "prefetch:%d:%d" % (a, MiB), "read:%d:%d" % (a, MiB),
+                               "keep:%d:10" % (a + 100), "release:0:%d" % (5 * MiB), "read:%d:10" % (a + 100),
+                               "read:%d:10" % (a + 70000))
+        self.assertEqual(self.got(), self.data[a:a + MiB] + self.data[a + 100:a + 110] +
+                         self.data[a + 70000:a + 70010])
+        ranges = [r["range"] for r in self.srv.log()]
+        self.assertEqual(ranges, ["bytes=0-65535", "bytes=%d-%d" % (a, a + MiB - 1),
+                                  "bytes=%d-%d" % (a + 65536, a + 2 * 65536 - 1)])
+
     def test_demand_mapping_fault_is_an_error_not_garbage(self):
         self.srv.fault(kind="delay", ms=0, count=1)
         self.srv.fault(kind="status", status=404, count=-1)

@@ -5,7 +5,7 @@
  *                                          {"size", "etag", "last_modified", "name", "requests", "bytes",
  *                                          "retries"} as JSON
  *   source_tool --put NAME FILE            upload FILE as NAME (ntx_source_put)
- * OPs: read:OFF:LEN  prefetch:OFF:LEN  release:OFF:LEN
+ * OPs: read:OFF:LEN  prefetch:OFF:LEN  release:OFF:LEN  keep:OFF:LEN (mapped: ntx_demand_keep)
  *      batch:1 batch:0  the hints between are one burst (ntx_source_batch)
  *      map            from here on, reads and hints go through the demand mapping (source_demand.c)
  *      stream:CHUNK   the whole object, CHUNK bytes a read, asking 32 MiB ahead and releasing behind (a pass)
@@ -125,6 +125,8 @@ int main(int argc, char **argv)
                 ntx_source_prefetch(s, off, len);
         } else if (sscanf(argv[i], "batch:%llu", &off) == 1) {
             ntx_source_batch(s, off != 0);
+        } else if (sscanf(argv[i], "keep:%llu:%llu", &off, &len) == 2 && dm) {
+            ntx_demand_keep(dm, off, len);
         } else if (sscanf(argv[i], "release:%llu:%llu", &off, &len) == 2) {
             if (dm)
                 ntx_demand_release(dm, off, len);
