@@ -80,7 +80,8 @@ struct ntx_demand {
     pthread_mutex_t mu;
     uint8_t *filled;   /* one byte per unit: 1 once copied in */
     uint8_t *kept;     /* one byte per unit: 1 when releases leave it (ntx_demand_keep()) */
-    uint8_t *dropped;  /* one byte per unit: 1 when released after it was filled, until it is filled again */
+    uint8_t *dropped;  /* one byte per unit: 1 when released after it was filled (or announced), until filled */
+    uint8_t *announced; /* one byte per unit: 1 while a caller's prefetch of it is under way (not read-ahead's) */
     size_t units;
     uint8_t *buf;      /* the handler's unit buffer */
     ntx_fault_word *fault;
@@ -91,25 +92,27 @@ struct ntx_demand {
         uint64_t used;
     } streams[NTX_DEMAND_STREAMS];
     uint64_t clock;
+    _Atomic uint64_t n_faults; /* units a fault filled (ntx_demand_faults()) */
     ntx_err first_err; /* the first unit that could not be read */
     int has_err;
 };
 
-/* Copy the unit's bytes (d->buf) into its pages and wake whoever waits on them. Pages that exist already are
-   left as they are: they hold the same bytes, copied by an earlier fault, and a unit can be partly present
-   when ntx_demand_release() zapped it while a copy into it was under way (another thread read definitions in
-   a region its owner had released). UFFDIO_COPY stops at such a page: with EEXIST when it is the first, with
-   EAGAIN and the bytes copied before it otherwise; it also says EAGAIN while the address space changes. 0, or
-   the errno of a copy that cannot be made. */
-static int copy_unit(ntx_demand *d, size_t unit)
+/* Copy `len` bytes (whole units) from `src` into the mapping at `off` and wake whoever waits on them. Pages that
+   exist already are left as they are: they hold the same bytes, copied by an earlier fault or by a prefetch's
+   arrival (arrived(), on the source's threads, at the same time as this handler's faults), and a unit can be
+   partly present when ntx_demand_release() zapped it while a copy into it was under way (another thread read
+   definitions in a region its owner had released). UFFDIO_COPY stops at such a page: with EEXIST when it is the
+   first, with EAGAIN and the bytes copied before it otherwise; it also says EAGAIN while the address space
+   changes. 0, or the errno of a copy that cannot be made. */
+static int copy_range(ntx_demand *d, uint64_t off, const uint8_t *src, uint64_t len)
 {
     const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-    uint64_t base = (uint64_t)unit * NTX_DEMAND_UNIT, done = 0;
+    uint64_t done = 0;
     int again = 0;
-    while (done < NTX_DEMAND_UNIT) {
-        struct uffdio_copy copy = {.dst = (uintptr_t)(d->base + base + done),
-                                   .src = (uintptr_t)(d->buf + done),
-                                   .len = NTX_DEMAND_UNIT - done};
+    while (done < len) {
+        struct uffdio_copy copy = {.dst = (uintptr_t)(d->base + off + done),
+                                   .src = (uintptr_t)(src + done),
+                                   .len = len - done};
         if (ioctl(d->uffd, UFFDIO_COPY, &copy) == 0)
             break;
         int e = errno;
@@ -122,10 +125,15 @@ static int copy_unit(ntx_demand *d, size_t unit)
         else
             return e;
     }
-    /* a page that existed was not woken by a copy: wake the whole unit (cheap, and nobody is left waiting) */
-    struct uffdio_range r = {.start = (uintptr_t)(d->base + base), .len = NTX_DEMAND_UNIT};
+    /* a page that existed was not woken by a copy: wake the whole range (cheap, and nobody is left waiting) */
+    struct uffdio_range r = {.start = (uintptr_t)(d->base + off), .len = len};
     (void)ioctl(d->uffd, UFFDIO_WAKE, &r);
     return 0;
+}
+
+static int copy_unit(ntx_demand *d, size_t unit)
+{
+    return copy_range(d, (uint64_t)unit * NTX_DEMAND_UNIT, d->buf, NTX_DEMAND_UNIT);
 }
 
 /* Without userfaultfd: put d->buf in the unit's place, readable, in one step for every other reader (a private
@@ -204,6 +212,9 @@ static int fill_unit(ntx_demand *d, size_t unit)
     return 0;
 }
 
+static void prefetch_units(ntx_demand *d, int announce, uint64_t off, uint64_t len);
+static void arrived(void *ctx, uint64_t off, const uint8_t *buf, uint64_t len);
+
 /* The stream a fault at `unit` continues (in its window, or a little past its last fault), else NULL. */
 static struct ra_stream *stream_of(ntx_demand *d, size_t unit)
 {
@@ -249,7 +260,7 @@ static void read_ahead(ntx_demand *d, size_t unit, int missed)
         return;
     r->ra_start = start;
     r->ra_end = start + r->ra_size < d->units ? start + r->ra_size : d->units;
-    ntx_demand_prefetch(d, (uint64_t)r->ra_start * NTX_DEMAND_UNIT,
+    prefetch_units(d, 0, (uint64_t)r->ra_start * NTX_DEMAND_UNIT,
                         (uint64_t)(r->ra_end - r->ra_start) * NTX_DEMAND_UNIT);
 }
 
@@ -294,6 +305,7 @@ static void serve_fault(ntx_demand *d, size_t unit)
         }
     }
     uint64_t requests = __atomic_load_n(&d->src->n_requests, __ATOMIC_RELAXED);
+    d->n_faults++;
     int filled = fill_unit(d, unit) == 0;
     int missed = __atomic_load_n(&d->src->n_requests, __ATOMIC_RELAXED) != requests;
     read_ahead(d, unit, missed);
@@ -419,9 +431,10 @@ int ntx_demand_map(ntx_source *s, ntx_fault_word *fault, ntx_demand **out, ntx_e
     d->filled = calloc(d->units, 1);
     d->kept = calloc(d->units, 1);
     d->dropped = calloc(d->units, 1);
+    d->announced = calloc(d->units, 1);
     d->buf = malloc(NTX_DEMAND_UNIT);
     void *p = mmap(NULL, d->len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (!d->filled || !d->kept || !d->dropped || !d->buf || p == MAP_FAILED) {
+    if (!d->filled || !d->kept || !d->dropped || !d->announced || !d->buf || p == MAP_FAILED) {
         if (p != MAP_FAILED)
             munmap(p, d->len);
         ntx_demand_unmap(d);
@@ -464,13 +477,20 @@ int ntx_demand_map(ntx_source *s, ntx_fault_word *fault, ntx_demand **out, ntx_e
         return ntx_err_set(err, NTIDX_E_NOMEM, "cannot start the page-fill thread");
     }
     d->thread_started = 1;
+    if (!d->sig_mode) /* (without userfaultfd, a unit is put in place by its fault only) */
+        ntx_source_on_arrival(s, arrived, d);
     *out = d;
     return NTIDX_OK;
 }
 
 const uint8_t *ntx_demand_base(const ntx_demand *d) { return d->base; }
+uint64_t ntx_demand_faults(const ntx_demand *d) { return d->n_faults; }
+int ntx_demand_by_signal(const ntx_demand *d) { return d->sig_mode; }
 
-void ntx_demand_prefetch(ntx_demand *d, uint64_t off, uint64_t len)
+/* Ask the source for the units of [off, off+len) not filled yet; `announce`: a caller's (ntx_demand_prefetch()),
+   whose units are put in place as soon as they arrive, rather than read-ahead's (read_ahead()), whose units
+   are left to the faults that move the walk's window on. */
+static void prefetch_units(ntx_demand *d, int announce, uint64_t off, uint64_t len)
 {
     /* units already filled need nothing: ask the source only for the rest */
     if (!d->len || off >= d->src->id.size)
@@ -483,6 +503,8 @@ void ntx_demand_prefetch(ntx_demand *d, uint64_t off, uint64_t len)
         u0++;
     while (u1 > u0 && d->filled[u1])
         u1--;
+    if (announce && u0 <= u1)
+        memset(d->announced + u0, 1, u1 - u0 + 1);
     pthread_mutex_unlock(&d->mu);
     if (u0 > u1)
         return;
@@ -490,12 +512,51 @@ void ntx_demand_prefetch(ntx_demand *d, uint64_t off, uint64_t len)
     ntx_source_prefetch(d->src, a, b - a);
 }
 
+void ntx_demand_prefetch(ntx_demand *d, uint64_t off, uint64_t len) { prefetch_units(d, 1, off, len); }
+
+/*
+ * A prefetch brought [off, off+len) (the source's thread, ntx_source_on_arrival()): the whole units of it that a
+ * caller announced and nobody filled yet are copied in now, each run of them in one call, so the readers find
+ * them in place instead of each stopping at a fault for the handler thread to fill its unit. The object's last
+ * unit, when partial, is left to its fault (its tail is zeros, which the source's bytes do not hold). Units
+ * released meanwhile (no longer announced) are not marked filled: copied in or not, a read of them is served.
+ */
+static void arrived(void *ctx, uint64_t off, const uint8_t *buf, uint64_t len)
+{
+    ntx_demand *d = ctx;
+    uint64_t u = (off + NTX_DEMAND_UNIT - 1) / NTX_DEMAND_UNIT, end = (off + len) / NTX_DEMAND_UNIT;
+    if (end > d->src->id.size / NTX_DEMAND_UNIT)
+        end = d->src->id.size / NTX_DEMAND_UNIT;
+    while (u < end) {
+        pthread_mutex_lock(&d->mu);
+        while (u < end && !(d->announced[u] && !d->filled[u]))
+            u++;
+        uint64_t s = u;
+        while (u < end && d->announced[u] && !d->filled[u])
+            u++;
+        pthread_mutex_unlock(&d->mu);
+        if (u == s)
+            break;
+        if (copy_range(d, s * NTX_DEMAND_UNIT, buf + (s * NTX_DEMAND_UNIT - off), (u - s) * NTX_DEMAND_UNIT) != 0)
+            return; /* the faults fill them as before */
+        pthread_mutex_lock(&d->mu);
+        for (uint64_t k = s; k < u; k++)
+            if (d->announced[k]) {
+                d->filled[k] = 1;
+                d->dropped[k] = 0;
+                d->announced[k] = 0;
+            }
+        pthread_mutex_unlock(&d->mu);
+    }
+}
+
 /* Units [a, b) dropped (mu held): zeros again in the mapping, read again from the source if touched. */
 static void drop_units(ntx_demand *d, uint64_t a, uint64_t b)
 {
-    for (uint64_t u = a; u < b; u++)
-        d->dropped[u] |= d->filled[u];
+    for (uint64_t u = a; u < b; u++) /* (an announced unit may be being copied in by its arrival) */
+        d->dropped[u] |= d->filled[u] | d->announced[u];
     memset(d->filled + a, 0, (size_t)(b - a));
+    memset(d->announced + a, 0, (size_t)(b - a));
     if (d->sig_mode) /* inaccessible again: the next read faults and fills it */
         (void)mmap(d->base + a * NTX_DEMAND_UNIT, (size_t)((b - a) * NTX_DEMAND_UNIT), PROT_NONE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
@@ -556,6 +617,8 @@ void ntx_demand_unmap(ntx_demand *d)
     if (!d)
         return;
     ntx_sigfill_remove(d->slot); /* nothing reads the mapping any more */
+    if (d->len && !d->sig_mode && d->thread_started)
+        ntx_source_on_arrival(d->src, NULL, NULL); /* no arrival is copied in from here on */
     if (d->thread_started) {
         char c = 1;
         ssize_t w = write(d->stop_pipe[1], &c, 1);
@@ -576,6 +639,7 @@ void ntx_demand_unmap(ntx_demand *d)
     free(d->filled);
     free(d->kept);
     free(d->dropped);
+    free(d->announced);
     free(d->buf);
     free(d);
 }

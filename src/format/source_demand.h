@@ -28,7 +28,12 @@ int ntx_demand_map(ntx_source *s, ntx_fault_word *fault, ntx_demand **out, ntx_e
 void ntx_demand_unmap(ntx_demand *d);
 /* The mapping's first byte (NULL for an empty source). */
 const uint8_t *ntx_demand_base(const ntx_demand *d);
-/* [off, off+len) is about to be read: the source is asked for the units not yet filled. */
+/* The units a fault filled so far (the tests: a prefetched range is put in place without them). */
+uint64_t ntx_demand_faults(const ntx_demand *d);
+/* 1 when the mapping is served through SIGSEGV (demand_signal.h), without userfaultfd. */
+int ntx_demand_by_signal(const ntx_demand *d);
+/* [off, off+len) is about to be read: the source is asked for the units not yet filled, and with userfaultfd
+   they are copied in as the source's requests bring them (not each at its first touch). */
 void ntx_demand_prefetch(ntx_demand *d, uint64_t off, uint64_t len);
 /* [off, off+len) will not be read again: its whole units are dropped (read again if touched), but those kept. */
 void ntx_demand_release(ntx_demand *d, uint64_t off, uint64_t len);

@@ -23,6 +23,8 @@
  *    request from then on; so is Azure Blob Storage, which takes one range.
  *    A multi-range request that fails is not reported: its ranges are asked
  *    for one by one, with the retries and messages below;
+ *  - what a prefetch brought is handed to whoever listens (ntx_source_arrived():
+ *    the demand mapping copies it in place) before a read is served from it;
  *  - the cache is bounded (NTX_HTTP_CACHE_MAX); what is released is dropped.
  *
  * One version of the object: every request after the first carries
@@ -75,6 +77,7 @@ typedef struct chunk {
     int state;
     uint64_t last_use;
     int solo; /* asked for alone (a multi-range request of it failed) */
+    int released; /* released while it was being fetched: dropped when its bytes come */
     struct chunk *next;
 } chunk;
 
@@ -732,9 +735,14 @@ static void *worker(void *arg)
             for (int i = 0; i < n; i++)
                 have &= (bufs[i] = malloc(group[i]->len)) != NULL;
             int ok = have && get_multi(h, group, bufs, n);
+            for (int i = 0; ok && i < n; i++) /* before any read is served from them (the buffers are ours) */
+                ntx_source_arrived(&h->s, group[i]->off, bufs[i], group[i]->len);
             pthread_mutex_lock(&h->mu);
             for (int i = 0; i < n; i++) {
-                if (ok) {
+                if (group[i]->released) { /* (fetched or not: nobody is to read it) */
+                    group[i]->buf = bufs[i];
+                    unlink_chunk(h, group[i]);
+                } else if (ok) {
                     group[i]->buf = bufs[i];
                     group[i]->state = CH_READY;
                     h->cached += group[i]->len;
@@ -754,8 +762,13 @@ static void *worker(void *arg)
         memset(&e, 0, sizeof e);
         uint64_t got = 0;
         int rc = buf ? get_range(h, job->off, job->len, buf, 0, &got, &e) : NTIDX_E_NOMEM;
+        if (rc == NTIDX_OK)
+            ntx_source_arrived(&h->s, job->off, buf, job->len);
         pthread_mutex_lock(&h->mu);
-        if (rc == NTIDX_OK) {
+        if (job->released) {
+            job->buf = buf;
+            unlink_chunk(h, job);
+        } else if (rc == NTIDX_OK) {
             job->buf = buf;
             job->state = CH_READY;
             h->cached += job->len;
@@ -897,15 +910,23 @@ static int http_read(ntx_source *s, uint64_t off, void *out, size_t len, ntx_err
     return NTIDX_OK;
 }
 
+/* Drop the chunks wholly inside [off, off+len): a ready or queued one now (a read waiting for a queued one asks
+   for its range itself), one being fetched when its bytes come (its arrival may have woken the reader that
+   releases it before the fetch is over: it must not stay cached after). */
 static void http_release(ntx_source *s, uint64_t off, uint64_t len)
 {
     http_source *h = (http_source *)s;
     pthread_mutex_lock(&h->mu);
     for (chunk *c = h->chunks, *next; c; c = next) {
         next = c->next;
-        if (c->state == CH_READY && c->off >= off && c->off + c->len <= off + len)
+        if (c->off < off || c->off + c->len > off + len)
+            continue;
+        if (c->state == CH_READY || c->state == CH_QUEUED)
             unlink_chunk(h, c);
+        else if (c->state == CH_LOADING)
+            c->released = 1;
     }
+    pthread_cond_broadcast(&h->cv);
     pthread_mutex_unlock(&h->mu);
 }
 

@@ -223,7 +223,9 @@ class RemoteHttpOnly(Remote):
         # a whole-trace stats of a trace of many regions, indexed (not --full: the regions are read), on two
         # threads: each work unit primes its first region with definitions that another unit's region holds;
         # those are kept rather than released, and a unit's release never reaches back over the regions between
-        # (another thread's, still to be read): every byte of the object is asked for once
+        # (another thread's, still to be read): every byte of the object is asked for once (but for a rare unit
+        # whose fault was served after its reader had been woken by the hint's request and had released it: at
+        # most 1% more; without the kept definitions 5-20% more, in most runs)
         many, srv = self.srvdir, self.srv
         path = os.path.join(many, "stream.nettrace")
         try:
@@ -237,7 +239,8 @@ class RemoteHttpOnly(Remote):
                 log = srv.log()
                 with self.subTest(attempt=attempt):
                     self.assertEqual(got, want)
-                    self.assertEqual(sum(r["bytes"] for r in log), size, [r["range"] for r in log])
+                    self.assertGreaterEqual(sum(r["bytes"] for r in log), size)
+                    self.assertLessEqual(sum(r["bytes"] for r in log), size * 1.01, [r["range"] for r in log])
         finally:
             if os.path.exists(path):
                 os.unlink(path)

@@ -7,7 +7,8 @@
  *   source_tool --put NAME FILE            upload FILE as NAME (ntx_source_put)
  * OPs: read:OFF:LEN  prefetch:OFF:LEN  release:OFF:LEN  keep:OFF:LEN (mapped: ntx_demand_keep)
  *      batch:1 batch:0  the hints between are one burst (ntx_source_batch)
- *      map            from here on, reads and hints go through the demand mapping (source_demand.c)
+ *      map            from here on, reads and hints go through the demand mapping (source_demand.c); the JSON
+ *                     then also has "faults" (units a fault filled) and "by_signal" (1: no userfaultfd)
  *      stream:CHUNK   the whole object, CHUNK bytes a read, asking 32 MiB ahead and releasing behind (a pass)
  *      signal:PATH    create PATH;  waitfile:PATH  wait (10 s at most) until PATH exists
  * An error prints its message and exits 1.
@@ -162,9 +163,15 @@ int main(int argc, char **argv)
         }
     }
     fclose(out);
+    int mapped = dm != NULL;
+    uint64_t faults = mapped ? ntx_demand_faults(dm) : 0;
+    int by_signal = mapped ? ntx_demand_by_signal(dm) : 0;
     ntx_demand_unmap(dm);
     if (rc == 0) {
-        printf("{\"size\": %llu, \"etag\": ", (unsigned long long)s->id.size);
+        printf("{\"size\": %llu, ", (unsigned long long)s->id.size);
+        if (mapped)
+            printf("\"faults\": %llu, \"by_signal\": %d, ", (unsigned long long)faults, by_signal);
+        printf("\"etag\": ");
         json_str(s->id.etag);
         printf(", \"last_modified\": ");
         json_str(s->id.last_modified);
