@@ -16,7 +16,8 @@
  *    stacks, its event blocks and the sequence point after them, apart in the
  *    file): a worker waits until the burst is over (its end said by
  *    ntx_source_batch(), else NTX_HTTP_GATHER_US without a hint) and asks for
- *    its ranges in one multi-range request
+ *    its ranges (those under NTX_HTTP_MULTI_PART: a larger one is a request
+ *    of its own, in flight beside them) in one multi-range request
  *    (`Range: bytes=A-B,C-D`, answered 206 multipart/byteranges), up to
  *    NTX_HTTP_RANGES ranges and 8 MiB in all. A server that answers such a
  *    request otherwise (one part, the whole object, 416) is asked one range a
@@ -54,6 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "ntidx/ntidx.h"
@@ -68,6 +70,9 @@
 #define NTX_HTTP_RANGES 16                  /* ranges of one multi-range request at most */
 #define NTX_HTTP_GATHER_US 500              /* a burst of hints is over after this long without one */
 #define NTX_HTTP_PART_HEAD 512              /* room for each part's headers in a multipart answer */
+#define NTX_HTTP_POOL 8                     /* prefetch buffers (NTX_HTTP_CHUNK each) kept for reuse */
+#define NTX_HTTP_POOL_MIN (2u << 20)        /* a prefetch this large gets a buffer of the pool */
+#define NTX_HTTP_MULTI_PART (2u << 20)      /* a range this large or larger is asked for alone */
 
 enum { CH_QUEUED, CH_LOADING, CH_READY, CH_FAILED };
 
@@ -78,6 +83,7 @@ typedef struct chunk {
     uint64_t last_use;
     int solo; /* asked for alone (a multi-range request of it failed) */
     int released; /* released while it was being fetched: dropped when its bytes come */
+    int pooled; /* buf is NTX_HTTP_CHUNK bytes, given back to the pool */
     struct chunk *next;
 } chunk;
 
@@ -91,7 +97,11 @@ typedef struct http_source {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     chunk *chunks; /* unordered; few */
-    uint64_t cached, clock;
+    uint64_t cached, clock; /* cached: the bytes the ready chunks' buffers hold */
+    /* Buffers of large prefetches, given back when their chunk is dropped: a stream of 8 MiB requests through
+       fresh buffers would cost a page fault and a page cleared per 4 KiB written, as much as the copy itself */
+    uint8_t *pool[NTX_HTTP_POOL];
+    int n_pool;
     pthread_t workers[NTX_HTTP_WORKERS];
     int n_workers, stop;
     CURL *idle[NTX_HTTP_WORKERS + 4];
@@ -655,6 +665,45 @@ static uint64_t next_chunk_start(http_source *h, uint64_t pos, uint64_t limit)
     return limit;
 }
 
+/* The memory a ready chunk's buffer holds. */
+static uint64_t held(const chunk *c) { return c->pooled ? NTX_HTTP_CHUNK : c->len; }
+
+/* A buffer for a prefetch of `len` bytes: a large one from the pool (*pooled set), else its own. */
+static uint8_t *buf_new(http_source *h, uint64_t len, int *pooled)
+{
+    *pooled = 0;
+    if (len < NTX_HTTP_POOL_MIN || len > NTX_HTTP_CHUNK)
+        return malloc(len);
+    uint8_t *b = NULL;
+    pthread_mutex_lock(&h->mu);
+    if (h->n_pool > 0)
+        b = h->pool[--h->n_pool];
+    pthread_mutex_unlock(&h->mu);
+    if (!b) {
+        /* in huge pages where the system gives them on request (transparent_hugepage=madvise): a fresh
+           buffer's first fill then costs a fault per 2 MiB rather than per 4 KiB */
+        void *p = NULL;
+        if (posix_memalign(&p, 2u << 20, NTX_HTTP_CHUNK) != 0)
+            p = NULL;
+#ifdef MADV_HUGEPAGE
+        if (p)
+            (void)madvise(p, NTX_HTTP_CHUNK, MADV_HUGEPAGE);
+#endif
+        b = p;
+    }
+    *pooled = b != NULL;
+    return b;
+}
+
+/* Give a buffer back (mu held): a pooled one to the pool while it has room. */
+static void buf_drop(http_source *h, uint8_t *b, int pooled)
+{
+    if (pooled && b && h->n_pool < NTX_HTTP_POOL && !h->stop)
+        h->pool[h->n_pool++] = b;
+    else
+        free(b);
+}
+
 static void unlink_chunk(http_source *h, chunk *victim)
 {
     for (chunk **pp = &h->chunks; *pp; pp = &(*pp)->next)
@@ -663,8 +712,8 @@ static void unlink_chunk(http_source *h, chunk *victim)
             break;
         }
     if (victim->state == CH_READY)
-        h->cached -= victim->len;
-    free(victim->buf);
+        h->cached -= held(victim);
+    buf_drop(h, victim->buf, victim->pooled);
     free(victim);
 }
 
@@ -701,7 +750,8 @@ static void *worker(void *arg)
             pthread_cond_wait(&h->cv, &h->mu);
             continue;
         }
-        int multi = !h->azure && !h->no_multi && !job->solo && job->len < NTX_HTTP_CHUNK;
+        /* a large range is a request's worth alone: it would only wait for the others and be copied once more */
+        int multi = !h->azure && !h->no_multi && !job->solo && job->len < NTX_HTTP_MULTI_PART;
         if (multi && !h->stop && now_us() - h->last_hint_us < NTX_HTTP_GATHER_US) {
             /* a burst of hints under way: wait for its end, to ask for its ranges together */
             pthread_mutex_unlock(&h->mu);
@@ -716,7 +766,8 @@ static void *worker(void *arg)
         group[n++] = job;
         uint64_t total = job->len;
         for (chunk *c = h->chunks; multi && c && n < NTX_HTTP_RANGES; c = c->next)
-            if (c != job && c->state == CH_QUEUED && !c->solo && total + c->len <= NTX_HTTP_CHUNK) {
+            if (c != job && c->state == CH_QUEUED && !c->solo && c->len < NTX_HTTP_MULTI_PART &&
+                total + c->len <= NTX_HTTP_CHUNK) {
                 group[n++] = c;
                 total += c->len;
             }
@@ -745,7 +796,7 @@ static void *worker(void *arg)
                 } else if (ok) {
                     group[i]->buf = bufs[i];
                     group[i]->state = CH_READY;
-                    h->cached += group[i]->len;
+                    h->cached += held(group[i]);
                 } else { /* asked for again alone, where faults are retried and reported */
                     free(bufs[i]);
                     group[i]->state = h->stop ? CH_FAILED : CH_QUEUED;
@@ -757,7 +808,8 @@ static void *worker(void *arg)
             pthread_cond_broadcast(&h->cv);
             continue;
         }
-        uint8_t *buf = malloc(job->len);
+        int pooled;
+        uint8_t *buf = buf_new(h, job->len, &pooled);
         ntx_err e;
         memset(&e, 0, sizeof e);
         uint64_t got = 0;
@@ -767,14 +819,16 @@ static void *worker(void *arg)
         pthread_mutex_lock(&h->mu);
         if (job->released) {
             job->buf = buf;
+            job->pooled = pooled;
             unlink_chunk(h, job);
         } else if (rc == NTIDX_OK) {
             job->buf = buf;
+            job->pooled = pooled;
             job->state = CH_READY;
-            h->cached += job->len;
+            h->cached += held(job);
             evict(h);
         } else {
-            free(buf); /* a read of it asks again, and reports the error itself */
+            buf_drop(h, buf, pooled); /* a read of it asks again, and reports the error itself */
             job->state = CH_FAILED;
         }
         pthread_cond_broadcast(&h->cv);
@@ -895,7 +949,7 @@ static int http_read(ntx_source *s, uint64_t off, void *out, size_t len, ntx_err
         }
         n->buf = buf;
         n->state = CH_READY;
-        h->cached += n->len;
+        h->cached += held(n);
         pthread_cond_broadcast(&h->cv);
         /* copied by the loop's next turn; evicted only after */
     }
@@ -948,6 +1002,8 @@ static void http_close(ntx_source *s)
         free(c->buf);
         free(c);
     }
+    for (int i = 0; i < h->n_pool; i++)
+        free(h->pool[i]);
     for (int i = 0; i < h->n_idle; i++)
         curl_easy_cleanup(h->idle[i]);
     if (h->share)

@@ -97,6 +97,18 @@ class HttpSource(unittest.TestCase):
         self.assertEqual(log[1]["range"], "bytes=%d-%d,%d-%d,%d-%d" % (a, a + 3999, b, b + 99999, c, c + 69999))
         self.assertEqual(info["requests"], 2)
 
+    def test_a_large_range_of_a_burst_is_asked_for_alone(self):
+        # a range of 2 MiB or more is a request's worth: asked for alone, in flight beside the multi-range
+        # request of the small ones, rather than waiting for them and being copied out of their answer
+        a, b, c = 1 * MiB, 5 * MiB, len(self.data) - 70000
+        info, _, _ = self.tool(self.url, "batch:1", "prefetch:%d:4000" % a, "prefetch:%d:%d" % (b, 3 * MiB),
+                               "prefetch:%d:70000" % c, "batch:0", "read:%d:4000" % a, "read:%d:%d" % (b, 3 * MiB),
+                               "read:%d:70000" % c)
+        self.assertEqual(self.got(), self.data[a:a + 4000] + self.data[b:b + 3 * MiB] + self.data[c:c + 70000])
+        ranges = sorted(r["range"] for r in self.srv.log())
+        self.assertEqual(ranges, sorted(["bytes=0-65535", "bytes=%d-%d,%d-%d" % (a, a + 3999, c, c + 69999),
+                                         "bytes=%d-%d" % (b, b + 3 * MiB - 1)]))
+
     def test_a_burst_to_a_server_of_one_range_a_request(self):
         # the server answers the first range only: asked again one by one, and alone from then on
         self.srv.fault(kind="nomulti", count=-1)
