@@ -47,7 +47,7 @@ int ntx_source_init(ntx_source *s, const struct ntx_source_ops *ops, const char 
     return NTIDX_OK;
 }
 
-void ntx_source_on_arrival(ntx_source *s, void (*fn)(void *ctx, uint64_t off, const uint8_t *buf, uint64_t len),
+void ntx_source_on_arrival(ntx_source *s, int (*fn)(void *ctx, uint64_t off, const uint8_t *buf, uint64_t len),
                            void *ctx)
 {
     pthread_rwlock_wrlock(&s->arrival_lock); /* waits for the calls under way */
@@ -56,12 +56,12 @@ void ntx_source_on_arrival(ntx_source *s, void (*fn)(void *ctx, uint64_t off, co
     pthread_rwlock_unlock(&s->arrival_lock);
 }
 
-void ntx_source_arrived(ntx_source *s, uint64_t off, const uint8_t *buf, uint64_t len)
+int ntx_source_arrived(ntx_source *s, uint64_t off, const uint8_t *buf, uint64_t len)
 {
     pthread_rwlock_rdlock(&s->arrival_lock);
-    if (s->arrival)
-        s->arrival(s->arrival_ctx, off, buf, len);
+    int taken = s->arrival ? s->arrival(s->arrival_ctx, off, buf, len) : 0;
     pthread_rwlock_unlock(&s->arrival_lock);
+    return taken;
 }
 
 void ntx_source_fini(ntx_source *s)

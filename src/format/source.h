@@ -62,9 +62,11 @@ struct ntx_source {
     char *open_name;
     /* counters of a remote source (atomic adds): range requests sent, retries included; body bytes; retries */
     uint64_t n_requests, n_bytes, n_retries;
+    /* of the HTTP source: the large prefetch buffers it allocated (each used again and again) */
+    uint64_t n_buffers;
     /* who is told of the bytes a prefetch brought (ntx_source_on_arrival()), under the lock's read side */
     pthread_rwlock_t arrival_lock;
-    void (*arrival)(void *ctx, uint64_t off, const uint8_t *buf, uint64_t len);
+    int (*arrival)(void *ctx, uint64_t off, const uint8_t *buf, uint64_t len);
     void *arrival_ctx;
 };
 
@@ -102,13 +104,15 @@ void ntx_source_batch(ntx_source *s, int begin);
  * is served from them (a mapping filled on demand puts them in place at once,
  * instead of when each of its units is first touched: source_demand.c).
  * `fn` runs on the source's own threads, several at once, with [off, off+len)
- * at `buf`, valid for the call only. fn = NULL stops it; when this returns, no
- * call is under way any more. A backend that fetches nothing ahead never calls it.
+ * at `buf`, valid for the call only; it returns 1 when it put every byte of it
+ * where it is read (the source's copy is then wanted by nobody: its buffer is
+ * the first to be used again). fn = NULL stops it; when this returns, no call
+ * is under way any more. A backend that fetches nothing ahead never calls it.
  */
-void ntx_source_on_arrival(ntx_source *s, void (*fn)(void *ctx, uint64_t off, const uint8_t *buf, uint64_t len),
+void ntx_source_on_arrival(ntx_source *s, int (*fn)(void *ctx, uint64_t off, const uint8_t *buf, uint64_t len),
                            void *ctx);
-/* A backend's prefetch brought [off, off+len) at buf: tell who asked (ntx_source_on_arrival()). */
-void ntx_source_arrived(ntx_source *s, uint64_t off, const uint8_t *buf, uint64_t len);
+/* A backend's prefetch brought [off, off+len) at buf: tell who asked (ntx_source_on_arrival()); its answer, or 0. */
+int ntx_source_arrived(ntx_source *s, uint64_t off, const uint8_t *buf, uint64_t len);
 void ntx_source_close(ntx_source *s);
 
 /* A URL for messages: the same without its query string (a SAS token is a secret) or user:password@. */

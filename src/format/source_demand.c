@@ -213,7 +213,7 @@ static int fill_unit(ntx_demand *d, size_t unit)
 }
 
 static void prefetch_units(ntx_demand *d, int announce, uint64_t off, uint64_t len);
-static void arrived(void *ctx, uint64_t off, const uint8_t *buf, uint64_t len);
+static int arrived(void *ctx, uint64_t off, const uint8_t *buf, uint64_t len);
 
 /* The stream a fault at `unit` continues (in its window, or a little past its last fault), else NULL. */
 static struct ra_stream *stream_of(ntx_demand *d, size_t unit)
@@ -520,8 +520,9 @@ void ntx_demand_prefetch(ntx_demand *d, uint64_t off, uint64_t len) { prefetch_u
  * them in place instead of each stopping at a fault for the handler thread to fill its unit. The object's last
  * unit, when partial, is left to its fault (its tail is zeros, which the source's bytes do not hold). Units
  * released meanwhile (no longer announced) are not marked filled: copied in or not, a read of them is served.
+ * 1 when every byte of the range is in place now (whole units, each filled).
  */
-static void arrived(void *ctx, uint64_t off, const uint8_t *buf, uint64_t len)
+static int arrived(void *ctx, uint64_t off, const uint8_t *buf, uint64_t len)
 {
     ntx_demand *d = ctx;
     uint64_t u = (off + NTX_DEMAND_UNIT - 1) / NTX_DEMAND_UNIT, end = (off + len) / NTX_DEMAND_UNIT;
@@ -538,7 +539,7 @@ static void arrived(void *ctx, uint64_t off, const uint8_t *buf, uint64_t len)
         if (u == s)
             break;
         if (copy_range(d, s * NTX_DEMAND_UNIT, buf + (s * NTX_DEMAND_UNIT - off), (u - s) * NTX_DEMAND_UNIT) != 0)
-            return; /* the faults fill them as before */
+            return 0; /* the faults fill them as before */
         pthread_mutex_lock(&d->mu);
         for (uint64_t k = s; k < u; k++)
             if (d->announced[k]) {
@@ -548,6 +549,14 @@ static void arrived(void *ctx, uint64_t off, const uint8_t *buf, uint64_t len)
             }
         pthread_mutex_unlock(&d->mu);
     }
+    if (off % NTX_DEMAND_UNIT || (off + len) % NTX_DEMAND_UNIT || !len)
+        return 0;
+    int all = 1;
+    pthread_mutex_lock(&d->mu);
+    for (uint64_t k = off / NTX_DEMAND_UNIT; all && k < (off + len) / NTX_DEMAND_UNIT; k++)
+        all = d->filled[k];
+    pthread_mutex_unlock(&d->mu);
+    return all;
 }
 
 /* Units [a, b) dropped (mu held): zeros again in the mapping, read again from the source if touched. */

@@ -84,6 +84,7 @@ typedef struct chunk {
     int solo; /* asked for alone (a multi-range request of it failed) */
     int released; /* released while it was being fetched: dropped when its bytes come */
     int pooled; /* buf is NTX_HTTP_CHUNK bytes, given back to the pool */
+    int taken;  /* every byte of it was put where it is read on arrival (ntx_source_arrived()) */
     struct chunk *next;
 } chunk;
 
@@ -668,6 +669,8 @@ static uint64_t next_chunk_start(http_source *h, uint64_t pos, uint64_t limit)
 /* The memory a ready chunk's buffer holds. */
 static uint64_t held(const chunk *c) { return c->pooled ? NTX_HTTP_CHUNK : c->len; }
 
+static void unlink_chunk(http_source *h, chunk *victim);
+
 /* A buffer for a prefetch of `len` bytes: a large one from the pool (*pooled set), else its own. */
 static uint8_t *buf_new(http_source *h, uint64_t len, int *pooled)
 {
@@ -676,6 +679,16 @@ static uint8_t *buf_new(http_source *h, uint64_t len, int *pooled)
         return malloc(len);
     uint8_t *b = NULL;
     pthread_mutex_lock(&h->mu);
+    if (h->n_pool == 0) {
+        /* the pool is empty: the buffer of a chunk whose bytes are all in place where they are read (its
+           listener took them) is wanted by nobody any more, the least recently used first */
+        chunk *lru = NULL;
+        for (chunk *c = h->chunks; c; c = c->next)
+            if (c->state == CH_READY && c->pooled && c->taken && (!lru || c->last_use < lru->last_use))
+                lru = c;
+        if (lru)
+            unlink_chunk(h, lru); /* (into the pool) */
+    }
     if (h->n_pool > 0)
         b = h->pool[--h->n_pool];
     pthread_mutex_unlock(&h->mu);
@@ -690,6 +703,8 @@ static uint8_t *buf_new(http_source *h, uint64_t len, int *pooled)
             (void)madvise(p, NTX_HTTP_CHUNK, MADV_HUGEPAGE);
 #endif
         b = p;
+        if (b)
+            __atomic_fetch_add(&h->s.n_buffers, 1, __ATOMIC_RELAXED);
     }
     *pooled = b != NULL;
     return b;
@@ -786,8 +801,9 @@ static void *worker(void *arg)
             for (int i = 0; i < n; i++)
                 have &= (bufs[i] = malloc(group[i]->len)) != NULL;
             int ok = have && get_multi(h, group, bufs, n);
+            int taken[NTX_HTTP_RANGES] = {0};
             for (int i = 0; ok && i < n; i++) /* before any read is served from them (the buffers are ours) */
-                ntx_source_arrived(&h->s, group[i]->off, bufs[i], group[i]->len);
+                taken[i] = ntx_source_arrived(&h->s, group[i]->off, bufs[i], group[i]->len);
             pthread_mutex_lock(&h->mu);
             for (int i = 0; i < n; i++) {
                 if (group[i]->released) { /* (fetched or not: nobody is to read it) */
@@ -795,6 +811,7 @@ static void *worker(void *arg)
                     unlink_chunk(h, group[i]);
                 } else if (ok) {
                     group[i]->buf = bufs[i];
+                    group[i]->taken = taken[i];
                     group[i]->state = CH_READY;
                     h->cached += held(group[i]);
                 } else { /* asked for again alone, where faults are retried and reported */
@@ -814,8 +831,7 @@ static void *worker(void *arg)
         memset(&e, 0, sizeof e);
         uint64_t got = 0;
         int rc = buf ? get_range(h, job->off, job->len, buf, 0, &got, &e) : NTIDX_E_NOMEM;
-        if (rc == NTIDX_OK)
-            ntx_source_arrived(&h->s, job->off, buf, job->len);
+        int taken = rc == NTIDX_OK && ntx_source_arrived(&h->s, job->off, buf, job->len);
         pthread_mutex_lock(&h->mu);
         if (job->released) {
             job->buf = buf;
@@ -824,6 +840,7 @@ static void *worker(void *arg)
         } else if (rc == NTIDX_OK) {
             job->buf = buf;
             job->pooled = pooled;
+            job->taken = taken;
             job->state = CH_READY;
             h->cached += held(job);
             evict(h);

@@ -282,6 +282,19 @@ class HttpSource(unittest.TestCase):
         else:
             self.assertLessEqual(info["faults"], 1)
 
+    def test_a_buffer_the_mapping_took_whole_is_used_again(self):
+        # three 6 MiB prefetches in turn, each read through the mapping after its hint: the bytes of each were put
+        # in place as they came, so the next one's request goes into the same buffer (one allocated, not three);
+        # without userfaultfd the faults copy out of the cache and the buffers stay there until released
+        rng = [(1 * MiB, 6 * MiB), (7 * MiB, 6 * MiB), (13 * MiB, 6 * MiB)]
+        ops = ["map"]
+        for a, n in rng:
+            ops += ["prefetch:%d:%d" % (a, n), "read:%d:%d" % (a, n)]
+        info, _, _ = self.tool(self.url, *ops)
+        self.assertEqual(self.got(), b"".join(self.data[a:a + n] for a, n in rng))
+        self.assertEqual(info["requests"], 4, self.srv.log())
+        self.assertEqual(info["buffers"], 3 if info["by_signal"] else 1)
+
     def test_demand_mapping_keeps_what_it_is_told_to(self):
         # a kept unit (definitions that regions are primed with) stays when a release covers it; a unit beside
         # it, released, is asked for again when read (13 units past the range's first: no walk's read-ahead)

@@ -3,7 +3,7 @@
  *
  *   source_tool [--pread] NAME OUT OP...   open NAME, run the OPs, append what they read to OUT, print
  *                                          {"size", "etag", "last_modified", "name", "requests", "bytes",
- *                                          "retries"} as JSON
+ *                                          "retries", "buffers"} as JSON
  *   source_tool --put NAME FILE            upload FILE as NAME (ntx_source_put)
  * OPs: read:OFF:LEN  prefetch:OFF:LEN  release:OFF:LEN  keep:OFF:LEN (mapped: ntx_demand_keep)
  *      batch:1 batch:0  the hints between are one burst (ntx_source_batch)
@@ -177,9 +177,9 @@ int main(int argc, char **argv)
         json_str(s->id.last_modified);
         printf(", \"name\": ");
         json_str(s->name);
-        printf(", \"requests\": %llu, \"bytes\": %llu, \"retries\": %llu, \"remote\": %d}\n",
+        printf(", \"requests\": %llu, \"bytes\": %llu, \"retries\": %llu, \"buffers\": %llu, \"remote\": %d}\n",
                (unsigned long long)s->n_requests, (unsigned long long)s->n_bytes, (unsigned long long)s->n_retries,
-               s->remote);
+               (unsigned long long)s->n_buffers, s->remote);
     }
     ntx_source_close(s);
     free(given);
