@@ -9,7 +9,9 @@
  * has read the page's unit (NTX_DEMAND_UNIT bytes, aligned) from the source
  * and copied it in (UFFDIO_COPY). What a plan is about to read it asks for
  * with ntx_demand_prefetch(), which the source turns into large requests;
- * the faults then copy from what those requests brought. What nobody
+ * what they bring is copied in as it comes, on the source's threads
+ * (arrived(), ntx_source_on_arrival()), so the readers rarely stop; a fault
+ * that comes first waits for the request and copies from it. What nobody
  * announced but is read in order (a walk over the blocks' headers) is read
  * ahead as the kernel reads a file ahead: two faults that each cost a
  * request, the second a little past the first, open a read-ahead window
