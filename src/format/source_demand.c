@@ -306,11 +306,18 @@ static void serve_fault(ntx_demand *d, size_t unit)
             return;
         }
     }
+    /* a unit a caller announced is read by a plan that asks for its own blocks ahead of itself: no walk to read
+       ahead of (a window opened from its faults, where every unit faults (SIGSEGV), ran 8 MiB past the plan's
+       blocks, into regions another thread had read and released already, and asked for them again) */
+    pthread_mutex_lock(&d->mu);
+    int announced = d->announced[unit];
+    pthread_mutex_unlock(&d->mu);
     uint64_t requests = __atomic_load_n(&d->src->n_requests, __ATOMIC_RELAXED);
     d->n_faults++;
     int filled = fill_unit(d, unit) == 0;
     int missed = __atomic_load_n(&d->src->n_requests, __ATOMIC_RELAXED) != requests;
-    read_ahead(d, unit, missed);
+    if (!announced)
+        read_ahead(d, unit, missed);
     if (!filled && !d->sig_mode) {
         /* the copy itself failed: wake the reader with zeros rather than leave it stopped */
         struct uffdio_zeropage z = {.range = {.start = (uintptr_t)d->base + unit * NTX_DEMAND_UNIT,
