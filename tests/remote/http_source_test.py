@@ -283,31 +283,38 @@ class HttpSource(unittest.TestCase):
             self.assertLessEqual(info["faults"], 1)
 
     def test_a_buffer_the_mapping_took_whole_is_used_again(self):
-        # three 6 MiB prefetches in turn, each read through the mapping after its hint: the bytes of each were put
-        # in place as they came, so the next one's request goes into the same buffer (one allocated, not three);
-        # without userfaultfd the faults copy out of the cache and the buffers stay there until released
-        rng = [(1 * MiB, 6 * MiB), (7 * MiB, 6 * MiB), (13 * MiB, 6 * MiB)]
+        # six 3 MiB prefetches in turn, each read through the mapping after its hint: the bytes of each were put
+        # in place as they came, so the next one's request goes into the same buffer (one allocated, not six; a
+        # few more when the fault that waited for a request's first bytes had not copied from it yet, which
+        # keeps its buffer); without userfaultfd the faults copy out of the cache and the buffers stay there
+        # until released
+        rng = [(1 * MiB + i * 3 * MiB, 3 * MiB) for i in range(6)]
         ops = ["map"]
         for a, n in rng:
             ops += ["prefetch:%d:%d" % (a, n), "read:%d:%d" % (a, n)]
         info, _, _ = self.tool(self.url, *ops)
         self.assertEqual(self.got(), b"".join(self.data[a:a + n] for a, n in rng))
-        self.assertEqual(info["requests"], 4, self.srv.log())
-        self.assertEqual(info["buffers"], 3 if info["by_signal"] else 1)
+        self.assertEqual(info["requests"], 7, self.srv.log())
+        if info["by_signal"]:
+            self.assertEqual(info["buffers"], 6)
+        else:
+            self.assertLessEqual(info["buffers"], 4)
 
     def test_demand_mapping_keeps_what_it_is_told_to(self):
         # a kept unit (definitions that regions are primed with) stays when a release covers it; a unit beside
-        # it, released, is asked for again when read (13 units past the range's first: no walk's read-ahead)
+        # it, released, is dropped (13 units past the range's first: no walk's read-ahead)
         a, k, r = 2 * MiB, 2 * MiB + 10 * 65536 + 100, 2 * MiB + 13 * 65536 + 7
         info, _, _ = self.tool(self.url, "map", "prefetch:%d:%d" % (a, MiB), "read:%d:%d" % (a, MiB),
                                "keep:%d:10" % k, "release:0:%d" % (5 * MiB), "read:%d:10" % k, "read:%d:10" % r)
         self.assertEqual(self.got(), self.data[a:a + MiB] + self.data[k:k + 10] + self.data[r:r + 10])
         ranges = [r["range"] for r in self.srv.log()]
         self.assertEqual(ranges[:2], ["bytes=0-65535", "bytes=%d-%d" % (a, a + MiB - 1)])
-        # (the fault that waited for the hint's request may be served after the release and ask for its unit)
+        # the released unit is asked for again (or, when the release came while the hint's request was still
+        # coming in, read from that request's bytes, kept for the fault that may be waiting for them): the kept
+        # unit never
         again = [tuple(map(int, x[len("bytes="):].split("-"))) for x in ranges[2:]]
-        self.assertIn((a + 13 * 65536, a + 14 * 65536 - 1), again, ranges)
-        self.assertFalse([x for x in again if x[0] <= k <= x[1]], ranges)  # the kept unit: never again
+        self.assertLessEqual(set(again), {(a + 13 * 65536, a + 14 * 65536 - 1)}, ranges)
+        self.assertFalse([x for x in again if x[0] <= k <= x[1]], ranges)
 
     def test_demand_mapping_fault_is_an_error_not_garbage(self):
         self.srv.fault(kind="delay", ms=0, count=1)
