@@ -82,7 +82,7 @@ typedef struct chunk {
     int state;
     uint64_t last_use;
     int solo; /* asked for alone (a multi-range request of it failed) */
-    int released; /* released while it was being fetched: the first to go once its bytes came */
+    int released; /* released while it was being fetched: dropped when its bytes come */
     int pooled; /* buf is NTX_HTTP_CHUNK bytes, given back to the pool */
     int taken;  /* every byte of it was put where it is read on arrival (ntx_source_arrived()) */
     struct chunk *next;
@@ -99,7 +99,6 @@ typedef struct http_source {
     pthread_cond_t cv;
     chunk *chunks; /* unordered; few */
     uint64_t cached, clock; /* cached: the bytes the ready chunks' buffers hold */
-    int waiting;            /* reads waiting for a chunk being fetched */
     /* Buffers of large prefetches, given back when their chunk is dropped: a stream of 8 MiB requests through
        fresh buffers would cost a page fault and a page cleared per 4 KiB written, as much as the copy itself */
     uint8_t *pool[NTX_HTTP_POOL];
@@ -680,11 +679,9 @@ static uint8_t *buf_new(http_source *h, uint64_t len, int *pooled)
         return malloc(len);
     uint8_t *b = NULL;
     pthread_mutex_lock(&h->mu);
-    if (h->n_pool == 0 && !h->waiting) {
+    if (h->n_pool == 0) {
         /* the pool is empty: the buffer of a chunk whose bytes are all in place where they are read (its
-           listener took them) is wanted by nobody any more, the least recently used first; not while a read
-           waits for a chunk (a fault that came before its bytes, woken but not yet copying: its unit would be
-           asked for again) */
+           listener took them) is wanted by nobody any more, the least recently used first */
         chunk *lru = NULL;
         for (chunk *c = h->chunks; c; c = c->next)
             if (c->state == CH_READY && c->pooled && c->taken && (!lru || c->last_use < lru->last_use))
@@ -809,14 +806,12 @@ static void *worker(void *arg)
                 taken[i] = ntx_source_arrived(&h->s, group[i]->off, bufs[i], group[i]->len);
             pthread_mutex_lock(&h->mu);
             for (int i = 0; i < n; i++) {
-                if (group[i]->released && !ok) { /* nobody is to read it */
+                if (group[i]->released) { /* (fetched or not: nobody is to read it) */
                     group[i]->buf = bufs[i];
                     unlink_chunk(h, group[i]);
                 } else if (ok) {
                     group[i]->buf = bufs[i];
-                    group[i]->taken = taken[i] || group[i]->released;
-                    if (group[i]->released)
-                        group[i]->last_use = 0;
+                    group[i]->taken = taken[i];
                     group[i]->state = CH_READY;
                     h->cached += held(group[i]);
                 } else { /* asked for again alone, where faults are retried and reported */
@@ -838,16 +833,14 @@ static void *worker(void *arg)
         int rc = buf ? get_range(h, job->off, job->len, buf, 0, &got, &e) : NTIDX_E_NOMEM;
         int taken = rc == NTIDX_OK && ntx_source_arrived(&h->s, job->off, buf, job->len);
         pthread_mutex_lock(&h->mu);
-        if (job->released && rc != NTIDX_OK) {
+        if (job->released) {
             job->buf = buf;
             job->pooled = pooled;
             unlink_chunk(h, job);
         } else if (rc == NTIDX_OK) {
             job->buf = buf;
             job->pooled = pooled;
-            job->taken = taken || job->released;
-            if (job->released)
-                job->last_use = 0;
+            job->taken = taken;
             job->state = CH_READY;
             h->cached += held(job);
             evict(h);
@@ -931,17 +924,12 @@ static int http_read(ntx_source *s, uint64_t off, void *out, size_t len, ntx_err
         if (c && c->state == CH_READY) {
             uint64_t n = c->off + c->len - pos < end - pos ? c->off + c->len - pos : end - pos;
             memcpy(dst + (pos - off), c->buf + (pos - c->off), n);
+            c->last_use = ++h->clock;
             pos += n;
-            if (c->released) /* the late read it was kept for (above) */
-                unlink_chunk(h, c);
-            else
-                c->last_use = ++h->clock;
             continue;
         }
         if (c) { /* being fetched: wait for it (a failed one is asked for again below) */
-            h->waiting++;
             pthread_cond_wait(&h->cv, &h->mu);
-            h->waiting--;
             continue;
         }
         /* Not held: ask for the gap, at least NTX_HTTP_MIN_READ, up to the next chunk; keep what came. */
@@ -994,10 +982,8 @@ static int http_read(ntx_source *s, uint64_t off, void *out, size_t len, ntx_err
 }
 
 /* Drop the chunks wholly inside [off, off+len): a ready or queued one now (a read waiting for a queued one asks
-   for its range itself). One being fetched may have woken, by its arrival, the reader that releases it before
-   the fetch is over, while a fault that came before its bytes waits to copy from it: kept when it comes, as
-   the first to go (evicted, its buffer the next one's, dropped once that read has copied from it); so is a
-   ready one while a read waits (woken by its coming, it has not copied yet). */
+   for its range itself), one being fetched when its bytes come (its arrival may have woken the reader that
+   releases it before the fetch is over: it must not stay cached after). */
 static void http_release(ntx_source *s, uint64_t off, uint64_t len)
 {
     http_source *h = (http_source *)s;
@@ -1006,14 +992,10 @@ static void http_release(ntx_source *s, uint64_t off, uint64_t len)
         next = c->next;
         if (c->off < off || c->off + c->len > off + len)
             continue;
-        if (c->state == CH_QUEUED || (c->state == CH_READY && !h->waiting))
+        if (c->state == CH_READY || c->state == CH_QUEUED)
             unlink_chunk(h, c);
         else if (c->state == CH_LOADING)
             c->released = 1;
-        else if (c->state == CH_READY) {
-            c->released = c->taken = 1;
-            c->last_use = 0;
-        }
     }
     pthread_cond_broadcast(&h->cv);
     pthread_mutex_unlock(&h->mu);
