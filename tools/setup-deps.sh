@@ -9,10 +9,13 @@ need=()
 # with meson-python (pyproject.toml) and installs it into a fresh venv, offline.
 # libcurl4-openssl-dev: remote traces (HTTP range requests, Azure Blob Storage; src/format/source_http.c);
 # libssl-dev: libcrypto's HMAC-SHA256 for Azure's Shared Key signatures (src/format/source_azure.c); openssl:
-# the TLS test makes its CA and server certificate with it (tests/remote/tls_test.py).
+# the TLS test makes its CA and server certificate with it (tests/remote/tls_test.py). nginx: the remote benchmark
+# (tools/bench/bench_remote.py --nginx) times a whole-trace stats against curl from a server that takes no CPU
+# from them (sendfile), beside the tests' Python one; the benchmark runs its own on a loopback port (the service the
+# package may start is not used).
 for pkg in gcc g++ clang meson ninja-build pkg-config libxxhash-dev libcmocka-dev python3 scdoc libsqlite3-dev sqlite3 \
   python3-dev python3-numpy python3-pandas python3-dask python3-distributed \
-  python3-mesonpy python3-pip python3-venv libcurl4-openssl-dev libssl-dev openssl; do
+  python3-mesonpy python3-pip python3-venv libcurl4-openssl-dev libssl-dev openssl nginx; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 # libFuzzer and the sanitizer runtimes ship with clang's runtime package.

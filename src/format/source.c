@@ -39,6 +39,7 @@ int ntx_source_open(ntx_source **out, const char *name, int pread_only, ntx_err 
 int ntx_source_init(ntx_source *s, const struct ntx_source_ops *ops, const char *name, ntx_err *err)
 {
     memset(s, 0, sizeof *s);
+    pthread_rwlock_init(&s->arrival_lock, NULL);
     s->ops = ops;
     s->name = strdup(name ? name : "");
     if (!s->name)
@@ -46,8 +47,26 @@ int ntx_source_init(ntx_source *s, const struct ntx_source_ops *ops, const char 
     return NTIDX_OK;
 }
 
+void ntx_source_on_arrival(ntx_source *s, int (*fn)(void *ctx, uint64_t off, const uint8_t *buf, uint64_t len),
+                           void *ctx)
+{
+    pthread_rwlock_wrlock(&s->arrival_lock); /* waits for the calls under way */
+    s->arrival = fn;
+    s->arrival_ctx = ctx;
+    pthread_rwlock_unlock(&s->arrival_lock);
+}
+
+int ntx_source_arrived(ntx_source *s, uint64_t off, const uint8_t *buf, uint64_t len)
+{
+    pthread_rwlock_rdlock(&s->arrival_lock);
+    int taken = s->arrival ? s->arrival(s->arrival_ctx, off, buf, len) : 0;
+    pthread_rwlock_unlock(&s->arrival_lock);
+    return taken;
+}
+
 void ntx_source_fini(ntx_source *s)
 {
+    pthread_rwlock_destroy(&s->arrival_lock);
     free(s->name);
     s->name = NULL;
     if (s->open_name) {

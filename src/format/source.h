@@ -19,6 +19,7 @@
 #ifndef NTIDX_SOURCE_H
 #define NTIDX_SOURCE_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -61,6 +62,12 @@ struct ntx_source {
     char *open_name;
     /* counters of a remote source (atomic adds): range requests sent, retries included; body bytes; retries */
     uint64_t n_requests, n_bytes, n_retries;
+    /* of the HTTP source: the large prefetch buffers it allocated (each used again and again) */
+    uint64_t n_buffers;
+    /* who is told of the bytes a prefetch brought (ntx_source_on_arrival()), under the lock's read side */
+    pthread_rwlock_t arrival_lock;
+    int (*arrival)(void *ctx, uint64_t off, const uint8_t *buf, uint64_t len);
+    void *arrival_ctx;
 };
 
 /* What a source opened by name may be: whether `name` is a URL this build reads (http://, https://, az://). */
@@ -92,6 +99,20 @@ void ntx_source_prefetch(ntx_source *s, uint64_t off, uint64_t len);
 void ntx_source_release(ntx_source *s, uint64_t off, uint64_t len);
 /* Hints between ntx_source_batch(s, 1) and ntx_source_batch(s, 0) are one burst (source_http.c: one request). */
 void ntx_source_batch(ntx_source *s, int begin);
+/*
+ * Be told of the bytes each prefetch brings, as they come and before any read
+ * is served from them (a mapping filled on demand puts them in place at once,
+ * instead of when each of its units is first touched: source_demand.c).
+ * `fn` runs on the source's own threads, several at once, with [off, off+len)
+ * at `buf`, valid for the call only; it returns 1 when it put every byte of it
+ * where it is read (the source's copy is then wanted by nobody: its buffer is
+ * the first to be used again). fn = NULL stops it; when this returns, no call
+ * is under way any more. A backend that fetches nothing ahead never calls it.
+ */
+void ntx_source_on_arrival(ntx_source *s, int (*fn)(void *ctx, uint64_t off, const uint8_t *buf, uint64_t len),
+                           void *ctx);
+/* A backend's prefetch brought [off, off+len) at buf: tell who asked (ntx_source_on_arrival()); its answer, or 0. */
+int ntx_source_arrived(ntx_source *s, uint64_t off, const uint8_t *buf, uint64_t len);
 void ntx_source_close(ntx_source *s);
 
 /* A URL for messages: the same without its query string (a SAS token is a secret) or user:password@. */

@@ -9,7 +9,9 @@
  * has read the page's unit (NTX_DEMAND_UNIT bytes, aligned) from the source
  * and copied it in (UFFDIO_COPY). What a plan is about to read it asks for
  * with ntx_demand_prefetch(), which the source turns into large requests;
- * the faults then copy from what those requests brought. What nobody
+ * what they bring is copied in as it comes, on the source's threads
+ * (arrived(), ntx_source_on_arrival()), so the readers rarely stop; a fault
+ * that comes first waits for the request and copies from it. What nobody
  * announced but is read in order (a walk over the blocks' headers) is read
  * ahead as the kernel reads a file ahead: two faults that each cost a
  * request, the second a little past the first, open a read-ahead window
@@ -25,6 +27,10 @@
  * reports it (ntx_demand_error()): every byte of a trace is bounds-checked
  * as untrusted, so decoding zeros is safe, and the operation fails at its
  * next checkpoint as it does for a file that shrank under its mapping.
+ * Units the caller keeps (ntx_demand_keep(): the definitions that regions are
+ * primed with) stay when a release covers them, and a fault's request that a
+ * release made stale (the unit filled, its reader past it, then released) is
+ * not filled again: parallel statistics ask for each byte of a trace once.
  *
  * Where userfaultfd cannot be had (a seccomp profile that refuses it, as
  * Docker's default one does; a kernel without it), or NTIDX_NO_USERFAULTFD=1
@@ -75,6 +81,9 @@ struct ntx_demand {
     int thread_started;
     pthread_mutex_t mu;
     uint8_t *filled;   /* one byte per unit: 1 once copied in */
+    uint8_t *kept;     /* one byte per unit: 1 when releases leave it (ntx_demand_keep()) */
+    uint8_t *dropped;  /* one byte per unit: 1 when released after it was filled (or announced), until filled */
+    uint8_t *announced; /* one byte per unit: 1 while a caller's prefetch of it is under way (not read-ahead's) */
     size_t units;
     uint8_t *buf;      /* the handler's unit buffer */
     ntx_fault_word *fault;
@@ -85,25 +94,27 @@ struct ntx_demand {
         uint64_t used;
     } streams[NTX_DEMAND_STREAMS];
     uint64_t clock;
+    _Atomic uint64_t n_faults; /* units a fault filled (ntx_demand_faults()) */
     ntx_err first_err; /* the first unit that could not be read */
     int has_err;
 };
 
-/* Copy the unit's bytes (d->buf) into its pages and wake whoever waits on them. Pages that exist already are
-   left as they are: they hold the same bytes, copied by an earlier fault, and a unit can be partly present
-   when ntx_demand_release() zapped it while a copy into it was under way (another thread read definitions in
-   a region its owner had released). UFFDIO_COPY stops at such a page: with EEXIST when it is the first, with
-   EAGAIN and the bytes copied before it otherwise; it also says EAGAIN while the address space changes. 0, or
-   the errno of a copy that cannot be made. */
-static int copy_unit(ntx_demand *d, size_t unit)
+/* Copy `len` bytes (whole units) from `src` into the mapping at `off` and wake whoever waits on them. Pages that
+   exist already are left as they are: they hold the same bytes, copied by an earlier fault or by a prefetch's
+   arrival (arrived(), on the source's threads, at the same time as this handler's faults), and a unit can be
+   partly present when ntx_demand_release() zapped it while a copy into it was under way (another thread read
+   definitions in a region its owner had released). UFFDIO_COPY stops at such a page: with EEXIST when it is the
+   first, with EAGAIN and the bytes copied before it otherwise; it also says EAGAIN while the address space
+   changes. 0, or the errno of a copy that cannot be made. */
+static int copy_range(ntx_demand *d, uint64_t off, const uint8_t *src, uint64_t len)
 {
     const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-    uint64_t base = (uint64_t)unit * NTX_DEMAND_UNIT, done = 0;
+    uint64_t done = 0;
     int again = 0;
-    while (done < NTX_DEMAND_UNIT) {
-        struct uffdio_copy copy = {.dst = (uintptr_t)(d->base + base + done),
-                                   .src = (uintptr_t)(d->buf + done),
-                                   .len = NTX_DEMAND_UNIT - done};
+    while (done < len) {
+        struct uffdio_copy copy = {.dst = (uintptr_t)(d->base + off + done),
+                                   .src = (uintptr_t)(src + done),
+                                   .len = len - done};
         if (ioctl(d->uffd, UFFDIO_COPY, &copy) == 0)
             break;
         int e = errno;
@@ -116,10 +127,15 @@ static int copy_unit(ntx_demand *d, size_t unit)
         else
             return e;
     }
-    /* a page that existed was not woken by a copy: wake the whole unit (cheap, and nobody is left waiting) */
-    struct uffdio_range r = {.start = (uintptr_t)(d->base + base), .len = NTX_DEMAND_UNIT};
+    /* a page that existed was not woken by a copy: wake the whole range (cheap, and nobody is left waiting) */
+    struct uffdio_range r = {.start = (uintptr_t)(d->base + off), .len = len};
     (void)ioctl(d->uffd, UFFDIO_WAKE, &r);
     return 0;
+}
+
+static int copy_unit(ntx_demand *d, size_t unit)
+{
+    return copy_range(d, (uint64_t)unit * NTX_DEMAND_UNIT, d->buf, NTX_DEMAND_UNIT);
 }
 
 /* Without userfaultfd: put d->buf in the unit's place, readable, in one step for every other reader (a private
@@ -143,6 +159,7 @@ static int place_unit(ntx_demand *d, size_t unit)
     if (e) /* zeros, readable, rather than a reader stopped for ever (the caller records the error) */
         (void)mmap(dst, NTX_DEMAND_UNIT, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
     d->filled[unit] = 1;
+    d->dropped[unit] = 0;
     pthread_mutex_unlock(&d->mu);
     if (e && copy != MAP_FAILED)
         munmap(copy, NTX_DEMAND_UNIT);
@@ -192,9 +209,13 @@ static int fill_unit(ntx_demand *d, size_t unit)
         return -1;
     pthread_mutex_lock(&d->mu);
     d->filled[unit] = 1;
+    d->dropped[unit] = 0;
     pthread_mutex_unlock(&d->mu);
     return 0;
 }
+
+static void prefetch_units(ntx_demand *d, int announce, uint64_t off, uint64_t len);
+static int arrived(void *ctx, uint64_t off, const uint8_t *buf, uint64_t len);
 
 /* The stream a fault at `unit` continues (in its window, or a little past its last fault), else NULL. */
 static struct ra_stream *stream_of(ntx_demand *d, size_t unit)
@@ -241,13 +262,41 @@ static void read_ahead(ntx_demand *d, size_t unit, int missed)
         return;
     r->ra_start = start;
     r->ra_end = start + r->ra_size < d->units ? start + r->ra_size : d->units;
-    ntx_demand_prefetch(d, (uint64_t)r->ra_start * NTX_DEMAND_UNIT,
+    prefetch_units(d, 0, (uint64_t)r->ra_start * NTX_DEMAND_UNIT,
                         (uint64_t)(r->ra_end - r->ra_start) * NTX_DEMAND_UNIT);
+}
+
+/*
+ * A fault's request for a unit that was filled and then released since is
+ * likely stale: asked for before the fill (a reader that faulted again while
+ * it waited asks again; without userfaultfd, the first fill of it answers
+ * both), the reader long past it, and filling it would ask the source for a
+ * range nobody reads (and read ahead of it). Its readers are woken instead: one
+ * that still needs the unit faults again and asks again, and that request is
+ * served (the mark is gone). 1 when the request was answered so.
+ */
+static int wake_if_stale(ntx_demand *d, size_t unit)
+{
+    pthread_mutex_lock(&d->mu);
+    int stale = d->dropped[unit] && !d->filled[unit];
+    d->dropped[unit] = 0;
+    pthread_mutex_unlock(&d->mu);
+    if (!stale)
+        return 0;
+    if (d->sig_mode)
+        ntx_sigfill_done(&d->fill_count);
+    else {
+        struct uffdio_range r = {.start = (uintptr_t)d->base + unit * NTX_DEMAND_UNIT, .len = NTX_DEMAND_UNIT};
+        (void)ioctl(d->uffd, UFFDIO_WAKE, &r);
+    }
+    return 1;
 }
 
 /* A fault at `unit`: fill it, then read ahead of a walk. */
 static void serve_fault(ntx_demand *d, size_t unit)
 {
+    if (wake_if_stale(d, unit))
+        return;
     if (d->sig_mode) {
         pthread_mutex_lock(&d->mu);
         int filled = d->filled[unit];
@@ -257,10 +306,18 @@ static void serve_fault(ntx_demand *d, size_t unit)
             return;
         }
     }
+    /* a unit a caller announced is read by a plan that asks for its own blocks ahead of itself: no walk to read
+       ahead of (a window opened from its faults, where every unit faults (SIGSEGV), ran 8 MiB past the plan's
+       blocks, into regions another thread had read and released already, and asked for them again) */
+    pthread_mutex_lock(&d->mu);
+    int announced = d->announced[unit];
+    pthread_mutex_unlock(&d->mu);
     uint64_t requests = __atomic_load_n(&d->src->n_requests, __ATOMIC_RELAXED);
+    d->n_faults++;
     int filled = fill_unit(d, unit) == 0;
     int missed = __atomic_load_n(&d->src->n_requests, __ATOMIC_RELAXED) != requests;
-    read_ahead(d, unit, missed);
+    if (!announced)
+        read_ahead(d, unit, missed);
     if (!filled && !d->sig_mode) {
         /* the copy itself failed: wake the reader with zeros rather than leave it stopped */
         struct uffdio_zeropage z = {.range = {.start = (uintptr_t)d->base + unit * NTX_DEMAND_UNIT,
@@ -283,16 +340,54 @@ static int wait_input(ntx_demand *d, int fd)
     }
 }
 
-/* Without userfaultfd: the units the SIGSEGV handler asks for (demand_signal.c). */
+/* Without userfaultfd: the requests waiting in the pipe appended to q (n of them), up to `cap`; the new count. */
+static size_t drain_requests(ntx_demand *d, size_t *q, size_t n, size_t cap)
+{
+    while (n < cap) {
+        ssize_t got = read(d->req_pipe[0], q + n, (cap - n) * sizeof *q); /* (the read end does not block) */
+        if (got <= 0)
+            break;
+        n += (size_t)got / sizeof *q;
+    }
+    return n;
+}
+
+/* Whether the thread is asked to stop, without waiting. */
+static int stop_asked(ntx_demand *d)
+{
+    struct pollfd p = {d->stop_pipe[0], POLLIN, 0};
+    return poll(&p, 1, 0) > 0;
+}
+
+/*
+ * Without userfaultfd: the units the SIGSEGV handler asks for (demand_signal.c), in order. A reader that waits
+ * for its unit is woken by every fill and asks again while its unit is not in place, so the pipe holds the same
+ * unit many times: the requests for a unit waiting when it is served are answered by that one service (its
+ * fill, or the wake of a stale request, wakes every reader that made them: demand_signal.c's readers wait for
+ * a fill since they asked), rather than left to a time when the unit may have been released again, when each
+ * would ask the source for it again.
+ */
+#define REQUEST_QUEUE 4096
 static void *sig_handler_thread(void *arg)
 {
     ntx_demand *d = arg;
-    while (wait_input(d, d->req_pipe[0])) {
-        size_t units[64];
-        ssize_t n = read(d->req_pipe[0], units, sizeof units);
-        for (ssize_t i = 0; n > 0 && i < n / (ssize_t)sizeof units[0]; i++)
-            if (units[i] < d->units)
-                serve_fault(d, units[i]);
+    size_t q[REQUEST_QUEUE], n = 0;
+    for (;;) {
+        n = drain_requests(d, q, n, REQUEST_QUEUE);
+        if (n == 0) {
+            if (!wait_input(d, d->req_pipe[0]))
+                break;
+            continue;
+        }
+        if (stop_asked(d))
+            break;
+        size_t unit = q[0], kept = 0;
+        for (size_t i = 1; i < n; i++)
+            if (q[i] != unit)
+                q[kept++] = q[i];
+        n = kept;
+        if (unit < d->units)
+            serve_fault(d, unit);
     }
     return NULL;
 }
@@ -343,9 +438,12 @@ int ntx_demand_map(ntx_source *s, ntx_fault_word *fault, ntx_demand **out, ntx_e
         return NTIDX_OK;
     }
     d->filled = calloc(d->units, 1);
+    d->kept = calloc(d->units, 1);
+    d->dropped = calloc(d->units, 1);
+    d->announced = calloc(d->units, 1);
     d->buf = malloc(NTX_DEMAND_UNIT);
     void *p = mmap(NULL, d->len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (!d->filled || !d->buf || p == MAP_FAILED) {
+    if (!d->filled || !d->kept || !d->dropped || !d->announced || !d->buf || p == MAP_FAILED) {
         if (p != MAP_FAILED)
             munmap(p, d->len);
         ntx_demand_unmap(d);
@@ -374,6 +472,7 @@ int ntx_demand_map(ntx_source *s, ntx_fault_word *fault, ntx_demand **out, ntx_e
     if (d->uffd < 0) {
         d->sig_mode = 1;
         if (mprotect(d->base, d->len, PROT_NONE) != 0 || pipe2(d->req_pipe, O_CLOEXEC) != 0 ||
+            fcntl(d->req_pipe[0], F_SETFL, O_NONBLOCK) != 0 ||
             !(d->slot = ntx_sigfill_add(d->base, d->len, NTX_DEMAND_UNIT, d->req_pipe[1], &d->fill_count))) {
             ntx_demand_unmap(d);
             return ntx_err_set(err, NTIDX_E_UNSUPPORTED,
@@ -387,13 +486,20 @@ int ntx_demand_map(ntx_source *s, ntx_fault_word *fault, ntx_demand **out, ntx_e
         return ntx_err_set(err, NTIDX_E_NOMEM, "cannot start the page-fill thread");
     }
     d->thread_started = 1;
+    if (!d->sig_mode) /* (without userfaultfd, a unit is put in place by its fault only) */
+        ntx_source_on_arrival(s, arrived, d);
     *out = d;
     return NTIDX_OK;
 }
 
 const uint8_t *ntx_demand_base(const ntx_demand *d) { return d->base; }
+uint64_t ntx_demand_faults(const ntx_demand *d) { return d->n_faults; }
+int ntx_demand_by_signal(const ntx_demand *d) { return d->sig_mode; }
 
-void ntx_demand_prefetch(ntx_demand *d, uint64_t off, uint64_t len)
+/* Ask the source for the units of [off, off+len) not filled yet; `announce`: a caller's (ntx_demand_prefetch()),
+   whose units are put in place as soon as they arrive, rather than read-ahead's (read_ahead()), whose units
+   are left to the faults that move the walk's window on. */
+static void prefetch_units(ntx_demand *d, int announce, uint64_t off, uint64_t len)
 {
     /* units already filled need nothing: ask the source only for the rest */
     if (!d->len || off >= d->src->id.size)
@@ -406,11 +512,74 @@ void ntx_demand_prefetch(ntx_demand *d, uint64_t off, uint64_t len)
         u0++;
     while (u1 > u0 && d->filled[u1])
         u1--;
+    if (announce && u0 <= u1)
+        memset(d->announced + u0, 1, u1 - u0 + 1);
     pthread_mutex_unlock(&d->mu);
     if (u0 > u1)
         return;
     uint64_t a = (uint64_t)u0 * NTX_DEMAND_UNIT, b = (uint64_t)(u1 + 1) * NTX_DEMAND_UNIT;
     ntx_source_prefetch(d->src, a, b - a);
+}
+
+void ntx_demand_prefetch(ntx_demand *d, uint64_t off, uint64_t len) { prefetch_units(d, 1, off, len); }
+
+/*
+ * A prefetch brought [off, off+len) (the source's thread, ntx_source_on_arrival()): the whole units of it that a
+ * caller announced and nobody filled yet are copied in now, each run of them in one call, so the readers find
+ * them in place instead of each stopping at a fault for the handler thread to fill its unit. The object's last
+ * unit, when partial, is left to its fault (its tail is zeros, which the source's bytes do not hold). Units
+ * released meanwhile (no longer announced) are not marked filled: copied in or not, a read of them is served.
+ * 1 when every byte of the range is in place now (whole units, each filled).
+ */
+static int arrived(void *ctx, uint64_t off, const uint8_t *buf, uint64_t len)
+{
+    ntx_demand *d = ctx;
+    uint64_t u = (off + NTX_DEMAND_UNIT - 1) / NTX_DEMAND_UNIT, end = (off + len) / NTX_DEMAND_UNIT;
+    if (end > d->src->id.size / NTX_DEMAND_UNIT)
+        end = d->src->id.size / NTX_DEMAND_UNIT;
+    while (u < end) {
+        pthread_mutex_lock(&d->mu);
+        while (u < end && !(d->announced[u] && !d->filled[u]))
+            u++;
+        uint64_t s = u;
+        while (u < end && d->announced[u] && !d->filled[u])
+            u++;
+        pthread_mutex_unlock(&d->mu);
+        if (u == s)
+            break;
+        if (copy_range(d, s * NTX_DEMAND_UNIT, buf + (s * NTX_DEMAND_UNIT - off), (u - s) * NTX_DEMAND_UNIT) != 0)
+            return 0; /* the faults fill them as before */
+        pthread_mutex_lock(&d->mu);
+        for (uint64_t k = s; k < u; k++)
+            if (d->announced[k]) {
+                d->filled[k] = 1;
+                d->dropped[k] = 0;
+                d->announced[k] = 0;
+            }
+        pthread_mutex_unlock(&d->mu);
+    }
+    if (off % NTX_DEMAND_UNIT || (off + len) % NTX_DEMAND_UNIT || !len)
+        return 0;
+    int all = 1;
+    pthread_mutex_lock(&d->mu);
+    for (uint64_t k = off / NTX_DEMAND_UNIT; all && k < (off + len) / NTX_DEMAND_UNIT; k++)
+        all = d->filled[k];
+    pthread_mutex_unlock(&d->mu);
+    return all;
+}
+
+/* Units [a, b) dropped (mu held): zeros again in the mapping, read again from the source if touched. */
+static void drop_units(ntx_demand *d, uint64_t a, uint64_t b)
+{
+    for (uint64_t u = a; u < b; u++) /* (an announced unit may be being copied in by its arrival) */
+        d->dropped[u] |= d->filled[u] | d->announced[u];
+    memset(d->filled + a, 0, (size_t)(b - a));
+    memset(d->announced + a, 0, (size_t)(b - a));
+    if (d->sig_mode) /* inaccessible again: the next read faults and fills it */
+        (void)mmap(d->base + a * NTX_DEMAND_UNIT, (size_t)((b - a) * NTX_DEMAND_UNIT), PROT_NONE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+    else
+        (void)madvise(d->base + a * NTX_DEMAND_UNIT, (size_t)((b - a) * NTX_DEMAND_UNIT), MADV_DONTNEED);
 }
 
 void ntx_demand_release(ntx_demand *d, uint64_t off, uint64_t len)
@@ -423,15 +592,32 @@ void ntx_demand_release(ntx_demand *d, uint64_t off, uint64_t len)
         b = d->units;
     if (a >= b)
         return;
+    /* each run of units not kept: dropped; the source's copy of the whole range with them (a kept unit's bytes
+       are in the mapping) */
     pthread_mutex_lock(&d->mu);
-    memset(d->filled + a, 0, (size_t)(b - a));
-    if (d->sig_mode) /* inaccessible again: the next read faults and fills it */
-        (void)mmap(d->base + a * NTX_DEMAND_UNIT, (size_t)((b - a) * NTX_DEMAND_UNIT), PROT_NONE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
-    else
-        (void)madvise(d->base + a * NTX_DEMAND_UNIT, (size_t)((b - a) * NTX_DEMAND_UNIT), MADV_DONTNEED);
+    for (uint64_t u = a; u < b;) {
+        while (u < b && d->kept[u])
+            u++;
+        uint64_t s = u;
+        while (u < b && !d->kept[u])
+            u++;
+        if (u > s)
+            drop_units(d, s, u);
+    }
     pthread_mutex_unlock(&d->mu);
     ntx_source_release(d->src, a * NTX_DEMAND_UNIT, (b - a) * NTX_DEMAND_UNIT);
+}
+
+void ntx_demand_keep(ntx_demand *d, uint64_t off, uint64_t len)
+{
+    if (!d->len || !len || off >= d->src->id.size)
+        return;
+    if (len > d->src->id.size - off)
+        len = d->src->id.size - off;
+    size_t u0 = (size_t)(off / NTX_DEMAND_UNIT), u1 = (size_t)((off + len - 1) / NTX_DEMAND_UNIT);
+    pthread_mutex_lock(&d->mu);
+    memset(d->kept + u0, 1, u1 - u0 + 1);
+    pthread_mutex_unlock(&d->mu);
 }
 
 int ntx_demand_error(ntx_demand *d, ntx_err *err)
@@ -449,6 +635,8 @@ void ntx_demand_unmap(ntx_demand *d)
     if (!d)
         return;
     ntx_sigfill_remove(d->slot); /* nothing reads the mapping any more */
+    if (d->len && !d->sig_mode && d->thread_started)
+        ntx_source_on_arrival(d->src, NULL, NULL); /* no arrival is copied in from here on */
     if (d->thread_started) {
         char c = 1;
         ssize_t w = write(d->stop_pipe[1], &c, 1);
@@ -467,6 +655,9 @@ void ntx_demand_unmap(ntx_demand *d)
         munmap(d->base, d->len);
     pthread_mutex_destroy(&d->mu);
     free(d->filled);
+    free(d->kept);
+    free(d->dropped);
+    free(d->announced);
     free(d->buf);
     free(d);
 }

@@ -28,10 +28,17 @@ int ntx_demand_map(ntx_source *s, ntx_fault_word *fault, ntx_demand **out, ntx_e
 void ntx_demand_unmap(ntx_demand *d);
 /* The mapping's first byte (NULL for an empty source). */
 const uint8_t *ntx_demand_base(const ntx_demand *d);
-/* [off, off+len) is about to be read: the source is asked for the units not yet filled. */
+/* The units a fault filled so far (the tests: a prefetched range is put in place without them). */
+uint64_t ntx_demand_faults(const ntx_demand *d);
+/* 1 when the mapping is served through SIGSEGV (demand_signal.h), without userfaultfd. */
+int ntx_demand_by_signal(const ntx_demand *d);
+/* [off, off+len) is about to be read: the source is asked for the units not yet filled, and with userfaultfd
+   they are copied in as the source's requests bring them (not each at its first touch). */
 void ntx_demand_prefetch(ntx_demand *d, uint64_t off, uint64_t len);
-/* [off, off+len) will not be read again: its whole units are dropped (read again if touched). */
+/* [off, off+len) will not be read again: its whole units are dropped (read again if touched), but those kept. */
 void ntx_demand_release(ntx_demand *d, uint64_t off, uint64_t len);
+/* [off, off+len) is read again and again (definitions): every unit it touches is kept from releases. */
+void ntx_demand_keep(ntx_demand *d, uint64_t off, uint64_t len);
 /* NTIDX_OK, or the code of the first unit that could not be read, its error copied into *err (may be NULL). */
 int ntx_demand_error(ntx_demand *d, ntx_err *err);
 

@@ -16,13 +16,16 @@
  *    stacks, its event blocks and the sequence point after them, apart in the
  *    file): a worker waits until the burst is over (its end said by
  *    ntx_source_batch(), else NTX_HTTP_GATHER_US without a hint) and asks for
- *    its ranges in one multi-range request
+ *    its ranges (those under NTX_HTTP_MULTI_PART: a larger one is a request
+ *    of its own, in flight beside them) in one multi-range request
  *    (`Range: bytes=A-B,C-D`, answered 206 multipart/byteranges), up to
  *    NTX_HTTP_RANGES ranges and 8 MiB in all. A server that answers such a
  *    request otherwise (one part, the whole object, 416) is asked one range a
  *    request from then on; so is Azure Blob Storage, which takes one range.
  *    A multi-range request that fails is not reported: its ranges are asked
  *    for one by one, with the retries and messages below;
+ *  - what a prefetch brought is handed to whoever listens (ntx_source_arrived():
+ *    the demand mapping copies it in place) before a read is served from it;
  *  - the cache is bounded (NTX_HTTP_CACHE_MAX); what is released is dropped.
  *
  * One version of the object: every request after the first carries
@@ -52,6 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "ntidx/ntidx.h"
@@ -66,6 +70,9 @@
 #define NTX_HTTP_RANGES 16                  /* ranges of one multi-range request at most */
 #define NTX_HTTP_GATHER_US 500              /* a burst of hints is over after this long without one */
 #define NTX_HTTP_PART_HEAD 512              /* room for each part's headers in a multipart answer */
+#define NTX_HTTP_POOL 8                     /* prefetch buffers (NTX_HTTP_CHUNK each) kept for reuse */
+#define NTX_HTTP_POOL_MIN (2u << 20)        /* a prefetch this large gets a buffer of the pool */
+#define NTX_HTTP_MULTI_PART (2u << 20)      /* a range this large or larger is asked for alone */
 
 enum { CH_QUEUED, CH_LOADING, CH_READY, CH_FAILED };
 
@@ -75,6 +82,9 @@ typedef struct chunk {
     int state;
     uint64_t last_use;
     int solo; /* asked for alone (a multi-range request of it failed) */
+    int released; /* released while it was being fetched: dropped when its bytes come */
+    int pooled; /* buf is NTX_HTTP_CHUNK bytes, given back to the pool */
+    int taken;  /* every byte of it was put where it is read on arrival (ntx_source_arrived()) */
     struct chunk *next;
 } chunk;
 
@@ -88,7 +98,11 @@ typedef struct http_source {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     chunk *chunks; /* unordered; few */
-    uint64_t cached, clock;
+    uint64_t cached, clock; /* cached: the bytes the ready chunks' buffers hold */
+    /* Buffers of large prefetches, given back when their chunk is dropped: a stream of 8 MiB requests through
+       fresh buffers would cost a page fault and a page cleared per 4 KiB written, as much as the copy itself */
+    uint8_t *pool[NTX_HTTP_POOL];
+    int n_pool;
     pthread_t workers[NTX_HTTP_WORKERS];
     int n_workers, stop;
     CURL *idle[NTX_HTTP_WORKERS + 4];
@@ -652,6 +666,59 @@ static uint64_t next_chunk_start(http_source *h, uint64_t pos, uint64_t limit)
     return limit;
 }
 
+/* The memory a ready chunk's buffer holds. */
+static uint64_t held(const chunk *c) { return c->pooled ? NTX_HTTP_CHUNK : c->len; }
+
+static void unlink_chunk(http_source *h, chunk *victim);
+
+/* A buffer for a prefetch of `len` bytes: a large one from the pool (*pooled set), else its own. */
+static uint8_t *buf_new(http_source *h, uint64_t len, int *pooled)
+{
+    *pooled = 0;
+    if (len < NTX_HTTP_POOL_MIN || len > NTX_HTTP_CHUNK)
+        return malloc(len);
+    uint8_t *b = NULL;
+    pthread_mutex_lock(&h->mu);
+    if (h->n_pool == 0) {
+        /* the pool is empty: the buffer of a chunk whose bytes are all in place where they are read (its
+           listener took them) is wanted by nobody any more, the least recently used first */
+        chunk *lru = NULL;
+        for (chunk *c = h->chunks; c; c = c->next)
+            if (c->state == CH_READY && c->pooled && c->taken && (!lru || c->last_use < lru->last_use))
+                lru = c;
+        if (lru)
+            unlink_chunk(h, lru); /* (into the pool) */
+    }
+    if (h->n_pool > 0)
+        b = h->pool[--h->n_pool];
+    pthread_mutex_unlock(&h->mu);
+    if (!b) {
+        /* in huge pages where the system gives them on request (transparent_hugepage=madvise): a fresh
+           buffer's first fill then costs a fault per 2 MiB rather than per 4 KiB */
+        void *p = NULL;
+        if (posix_memalign(&p, 2u << 20, NTX_HTTP_CHUNK) != 0)
+            p = NULL;
+#ifdef MADV_HUGEPAGE
+        if (p)
+            (void)madvise(p, NTX_HTTP_CHUNK, MADV_HUGEPAGE);
+#endif
+        b = p;
+        if (b)
+            __atomic_fetch_add(&h->s.n_buffers, 1, __ATOMIC_RELAXED);
+    }
+    *pooled = b != NULL;
+    return b;
+}
+
+/* Give a buffer back (mu held): a pooled one to the pool while it has room. */
+static void buf_drop(http_source *h, uint8_t *b, int pooled)
+{
+    if (pooled && b && h->n_pool < NTX_HTTP_POOL && !h->stop)
+        h->pool[h->n_pool++] = b;
+    else
+        free(b);
+}
+
 static void unlink_chunk(http_source *h, chunk *victim)
 {
     for (chunk **pp = &h->chunks; *pp; pp = &(*pp)->next)
@@ -660,8 +727,8 @@ static void unlink_chunk(http_source *h, chunk *victim)
             break;
         }
     if (victim->state == CH_READY)
-        h->cached -= victim->len;
-    free(victim->buf);
+        h->cached -= held(victim);
+    buf_drop(h, victim->buf, victim->pooled);
     free(victim);
 }
 
@@ -698,7 +765,8 @@ static void *worker(void *arg)
             pthread_cond_wait(&h->cv, &h->mu);
             continue;
         }
-        int multi = !h->azure && !h->no_multi && !job->solo && job->len < NTX_HTTP_CHUNK;
+        /* a large range is a request's worth alone: it would only wait for the others and be copied once more */
+        int multi = !h->azure && !h->no_multi && !job->solo && job->len < NTX_HTTP_MULTI_PART;
         if (multi && !h->stop && now_us() - h->last_hint_us < NTX_HTTP_GATHER_US) {
             /* a burst of hints under way: wait for its end, to ask for its ranges together */
             pthread_mutex_unlock(&h->mu);
@@ -713,7 +781,8 @@ static void *worker(void *arg)
         group[n++] = job;
         uint64_t total = job->len;
         for (chunk *c = h->chunks; multi && c && n < NTX_HTTP_RANGES; c = c->next)
-            if (c != job && c->state == CH_QUEUED && !c->solo && total + c->len <= NTX_HTTP_CHUNK) {
+            if (c != job && c->state == CH_QUEUED && !c->solo && c->len < NTX_HTTP_MULTI_PART &&
+                total + c->len <= NTX_HTTP_CHUNK) {
                 group[n++] = c;
                 total += c->len;
             }
@@ -732,12 +801,19 @@ static void *worker(void *arg)
             for (int i = 0; i < n; i++)
                 have &= (bufs[i] = malloc(group[i]->len)) != NULL;
             int ok = have && get_multi(h, group, bufs, n);
+            int taken[NTX_HTTP_RANGES] = {0};
+            for (int i = 0; ok && i < n; i++) /* before any read is served from them (the buffers are ours) */
+                taken[i] = ntx_source_arrived(&h->s, group[i]->off, bufs[i], group[i]->len);
             pthread_mutex_lock(&h->mu);
             for (int i = 0; i < n; i++) {
-                if (ok) {
+                if (group[i]->released) { /* (fetched or not: nobody is to read it) */
                     group[i]->buf = bufs[i];
+                    unlink_chunk(h, group[i]);
+                } else if (ok) {
+                    group[i]->buf = bufs[i];
+                    group[i]->taken = taken[i];
                     group[i]->state = CH_READY;
-                    h->cached += group[i]->len;
+                    h->cached += held(group[i]);
                 } else { /* asked for again alone, where faults are retried and reported */
                     free(bufs[i]);
                     group[i]->state = h->stop ? CH_FAILED : CH_QUEUED;
@@ -749,19 +825,27 @@ static void *worker(void *arg)
             pthread_cond_broadcast(&h->cv);
             continue;
         }
-        uint8_t *buf = malloc(job->len);
+        int pooled;
+        uint8_t *buf = buf_new(h, job->len, &pooled);
         ntx_err e;
         memset(&e, 0, sizeof e);
         uint64_t got = 0;
         int rc = buf ? get_range(h, job->off, job->len, buf, 0, &got, &e) : NTIDX_E_NOMEM;
+        int taken = rc == NTIDX_OK && ntx_source_arrived(&h->s, job->off, buf, job->len);
         pthread_mutex_lock(&h->mu);
-        if (rc == NTIDX_OK) {
+        if (job->released) {
             job->buf = buf;
+            job->pooled = pooled;
+            unlink_chunk(h, job);
+        } else if (rc == NTIDX_OK) {
+            job->buf = buf;
+            job->pooled = pooled;
+            job->taken = taken;
             job->state = CH_READY;
-            h->cached += job->len;
+            h->cached += held(job);
             evict(h);
         } else {
-            free(buf); /* a read of it asks again, and reports the error itself */
+            buf_drop(h, buf, pooled); /* a read of it asks again, and reports the error itself */
             job->state = CH_FAILED;
         }
         pthread_cond_broadcast(&h->cv);
@@ -882,7 +966,7 @@ static int http_read(ntx_source *s, uint64_t off, void *out, size_t len, ntx_err
         }
         n->buf = buf;
         n->state = CH_READY;
-        h->cached += n->len;
+        h->cached += held(n);
         pthread_cond_broadcast(&h->cv);
         /* copied by the loop's next turn; evicted only after */
     }
@@ -897,15 +981,23 @@ static int http_read(ntx_source *s, uint64_t off, void *out, size_t len, ntx_err
     return NTIDX_OK;
 }
 
+/* Drop the chunks wholly inside [off, off+len): a ready or queued one now (a read waiting for a queued one asks
+   for its range itself), one being fetched when its bytes come (its arrival may have woken the reader that
+   releases it before the fetch is over: it must not stay cached after). */
 static void http_release(ntx_source *s, uint64_t off, uint64_t len)
 {
     http_source *h = (http_source *)s;
     pthread_mutex_lock(&h->mu);
     for (chunk *c = h->chunks, *next; c; c = next) {
         next = c->next;
-        if (c->state == CH_READY && c->off >= off && c->off + c->len <= off + len)
+        if (c->off < off || c->off + c->len > off + len)
+            continue;
+        if (c->state == CH_READY || c->state == CH_QUEUED)
             unlink_chunk(h, c);
+        else if (c->state == CH_LOADING)
+            c->released = 1;
     }
+    pthread_cond_broadcast(&h->cv);
     pthread_mutex_unlock(&h->mu);
 }
 
@@ -927,6 +1019,8 @@ static void http_close(ntx_source *s)
         free(c->buf);
         free(c);
     }
+    for (int i = 0; i < h->n_pool; i++)
+        free(h->pool[i]);
     for (int i = 0; i < h->n_idle; i++)
         curl_easy_cleanup(h->idle[i]);
     if (h->share)

@@ -319,6 +319,12 @@ void ntx_trace_release(ntidx_trace *t, uint64_t off, uint64_t len)
     ntx_map_advise(&m, off, len, NTX_ADVISE_DONTNEED);
 }
 
+void ntx_trace_keep(ntidx_trace *t, uint64_t off, uint64_t len)
+{
+    if (t->demand)
+        ntx_demand_keep(t->demand, off, len);
+}
+
 int ntx_trace_fill(const ntidx_trace *t, uint64_t off, uint64_t len, ntx_err *err)
 {
     if (!t->demand || off >= t->size || !len)

@@ -92,6 +92,15 @@ int ntx_trace_check(const ntidx_trace *t, ntx_err *err);
 
 /* Give back mapped pages of [off, off+len) (scans release what they passed). */
 void ntx_trace_release(ntidx_trace *t, uint64_t off, uint64_t len);
+/*
+ * [off, off+len) holds definitions that other regions are primed with: a
+ * remote trace's memory keeps its units once filled, and a release of a range
+ * that holds them leaves them (ntx_demand_keep()), so the workers of parallel
+ * statistics, each priming its regions with the definitions that another
+ * worker's regions hold and release, do not ask for them again. Nothing for a
+ * local trace: a page given back is read again from the page cache.
+ */
+void ntx_trace_keep(ntidx_trace *t, uint64_t off, uint64_t len);
 /* Ask the kernel to read [off, off+len) of the trace now (asynchronously): exactly that range. */
 void ntx_trace_prefetch(const ntidx_trace *t, uint64_t off, uint64_t len);
 /*

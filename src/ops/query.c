@@ -233,6 +233,7 @@ static int prime(ntidx_query *q, uint64_t region, uint64_t j, ntx_err *err)
         if (baseline && b >= first) {
             if (plan_push(q, ntx_rg_end(x, region - 1) - 1, NTX_OP_BASELINE, 0) < 0)
                 return nomem(err);
+            q->plan[q->plan_len - 1].keep = 1; /* the previous region's: another work unit's */
             baseline = 0;
         }
         if ((is_meta && ntx_def_meta_epoch(x, d) == me) || (!is_meta && ntx_def_thread_epoch(x, d) == te)) {
@@ -244,10 +245,16 @@ static int prime(ntidx_query *q, uint64_t region, uint64_t j, ntx_err *err)
             uint8_t op = b >= first && !is_meta ? NTX_OP_BLOCK : NTX_OP_CONTEXT;
             if (plan_push(q, b, op, 0) < 0)
                 return nomem(err);
+            /* an earlier region's definitions: that region's reader releases them, and every region of these
+               epochs that is primed reads them again (parallel statistics prime a region per work unit) */
+            q->plan[q->plan_len - 1].keep = b < first;
         }
     }
-    if (baseline && plan_push(q, ntx_rg_end(x, region - 1) - 1, NTX_OP_BASELINE, 0) < 0)
-        return nomem(err);
+    if (baseline) {
+        if (plan_push(q, ntx_rg_end(x, region - 1) - 1, NTX_OP_BASELINE, 0) < 0)
+            return nomem(err);
+        q->plan[q->plan_len - 1].keep = 1;
+    }
     for (uint64_t b = first; b < j; b++) {
         uint8_t k = ntx_blk_kind(x, b);
         if (k == NTIDX_BLOCK_STACK || k == NTIDX_BLOCK_LABEL_LIST)
@@ -407,6 +414,13 @@ static int plan_next_region(ntidx_query *q, ntx_err *err)
                 return nomem(err);
             skipped = 0;
         }
+        /* A work unit of parallel statistics that ends here: the region after it is another unit's, primed with
+           this region's last block (the sequence point its dropped events count from): kept for it, else this
+           unit's release gives it back and that priming asks for it again when it comes after */
+        if ((q->only_region >= 0 || (q->has_chosen && candidate(q, r + 1) != r + 1)) &&
+            r + 1 < ntx_index_region_total(x) && q->plan_len > 0 && q->plan[q->plan_len - 1].op == NTX_OP_BLOCK &&
+            q->plan[q->plan_len - 1].offset == ntx_blk_offset(x, end - 1))
+            q->plan[q->plan_len - 1].keep = 1;
         hint_plan(q);
         q->prev_region = (int64_t)r;
         q->next_region = r + 1;

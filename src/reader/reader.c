@@ -339,7 +339,10 @@ int ntx_reader_next_block(ntidx_reader *r, int defer_barriers)
         if (b.kind < NTIDX_BLOCK_KIND_COUNT)
             r->stats.blocks[b.kind]++;
         r->stats.bytes_read += b.size;
-        ntx_reader_note_read(r, b.offset, b.size);
+        if (r->plan[r->plan_pos - 1].keep) /* another region's definitions: read again by other primings */
+            ntx_trace_keep(t, b.offset, b.size);
+        else
+            ntx_reader_note_read(r, b.offset, b.size);
         if (rc == 3 && b.kind == NTIDX_BLOCK_EVENT) { /* context only: the block's metadata rows */
             if ((rc = begin_rows(r, &b, 0)) < 0)
                 return ntx_reader_fail(r, rc);

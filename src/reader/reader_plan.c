@@ -126,6 +126,8 @@ int ntx_reader_plan_next_block(ntidx_reader *r, ntidx_block *b, int defer_barrie
                               walk.msg[0] ? walk.msg : "end of stream");
         }
         if (st->op == NTX_OP_BASELINE) {
+            if (st->keep) /* another region's, which its own reader releases */
+                ntx_trace_keep(r->t, b->offset, b->size);
             ntx_seqpoint sp;
             if ((rc = ntx_decode_sequence_point(r->t, b, &sp, ntx_reader_seq_baseline, r, &r->err)) < 0)
                 return rc;

@@ -30,6 +30,8 @@ typedef struct ntx_plan_step {
     uint32_t size;      /* the block's size (its bytes are read ahead of the reader); 0 for RESET */
     uint8_t op;
     uint8_t forget_seq; /* event blocks were skipped before this step: sequence gaps are not drops */
+    uint8_t keep;       /* read again by another region's priming (definitions, the sequence point it counts
+                           from): kept from releases (ntx_trace_keep()), outside the span the reader gives back */
 } ntx_plan_step;
 
 /*

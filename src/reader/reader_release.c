@@ -31,8 +31,10 @@ void ntx_reader_release(ntidx_reader *r)
 /*
  * Block [off, off + size) is about to be read. Once the blocks read since the
  * last release add up to RELEASE_BYTES, their span is released first. A
- * plan's jumps back to definitions (before the span) widen it: a definition
- * block released and read again costs a page fault.
+ * plan's jumps back to the definitions that earlier regions hold are not
+ * noted here (they are kept instead: ntx_trace_keep()): the span would reach
+ * back over the regions between, which other threads may be reading (parallel
+ * statistics), and a release of it would drop what they are about to read.
  */
 void ntx_reader_note_read(ntidx_reader *r, uint64_t off, uint64_t size)
 {

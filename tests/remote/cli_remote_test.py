@@ -241,6 +241,35 @@ class RemoteHttpOnly(Remote):
         p = run([a.replace("TRACE", url) for a in args], dict(self.env, NTIDX_SYMBOL_CACHE="0"))
         self.assertEqual(p.stdout.replace(url.encode(), b"TRACE"), out)
 
+    def test_parallel_stats_read_each_byte_once(self):
+        # a whole-trace stats of a trace of many regions, indexed (not --full: the regions are read), on two
+        # threads: each work unit primes its first region with definitions that another unit's region holds;
+        # those are kept rather than released, and a unit's release never reaches back over the regions between
+        # (another thread's, still to be read): every byte of the object is asked for once. Rarely a run asks for
+        # a few ranges again (a fault served after its reader, woken by the hint's request, released the unit;
+        # without userfaultfd on a loaded machine, up to 9%): the median of three runs is held to 1% more at
+        # most, each run to the answer. Without the kept definitions: 5-20% more in five runs of six.
+        many, srv = self.srvdir, self.srv
+        path = os.path.join(many, "stream.nettrace")
+        try:
+            subprocess.run([NTIDX, "gen", "-o", path, "--size", "32M", "--seed", "5", "--quiet"], check=True)
+            url, size = srv.base + "/stream.nettrace", os.path.getsize(path)
+            self.assertGreaterEqual(json.loads(run(["index", url, "--json", "--quiet"], self.env).stdout)["regions"], 8)
+            want = run(["stats", path, "--no-index"], self.lenv).stdout.split(b"\n", 1)[1]
+            asked = []
+            for attempt in range(3):
+                srv.reset()
+                got = run(["stats", url, "--threads", "2"], self.env).stdout.split(b"\n", 1)[1]
+                log = srv.log()
+                self.assertEqual(got, want)
+                asked.append((sum(r["bytes"] for r in log), [r["range"] for r in log]))
+                self.assertGreaterEqual(asked[-1][0], size)
+            asked.sort()
+            self.assertLessEqual(asked[1][0], size * 1.01, asked[1][1])
+        finally:
+            if os.path.exists(path):
+                os.unlink(path)
+
     def test_sql_opens_a_url_once_per_connection(self):
         # the statements of one connection, and the subquery of one, read the trace opened once (its head asked
         # for once), not once per statement and table: a URL has no stat() to say it is unchanged; its source

@@ -97,6 +97,18 @@ class HttpSource(unittest.TestCase):
         self.assertEqual(log[1]["range"], "bytes=%d-%d,%d-%d,%d-%d" % (a, a + 3999, b, b + 99999, c, c + 69999))
         self.assertEqual(info["requests"], 2)
 
+    def test_a_large_range_of_a_burst_is_asked_for_alone(self):
+        # a range of 2 MiB or more is a request's worth: asked for alone, in flight beside the multi-range
+        # request of the small ones, rather than waiting for them and being copied out of their answer
+        a, b, c = 1 * MiB, 5 * MiB, len(self.data) - 70000
+        info, _, _ = self.tool(self.url, "batch:1", "prefetch:%d:4000" % a, "prefetch:%d:%d" % (b, 3 * MiB),
+                               "prefetch:%d:70000" % c, "batch:0", "read:%d:4000" % a, "read:%d:%d" % (b, 3 * MiB),
+                               "read:%d:70000" % c)
+        self.assertEqual(self.got(), self.data[a:a + 4000] + self.data[b:b + 3 * MiB] + self.data[c:c + 70000])
+        ranges = sorted(r["range"] for r in self.srv.log())
+        self.assertEqual(ranges, sorted(["bytes=0-65535", "bytes=%d-%d,%d-%d" % (a, a + 3999, c, c + 69999),
+                                         "bytes=%d-%d" % (b, b + 3 * MiB - 1)]))
+
     def test_a_burst_to_a_server_of_one_range_a_request(self):
         # the server answers the first range only: asked again one by one, and alone from then on
         self.srv.fault(kind="nomulti", count=-1)
@@ -255,6 +267,54 @@ class HttpSource(unittest.TestCase):
         self.assertEqual(ranges, ["bytes=0-65535", "bytes=%d-%d" % (2 * MiB, 5 * MiB - 1),
                                   "bytes=%d-%d" % (unit, unit + 65535),
                                   "bytes=%d-%d" % (2 * MiB, 2 * MiB + 65535)])  # released: read again
+
+    def test_demand_mapping_puts_a_prefetched_range_in_place(self):
+        # a hinted range's units are copied into the mapping as its request brings them (on the source's
+        # threads), not each at the fault of its first read: reading 4 MiB after hinting them costs at most the
+        # one fault that waits for the request; served through SIGSEGV (no userfaultfd), each unit's fault
+        # fills it, as before
+        a, n = 2 * MiB, 4 * MiB
+        info, _, _ = self.tool(self.url, "map", "prefetch:%d:%d" % (a, n), "read:%d:%d" % (a, n))
+        self.assertEqual(self.got(), self.data[a:a + n])
+        self.assertEqual(info["requests"], 2, self.srv.log())  # the open's, the hint's
+        if info["by_signal"]:
+            self.assertEqual(info["faults"], n // 65536)
+        else:
+            self.assertLessEqual(info["faults"], 1)
+
+    def test_a_buffer_the_mapping_took_whole_is_used_again(self):
+        # six 3 MiB prefetches in turn, each read through the mapping after its hint: the bytes of each were put
+        # in place as they came, so the next one's request goes into the same buffer (one allocated, not six; a
+        # few more when the fault that waited for a request's first bytes had not copied from it yet, which
+        # keeps its buffer); without userfaultfd the faults copy out of the cache and the buffers stay there
+        # until released
+        rng = [(1 * MiB + i * 3 * MiB, 3 * MiB) for i in range(6)]
+        ops = ["map"]
+        for a, n in rng:
+            ops += ["prefetch:%d:%d" % (a, n), "read:%d:%d" % (a, n)]
+        info, _, _ = self.tool(self.url, *ops)
+        self.assertEqual(self.got(), b"".join(self.data[a:a + n] for a, n in rng))
+        self.assertEqual(info["requests"], 7, self.srv.log())
+        if info["by_signal"]:
+            self.assertEqual(info["buffers"], 6)
+        else:
+            self.assertLessEqual(info["buffers"], 4)
+
+    def test_demand_mapping_keeps_what_it_is_told_to(self):
+        # a kept unit (definitions that regions are primed with) stays when a release covers it; a unit beside
+        # it, released, is dropped (13 units past the range's first: no walk's read-ahead)
+        a, k, r = 2 * MiB, 2 * MiB + 10 * 65536 + 100, 2 * MiB + 13 * 65536 + 7
+        info, _, _ = self.tool(self.url, "map", "prefetch:%d:%d" % (a, MiB), "read:%d:%d" % (a, MiB),
+                               "keep:%d:10" % k, "release:0:%d" % (5 * MiB), "read:%d:10" % k, "read:%d:10" % r)
+        self.assertEqual(self.got(), self.data[a:a + MiB] + self.data[k:k + 10] + self.data[r:r + 10])
+        ranges = [r["range"] for r in self.srv.log()]
+        self.assertEqual(ranges[:2], ["bytes=0-65535", "bytes=%d-%d" % (a, a + MiB - 1)])
+        # the released unit is asked for again (or, when the release came while the hint's request was still
+        # coming in, read from that request's bytes, kept for the fault that may be waiting for them): the kept
+        # unit never
+        again = [tuple(map(int, x[len("bytes="):].split("-"))) for x in ranges[2:]]
+        self.assertLessEqual(set(again), {(a + 13 * 65536, a + 14 * 65536 - 1)}, ranges)
+        self.assertFalse([x for x in again if x[0] <= k <= x[1]], ranges)
 
     def test_demand_mapping_fault_is_an_error_not_garbage(self):
         self.srv.fault(kind="delay", ms=0, count=1)

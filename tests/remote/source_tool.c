@@ -3,11 +3,12 @@
  *
  *   source_tool [--pread] NAME OUT OP...   open NAME, run the OPs, append what they read to OUT, print
  *                                          {"size", "etag", "last_modified", "name", "requests", "bytes",
- *                                          "retries"} as JSON
+ *                                          "retries", "buffers"} as JSON
  *   source_tool --put NAME FILE            upload FILE as NAME (ntx_source_put)
- * OPs: read:OFF:LEN  prefetch:OFF:LEN  release:OFF:LEN
+ * OPs: read:OFF:LEN  prefetch:OFF:LEN  release:OFF:LEN  keep:OFF:LEN (mapped: ntx_demand_keep)
  *      batch:1 batch:0  the hints between are one burst (ntx_source_batch)
- *      map            from here on, reads and hints go through the demand mapping (source_demand.c)
+ *      map            from here on, reads and hints go through the demand mapping (source_demand.c); the JSON
+ *                     then also has "faults" (units a fault filled) and "by_signal" (1: no userfaultfd)
  *      stream:CHUNK   the whole object, CHUNK bytes a read, asking 32 MiB ahead and releasing behind (a pass)
  *      signal:PATH    create PATH;  waitfile:PATH  wait (10 s at most) until PATH exists
  * An error prints its message and exits 1.
@@ -125,6 +126,8 @@ int main(int argc, char **argv)
                 ntx_source_prefetch(s, off, len);
         } else if (sscanf(argv[i], "batch:%llu", &off) == 1) {
             ntx_source_batch(s, off != 0);
+        } else if (sscanf(argv[i], "keep:%llu:%llu", &off, &len) == 2 && dm) {
+            ntx_demand_keep(dm, off, len);
         } else if (sscanf(argv[i], "release:%llu:%llu", &off, &len) == 2) {
             if (dm)
                 ntx_demand_release(dm, off, len);
@@ -160,17 +163,23 @@ int main(int argc, char **argv)
         }
     }
     fclose(out);
+    int mapped = dm != NULL;
+    uint64_t faults = mapped ? ntx_demand_faults(dm) : 0;
+    int by_signal = mapped ? ntx_demand_by_signal(dm) : 0;
     ntx_demand_unmap(dm);
     if (rc == 0) {
-        printf("{\"size\": %llu, \"etag\": ", (unsigned long long)s->id.size);
+        printf("{\"size\": %llu, ", (unsigned long long)s->id.size);
+        if (mapped)
+            printf("\"faults\": %llu, \"by_signal\": %d, ", (unsigned long long)faults, by_signal);
+        printf("\"etag\": ");
         json_str(s->id.etag);
         printf(", \"last_modified\": ");
         json_str(s->id.last_modified);
         printf(", \"name\": ");
         json_str(s->name);
-        printf(", \"requests\": %llu, \"bytes\": %llu, \"retries\": %llu, \"remote\": %d}\n",
+        printf(", \"requests\": %llu, \"bytes\": %llu, \"retries\": %llu, \"buffers\": %llu, \"remote\": %d}\n",
                (unsigned long long)s->n_requests, (unsigned long long)s->n_bytes, (unsigned long long)s->n_retries,
-               s->remote);
+               (unsigned long long)s->n_buffers, s->remote);
     }
     ntx_source_close(s);
     free(given);
