@@ -310,10 +310,12 @@ class HttpSource(unittest.TestCase):
         ranges = [r["range"] for r in self.srv.log()]
         self.assertEqual(ranges[:2], ["bytes=0-65535", "bytes=%d-%d" % (a, a + MiB - 1)])
         # the released unit is asked for again (or, when the release came while the hint's request was still
-        # coming in, read from that request's bytes, kept for the fault that may be waiting for them): the kept
-        # unit never
+        # coming in, read from that request's bytes, kept for the fault that may be waiting for them); rarely a
+        # fault of the read before the release, served late, asks for another released unit of the range again
+        # (one run in about twenty: harmless, the unit was given back); the kept unit never
         again = [tuple(map(int, x[len("bytes="):].split("-"))) for x in ranges[2:]]
-        self.assertLessEqual(set(again), {(a + 13 * 65536, a + 14 * 65536 - 1)}, ranges)
+        released = {(u, u + 65535) for u in range(a, a + MiB, 65536) if not u <= k < u + 65536}
+        self.assertLessEqual(set(again), released, ranges)
         self.assertFalse([x for x in again if x[0] <= k <= x[1]], ranges)
 
     def test_demand_mapping_fault_is_an_error_not_garbage(self):
