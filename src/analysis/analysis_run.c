@@ -314,11 +314,19 @@ static int read_unit(shared *sh, unit *u, ntidx_values *v, ntx_err *err)
     return rc;
 }
 
-/* The next unit is read and its merge is not being done by another worker. */
-static int mergeable(shared *sh)
+/* Unit k is read and may be merged (no unit failed). */
+static int ready(shared *sh, size_t k)
 {
-    size_t k = atomic_load(&sh->merged_upto);
     return k < sh->nunits && atomic_load(&sh->units[k].read) && !atomic_load(&sh->failed);
+}
+
+/* One unit merged, its state freed whatever the merge returns. */
+static int merge_one(const ntx_analysis_def *def, void *merged, unit *u, ntx_err *err)
+{
+    int rc = def->merge_unit(merged, u->state, err);
+    def->unit_free(u->state);
+    u->state = NULL;
+    return rc;
 }
 
 /*
@@ -330,14 +338,11 @@ static int mergeable(shared *sh)
 static void merge_ready(shared *sh)
 {
     const ntx_analysis_def *def = sh->def;
-    while (mergeable(sh) && pthread_mutex_trylock(&sh->merge_lock) == 0) {
+    while (ready(sh, atomic_load(&sh->merged_upto)) && pthread_mutex_trylock(&sh->merge_lock) == 0) {
         double t0 = ntx_phase_begin();
         size_t k = atomic_load(&sh->merged_upto);
-        for (; k < sh->nunits && atomic_load(&sh->units[k].read) && !atomic_load(&sh->failed); k++) {
-            unit *u = &sh->units[k];
-            int rc = def->merge_unit(sh->merged, u->state, &sh->merge_err);
-            def->unit_free(u->state);
-            u->state = NULL;
+        for (; ready(sh, k); k++) {
+            int rc = merge_one(def, sh->merged, &sh->units[k], &sh->merge_err);
             if (rc < 0) {
                 sh->merge_rc = rc;
                 atomic_store(&sh->failed, 1);
@@ -560,12 +565,8 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
     /* The rest of the merge, in time order: the units the workers left. */
     ntx_an_counts counts = {0};
     ntidx_analysis_stats st = {0};
-    for (size_t k = atomic_load(&sh.merged_upto); rc == 0 && k < sh.nunits; k++) {
-        unit *u = &sh.units[k];
-        rc = def->merge_unit(merged, u->state, err);
-        def->unit_free(u->state);
-        u->state = NULL;
-    }
+    for (size_t k = atomic_load(&sh.merged_upto); rc == 0 && k < sh.nunits; k++)
+        rc = merge_one(def, merged, &sh.units[k], err);
     for (size_t k = 0; k < sh.nunits; k++) {
         unit *u = &sh.units[k];
         counts.events += u->counts.events;
@@ -587,12 +588,12 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
         int jrc = !parts ? NTIDX_E_NOMEM
                   : ntx_symbolizer_join(parts, sh.nunits, (uint64_t)ctx->sync_ticks, &sym);
         free(parts);
-        if (jrc < 0)
+        if (jrc < 0) {
             rc = ntx_err_set(err, jrc, "out of memory reading methods and modules");
-        else
+        } else {
             ntx_symbol_cache_save(sym, ctx->t, ctx->x); /* the next window's symbolizer maps it back */
-        if (jrc == 0)
             rc = def->take_symbols(merged, sym, err); /* it owns sym, whatever it returns */
+        }
     }
     for (size_t k = 0; k < sh.nunits; k++)
         ntidx_symbolizer_close(&sh.units[k].sym);
