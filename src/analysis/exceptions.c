@@ -289,6 +289,8 @@ static int name_throwers(exc_state *m, exc_result *r, ntx_err *err)
     /* the types and messages stay where the merge keeps them (r->g takes their bytes); the throwers are copied */
     ntx_groups_adopt(&r->g, g);
     for (size_t i = 0; rc == 0 && i < g->n; i++) {
+        if (sym && i + NTX_GROUPS_AHEAD < g->n)
+            ntx_groups_prefetch(&r->g, nm.hash[i + NTX_GROUPS_AHEAD]);
         const ntx_group *x = &g->v[i];
         const char *by = nm.by[i];
         ntx_blob key[NTX_GROUP_PARTS] = {x->key[0], x->key[1], {by, by ? strlen(by) : 0}};

@@ -37,7 +37,7 @@ typedef struct ntx_group {
 typedef struct ntx_groups {
     ntx_group *v;      /* in the order first added */
     size_t n, cap;
-    uint32_t *slots;   /* hash table: index into v + 1, 0 empty */
+    uint64_t *slots;   /* hash table: the hash's low 32 bits << 32 | index into v + 1; 0 empty */
     size_t nslots;     /* power of two */
     ntx_arena arena;   /* the keys' bytes */
 } ntx_groups;
@@ -63,6 +63,16 @@ int ntx_groups_add_owned(ntx_groups *g, const ntx_blob key[NTX_GROUP_PARTS], uns
 /* The key bytes of `from` made `into`'s (they live as long as `into`; `from`'s groups may still be read, until it
    is freed, and may be added to `into` with ntx_groups_add_owned()); nothing is copied. */
 void ntx_groups_adopt(ntx_groups *into, ntx_groups *from);
+
+/* The table's slot for a key of hash h asked of the memory ahead of its add (a batch of adds whose hashes are
+   known: the slot is a cache miss each in a table of hundreds of thousands of keys). Only a hint: a table that
+   grows in between is read where it is then. */
+#define NTX_GROUPS_AHEAD 8
+static inline void ntx_groups_prefetch(const ntx_groups *g, uint64_t h)
+{
+    if (g->nslots)
+        __builtin_prefetch(&g->slots[(size_t)h & (g->nslots - 1)]);
+}
 
 /* Every group of `from` added to `into`, its keys not copied but adopted with `from`'s bytes
    (ntx_groups_adopt()): `from` is to be freed after, its groups not read again. 0 or NTIDX_E_NOMEM. */
