@@ -16,7 +16,6 @@
  * instead (take_symbols(): the driver's one pass, not two), the symbolizer
  * being made of the same events either way.
  */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +26,6 @@
 #include "fields.h"
 #include "groups.h"
 #include "ops_internal.h"
-#include "phases.h"
 #include "threads.h"
 #include "ntidx/symbols.h"
 
@@ -271,18 +269,10 @@ static int name_throwers(exc_state *m, exc_result *r, ntx_err *err)
     atomic_init(&nm.failed, 0);
     if (sym) {
         size_t chunks = (g->n + NAME_CHUNK - 1) / NAME_CHUNK;
-        unsigned nthreads = ntx_thread_count(m->ctx->o->threads), started = 0;
+        unsigned nthreads = ntx_thread_count(m->ctx->o->threads);
         if (nthreads > chunks)
             nthreads = chunks ? (unsigned)chunks : 1;
-        pthread_t tids[NTX_MAX_THREADS];
-        double ph = ntx_phase_begin(); /* the lookups' part, timed for the benchmarks */
-        for (unsigned i = 1; i < nthreads; i++, started++)
-            if (pthread_create(&tids[i], NULL, name_work, &nm) != 0)
-                break;
-        name_work(&nm);
-        for (unsigned i = 1; i <= started; i++)
-            pthread_join(tids[i], NULL);
-        ntx_phase_end(ph);
+        ntx_run_threads(nthreads, name_work, &nm); /* the lookups' part, timed for the benchmarks */
         if (atomic_load(&nm.failed))
             rc = NTIDX_E_NOMEM;
     }

@@ -20,4 +20,9 @@ static inline unsigned ntx_thread_count(unsigned asked)
     return asked > NTX_MAX_THREADS ? NTX_MAX_THREADS : asked;
 }
 
+/* fn(arg) on `n` threads (at most NTX_MAX_THREADS), the caller's among them, then every one joined: for work
+   that each thread takes piece by piece from a counter in `arg` until none is left, so that a thread the
+   system refuses to start only leaves its share to the others. Timed as a parallel section (phases.h). */
+void ntx_run_threads(unsigned n, void *(*fn)(void *), void *arg);
+
 #endif
