@@ -59,7 +59,7 @@ typedef struct jrec {
     uint64_t thread;
     uint64_t method_id, module_id;
     uint64_t ordinal;        /* its beginning event's place in its unit */
-    uint32_t unit;           /* the unit (the merge sets it) */
+    uint32_t unit;           /* the unit (finish() sets it from its chunk; the merge's own records carry theirs) */
     uint32_t pid;
     int32_t il_size, native_size;
     int32_t version_id;
@@ -77,11 +77,24 @@ typedef struct jload {
     uint8_t tier;
 } jload;
 
+/*
+ * Records in chunks: a unit keeps one, which the merge adopts whole instead of copying its records (on a trace
+ * of millions of methods that copy was a serial part of its own); the merge's own records (those made from
+ * an end without a start, and the lookahead's) go in chunks of its own between the units'. A record's index
+ * is its chunk << 32 | its place there.
+ */
+#define UNIT_OWN UINT32_MAX
+typedef struct jchunk {
+    jrec *recs;
+    size_t n, cap;
+    uint32_t unit;           /* the unit whose records they are; UNIT_OWN: the merge's own (each carries its unit) */
+} jchunk;
+
 /* A thread's stack of open records (indexes into the state's records). */
 typedef struct lane {
     uint32_t pid;
     uint64_t thread;
-    size_t *stack;
+    uint64_t *stack;
     size_t n, cap;
     struct lane *next;       /* another process's thread of the same id */
     struct lane *all;        /* every lane, for freeing and walking */
@@ -93,8 +106,8 @@ typedef struct jit_state {
     ntx_arena names;         /* a unit's names */
     ntx_arena *arenas;       /* the merge: the units' names, kept for the result */
     size_t narenas;
-    jrec *recs;
-    size_t nrecs, cap;
+    jchunk *chunks;          /* a unit's: one */
+    size_t nchunks, chunks_cap;
     jload *ends;             /* a unit's ends without a start, in order */
     size_t nends, ends_cap;
     ntx_idmap by_thread;     /* thread id -> lane chain */
@@ -135,7 +148,9 @@ static void state_free(void *p)
         ntx_arena_free(&s->arenas[i]);
     free(s->arenas);
     ntx_arena_free(&s->names);
-    free(s->recs);
+    for (size_t i = 0; i < s->nchunks; i++)
+        free(s->chunks[i].recs);
+    free(s->chunks);
     free(s->ends);
     free(s);
 }
@@ -161,35 +176,56 @@ static lane *lane_of(jit_state *s, uint32_t pid, uint64_t thread)
     return l;
 }
 
-static int push(jit_state *s, lane *l, size_t rec)
+static inline jrec *rec_at(const jit_state *s, uint64_t i) { return &s->chunks[i >> 32].recs[(uint32_t)i]; }
+
+/* A chunk at the end of the list (none in it yet): 0, or NTIDX_E_NOMEM. */
+static int add_chunk(jit_state *s, jrec *recs, size_t n, size_t cap, uint32_t unit)
+{
+    if (s->nchunks == s->chunks_cap) {
+        size_t nc = s->chunks_cap ? s->chunks_cap * 2 : 8;
+        jchunk *ch = realloc(s->chunks, nc * sizeof *ch);
+        if (!ch)
+            return NTIDX_E_NOMEM;
+        s->chunks = ch;
+        s->chunks_cap = nc;
+    }
+    s->chunks[s->nchunks++] = (jchunk){.recs = recs, .n = n, .cap = cap, .unit = unit};
+    return 0;
+}
+
+static int push(jit_state *s, lane *l, uint64_t rec)
 {
     if (l->n == l->cap) {
         size_t nc = l->cap ? l->cap * 2 : 4;
-        size_t *ns = realloc(l->stack, nc * sizeof *ns);
+        uint64_t *ns = realloc(l->stack, nc * sizeof *ns);
         if (!ns)
             return NTIDX_E_NOMEM;
         l->stack = ns;
         l->cap = nc;
     }
     l->stack[l->n++] = rec;
-    if (!s->is_unit && s->recs[rec].in_window)
+    if (!s->is_unit && rec_at(s, rec)->in_window)
         s->open++;
     return 0;
 }
 
-/* A new record at the end of the list (its fields zero): its index, or SIZE_MAX when out of memory. */
-static size_t new_rec(jit_state *s)
+/* A new record at the end of the list (its fields zero), in the state's own last chunk: its index, or
+   UINT64_MAX when out of memory. */
+static uint64_t new_rec(jit_state *s)
 {
-    if (s->nrecs == s->cap) {
-        size_t nc = s->cap ? s->cap * 2 : 64;
-        jrec *nr = realloc(s->recs, nc * sizeof *nr);
+    if ((!s->nchunks || s->chunks[s->nchunks - 1].unit != UNIT_OWN) && add_chunk(s, NULL, 0, 0, UNIT_OWN) < 0)
+        return UINT64_MAX;
+    jchunk *c = &s->chunks[s->nchunks - 1];
+    if (c->n == c->cap) {
+        size_t nc = c->cap ? c->cap * 2 : 64;
+        jrec *nr = nc <= UINT32_MAX ? realloc(c->recs, nc * sizeof *nr) : NULL;
         if (!nr)
-            return SIZE_MAX;
-        s->recs = nr;
-        s->cap = nc;
+            return UINT64_MAX;
+        c->recs = nr;
+        c->cap = nc;
     }
-    memset(&s->recs[s->nrecs], 0, sizeof s->recs[0]);
-    return s->nrecs++;
+    memset(&c->recs[c->n], 0, sizeof c->recs[0]);
+    return (uint64_t)(s->nchunks - 1) << 32 | c->n++;
 }
 
 /* Still open: TraceEvent's FindIncompleteJitEventOnThread takes a record with neither a size nor a time. */
@@ -215,7 +251,7 @@ static int complete_top(jit_state *s, lane *l, const jload *ld)
 {
     if (!l->n)
         return 0;
-    jrec *r = &s->recs[l->stack[l->n - 1]];
+    jrec *r = rec_at(s, l->stack[l->n - 1]);
     complete(s, r, ld);
     if (!still_open(r)) {
         l->n--;
@@ -229,10 +265,10 @@ static int complete_top(jit_state *s, lane *l, const jload *ld)
    by it; pushed when it still looks open. */
 static int rec_from_load(jit_state *s, lane *l, const jload *ld, uint32_t unit)
 {
-    size_t i = new_rec(s);
-    if (i == SIZE_MAX)
+    uint64_t i = new_rec(s);
+    if (i == UINT64_MAX)
         return NTIDX_E_NOMEM;
-    jrec *r = &s->recs[i];
+    jrec *r = rec_at(s, i);
     *r = (jrec){.name = ld->name, .start_ts = ld->ts, .thread = ld->thread, .method_id = ld->method_id,
                 .module_id = ld->module_id, .ordinal = ld->ordinal, .unit = unit, .pid = ld->pid, .in_window = 1};
     complete(s, r, ld);
@@ -288,10 +324,10 @@ static int jit_start(jit_state *s, const ntx_an_event *e)
         if (!(name = method_name(&s->names, e->values, &nomem)))
             return nomem ? NTIDX_E_NOMEM : 1;
     }
-    size_t i = new_rec(s);
-    if (i == SIZE_MAX)
+    uint64_t i = new_rec(s);
+    if (i == UINT64_MAX)
         return NTIDX_E_NOMEM;
-    jrec *r = &s->recs[i];
+    jrec *r = rec_at(s, i);
     r->name = name;
     r->start_ts = e->ts;
     r->thread = e->thread;
@@ -382,24 +418,15 @@ static int merge(jit_state *m, jit_state *u)
         if (rc < 0)
             return rc;
     }
-    /* 2. Its records join the list; 3. those it left open go on the carried stacks (after every end it kept on
-       their thread). */
-    size_t base = m->nrecs;
-    if (u->nrecs) {
-        if (m->nrecs + u->nrecs > m->cap) {
-            size_t nc = m->nrecs + u->nrecs;
-            nc += nc / 2;
-            jrec *nr = realloc(m->recs, nc * sizeof *nr);
-            if (!nr)
-                return NTIDX_E_NOMEM;
-            m->recs = nr;
-            m->cap = nc;
-        }
-        for (size_t i = 0; i < u->nrecs; i++) {
-            m->recs[base + i] = u->recs[i];
-            m->recs[base + i].unit = unit;
-        }
-        m->nrecs += u->nrecs;
+    /* 2. Its records join the list (its chunk adopted); 3. those it left open go on the carried stacks (after
+       every end it kept on their thread). */
+    uint64_t base = 0; /* the adopted chunk's indexes */
+    if (u->nchunks && u->chunks[0].n) {
+        const jchunk *uc = &u->chunks[0];
+        if (add_chunk(m, uc->recs, uc->n, uc->cap, unit) < 0)
+            return NTIDX_E_NOMEM;
+        u->chunks[0] = (jchunk){.unit = UNIT_OWN}; /* the records are the merge's now */
+        base = (uint64_t)(m->nchunks - 1) << 32;
     }
     for (const lane *ul = u->lanes; ul; ul = ul->all) {
         if (!ul->n)
@@ -407,8 +434,8 @@ static int merge(jit_state *m, jit_state *u)
         lane *l = lane_of(m, ul->pid, ul->thread);
         if (!l)
             return NTIDX_E_NOMEM;
-        for (size_t k = 0; k < ul->n; k++)
-            if (push(m, l, base + ul->stack[k]) < 0)
+        for (size_t k = 0; k < ul->n; k++) /* a unit's indexes are places in its one chunk */
+            if (push(m, l, base | ul->stack[k]) < 0)
                 return NTIDX_E_NOMEM;
     }
     /* 4. The names the records point to move with them. */
@@ -737,12 +764,21 @@ static int finish(void *merged, ntidx_analysis **out, ntx_an_counts *counts, ntx
     const ntidx_analysis_options *o = m->ctx->o;
     counts->unmatched += m->unmatched;
     jit_result *r = calloc(1, sizeof *r);
-    const jrec **sorted = malloc((m->nrecs ? m->nrecs : 1) * sizeof *sorted);
-    size_t n = 0;
-    if (r) {
-        for (size_t i = 0; i < m->nrecs; i++)
-            if (m->recs[i].in_window && (!o->has_thread || m->recs[i].thread == o->thread))
-                n++;
+    size_t total = 0, n = 0;
+    for (size_t c = 0; c < m->nchunks; c++)
+        total += m->chunks[c].n;
+    const jrec **sorted = malloc((total ? total : 1) * sizeof *sorted);
+    if (r && sorted) {
+        for (size_t c = 0; c < m->nchunks; c++) {
+            const jchunk *ch = &m->chunks[c];
+            for (size_t i = 0; i < ch->n; i++) {
+                jrec *j = &ch->recs[i];
+                if (ch->unit != UNIT_OWN)
+                    j->unit = ch->unit;
+                if (j->in_window && (!o->has_thread || j->thread == o->thread))
+                    sorted[n++] = j;
+            }
+        }
         r->rows = malloc((n ? n : 1) * sizeof *r->rows);
         r->sums = malloc((n * 9 + 1) * sizeof *r->sums); /* at most 8 tiers and all per process */
     }
@@ -751,10 +787,6 @@ static int finish(void *merged, ntidx_analysis **out, ntx_an_counts *counts, ntx
         free(sorted);
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     }
-    n = 0;
-    for (size_t i = 0; i < m->nrecs; i++)
-        if (m->recs[i].in_window && (!o->has_thread || m->recs[i].thread == o->thread))
-            sorted[n++] = &m->recs[i];
     /* Usually in that order already: the merge appends each unit's records in the order they began, and only a
        load that completed nothing (unmatched) or a second process puts one out of it. */
     size_t out_of_order = 0;
