@@ -74,7 +74,6 @@ typedef struct worker {
     ntidx_values *values;
     int rc;
     ntx_err err;
-    pthread_t tid;
 } worker;
 
 /* The process of an event: its V6 thread's, where the trace gives one, else the trace's. */
@@ -540,16 +539,8 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
         ntx_err_set(err, rc, "out of memory");
     sh.merged = merged;
     pthread_mutex_init(&sh.merge_lock, NULL);
-    unsigned started = 0;
-    double ph = ntx_phase_begin(); /* the workers' part, timed for the benchmarks */
-    for (unsigned i = 1; rc == 0 && i < nthreads; i++, started++)
-        if (pthread_create(&ws[i].tid, NULL, work, &ws[i]) != 0)
-            break;
-    if (rc == 0)
-        work(&ws[0]);
-    for (unsigned i = 1; i <= started; i++)
-        pthread_join(ws[i].tid, NULL);
-    ntx_phase_end(ph);
+    if (rc == 0) /* the workers' part, timed for the benchmarks */
+        ntx_run_threads_each(nthreads, work, ws, sizeof *ws);
     ntx_phase_serial(sh.merge_secs); /* merging is serial work, whichever thread did it */
     pthread_mutex_destroy(&sh.merge_lock);
     for (unsigned i = 0; rc == 0 && i < nthreads; i++)

@@ -8,7 +8,7 @@
 #include "phases.h"
 #include "threads.h"
 
-void ntx_run_threads(unsigned n, void *(*fn)(void *), void *arg)
+unsigned ntx_run_threads_each(unsigned n, void *(*fn)(void *), void *args, size_t stride)
 {
     if (n < 1)
         n = 1;
@@ -18,10 +18,13 @@ void ntx_run_threads(unsigned n, void *(*fn)(void *), void *arg)
     unsigned started = 0;
     double ph = ntx_phase_begin();
     /* a thread the system refuses is not an error: the others (the caller at least) take its pieces */
-    while (started + 1 < n && pthread_create(&tids[started], NULL, fn, arg) == 0)
+    while (started + 1 < n && pthread_create(&tids[started], NULL, fn, (char *)args + (started + 1) * stride) == 0)
         started++;
-    fn(arg);
+    fn(args);
     for (unsigned i = 0; i < started; i++)
         pthread_join(tids[i], NULL);
     ntx_phase_end(ph);
+    return started + 1;
 }
+
+void ntx_run_threads(unsigned n, void *(*fn)(void *), void *arg) { (void)ntx_run_threads_each(n, fn, arg, 0); }

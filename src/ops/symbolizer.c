@@ -56,7 +56,6 @@
  * blocks whose type filters can hold them (a few per cent of a trace: a trace
  * reports each method once or twice); without one, every block is read once.
  */
-#include <pthread.h>
 #include <stdalign.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -70,7 +69,6 @@
 #include "idmap.h"
 #include "index_tables.h"
 #include "ops_internal.h"
-#include "phases.h"
 #include "query_internal.h"
 #include "search.h"
 #include "symbolizer_internal.h"
@@ -331,7 +329,6 @@ typedef struct sym_worker {
     int rc;
     ntx_err err;
     char file[NTIDX_ERROR_MAX]; /* the file the error is about */
-    pthread_t tid;
 } sym_worker;
 
 static int read_unit(sym_shared *sh, sym_unit *u)
@@ -494,17 +491,9 @@ static int load(ntidx_symbolizer *s, ntidx_trace *t, const ntidx_index *x, unsig
         nthreads = sh.nunits ? (unsigned)sh.nunits : 1;
     if (nr > 1)
         ntx_index_prefetch_regions(x, 0, nr);
-    unsigned started = 0;
-    double ph = ntx_phase_begin(); /* the workers' part, timed for the benchmarks */
     for (unsigned i = 0; i < nthreads; i++)
         ws[i].sh = &sh;
-    for (unsigned i = 1; i < nthreads; i++, started++)
-        if (pthread_create(&ws[i].tid, NULL, sym_work, &ws[i]) != 0)
-            break;
-    sym_work(&ws[0]);
-    for (unsigned i = 1; i <= started; i++)
-        pthread_join(ws[i].tid, NULL);
-    ntx_phase_end(ph);
+    ntx_run_threads_each(nthreads, sym_work, ws, sizeof *ws); /* the workers' part, timed for the benchmarks */
     int rc = 0;
     for (unsigned i = 0; rc == 0 && i < nthreads; i++)
         if (ws[i].rc < 0) {

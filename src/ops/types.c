@@ -10,7 +10,6 @@
  * V6 label lists may override an event's opcode or version, which makes a
  * type of its own that only events show (list_derived_types()).
  */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +21,6 @@
 #include "index_tables.h"
 #include "metadata.h"
 #include "ops_internal.h"
-#include "phases.h"
 #include "query_internal.h"
 #include "reader_plan.h"
 #include "threads.h"
@@ -250,16 +248,7 @@ static int walk_events(ntidx_trace *t, const ntidx_index *x, unsigned threads, n
     }
     if (nthreads > w.n)
         nthreads = w.n ? (unsigned)w.n : 1;
-    pthread_t tids[NTX_MAX_THREADS];
-    unsigned started = 0;
-    double ph = ntx_phase_begin(); /* what more threads divide, timed for the benchmarks */
-    for (unsigned i = 1; i < nthreads; i++, started++)
-        if (pthread_create(&tids[i], NULL, derive_work_run, &w) != 0)
-            break;
-    derive_work_run(&w);
-    for (unsigned i = 1; i <= started; i++)
-        pthread_join(tids[i], NULL);
-    ntx_phase_end(ph);
+    ntx_run_threads(nthreads, derive_work_run, &w); /* what more threads divide, timed for the benchmarks */
     int rc = 0;
     for (size_t k = 0; k < w.n; k++) {
         derive_unit *u = &w.units[k];
