@@ -13,7 +13,9 @@
  * the exceptions analysis's method names are read apart and not counted,
  * except over the whole trace, where its units read them along;
  * cpu adds "(symbolizer SECONDS, N method events)": the symbolizer opened
- * once, before, and its time apart), then "read-file MB SECONDS". Asserts
+ * once, before, and its time apart), then "floor stats plain N SECONDS [vs-traceevent RATIO]" (the
+ * statistics through the plain index on N threads: the pass under every analysis of the whole trace, what
+ * none of them can beat) and "read-file MB SECONDS". Asserts
  * nothing (zstd -b style).
  *
  * Then the figures of issue 30's item 4, as ratios of this one run:
@@ -277,6 +279,38 @@ out:
 }
 
 /* The file's bytes read through, as `cat` would (after the runs above: from the page cache). */
+/* The floor under every analysis of the whole trace: the statistics through the plain index on `threads`
+   threads (every event header read, no payload decoded), median of `reps`: "floor stats plain N SECONDS"
+   and, against TraceEvent, the ratio no analysis of the whole trace can pass on this machine. */
+static void floor_stats(ntidx_trace *t, const ntidx_index *plain, unsigned threads, int reps, double traceevent)
+{
+    double *secs = calloc((size_t)reps, sizeof *secs);
+    if (!secs)
+        return;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned used = threads ? threads : cores > 0 ? (unsigned)cores : 1;
+    for (int r = 0; r < reps; r++) {
+        ntidx_stats_options so;
+        ntidx_stats_options_defaults(&so);
+        so.threads = threads;
+        ntidx_stats *st = NULL;
+        double t0 = now();
+        if (ntidx_stats_indexed(t, plain, &so, &st) < 0) {
+            fprintf(stderr, "bench_analysis: %s\n", ntidx_last_error());
+            free(secs);
+            return;
+        }
+        secs[r] = now() - t0;
+        ntidx_stats_free(&st);
+    }
+    qsort(secs, (size_t)reps, sizeof *secs, cmp_d);
+    printf("floor stats plain %u %.6f", used, secs[reps / 2]);
+    if (traceevent > 0)
+        printf(" vs-traceevent %.1fx", traceevent / secs[reps / 2]);
+    printf("\n");
+    free(secs);
+}
+
 static void read_file(const char *path)
 {
     int fd = open(path, O_RDONLY);
@@ -382,6 +416,8 @@ int main(int argc, char **argv)
     if (rc == 0 && windows && (wanted(only, "exceptions") || wanted(only, "cpu")))
         rc |= bench_saved_table(t, full, threads, reps, traceevent, fig[3][1][1].secs, fig[NA - 1][1][1].secs,
                                 wanted(only, "exceptions"), wanted(only, "cpu"));
+    if (rc == 0)
+        floor_stats(t, plain, threads, reps, traceevent);
     read_file(path);
     ntidx_index_close(&full);
     ntidx_index_close(&plain);

@@ -11,7 +11,9 @@
 #      plain and a --full index on 1 thread and on N ("threads ... SPEEDUP", target 1.8x on 2 cores),
 #      against TraceEvent's seconds ("vs-traceevent ... RATIO", target 20x), windows of 1/1000 to 1/2
 #      of the trace ("window ANALYSIS FRACTION SECONDS MB_READ COST_PER_WHOLE"), and the bytes
-#      `ntidx gc` reads with a --full index beside those without ("gc-bytes").
+#      `ntidx gc` reads with a --full index beside those without ("gc-bytes"), and the floor under every
+#      whole-trace analysis: the statistics through the plain index on N threads, every event header read
+#      and no payload decoded ("floor stats plain N SECONDS vs-traceevent RATIO").
 #
 # Needs the .NET SDK and the dumper built (tools/conformance.sh, or dotnet build -c Release
 # tests/dotnet/dumper/Dumper.csproj), bench_analysis in build/tools/bench (a release build).
