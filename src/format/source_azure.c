@@ -16,9 +16,9 @@
  * message: names are shown without their query string, keys only signed with.
  */
 #include "source_http.h"
+#include "remote_libs.h"
 
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,7 +161,7 @@ static int decode_key(az_target *t, const char *b64, const char *shown, ntx_err 
     if (n > 128 || n % 4)
         return ntx_err_set(err, NTIDX_E_INVALID_ARG, "the account key is not a base64 key");
     unsigned char tmp[100];
-    int len = EVP_DecodeBlock(tmp, (const unsigned char *)b64, (int)n);
+    int len = ntx_crypto.decode_block(tmp, (const unsigned char *)b64, (int)n);
     if (len < 0)
         return ntx_err_set(err, NTIDX_E_INVALID_ARG, "the account key is not a base64 key");
     while (n > 0 && b64[n - 1] == '=')
@@ -313,16 +313,16 @@ static int shared_key_sign(const ntx_http_signer *base, const ntx_http_request *
              k->resource);
     unsigned char mac[EVP_MAX_MD_SIZE];
     unsigned mac_len = 0;
-    unsigned char *ok = HMAC(EVP_sha256(), k->key, k->key_len, (const unsigned char *)sts, strlen(sts), mac, &mac_len);
+    unsigned char *ok = ntx_crypto.hmac(ntx_crypto.sha256(), k->key, k->key_len, (const unsigned char *)sts, strlen(sts), mac, &mac_len);
     free(sts);
     if (!ok)
         return ntx_err_set(err, NTIDX_E_IO, "cannot compute the request's signature (HMAC-SHA256)");
     unsigned char sig[EVP_MAX_MD_SIZE * 2];
-    EVP_EncodeBlock(sig, mac, (int)mac_len);
+    ntx_crypto.encode_block(sig, mac, (int)mac_len);
     snprintf(line, sizeof line, "x-ms-date: %s", date);
-    *headers = curl_slist_append(*headers, line);
+    *headers = ntx_curl.slist_append(*headers, line);
     snprintf(line, sizeof line, "Authorization: SharedKey %s:%s", k->account, (const char *)sig);
-    *headers = curl_slist_append(*headers, line);
+    *headers = ntx_curl.slist_append(*headers, line);
     memset(line, 0, sizeof line);
     return NTIDX_OK;
 }
@@ -360,7 +360,7 @@ int ntx_source_open_azure(ntx_source **out, const char *name, ntx_err *err)
 {
     *out = NULL;
     az_target t;
-    int rc = resolve(name, &t, err);
+    int rc = ntx_remote_libs_load(err) < 0 ? err->code : resolve(name, &t, err); /* a key is decoded there */
     if (rc < 0)
         return rc;
     if (rc == 0)
@@ -378,7 +378,7 @@ int ntx_source_open_azure(ntx_source **out, const char *name, ntx_err *err)
 int ntx_source_put(const char *name, const void *data, size_t len, ntx_err *err)
 {
     az_target t;
-    int rc = resolve(name, &t, err);
+    int rc = ntx_remote_libs_load(err) < 0 ? err->code : resolve(name, &t, err);
     if (rc < 0)
         return rc;
     if (rc == 0)

@@ -47,6 +47,7 @@
  * CA, never retried.
  */
 #include "source_http.h"
+#include "remote_libs.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -112,9 +113,6 @@ typedef struct http_source {
     uint64_t last_hint_us;   /* when the last prefetch hint came (monotonic) */
 } http_source;
 
-static pthread_once_t global_once = PTHREAD_ONCE_INIT;
-static void global_init(void) { curl_global_init(CURL_GLOBAL_DEFAULT); }
-void ntx_http_global_init(void) { pthread_once(&global_once, global_init); }
 
 /* ---- one request ---- */
 
@@ -220,32 +218,32 @@ static void set_ca(CURL *h)
 {
     const char *bundle = getenv("CURL_CA_BUNDLE");
     if (bundle && *bundle) {
-        curl_easy_setopt(h, CURLOPT_CAINFO, bundle);
+        ntx_curl.easy_setopt(h, CURLOPT_CAINFO, bundle);
         return;
     }
     const char *file = getenv("SSL_CERT_FILE"), *dir = getenv("SSL_CERT_DIR");
     if (file && *file)
-        curl_easy_setopt(h, CURLOPT_CAINFO, file);
+        ntx_curl.easy_setopt(h, CURLOPT_CAINFO, file);
     if (dir && *dir)
-        curl_easy_setopt(h, CURLOPT_CAPATH, dir);
+        ntx_curl.easy_setopt(h, CURLOPT_CAPATH, dir);
 }
 
 /* Common options of every request: the agent, timeouts, the shared connections, the CA certificates.
    Verification stays on (libcurl's default). */
 static void set_common(CURL *h, CURLSH *share, char *errbuf)
 {
-    curl_easy_setopt(h, CURLOPT_USERAGENT, "ntidx/" NTIDX_VERSION_STRING);
-    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 20L);
-    curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L); /* a stalled connection counts as cut */
-    curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, 60L);
-    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);  /* signed headers must not go to another host */
-    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+    ntx_curl.easy_setopt(h, CURLOPT_USERAGENT, "ntidx/" NTIDX_VERSION_STRING);
+    ntx_curl.easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    ntx_curl.easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 20L);
+    ntx_curl.easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L); /* a stalled connection counts as cut */
+    ntx_curl.easy_setopt(h, CURLOPT_LOW_SPEED_TIME, 60L);
+    ntx_curl.easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);  /* signed headers must not go to another host */
+    ntx_curl.easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
     if (share)
-        curl_easy_setopt(h, CURLOPT_SHARE, share);
+        ntx_curl.easy_setopt(h, CURLOPT_SHARE, share);
     set_ca(h);
     errbuf[0] = 0;
-    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+    ntx_curl.easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
 }
 
 /* A certificate or TLS failure, said as one (with how to give a CA); NULL for other failures. */
@@ -267,7 +265,7 @@ static const char *tls_failure(CURLcode c)
    refused) and the way to give a CA, or libcurl's words for the failure. */
 static void describe_failure(CURLcode c, const char *detail, char *out, size_t cap)
 {
-    const char *tls = tls_failure(c), *why = detail[0] ? detail : curl_easy_strerror(c);
+    const char *tls = tls_failure(c), *why = detail[0] ? detail : ntx_curl.easy_strerror(c);
     const char *ca = getenv("CURL_CA_BUNDLE");
     if (!ca || !*ca)
         ca = getenv("SSL_CERT_FILE");
@@ -281,7 +279,7 @@ static void describe_failure(CURLcode c, const char *detail, char *out, size_t c
         snprintf(out, cap, "%s (%s): give the CA that signed it with CURL_CA_BUNDLE or SSL_CERT_FILE (docs/remote.md)",
                  tls, why);
     else
-        snprintf(out, cap, "%s", curl_easy_strerror(c)); /* (the detail may quote the request: not shown) */
+        snprintf(out, cap, "%s", ntx_curl.easy_strerror(c)); /* (the detail may quote the request: not shown) */
 }
 
 static int transient_status(long st) { return st == 500 || st == 502 || st == 503 || st == 504 || st == 429; }
@@ -325,15 +323,15 @@ static CURL *take_handle(http_source *h)
         c = h->idle[--h->n_idle];
     pthread_mutex_unlock(&h->mu);
     if (!c)
-        c = curl_easy_init();
+        c = ntx_curl.easy_init();
     else
-        curl_easy_reset(c);
+        ntx_curl.easy_reset(c);
     return c;
 }
 
 static void give_handle(http_source *h, CURL *c)
 {
-    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, NULL); /* the request's response (and its buffer) is gone */
+    ntx_curl.easy_setopt(c, CURLOPT_ERRORBUFFER, NULL); /* the request's response (and its buffer) is gone */
     pthread_mutex_lock(&h->mu);
     if (h->n_idle < (int)(sizeof h->idle / sizeof h->idle[0])) {
         h->idle[h->n_idle++] = c;
@@ -341,7 +339,7 @@ static void give_handle(http_source *h, CURL *c)
     }
     pthread_mutex_unlock(&h->mu);
     if (c)
-        curl_easy_cleanup(c);
+        ntx_curl.easy_cleanup(c);
 }
 
 static int parse_content_range(const char *cr, uint64_t *a, uint64_t *b, uint64_t *total)
@@ -363,12 +361,12 @@ static int parse_content_range(const char *cr, uint64_t *a, uint64_t *b, uint64_
 static void set_request(http_source *h, CURL *c, struct curl_slist *hdr, response *r)
 {
     set_common(c, h->share, r->curl_err);
-    curl_easy_setopt(c, CURLOPT_URL, h->url);
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
-    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(c, CURLOPT_HEADERDATA, r);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, r);
+    ntx_curl.easy_setopt(c, CURLOPT_URL, h->url);
+    ntx_curl.easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
+    ntx_curl.easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+    ntx_curl.easy_setopt(c, CURLOPT_HEADERDATA, r);
+    ntx_curl.easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+    ntx_curl.easy_setopt(c, CURLOPT_WRITEDATA, r);
     __atomic_fetch_add(&h->s.n_requests, 1, __ATOMIC_RELAXED);
 }
 
@@ -390,27 +388,27 @@ static int get_range(http_source *h, uint64_t off, uint64_t len, uint8_t *buf, i
         struct curl_slist *hdr = NULL;
         char line[256];
         snprintf(line, sizeof line, "Range: %s", range);
-        hdr = curl_slist_append(hdr, line);
+        hdr = ntx_curl.slist_append(hdr, line);
         const char *if_match = !first && h->s.id.etag[0] ? h->s.id.etag : NULL;
         if (if_match) {
             snprintf(line, sizeof line, "If-Match: %s", if_match);
-            hdr = curl_slist_append(hdr, line);
+            hdr = ntx_curl.slist_append(hdr, line);
         }
         if (h->azure)
-            hdr = curl_slist_append(hdr, "x-ms-version: " NTX_AZURE_VERSION);
+            hdr = ntx_curl.slist_append(hdr, "x-ms-version: " NTX_AZURE_VERSION);
         if (h->signer) {
             ntx_http_request req = {"GET", range, if_match, 0, 0};
             if ((rc = h->signer->sign(h->signer, &req, &hdr, err)) != NTIDX_OK) {
-                curl_slist_free_all(hdr);
+                ntx_curl.slist_free_all(hdr);
                 break;
             }
         }
-        curl_easy_reset(c);
+        ntx_curl.easy_reset(c);
         set_request(h, c, hdr, &r);
         if (attempt > 0)
             __atomic_fetch_add(&h->s.n_retries, 1, __ATOMIC_RELAXED);
-        CURLcode cc = curl_easy_perform(c);
-        curl_slist_free_all(hdr);
+        CURLcode cc = ntx_curl.easy_perform(c);
+        ntx_curl.slist_free_all(hdr);
         __atomic_fetch_add(&h->s.n_bytes, r.got, __ATOMIC_RELAXED);
         if (r.overflow && r.status == 200)
             return give_handle(h, c), ntx_err_set(err, NTIDX_E_IO,
@@ -603,13 +601,13 @@ static int get_multi(http_source *h, chunk **jobs, uint8_t **bufs, int n)
     if (!r.buf || !c || !line)
         goto out;
     snprintf(line, llen > 256 ? llen : 256, "Range: %s", range);
-    hdr = curl_slist_append(hdr, line);
+    hdr = ntx_curl.slist_append(hdr, line);
     if (h->s.id.etag[0]) {
         snprintf(line, 256, "If-Match: %s", h->s.id.etag);
-        hdr = curl_slist_append(hdr, line);
+        hdr = ntx_curl.slist_append(hdr, line);
     }
     set_request(h, c, hdr, &r);
-    CURLcode cc = curl_easy_perform(c);
+    CURLcode cc = ntx_curl.easy_perform(c);
     __atomic_fetch_add(&h->s.n_bytes, r.got, __ATOMIC_RELAXED);
     char boundary[160];
     if (r.overflow || r.status == 200 || r.status == 416 ||
@@ -638,7 +636,7 @@ out:
         h->no_multi = 1;
         pthread_mutex_unlock(&h->mu);
     }
-    curl_slist_free_all(hdr);
+    ntx_curl.slist_free_all(hdr);
     if (c)
         give_handle(h, c);
     free(line);
@@ -1022,9 +1020,9 @@ static void http_close(ntx_source *s)
     for (int i = 0; i < h->n_pool; i++)
         free(h->pool[i]);
     for (int i = 0; i < h->n_idle; i++)
-        curl_easy_cleanup(h->idle[i]);
+        ntx_curl.easy_cleanup(h->idle[i]);
     if (h->share)
-        curl_share_cleanup(h->share);
+        ntx_curl.share_cleanup(h->share);
     for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
         pthread_mutex_destroy(&h->share_lock[i]);
     pthread_mutex_destroy(&h->mu);
@@ -1045,7 +1043,11 @@ int ntx_http_open(ntx_source **out, const char *url, const char *shown, ntx_http
                   ntx_err *err)
 {
     *out = NULL;
-    ntx_http_global_init();
+    if (ntx_remote_libs_load(err) < 0) {
+        if (signer && signer->free)
+            signer->free(signer);
+        return err->code;
+    }
     http_source *h = calloc(1, sizeof *h);
     char *redacted = shown ? NULL : ntx_url_redact(url);
     if (!h || (!shown && !redacted) || !(h->url = strdup(url))) {
@@ -1070,14 +1072,14 @@ int ntx_http_open(ntx_source **out, const char *url, const char *shown, ntx_http
         return rc;
     }
     h->s.remote = 1;
-    h->share = curl_share_init();
+    h->share = ntx_curl.share_init();
     if (h->share) {
-        curl_share_setopt(h->share, CURLSHOPT_LOCKFUNC, share_lock);
-        curl_share_setopt(h->share, CURLSHOPT_UNLOCKFUNC, share_unlock);
-        curl_share_setopt(h->share, CURLSHOPT_USERDATA, h);
-        curl_share_setopt(h->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
-        curl_share_setopt(h->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
-        curl_share_setopt(h->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
+        ntx_curl.share_setopt(h->share, CURLSHOPT_LOCKFUNC, share_lock);
+        ntx_curl.share_setopt(h->share, CURLSHOPT_UNLOCKFUNC, share_unlock);
+        ntx_curl.share_setopt(h->share, CURLSHOPT_USERDATA, h);
+        ntx_curl.share_setopt(h->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+        ntx_curl.share_setopt(h->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+        ntx_curl.share_setopt(h->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
     }
     /* The first request: the trace's head, its size and version. */
     uint8_t *head = malloc(NTX_HTTP_FIRST);
@@ -1110,8 +1112,9 @@ int ntx_http_open(ntx_source **out, const char *url, const char *shown, ntx_http
 int ntx_http_put(const char *url, const char *shown, const ntx_http_signer *signer, int azure, const void *data,
                  size_t len, ntx_err *err)
 {
-    ntx_http_global_init();
-    CURL *c = curl_easy_init();
+    if (ntx_remote_libs_load(err) < 0)
+        return err->code;
+    CURL *c = ntx_curl.easy_init();
     int rc = NTIDX_OK;
     if (!c)
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
@@ -1119,32 +1122,32 @@ int ntx_http_put(const char *url, const char *shown, const ntx_http_signer *sign
         response r;
         memset(&r, 0, sizeof r);
         struct curl_slist *hdr = NULL;
-        hdr = curl_slist_append(hdr, "Content-Type: application/octet-stream");
-        hdr = curl_slist_append(hdr, "Expect:");
+        hdr = ntx_curl.slist_append(hdr, "Content-Type: application/octet-stream");
+        hdr = ntx_curl.slist_append(hdr, "Expect:");
         if (azure) {
-            hdr = curl_slist_append(hdr, "x-ms-blob-type: BlockBlob");
-            hdr = curl_slist_append(hdr, "x-ms-version: " NTX_AZURE_VERSION);
+            hdr = ntx_curl.slist_append(hdr, "x-ms-blob-type: BlockBlob");
+            hdr = ntx_curl.slist_append(hdr, "x-ms-version: " NTX_AZURE_VERSION);
         }
         if (signer) {
             ntx_http_request req = {"PUT", NULL, NULL, len, azure};
             if ((rc = signer->sign(signer, &req, &hdr, err)) != NTIDX_OK) {
-                curl_slist_free_all(hdr);
+                ntx_curl.slist_free_all(hdr);
                 break;
             }
         }
-        curl_easy_reset(c);
+        ntx_curl.easy_reset(c);
         set_common(c, NULL, r.curl_err);
-        curl_easy_setopt(c, CURLOPT_URL, url);
-        curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, "PUT");
-        curl_easy_setopt(c, CURLOPT_POSTFIELDS, data);
-        curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
-        curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
-        curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-        curl_easy_setopt(c, CURLOPT_HEADERDATA, &r);
-        curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-        curl_easy_setopt(c, CURLOPT_WRITEDATA, &r);
-        CURLcode cc = curl_easy_perform(c);
-        curl_slist_free_all(hdr);
+        ntx_curl.easy_setopt(c, CURLOPT_URL, url);
+        ntx_curl.easy_setopt(c, CURLOPT_CUSTOMREQUEST, "PUT");
+        ntx_curl.easy_setopt(c, CURLOPT_POSTFIELDS, data);
+        ntx_curl.easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+        ntx_curl.easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
+        ntx_curl.easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+        ntx_curl.easy_setopt(c, CURLOPT_HEADERDATA, &r);
+        ntx_curl.easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+        ntx_curl.easy_setopt(c, CURLOPT_WRITEDATA, &r);
+        CURLcode cc = ntx_curl.easy_perform(c);
+        ntx_curl.slist_free_all(hdr);
         if (cc != CURLE_OK) {
             if (cut_code(cc) && attempt < 1)
                 continue;
@@ -1166,7 +1169,7 @@ int ntx_http_put(const char *url, const char *shown, const ntx_http_signer *sign
         }
         break;
     }
-    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, NULL); /* the last response's buffer is gone */
-    curl_easy_cleanup(c);
+    ntx_curl.easy_setopt(c, CURLOPT_ERRORBUFFER, NULL); /* the last response's buffer is gone */
+    ntx_curl.easy_cleanup(c);
     return rc;
 }

@@ -45,7 +45,4 @@ int ntx_http_open(ntx_source **out, const char *url, const char *shown, ntx_http
 int ntx_http_put(const char *url, const char *shown, const ntx_http_signer *signer, int azure, const void *data,
                  size_t len, ntx_err *err);
 
-/* curl_global_init, once per process. */
-void ntx_http_global_init(void);
-
 #endif

@@ -176,6 +176,16 @@ class RemoteAzureOnly(Remote):
 class RemoteHttpOnly(Remote):
     """What needs the range server's request log and fault injector."""
 
+    def test_libcurl_is_loaded_with_the_first_url_only(self):
+        # a command on a local trace starts without libcurl's thirty shared objects (src/format/curl_load.c);
+        # the dynamic loader's own log (LD_DEBUG=libs) says which objects a process initialises
+        env = dict(self.env, LD_DEBUG="libs")
+        local = run(["info", self.local["gen.nettrace"]], env).stderr.decode(errors="replace")
+        remote = run(["info", self.url["gen.nettrace"]], env).stderr.decode(errors="replace")
+        self.assertIn("calling init", local)  # the log is there: the loader writes it on this system
+        self.assertNotIn("libcurl", local)
+        self.assertRegex(remote, r"calling init: \S*libcurl")
+
     def test_a_cached_index_makes_a_window_few_requests(self):
         for name in self.local:
             url = self.url[name]
