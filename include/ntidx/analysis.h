@@ -644,7 +644,8 @@ NTIDX_NODISCARD NTIDX_API int ntidx_activities_analyze(ntidx_trace *t, const nti
 /** Activities of an activities analysis (0 for another analysis). */
 NTIDX_API size_t ntidx_activity_count(const ntidx_analysis *a);
 
-/** Activity `i` (< ntidx_activity_count()); NULL past the end or for another analysis. Valid as long as `a`. */
+/** Activity `i` (< ntidx_activity_count()); NULL past the end, for another analysis, or out of memory: the
+    records are made on the first call (the tables do without them). Valid as long as `a`. */
 NTIDX_API const ntidx_activity *ntidx_activity_at(const ntidx_analysis *a, size_t i);
 
 /* ------------------------------------------------------------------ */

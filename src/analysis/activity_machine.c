@@ -140,7 +140,7 @@ static int set_thread_current(act_machine *m, uint32_t pid, uint64_t thread, int
 /* The first of idx and its creators that is not stopped (GetStartStopActivityForActivity's loop). */
 static int64_t first_running(const act_machine *m, int64_t idx)
 {
-    while (idx >= 0 && act_is_stopped(&m->acts[idx]))
+    while (idx >= 0 && act_is_stopped(m, &m->acts[idx]))
         idx = m->acts[idx].creator;
     return idx;
 }
@@ -166,7 +166,11 @@ static int on_start(act_machine *m, const act_ev *e)
             creator = first_running(m, thread_current(m, e->pid, e->thread));
     }
     if (m->nacts == m->cap) {
+        if (m->nacts == ACT_MAX)
+            return NTIDX_E_NOMEM;
         size_t nc = m->cap ? m->cap * 2 : 256;
+        if (nc > ACT_MAX)
+            nc = ACT_MAX;
         act *na = realloc(m->acts, nc * sizeof *na);
         if (!na)
             return NTIDX_E_NOMEM;
@@ -180,10 +184,10 @@ static int on_start(act_machine *m, const act_ev *e)
     a->pid = e->pid;
     a->name = e->name;
     a->provider = e->provider;
-    a->creator = creator;
+    a->creator = (int32_t)creator;
+    a->depth = creator >= 0 ? m->acts[creator].depth + 1 : 0; /* a creator always started before */
     a->ts = e->ts;
     a->thread = e->thread;
-    a->start_ms = m->ms(m->ms_ctx, e->ts);
     a->in_window = (uint8_t)m->in_window;
     akey k = key_of(e->id, e->pid);
     int rc = 0;
@@ -206,13 +210,11 @@ static int on_stop(act_machine *m, const act_ev *e)
         return 0;
     }
     act *a = &m->acts[idx];
-    if (a->duration_ms == 0) { /* RememberStop */
-        a->duration_ms = m->ms(m->ms_ctx, e->ts) - a->start_ms;
-        a->stop_ts = e->ts;
-    }
     int rc = 0;
     if (a->in_window && !a->stop_seen)
         rc = wopen_add(m, k, -1);
+    if (act_duration_ms(m, a) == 0) /* RememberStop: the duration is set once it is not 0 */
+        a->stop_ts = e->ts;
     a->stop_seen = 1;
     /* the deferred stop: the thread's task activity goes back to the first creator still running, and so
        does the id when that creator shares it; else the id is free */

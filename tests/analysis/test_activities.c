@@ -341,8 +341,9 @@ static void test_special_providers(void **state)
     an_close(&an);
 }
 
-/* More activities than one chunk of the rows' text (FORMAT_CHUNK in activities.c), formatted on threads:
-   every row's id, parent and path as text are its own. */
+/* Many activities, their ids' text made per cell (cell_text.h): every row's id, parent and path are its own,
+   through ntidx_analysis_cell() (kept in the analysis, a block of rows at a time, for as long as it) and
+   ntidx_analysis_cell_buf() (into the caller's buffer). */
 static void test_many_rows(void **state)
 {
     (void)state;
@@ -365,17 +366,43 @@ static void test_many_rows(void **state)
     an_open(&an, data, size, "many");
     an_analyse_default(&an, ntidx_activities_analyze);
     assert_int_equal(ntidx_activity_count(an.a), N);
+    static const char *kept_ids[N], *kept_paths[N];
+    size_t id_col = an_col(an.a, 0, "activity_id"), path_col = an_col(an.a, 0, "activity_path");
     for (size_t i = 0; i < N; i++) {
         const ntidx_activity *x = ntidx_activity_at(an.a, i);
         char id[37], path[32];
         ntidx_guid_format(x->activity_id, id);
         snprintf(path, sizeof path, "/#%d/%zu/%zu/%zu/%zu/", PID, 1 + i % 10, 1 + i / 10 % 10, 1 + i / 100 % 10,
                  1 + i / 1000);
-        assert_string_equal(an_cell(an.a, 0, i, "activity_id").s, id);
-        assert_string_equal(an_cell(an.a, 0, i, "activity_path").s, path);
+        kept_ids[i] = an_cell(an.a, 0, i, "activity_id").s;
+        kept_paths[i] = an_cell(an.a, 0, i, "activity_path").s;
+        assert_string_equal(kept_ids[i], id);
+        assert_string_equal(kept_paths[i], path);
         assert_true(an_cell(an.a, 0, i, "parent_activity_id").is_null);
         assert_string_equal(an_cell(an.a, 0, i, "parent_activity_id").s, "00000000-0000-0000-0000-000000000000");
+        /* the same text into a buffer, which the cell points at */
+        char buf[NTIDX_CELL_BUF_SIZE];
+        ntidx_table_cell v;
+        assert_int_equal(ntidx_analysis_cell_buf(an.a, 0, i, id_col, &v, buf, sizeof buf), NTIDX_OK);
+        assert_ptr_equal(v.s, buf);
+        assert_string_equal(buf, id);
+        assert_int_equal(ntidx_analysis_cell_buf(an.a, 0, i, path_col, &v, buf, sizeof buf), NTIDX_OK);
+        assert_string_equal(v.s, path);
     }
+    /* what ntidx_analysis_cell() gave stays: the same pointers, the same text, after every other cell */
+    for (size_t i = 0; i < N; i++) {
+        assert_ptr_equal(an_cell(an.a, 0, i, "activity_id").s, kept_ids[i]);
+        assert_ptr_equal(an_cell(an.a, 0, i, "activity_path").s, kept_paths[i]);
+        char id[37];
+        ntidx_guid_format(ntidx_activity_at(an.a, i)->activity_id, id);
+        assert_string_equal(kept_ids[i], id);
+    }
+    /* a buffer below NTIDX_CELL_BUF_SIZE is refused, whatever the cell */
+    char buf[NTIDX_CELL_BUF_SIZE];
+    ntidx_table_cell v;
+    assert_int_equal(ntidx_analysis_cell_buf(an.a, 0, 0, id_col, &v, buf, sizeof buf - 1), NTIDX_E_INVALID_ARG);
+    assert_int_equal(ntidx_analysis_cell_buf(an.a, 0, N, id_col, &v, buf, sizeof buf), NTIDX_E_INVALID_ARG);
+    assert_int_equal(ntidx_analysis_cell_buf(an.a, 0, 0, id_col, &v, NULL, sizeof buf), NTIDX_E_INVALID_ARG);
     an_close(&an);
 }
 
