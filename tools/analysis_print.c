@@ -186,7 +186,8 @@ static int row_json(FILE *f, const ntidx_analysis *a, size_t k, const ntidx_tabl
     fputc('{', f);
     for (size_t c = 0; c < tb->column_count; c++) {
         ntidx_table_cell v;
-        if (ntidx_analysis_cell(a, k, r, c, &v) < 0)
+        char text[NTIDX_CELL_BUF_SIZE]; /* a string the analysis makes for the cell (an activity's ids) */
+        if (ntidx_analysis_cell_buf(a, k, r, c, &v, text, sizeof text) < 0)
             return -1;
         fprintf(f, "%s\"%s\":", c ? "," : "", tb->columns[c].name);
         put_cell(f, &v, 1, scratch);
@@ -224,7 +225,8 @@ static int csv_row(FILE *f, const void *ctx, uint64_t r, ntidx_buf *scratch)
     const table_rows *t = ctx;
     for (size_t c = 0; c < t->tb->column_count; c++) {
         ntidx_table_cell v;
-        if (ntidx_analysis_cell(t->a, t->k, r, c, &v) < 0)
+        char text[NTIDX_CELL_BUF_SIZE];
+        if (ntidx_analysis_cell_buf(t->a, t->k, r, c, &v, text, sizeof text) < 0)
             return -1;
         if (c)
             fputc(',', f);
@@ -300,8 +302,10 @@ static _Thread_local struct {
     size_t cols[32];
 } memo;
 
-/* The cell of column `key` in a row: 0, or -1 when there is no such column. */
-static int cell_of(const ntidx_analysis *a, size_t k, uint64_t row, const char *key, ntidx_table_cell *out)
+/* The cell of column `key` in a row: 0, or -1 when there is no such column. A string the analysis makes for
+   the cell goes into text (NTIDX_CELL_BUF_SIZE bytes). */
+static int cell_of(const ntidx_analysis *a, size_t k, uint64_t row, const char *key, ntidx_table_cell *out,
+                   char *text)
 {
     ntidx_table tb;
     if (ntidx_analysis_table(a, k, &tb) < 0)
@@ -313,14 +317,14 @@ static int cell_of(const ntidx_analysis *a, size_t k, uint64_t row, const char *
     }
     for (size_t i = 0; i < memo.n; i++)
         if (memo.keys[i] == key && !strcmp(tb.columns[memo.cols[i]].name, key)) /* the same string still */
-            return ntidx_analysis_cell(a, k, row, memo.cols[i], out);
+            return ntidx_analysis_cell_buf(a, k, row, memo.cols[i], out, text, NTIDX_CELL_BUF_SIZE);
     for (size_t c = 0; c < tb.column_count; c++)
         if (!strcmp(tb.columns[c].name, key)) {
             if (memo.n < sizeof memo.keys / sizeof memo.keys[0]) {
                 memo.keys[memo.n] = key;
                 memo.cols[memo.n++] = c;
             }
-            return ntidx_analysis_cell(a, k, row, c, out);
+            return ntidx_analysis_cell_buf(a, k, row, c, out, text, NTIDX_CELL_BUF_SIZE);
         }
     return -1;
 }
@@ -328,7 +332,8 @@ static int cell_of(const ntidx_analysis *a, size_t k, uint64_t row, const char *
 double ap_number(const ntidx_analysis *a, size_t k, uint64_t row, const char *key)
 {
     ntidx_table_cell v;
-    if (cell_of(a, k, row, key, &v) < 0 || v.is_null)
+    char text[NTIDX_CELL_BUF_SIZE];
+    if (cell_of(a, k, row, key, &v, text) < 0 || v.is_null)
         return NAN;
     switch (v.type) {
     case NTIDX_COLUMN_INT:
@@ -342,10 +347,16 @@ double ap_number(const ntidx_analysis *a, size_t k, uint64_t row, const char *ke
     return NAN;
 }
 
+/* The strings ap_string() made last on this thread: a text column's callback may use several at once. */
+#define AP_STRINGS 4
+static _Thread_local char made[AP_STRINGS][NTIDX_CELL_BUF_SIZE];
+static _Thread_local unsigned made_next;
+
 const char *ap_string(const ntidx_analysis *a, size_t k, uint64_t row, const char *key)
 {
     ntidx_table_cell v;
-    if (cell_of(a, k, row, key, &v) < 0 || v.is_null || v.type != NTIDX_COLUMN_STRING || !v.s)
+    char *text = made[made_next++ % AP_STRINGS];
+    if (cell_of(a, k, row, key, &v, text) < 0 || v.is_null || v.type != NTIDX_COLUMN_STRING || !v.s)
         return "";
     return v.s;
 }
@@ -374,9 +385,10 @@ static int text_row(FILE *f, const void *ctx, uint64_t r, ntidx_buf *scratch)
     for (size_t c = 0; c < t->ncols && len < sizeof line; c++) {
         const ap_text_column *col = &t->cols[c];
         ntidx_table_cell v;
+        char text[NTIDX_CELL_BUF_SIZE];
         if (col->format) {
             col->format(t->a, t->k, r, buf, sizeof buf);
-        } else if (cell_of(t->a, t->k, r, col->key, &v) < 0 || v.is_null) {
+        } else if (cell_of(t->a, t->k, r, col->key, &v, text) < 0 || v.is_null) {
             snprintf(buf, sizeof buf, "-");
         } else {
             switch (v.type) {

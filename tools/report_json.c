@@ -109,7 +109,8 @@ static int put_table(FILE *f, const ntidx_analysis *a, size_t k, uint64_t max_ro
         fputs(r ? ",[" : "[", f);
         for (size_t c = 0; c < tb.column_count; c++) {
             ntidx_table_cell v;
-            if (ntidx_analysis_cell(a, k, r, c, &v) < 0)
+            char text[NTIDX_CELL_BUF_SIZE]; /* a string the analysis makes for the cell (an activity's ids) */
+            if (ntidx_analysis_cell_buf(a, k, r, c, &v, text, sizeof text) < 0)
                 return -1;
             if (c)
                 fputc(',', f);
