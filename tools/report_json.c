@@ -1,6 +1,8 @@
 /* The analyses' tables as the JSON of the report page (report_json.h). */
 #include "report_json.h"
 
+#include "double_text.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -36,12 +38,8 @@ void report_json_double(FILE *f, double v)
         fputs("null", f);
         return;
     }
-    char buf[40];
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
+    char buf[DOUBLE_TEXT_MAX];
+    double_text(buf, v);
     fputs(buf, f);
 }
 
