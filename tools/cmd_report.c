@@ -122,17 +122,34 @@ int ntidx_cmd_report(int argc, char **argv)
     o.t0 = c.query.t0;
     o.t1 = c.query.t1;
     o.threads = c.threads;
-    /* Every analysis first: a trace that cannot be read leaves no file behind. Each is written as the page's
-       JSON (at most --rows rows a table) as soon as it is done, and freed: the page holds a bounded part of
-       each, and only one analysis at a time is in memory (a big trace's activities are millions of records). */
+    /* Each analysis is written as the page's JSON (at most --rows rows a table) as soon as it is done, and
+       freed: the page holds a bounded part of each, and only one analysis at a time is in memory (a big trace's
+       activities are millions of records). A regular OUT is written to its temporary as the analyses go (a
+       failure removes it: a trace that cannot be read leaves no file behind); standard output and what is
+       written in place (a FIFO, a device) get the page only once every analysis is done, the JSON kept in
+       memory until then. */
     size_t n = ntidx_analysis_count();
     char *json = NULL;
     size_t json_len = 0;
-    FILE *m = open_memstream(&json, &json_len);
+    FILE *m = NULL;
     int ret = CLI_FAIL;
-    if (!m) {
-        cli_error("out of memory");
+    cli_fast_stdout();
+    cli_output w;
+    if (cli_output_open(&w, c.output) < 0) {
+        cli_output_discard(&w);
         return cli_end(&c, CLI_FAIL);
+    }
+    int direct = !cli_output_in_place(&w);
+    if (direct) {
+        if (cli_output_as_stdout(&w) < 0)
+            goto out;
+        m = stdout;
+        fwrite(report_page_head, 1, report_page_head_size, m);
+        put_header(m, &c);
+        fputs(",\"analyses\":[", m);
+    } else if (!(m = open_memstream(&json, &json_len))) {
+        cli_error("out of memory");
+        goto out;
     }
     for (size_t i = 0, put = 0; i < n; i++) {
         const char *name = ntidx_analysis_info_at(i)->name;
@@ -157,20 +174,18 @@ int ntidx_cmd_report(int argc, char **argv)
             goto out;
         }
     }
-    if (fflush(m) != 0) {
-        cli_error("out of memory");
-        goto out;
+    if (!direct) {
+        if (fflush(m) != 0) {
+            cli_error("out of memory");
+            goto out;
+        }
+        if (cli_output_as_stdout(&w) < 0)
+            goto out;
+        fwrite(report_page_head, 1, report_page_head_size, stdout);
+        put_header(stdout, &c);
+        fputs(",\"analyses\":[", stdout);
+        fwrite(json, 1, json_len, stdout);
     }
-    cli_fast_stdout();
-    cli_output w;
-    if (cli_output_open(&w, c.output) < 0 || cli_output_as_stdout(&w) < 0) {
-        cli_output_discard(&w);
-        goto out;
-    }
-    fwrite(report_page_head, 1, report_page_head_size, stdout);
-    put_header(stdout, &c);
-    fputs(",\"analyses\":[", stdout);
-    fwrite(json, 1, json_len, stdout);
     fputs("]}", stdout);
     fwrite(report_page_tail, 1, report_page_tail_size, stdout);
     /* a failed write is said by the commit, naming OUT; OUT is then as it was */
@@ -180,7 +195,10 @@ int ntidx_cmd_report(int argc, char **argv)
         ret = CLI_OK;
     }
 out:
-    fclose(m);
+    if (ret != CLI_OK)
+        cli_output_discard(&w);
+    if (m && m != stdout)
+        fclose(m);
     free(json);
     return cli_end(&c, ret);
 }
