@@ -623,7 +623,7 @@ typedef struct act_sum {
 } act_sum;
 
 /*
- * The activities as the machine left them (64 bytes each: a big trace has
+ * The activities as the machine left them (56 bytes each: a big trace has
  * millions), not copied into wider rows: the cells compute their ms from the
  * ticks and make the ids' text when asked (cell_text.h). The typed records
  * of ntidx_activity_at() are made on its first call.
@@ -633,6 +633,8 @@ typedef struct activities_result {
     size_t nacts;
     uint32_t *act_of;        /* row -> activity; NULL: row i is activity i */
     size_t n;                /* rows */
+    uint32_t *who_pid;       /* the activities' (pid, thread) pairs (act.who; owned) */
+    uint64_t *who_thread;
     act_sum *sums;
     size_t nsums;
     char **strings;          /* providers and names (owned) */
@@ -651,6 +653,8 @@ static void free_result(void *p)
     free(r->strings);
     free(r->acts);
     free(r->act_of);
+    free(r->who_pid);
+    free(r->who_thread);
     free(r->sums);
     free(atomic_load(&r->typed));
     free(r);
@@ -716,19 +720,19 @@ static int act_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell
         ntidx_guid_format(r->acts[a->creator].id, buf);
         out->s = buf;
         break;
-    case A_THREAD: out->u = a->thread; break;
+    case A_THREAD: out->u = r->who_thread[a->who]; break;
     case A_START: put_double(out, start_ms_of(r, a)); break;
     case A_DURATION: put_double(out, duration_ms_of(r, a)); break;
     case A_COMPLETE: out->u = a->stop_seen; break;
     case A_TS: out->u = a->ts; break;
-    case A_PID: out->u = a->pid; break;
+    case A_PID: out->u = r->who_pid[a->who]; break;
     case A_DEPTH: out->u = a->depth; break;
     case A_DUR:
         out->u = a->stop_seen && a->stop_ts >= a->ts ? a->stop_ts - a->ts : UINT64_MAX;
         out->is_null = out->u == UINT64_MAX;
         break;
     default:
-        act_path_string(a->id, a->pid, buf, n);
+        act_path_string(a->id, r->who_pid[a->who], buf, n);
         out->s = buf;
         break;
     }
@@ -811,6 +815,11 @@ static int finish(void *p, ntidx_analysis **out, ntx_an_counts *counts, ntx_err 
             if (shrunk)
                 r->acts = shrunk;
         }
+        r->who_pid = m->who_pid;
+        r->who_thread = m->who_thread;
+        m->who_pid = NULL;
+        m->who_thread = NULL;
+        m->nwho = m->who_cap = 0;
         r->strings = g->in.strings.v;
         r->nstrings = g->in.strings.n;
         g->in.strings.v = NULL;
@@ -825,7 +834,7 @@ static int finish(void *p, ntidx_analysis **out, ntx_an_counts *counts, ntx_err 
     for (size_t i = 0; rc == 0 && i < nwin; i++) {
         const act *a = &r->acts[i];
         if (o->has_thread) {
-            if (a->thread != o->thread)
+            if (r->who_thread[a->who] != o->thread)
                 continue;
             r->act_of[r->n] = (uint32_t)i;
         }
@@ -935,8 +944,8 @@ static const ntidx_activity *typed_records(activities_result *r)
             memcpy(x->parent_activity_id, r->acts[a->creator].id, 16);
         x->parent = a->creator >= 0 ? row_of(r, (size_t)a->creator) : -1;
         x->depth = a->depth;
-        x->thread = a->thread;
-        x->pid = a->pid;
+        x->thread = r->who_thread[a->who];
+        x->pid = r->who_pid[a->who];
         x->ts = a->ts;
         x->start_relative_ms = start_ms_of(r, a);
         x->duration_ms = duration_ms_of(r, a);

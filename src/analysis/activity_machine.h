@@ -46,21 +46,20 @@ typedef struct act_ev {
     uint8_t pad[2];
 } act_ev;
 
-/* One activity (StartStopActivity), 64 bytes: a big trace holds millions of them, and the result keeps
+/* One activity (StartStopActivity), 56 bytes: a big trace holds millions of them, and the result keeps
    them as they are (activities.c). Times are raw ticks; the ms that TraceEvent keeps are computed from
-   them when asked (act_start_ms(), act_duration_ms()), to the same bits. */
+   them when asked (act_start_ms(), act_duration_ms()), to the same bits. Its process and thread are a
+   pair of the machine's table (act_pid(), act_thread()): a trace has a few thousand at most. */
 typedef struct act {
     uint8_t id[16];
     uint64_t ts, stop_ts;     /* raw ticks of its Start and of the Stop that timed it (stop_seen) */
-    uint64_t thread;
     int32_t creator;          /* index of its creator (-1: none) */
-    uint32_t pid;
+    uint32_t who;             /* its (pid, thread): index in the machine's who_pid and who_thread */
     uint32_t name, provider;  /* string ids of the merge's table */
     uint32_t depth;           /* creators above it (0: none) */
     uint8_t in_window;        /* started in the window (not in the lookahead) */
     uint8_t stop_seen;        /* its Stop was seen (TraceEvent's Stop callback fired) */
     uint8_t processed;        /* its stop was carried out (activityIndex Invalid) */
-    uint8_t pad;
 } act;
 
 /* The most activities a machine holds (creator is an int32_t). */
@@ -77,6 +76,10 @@ typedef struct act_machine {
     uint64_t reachable;
     int in_window;            /* the events fed are the window's (0: the lookahead's) */
     uint64_t unmatched;       /* the window's Stops that found no activity */
+    uint32_t *who_pid;        /* the (pid, thread) pairs of the activities, each once */
+    uint64_t *who_thread;
+    size_t nwho, who_cap;
+    ntx_kmap who_index;       /* (pid, thread) -> its index */
     double (*ms)(const void *ctx, uint64_t ts); /* ts to ms since the sync time */
     const void *ms_ctx;
 } act_machine;
@@ -85,6 +88,8 @@ void act_machine_init(act_machine *m, double (*ms)(const void *ctx, uint64_t ts)
 void act_machine_free(act_machine *m);
 /* One event (names and providers already in the merge's ids). 0 or NTIDX_E_NOMEM. */
 int act_step(act_machine *m, const act_ev *e);
+static inline uint32_t act_pid(const act_machine *m, const act *a) { return m->who_pid[a->who]; }
+static inline uint64_t act_thread(const act_machine *m, const act *a) { return m->who_thread[a->who]; }
 /* StartTimeRelativeMSec */
 static inline double act_start_ms(const act_machine *m, const act *a) { return m->ms(m->ms_ctx, a->ts); }
 /* DurationMSec: Stop - Start in ms (0 until stopped, as TraceEvent's; a Stop at the Start's ms leaves it 0) */
