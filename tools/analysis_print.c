@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "double_text.h"
 
 /* ---- Rows formatted on threads ----
    A table can hold millions of rows (every jitted method, every activity), and formatting them (printf of
@@ -126,72 +127,105 @@ static int write_rows(FILE *f, uint64_t n, row_fn row, const void *ctx)
     return rc;
 }
 
-/* The shortest of %.15g, %.16g, %.17g that reads back as the same double: exact, and 20.036 rather than
-   20.036000000000001. A whole number keeps a ".0" (0.0, not 0), so that a column of doubles reads as
-   floats in JSON whatever its values (a key has one JSON type in every document). */
-static void fmt_double(char *buf, size_t n, double v)
+/* The shortest of %.15g, %.16g, %.17g that reads back as the same double (double_text.h): exact, and 20.036
+   rather than 20.036000000000001. A whole number keeps a ".0" (0.0, not 0), so that a column of doubles reads
+   as floats in JSON whatever its values (a key has one JSON type in every document). buf: at least
+   DOUBLE_TEXT_MAX + 2 bytes. */
+static void fmt_double(char *buf, double v)
 {
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(buf, n, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
-    if (!strpbrk(buf, ".eEnNiI") && strlen(buf) + 3 <= n)
-        strcat(buf, ".0");
+    size_t len = double_text(buf, v);
+    if (!strpbrk(buf, ".eEnNiI"))
+        memcpy(buf + len, ".0", 3);
 }
 
-/* One cell as JSON (null for no value) or as CSV (empty for no value; strings quoted when they must be). */
-static void put_cell(FILE *f, const ntidx_table_cell *c, int json, ntidx_buf *scratch)
+/* An integer's digits, as printf's %lld writes them. */
+static void put_i64(ntidx_buf *b, int64_t v)
 {
-    char buf[40];
+    if (v < 0) {
+        ntidx_buf_append(b, "-", 1);
+        ntidx_buf_append_dec(b, (uint64_t)0 - (uint64_t)v); /* INT64_MIN too */
+    } else {
+        ntidx_buf_append_dec(b, (uint64_t)v);
+    }
+}
+
+static void put_str(ntidx_buf *b, const char *s) { ntidx_buf_append(b, s, strlen(s)); }
+
+/* One cell appended to b as JSON (null for no value) or as CSV (empty for no value; strings quoted when they
+   must be). A row is made in memory and written at once: a stdio call per piece (each takes the FILE's lock)
+   was most of the time of a table of millions of rows. */
+static void put_cell(ntidx_buf *b, const ntidx_table_cell *c, int json)
+{
+    char buf[DOUBLE_TEXT_MAX + 2];
     if (c->is_null) {
         if (json)
-            fputs("null", f);
+            put_str(b, "null");
         return;
     }
     switch (c->type) {
     case NTIDX_COLUMN_INT:
-        fprintf(f, "%" PRId64, c->i);
+        put_i64(b, c->i);
         break;
     case NTIDX_COLUMN_UINT:
-        fprintf(f, "%" PRIu64, c->u);
+        ntidx_buf_append_dec(b, c->u);
         break;
     case NTIDX_COLUMN_BOOL:
-        fputs(c->u ? "true" : "false", f);
+        put_str(b, c->u ? "true" : "false");
         break;
     case NTIDX_COLUMN_DOUBLE:
-        fmt_double(buf, sizeof buf, c->f);
-        fputs(buf, f);
+        fmt_double(buf, c->f);
+        put_str(b, buf);
         break;
-    case NTIDX_COLUMN_STRING:
+    case NTIDX_COLUMN_STRING: {
+        const char *s = c->s ? c->s : "";
         if (json) {
-            cli_json_str_in(f, c->s ? c->s : "", scratch);
-        } else if (c->s && strpbrk(c->s, ",\"\r\n")) {
-            fputc('"', f);
-            for (const char *p = c->s; *p; p++) {
-                if (*p == '"')
-                    fputc('"', f);
-                fputc(*p, f);
+            ntidx_buf_append_json_string(b, s, strlen(s)); /* out of memory: b->err, which put_row() says */
+        } else if (strpbrk(s, ",\"\r\n")) {
+            ntidx_buf_append(b, "\"", 1);
+            for (const char *p = s; *p;) {
+                size_t n = strcspn(p, "\"");
+                ntidx_buf_append(b, p, n);
+                p += n;
+                if (*p == '"') {
+                    ntidx_buf_append(b, "\"\"", 2);
+                    p++;
+                }
             }
-            fputc('"', f);
+            ntidx_buf_append(b, "\"", 1);
         } else {
-            fputs(c->s ? c->s : "", f);
+            put_str(b, s);
         }
         break;
     }
+    }
 }
 
-static int row_json(FILE *f, const ntidx_analysis *a, size_t k, const ntidx_table *tb, uint64_t r, ntidx_buf *scratch)
+/* Row r as a JSON object appended to b. */
+static int row_json(ntidx_buf *b, const ntidx_analysis *a, size_t k, const ntidx_table *tb, uint64_t r)
 {
-    fputc('{', f);
+    ntidx_buf_append(b, "{", 1);
     for (size_t c = 0; c < tb->column_count; c++) {
         ntidx_table_cell v;
-        if (ntidx_analysis_cell(a, k, r, c, &v) < 0)
+        char text[NTIDX_CELL_BUF_SIZE]; /* a string the analysis makes for the cell (an activity's ids) */
+        if (ntidx_analysis_cell_buf(a, k, r, c, &v, text, sizeof text) < 0)
             return -1;
-        fprintf(f, "%s\"%s\":", c ? "," : "", tb->columns[c].name);
-        put_cell(f, &v, 1, scratch);
+        put_str(b, c ? ",\"" : "\"");
+        put_str(b, tb->columns[c].name);
+        put_str(b, "\":");
+        put_cell(b, &v, 1);
     }
-    fputc('}', f);
+    ntidx_buf_append(b, "}", 1);
+    return 0;
+}
+
+/* The row made in b, written to f. 0, or -1 when it could not be made (out of memory: said here). */
+static int put_row(FILE *f, const ntidx_buf *b)
+{
+    if (b->err) {
+        cli_error("out of memory");
+        return -1;
+    }
+    fwrite(b->data, 1, b->len, f);
     return 0;
 }
 
@@ -204,10 +238,11 @@ typedef struct table_rows {
 static int jsonl_row(FILE *f, const void *ctx, uint64_t r, ntidx_buf *scratch)
 {
     const table_rows *t = ctx;
-    if (row_json(f, t->a, t->k, t->tb, r, scratch) < 0)
+    scratch->len = 0;
+    if (row_json(scratch, t->a, t->k, t->tb, r) < 0)
         return -1;
-    fputc('\n', f);
-    return 0;
+    ntidx_buf_append(scratch, "\n", 1);
+    return put_row(f, scratch);
 }
 
 int ap_jsonl(FILE *f, const ntidx_analysis *a, size_t k)
@@ -222,16 +257,18 @@ int ap_jsonl(FILE *f, const ntidx_analysis *a, size_t k)
 static int csv_row(FILE *f, const void *ctx, uint64_t r, ntidx_buf *scratch)
 {
     const table_rows *t = ctx;
+    scratch->len = 0;
     for (size_t c = 0; c < t->tb->column_count; c++) {
         ntidx_table_cell v;
-        if (ntidx_analysis_cell(t->a, t->k, r, c, &v) < 0)
+        char text[NTIDX_CELL_BUF_SIZE];
+        if (ntidx_analysis_cell_buf(t->a, t->k, r, c, &v, text, sizeof text) < 0)
             return -1;
         if (c)
-            fputc(',', f);
-        put_cell(f, &v, 0, scratch);
+            ntidx_buf_append(scratch, ",", 1);
+        put_cell(scratch, &v, 0);
     }
-    fputc('\n', f);
-    return 0;
+    ntidx_buf_append(scratch, "\n", 1);
+    return put_row(f, scratch);
 }
 
 int ap_csv(FILE *f, const ntidx_analysis *a, size_t k)
@@ -250,9 +287,12 @@ int ap_csv(FILE *f, const ntidx_analysis *a, size_t k)
 static int json_row(FILE *f, const void *ctx, uint64_t r, ntidx_buf *scratch)
 {
     const table_rows *t = ctx;
+    scratch->len = 0;
     if (r)
-        fputc(',', f);
-    return row_json(f, t->a, t->k, t->tb, r, scratch);
+        ntidx_buf_append(scratch, ",", 1);
+    if (row_json(scratch, t->a, t->k, t->tb, r) < 0)
+        return -1;
+    return put_row(f, scratch);
 }
 
 int ap_json(FILE *f, const ntidx_analysis *a)
@@ -300,8 +340,10 @@ static _Thread_local struct {
     size_t cols[32];
 } memo;
 
-/* The cell of column `key` in a row: 0, or -1 when there is no such column. */
-static int cell_of(const ntidx_analysis *a, size_t k, uint64_t row, const char *key, ntidx_table_cell *out)
+/* The cell of column `key` in a row: 0, or -1 when there is no such column. A string the analysis makes for
+   the cell goes into text (NTIDX_CELL_BUF_SIZE bytes). */
+static int cell_of(const ntidx_analysis *a, size_t k, uint64_t row, const char *key, ntidx_table_cell *out,
+                   char *text)
 {
     ntidx_table tb;
     if (ntidx_analysis_table(a, k, &tb) < 0)
@@ -313,14 +355,14 @@ static int cell_of(const ntidx_analysis *a, size_t k, uint64_t row, const char *
     }
     for (size_t i = 0; i < memo.n; i++)
         if (memo.keys[i] == key && !strcmp(tb.columns[memo.cols[i]].name, key)) /* the same string still */
-            return ntidx_analysis_cell(a, k, row, memo.cols[i], out);
+            return ntidx_analysis_cell_buf(a, k, row, memo.cols[i], out, text, NTIDX_CELL_BUF_SIZE);
     for (size_t c = 0; c < tb.column_count; c++)
         if (!strcmp(tb.columns[c].name, key)) {
             if (memo.n < sizeof memo.keys / sizeof memo.keys[0]) {
                 memo.keys[memo.n] = key;
                 memo.cols[memo.n++] = c;
             }
-            return ntidx_analysis_cell(a, k, row, c, out);
+            return ntidx_analysis_cell_buf(a, k, row, c, out, text, NTIDX_CELL_BUF_SIZE);
         }
     return -1;
 }
@@ -328,7 +370,8 @@ static int cell_of(const ntidx_analysis *a, size_t k, uint64_t row, const char *
 double ap_number(const ntidx_analysis *a, size_t k, uint64_t row, const char *key)
 {
     ntidx_table_cell v;
-    if (cell_of(a, k, row, key, &v) < 0 || v.is_null)
+    char text[NTIDX_CELL_BUF_SIZE];
+    if (cell_of(a, k, row, key, &v, text) < 0 || v.is_null)
         return NAN;
     switch (v.type) {
     case NTIDX_COLUMN_INT:
@@ -342,10 +385,16 @@ double ap_number(const ntidx_analysis *a, size_t k, uint64_t row, const char *ke
     return NAN;
 }
 
+/* The strings ap_string() made last on this thread: a text column's callback may use several at once. */
+#define AP_STRINGS 4
+static _Thread_local char made[AP_STRINGS][NTIDX_CELL_BUF_SIZE];
+static _Thread_local unsigned made_next;
+
 const char *ap_string(const ntidx_analysis *a, size_t k, uint64_t row, const char *key)
 {
     ntidx_table_cell v;
-    if (cell_of(a, k, row, key, &v) < 0 || v.is_null || v.type != NTIDX_COLUMN_STRING || !v.s)
+    char *text = made[made_next++ % AP_STRINGS];
+    if (cell_of(a, k, row, key, &v, text) < 0 || v.is_null || v.type != NTIDX_COLUMN_STRING || !v.s)
         return "";
     return v.s;
 }
@@ -366,6 +415,29 @@ typedef struct text_rows {
     size_t ncols;
 } text_rows;
 
+/* What snprintf(line + *len, n - *len, "%s%*s", sep, width, s) writes, and *len grown by what it returns
+   (*len < n), without printf: a table of millions of rows pads four columns a row. */
+static void put_column(char *line, size_t n, size_t *len, const char *sep, int width, const char *s)
+{
+    if (width < 0) { /* left-justified: not one of the tables' */
+        *len += (size_t)snprintf(line + *len, n - *len, "%s%*s", sep, width, s);
+        return;
+    }
+    size_t ns = strlen(sep), nv = strlen(s), pad = (size_t)width > nv ? (size_t)width - nv : 0;
+    size_t total = ns + pad + nv, room = n - *len - 1, at = *len;
+    char *o = line + at;
+    size_t k = ns < room ? ns : room;
+    memcpy(o, sep, k);
+    o += k, room -= k;
+    k = pad < room ? pad : room;
+    memset(o, ' ', k);
+    o += k, room -= k;
+    k = nv < room ? nv : room;
+    memcpy(o, s, k);
+    o[k] = '\0';
+    *len = at + total;
+}
+
 static int text_row(FILE *f, const void *ctx, uint64_t r, ntidx_buf *scratch)
 {
     const text_rows *t = ctx;
@@ -374,20 +446,31 @@ static int text_row(FILE *f, const void *ctx, uint64_t r, ntidx_buf *scratch)
     for (size_t c = 0; c < t->ncols && len < sizeof line; c++) {
         const ap_text_column *col = &t->cols[c];
         ntidx_table_cell v;
+        char text[NTIDX_CELL_BUF_SIZE];
+        const char *value = buf;
         if (col->format) {
             col->format(t->a, t->k, r, buf, sizeof buf);
-        } else if (cell_of(t->a, t->k, r, col->key, &v) < 0 || v.is_null) {
-            snprintf(buf, sizeof buf, "-");
+        } else if (cell_of(t->a, t->k, r, col->key, &v, text) < 0 || v.is_null) {
+            value = "-";
         } else {
             switch (v.type) {
             case NTIDX_COLUMN_INT: snprintf(buf, sizeof buf, "%" PRId64, v.i); break;
-            case NTIDX_COLUMN_UINT: snprintf(buf, sizeof buf, "%" PRIu64, v.u); break;
-            case NTIDX_COLUMN_BOOL: snprintf(buf, sizeof buf, "%s", v.u ? "yes" : "no"); break;
-            case NTIDX_COLUMN_DOUBLE: snprintf(buf, sizeof buf, "%.*f", col->decimals, v.f); break;
+            case NTIDX_COLUMN_UINT: {
+                char *e = buf + 24;
+                *e = '\0';
+                uint64_t u = v.u;
+                do
+                    *--e = (char)('0' + u % 10);
+                while ((u /= 10) != 0);
+                value = e;
+                break;
+            }
+            case NTIDX_COLUMN_BOOL: value = v.u ? "yes" : "no"; break;
+            case NTIDX_COLUMN_DOUBLE: fixed_text(buf, sizeof buf, v.f, col->decimals); break;
             default: snprintf(buf, sizeof buf, "%s", v.s ? v.s : ""); break;
             }
         }
-        len += (size_t)snprintf(line + len, sizeof line - len, "%s%*s", c ? " " : "", col->width, buf);
+        put_column(line, sizeof line, &len, c ? " " : "", col->width, value);
     }
     put_line(f, line, len < sizeof line ? len : sizeof line - 1);
     return 0;

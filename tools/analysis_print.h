@@ -40,7 +40,8 @@ void ap_text_stats(FILE *f, const ntidx_analysis *a);
 int ap_table_index(const ntidx_analysis *a, const char *name);
 /* The value of column `key` in a row as a double (integers converted), NaN when missing or null. */
 double ap_number(const ntidx_analysis *a, size_t k, uint64_t row, const char *key);
-/* The value of a string column, "" when missing. */
+/* The value of a string column, "" when missing. A string the analysis makes per cell (an activity's ids)
+   is valid until the fourth call after this one on the same thread (ntidx_analysis_cell_buf()). */
 const char *ap_string(const ntidx_analysis *a, size_t k, uint64_t row, const char *key);
 
 #endif

@@ -16,6 +16,7 @@
 #include "analysis_cmd.h"
 #include "analysis_print.h"
 #include "cli.h"
+#include "double_text.h"
 
 static const cli_option options[] = {
     {"thread", 0, "TID", "only the activities this thread started (OS thread id where the trace gives one)"},
@@ -37,7 +38,7 @@ const cli_command cli_cmd_activities = {
 static void duration(const ntidx_analysis *a, size_t k, uint64_t row, char *buf, size_t n)
 {
     if (ap_number(a, k, row, "is_complete") == 1)
-        snprintf(buf, n, "%.3f", ap_number(a, k, row, "duration_ms"));
+        fixed_text(buf, n, ap_number(a, k, row, "duration_ms"), 3);
     else
         snprintf(buf, n, "%s", "incomplete");
 }

@@ -17,6 +17,9 @@
  * standard output.
  */
 #include <inttypes.h>
+#ifdef __GLIBC__
+#include <malloc.h> /* malloc_trim() */
+#endif
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,38 +122,69 @@ int ntidx_cmd_report(int argc, char **argv)
     o.t0 = c.query.t0;
     o.t1 = c.query.t1;
     o.threads = c.threads;
-    /* Every analysis first: a trace that cannot be read leaves no file behind. */
+    /* Each analysis is written as the page's JSON (at most --rows rows a table) as soon as it is done, and
+       freed: the page holds a bounded part of each, and only one analysis at a time is in memory (a big trace's
+       activities are millions of records). A regular OUT is written to its temporary as the analyses go (a
+       failure removes it: a trace that cannot be read leaves no file behind); standard output and what is
+       written in place (a FIFO, a device) get the page only once every analysis is done, the JSON kept in
+       memory until then. */
     size_t n = ntidx_analysis_count();
-    ntidx_analysis **done = calloc(n ? n : 1, sizeof *done);
+    char *json = NULL;
+    size_t json_len = 0;
+    FILE *m = NULL;
     int ret = CLI_FAIL;
-    if (!done) {
-        cli_error("out of memory");
-        return cli_end(&c, CLI_FAIL);
-    }
-    for (size_t i = 0; i < n; i++)
-        if (on_the_page(ntidx_analysis_info_at(i)->name) && analyze(ntidx_analysis_info_at(i)->name, c.trace, c.index, &o, &done[i]) < 0) {
-            cli_library_error();
-            goto out;
-        }
     cli_fast_stdout();
     cli_output w;
-    if (cli_output_open(&w, c.output) < 0 || cli_output_as_stdout(&w) < 0) {
+    if (cli_output_open(&w, c.output) < 0) {
         cli_output_discard(&w);
+        return cli_end(&c, CLI_FAIL);
+    }
+    int direct = !cli_output_in_place(&w);
+    if (direct) {
+        if (cli_output_as_stdout(&w) < 0)
+            goto out;
+        m = stdout;
+        fwrite(report_page_head, 1, report_page_head_size, m);
+        put_header(m, &c);
+        fputs(",\"analyses\":[", m);
+    } else if (!(m = open_memstream(&json, &json_len))) {
+        cli_error("out of memory");
         goto out;
     }
-    fwrite(report_page_head, 1, report_page_head_size, stdout);
-    put_header(stdout, &c);
-    fputs(",\"analyses\":[", stdout);
     for (size_t i = 0, put = 0; i < n; i++) {
-        if (!done[i])
+        const char *name = ntidx_analysis_info_at(i)->name;
+        if (!on_the_page(name))
             continue;
-        if (put++)
-            fputc(',', stdout);
-        if (report_json_analysis(stdout, done[i], max_rows) < 0) {
+        ntidx_analysis *a = NULL;
+        if (analyze(name, c.trace, c.index, &o, &a) < 0) {
             cli_library_error();
-            cli_output_discard(&w);
             goto out;
         }
+        if (put++)
+            fputc(',', m);
+        rc = report_json_analysis(m, a, max_rows);
+        ntidx_analysis_free(&a);
+#ifdef __GLIBC__
+        /* what it freed goes back to the system before the next one runs: glibc's arenas (one per worker) keep
+           their free pages otherwise, ~50 MB after the CPU and exceptions analyses of the real 1 GB trace */
+        malloc_trim(0);
+#endif
+        if (rc < 0) {
+            cli_library_error();
+            goto out;
+        }
+    }
+    if (!direct) {
+        if (fflush(m) != 0) {
+            cli_error("out of memory");
+            goto out;
+        }
+        if (cli_output_as_stdout(&w) < 0)
+            goto out;
+        fwrite(report_page_head, 1, report_page_head_size, stdout);
+        put_header(stdout, &c);
+        fputs(",\"analyses\":[", stdout);
+        fwrite(json, 1, json_len, stdout);
     }
     fputs("]}", stdout);
     fwrite(report_page_tail, 1, report_page_tail_size, stdout);
@@ -161,8 +195,10 @@ int ntidx_cmd_report(int argc, char **argv)
         ret = CLI_OK;
     }
 out:
-    for (size_t i = 0; i < n; i++)
-        ntidx_analysis_free(&done[i]);
-    free(done);
+    if (ret != CLI_OK)
+        cli_output_discard(&w);
+    if (m && m != stdout)
+        fclose(m);
+    free(json);
     return cli_end(&c, ret);
 }

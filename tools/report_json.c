@@ -1,6 +1,8 @@
 /* The analyses' tables as the JSON of the report page (report_json.h). */
 #include "report_json.h"
 
+#include "double_text.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -36,12 +38,8 @@ void report_json_double(FILE *f, double v)
         fputs("null", f);
         return;
     }
-    char buf[40];
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
+    char buf[DOUBLE_TEXT_MAX];
+    double_text(buf, v);
     fputs(buf, f);
 }
 
@@ -109,7 +107,8 @@ static int put_table(FILE *f, const ntidx_analysis *a, size_t k, uint64_t max_ro
         fputs(r ? ",[" : "[", f);
         for (size_t c = 0; c < tb.column_count; c++) {
             ntidx_table_cell v;
-            if (ntidx_analysis_cell(a, k, r, c, &v) < 0)
+            char text[NTIDX_CELL_BUF_SIZE]; /* a string the analysis makes for the cell (an activity's ids) */
+            if (ntidx_analysis_cell_buf(a, k, r, c, &v, text, sizeof text) < 0)
                 return -1;
             if (c)
                 fputc(',', f);

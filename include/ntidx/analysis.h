@@ -157,8 +157,10 @@ NTIDX_NODISCARD NTIDX_API int ntidx_analysis_table(const ntidx_analysis *a, size
 
 /**
  * The value in row `row`, column `column` of table `k`.
- * @return NTIDX_OK; NTIDX_E_INVALID_ARG (NULL, or out of range).
+ * @return NTIDX_OK; NTIDX_E_INVALID_ARG (NULL, or out of range); NTIDX_E_NOMEM
+ *         (a string made for the cell could not be kept).
  * @note Strings point into the analysis: valid until ntidx_analysis_free().
+ *       A client that reads whole tables should call ntidx_analysis_cell_buf().
  * @code
  *   ntidx_analysis *a;
  *   if (ntidx_analyze("gc", t, x, NULL, &a) != NTIDX_OK) { fprintf(stderr, "%s\n", ntidx_last_error()); return 1; }
@@ -176,6 +178,30 @@ NTIDX_NODISCARD NTIDX_API int ntidx_analysis_table(const ntidx_analysis *a, size
  */
 NTIDX_NODISCARD NTIDX_API int ntidx_analysis_cell(const ntidx_analysis *a, size_t k, uint64_t row, size_t column,
                                                   ntidx_table_cell *out);
+
+/** The size of the buffer ntidx_analysis_cell_buf() writes a string into: the longest it makes, NUL included. */
+#define NTIDX_CELL_BUF_SIZE 128
+
+/**
+ * The value in row `row`, column `column` of table `k`, as
+ * ntidx_analysis_cell(), for a client that reads a table cell by cell and is
+ * done with each string before the next call (a printer, an exporter): a
+ * string the analysis keeps only as its bytes and makes when a cell is asked
+ * (an activity's `activity_id`, `parent_activity_id` and `activity_path`:
+ * 16 bytes each, not text, so that a window of millions of activities fits
+ * in memory) is written into `buf` and out->s points there, valid until
+ * `buf` is written again. Other strings point into the analysis as with
+ * ntidx_analysis_cell(). ntidx_analysis_cell() gives the same values but keeps
+ * each string it makes in the analysis until ntidx_analysis_free() (a block
+ * of rows at a time): reading a whole table that way costs that memory.
+ * Safe to call from several threads at once on one analysis (each with its
+ * own buf).
+ * @param buf at least NTIDX_CELL_BUF_SIZE bytes
+ * @return NTIDX_OK; NTIDX_E_INVALID_ARG (NULL, out of range, buflen below
+ *         NTIDX_CELL_BUF_SIZE).
+ */
+NTIDX_NODISCARD NTIDX_API int ntidx_analysis_cell_buf(const ntidx_analysis *a, size_t k, uint64_t row, size_t column,
+                                                      ntidx_table_cell *out, char *buf, size_t buflen);
 
 /** Free. Accepts NULL and *a == NULL; sets *a to NULL. */
 NTIDX_API void ntidx_analysis_free(ntidx_analysis **a);
@@ -618,7 +644,8 @@ NTIDX_NODISCARD NTIDX_API int ntidx_activities_analyze(ntidx_trace *t, const nti
 /** Activities of an activities analysis (0 for another analysis). */
 NTIDX_API size_t ntidx_activity_count(const ntidx_analysis *a);
 
-/** Activity `i` (< ntidx_activity_count()); NULL past the end or for another analysis. Valid as long as `a`. */
+/** Activity `i` (< ntidx_activity_count()); NULL past the end, for another analysis, or out of memory: the
+    records are made on the first call (the tables do without them). Valid as long as `a`. */
 NTIDX_API const ntidx_activity *ntidx_activity_at(const ntidx_analysis *a, size_t i);
 
 /* ------------------------------------------------------------------ */

@@ -16,24 +16,22 @@
  * before it, of any id and any thread, not on a key's events alone. So the
  * units do what costs (reading the blocks, decoding the events, telling
  * which are Starts and Stops, and of what) in parallel, and keep each as a
- * compact event on a tape (80 bytes: what a Start or Stop tells the
- * computer); the merge runs the computer over the tapes in time order, a
+ * compact event on a tape (what a Start or Stop tells the computer, ~25
+ * bytes: see put_ev()); the merge runs the computer over the tapes in time order, a
  * hash lookup or two per event. Every activity is thus what one pass over
  * the window's events gives, whatever the number of threads and the cut
  * into units.
  */
 #include <math.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "activity_machine.h"
 #include "analysis_internal.h"
+#include "cell_text.h"
 #include "idmap.h"
 #include "keymap.h"
-#include "phases.h"
-#include "threads.h"
 #include "trace_types.h"
 
 #define RUNTIME "Microsoft-Windows-DotNETRuntime"
@@ -375,11 +373,123 @@ static int take(intake *in, const ntx_an_event *e, act_ev *out)
 
 /* ---- Units: the tape ---- */
 
+/*
+ * A unit's compact events, one after the other, as few bytes as they take: a
+ * unit holds an eighth of a big trace's Starts and Stops (millions), and the
+ * units the merge has not reached yet wait in memory. An event is
+ *   a byte of flags: its kind (TAPE_KIND), TAPE_CURRENT (creator
+ *     ACT_CREATOR_CURRENT), TAPE_RELATED, TAPE_CONTEXT (the ids that follow),
+ *     TAPE_PID (its pid follows: not the trace's);
+ *   its ts minus the previous event's (zigzag, LEB128), its thread (LEB128),
+ *     [its pid];
+ *   a Start: its name and provider ids (LEB128);
+ *   a Start or Stop: its id (16 bytes), [related (16)], [context (16)].
+ */
+enum { TAPE_KIND = 3, TAPE_CURRENT = 4, TAPE_RELATED = 8, TAPE_CONTEXT = 16, TAPE_PID = 32 };
+#define TAPE_EV_MAX (1 + 3 * 10 + 2 * 5 + 3 * 16)
+
+static uint8_t *put_varint(uint8_t *p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+/* The tape is this unit's own writing: read without bounds checks beyond its end. */
+static const uint8_t *get_varint(const uint8_t *p, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (unsigned shift = 0;; shift += 7) {
+        uint8_t b = *p++;
+        x |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            break;
+    }
+    *v = x;
+    return p;
+}
+
+/* e as the bytes above at p (at most TAPE_EV_MAX); returns the end. */
+static uint8_t *put_ev(uint8_t *p, const act_ev *e, uint64_t prev_ts, uint32_t trace_pid)
+{
+    uint8_t flags = (uint8_t)e->kind;
+    int start = e->kind == ACT_EV_START, with_id = start || e->kind == ACT_EV_STOP;
+    int related = start && !is_zero_id(e->related), context = start && !is_zero_id(e->context);
+    flags |= e->creator == ACT_CREATOR_CURRENT ? TAPE_CURRENT : 0;
+    flags |= related ? TAPE_RELATED : 0;
+    flags |= context ? TAPE_CONTEXT : 0;
+    flags |= e->pid != trace_pid ? TAPE_PID : 0;
+    *p++ = flags;
+    int64_t d = (int64_t)(e->ts - prev_ts);
+    p = put_varint(p, ((uint64_t)d << 1) ^ (uint64_t)(d >> 63));
+    p = put_varint(p, e->thread);
+    if (flags & TAPE_PID)
+        p = put_varint(p, e->pid);
+    if (start) {
+        p = put_varint(p, e->name);
+        p = put_varint(p, e->provider);
+    }
+    if (with_id) {
+        memcpy(p, e->id, 16);
+        p += 16;
+    }
+    if (related) {
+        memcpy(p, e->related, 16);
+        p += 16;
+    }
+    if (context) {
+        memcpy(p, e->context, 16);
+        p += 16;
+    }
+    return p;
+}
+
+/* The event put_ev() wrote at p, into e; returns its end. */
+static const uint8_t *get_ev(const uint8_t *p, act_ev *e, uint64_t prev_ts, uint32_t trace_pid)
+{
+    memset(e, 0, sizeof *e);
+    uint8_t flags = *p++;
+    uint64_t v;
+    e->kind = flags & TAPE_KIND;
+    e->creator = flags & TAPE_CURRENT ? ACT_CREATOR_CURRENT : ACT_CREATOR_RELATED;
+    p = get_varint(p, &v);
+    e->ts = prev_ts + ((v >> 1) ^ ((uint64_t)0 - (v & 1)));
+    p = get_varint(p, &e->thread);
+    e->pid = trace_pid;
+    if (flags & TAPE_PID) {
+        p = get_varint(p, &v);
+        e->pid = (uint32_t)v;
+    }
+    if (e->kind == ACT_EV_START) {
+        p = get_varint(p, &v);
+        e->name = (uint32_t)v;
+        p = get_varint(p, &v);
+        e->provider = (uint32_t)v;
+    }
+    if (e->kind == ACT_EV_START || e->kind == ACT_EV_STOP) {
+        memcpy(e->id, p, 16);
+        p += 16;
+    }
+    if (flags & TAPE_RELATED) {
+        memcpy(e->related, p, 16);
+        p += 16;
+    }
+    if (flags & TAPE_CONTEXT) {
+        memcpy(e->context, p, 16);
+        p += 16;
+    }
+    return p;
+}
+
 typedef struct unit {
     const ntx_an_ctx *ctx;
     intake in;
-    act_ev *tape;
-    size_t n, cap;
+    uint8_t *tape;
+    size_t len, cap;
+    uint64_t last_ts;   /* the ts of the tape's last event */
 } unit;
 
 static int unit_new(const ntx_an_ctx *ctx, void **out)
@@ -409,15 +519,16 @@ static int unit_event(void *p, const ntx_an_event *e, ntx_err *err)
     if (rc == 2)
         return 1;
     if (rc == 1) {
-        if (u->n == u->cap) {
-            size_t nc = u->cap ? u->cap * 2 : 256;
-            act_ev *nt = realloc(u->tape, nc * sizeof *nt);
+        if (u->cap - u->len < TAPE_EV_MAX) {
+            size_t nc = u->cap ? u->cap * 2 : 4096;
+            uint8_t *nt = realloc(u->tape, nc);
             if (!nt)
                 return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
             u->tape = nt;
             u->cap = nc;
         }
-        u->tape[u->n++] = c;
+        u->len = (size_t)(put_ev(u->tape + u->len, &c, u->last_ts, u->ctx->pid) - u->tape);
+        u->last_ts = c.ts;
         rc = 0;
     }
     return rc < 0 ? ntx_err_set(err, rc, "out of memory") : 0;
@@ -471,10 +582,15 @@ static int merge_unit(void *p, void *q, ntx_err *err)
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < u->in.strings.n; i++)
         rc = intern(&g->in.strings, u->in.strings.v[i], strlen(u->in.strings.v[i]), &ids[i]);
-    for (size_t i = 0; rc == 0 && i < u->n; i++) {
-        act_ev c = u->tape[i];
-        c.name = ids[c.name];
-        c.provider = ids[c.provider];
+    uint64_t ts = 0;
+    for (const uint8_t *t = u->tape, *end = u->tape + u->len; rc == 0 && t < end;) {
+        act_ev c;
+        t = get_ev(t, &c, ts, u->ctx->pid);
+        ts = c.ts;
+        if (c.kind == ACT_EV_START) {
+            c.name = ids[c.name];
+            c.provider = ids[c.provider];
+        }
         rc = act_step(&g->m, &c);
     }
     free(ids);
@@ -506,16 +622,25 @@ typedef struct act_sum {
     double total, max;
 } act_sum;
 
+/*
+ * The activities as the machine left them (56 bytes each: a big trace has
+ * millions), not copied into wider rows: the cells compute their ms from the
+ * ticks and make the ids' text when asked (cell_text.h). The typed records
+ * of ntidx_activity_at() are made on its first call.
+ */
 typedef struct activities_result {
-    ntidx_activity *acts;
-    char (*paths)[96];       /* activity_path */
-    char (*ids)[2][37];      /* activity_id, parent_activity_id as text */
-    uint64_t *dur;           /* dur: Stop - Start in raw ticks (UINT64_MAX: no Stop) */
-    size_t n;
+    act *acts;               /* the window's activities and their creators, in the order of their starts */
+    size_t nacts;
+    uint32_t *act_of;        /* row -> activity; NULL: row i is activity i */
+    size_t n;                /* rows */
+    uint32_t *who_pid;       /* the activities' (pid, thread) pairs (act.who; owned) */
+    uint64_t *who_thread;
     act_sum *sums;
     size_t nsums;
     char **strings;          /* providers and names (owned) */
     size_t nstrings;
+    ntx_an_ctx clock;        /* the trace's sync time and tick frequency, for ntx_an_ms() */
+    _Atomic(ntidx_activity *) typed; /* ntidx_activity_at()'s records (NULL: not asked yet) */
 } activities_result;
 
 static void free_result(void *p)
@@ -527,11 +652,22 @@ static void free_result(void *p)
         free(r->strings[i]);
     free(r->strings);
     free(r->acts);
-    free(r->paths);
-    free(r->ids);
-    free(r->dur);
+    free(r->act_of);
+    free(r->who_pid);
+    free(r->who_thread);
     free(r->sums);
+    free(atomic_load(&r->typed));
     free(r);
+}
+
+static const act *act_at(const activities_result *r, uint64_t row) { return &r->acts[r->act_of ? r->act_of[row] : row]; }
+
+/* The ms TraceEvent keeps, from the ticks, as the machine computed them (activity_machine.h). */
+static double start_ms_of(const activities_result *r, const act *a) { return ntx_an_ms(&r->clock, a->ts); }
+
+static double duration_ms_of(const activities_result *r, const act *a)
+{
+    return a->stop_seen ? ntx_an_ms(&r->clock, a->stop_ts) - ntx_an_ms(&r->clock, a->ts) : 0;
 }
 
 static void put_double(ntidx_table_cell *out, double v)
@@ -561,30 +697,44 @@ static const ntidx_column act_columns[A_COLUMNS] = {
     {"dur", NTIDX_COLUMN_UINT, "Stop - Start in raw ticks, as ts (null while incomplete)"},
 };
 
-static int act_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell *out)
+/* A GUID's text takes 37 bytes and a path at most 96 (act_path_string()): both fit NTIDX_CELL_BUF_SIZE. */
+_Static_assert(NTIDX_CELL_BUF_SIZE >= 96, "an activity path fits the cell's buffer");
+
+static int act_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell *out, char *buf, size_t n)
 {
     const activities_result *r = data;
-    const ntidx_activity *a = &r->acts[row];
+    const act *a = act_at(r, row);
     switch (col) {
-    case A_PROVIDER: out->s = a->provider; break;
-    case A_NAME: out->s = a->name; break;
-    case A_ID: out->s = r->ids[row][0]; break;
-    case A_PARENT:
-        out->s = r->ids[row][1];
-        out->is_null = !a->has_parent;
+    case A_PROVIDER: out->s = r->strings[a->provider]; break;
+    case A_NAME: out->s = r->strings[a->name]; break;
+    case A_ID:
+        ntidx_guid_format(a->id, buf);
+        out->s = buf;
         break;
-    case A_THREAD: out->u = a->thread; break;
-    case A_START: put_double(out, a->start_relative_ms); break;
-    case A_DURATION: put_double(out, a->duration_ms); break;
-    case A_COMPLETE: out->u = (uint64_t)a->is_complete; break;
+    case A_PARENT:
+        if (a->creator < 0) { /* none: null, over the text of 16 zero bytes (as ever) */
+            out->s = "00000000-0000-0000-0000-000000000000";
+            out->is_null = 1;
+            break;
+        }
+        ntidx_guid_format(r->acts[a->creator].id, buf);
+        out->s = buf;
+        break;
+    case A_THREAD: out->u = r->who_thread[a->who]; break;
+    case A_START: put_double(out, start_ms_of(r, a)); break;
+    case A_DURATION: put_double(out, duration_ms_of(r, a)); break;
+    case A_COMPLETE: out->u = a->stop_seen; break;
     case A_TS: out->u = a->ts; break;
-    case A_PID: out->u = a->pid; break;
+    case A_PID: out->u = r->who_pid[a->who]; break;
     case A_DEPTH: out->u = a->depth; break;
     case A_DUR:
-        out->u = r->dur[row];
-        out->is_null = r->dur[row] == UINT64_MAX;
+        out->u = a->stop_seen && a->stop_ts >= a->ts ? a->stop_ts - a->ts : UINT64_MAX;
+        out->is_null = out->u == UINT64_MAX;
         break;
-    default: out->s = r->paths[row]; break;
+    default:
+        act_path_string(a->id, r->who_pid[a->who], buf, n);
+        out->s = buf;
+        break;
     }
     return NTIDX_OK;
 }
@@ -619,84 +769,23 @@ static int sum_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell
 }
 
 /* The summary row of (provider, name), made on first sight (rows in the order of their first activity). */
-static act_sum *sum_of(activities_result *r, ntx_kmap *index, uint32_t provider, uint32_t name)
+static act_sum *sum_of(activities_result *r, size_t *cap, ntx_kmap *index, uint32_t provider, uint32_t name)
 {
     uint64_t v;
     if (ntx_kmap_get(index, provider, name, &v))
         return &r->sums[v];
+    if (r->nsums == *cap) {
+        size_t nc = *cap ? *cap * 2 : 16;
+        act_sum *ns = realloc(r->sums, nc * sizeof *ns);
+        if (!ns)
+            return NULL;
+        r->sums = ns;
+        *cap = nc;
+    }
     if (ntx_kmap_put(index, provider, name, r->nsums) < 0)
         return NULL;
     r->sums[r->nsums] = (act_sum){.provider = provider, .name = name};
     return &r->sums[r->nsums++];
-}
-
-/* The rows filled and their ids written as text, on threads: a window can hold millions of activities, each
-   row is its own (what depends on the rows before it, its creator's row and its depth, is known by then), and
-   writing them is mostly first touches of fresh pages. */
-typedef struct id_formatter {
-    activities_result *r;
-    const act_machine *m;
-    const size_t *act_of;   /* row -> activity */
-    const int64_t *row_of;  /* activity -> row (-1: not listed) */
-    const uint32_t *depth;  /* activity -> its creators above it */
-    atomic_size_t next;     /* the next chunk of rows */
-} id_formatter;
-
-#define FORMAT_CHUNK 4096
-
-static void *format_work(void *arg)
-{
-    id_formatter *f = arg;
-    activities_result *r = f->r;
-    for (;;) {
-        size_t k0 = atomic_fetch_add(&f->next, 1) * FORMAT_CHUNK;
-        if (k0 >= r->n)
-            break;
-        for (size_t k = k0; k < r->n && k < k0 + FORMAT_CHUNK; k++) {
-            size_t i = f->act_of[k];
-            const act *a = &f->m->acts[i];
-            ntidx_activity *x = &r->acts[k];
-            x->provider = r->strings[a->provider];
-            x->name = r->strings[a->name];
-            memcpy(x->activity_id, a->id, 16);
-            x->has_parent = a->creator >= 0;
-            if (x->has_parent)
-                memcpy(x->parent_activity_id, f->m->acts[a->creator].id, 16);
-            x->parent = a->creator >= 0 ? f->row_of[a->creator] : -1;
-            x->depth = f->depth[i];
-            x->thread = a->thread;
-            x->pid = a->pid;
-            x->ts = a->ts;
-            x->start_relative_ms = a->start_ms;
-            x->duration_ms = a->duration_ms;
-            x->is_complete = a->stop_seen;
-            r->dur[k] = a->stop_seen && a->stop_ts >= a->ts ? a->stop_ts - a->ts : UINT64_MAX;
-            ntidx_guid_format(x->activity_id, r->ids[k][0]);
-            ntidx_guid_format(x->parent_activity_id, r->ids[k][1]);
-            act_path_string(x->activity_id, x->pid, r->paths[k], sizeof r->paths[k]);
-        }
-    }
-    return NULL;
-}
-
-static void format_ids(activities_result *r, const act_machine *m, const size_t *act_of, const int64_t *row_of,
-                       const uint32_t *depth, unsigned threads)
-{
-    id_formatter f = {.r = r, .m = m, .act_of = act_of, .row_of = row_of, .depth = depth};
-    atomic_init(&f.next, 0);
-    size_t chunks = (r->n + FORMAT_CHUNK - 1) / FORMAT_CHUNK;
-    unsigned nthreads = ntx_thread_count(threads), started = 0;
-    if (nthreads > chunks)
-        nthreads = chunks ? (unsigned)chunks : 1;
-    pthread_t tids[NTX_MAX_THREADS];
-    double ph = ntx_phase_begin(); /* timed for the benchmarks */
-    for (unsigned i = 1; i < nthreads; i++, started++)
-        if (pthread_create(&tids[i], NULL, format_work, &f) != 0)
-            break;
-    format_work(&f);
-    for (unsigned i = 1; i <= started; i++)
-        pthread_join(tids[i], NULL);
-    ntx_phase_end(ph);
 }
 
 static int finish(void *p, ntidx_analysis **out, ntx_an_counts *counts, ntx_err *err)
@@ -706,38 +795,52 @@ static int finish(void *p, ntidx_analysis **out, ntx_an_counts *counts, ntx_err 
     act_machine *m = &g->m;
     counts->unmatched += m->unmatched;
     activities_result *r = calloc(1, sizeof *r);
-    size_t cap = m->nacts ? m->nacts : 1;
-    int64_t *row_of = malloc(cap * sizeof *row_of);   /* activity -> row (-1: not listed) */
-    uint32_t *depth = malloc(cap * sizeof *depth);
-    size_t *act_of = malloc(cap * sizeof *act_of);    /* row -> activity */
-    ntx_kmap index;
-    ntx_kmap_init(&index);
-    if (r) {
-        r->acts = calloc(cap, sizeof *r->acts);
-        r->paths = malloc(cap * sizeof *r->paths);
-        r->ids = malloc(cap * sizeof *r->ids);
-        r->sums = malloc(cap * sizeof *r->sums);
-        r->dur = malloc(cap * sizeof *r->dur);
-    }
-    int rc = !r || !row_of || !depth || !act_of || !r->acts || !r->paths || !r->ids || !r->sums || !r->dur ? NTIDX_E_NOMEM : 0;
-    if (rc == 0) { /* the strings move to the result */
+    int rc = r ? 0 : NTIDX_E_NOMEM;
+    /* The window's activities come first (the lookahead's start after them); the lookahead's are dropped.
+       Every row is one of them and its creator started before it. */
+    size_t nwin = 0;
+    while (nwin < m->nacts && m->acts[nwin].in_window)
+        nwin++;
+    if (rc == 0) {
+        r->clock.sync_ticks = g->ctx->sync_ticks;
+        r->clock.tick_frequency = g->ctx->tick_frequency;
+        atomic_init(&r->typed, NULL);
+        /* the activities and the strings move to the result */
+        r->acts = m->acts;
+        r->nacts = nwin;
+        m->acts = NULL;
+        m->nacts = m->cap = 0;
+        if (nwin) {
+            act *shrunk = realloc(r->acts, nwin * sizeof *r->acts);
+            if (shrunk)
+                r->acts = shrunk;
+        }
+        r->who_pid = m->who_pid;
+        r->who_thread = m->who_thread;
+        m->who_pid = NULL;
+        m->who_thread = NULL;
+        m->nwho = m->who_cap = 0;
         r->strings = g->in.strings.v;
         r->nstrings = g->in.strings.n;
         g->in.strings.v = NULL;
         g->in.strings.n = g->in.strings.cap = 0;
+        if (o->has_thread && !(r->act_of = malloc((nwin ? nwin : 1) * sizeof *r->act_of)))
+            rc = NTIDX_E_NOMEM;
     }
+    ntx_kmap index;
+    ntx_kmap_init(&index);
+    size_t sums_cap = 0;
     uint64_t incomplete = 0;
-    for (size_t i = 0; rc == 0 && i < m->nacts; i++) {
-        const act *a = &m->acts[i];
-        depth[i] = a->creator >= 0 ? depth[a->creator] + 1 : 0; /* a creator always started before */
-        row_of[i] = -1;
-        if (!a->in_window || (o->has_thread && a->thread != o->thread))
-            continue;
-        size_t k = r->n++;
-        row_of[i] = (int64_t)k;
-        act_of[k] = i; /* its row is filled on threads (format_ids()) */
+    for (size_t i = 0; rc == 0 && i < nwin; i++) {
+        const act *a = &r->acts[i];
+        if (o->has_thread) {
+            if (r->who_thread[a->who] != o->thread)
+                continue;
+            r->act_of[r->n] = (uint32_t)i;
+        }
+        r->n++;
         incomplete += !a->stop_seen;
-        act_sum *s = sum_of(r, &index, a->provider, a->name);
+        act_sum *s = sum_of(r, &sums_cap, &index, a->provider, a->name);
         if (!s) {
             rc = NTIDX_E_NOMEM;
             break;
@@ -746,17 +849,13 @@ static int finish(void *p, ntidx_analysis **out, ntx_an_counts *counts, ntx_err 
         if (!a->stop_seen) {
             s->incomplete++;
         } else {
-            s->total += a->duration_ms;
-            if (s->count - s->incomplete == 1 || a->duration_ms > s->max)
-                s->max = a->duration_ms;
+            double d = duration_ms_of(r, a);
+            s->total += d;
+            if (s->count - s->incomplete == 1 || d > s->max)
+                s->max = d;
         }
     }
     ntx_kmap_free(&index);
-    if (rc == 0)
-        format_ids(r, m, act_of, row_of, depth, o->threads);
-    free(row_of);
-    free(depth);
-    free(act_of);
     if (rc == 0)
         rc = ntx_analysis_new("activities", NTX_ANALYSIS_ACTIVITIES, r, free_result, out);
     if (rc < 0) {
@@ -764,10 +863,10 @@ static int finish(void *p, ntidx_analysis **out, ntx_an_counts *counts, ntx_err 
         return ntx_err_set(err, rc, "out of memory");
     }
     ntx_analysis_stats(*out)->incomplete = incomplete;
-    if (ntx_analysis_add_table(*out, "activities", act_columns, A_COLUMNS, r->n, act_cell, r) < 0 ||
-        ntx_analysis_add_table(*out, "activities_summary", sum_columns, S_COLUMNS, r->nsums, sum_cell, r) < 0) {
+    if ((rc = ntx_analysis_add_table_text(*out, "activities", act_columns, A_COLUMNS, r->n, act_cell, r)) < 0 ||
+        (rc = ntx_analysis_add_table(*out, "activities_summary", sum_columns, S_COLUMNS, r->nsums, sum_cell, r)) < 0) {
         ntidx_analysis_free(out);
-        return ntx_err_set(err, NTIDX_E_INVALID_ARG, "too many tables");
+        return ntx_err_set(err, rc, rc == NTIDX_E_NOMEM ? "out of memory" : "too many tables");
     }
     return 0;
 }
@@ -810,8 +909,61 @@ NTIDX_API size_t ntidx_activity_count(const ntidx_analysis *a)
     return r ? r->n : 0;
 }
 
+/* The row of activity i (-1: not a row: another thread's). */
+static int64_t row_of(const activities_result *r, size_t i)
+{
+    if (!r->act_of)
+        return (int64_t)i;
+    size_t lo = 0, hi = r->n; /* act_of ascends */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->act_of[mid] < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < r->n && r->act_of[lo] == i ? (int64_t)lo : -1;
+}
+
+/* ntidx_activity_at()'s records, made on its first call (a C program's; the tables do without). */
+static const ntidx_activity *typed_records(activities_result *r)
+{
+    ntidx_activity *t = atomic_load_explicit(&r->typed, memory_order_acquire);
+    if (t || !r->n)
+        return t;
+    if (!(t = calloc(r->n, sizeof *t)))
+        return NULL;
+    for (size_t k = 0; k < r->n; k++) {
+        const act *a = act_at(r, k);
+        ntidx_activity *x = &t[k];
+        x->provider = r->strings[a->provider];
+        x->name = r->strings[a->name];
+        memcpy(x->activity_id, a->id, 16);
+        x->has_parent = a->creator >= 0;
+        if (x->has_parent)
+            memcpy(x->parent_activity_id, r->acts[a->creator].id, 16);
+        x->parent = a->creator >= 0 ? row_of(r, (size_t)a->creator) : -1;
+        x->depth = a->depth;
+        x->thread = r->who_thread[a->who];
+        x->pid = r->who_pid[a->who];
+        x->ts = a->ts;
+        x->start_relative_ms = start_ms_of(r, a);
+        x->duration_ms = duration_ms_of(r, a);
+        x->is_complete = a->stop_seen;
+    }
+    ntidx_activity *none = NULL;
+    if (!atomic_compare_exchange_strong_explicit(&r->typed, &none, t, memory_order_acq_rel, memory_order_acquire)) {
+        free(t); /* another thread made them first */
+        t = none;
+    }
+    return t;
+}
+
 NTIDX_API const ntidx_activity *ntidx_activity_at(const ntidx_analysis *a, size_t i)
 {
-    const activities_result *r = ntx_analysis_data(a, NTX_ANALYSIS_ACTIVITIES);
-    return r && i < r->n ? &r->acts[i] : NULL;
+    activities_result *r = ntx_analysis_data(a, NTX_ANALYSIS_ACTIVITIES);
+    if (!r || i >= r->n)
+        return NULL;
+    const ntidx_activity *t = typed_records(r);
+    return t ? &t[i] : NULL;
 }

@@ -57,6 +57,7 @@ void act_machine_init(act_machine *m, double (*ms)(const void *ctx, uint64_t ts)
     ntx_kmap_init(&m->active);
     ntx_kmap_init(&m->threads);
     ntx_kmap_init(&m->wopen);
+    ntx_kmap_init(&m->who_index);
     m->in_window = 1;
     m->ms = ms;
     m->ms_ctx = ms_ctx;
@@ -68,6 +69,9 @@ void act_machine_free(act_machine *m)
     ntx_kmap_free(&m->active);
     ntx_kmap_free(&m->threads);
     ntx_kmap_free(&m->wopen);
+    ntx_kmap_free(&m->who_index);
+    free(m->who_pid);
+    free(m->who_thread);
     memset(m, 0, sizeof *m);
 }
 
@@ -140,7 +144,7 @@ static int set_thread_current(act_machine *m, uint32_t pid, uint64_t thread, int
 /* The first of idx and its creators that is not stopped (GetStartStopActivityForActivity's loop). */
 static int64_t first_running(const act_machine *m, int64_t idx)
 {
-    while (idx >= 0 && act_is_stopped(&m->acts[idx]))
+    while (idx >= 0 && act_is_stopped(m, &m->acts[idx]))
         idx = m->acts[idx].creator;
     return idx;
 }
@@ -152,6 +156,36 @@ static int64_t current_start_stop(const act_machine *m, const act_ev *e)
     if (ret < 0 && !is_zero(e->context) && !active_get(m, key_of(e->context, e->pid), &ret))
         ret = -1;
     return first_running(m, ret);
+}
+
+/* The index of (pid, thread) in the machine's table, added on first sight. 0 or NTIDX_E_NOMEM. */
+static int who_of(act_machine *m, uint32_t pid, uint64_t thread, uint32_t *out)
+{
+    uint64_t v;
+    if (ntx_kmap_get(&m->who_index, pid, thread, &v)) {
+        *out = (uint32_t)v;
+        return 0;
+    }
+    if (m->nwho == m->who_cap) {
+        if (m->nwho >= UINT32_MAX)
+            return NTIDX_E_NOMEM;
+        size_t nc = m->who_cap ? m->who_cap * 2 : 64;
+        uint32_t *np = realloc(m->who_pid, nc * sizeof *np);
+        if (!np)
+            return NTIDX_E_NOMEM;
+        m->who_pid = np;
+        uint64_t *nt = realloc(m->who_thread, nc * sizeof *nt);
+        if (!nt)
+            return NTIDX_E_NOMEM;
+        m->who_thread = nt;
+        m->who_cap = nc;
+    }
+    if (ntx_kmap_put(&m->who_index, pid, thread, m->nwho) < 0)
+        return NTIDX_E_NOMEM;
+    m->who_pid[m->nwho] = pid;
+    m->who_thread[m->nwho] = thread;
+    *out = (uint32_t)m->nwho++;
+    return 0;
 }
 
 /* OnStart */
@@ -166,24 +200,30 @@ static int on_start(act_machine *m, const act_ev *e)
             creator = first_running(m, thread_current(m, e->pid, e->thread));
     }
     if (m->nacts == m->cap) {
+        if (m->nacts == ACT_MAX)
+            return NTIDX_E_NOMEM;
         size_t nc = m->cap ? m->cap * 2 : 256;
+        if (nc > ACT_MAX)
+            nc = ACT_MAX;
         act *na = realloc(m->acts, nc * sizeof *na);
         if (!na)
             return NTIDX_E_NOMEM;
         m->acts = na;
         m->cap = nc;
     }
+    uint32_t who;
+    if (who_of(m, e->pid, e->thread, &who) < 0)
+        return NTIDX_E_NOMEM;
     int64_t idx = (int64_t)m->nacts++;
     act *a = &m->acts[idx];
     memset(a, 0, sizeof *a);
     memcpy(a->id, e->id, 16);
-    a->pid = e->pid;
+    a->who = who;
     a->name = e->name;
     a->provider = e->provider;
-    a->creator = creator;
+    a->creator = (int32_t)creator;
+    a->depth = creator >= 0 ? m->acts[creator].depth + 1 : 0; /* a creator always started before */
     a->ts = e->ts;
-    a->thread = e->thread;
-    a->start_ms = m->ms(m->ms_ctx, e->ts);
     a->in_window = (uint8_t)m->in_window;
     akey k = key_of(e->id, e->pid);
     int rc = 0;
@@ -206,20 +246,18 @@ static int on_stop(act_machine *m, const act_ev *e)
         return 0;
     }
     act *a = &m->acts[idx];
-    if (a->duration_ms == 0) { /* RememberStop */
-        a->duration_ms = m->ms(m->ms_ctx, e->ts) - a->start_ms;
-        a->stop_ts = e->ts;
-    }
     int rc = 0;
     if (a->in_window && !a->stop_seen)
         rc = wopen_add(m, k, -1);
+    if (act_duration_ms(m, a) == 0) /* RememberStop: the duration is set once it is not 0 */
+        a->stop_ts = e->ts;
     a->stop_seen = 1;
     /* the deferred stop: the thread's task activity goes back to the first creator still running, and so
        does the id when that creator shares it; else the id is free */
     int64_t creator = first_running(m, a->creator);
     if (rc == 0)
         rc = set_thread_current(m, e->pid, e->thread, creator);
-    if (creator >= 0 && !memcmp(m->acts[creator].id, a->id, 16) && m->acts[creator].pid == a->pid) {
+    if (creator >= 0 && !memcmp(m->acts[creator].id, a->id, 16) && act_pid(m, &m->acts[creator]) == act_pid(m, a)) {
         if (rc == 0)
             rc = active_set(m, k, creator);
     } else {
@@ -365,3 +403,4 @@ done:
     if (o.len >= n && n)
         guid_string(id, buf, n); /* too long for buf: the GUID */
 }
+_Static_assert(sizeof(act) == 56, "an activity stays 56 bytes: a big trace holds millions");

@@ -46,21 +46,24 @@ typedef struct act_ev {
     uint8_t pad[2];
 } act_ev;
 
-/* One activity (StartStopActivity). */
+/* One activity (StartStopActivity), 56 bytes: a big trace holds millions of them, and the result keeps
+   them as they are (activities.c). Times are raw ticks; the ms that TraceEvent keeps are computed from
+   them when asked (act_start_ms(), act_duration_ms()), to the same bits. Its process and thread are a
+   pair of the machine's table (act_pid(), act_thread()): a trace has a few thousand at most. */
 typedef struct act {
     uint8_t id[16];
-    uint32_t pid;
+    uint64_t ts, stop_ts;     /* raw ticks of its Start and of the Stop that timed it (stop_seen) */
+    int32_t creator;          /* index of its creator (-1: none) */
+    uint32_t who;             /* its (pid, thread): index in the machine's who_pid and who_thread */
     uint32_t name, provider;  /* string ids of the merge's table */
-    int64_t creator;          /* index of its creator (-1: none) */
-    uint64_t ts, stop_ts;     /* raw ticks of its Start and Stop (stop_ts 0: none) */
-    uint64_t thread;
-    double start_ms;          /* StartTimeRelativeMSec */
-    double duration_ms;       /* DurationMSec: 0 until stopped */
+    uint32_t depth;           /* creators above it (0: none) */
     uint8_t in_window;        /* started in the window (not in the lookahead) */
     uint8_t stop_seen;        /* its Stop was seen (TraceEvent's Stop callback fired) */
     uint8_t processed;        /* its stop was carried out (activityIndex Invalid) */
 } act;
 
+/* The most activities a machine holds (creator is an int32_t). */
+#define ACT_MAX ((size_t)INT32_MAX)
 typedef struct act_machine {
     act *acts;                /* every activity, in the order of their starts */
     size_t nacts, cap;
@@ -73,6 +76,10 @@ typedef struct act_machine {
     uint64_t reachable;
     int in_window;            /* the events fed are the window's (0: the lookahead's) */
     uint64_t unmatched;       /* the window's Stops that found no activity */
+    uint32_t *who_pid;        /* the (pid, thread) pairs of the activities, each once */
+    uint64_t *who_thread;
+    size_t nwho, who_cap;
+    ntx_kmap who_index;       /* (pid, thread) -> its index */
     double (*ms)(const void *ctx, uint64_t ts); /* ts to ms since the sync time */
     const void *ms_ctx;
 } act_machine;
@@ -81,8 +88,17 @@ void act_machine_init(act_machine *m, double (*ms)(const void *ctx, uint64_t ts)
 void act_machine_free(act_machine *m);
 /* One event (names and providers already in the merge's ids). 0 or NTIDX_E_NOMEM. */
 int act_step(act_machine *m, const act_ev *e);
+static inline uint32_t act_pid(const act_machine *m, const act *a) { return m->who_pid[a->who]; }
+static inline uint64_t act_thread(const act_machine *m, const act *a) { return m->who_thread[a->who]; }
+/* StartTimeRelativeMSec */
+static inline double act_start_ms(const act_machine *m, const act *a) { return m->ms(m->ms_ctx, a->ts); }
+/* DurationMSec: Stop - Start in ms (0 until stopped, as TraceEvent's; a Stop at the Start's ms leaves it 0) */
+static inline double act_duration_ms(const act_machine *m, const act *a)
+{
+    return a->stop_seen ? m->ms(m->ms_ctx, a->stop_ts) - m->ms(m->ms_ctx, a->ts) : 0;
+}
 /* TraceEvent's IsStopped. */
-static inline int act_is_stopped(const act *a) { return a->processed && a->duration_ms != 0; }
+static inline int act_is_stopped(const act_machine *m, const act *a) { return a->processed && act_duration_ms(m, a) != 0; }
 
 /* StartStopActivityComputer.IsActivityPath: the id follows EventSource's activity path convention for
    process `pid`. */

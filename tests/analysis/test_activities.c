@@ -7,6 +7,8 @@
  * threads, over a --full index (an_check.h); a random run, the same under
  * every cut over several windows; the special providers TraceEvent knows.
  */
+#include <pthread.h>
+
 #include "an_check.h"
 #include "es_trace.h"
 
@@ -341,8 +343,66 @@ static void test_special_providers(void **state)
     an_close(&an);
 }
 
-/* More activities than one chunk of the rows' text (FORMAT_CHUNK in activities.c), formatted on threads:
-   every row's id, parent and path as text are its own. */
+/* Threads that ask ntidx_analysis_cell() for every activity_id and activity_path at once, from different rows
+   first: the blocks of kept strings are made by whichever thread comes first and the others must see the same. */
+typedef struct cell_reader {
+    const ntidx_analysis *a;
+    size_t rows, start, id_col, path_col;
+    const char **ids, **paths; /* what this thread got, per row */
+} cell_reader;
+
+static void *read_cells(void *arg)
+{
+    cell_reader *c = arg;
+    for (size_t n = 0; n < c->rows; n++) {
+        size_t i = (c->start + n) % c->rows;
+        ntidx_table_cell v;
+        if (ntidx_analysis_cell(c->a, 0, i, c->id_col, &v) != NTIDX_OK)
+            return NULL;
+        c->ids[i] = v.s;
+        if (ntidx_analysis_cell(c->a, 0, i, c->path_col, &v) != NTIDX_OK)
+            return NULL;
+        c->paths[i] = v.s;
+    }
+    return c;
+}
+
+static void check_cells_on_threads(const ntidx_analysis *a, size_t rows)
+{
+    enum { THREADS = 4 };
+    cell_reader r[THREADS];
+    pthread_t tid[THREADS];
+    for (int t = 0; t < THREADS; t++) {
+        r[t] = (cell_reader){a, rows, rows * (size_t)t / THREADS, an_col(a, 0, "activity_id"),
+                             an_col(a, 0, "activity_path"), calloc(rows, sizeof(char *)), calloc(rows, sizeof(char *))};
+        assert_non_null(r[t].ids);
+        assert_non_null(r[t].paths);
+    }
+    for (int t = 0; t < THREADS; t++)
+        assert_int_equal(pthread_create(&tid[t], NULL, read_cells, &r[t]), 0);
+    for (int t = 0; t < THREADS; t++) {
+        void *ok;
+        assert_int_equal(pthread_join(tid[t], &ok), 0);
+        assert_non_null(ok);
+    }
+    for (size_t i = 0; i < rows; i++) {
+        char id[37];
+        ntidx_guid_format(ntidx_activity_at(a, i)->activity_id, id);
+        for (int t = 0; t < THREADS; t++) { /* one kept copy, whichever thread made it */
+            assert_ptr_equal(r[t].ids[i], r[0].ids[i]);
+            assert_ptr_equal(r[t].paths[i], r[0].paths[i]);
+        }
+        assert_string_equal(r[0].ids[i], id);
+    }
+    for (int t = 0; t < THREADS; t++) {
+        free(r[t].ids);
+        free(r[t].paths);
+    }
+}
+
+/* Many activities, their ids' text made per cell (cell_text.h): every row's id, parent and path are its own,
+   through ntidx_analysis_cell() (kept in the analysis, a block of rows at a time, for as long as it) and
+   ntidx_analysis_cell_buf() (into the caller's buffer). */
 static void test_many_rows(void **state)
 {
     (void)state;
@@ -365,17 +425,50 @@ static void test_many_rows(void **state)
     an_open(&an, data, size, "many");
     an_analyse_default(&an, ntidx_activities_analyze);
     assert_int_equal(ntidx_activity_count(an.a), N);
+    check_cells_on_threads(an.a, N);
+    ntidx_analysis *fresh = NULL; /* and once more where no cell was asked before */
+    ntidx_analysis_options o;
+    ntidx_analysis_options_defaults(&o);
+    assert_int_equal(ntidx_activities_analyze(an.t, an.x, &o, &fresh), NTIDX_OK);
+    check_cells_on_threads(fresh, N);
+    ntidx_analysis_free(&fresh);
+    static const char *kept_ids[N], *kept_paths[N];
+    size_t id_col = an_col(an.a, 0, "activity_id"), path_col = an_col(an.a, 0, "activity_path");
     for (size_t i = 0; i < N; i++) {
         const ntidx_activity *x = ntidx_activity_at(an.a, i);
         char id[37], path[32];
         ntidx_guid_format(x->activity_id, id);
         snprintf(path, sizeof path, "/#%d/%zu/%zu/%zu/%zu/", PID, 1 + i % 10, 1 + i / 10 % 10, 1 + i / 100 % 10,
                  1 + i / 1000);
-        assert_string_equal(an_cell(an.a, 0, i, "activity_id").s, id);
-        assert_string_equal(an_cell(an.a, 0, i, "activity_path").s, path);
+        kept_ids[i] = an_cell(an.a, 0, i, "activity_id").s;
+        kept_paths[i] = an_cell(an.a, 0, i, "activity_path").s;
+        assert_string_equal(kept_ids[i], id);
+        assert_string_equal(kept_paths[i], path);
         assert_true(an_cell(an.a, 0, i, "parent_activity_id").is_null);
         assert_string_equal(an_cell(an.a, 0, i, "parent_activity_id").s, "00000000-0000-0000-0000-000000000000");
+        /* the same text into a buffer, which the cell points at */
+        char buf[NTIDX_CELL_BUF_SIZE];
+        ntidx_table_cell v;
+        assert_int_equal(ntidx_analysis_cell_buf(an.a, 0, i, id_col, &v, buf, sizeof buf), NTIDX_OK);
+        assert_ptr_equal(v.s, buf);
+        assert_string_equal(buf, id);
+        assert_int_equal(ntidx_analysis_cell_buf(an.a, 0, i, path_col, &v, buf, sizeof buf), NTIDX_OK);
+        assert_string_equal(v.s, path);
     }
+    /* what ntidx_analysis_cell() gave stays: the same pointers, the same text, after every other cell */
+    for (size_t i = 0; i < N; i++) {
+        assert_ptr_equal(an_cell(an.a, 0, i, "activity_id").s, kept_ids[i]);
+        assert_ptr_equal(an_cell(an.a, 0, i, "activity_path").s, kept_paths[i]);
+        char id[37];
+        ntidx_guid_format(ntidx_activity_at(an.a, i)->activity_id, id);
+        assert_string_equal(kept_ids[i], id);
+    }
+    /* a buffer below NTIDX_CELL_BUF_SIZE is refused, whatever the cell */
+    char buf[NTIDX_CELL_BUF_SIZE];
+    ntidx_table_cell v;
+    assert_int_equal(ntidx_analysis_cell_buf(an.a, 0, 0, id_col, &v, buf, sizeof buf - 1), NTIDX_E_INVALID_ARG);
+    assert_int_equal(ntidx_analysis_cell_buf(an.a, 0, N, id_col, &v, buf, sizeof buf), NTIDX_E_INVALID_ARG);
+    assert_int_equal(ntidx_analysis_cell_buf(an.a, 0, 0, id_col, &v, NULL, sizeof buf), NTIDX_E_INVALID_ARG);
     an_close(&an);
 }
 

@@ -62,8 +62,9 @@ rm -f "$scratch"/x.* "$scratch/s.nettrace"
 run "slice --no-copy, 60 s window" slice "$trace" --from "$mid" --to "$w60" --no-copy -o "$scratch/s.nettrace"
 rm -f "$scratch/s.nettrace"
 for a in gc jit cpu exceptions alloc contention activities; do # issue 30's analyses of the whole trace
-    run "$a (whole trace, jsonl)" "$a" "$trace" --format jsonl
+    run "$a (whole trace, text)" "$a" "$trace"
 done
+run "activities --format jsonl (whole trace)" activities "$trace" --format jsonl
 run "report (whole trace)" report "$trace" -o "$scratch/r.html"
 rm -f "$scratch/r.html"
 run "gen --size 1G" gen -o "$scratch/g.nettrace" --size 1G

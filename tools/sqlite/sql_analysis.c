@@ -846,11 +846,15 @@ static int an_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i)
             sqlite3_result_double(ctx, ntidx_ticks_to_seconds(s->trace, cell.type == NTIDX_COLUMN_INT ? (uint64_t)cell.i
                                                                                                        : cell.u));
         break;
-    default:
-        if (ntidx_analysis_cell(c->res->a, v->table, c->row, (size_t)kind, &cell) < 0)
+    default: {
+        /* a string the analysis makes per cell (an activity's ids) is made into text and copied by SQLite
+           (SQLITE_TRANSIENT): ntidx_analysis_cell() would keep it in the analysis, a whole table's worth */
+        char text[NTIDX_CELL_BUF_SIZE];
+        if (ntidx_analysis_cell_buf(c->res->a, v->table, c->row, (size_t)kind, &cell, text, sizeof text) < 0)
             return nsql_vtab_error(&v->base, sqlite3_mprintf("%s", ntidx_last_error()));
         result_cell(ctx, &cell);
         break;
+    }
     }
     return SQLITE_OK;
 }
