@@ -210,40 +210,55 @@ static void put_num(ntidx_buf *l, const char *before, uint64_t v)
 
 /*
  * What a line shows of its event type, made once per type, not once per event: the JSON keys or the CSV
- * cells from provider to version, or the text name. A direct-mapped cache: types alternate from one event to the next. The same
- * pointer with the same key is the same type (a type reloaded at the same place has the same text).
+ * cells from provider to version, or the text name. An open-addressed cache: types alternate from one event
+ * to the next. The same pointer with the same key is the same type (a type reloaded at the same place has
+ * the same text).
  */
 static const ntidx_buf *type_text(event_printer *p, const ntidx_metadata *m, enum event_format f)
 {
-    /* The slot by the address and the key, mixed by a multiply. By the address's bits alone, types whose
-       rows lie at regular strides, or that share one address with different keys, took the same slots: a
-       tenth of the lines of a text dump of the real 1 GB trace formatted their type's name again (an
-       snprintf() each), against 0.6% now (callgrind). */
+    /* The home slot by the address and the key, mixed by a multiply, then the next few: direct-mapped, two
+       types that alternate and share a slot evicted each other at every event (102 types of the real 1 GB
+       trace in 256 slots: 8% of a text dump's lines formatted their type's name again, an snprintf() each,
+       and which types met depended on where malloc put the rows, so the time changed from run to run). A
+       type goes in the first free slot of its run of EVENT_TYPE_PROBES, or evicts its home slot when they
+       are all taken; slots are never emptied, so a free slot ends the search. */
     uint64_t key = ntidx_metadata_key(m);
     uint64_t h = ((uint64_t)(uintptr_t)m ^ key) * 0x9E3779B97F4A7C15ull;
-    event_type_text *c = &p->types[(h >> 32) % EVENT_TYPE_CACHE];
-    if (c->m != m || c->key != key || c->format != f || !c->text.data || c->text.err) {
-        c->m = m;
-        c->key = key;
-        c->format = f;
-        c->text.len = 0;
-        if (f == EVENT_JSONL) {
-            put(&c->text, ",\"provider\":");
-            json_str(&c->text, m->provider);
-            put_num(&c->text, ",\"event_id\":", m->event_id);
-            put(&c->text, ",\"event_name\":");
-            json_str(&c->text, m->event_name);
-            put_num(&c->text, ",\"version\":", m->version);
-        } else if (f == EVENT_CSV) {
-            put(&c->text, ",");
-            csv_cell(&c->text, m->provider, strlen(m->provider));
-            put_num(&c->text, ",", m->event_id);
-            put(&c->text, ",");
-            csv_cell(&c->text, m->event_name, strlen(m->event_name));
-            put_num(&c->text, ",", m->version);
-        } else {
-            put_display_name(&c->text, m);
+    const size_t home = (h >> 32) % EVENT_TYPE_CACHE;
+    event_type_text *c = &p->types[home];
+    for (size_t i = 0; i < EVENT_TYPE_PROBES; i++) {
+        event_type_text *s = &p->types[(home + i) % EVENT_TYPE_CACHE];
+        if (s->m == m && s->key == key) {
+            if (s->format == f && s->text.data && !s->text.err)
+                return &s->text;
+            c = s; /* made again in place (another format, or out of memory the last time) */
+            break;
         }
+        if (!s->m) {
+            c = s;
+            break;
+        }
+    }
+    c->m = m;
+    c->key = key;
+    c->format = f;
+    c->text.len = 0;
+    if (f == EVENT_JSONL) {
+        put(&c->text, ",\"provider\":");
+        json_str(&c->text, m->provider);
+        put_num(&c->text, ",\"event_id\":", m->event_id);
+        put(&c->text, ",\"event_name\":");
+        json_str(&c->text, m->event_name);
+        put_num(&c->text, ",\"version\":", m->version);
+    } else if (f == EVENT_CSV) {
+        put(&c->text, ",");
+        csv_cell(&c->text, m->provider, strlen(m->provider));
+        put_num(&c->text, ",", m->event_id);
+        put(&c->text, ",");
+        csv_cell(&c->text, m->event_name, strlen(m->event_name));
+        put_num(&c->text, ",", m->version);
+    } else {
+        put_display_name(&c->text, m);
     }
     return &c->text;
 }

@@ -21,6 +21,7 @@ typedef struct event_type_text {
 } event_type_text;
 
 #define EVENT_TYPE_CACHE 256
+#define EVENT_TYPE_PROBES 8 /* slots a type may take from its home slot on */
 
 /* What a command prints events with: scratch space, and the count of payloads that did not fit. */
 typedef struct event_printer {
