@@ -225,22 +225,24 @@ static const ntidx_buf *type_text(event_printer *p, const ntidx_metadata *m, enu
     uint64_t key = ntidx_metadata_key(m);
     uint64_t h = ((uint64_t)(uintptr_t)m ^ key) * 0x9E3779B97F4A7C15ull;
     const size_t home = (h >> 32) % EVENT_TYPE_CACHE;
-    event_type_text *c = &p->types[home];
+    size_t at = home;
     for (size_t i = 0; i < EVENT_TYPE_PROBES; i++) {
-        event_type_text *s = &p->types[(home + i) % EVENT_TYPE_CACHE];
-        if (s->m == m && s->key == key) {
+        const size_t k = (home + i) % EVENT_TYPE_CACHE;
+        const event_type_tag *g = &p->tags[k];
+        if (g->m == m && g->key == key) {
+            const event_type_text *s = &p->types[k];
             if (s->format == f && s->text.data && !s->text.err)
                 return &s->text;
-            c = s; /* made again in place (another format, or out of memory the last time) */
+            at = k; /* made again in place (another format, or out of memory the last time) */
             break;
         }
-        if (!s->m) {
-            c = s;
+        if (!g->m) {
+            at = k;
             break;
         }
     }
-    c->m = m;
-    c->key = key;
+    p->tags[at] = (event_type_tag){.m = m, .key = key};
+    event_type_text *c = &p->types[at];
     c->format = f;
     c->text.len = 0;
     if (f == EVENT_JSONL) {
@@ -260,7 +262,21 @@ static const ntidx_buf *type_text(event_printer *p, const ntidx_metadata *m, enu
     } else {
         put_display_name(&c->text, m);
     }
+    if (reserve(&c->text, EVENT_TYPE_SLACK) == 0) /* the slack read by copy_type() */
+        memset(c->text.data + c->text.len, 0, EVENT_TYPE_SLACK + 1);
     return &c->text;
+}
+
+/* A type's text (type_text()) at o, in 16-byte copies over its slack (o has room for EVENT_TYPE_SLACK bytes
+   more than the text): the call to memcpy() cost as much as the copy. Returns the end. */
+static inline __attribute__((always_inline)) char *copy_type(char *o, const ntidx_buf *t)
+{
+    const char *s = t->data;
+    const size_t n = t->len;
+    memcpy(o, s, 16);
+    for (size_t i = 16; i < n; i += 16)
+        memcpy(o + i, s + i, 16);
+    return o + n;
 }
 
 /* Cut the line back to `mark` bytes. */
@@ -278,11 +294,11 @@ static int json_line(event_printer *p, const ntidx_trace *t, const ntidx_event *
 {
     ntidx_buf *l = &p->line;
     const ntidx_buf *type = type_text(p, e->metadata, EVENT_JSONL);
-    if (type->err || reserve(l, PIECE_MAX + type->len) != 0)
+    if (type->err || reserve(l, PIECE_MAX + EVENT_TYPE_SLACK + type->len) != 0)
         return NTIDX_E_NOMEM; /* said by the library (its append failed) */
     char *o = dec(LIT(l->data + l->len, "{\"ts\":"), e->timestamp);
-    memcpy(o, type->data, type->len);
-    o = dec(LIT(o + type->len, ",\"thread\":"), e->thread_id);
+    o = copy_type(o, type);
+    o = dec(LIT(o, ",\"thread\":"), e->thread_id);
     o = dec(LIT(o, ",\"capture_thread\":"), e->capture_thread_id);
     o = dec(LIT(o, ",\"seq\":"), e->sequence_number);
     o = dec(LIT(o, ",\"stack_id\":"), e->stack_id);
@@ -337,15 +353,14 @@ static int text_line(event_printer *p, const ntidx_trace *t, const ntidx_event *
 {
     ntidx_buf *l = &p->line;
     const ntidx_buf *name = e->metadata ? type_text(p, e->metadata, EVENT_TEXT) : NULL;
-    if ((name && name->err) || reserve(l, PIECE_MAX + (name ? name->len : 0)) != 0)
+    if ((name && name->err) || reserve(l, PIECE_MAX + EVENT_TYPE_SLACK + (name ? name->len : 0)) != 0)
         return NTIDX_E_NOMEM; /* said by the library (its append failed) */
     char *o = fixed(l->data + l->len, ntidx_ticks_to_seconds(t, e->timestamp), 6);
     *o++ = ' ';
     o = dec(o, e->timestamp);
     *o++ = ' ';
     if (name) {
-        memcpy(o, name->data, name->len);
-        o += name->len;
+        o = copy_type(o, name);
     } else {
         *o++ = '?'; /* ntidx_event_display_name() of no type */
     }
