@@ -69,14 +69,16 @@ typedef struct plan {
     ntx_op *ops;
     uint32_t cap;
     /* The formatter's keys (plan_keys_make()): each top-level field's separator and key as the text form
-       (key_at[i]) and the JSON form (key_at[n + i]) write them, offset << 8 | length in `keys`, which has
-       KEY_SLACK readable bytes past its end. Made for the names of the definition at keys_offset in the
+       (key_at[i]) and the JSON form (key_at[n + i]) write them, and those of the fields of the objects the
+       plan reads (op j's at key_at[n + j], JSON), offset << 8 | length in `keys`, which has KEY_SLACK readable
+       bytes past its end. Made for the names of the definition at keys_offset in the
        trace keys_trace (a serial, ntidx_trace.serial): the same definition has the same names. */
     uint64_t keys_trace, keys_offset;
     char *keys;
     uint32_t *key_at;
     uint32_t keys_len[2]; /* the keys' bytes in each form */
     uint32_t key_at_cap;
+    uint32_t nops; /* ops in use: the top level's n, then the objects' fields and the arrays' elements */
 } plan;
 
 #define KEY_SLACK 32
@@ -589,6 +591,7 @@ static void plan_compile(plan *pl, const pctx *c, const ntidx_metadata *m)
     const int manifest = ntx_manifest_owns(m->fields);
     pl->manifest = (uint8_t)manifest;
     pl->keys_trace = 0; /* the keys are made again, for this layout */
+    pl->nops = m->field_count;
     const uint32_t n = m->field_count;
     if (n > PLAN_MAX_FIELDS)
         return;
@@ -649,6 +652,7 @@ static void plan_compile(plan *pl, const pctx *c, const ntidx_metadata *m)
             }
         }
     }
+    pl->nops = more;
     pl->interpret = 0;
 }
 
@@ -936,13 +940,13 @@ static int plan_keys_make(plan *pl, const ntidx_trace *tr, const ntidx_metadata 
     pl->keys_trace = 0;
     if (!pl->manifest && (!m->offset || !m->name_in_trace))
         return -1;
-    const uint32_t n = pl->n;
-    if (pl->key_at_cap < 2 * n) {
-        uint32_t *a = realloc(pl->key_at, 2 * (size_t)n * sizeof *a);
+    const uint32_t n = pl->n, slots = n + pl->nops;
+    if (pl->key_at_cap < slots) {
+        uint32_t *a = realloc(pl->key_at, (size_t)slots * sizeof *a);
         if (!a)
             return -1;
         pl->key_at = a;
-        pl->key_at_cap = 2 * n;
+        pl->key_at_cap = slots;
     }
     ntidx_buf b = {0};
     for (int json = 0; json < 2; json++) {
@@ -965,6 +969,34 @@ static int plan_keys_make(plan *pl, const ntidx_trace *tr, const ntidx_metadata 
         }
         pl->keys_len[json] = (uint32_t)(b.len - first);
     }
+    /* the objects' fields, inside braces: JSON */
+    const size_t first = b.len;
+    for (uint32_t i = 0; i < n; i++) {
+        const ntx_op *op = &pl->ops[i];
+        const ntidx_field *of = &m->fields[i];
+        if (op->op != NTX_OP_OBJECT)
+            continue;
+        if (!of->fields || of->field_count != op->count)
+            goto fail;
+        ntx_fmt f;
+        f.out = &b;
+        f.json = 1;
+        f.depth = 1;
+        f.count[1] = 0;
+        f.mark = b.len;
+        for (uint32_t k = 0; k < op->count; k++) {
+            const size_t at = b.len;
+            char *o = ntx_fmt_key(&f, of->fields[k].name ? of->fields[k].name : "", 0);
+            if (!o)
+                goto fail;
+            b.len = (size_t)(o - b.data);
+            if (b.len - at > 255 || at >= (1u << 24))
+                goto fail;
+            pl->key_at[n + op->rest + k] = (uint32_t)(at << 8 | (b.len - at));
+        }
+    }
+    pl->keys_len[0] += (uint32_t)(b.len - first); /* room counts them in either form */
+    pl->keys_len[1] += (uint32_t)(b.len - first);
     if (ntx_buf_reserve(&b, KEY_SLACK) != 0)
         goto fail;
     memset(b.data + b.len, 0, KEY_SLACK);
@@ -1001,6 +1033,19 @@ static inline size_t keyed_room(const plan *pl, int json, uint32_t fields, const
     return pl->keys_len[json] + (size_t)fields * KEYED_FIELD_ROOM + 3 * (size_t)(end - p);
 }
 
+/* A string from p up to its zero unit before end, quoted, at o (room made); its end, and *pz past the zero
+   unit, or NULL when there is none. */
+static inline __attribute__((always_inline)) char *keyed_string(char *o, const uint8_t **pz, const uint8_t *end)
+{
+    *o++ = '"';
+    const uint8_t *z = ntx_json_utf16z(*pz, end, o, &o);
+    if (!z)
+        return NULL;
+    *o++ = '"';
+    *pz = z + 2;
+    return o;
+}
+
 /*
  * The formatter's plan with its keys: room made once for the payload's text, then each field's key copied and
  * its value written through a pointer kept in a register (ntx_fmt_key() measured each name, checked the room
@@ -1017,10 +1062,11 @@ static int plan_run_keyed(pctx *c, const plan *pl, const ntidx_field *fields, co
     const uint32_t *at = pl->key_at + (json ? n : 0);
     const char *keys = pl->keys;
     const uint8_t *p = *pp;
-    if (ntx_buf_reserve(b, keyed_room(pl, json, n, p, end)) != 0)
+    if (ntx_buf_reserve(b, keyed_room(pl, json, pl->nops, p, end)) != 0)
         return SINK_FAILED(c);
     char *o = b->data + b->len;
     const ntx_op *op = pl->ops;
+    const uint32_t *sub_at = pl->key_at + n; /* an object field's key: sub_at[its op's index] */
     for (uint32_t i = 0; i < n; i++, op++) {
         const ntidx_field *f = &fields[i];
         if (f->type_code != op->type) {
@@ -1029,23 +1075,71 @@ static int plan_run_keyed(pctx *c, const plan *pl, const ntidx_field *fields, co
         }
         if (__builtin_expect(op->op >= NTX_OP_STRING, 0)) {
             if (op->op == NTX_OP_STRING && !op->omit) {
-                char *s = put_key(o, keys, at[i]);
-                *s++ = '"';
-                const uint8_t *z = ntx_json_utf16z(p, end, s, &s);
-                if (!z) {
+                char *s = keyed_string(put_key(o, keys, at[i]), &p, end);
+                if (!s) {
                     ntx_fmt_end(fm, o);
                     return 1;
                 }
-                *s++ = '"';
                 o = s;
-                p = z + 2;
+                continue;
+            }
+            if (op->op == NTX_OP_OBJECT && f->field_count == op->count) {
+                /* its fields' keys and values in braces, each checked as plan_field_to() checks them */
+                const ntx_op *sub = pl->ops + op->rest;
+                char *s = put_key(o, keys, at[i]);
+                *s++ = '{';
+                uint32_t k = 0;
+                for (; k < op->count; k++) {
+                    if (f->fields[k].type_code != sub[k].type)
+                        break;
+                    s = put_key(s, keys, sub_at[op->rest + k]);
+                    if (sub[k].op == NTX_OP_STRING) {
+                        if (!(s = keyed_string(s, &p, end)))
+                            break;
+                        continue;
+                    }
+                    if ((uint64_t)(end - p) < sub[k].size)
+                        break;
+                    s = ntx_fmt_put_scalar(s, &sub[k], p);
+                    p += sub[k].size;
+                }
+                if (k < op->count) { /* the interpreter says what is wrong, or takes the new layout */
+                    ntx_fmt_end(fm, o);
+                    return 1;
+                }
+                *s++ = '}';
+                o = s;
+                continue;
+            }
+            if (op->op == NTX_OP_ARRAY && f->element && f->element->type_code == pl->ops[op->rest].type &&
+                end - p >= 2) {
+                /* a counted array of numbers: room made for its elements, then written */
+                const ntx_op *el = pl->ops + op->rest;
+                const uint32_t count = ntx_load16(p);
+                if ((uint64_t)count * el->size > (uint64_t)(end - p - 2)) {
+                    ntx_fmt_end(fm, o);
+                    return 1;
+                }
+                ntx_fmt_end(fm, o);
+                if (ntx_buf_reserve(b, keyed_room(pl, json, pl->nops, p, end) +
+                                           (size_t)count * (NTX_FMT_SCALAR_ROOM + 1)) != 0)
+                    return SINK_FAILED(c);
+                o = put_key(b->data + b->len, keys, at[i]);
+                *o++ = '[';
+                p += 2;
+                for (uint32_t k = 0; k < count; k++, p += el->size) {
+                    if (k)
+                        *o++ = ',';
+                    o = ntx_fmt_put_scalar(o, el, p);
+                }
+                *o++ = ']';
                 continue;
             }
             ntx_fmt_end(fm, o);
             fm->count[0] = i;
             if (!(p = plan_field_format(c, f, f->name ? f->name : "", pl->ops, op, p, end)))
                 return c->nomem ? -1 : 1;
-            if (ntx_buf_reserve(b, keyed_room(pl, json, n - i, p, end)) != 0)
+            if (ntx_buf_reserve(b, keyed_room(pl, json, pl->nops, p, end)) != 0)
                 return SINK_FAILED(c);
             o = b->data + b->len;
             continue;

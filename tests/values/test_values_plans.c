@@ -288,6 +288,34 @@ static void test_format_keys_follow_the_names(void **state)
     ntidx_trace_close(&t);
 }
 
+/* The same for the fields of an object, whose keys the plans keep too, beside an array of numbers. */
+static void test_format_object_keys_follow_the_names(void **state)
+{
+    (void)state;
+    ntidx_trace *t = open_runtime_trace();
+    static ntidx_field inner[2] = {{.name = "X", .type_code = NTIDX_TYPE_INT32},
+                                   {.name = "Y", .type_code = NTIDX_TYPE_UTF16_STRING}};
+    static ntidx_field element = {.type_code = NTIDX_TYPE_INT16};
+    static ntidx_field fields[2] = {{.name = "O", .type_code = NTIDX_TYPE_OBJECT, .fields = inner, .field_count = 2},
+                                    {.name = "A", .type_code = NTIDX_TYPE_ARRAY, .element = &element}};
+    static ntidx_metadata m = {.provider = "P", .event_name = "E", .has_fields = 1, .field_count = 2,
+                               .fields = fields, .offset = 100, .name_in_trace = "E"};
+    uint8_t payload[] = {7, 0, 0, 0, 'y', 0, 0, 0, 2, 0, 0xff, 0xff, 3, 0};
+    ntidx_event e = {.metadata = &m, .payload = payload, .payload_size = sizeof payload};
+    ntidx_buf b = {0};
+    assert_string_equal(fields_of(t, &e, 0, &b), "O={\"X\":7,\"Y\":\"y\"} A=[-1,3]");
+    assert_string_equal(fields_of(t, &e, 1, &b), "{\"O\":{\"X\":7,\"Y\":\"y\"},\"A\":[-1,3]}");
+    inner[1].name = "Why"; /* another definition laid where the first was */
+    m.offset = 200;
+    assert_string_equal(fields_of(t, &e, 0, &b), "O={\"X\":7,\"Why\":\"y\"} A=[-1,3]");
+    e.payload_size = 12; /* the array's second element cut off: the interpreter's error, nothing written */
+    b.len = 0;
+    assert_int_equal(ntidx_event_fields_text(t, &e, &b), NTIDX_E_PAYLOAD);
+    assert_int_equal(b.len, 0);
+    ntidx_buf_free(&b);
+    ntidx_trace_close(&t);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -301,6 +329,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_layout_changed_under_the_same_row),
         cmocka_unit_test(test_nested_layout_changed_under_the_same_row),
         cmocka_unit_test(test_format_keys_follow_the_names),
+        cmocka_unit_test(test_format_object_keys_follow_the_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
