@@ -36,9 +36,8 @@ static void put_short(ntidx_buf *l, const char *s, size_t n)
 
 static void json_str(ntidx_buf *l, const char *s) { ntidx_buf_append_json_string(l, s ? s : "", s ? strlen(s) : 0); }
 
-/* Room for `n` more bytes and the NUL in l, grown through the library (its one way to grow a buffer): 0, or -1
-   out of memory (l->err is then set). */
-static int reserve(ntidx_buf *l, size_t n)
+/* reserve()'s growth, through the library (its one way to grow a buffer). */
+static __attribute__((noinline)) int reserve_grow(ntidx_buf *l, size_t n)
 {
     static const char zeros[4096];
     size_t len = l->len;
@@ -49,6 +48,15 @@ static int reserve(ntidx_buf *l, size_t n)
     l->len = len;
     l->data[len] = 0;
     return 0;
+}
+
+/* Room for `n` more bytes and the NUL in l: 0, or -1 out of memory (l->err is then set). The check inline:
+   it runs once or twice a line. */
+static inline int reserve(ntidx_buf *l, size_t n)
+{
+    if (__builtin_expect(l->data && !l->err && l->cap - l->len > n, 1))
+        return 0;
+    return reserve_grow(l, n);
 }
 
 /* CSV cell: quoted, inner quotes doubled; written in place, one memchr() and one copy per run of the text. */
@@ -214,7 +222,8 @@ static void put_num(ntidx_buf *l, const char *before, uint64_t v)
  * to the next. The same pointer with the same key is the same type (a type reloaded at the same place has
  * the same text).
  */
-static const ntidx_buf *type_text(event_printer *p, const ntidx_metadata *m, enum event_format f)
+static __attribute__((noinline)) const ntidx_buf *type_text_find(event_printer *p, const ntidx_metadata *m,
+                                                                  enum event_format f)
 {
     /* The home slot by the address and the key, mixed by a multiply, then the next few: direct-mapped, two
        types that alternate and share a slot evicted each other at every event (102 types of the real 1 GB
@@ -265,6 +274,21 @@ static const ntidx_buf *type_text(event_printer *p, const ntidx_metadata *m, enu
     if (reserve(&c->text, EVENT_TYPE_SLACK) == 0) /* the slack read by copy_type() */
         memset(c->text.data + c->text.len, 0, EVENT_TYPE_SLACK + 1);
     return &c->text;
+}
+
+/* The same, its home slot's hit inline (most lines): the search and the making in type_text_find(). */
+static inline __attribute__((always_inline)) const ntidx_buf *type_text(event_printer *p, const ntidx_metadata *m,
+                                                                        enum event_format f)
+{
+    uint64_t key = ntidx_metadata_key(m);
+    uint64_t h = ((uint64_t)(uintptr_t)m ^ key) * 0x9E3779B97F4A7C15ull;
+    const size_t home = (h >> 32) % EVENT_TYPE_CACHE;
+    const event_type_text *s = &p->types[home];
+    if (__builtin_expect(p->tags[home].m == m && p->tags[home].key == key && s->format == f && s->text.data &&
+                             !s->text.err,
+                         1))
+        return &s->text;
+    return type_text_find(p, m, f);
 }
 
 /* A type's text (type_text()) at o, in 16-byte copies over its slack (o has room for EVENT_TYPE_SLACK bytes
