@@ -1074,8 +1074,14 @@ static int plan_run_keyed(pctx *c, const plan *pl, const ntidx_field *fields, co
             return 2;
         }
         if (__builtin_expect(op->op >= NTX_OP_STRING, 0)) {
-            if (op->op == NTX_OP_STRING && !op->omit) {
-                char *s = keyed_string(put_key(o, keys, at[i]), &p, end);
+            if (op->op == NTX_OP_STRING) {
+                char *s = put_key(o, keys, at[i]);
+                if (op->omit && (uint64_t)(end - p) == op->rest) { /* a manifest's string left out: empty */
+                    memcpy(s, "\"\"", 2);
+                    o = s + 2;
+                    continue;
+                }
+                s = keyed_string(s, &p, end);
                 if (!s) {
                     ntx_fmt_end(fm, o);
                     return 1;
