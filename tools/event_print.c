@@ -36,9 +36,8 @@ static void put_short(ntidx_buf *l, const char *s, size_t n)
 
 static void json_str(ntidx_buf *l, const char *s) { ntidx_buf_append_json_string(l, s ? s : "", s ? strlen(s) : 0); }
 
-/* Room for `n` more bytes and the NUL in l, grown through the library (its one way to grow a buffer): 0, or -1
-   out of memory (l->err is then set). */
-static int reserve(ntidx_buf *l, size_t n)
+/* reserve()'s growth, through the library (its one way to grow a buffer). */
+static __attribute__((noinline)) int reserve_grow(ntidx_buf *l, size_t n)
 {
     static const char zeros[4096];
     size_t len = l->len;
@@ -49,6 +48,15 @@ static int reserve(ntidx_buf *l, size_t n)
     l->len = len;
     l->data[len] = 0;
     return 0;
+}
+
+/* Room for `n` more bytes and the NUL in l: 0, or -1 out of memory (l->err is then set). The check inline:
+   it runs once or twice a line. */
+static inline int reserve(ntidx_buf *l, size_t n)
+{
+    if (__builtin_expect(l->data && !l->err && l->cap - l->len > n, 1))
+        return 0;
+    return reserve_grow(l, n);
 }
 
 /* CSV cell: quoted, inner quotes doubled; written in place, one memchr() and one copy per run of the text. */
@@ -155,15 +163,24 @@ static inline __attribute__((always_inline)) char *dec(char *o, uint64_t v)
  * one half, rounding it gives printf's digits; otherwise (and for huge, infinite or NaN values) printf.
  * Writes at most 352 bytes (the longest %.9f of a double) at o; returns the end.
  */
-static char *fixed(char *o, double d, int decimals)
+static __attribute__((noinline)) char *fixed_printf(char *o, double d, int decimals)
+{
+    return o + snprintf(o, 353, "%.*f", decimals, d);
+}
+
+/* Inlined with `decimals` a constant (6 or 9): the unit's divisions are then multiplies (a 64-bit division by
+   a variable was a tenth of a text dump), and the whole part a truncation (below 2^52 the conversion to an
+   integer is exact, where floor() without SSE4.1 is a dozen instructions). */
+static inline __attribute__((always_inline)) char *fixed(char *o, double d, const int decimals)
 {
     const double scale = decimals == 9 ? 1e9 : 1e6;
     const uint64_t unit = decimals == 9 ? 1000000000u : 1000000u;
     double x = fabs(d) * scale;
     if (x < 0x1p52) {
-        double whole = floor(x), frac = x - whole; /* both exact below 2^52 */
+        uint64_t w = (uint64_t)x;
+        double frac = x - (double)w; /* exact below 2^52 */
         if (fabs(frac - 0.5) > x * 0x1p-52) {
-            uint64_t v = (uint64_t)whole + (frac > 0.5);
+            uint64_t v = w + (frac > 0.5);
             if (signbit(d))
                 *o++ = '-';
             o = dec(o, v / unit);
@@ -179,7 +196,7 @@ static char *fixed(char *o, double d, int decimals)
             return e;
         }
     }
-    return o + snprintf(o, 353, "%.*f", decimals, d);
+    return fixed_printf(o, d, decimals);
 }
 
 #define DISPLAY_NAME_BUF 512 /* the buffer the text lines' names were always formatted into */
@@ -201,42 +218,89 @@ static void put_num(ntidx_buf *l, const char *before, uint64_t v)
 
 /*
  * What a line shows of its event type, made once per type, not once per event: the JSON keys or the CSV
- * cells from provider to version, or the text name. A direct-mapped cache: types alternate from one event to the next. The same
- * pointer with the same key is the same type (a type reloaded at the same place has the same text).
+ * cells from provider to version, or the text name. An open-addressed cache: types alternate from one event
+ * to the next. The same pointer with the same key is the same type (a type reloaded at the same place has
+ * the same text).
  */
-static const ntidx_buf *type_text(event_printer *p, const ntidx_metadata *m, enum event_format f)
+static __attribute__((noinline)) const ntidx_buf *type_text_find(event_printer *p, const ntidx_metadata *m,
+                                                                  enum event_format f)
 {
-    /* The slot by the address and the key, mixed by a multiply. By the address's bits alone, types whose
-       rows lie at regular strides, or that share one address with different keys, took the same slots: a
-       tenth of the lines of a text dump of the real 1 GB trace formatted their type's name again (an
-       snprintf() each), against 0.6% now (callgrind). */
+    /* The home slot by the address and the key, mixed by a multiply, then the next few: direct-mapped, two
+       types that alternate and share a slot evicted each other at every event (102 types of the real 1 GB
+       trace in 256 slots: 8% of a text dump's lines formatted their type's name again, an snprintf() each,
+       and which types met depended on where malloc put the rows, so the time changed from run to run). A
+       type goes in the first free slot of its run of EVENT_TYPE_PROBES, or evicts its home slot when they
+       are all taken; slots are never emptied, so a free slot ends the search. */
     uint64_t key = ntidx_metadata_key(m);
     uint64_t h = ((uint64_t)(uintptr_t)m ^ key) * 0x9E3779B97F4A7C15ull;
-    event_type_text *c = &p->types[(h >> 32) % EVENT_TYPE_CACHE];
-    if (c->m != m || c->key != key || c->format != f || !c->text.data || c->text.err) {
-        c->m = m;
-        c->key = key;
-        c->format = f;
-        c->text.len = 0;
-        if (f == EVENT_JSONL) {
-            put(&c->text, ",\"provider\":");
-            json_str(&c->text, m->provider);
-            put_num(&c->text, ",\"event_id\":", m->event_id);
-            put(&c->text, ",\"event_name\":");
-            json_str(&c->text, m->event_name);
-            put_num(&c->text, ",\"version\":", m->version);
-        } else if (f == EVENT_CSV) {
-            put(&c->text, ",");
-            csv_cell(&c->text, m->provider, strlen(m->provider));
-            put_num(&c->text, ",", m->event_id);
-            put(&c->text, ",");
-            csv_cell(&c->text, m->event_name, strlen(m->event_name));
-            put_num(&c->text, ",", m->version);
-        } else {
-            put_display_name(&c->text, m);
+    const size_t home = (h >> 32) % EVENT_TYPE_CACHE;
+    size_t at = home;
+    for (size_t i = 0; i < EVENT_TYPE_PROBES; i++) {
+        const size_t k = (home + i) % EVENT_TYPE_CACHE;
+        const event_type_tag *g = &p->tags[k];
+        if (g->m == m && g->key == key) {
+            const event_type_text *s = &p->types[k];
+            if (s->format == f && s->text.data && !s->text.err)
+                return &s->text;
+            at = k; /* made again in place (another format, or out of memory the last time) */
+            break;
+        }
+        if (!g->m) {
+            at = k;
+            break;
         }
     }
+    p->tags[at] = (event_type_tag){.m = m, .key = key};
+    event_type_text *c = &p->types[at];
+    c->format = f;
+    c->text.len = 0;
+    if (f == EVENT_JSONL) {
+        put(&c->text, ",\"provider\":");
+        json_str(&c->text, m->provider);
+        put_num(&c->text, ",\"event_id\":", m->event_id);
+        put(&c->text, ",\"event_name\":");
+        json_str(&c->text, m->event_name);
+        put_num(&c->text, ",\"version\":", m->version);
+    } else if (f == EVENT_CSV) {
+        put(&c->text, ",");
+        csv_cell(&c->text, m->provider, strlen(m->provider));
+        put_num(&c->text, ",", m->event_id);
+        put(&c->text, ",");
+        csv_cell(&c->text, m->event_name, strlen(m->event_name));
+        put_num(&c->text, ",", m->version);
+    } else {
+        put_display_name(&c->text, m);
+    }
+    if (reserve(&c->text, EVENT_TYPE_SLACK) == 0) /* the slack read by copy_type() */
+        memset(c->text.data + c->text.len, 0, EVENT_TYPE_SLACK + 1);
     return &c->text;
+}
+
+/* The same, its home slot's hit inline (most lines): the search and the making in type_text_find(). */
+static inline __attribute__((always_inline)) const ntidx_buf *type_text(event_printer *p, const ntidx_metadata *m,
+                                                                        enum event_format f)
+{
+    uint64_t key = ntidx_metadata_key(m);
+    uint64_t h = ((uint64_t)(uintptr_t)m ^ key) * 0x9E3779B97F4A7C15ull;
+    const size_t home = (h >> 32) % EVENT_TYPE_CACHE;
+    const event_type_text *s = &p->types[home];
+    if (__builtin_expect(p->tags[home].m == m && p->tags[home].key == key && s->format == f && s->text.data &&
+                             !s->text.err,
+                         1))
+        return &s->text;
+    return type_text_find(p, m, f);
+}
+
+/* A type's text (type_text()) at o, in 16-byte copies over its slack (o has room for EVENT_TYPE_SLACK bytes
+   more than the text): the call to memcpy() cost as much as the copy. Returns the end. */
+static inline __attribute__((always_inline)) char *copy_type(char *o, const ntidx_buf *t)
+{
+    const char *s = t->data;
+    const size_t n = t->len;
+    memcpy(o, s, 16);
+    for (size_t i = 16; i < n; i += 16)
+        memcpy(o + i, s + i, 16);
+    return o + n;
 }
 
 /* Cut the line back to `mark` bytes. */
@@ -254,11 +318,11 @@ static int json_line(event_printer *p, const ntidx_trace *t, const ntidx_event *
 {
     ntidx_buf *l = &p->line;
     const ntidx_buf *type = type_text(p, e->metadata, EVENT_JSONL);
-    if (type->err || reserve(l, PIECE_MAX + type->len) != 0)
+    if (type->err || reserve(l, PIECE_MAX + EVENT_TYPE_SLACK + type->len) != 0)
         return NTIDX_E_NOMEM; /* said by the library (its append failed) */
     char *o = dec(LIT(l->data + l->len, "{\"ts\":"), e->timestamp);
-    memcpy(o, type->data, type->len);
-    o = dec(LIT(o + type->len, ",\"thread\":"), e->thread_id);
+    o = copy_type(o, type);
+    o = dec(LIT(o, ",\"thread\":"), e->thread_id);
     o = dec(LIT(o, ",\"capture_thread\":"), e->capture_thread_id);
     o = dec(LIT(o, ",\"seq\":"), e->sequence_number);
     o = dec(LIT(o, ",\"stack_id\":"), e->stack_id);
@@ -313,15 +377,14 @@ static int text_line(event_printer *p, const ntidx_trace *t, const ntidx_event *
 {
     ntidx_buf *l = &p->line;
     const ntidx_buf *name = e->metadata ? type_text(p, e->metadata, EVENT_TEXT) : NULL;
-    if ((name && name->err) || reserve(l, PIECE_MAX + (name ? name->len : 0)) != 0)
+    if ((name && name->err) || reserve(l, PIECE_MAX + EVENT_TYPE_SLACK + (name ? name->len : 0)) != 0)
         return NTIDX_E_NOMEM; /* said by the library (its append failed) */
     char *o = fixed(l->data + l->len, ntidx_ticks_to_seconds(t, e->timestamp), 6);
     *o++ = ' ';
     o = dec(o, e->timestamp);
     *o++ = ' ';
     if (name) {
-        memcpy(o, name->data, name->len);
-        o += name->len;
+        o = copy_type(o, name);
     } else {
         *o++ = '?'; /* ntidx_event_display_name() of no type */
     }

@@ -12,15 +12,22 @@ enum event_format { EVENT_TEXT, EVENT_JSONL, EVENT_CSV };
 enum event_format event_format_parse(const char *s);
 void event_print_header(enum event_format f);
 
-/* What the lines show of one event type (event_print.c: type_text). */
-typedef struct event_type_text {
+/* The key of a cached event type: its row and ntidx_metadata_key() (event_print.c: type_text). The keys are
+   apart from the texts, 16 bytes each, so that finding a type reads one small array. */
+typedef struct event_type_tag {
     const ntidx_metadata *m;
-    uint64_t key; /* ntidx_metadata_key(m) */
+    uint64_t key;
+} event_type_tag;
+
+/* What the lines show of one event type, in one format. */
+typedef struct event_type_text {
     enum event_format format;
-    ntidx_buf text;
+    ntidx_buf text; /* EVENT_TYPE_SLACK bytes past its end are there to read */
 } event_type_text;
 
 #define EVENT_TYPE_CACHE 256
+#define EVENT_TYPE_PROBES 8 /* slots a type may take from its home slot on */
+#define EVENT_TYPE_SLACK 32
 
 /* What a command prints events with: scratch space, and the count of payloads that did not fit. */
 typedef struct event_printer {
@@ -28,6 +35,7 @@ typedef struct event_printer {
     ntidx_buf line;   /* a line built whole, then written (lines, with `batch`) */
     int batch;        /* set by the caller: lines kept and written in big pieces, until event_print_flush() */
     uint64_t field_errors;
+    event_type_tag tags[EVENT_TYPE_CACHE];
     event_type_text types[EVENT_TYPE_CACHE];
 } event_printer;
 

@@ -93,35 +93,39 @@ static inline void ntx_fmt_end(ntx_fmt *f, char *o)
 /* A float, a GUID, a DECIMAL, a time: the text by its op at o, room made (fields_format.c); returns the end. */
 char *ntx_fmt_scalar_rare(char *o, const ntx_op *op, const uint8_t *p);
 
-/* A fixed-size scalar read at p by its op (ntx_tree_scalar()'s value, as text); 0, or -1 out of memory. */
+/* A fixed-size scalar read at p by its op (ntx_tree_scalar()'s value, as text) at o, with room for
+   NTX_FMT_SCALAR_ROOM bytes; returns the end. */
+static inline __attribute__((always_inline)) char *ntx_fmt_put_scalar(char *o, const ntx_op *op, const uint8_t *p)
+{
+    switch (op->op) {
+    case NTX_OP_U8: return ntx_put_dec_small(o, *p);
+    case NTX_OP_S8: return ntx_put_dec_i64(o, (int8_t)*p);
+    case NTX_OP_U16: return ntx_put_dec_small(o, ntx_load16(p));
+    case NTX_OP_S16: return ntx_put_dec_i64(o, (int16_t)ntx_load16(p));
+    case NTX_OP_U32: return ntx_put_dec_u64(o, ntx_load32(p));
+    case NTX_OP_S32: return ntx_put_dec_i64(o, (int32_t)ntx_load32(p));
+    case NTX_OP_U64: return ntx_put_dec_u64(o, ntx_load64(p));
+    case NTX_OP_S64: return ntx_put_dec_i64(o, (int64_t)ntx_load64(p));
+    case NTX_OP_B8:
+    case NTX_OP_B32:
+        if (op->op == NTX_OP_B8 ? *p != 0 : ntx_load32(p) != 0) {
+            memcpy(o, "true", 4);
+            return o + 4;
+        }
+        memcpy(o, "false", 5);
+        return o + 5;
+    default: return ntx_fmt_scalar_rare(o, op, p);
+    }
+}
+
+/* A fixed-size scalar read at p by its op, with its key; 0, or -1 out of memory. */
 static inline __attribute__((always_inline)) int ntx_fmt_scalar(ntx_fmt *f, const char *name, const ntx_op *op,
                                                                 const uint8_t *p)
 {
     char *o = ntx_fmt_key(f, name, NTX_FMT_SCALAR_ROOM);
     if (!o)
         return -1;
-    switch (op->op) {
-    case NTX_OP_U8: o = ntx_put_dec_small(o, *p); break;
-    case NTX_OP_S8: o = ntx_put_dec_i64(o, (int8_t)*p); break;
-    case NTX_OP_U16: o = ntx_put_dec_small(o, ntx_load16(p)); break;
-    case NTX_OP_S16: o = ntx_put_dec_i64(o, (int16_t)ntx_load16(p)); break;
-    case NTX_OP_U32: o = ntx_put_dec_u64(o, ntx_load32(p)); break;
-    case NTX_OP_S32: o = ntx_put_dec_i64(o, (int32_t)ntx_load32(p)); break;
-    case NTX_OP_U64: o = ntx_put_dec_u64(o, ntx_load64(p)); break;
-    case NTX_OP_S64: o = ntx_put_dec_i64(o, (int64_t)ntx_load64(p)); break;
-    case NTX_OP_B8:
-    case NTX_OP_B32:
-        if (op->op == NTX_OP_B8 ? *p != 0 : ntx_load32(p) != 0) {
-            memcpy(o, "true", 4);
-            o += 4;
-        } else {
-            memcpy(o, "false", 5);
-            o += 5;
-        }
-        break;
-    default: o = ntx_fmt_scalar_rare(o, op, p); break;
-    }
-    ntx_fmt_end(f, o);
+    ntx_fmt_end(f, ntx_fmt_put_scalar(o, op, p));
     return 0;
 }
 

@@ -65,9 +65,23 @@ typedef struct plan {
     uint8_t v6, ptr_size;      /* and the trace's encoding it assumed */
     uint8_t interpret;         /* 1: the interpreter decodes this layout */
     uint8_t bool8;             /* ntx_layout_bool8_candidate(): a payload the plan leaves bytes of is decoded again */
+    uint8_t manifest;          /* the layout is the runtime manifest's: its names never change */
     ntx_op *ops;
     uint32_t cap;
+    /* The formatter's keys (plan_keys_make()): each top-level field's separator and key as the text form
+       (key_at[i]) and the JSON form (key_at[n + i]) write them, and those of the fields of the objects the
+       plan reads (op j's at key_at[n + j], JSON), offset << 8 | length in `keys`, which has KEY_SLACK readable
+       bytes past its end. Made for the names of the definition at keys_offset in the
+       trace keys_trace (a serial, ntidx_trace.serial): the same definition has the same names. */
+    uint64_t keys_trace, keys_offset;
+    char *keys;
+    uint32_t *key_at;
+    uint32_t keys_len[2]; /* the keys' bytes in each form */
+    uint32_t key_at_cap;
+    uint32_t nops; /* ops in use: the top level's n, then the objects' fields and the arrays' elements */
 } plan;
+
+#define KEY_SLACK 32
 
 /* The plans of a tree handle, or of a thread's formatting (format_plans()). */
 struct ntx_plans {
@@ -575,6 +589,9 @@ static void plan_compile(plan *pl, const pctx *c, const ntidx_metadata *m)
     pl->interpret = 1;
     pl->bool8 = (uint8_t)ntx_layout_bool8_candidate(m);
     const int manifest = ntx_manifest_owns(m->fields);
+    pl->manifest = (uint8_t)manifest;
+    pl->keys_trace = 0; /* the keys are made again, for this layout */
+    pl->nops = m->field_count;
     const uint32_t n = m->field_count;
     if (n > PLAN_MAX_FIELDS)
         return;
@@ -635,6 +652,7 @@ static void plan_compile(plan *pl, const pctx *c, const ntidx_metadata *m)
             }
         }
     }
+    pl->nops = more;
     pl->interpret = 0;
 }
 
@@ -902,6 +920,250 @@ static inline __attribute__((always_inline)) int plan_run(pctx *c, const plan *p
 }
 
 /* ------------------------------------------------------------------ */
+/* The formatter's keys                                                */
+/* ------------------------------------------------------------------ */
+
+/* Whether pl's keys are those of m's names in trace tr: a manifest's layout has the same names wherever it is
+   used; a trace's layout those of its definition (rows derived from one, and copies, share its offset). A
+   trace of serial 0 (one a test lays out itself, not opened) has keys made at every payload: 0 is also
+   keys_trace's "none". */
+static inline int plan_keys_valid(const plan *pl, const ntidx_trace *tr, const ntidx_metadata *m)
+{
+    return pl->keys_trace == tr->serial && tr->serial && (pl->manifest || pl->keys_offset == m->offset);
+}
+
+/* Make pl's keys from m's names (pl is m's layout's plan), through ntx_fmt_key(), the bytes the formatter
+   writes; 0, or -1 (out of memory, a key too long, or a row that names no definition of the trace: a client's
+   own, whose names no offset vouches for): the plan then formats without keys. */
+static int plan_keys_make(plan *pl, const ntidx_trace *tr, const ntidx_metadata *m)
+{
+    pl->keys_trace = 0;
+    if (!pl->manifest && (!m->offset || !m->name_in_trace))
+        return -1;
+    const uint32_t n = pl->n, slots = n + pl->nops;
+    if (pl->key_at_cap < slots) {
+        uint32_t *a = realloc(pl->key_at, (size_t)slots * sizeof *a);
+        if (!a)
+            return -1;
+        pl->key_at = a;
+        pl->key_at_cap = slots;
+    }
+    ntidx_buf b = {0};
+    for (int json = 0; json < 2; json++) {
+        ntx_fmt f;
+        f.out = &b;
+        f.json = json;
+        f.depth = 0;
+        f.count[0] = 0;
+        f.mark = b.len;
+        const size_t first = b.len;
+        for (uint32_t i = 0; i < n; i++) {
+            const size_t at = b.len;
+            char *o = ntx_fmt_key(&f, m->fields[i].name ? m->fields[i].name : "", 0);
+            if (!o)
+                goto fail;
+            b.len = (size_t)(o - b.data);
+            if (b.len - at > 255 || at >= (1u << 24))
+                goto fail;
+            pl->key_at[(uint32_t)json * n + i] = (uint32_t)(at << 8 | (b.len - at));
+        }
+        pl->keys_len[json] = (uint32_t)(b.len - first);
+    }
+    /* the objects' fields, inside braces: JSON */
+    const size_t first = b.len;
+    for (uint32_t i = 0; i < n; i++) {
+        const ntx_op *op = &pl->ops[i];
+        const ntidx_field *of = &m->fields[i];
+        if (op->op != NTX_OP_OBJECT)
+            continue;
+        if (!of->fields || of->field_count != op->count)
+            goto fail;
+        ntx_fmt f;
+        f.out = &b;
+        f.json = 1;
+        f.depth = 1;
+        f.count[1] = 0;
+        f.mark = b.len;
+        for (uint32_t k = 0; k < op->count; k++) {
+            const size_t at = b.len;
+            char *o = ntx_fmt_key(&f, of->fields[k].name ? of->fields[k].name : "", 0);
+            if (!o)
+                goto fail;
+            b.len = (size_t)(o - b.data);
+            if (b.len - at > 255 || at >= (1u << 24))
+                goto fail;
+            pl->key_at[n + op->rest + k] = (uint32_t)(at << 8 | (b.len - at));
+        }
+    }
+    pl->keys_len[0] += (uint32_t)(b.len - first); /* room counts them in either form */
+    pl->keys_len[1] += (uint32_t)(b.len - first);
+    if (ntx_buf_reserve(&b, KEY_SLACK) != 0)
+        goto fail;
+    memset(b.data + b.len, 0, KEY_SLACK);
+    free(pl->keys);
+    pl->keys = b.data;
+    pl->keys_trace = tr->serial;
+    pl->keys_offset = m->offset;
+    return 0;
+fail:
+    free(b.data);
+    return -1;
+}
+
+/* A key (key_at's entry `at`) at o, in 16-byte copies (the keys have KEY_SLACK bytes past their end, o room for
+   KEY_SLACK more than the key); returns its end. */
+static inline __attribute__((always_inline)) char *put_key(char *o, const char *keys, uint32_t at)
+{
+    const char *k = keys + (at >> 8);
+    const uint32_t n = at & 255;
+    memcpy(o, k, 16);
+    if (__builtin_expect(n > 16, 0)) {
+        memcpy(o + 16, k + 16, 16);
+        if (n > 32)
+            memcpy(o + 32, k + 32, n - 32);
+    }
+    return o + n;
+}
+
+/* Room for a payload's text from p on, `fields` fields at most: each field's key and a scalar's text, or a
+   string's (at most 6 bytes a code unit, 8 more and its quotes: NTX_JSON_UTF16_ROOM()). */
+#define KEYED_FIELD_ROOM (NTX_FMT_SCALAR_ROOM + KEY_SLACK + 10)
+static inline size_t keyed_room(const plan *pl, int json, uint32_t fields, const uint8_t *p, const uint8_t *end)
+{
+    return pl->keys_len[json] + (size_t)fields * KEYED_FIELD_ROOM + 3 * (size_t)(end - p);
+}
+
+/* A string from p up to its zero unit before end, quoted, at o (room made); its end, and *pz past the zero
+   unit, or NULL when there is none. */
+static inline __attribute__((always_inline)) char *keyed_string(char *o, const uint8_t **pz, const uint8_t *end)
+{
+    *o++ = '"';
+    const uint8_t *z = ntx_json_utf16z(*pz, end, o, &o);
+    if (!z)
+        return NULL;
+    *o++ = '"';
+    *pz = z + 2;
+    return o;
+}
+
+/*
+ * The formatter's plan with its keys: room made once for the payload's text, then each field's key copied and
+ * its value written through a pointer kept in a register (ntx_fmt_key() measured each name, checked the room
+ * and counted the value, and the stores of the buffer's length and count made a chain from field to field:
+ * most of a field's cost). Strings are written inline; what else the plan does not read inline goes through
+ * plan_field_format(). Returns as plan_run().
+ */
+static int plan_run_keyed(pctx *c, const plan *pl, const ntidx_field *fields, const uint8_t **pp, const uint8_t *end)
+{
+    ntx_fmt *fm = c->fmt;
+    ntidx_buf *b = fm->out;
+    const int json = fm->json != 0;
+    const uint32_t n = pl->n;
+    const uint32_t *at = pl->key_at + (json ? n : 0);
+    const char *keys = pl->keys;
+    const uint8_t *p = *pp;
+    if (ntx_buf_reserve(b, keyed_room(pl, json, pl->nops, p, end)) != 0)
+        return SINK_FAILED(c);
+    char *o = b->data + b->len;
+    const ntx_op *op = pl->ops;
+    const uint32_t *sub_at = pl->key_at + n; /* an object field's key: sub_at[its op's index] */
+    for (uint32_t i = 0; i < n; i++, op++) {
+        const ntidx_field *f = &fields[i];
+        if (f->type_code != op->type) {
+            ntx_fmt_end(fm, o);
+            return 2;
+        }
+        if (__builtin_expect(op->op >= NTX_OP_STRING, 0)) {
+            if (op->op == NTX_OP_STRING) {
+                char *s = put_key(o, keys, at[i]);
+                if (op->omit && (uint64_t)(end - p) == op->rest) { /* a manifest's string left out: empty */
+                    memcpy(s, "\"\"", 2);
+                    o = s + 2;
+                    continue;
+                }
+                s = keyed_string(s, &p, end);
+                if (!s) {
+                    ntx_fmt_end(fm, o);
+                    return 1;
+                }
+                o = s;
+                continue;
+            }
+            if (op->op == NTX_OP_OBJECT && f->field_count == op->count) {
+                /* its fields' keys and values in braces, each checked as plan_field_to() checks them */
+                const ntx_op *sub = pl->ops + op->rest;
+                char *s = put_key(o, keys, at[i]);
+                *s++ = '{';
+                uint32_t k = 0;
+                for (; k < op->count; k++) {
+                    if (f->fields[k].type_code != sub[k].type)
+                        break;
+                    s = put_key(s, keys, sub_at[op->rest + k]);
+                    if (sub[k].op == NTX_OP_STRING) {
+                        if (!(s = keyed_string(s, &p, end)))
+                            break;
+                        continue;
+                    }
+                    if ((uint64_t)(end - p) < sub[k].size)
+                        break;
+                    s = ntx_fmt_put_scalar(s, &sub[k], p);
+                    p += sub[k].size;
+                }
+                if (k < op->count) { /* the interpreter says what is wrong, or takes the new layout */
+                    ntx_fmt_end(fm, o);
+                    return 1;
+                }
+                *s++ = '}';
+                o = s;
+                continue;
+            }
+            if (op->op == NTX_OP_ARRAY && f->element && f->element->type_code == pl->ops[op->rest].type &&
+                end - p >= 2) {
+                /* a counted array of numbers: room made for its elements, then written */
+                const ntx_op *el = pl->ops + op->rest;
+                const uint32_t count = ntx_load16(p);
+                if ((uint64_t)count * el->size > (uint64_t)(end - p - 2)) {
+                    ntx_fmt_end(fm, o);
+                    return 1;
+                }
+                ntx_fmt_end(fm, o);
+                if (ntx_buf_reserve(b, keyed_room(pl, json, pl->nops, p, end) +
+                                           (size_t)count * (NTX_FMT_SCALAR_ROOM + 1)) != 0)
+                    return SINK_FAILED(c);
+                o = put_key(b->data + b->len, keys, at[i]);
+                *o++ = '[';
+                p += 2;
+                for (uint32_t k = 0; k < count; k++, p += el->size) {
+                    if (k)
+                        *o++ = ',';
+                    o = ntx_fmt_put_scalar(o, el, p);
+                }
+                *o++ = ']';
+                continue;
+            }
+            ntx_fmt_end(fm, o);
+            fm->count[0] = i;
+            if (!(p = plan_field_format(c, f, f->name ? f->name : "", pl->ops, op, p, end)))
+                return c->nomem ? -1 : 1;
+            if (ntx_buf_reserve(b, keyed_room(pl, json, pl->nops, p, end)) != 0)
+                return SINK_FAILED(c);
+            o = b->data + b->len;
+            continue;
+        }
+        if ((uint64_t)(end - p) < op->size) {
+            ntx_fmt_end(fm, o);
+            return 1;
+        }
+        o = ntx_fmt_put_scalar(put_key(o, keys, at[i]), op, p);
+        p += op->size;
+    }
+    fm->count[0] = n;
+    ntx_fmt_end(fm, o);
+    *pp = p;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* A payload's decode                                                  */
 /* ------------------------------------------------------------------ */
 
@@ -1053,7 +1315,7 @@ int ntx_values_format(const ntidx_trace *tr, const ntidx_event *ev, ntx_fmt *fm,
         return NTIDX_OK;
     ntx_plans *ps = format_interpret_only ? NULL : format_plans();
     if (ps) {
-        const plan *pl = plan_slot(ps, m);
+        plan *pl = plan_slot(ps, m);
         if (plan_is_for(pl, m, tr->gen == NTX_GEN_V6, tr->info.pointer_size == 4 ? 4 : 8) && !pl->interpret) {
             struct {
                 pctx c;
@@ -1068,7 +1330,10 @@ int ntx_values_format(const ntidx_trace *tr, const ntidx_event *ev, ntx_fmt *fm,
             f.c.nomem = 0;
             f.c.ready = 0;
             const uint8_t *p = ev->payload;
-            int rc = plan_run(&f.c, pl, m->fields, &p, ev->payload + ev->payload_size, NTX_SINK_FORMAT);
+            const uint8_t *end = ev->payload + ev->payload_size;
+            int rc = plan_keys_valid(pl, tr, m) || plan_keys_make(pl, tr, m) == 0
+                         ? plan_run_keyed(&f.c, pl, m->fields, &p, end)
+                         : plan_run(&f.c, pl, m->fields, &p, end, NTX_SINK_FORMAT);
             if (rc == 0 && (!pl->bool8 || p == ev->payload + ev->payload_size))
                 return NTIDX_OK;
             if (rc < 0 && f.c.nomem)
@@ -1090,8 +1355,11 @@ void ntx_plans_free(ntx_plans *ps)
 {
     if (!ps)
         return;
-    for (int i = 0; i < PLAN_SLOTS; i++)
+    for (int i = 0; i < PLAN_SLOTS; i++) {
         free(ps->slot[i].ops);
+        free(ps->slot[i].keys);
+        free(ps->slot[i].key_at);
+    }
     free(ps);
 }
 

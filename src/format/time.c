@@ -15,6 +15,10 @@ NTIDX_API double ntidx_ticks_to_seconds(const ntidx_trace *t, uint64_t ticks)
     /* Subtract in integers first: doubles lose precision on large tick counts. In 128 bits: a tick more than
        2^63 after the sync time (a histogram bucket that ends at the last tick) is not before it. */
     __int128 d = (__int128)ticks - t->info.sync_ticks;
+    /* The same integer converted from 64 bits when it fits (nearly always): the same double, rounded once,
+       without the 128-bit conversion's library call (a dump converts every event's time). */
+    if (d >= INT64_MIN && d <= INT64_MAX)
+        return (double)(int64_t)d / (double)t->info.tick_frequency;
     return (double)d / (double)t->info.tick_frequency;
 }
 

@@ -234,6 +234,8 @@ static ntidx_trace *new_trace(const char *name)
     ntx_arena_init(&t->arena);
     t->fd = -1;
     atomic_init(&t->fault_at, 0);
+    static atomic_uint_fast64_t serials;
+    t->serial = (uint64_t)atomic_fetch_add(&serials, 1) + 1;
     return t;
 }
 

@@ -39,6 +39,9 @@ struct ntidx_trace {
     ntidx_trace_info info;
     uint64_t after_trace_block; /* the first block after the trace block (the V4/V5 probe starts there) */
     ntx_arena arena;  /* key/value strings */
+    /* This trace among every trace the process opened (1, 2, ...; never reused, unlike the address): what
+       a cache kept across traces (the payload formatter's field names, values.c) is valid for. */
+    uint64_t serial;
 };
 
 /*

@@ -556,7 +556,10 @@ static void test_omitted_string(void **state)
     static const char *want_empty = "{\"ExceptionType\":\"System.InvalidOperationException\",\"ExceptionMessage\":\"\","
                                     "\"ExceptionEIP\":140728898425396,\"ExceptionHRESULT\":2148734217,"
                                     "\"ExceptionFlags\":16,\"ClrInstanceID\":3}";
-    for (int variant = -1; variant <= 1; variant++) {
+    /* Twice: the first decode of a layout makes its plan on the way; the second round goes through the plan
+       (for the formatter, with its keys). */
+    for (int k = 0; k < 6; k++) {
+        const int variant = k % 3 - 1;
         pb b = {0};
         exception_thrown(&b, variant);
         decoded d = decode(&m, &b, 8);

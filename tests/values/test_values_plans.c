@@ -245,6 +245,77 @@ static void test_nested_layout_changed_under_the_same_row(void **state)
     ntidx_trace_close(&t);
 }
 
+/* The text of e's fields in trace t, as ntidx_event_fields_text() or _json() gives it, in out. */
+static const char *fields_of(const ntidx_trace *t, const ntidx_event *e, int json, ntidx_buf *out)
+{
+    out->len = 0;
+    assert_int_equal((json ? ntidx_event_fields_json : ntidx_event_fields_text)(t, e, out), NTIDX_OK);
+    return out->data;
+}
+
+/*
+ * The formatter's plans keep each field's key (name and separator) made once: they are made again for a row of
+ * another definition (another offset) or another trace under the same layout, and never kept for a row that
+ * names no definition (a client's own, offset 0), whose names are read at every call.
+ */
+static void test_format_keys_follow_the_names(void **state)
+{
+    (void)state;
+    ntidx_trace *t = open_runtime_trace(), *t2 = open_runtime_trace();
+    static ntidx_field fields[3] = {{.name = "A", .type_code = NTIDX_TYPE_INT32},
+                                    {.name = "B", .type_code = NTIDX_TYPE_UTF16_STRING},
+                                    {.name = "C", .type_code = NTIDX_TYPE_INT32}};
+    static ntidx_metadata m = {.provider = "P", .event_name = "E", .has_fields = 1, .field_count = 3,
+                               .fields = fields, .offset = 100, .name_in_trace = "E"};
+    uint8_t payload[12] = {1, 0, 0, 0, 'x', 0, 0, 0, 2, 0, 0, 0};
+    ntidx_event e = {.metadata = &m, .payload = payload, .payload_size = sizeof payload};
+    ntidx_buf b = {0};
+    assert_string_equal(fields_of(t, &e, 0, &b), "A=1 B=\"x\" C=2");
+    assert_string_equal(fields_of(t, &e, 1, &b), "{\"A\":1,\"B\":\"x\",\"C\":2}");
+    fields[2].name = "Sea \"q\""; /* another definition laid where the first was */
+    m.offset = 200;
+    assert_string_equal(fields_of(t, &e, 0, &b), "A=1 B=\"x\" Sea \"q\"=2");
+    assert_string_equal(fields_of(t, &e, 1, &b), "{\"A\":1,\"B\":\"x\",\"Sea \\\"q\\\"\":2}");
+    fields[0].name = "Q"; /* the same layout and offset in another trace */
+    assert_string_equal(fields_of(t2, &e, 0, &b), "Q=1 B=\"x\" Sea \"q\"=2");
+    m.offset = 0; /* a client's row: its names as they are at each call */
+    fields[0].name = "Zed";
+    assert_string_equal(fields_of(t2, &e, 0, &b), "Zed=1 B=\"x\" Sea \"q\"=2");
+    fields[0].name = "Z";
+    assert_string_equal(fields_of(t2, &e, 1, &b), "{\"Z\":1,\"B\":\"x\",\"Sea \\\"q\\\"\":2}");
+    ntidx_buf_free(&b);
+    ntidx_trace_close(&t2);
+    ntidx_trace_close(&t);
+}
+
+/* The same for the fields of an object, whose keys the plans keep too, beside an array of numbers. */
+static void test_format_object_keys_follow_the_names(void **state)
+{
+    (void)state;
+    ntidx_trace *t = open_runtime_trace();
+    static ntidx_field inner[2] = {{.name = "X", .type_code = NTIDX_TYPE_INT32},
+                                   {.name = "Y", .type_code = NTIDX_TYPE_UTF16_STRING}};
+    static ntidx_field element = {.type_code = NTIDX_TYPE_INT16};
+    static ntidx_field fields[2] = {{.name = "O", .type_code = NTIDX_TYPE_OBJECT, .fields = inner, .field_count = 2},
+                                    {.name = "A", .type_code = NTIDX_TYPE_ARRAY, .element = &element}};
+    static ntidx_metadata m = {.provider = "P", .event_name = "E", .has_fields = 1, .field_count = 2,
+                               .fields = fields, .offset = 100, .name_in_trace = "E"};
+    uint8_t payload[] = {7, 0, 0, 0, 'y', 0, 0, 0, 2, 0, 0xff, 0xff, 3, 0};
+    ntidx_event e = {.metadata = &m, .payload = payload, .payload_size = sizeof payload};
+    ntidx_buf b = {0};
+    assert_string_equal(fields_of(t, &e, 0, &b), "O={\"X\":7,\"Y\":\"y\"} A=[-1,3]");
+    assert_string_equal(fields_of(t, &e, 1, &b), "{\"O\":{\"X\":7,\"Y\":\"y\"},\"A\":[-1,3]}");
+    inner[1].name = "Why"; /* another definition laid where the first was */
+    m.offset = 200;
+    assert_string_equal(fields_of(t, &e, 0, &b), "O={\"X\":7,\"Why\":\"y\"} A=[-1,3]");
+    e.payload_size = 12; /* the array's second element cut off: the interpreter's error, nothing written */
+    b.len = 0;
+    assert_int_equal(ntidx_event_fields_text(t, &e, &b), NTIDX_E_PAYLOAD);
+    assert_int_equal(b.len, 0);
+    ntidx_buf_free(&b);
+    ntidx_trace_close(&t);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -257,6 +328,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_every_event_of_the_real_traces),
         cmocka_unit_test(test_layout_changed_under_the_same_row),
         cmocka_unit_test(test_nested_layout_changed_under_the_same_row),
+        cmocka_unit_test(test_format_keys_follow_the_names),
+        cmocka_unit_test(test_format_object_keys_follow_the_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
