@@ -932,6 +932,21 @@ static inline int plan_keys_valid(const plan *pl, const ntidx_trace *tr, const n
     return pl->keys_trace == tr->serial && tr->serial && (pl->manifest || pl->keys_offset == m->offset);
 }
 
+/* One key made in b through f (ntx_fmt_key(): the bytes the formatter writes for `name`) and its place stored
+   in *slot (offset << 8 | length); 0, or -1 (out of memory, or a key or a buffer past what a slot holds). */
+static int key_make(ntx_fmt *f, ntidx_buf *b, const char *name, uint32_t *slot)
+{
+    const size_t at = b->len;
+    char *o = ntx_fmt_key(f, name ? name : "", 0);
+    if (!o)
+        return -1;
+    b->len = (size_t)(o - b->data);
+    if (b->len - at > 255 || at >= (1u << 24))
+        return -1;
+    *slot = (uint32_t)(at << 8 | (b->len - at));
+    return 0;
+}
+
 /* Make pl's keys from m's names (pl is m's layout's plan), through ntx_fmt_key(), the bytes the formatter
    writes; 0, or -1 (out of memory, a key too long, or a row that names no definition of the trace: a client's
    own, whose names no offset vouches for): the plan then formats without keys. */
@@ -957,16 +972,9 @@ static int plan_keys_make(plan *pl, const ntidx_trace *tr, const ntidx_metadata 
         f.count[0] = 0;
         f.mark = b.len;
         const size_t first = b.len;
-        for (uint32_t i = 0; i < n; i++) {
-            const size_t at = b.len;
-            char *o = ntx_fmt_key(&f, m->fields[i].name ? m->fields[i].name : "", 0);
-            if (!o)
+        for (uint32_t i = 0; i < n; i++)
+            if (key_make(&f, &b, m->fields[i].name, &pl->key_at[(uint32_t)json * n + i]) < 0)
                 goto fail;
-            b.len = (size_t)(o - b.data);
-            if (b.len - at > 255 || at >= (1u << 24))
-                goto fail;
-            pl->key_at[(uint32_t)json * n + i] = (uint32_t)(at << 8 | (b.len - at));
-        }
         pl->keys_len[json] = (uint32_t)(b.len - first);
     }
     /* the objects' fields, inside braces: JSON */
@@ -984,16 +992,9 @@ static int plan_keys_make(plan *pl, const ntidx_trace *tr, const ntidx_metadata 
         f.depth = 1;
         f.count[1] = 0;
         f.mark = b.len;
-        for (uint32_t k = 0; k < op->count; k++) {
-            const size_t at = b.len;
-            char *o = ntx_fmt_key(&f, of->fields[k].name ? of->fields[k].name : "", 0);
-            if (!o)
+        for (uint32_t k = 0; k < op->count; k++)
+            if (key_make(&f, &b, of->fields[k].name, &pl->key_at[n + op->rest + k]) < 0)
                 goto fail;
-            b.len = (size_t)(o - b.data);
-            if (b.len - at > 255 || at >= (1u << 24))
-                goto fail;
-            pl->key_at[n + op->rest + k] = (uint32_t)(at << 8 | (b.len - at));
-        }
     }
     pl->keys_len[0] += (uint32_t)(b.len - first); /* room counts them in either form */
     pl->keys_len[1] += (uint32_t)(b.len - first);
