@@ -27,6 +27,8 @@
 
 /* Spellings of one provider a query's Bloom keys cover (more: no block is pruned by type). */
 #define NTX_MAX_TYPE_KEYS 8
+#define VERDICT_BITS 7
+#define VERDICT_SLOTS (1u << VERDICT_BITS)
 
 struct ntidx_query {
     ntidx_trace *t;
@@ -53,9 +55,10 @@ struct ntidx_query {
     ntidx_query_stats stats;
     uint64_t emitted;
     int done;
-    /* filter verdict cache per metadata definition */
-    uint64_t last_def;
-    int last_match;
+    /* filter verdicts per metadata definition (its key), direct-mapped: the reader asks for every event of
+       the trace, and a trace interleaves a hundred types (one verdict remembered missed most events) */
+    uint64_t verdict_key[VERDICT_SLOTS];
+    uint8_t verdict[VERDICT_SLOTS];
     int filtered;  /* a provider, event id, name, thread or type-set filter is set: events are matched */
     /* Bloom keys of the provider and event id filter (--full indexes): one per spelling of the provider */
     uint64_t type_keys[NTX_MAX_TYPE_KEYS];
@@ -493,6 +496,7 @@ static void set_type_keys(ntidx_query *q)
 }
 
 static int type_matches(ntidx_query *q, const ntidx_metadata *m);
+static void forget_verdicts(ntidx_query *q);
 
 static int reader_keeps_type(void *ctx, const ntidx_metadata *m) { return type_matches(ctx, m); }
 
@@ -520,7 +524,7 @@ static int query_start(ntidx_query *q)
     q->done = 0;
     q->region_open = 0;
     q->paused = 0;
-    q->last_def = UINT64_MAX;
+    forget_verdicts(q);
     memset(&q->stats, 0, sizeof q->stats);
     q->sorted = ntx_index_regions_sorted(x);
     q->prev_region = -2;
@@ -727,10 +731,14 @@ NTIDX_API int ntidx_query_estimate(ntidx_trace *t, const ntidx_index *x, const n
     return NTIDX_OK;
 }
 
+static void forget_verdicts(ntidx_query *q) { memset(q->verdict_key, 0xff, sizeof q->verdict_key); }
+
 static int type_matches(ntidx_query *q, const ntidx_metadata *m)
 {
-    if (ntx_metadata_key(m) == q->last_def)
-        return q->last_match;
+    uint64_t key = ntx_metadata_key(m);
+    size_t slot = (size_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - VERDICT_BITS));
+    if (q->verdict_key[slot] == key)
+        return q->verdict[slot];
     int ok = (!q->o.provider || ntx_ascii_ieq(q->o.provider, m->provider)) && /* as EventPipe compares them */
              (!q->o.has_event_id || m->event_id == q->o.event_id) &&
              (!q->o.event_name || ntidx_metadata_matches_name(m, q->o.event_name));
@@ -740,8 +748,8 @@ static int type_matches(ntidx_query *q, const ntidx_metadata *m)
             k++;
         ok = k < q->ntypes;
     }
-    q->last_def = ntx_metadata_key(m);
-    q->last_match = ok;
+    q->verdict_key[slot] = key;
+    q->verdict[slot] = (uint8_t)ok;
     return ok;
 }
 
@@ -933,7 +941,7 @@ int ntx_query_restrict_types(ntidx_query *q, const ntx_event_type *types, size_t
     q->type_hashes = hashes;
     q->ntypes = n;
     q->filtered = 1;
-    q->last_def = UINT64_MAX; /* verdicts cached before the restriction no longer hold */
+    forget_verdicts(q); /* verdicts cached before the restriction no longer hold */
     if (q->r)
         set_reader_type_filter(q);
     return NTIDX_OK;
