@@ -42,7 +42,7 @@ EXPORTS = {
     'ops': {'base': '*', 'format': ['trace_blocks.h'], 'decode': ['event_header.h', 'metadata.h', 'values.h', 'sp_flush.h'],
             'reader': ['reader_plan.h'],
             'index': ['index_tables.h', 'index_build.h', 'index_summary.h', 'index_walk.h']},
-    'analysis': {'base': '*', 'format': ['trace_blocks.h'], 'decode': ['metadata.h', 'values.h'],
+    'analysis': {'base': '*', 'format': ['trace_blocks.h'], 'decode': ['metadata.h', 'values.h', 'field_place.h'],
                  'reader': ['reader_plan.h'], 'index': ['index_tables.h'],
                  'ops': ['ops_internal.h', 'query_internal.h', 'stats_internal.h']},
 }

@@ -30,6 +30,7 @@
 #include "activity_machine.h"
 #include "analysis_internal.h"
 #include "cell_text.h"
+#include "fields.h"
 #include "idmap.h"
 #include "keymap.h"
 #include "trace_types.h"
@@ -293,10 +294,15 @@ static int is_zero_id(const uint8_t id[16])
     return 1;
 }
 
-/* AdoNet's activity id of a command: its objectId, then 1234, 5, 7, 7, 8, ..., 13 (TraceEvent's SQL ids). */
-static int ado_id(const ntx_an_event *e, uint8_t id[16])
+/* AdoNet's activity id of a command: its objectId, then 1234, 5, 7, 7, 8, ..., 13 (TraceEvent's SQL ids).
+   0; 1 when the field is missing (or the payload does not fit its layout); < 0 with err set. */
+static int ado_id(const ntx_an_event *e, uint8_t id[16], ntx_err *err)
 {
-    const ntidx_value *v = ntidx_values_find(e->values, "objectId");
+    const ntidx_values *vals;
+    int rc = ntx_an_values(e, &vals, err);
+    if (rc != 0)
+        return rc;
+    const ntidx_value *v = ntidx_values_find(vals, "objectId");
     if (!v || (v->kind != NTIDX_VALUE_INT && v->kind != NTIDX_VALUE_UINT))
         return 1;
     uint32_t obj = v->kind == NTIDX_VALUE_INT ? (uint32_t)v->i : (uint32_t)v->u;
@@ -311,13 +317,15 @@ static int ado_id(const ntx_an_event *e, uint8_t id[16])
  * The event as the computer sees it, in *out: 1 when it is one (a Start, a
  * Stop, a thread pool thread going back to wait), 0 when TraceEvent's
  * computer would pass it by, 2 when a field it needs is missing (a field
- * error), NTIDX_E_NOMEM.
+ * error), < 0 with err set. Payloads are decoded only where a field is read
+ * (lazy_payload): most Starts and Stops need none.
  */
-static int take(intake *in, const ntx_an_event *e, act_ev *out)
+static int take(intake *in, const ntx_an_event *e, act_ev *out, ntx_err *err)
 {
     const type_info *ti = type_of(in, e->ev->metadata);
     if (!ti)
-        return NTIDX_E_NOMEM;
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    int rc;
     if (ti->kind == K_NONE)
         return 0;
     memset(out, 0, sizeof *out);
@@ -349,13 +357,13 @@ static int take(intake *in, const ntx_an_event *e, act_ev *out)
         break;
     case K_ADO_BEGIN:
         memcpy(out->context, out->id, 16);
-        if (ado_id(e, out->id))
-            return 2;
+        if ((rc = ado_id(e, out->id, err)) != 0)
+            return rc < 0 ? rc : 2;
         out->creator = ACT_CREATOR_CURRENT;
         break;
     case K_ADO_END:
-        if (ado_id(e, out->id))
-            return 2;
+        if ((rc = ado_id(e, out->id, err)) != 0)
+            return rc < 0 ? rc : 2;
         break;
     }
     int start = ti->kind == K_START || ti->kind == K_DS_START || ti->kind == K_AI_START || ti->kind == K_START_ANY ||
@@ -364,9 +372,12 @@ static int take(intake *in, const ntx_an_event *e, act_ev *out)
     if (start)
         memcpy(out->related, related, 16);
     if (ti->kind == K_DS_START) { /* named by its EventName, when it is a string */
-        const ntidx_value *v = ntidx_values_find(e->values, "EventName");
+        const ntidx_values *vals;
+        if ((rc = ntx_an_values(e, &vals, err)) != 0)
+            return rc < 0 ? rc : 2;
+        const ntidx_value *v = ntidx_values_find(vals, "EventName");
         if (v && v->kind == NTIDX_VALUE_STRING && intern(&in->strings, v->str, v->len, &out->name) < 0)
-            return NTIDX_E_NOMEM;
+            return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     }
     return 1;
 }
@@ -515,7 +526,9 @@ static int unit_event(void *p, const ntx_an_event *e, ntx_err *err)
 {
     unit *u = p;
     act_ev c;
-    int rc = take(&u->in, e, &c);
+    int rc = take(&u->in, e, &c, err);
+    if (rc < 0)
+        return rc;
     if (rc == 2)
         return 1;
     if (rc == 1) {
@@ -606,7 +619,9 @@ static int lookahead_event(void *p, const ntx_an_event *e, ntx_err *err)
     merged *g = p;
     g->m.in_window = 0;
     act_ev c;
-    int rc = take(&g->in, e, &c);
+    int rc = take(&g->in, e, &c, err);
+    if (rc < 0)
+        return rc;
     if (rc == 2)
         return 1;
     if (rc == 1)
@@ -874,6 +889,7 @@ static int finish(void *p, ntidx_analysis **out, ntx_an_counts *counts, ntx_err 
 static const ntx_analysis_def activities_def = {
     .name = "activities",
     .plan_types = plan_types,
+    .lazy_payload = 1,
     .unit_new = unit_new,
     .unit_event = unit_event,
     .unit_end = unit_end,

@@ -24,6 +24,8 @@ static const ntx_event_type alloc_types[] = {{"Microsoft-Windows-DotNETRuntime",
 typedef struct alloc_state {
     const ntx_an_ctx *ctx;
     ntx_groups g; /* key: TypeName; number: AllocationKind; sum: bytes */
+    ntx_an_places places; /* the tick's fields, read in place */
+    ntx_an_text name;     /* the type name of the tick at hand, as UTF-8 */
 } alloc_state;
 
 static int state_new(const ntx_an_ctx *ctx, void **out)
@@ -41,27 +43,45 @@ static void state_free(void *p)
 {
     alloc_state *s = p;
     ntx_groups_free(&s->g);
+    free(s->name.data);
     free(s);
 }
 
-/* One tick: 0; 1 when it lacks AllocationAmount or AllocationKind (every version has them). */
+/* One tick: 0; 1 when it lacks AllocationAmount or AllocationKind (every version has them) or its type name
+   is cut short; < 0 with err set. Its fields are read where they lie (a million ticks a GB). */
 static int unit_event(void *unit, const ntx_an_event *e, ntx_err *err)
 {
     alloc_state *s = unit;
     const ntidx_analysis_options *o = s->ctx->o;
+    static const char *const names[] = {"AllocationAmount", "AllocationKind", "AllocationAmount64", "TypeName"};
+    const ntidx_metadata *m = e->ev->metadata;
+    const ntx_field_place *at = ntx_an_places_of(&s->places, s->ctx->t, m, names, 4);
     int64_t amount32, kind, amount64 = 0;
-    if (!ntx_an_int(e->values, "AllocationAmount", &amount32) || !ntx_an_int(e->values, "AllocationKind", &kind))
-        return 1;
+    int rc;
+    if ((rc = ntx_an_field_int(e, &at[0], names[0], &amount32, err)) != 1 ||
+        (rc = ntx_an_field_int(e, &at[1], names[1], &kind, err)) != 1)
+        return rc < 0 ? rc : 1;
     if (o->has_thread && e->thread != o->thread)
         return 0;
     /* TraceEvent's AllocationAmount64 from version 2; before it, the only amount there is (UInt32) */
     uint64_t bytes = (uint32_t)amount32;
-    if (e->ev->metadata->version >= 2 && ntx_an_int(e->values, "AllocationAmount64", &amount64))
-        bytes = (uint64_t)amount64;
+    if (m->version >= 2) {
+        if ((rc = ntx_an_field_int(e, &at[2], names[2], &amount64, err)) < 0)
+            return rc;
+        if (rc == 1)
+            bytes = (uint64_t)amount64;
+    }
+    const char *name = NULL;
     size_t len = 0;
-    const char *name = e->ev->metadata->version >= 2 ? ntx_an_str(e->values, "TypeName", &len) : NULL;
+    if (m->version >= 2 && (rc = ntx_an_field_str(e, &at[3], names[3], &s->name, &name, &len, err)) != 1) {
+        if (rc < 0)
+            return rc;
+        if (at[3].kind == NTX_PLACE_UTF16Z)
+            return 1; /* there, but cut short */
+        name = NULL;  /* a layout without it */
+    }
     ntx_blob key[NTX_GROUP_PARTS] = {{name ? name : "", name ? len : 0}, {NULL, 0}, {NULL, 0}};
-    int rc = ntx_groups_add(&s->g, key, (uint32_t)kind, 1, bytes, e->ts, e->ts);
+    rc = ntx_groups_add(&s->g, key, (uint32_t)kind, 1, bytes, e->ts, e->ts);
     return rc < 0 ? ntx_err_set(err, rc, "out of memory") : 0;
 }
 
@@ -277,6 +297,7 @@ static const ntx_analysis_def alloc_def = {
     .name = "alloc",
     .types = alloc_types,
     .ntypes = sizeof alloc_types / sizeof alloc_types[0],
+    .lazy_payload = 1,
     .unit_new = state_new,
     .unit_event = unit_event,
     .unit_free = state_free,

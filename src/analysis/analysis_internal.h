@@ -50,13 +50,22 @@ typedef struct ntx_an_ctx {
     const void *arg;       /* what the analysis's entry point handed ntx_analysis_run_arg() (its own options) */
 } ntx_an_ctx;
 
-/* One event as an analysis sees it: decoded, of one of its types. */
+/* The payload of an event of an analysis with lazy_payload: decoded when the analysis first asks
+   (ntx_an_values(), fields.h), at most once. */
+typedef struct ntx_an_payload {
+    const ntidx_trace *t;
+    ntidx_values *v; /* the driver's values, reused event after event */
+    int state;       /* 0: not decoded yet; 1: decoded into v; 2: the payload does not fit its layout */
+} ntx_an_payload;
+
+/* One event as an analysis sees it: of one of its types, decoded (or ready to be: lazy_payload). */
 typedef struct ntx_an_event {
     const ntidx_event *ev;
-    const ntidx_values *values; /* its payload, decoded (NULL for an analysis with no_payload) */
+    const ntidx_values *values; /* its payload, decoded (NULL for an analysis with no_payload or lazy_payload) */
     uint64_t ts;
     uint64_t thread;            /* ev->thread_id */
     uint32_t pid;               /* V6: the thread's process where the trace gives it, else ctx->pid */
+    ntx_an_payload *payload;    /* lazy_payload: what ntx_an_values() decodes; NULL otherwise */
 } ntx_an_event;
 
 /* Counters of a unit or of the merge, added up by the driver. */
@@ -78,6 +87,11 @@ typedef struct ntx_analysis_def {
     int (*plan_types)(const ntx_an_ctx *ctx, ntx_event_type **types, size_t *ntypes, ntx_err *err);
     /* 1: the payloads are not decoded (an event counts whatever its payload: a CPU sample), values NULL */
     int no_payload;
+    /* 1: the driver does not decode the payloads; the analysis reads the fields it needs where they lie
+       (ntx_an_places_of(), fields.h) and decodes a payload only for the others (ntx_an_values()). The driver
+       still checks each payload against its layout (by the layout's shape, field_place.h; by a decode where
+       the layout has none), so the same payloads are field errors as with a decode. */
+    int lazy_payload;
     /* a work unit: created on the worker that reads it, fed its events in time order */
     int (*unit_new)(const ntx_an_ctx *ctx, void **unit);
     /* 0; 1: the event lacks a field the analysis needs (counted as a field error, and skipped); < 0: fatal */

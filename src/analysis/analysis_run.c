@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "analysis_internal.h"
+#include "field_place.h"
 #include "index_tables.h"
 #include "ops_internal.h"
 #include "phases.h"
@@ -68,10 +69,40 @@ typedef struct shared {
     double merge_secs;
 } shared;
 
+/* The shapes of the event types a worker met (ntx_layout_shape_of()), for the analyses with lazy_payload:
+   direct-mapped by the row's address, a row known again as field_place.h's callers know it. */
+#define SHAPE_SLOTS 64
+typedef struct shape_slot {
+    const ntidx_metadata *m;
+    uint64_t offset;
+    const ntidx_field *fields;
+    uint32_t count;
+    ntx_layout_shape shape;
+} shape_slot;
+
+/* What a worker decodes payloads with: its values, reused event after event, and the shapes it met. */
+typedef struct decoder {
+    ntidx_values *values;
+    shape_slot shapes[SHAPE_SLOTS];
+} decoder;
+
+static const ntx_layout_shape *shape_of(decoder *d, const ntidx_trace *t, const ntidx_metadata *m)
+{
+    shape_slot *sl = &d->shapes[((uintptr_t)m >> 6) % SHAPE_SLOTS];
+    if (sl->m != m || sl->offset != m->offset || sl->fields != m->fields || sl->count != m->field_count) {
+        ntx_layout_shape_of(t, m, &sl->shape);
+        sl->m = m;
+        sl->offset = m->offset;
+        sl->fields = m->fields;
+        sl->count = m->field_count;
+    }
+    return &sl->shape;
+}
+
 /* Each on cache lines of its own (allocated aligned): no worker writes a line another one does. */
 typedef struct worker {
     alignas(64) shared *sh;
-    ntidx_values *values;
+    decoder dec;
     int rc;
     ntx_err err;
 } worker;
@@ -84,26 +115,46 @@ static uint32_t event_pid(const ntx_an_ctx *c, const ntidx_event *ev)
     return c->pid;
 }
 
+/* How the driver hands an analysis its payloads (decode_of()). */
+enum { DECODE_NONE, DECODE_FULL, DECODE_LAZY };
+
+static int decode_of(const ntx_analysis_def *def)
+{
+    return def->no_payload ? DECODE_NONE : def->lazy_payload ? DECODE_LAZY : DECODE_FULL;
+}
+
 /*
- * One event decoded and handed to `feed` (the unit's or the lookahead's
- * callback). Events whose payload does not fit their layout, or that the
- * analysis finds lacking a field it needs, are counted as field errors and
- * skipped.
+ * One event decoded (DECODE_FULL; DECODE_LAZY: checked against its layout's
+ * shape, decoded when the analysis asks) and handed to `feed` (the unit's or
+ * the lookahead's callback). Events whose payload does not fit their layout,
+ * or that the analysis finds lacking a field it needs, are counted as field
+ * errors and skipped: the same events whichever way the payload is read.
  */
-static int feed_event(const ntx_an_ctx *ctx, int decode, const ntidx_event *ev, ntidx_values *v,
+static int feed_event(const ntx_an_ctx *ctx, int decode, const ntidx_event *ev, decoder *d,
                       int (*feed)(void *st, const ntx_an_event *e, ntx_err *err), void *st, ntx_an_counts *counts,
                       ntx_err *err)
 {
     counts->events++;
-    int drc = decode ? ntidx_values_decode(v, ctx->t, ev) : 0;
+    ntx_an_payload lazy = {.t = ctx->t, .v = d->values};
+    int drc = 0;
+    if (decode == DECODE_LAZY) {
+        const ntx_layout_shape *sh = shape_of(d, ctx->t, ev->metadata);
+        if (sh->shaped)
+            drc = ntx_layout_fits(sh, ev) ? 0 : NTIDX_E_PAYLOAD;
+        else if ((drc = ntidx_values_decode(d->values, ctx->t, ev)) == 0)
+            lazy.state = 1; /* decoded to be checked: the analysis's asks take it as it is */
+    } else if (decode == DECODE_FULL) {
+        drc = ntidx_values_decode(d->values, ctx->t, ev);
+    }
     if (drc == NTIDX_E_PAYLOAD) {
         counts->field_errors++;
         return 0;
     }
     if (drc < 0)
         return ntx_err_from_last(err, drc);
-    ntx_an_event e = {.ev = ev, .values = decode ? v : NULL, .ts = ev->timestamp, .thread = ev->thread_id,
-                      .pid = event_pid(ctx, ev)};
+    ntx_an_event e = {.ev = ev, .values = decode == DECODE_FULL ? d->values : NULL, .ts = ev->timestamp,
+                      .thread = ev->thread_id, .pid = event_pid(ctx, ev),
+                      .payload = decode == DECODE_LAZY ? &lazy : NULL};
     int frc = feed(st, &e, err);
     if (frc < 0)
         return frc;
@@ -114,14 +165,14 @@ static int feed_event(const ntx_an_ctx *ctx, int decode, const ntidx_event *ev, 
 
 /* The events of query `q` (restricted to the analysis's types) fed one by one (feed_event()); after each,
    `enough` (may be NULL) says whether to stop. */
-static int read_events(const ntx_an_ctx *ctx, int decode, ntidx_query *q, ntidx_values *v,
+static int read_events(const ntx_an_ctx *ctx, int decode, ntidx_query *q, decoder *d,
                        int (*feed)(void *st, const ntx_an_event *e, ntx_err *err), void *st,
                        uint64_t (*enough)(const void *st), ntx_an_counts *counts, ntx_err *err)
 {
     const ntidx_event *ev;
     int rc;
     while ((rc = ntx_query_next(q, &ev)) == 1) {
-        int frc = feed_event(ctx, decode, ev, v, feed, st, counts, err);
+        int frc = feed_event(ctx, decode, ev, d, feed, st, counts, err);
         if (frc < 0)
             return frc;
         if (enough && enough(st) == 0)
@@ -194,13 +245,13 @@ static sort_key *sort_keys(sort_key *keys, sort_key *tmp, size_t n)
 
 /* The kept events of one region, sorted into time order, decoded and fed to the unit; the buffer emptied. */
 static int feed_region(const ntx_an_ctx *ctx, const ntx_analysis_def *def, ntidx_event *evs, sort_key *keys,
-                       size_t n, ntidx_values *v, void *state, ntx_an_counts *counts, ntx_err *err)
+                       size_t n, decoder *d, void *state, ntx_an_counts *counts, ntx_err *err)
 {
     for (size_t i = 0; i < n; i++)
         keys[i] = (sort_key){.ts = evs[i].timestamp, .off = evs[i].offset, .i = i};
     const sort_key *sorted = n > 1 ? sort_keys(keys, keys + n, n) : keys;
     for (size_t i = 0; i < n; i++) {
-        int rc = feed_event(ctx, !def->no_payload, &evs[sorted[i].i], v, def->unit_event, state, counts, err);
+        int rc = feed_event(ctx, decode_of(def), &evs[sorted[i].i], d, def->unit_event, state, counts, err);
         if (rc < 0)
             return rc;
     }
@@ -219,7 +270,7 @@ static int feed_region(const ntx_an_ctx *ctx, const ntx_analysis_def *def, ntidx
  * V6 trace is read otherwise (read_unit()). Only the kept events are
  * sorted, not every event of the region as a time-order reader would.
  */
-static int read_sorted(const ntx_an_ctx *ctx, const ntx_analysis_def *def, ntidx_query *q, ntidx_values *v,
+static int read_sorted(const ntx_an_ctx *ctx, const ntx_analysis_def *def, ntidx_query *q, decoder *d,
                        void *state, ntidx_symbolizer *sym, ntx_an_counts *counts, ntx_err *err)
 {
     ntidx_event *evs = NULL;
@@ -255,7 +306,7 @@ static int read_sorted(const ntx_an_ctx *ctx, const ntx_analysis_def *def, ntidx
         if (frc == 0 && rc < 0)
             frc = ntx_err_from_last(err, rc);
         if (frc == 0 && n)
-            frc = feed_region(ctx, def, evs, keys, n, v, state, counts, err);
+            frc = feed_region(ctx, def, evs, keys, n, d, state, counts, err);
         n = 0;
         uint64_t region, primed;
         if (frc != 0 || !ntx_query_region_end(q, &region, &primed))
@@ -275,7 +326,7 @@ static int read_sorted(const ntx_an_ctx *ctx, const ntx_analysis_def *def, ntidx
  * A V6 unit is read in time order: the reader's type filter keeps its heap to
  * the analysis's events.
  */
-static int read_unit(shared *sh, unit *u, ntidx_values *v, ntx_err *err)
+static int read_unit(shared *sh, unit *u, decoder *d, ntx_err *err)
 {
     const ntx_an_ctx *ctx = sh->ctx;
     const ntx_analysis_def *def = sh->def;
@@ -302,9 +353,9 @@ static int read_unit(shared *sh, unit *u, ntidx_values *v, ntx_err *err)
        the unit's own slot would share a cache line with the next unit's, which another worker counts in. */
     ntx_an_counts counts = {0};
     if (rc == 0 && sorted)
-        rc = read_sorted(ctx, def, q, v, u->state, u->sym, &counts, err);
+        rc = read_sorted(ctx, def, q, d, u->state, u->sym, &counts, err);
     else if (rc == 0)
-        rc = read_events(ctx, !def->no_payload, q, v, def->unit_event, u->state, NULL, &counts, err);
+        rc = read_events(ctx, decode_of(def), q, d, def->unit_event, u->state, NULL, &counts, err);
     u->counts = counts;
     if (rc == 0 && def->unit_end)
         rc = def->unit_end(u->state, err);
@@ -365,7 +416,7 @@ static void *work(void *arg)
         size_t k = atomic_fetch_add(&sh->next, 1);
         if (k >= sh->nunits)
             break;
-        int rc = read_unit(sh, &sh->units[k], w->values, &w->err);
+        int rc = read_unit(sh, &sh->units[k], &w->dec, &w->err);
         if (rc < 0) {
             w->rc = rc;
             atomic_store(&sh->failed, 1);
@@ -382,7 +433,7 @@ static void *work(void *arg)
  * lookahead), in time order, until nothing is open. A query over the whole
  * index finds the regions past t1 by itself.
  */
-static int look_ahead(const shared *sh, void *merged, ntidx_values *v, ntidx_analysis_stats *st,
+static int look_ahead(const shared *sh, void *merged, decoder *d, ntidx_analysis_stats *st,
                       ntx_an_counts *counts, ntx_err *err)
 {
     const ntx_analysis_def *def = sh->def;
@@ -407,7 +458,7 @@ static int look_ahead(const shared *sh, void *merged, ntidx_values *v, ntidx_ana
         ntx_err_from_last(err, rc);
     ntx_an_counts ahead = {0};
     if (rc == 0)
-        rc = read_events(ctx, !def->no_payload, q, v, def->lookahead_event, merged, def->open_count, &ahead, err);
+        rc = read_events(ctx, decode_of(def), q, d, def->lookahead_event, merged, def->open_count, &ahead, err);
     const ntidx_query_stats *qs = ntidx_query_get_stats(q);
     st->lookahead_events += ahead.events;
     st->lookahead_bytes += qs->bytes_read;
@@ -530,7 +581,7 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
     int rc = ws ? 0 : ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     for (unsigned i = 0; rc == 0 && i < nthreads; i++) {
         ws[i].sh = &sh;
-        if (ntidx_values_new(&ws[i].values) < 0)
+        if (ntidx_values_new(&ws[i].dec.values) < 0)
             rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     }
     /* The merge's state first: workers merge as they go (merge_ready()). */
@@ -589,7 +640,7 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
     for (size_t k = 0; k < sh.nunits; k++)
         ntidx_symbolizer_close(&sh.units[k].sym);
     if (rc == 0)
-        rc = look_ahead(&sh, merged, ws[0].values, &st, &counts, err);
+        rc = look_ahead(&sh, merged, &ws[0].dec, &st, &counts, err);
     ntidx_analysis *a = NULL;
     if (rc == 0 && (rc = def->finish(merged, &a, &counts, err)) == 0) {
         ntidx_analysis_stats *s = ntx_analysis_stats(a);
@@ -609,7 +660,7 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
     if (merged)
         def->merge_free(merged);
     for (unsigned i = 0; ws && i < nthreads; i++)
-        ntidx_values_free(&ws[i].values);
+        ntidx_values_free(&ws[i].dec.values);
     free(ws);
     free(sh.units);
     free(sh.regions);

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "analysis_internal.h"
+#include "fields.h"
 #include "gc_machine.h"
 
 #define MAX_SNAPS 16
@@ -79,6 +80,8 @@ typedef struct gcx {
     gc_heap_hist *pool;  /* per-heap histories the tape's PER_HEAP events index */
     size_t npool, pool_cap;
     int lookahead;       /* the merge: past the window's last unit */
+    /* where the fields of the two types read by the million lie (the others are decoded) */
+    ntx_an_places tick_places, suspend_places;
 } gcx;
 
 static int gcx_new(const ntx_an_ctx *ctx, int is_unit, void **out)
@@ -189,21 +192,25 @@ static int obj_field(const ntidx_values *v, const ntidx_value *obj, const char *
     return 1;
 }
 
-/* GCAllocationTickTraceData.GetAllocAmount()'s inputs, into the lane's run. */
-static int alloc_tick(gcx *g, lane *l, const ntx_an_event *e)
+/* GCAllocationTickTraceData.GetAllocAmount()'s inputs, into the lane's run (read in place: a million ticks a
+   GB, each with a type name the GC does not read). 0, 1 (a field missing), < 0 with err set. */
+static int alloc_tick(gcx *g, lane *l, const ntx_an_event *e, ntx_err *err)
 {
+    static const char *const names[] = {"AllocationAmount", "AllocationKind", "AllocationAmount64"};
+    const ntx_field_place *at = ntx_an_places_of(&g->tick_places, g->ctx->t, e->ev->metadata, names, 3);
     int64_t amount32, kind, amount = 0;
-    if (!int_field(e->values, "AllocationAmount", &amount32) || !int_field(e->values, "AllocationKind", &kind))
-        return 1;
-    if (e->ev->metadata->version >= 2)
-        int_field(e->values, "AllocationAmount64", &amount);
+    int rc;
+    if ((rc = ntx_an_field_int(e, &at[0], names[0], &amount32, err)) != 1 ||
+        (rc = ntx_an_field_int(e, &at[1], names[1], &kind, err)) != 1)
+        return rc < 0 ? rc : 1;
+    if (e->ev->metadata->version >= 2 && (rc = ntx_an_field_int(e, &at[2], names[2], &amount, err)) < 0)
+        return rc;
     if (amount == 0)
         amount = (int32_t)(uint32_t)amount32; /* TraceEvent reads it as an int */
     int k = kind == 0 ? 0 : kind == 1 ? 1 : 2;
     if (amount < 0) { /* from here on TraceEvent clamps every amount: a run of its own */
-        int rc = flush_run(g, l);
-        if (rc < 0)
-            return rc;
+        if (flush_run(g, l) < 0)
+            return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
         l->run.starts_bad = 1;
     }
     int64_t clamped = amount < 90 * 1024 ? 90 * 1024 : amount;
@@ -215,26 +222,26 @@ static int alloc_tick(gcx *g, lane *l, const ntx_an_event *e)
 }
 
 /* GC/PerHeapHistory v3 and later, into the pool. 1 when a field is missing. */
-static int per_heap(gcx *g, const ntx_an_event *e, gc_ev *out)
+static int per_heap(gcx *g, const ntx_an_event *e, const ntidx_values *v, gc_ev *out)
 {
     const ntidx_event *ev = e->ev;
     uint32_t ptr = ntidx_trace_get_info(g->ctx->t)->pointer_size;
     if (ev->metadata->version < 3)
         return 1; /* the layouts of .NET Framework's versions 0-2 are not decoded */
     int64_t count;
-    const ntidx_value *vals = ntidx_values_find(e->values, "Values");
-    if (!int_field(e->values, "Count", &count) || !vals || vals->kind != NTIDX_VALUE_ARRAY)
+    const ntidx_value *vals = ntidx_values_find(v, "Values");
+    if (!int_field(v, "Count", &count) || !vals || vals->kind != NTIDX_VALUE_ARRAY)
         return 1;
     /* GCPerHeapHistoryTraceData.VersionRecognized: at least 4 generations' data */
     out->u.per_heap.recognized = ev->payload_size >= 2 + 7 * ptr + 7 * 4 + 4 * 10 * ptr;
     gc_heap_hist h = {.ngens = count > GC_GENS ? GC_GENS : (uint32_t)count};
     uint32_t gen = 0;
-    for (const ntidx_value *o = ntidx_values_child(e->values, vals); o && gen < h.ngens;
-         o = ntidx_values_next(e->values, o), gen++) {
+    for (const ntidx_value *o = ntidx_values_child(v, vals); o && gen < h.ngens;
+         o = ntidx_values_next(v, o), gen++) {
         int64_t sb, flb, fob, sa, fla, foa;
-        if (!obj_field(e->values, o, "SizeBefore", &sb) || !obj_field(e->values, o, "FreeListBefore", &flb) ||
-            !obj_field(e->values, o, "FreeObjBefore", &fob) || !obj_field(e->values, o, "SizeAfter", &sa) ||
-            !obj_field(e->values, o, "FreeListAfter", &fla) || !obj_field(e->values, o, "FreeObjAfter", &foa))
+        if (!obj_field(v, o, "SizeBefore", &sb) || !obj_field(v, o, "FreeListBefore", &flb) ||
+            !obj_field(v, o, "FreeObjBefore", &fob) || !obj_field(v, o, "SizeAfter", &sa) ||
+            !obj_field(v, o, "FreeListAfter", &fla) || !obj_field(v, o, "FreeObjAfter", &foa))
             return 1;
         h.size_before[gen] = sb;
         h.obj_space_before[gen] = gc_sub_wrapping(gc_sub_wrapping(sb, flb), fob);
@@ -255,21 +262,31 @@ static int per_heap(gcx *g, const ntx_an_event *e, gc_ev *out)
     return 0;
 }
 
-/* One decoded event of the analysis's types: 0, 1 (a field it needs is missing: skipped), < 0. */
-static int take(gcx *g, const ntx_an_event *e)
+/* One event of the analysis's types: 0, 1 (a field it needs is missing: skipped), < 0 with err set. The
+   ticks and suspensions, by the million, are read in place; the rarer GC events decoded. */
+static int take(gcx *g, const ntx_an_event *e, ntx_err *err)
 {
     lane *l = lane_of(g, e->pid);
     if (!l)
-        return NTIDX_E_NOMEM;
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     uint32_t id = e->ev->metadata->event_id;
     if (id == EV_ALLOC_TICK)
-        return alloc_tick(g, l, e);
+        return alloc_tick(g, l, e, err);
     gc_ev c = {.ts = (int64_t)e->ts, .thread = (int64_t)e->thread};
     int64_t a, b;
+    const ntidx_values *v = NULL;
+    int rc = 0;
+    if (id == EV_SUSPEND_START) {
+        static const char *const names[] = {"Reason"};
+        const ntx_field_place *at = ntx_an_places_of(&g->suspend_places, g->ctx->t, e->ev->metadata, names, 1);
+        if ((rc = ntx_an_field_int(e, &at[0], names[0], &a, err)) != 1)
+            return rc < 0 ? rc : 1;
+    } else if (id == EV_GC_START || id == EV_HEAP_STATS || id == EV_PER_HEAP) {
+        if ((rc = ntx_an_values(e, &v, err)) != 0)
+            return rc;
+    }
     switch (id) {
     case EV_SUSPEND_START:
-        if (!int_field(e->values, "Reason", &a))
-            return 1;
         c.kind = GC_EV_SUSPEND_START;
         c.u.reason = (uint32_t)a;
         break;
@@ -280,14 +297,14 @@ static int take(gcx *g, const ntx_an_event *e)
         c.kind = GC_EV_RESTART_STOP;
         break;
     case EV_GC_START:
-        if (!int_field(e->values, "Count", &a) || !int_field(e->values, "Reason", &b))
+        if (!int_field(v, "Count", &a) || !int_field(v, "Reason", &b))
             return 1;
         c.kind = GC_EV_START;
         c.u.start.count = (uint32_t)a;
         c.u.start.reason = (uint32_t)b;
         /* version 0 has neither: TraceEvent gives depth 0 and a blocking GC */
-        c.u.start.depth = int_field(e->values, "Depth", &a) ? (uint32_t)a : 0;
-        c.u.start.type = int_field(e->values, "Type", &a) ? (uint32_t)a : 0;
+        c.u.start.depth = int_field(v, "Depth", &a) ? (uint32_t)a : 0;
+        c.u.start.type = int_field(v, "Type", &a) ? (uint32_t)a : 0;
         break;
     case EV_GC_END:
         c.kind = GC_EV_END;
@@ -299,7 +316,7 @@ static int take(gcx *g, const ntx_an_event *e)
                                                "TotalPromotedSize3", "TotalPromotedSize4"};
         c.kind = GC_EV_HEAP_STATS;
         for (int k = 0; k < GC_GENS; k++) {
-            int have = int_field(e->values, sizes[k], &a) && int_field(e->values, promoted[k], &b);
+            int have = int_field(v, sizes[k], &a) && int_field(v, promoted[k], &b);
             if (!have && k < 4)
                 return 1;
             c.u.heap.size[k] = have ? (uint64_t)a : 0; /* the POH's from version 2 */
@@ -309,23 +326,20 @@ static int take(gcx *g, const ntx_an_event *e)
     }
     case EV_PER_HEAP: {
         c.kind = GC_EV_PER_HEAP;
-        int rc = per_heap(g, e, &c);
+        rc = per_heap(g, e, v, &c);
         if (rc != 0)
-            return rc;
+            return rc < 0 ? ntx_err_set(err, rc, "out of memory") : rc;
         break;
     }
     default:
         return 0;
     }
-    int rc = flush_run(g, l);
-    return rc < 0 ? rc : feed(g, l, &c);
+    if (flush_run(g, l) < 0 || feed(g, l, &c) < 0)
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    return 0;
 }
 
-static int unit_event(void *unit, const ntx_an_event *e, ntx_err *err)
-{
-    int rc = take(unit, e);
-    return rc < 0 ? ntx_err_set(err, rc, "out of memory") : rc;
-}
+static int unit_event(void *unit, const ntx_an_event *e, ntx_err *err) { return take(unit, e, err); }
 
 static int unit_end(void *unit, ntx_err *err)
 {
@@ -433,9 +447,9 @@ static int lookahead_event(void *merged, const ntx_an_event *e, ntx_err *err)
     if (!l)
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     uint64_t unmatched = l->m.unmatched;
-    int rc = take(m, e);
+    int rc = take(m, e, err);
     l->m.unmatched = unmatched; /* what pairs with nothing past the window is not the window's */
-    return rc < 0 ? ntx_err_set(err, rc, "out of memory") : rc;
+    return rc;
 }
 
 /* ---- The result ---- */
@@ -713,6 +727,7 @@ static const ntx_analysis_def gc_def = {
     .name = "gc",
     .types = gc_types,
     .ntypes = sizeof gc_types / sizeof gc_types[0],
+    .lazy_payload = 1,
     .unit_new = unit_new,
     .unit_event = unit_event,
     .unit_end = unit_end,

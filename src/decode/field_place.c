@@ -1,0 +1,155 @@
+/* Where a top-level field lies in every payload of its type (field_place.h). */
+#include "field_place.h"
+
+#include <string.h>
+
+#include "manifest.h"
+#include "utf.h"
+#include "values.h"
+
+/* The integer kinds read in place, by type code: their size (0: not one of them) and sign. The pointer's size
+   is the trace's. */
+static int int_kind(uint8_t code, uint32_t ptr, uint8_t *size, uint8_t *kind)
+{
+    switch (code) {
+    case NTIDX_TYPE_SBYTE: *size = 1; *kind = NTX_PLACE_INT; return 1;
+    case NTIDX_TYPE_BYTE: *size = 1; *kind = NTX_PLACE_UINT; return 1;
+    case NTIDX_TYPE_INT16: *size = 2; *kind = NTX_PLACE_INT; return 1;
+    case NTIDX_TYPE_UINT16: *size = 2; *kind = NTX_PLACE_UINT; return 1;
+    case NTIDX_TYPE_INT32: *size = 4; *kind = NTX_PLACE_INT; return 1;
+    case NTIDX_TYPE_UINT32: *size = 4; *kind = NTX_PLACE_UINT; return 1;
+    case NTIDX_TYPE_INT64: *size = 8; *kind = NTX_PLACE_INT; return 1;
+    case NTIDX_TYPE_UINT64: *size = 8; *kind = NTX_PLACE_UINT; return 1;
+    case NTX_TYPE_POINTER: *size = (uint8_t)ptr; *kind = NTX_PLACE_UINT; return 1;
+    default: return 0;
+    }
+}
+
+void ntx_field_place_of(const ntidx_trace *t, const ntidx_metadata *m, const char *name, ntx_field_place *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!t || !m || !m->fields || !name)
+        return;
+    const ntidx_trace_info *info = ntidx_trace_get_info(t);
+    int v6 = info->format_version == 6;
+    uint32_t ptr = info->pointer_size == 4 ? 4 : 8;
+    /* A layout the trace gives with a Boolean may hold one-byte booleans (ntx_layout_bool8_candidate()): what
+       follows one has no fixed place. */
+    int bool8 = ntx_layout_bool8_candidate(m);
+    uint64_t off = 0;
+    for (uint32_t i = 0; i < m->field_count; i++) {
+        const ntidx_field *f = &m->fields[i];
+        if (f->name && !strcmp(f->name, name)) {
+            if (off > UINT32_MAX)
+                return;
+            out->off = (uint32_t)off;
+            if (int_kind(f->type_code, ptr, &out->size, &out->kind))
+                return;
+            if (f->type_code != NTIDX_TYPE_UTF16_STRING)
+                return; /* NONE: decoded */
+            out->kind = NTX_PLACE_UTF16Z;
+            if (ntx_manifest_owns(m->fields)) { /* the decoder's rule for strings a runtime left out */
+                uint64_t sum = 0;
+                for (uint32_t k = i + 1; k < m->field_count; k++) {
+                    long s = ntx_field_fixed_size(&m->fields[k], v6, ptr, 0);
+                    if (s < 0)
+                        return; /* not omissible */
+                    sum += (uint64_t)s;
+                }
+                if (sum <= UINT32_MAX) {
+                    out->omissible = 1;
+                    out->rest = (uint32_t)sum;
+                }
+            }
+            return;
+        }
+        long s = ntx_field_fixed_size(f, v6, ptr, 0);
+        if (s < 0 || (bool8 && f->type_code == NTIDX_TYPE_BOOLEAN32) || f->type_code == NTX_TYPE_COUNTED_ARRAY)
+            return; /* what follows has no fixed place */
+        if (f->type_code == NTIDX_TYPE_OBJECT || f->type_code == NTIDX_TYPE_FIXED_ARRAY)
+            return; /* fixed, but their insides are the interpreter's (one-byte booleans among them) */
+        off += (uint64_t)s;
+    }
+}
+
+int ntx_field_place_utf16(const ntx_field_place *p, const ntidx_event *ev, const uint8_t **s, size_t *units)
+{
+    if (p->off > ev->payload_size)
+        return 0;
+    uint64_t left = ev->payload_size - p->off;
+    if (p->omissible && left == p->rest) {
+        *s = NULL;
+        *units = 0;
+        return 1;
+    }
+    const uint8_t *b = ev->payload + p->off, *end = ev->payload + ev->payload_size;
+    const uint8_t *nul = ntx_utf16_find_nul(b, end);
+    if (!nul)
+        return 0;
+    /* the fixed-size fields after a manifest string must be there too, as the decoder checks */
+    if (p->omissible && (uint64_t)(end - (nul + 2)) < p->rest)
+        return 0;
+    *s = b;
+    *units = (size_t)(nul - b) / 2;
+    return 1;
+}
+
+void ntx_layout_shape_of(const ntidx_trace *t, const ntidx_metadata *m, ntx_layout_shape *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!t || !m || !m->has_fields)
+        return;
+    if (!m->fields) { /* an empty layout: every payload fits (its bytes are left over) */
+        out->shaped = m->field_count == 0;
+        return;
+    }
+    const ntidx_trace_info *info = ntidx_trace_get_info(t);
+    int v6 = info->format_version == 6;
+    uint32_t ptr = info->pointer_size == 4 ? 4 : 8;
+    if (ntx_layout_bool8_candidate(m))
+        return; /* the decoder may read it twice, with two widths of booleans */
+    uint64_t run = 0;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < m->field_count; i++) {
+        const ntidx_field *f = &m->fields[i];
+        if (f->type_code == NTIDX_TYPE_UTF16_STRING) {
+            if (n == NTX_SHAPE_STRINGS || run > UINT32_MAX)
+                return;
+            out->fixed[n++] = (uint32_t)run;
+            run = 0;
+            continue;
+        }
+        if (f->type_code == NTX_TYPE_COUNTED_ARRAY || f->type_code == NTIDX_TYPE_OBJECT ||
+            f->type_code == NTIDX_TYPE_FIXED_ARRAY || f->type_code == NTIDX_TYPE_RELLOC ||
+            f->type_code == NTIDX_TYPE_DATALOC)
+            return; /* the interpreter's: their insides have checks of their own */
+        long s = ntx_field_fixed_size(f, v6, ptr, 0);
+        if (s < 0)
+            return;
+        run += (uint64_t)s;
+    }
+    if (run > UINT32_MAX)
+        return;
+    out->fixed[n] = (uint32_t)run;
+    out->nstr = (uint8_t)n;
+    /* the decoder's rule for strings a runtime left out: a manifest string followed only by fixed fields */
+    out->last_omissible = n > 0 && ntx_manifest_owns(m->fields);
+    out->shaped = 1;
+}
+
+int ntx_layout_fits(const ntx_layout_shape *s, const ntidx_event *ev)
+{
+    uint64_t size = ev->payload_size, p = 0;
+    for (uint32_t i = 0; i < s->nstr; i++) {
+        p += s->fixed[i];
+        if (p > size)
+            return 0;
+        if (i + 1 == s->nstr && s->last_omissible && size - p == s->fixed[s->nstr])
+            return 1; /* left out: exactly the fixed fields after it remain */
+        const uint8_t *nul = ntx_utf16_find_nul(ev->payload + p, ev->payload + size);
+        if (!nul)
+            return 0;
+        p = (uint64_t)(nul - ev->payload) + 2;
+    }
+    return p + s->fixed[s->nstr] <= size;
+}
