@@ -73,7 +73,8 @@ typedef struct ntidx_analysis_options {
         blocks the analysis needs and stops as soon as nothing is open. */
     double lookahead_seconds;
     /** Regions per work unit (0, the default: about a quarter of a thread's share of the window's bytes,
-        as the parallel statistics cut them). The result does not depend on it; tests make every region a
+        as the parallel statistics cut them, at most 256 MiB of trace a unit, which bounds the memory a
+        unit holds until it is merged). The result does not depend on it; tests make every region a
         unit of its own (1) to put a merge at every region boundary. */
     uint64_t unit_regions;
     /** Deprecated and ignored, as ntidx_query_options.recover: a region of a lazily checked index that

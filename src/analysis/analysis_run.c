@@ -115,6 +115,9 @@ static uint32_t event_pid(const ntx_an_ctx *c, const ntidx_event *ev)
     return c->pid;
 }
 
+/* The most trace bytes a work unit reads (but for a single region larger than that). */
+#define UNIT_BYTES (256ull << 20)
+
 /* How the driver hands an analysis its payloads (decode_of()). */
 enum { DECODE_NONE, DECODE_FULL, DECODE_LAZY };
 
@@ -558,10 +561,15 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
         ntx_index_prefetch_regions(x, sh.regions[0], sh.regions[nregions - 1] + 1);
     unsigned nthreads = ntx_thread_count(o->threads);
     /* Units: runs of consecutive regions, `unit_regions` each or about a quarter of a thread's share of the
-       bytes. Regions out of time order (an index without NTX_IF_REGIONS_SORTED) make one unit: the merge
-       needs the units in time order. */
+       bytes, and at most UNIT_BYTES: what a unit keeps until the merge takes it (a GC tape, open pairs, the
+       records it finished) grows with its bytes, and the units read but not merged yet wait in memory, so
+       the size of a unit, not of the trace, bounds the memory (a quarter of a 10 GB trace's share was
+       1.3 GB a unit: a GC tape of 220 MB). Regions out of time order (an index without
+       NTX_IF_REGIONS_SORTED) make one unit: the merge needs the units in time order. */
     int sorted = ntx_index_regions_sorted(x);
     uint64_t target = total / ((uint64_t)nthreads * 4) + 1, acc = 0;
+    if (target > UNIT_BYTES)
+        target = UNIT_BYTES;
     for (size_t i = 0; i < nregions; i++) {
         int cut = i == 0 || sh.regions[i] != sh.regions[i - 1] + 1;
         if (!cut && sorted && (o->unit_regions ? sh.units[sh.nunits - 1].count >= o->unit_regions : acc >= target))
