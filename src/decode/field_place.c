@@ -94,6 +94,42 @@ int ntx_field_place_utf16(const ntx_field_place *p, const ntidx_event *ev, const
     return 1;
 }
 
+/* The segments of fields[0..n) appended to the shape under way (*run: the fixed bytes since the last string).
+   An object's fields lie inline, as the decoder reads them (TraceLogging's structs). 0, or -1 when the layout
+   takes another kind of field or is too deep: not shaped. */
+static int shape_fields(ntx_layout_shape *out, uint64_t *run, const ntidx_field *fields, uint32_t n, int v6,
+                        uint32_t ptr, int manifest, int depth)
+{
+    if (depth > 4)
+        return -1;
+    for (uint32_t i = 0; i < n; i++) {
+        const ntidx_field *f = &fields[i];
+        if (f->type_code == NTIDX_TYPE_UTF16_STRING) {
+            if (out->nstr == NTX_SHAPE_STRINGS || *run > UINT32_MAX)
+                return -1;
+            out->fixed[out->nstr++] = (uint32_t)*run;
+            *run = 0;
+            continue;
+        }
+        if (f->type_code == NTIDX_TYPE_OBJECT) {
+            /* (a manifest's strings are left out only at the top level: its objects are not shaped) */
+            if ((f->field_count && !f->fields) || manifest)
+                return -1;
+            if (shape_fields(out, run, f->fields, f->field_count, v6, ptr, manifest, depth + 1) < 0)
+                return -1;
+            continue;
+        }
+        if (f->type_code == NTX_TYPE_COUNTED_ARRAY || f->type_code == NTIDX_TYPE_FIXED_ARRAY ||
+            f->type_code == NTIDX_TYPE_RELLOC || f->type_code == NTIDX_TYPE_DATALOC)
+            return -1; /* the interpreter's: their elements have checks of their own */
+        long s = ntx_field_fixed_size(f, v6, ptr, 0);
+        if (s < 0)
+            return -1;
+        *run += (uint64_t)s;
+    }
+    return 0;
+}
+
 void ntx_layout_shape_of(const ntidx_trace *t, const ntidx_metadata *m, ntx_layout_shape *out)
 {
     memset(out, 0, sizeof *out);
@@ -109,31 +145,15 @@ void ntx_layout_shape_of(const ntidx_trace *t, const ntidx_metadata *m, ntx_layo
     if (ntx_layout_bool8_candidate(m))
         return; /* the decoder may read it twice, with two widths of booleans */
     uint64_t run = 0;
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < m->field_count; i++) {
-        const ntidx_field *f = &m->fields[i];
-        if (f->type_code == NTIDX_TYPE_UTF16_STRING) {
-            if (n == NTX_SHAPE_STRINGS || run > UINT32_MAX)
-                return;
-            out->fixed[n++] = (uint32_t)run;
-            run = 0;
-            continue;
-        }
-        if (f->type_code == NTX_TYPE_COUNTED_ARRAY || f->type_code == NTIDX_TYPE_OBJECT ||
-            f->type_code == NTIDX_TYPE_FIXED_ARRAY || f->type_code == NTIDX_TYPE_RELLOC ||
-            f->type_code == NTIDX_TYPE_DATALOC)
-            return; /* the interpreter's: their insides have checks of their own */
-        long s = ntx_field_fixed_size(f, v6, ptr, 0);
-        if (s < 0)
-            return;
-        run += (uint64_t)s;
-    }
-    if (run > UINT32_MAX)
+    int manifest = ntx_manifest_owns(m->fields);
+    if (shape_fields(out, &run, m->fields, m->field_count, v6, ptr, manifest, 0) < 0 || run > UINT32_MAX) {
+        memset(out, 0, sizeof *out);
         return;
-    out->fixed[n] = (uint32_t)run;
-    out->nstr = (uint8_t)n;
-    /* the decoder's rule for strings a runtime left out: a manifest string followed only by fixed fields */
-    out->last_omissible = n > 0 && ntx_manifest_owns(m->fields);
+    }
+    out->fixed[out->nstr] = (uint32_t)run;
+    /* the decoder's rule for strings a runtime left out: a manifest string followed only by fixed fields (a
+       shaped manifest layout has no objects: its strings are all top-level) */
+    out->last_omissible = out->nstr > 0 && manifest;
     out->shaped = 1;
 }
 

@@ -73,8 +73,9 @@ int ntx_field_place_utf16(const ntx_field_place *p, const ntidx_event *ev, const
 
 /*
  * Whether a payload fits its type's layout, without decoding it: for layouts
- * of fixed-size fields and UTF-16 strings at the top level (the runtime's
- * events, most EventSource ones), the checks the decoder makes, in a few
+ * of fixed-size fields, UTF-16 strings and objects of them (the runtime's
+ * events, most EventSource and TraceLogging ones), the checks the decoder
+ * makes, in a few
  * steps (each string's terminator found; the bytes the fixed fields need
  * there). Other layouts are not shaped (`shaped` 0): decode to check them.
  * A payload fits exactly when ntidx_values_decode() takes it (a test holds

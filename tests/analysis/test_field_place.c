@@ -2,7 +2,8 @@
  * Field places and layout shapes (src/decode/field_place.h), which the
  * analyses with lazy_payload read instead of decoding payloads: held equal
  * to the decoder on random payloads. For every layout (the runtime's, from
- * its manifest, and layouts the trace gives) and random payloads of every
+ * its manifest, and layouts the trace gives, objects in objects among them)
+ * and random payloads of every
  * length, with zero units sprinkled so that strings end anywhere:
  *   - a shaped layout fits a payload exactly when ntidx_values_decode()
  *     takes it;
@@ -54,7 +55,14 @@ static const ntidx_field f_bool = {.name = "f", .type_code = NTIDX_TYPE_BOOLEAN3
 static const ntidx_field f_byte = {.name = "el", .type_code = NTIDX_TYPE_BYTE};
 static const ntidx_field f_arr = {.name = "arr", .type_code = NTIDX_TYPE_ARRAY, .element = &f_byte};
 
-#define NLAYOUTS 7
+static const ntidx_field obj1_fields[] = {{.name = "in", .type_code = NTIDX_TYPE_INT32},
+                                          {.name = "name", .type_code = NTIDX_TYPE_UTF16_STRING}};
+static const ntidx_field f_obj1 = {.name = "", .type_code = NTIDX_TYPE_OBJECT, .fields = obj1_fields, .field_count = 2};
+static const ntidx_field obj2_fields[] = {{.name = "t", .type_code = NTIDX_TYPE_UTF16_STRING}, f_obj1,
+                                          {.name = "n", .type_code = NTIDX_TYPE_INT16}};
+static const ntidx_field f_obj2 = {.name = "o", .type_code = NTIDX_TYPE_OBJECT, .fields = obj2_fields, .field_count = 3};
+
+#define NLAYOUTS 9
 static const ntidx_field lay0[] = {f_i32, f_s1, f_u64};
 static const ntidx_field lay1[] = {f_s1, f_s2, f_i16, f_sb};
 static const ntidx_field lay2[] = {f_guid, f_i32, f_u64, f_dbl};
@@ -62,8 +70,10 @@ static const ntidx_field lay3[] = {f_i32, f_bool, f_u64};
 static const ntidx_field lay4[] = {f_i32, f_arr, f_u64};
 static const ntidx_field lay5[] = {f_s1};
 static const ntidx_field lay6[] = {f_sb, f_i16, f_s1, f_s2, f_i32};
-static const ntidx_field *const layouts[NLAYOUTS] = {lay0, lay1, lay2, lay3, lay4, lay5, lay6};
-static const uint32_t layout_n[NLAYOUTS] = {3, 4, 4, 3, 3, 1, 5};
+static const ntidx_field lay7[] = {f_obj1};                /* TraceLogging's: one object of the fields */
+static const ntidx_field lay8[] = {f_i32, f_obj2, f_s1, f_u64}; /* objects in objects, strings around */
+static const ntidx_field *const layouts[NLAYOUTS] = {lay0, lay1, lay2, lay3, lay4, lay5, lay6, lay7, lay8};
+static const uint32_t layout_n[NLAYOUTS] = {3, 4, 4, 3, 3, 1, 5, 1, 4};
 
 /* An event of metadata `meta` on thread 1..7. */
 static void es_event_plain(rt_trace *rt, uint32_t meta, uint32_t thread, uint64_t ts, const uint8_t *payload,
