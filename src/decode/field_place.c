@@ -35,20 +35,20 @@ void ntx_field_place_of(const ntidx_trace *t, const ntidx_metadata *m, const cha
     uint32_t ptr = info->pointer_size == 4 ? 4 : 8;
     /* A layout the trace gives with a Boolean may hold one-byte booleans (ntx_layout_bool8_candidate()): what
        follows one has no fixed place. */
-    int bool8 = ntx_layout_bool8_candidate(m);
+    int bool8 = ntx_layout_bool8_candidate(m), manifest = ntx_manifest_owns(m->fields);
     uint64_t off = 0;
     for (uint32_t i = 0; i < m->field_count; i++) {
         const ntidx_field *f = &m->fields[i];
         if (f->name && !strcmp(f->name, name)) {
             if (off > UINT32_MAX)
-                return;
+                break;
             out->off = (uint32_t)off;
             if (int_kind(f->type_code, ptr, &out->size, &out->kind))
                 return;
             if (f->type_code != NTIDX_TYPE_UTF16_STRING)
-                return; /* NONE: decoded */
+                break; /* NONE: decoded */
             out->kind = NTX_PLACE_UTF16Z;
-            if (ntx_manifest_owns(m->fields)) { /* the decoder's rule for strings a runtime left out */
+            if (manifest) { /* the decoder's rule for strings a runtime left out */
                 uint64_t sum = 0;
                 for (uint32_t k = i + 1; k < m->field_count; k++) {
                     long s = ntx_field_fixed_size(&m->fields[k], v6, ptr, 0);
@@ -63,34 +63,42 @@ void ntx_field_place_of(const ntidx_trace *t, const ntidx_metadata *m, const cha
             }
             return;
         }
+        if (f->type_code == NTIDX_TYPE_UTF16_STRING) {
+            /* a string before it: skipped by its terminator; but not one the runtime may leave out (only the
+               last string, with fixed fields after it, may be: then what follows moves by whether it is there) */
+            int last = 1;
+            for (uint32_t k = i + 1; k < m->field_count && last; k++)
+                last = m->fields[k].type_code != NTIDX_TYPE_UTF16_STRING;
+            if ((manifest && last) || out->nskip == NTX_PLACE_SKIP || off > UINT32_MAX)
+                break;
+            out->gap[out->nskip++] = (uint32_t)off;
+            off = 0;
+            continue;
+        }
         long s = ntx_field_fixed_size(f, v6, ptr, 0);
         if (s < 0 || (bool8 && f->type_code == NTIDX_TYPE_BOOLEAN32) || f->type_code == NTX_TYPE_COUNTED_ARRAY)
-            return; /* what follows has no fixed place */
+            break; /* what follows has no fixed place */
         if (f->type_code == NTIDX_TYPE_OBJECT || f->type_code == NTIDX_TYPE_FIXED_ARRAY)
-            return; /* fixed, but their insides are the interpreter's (one-byte booleans among them) */
+            break; /* fixed, but their insides are the interpreter's (one-byte booleans among them) */
         off += (uint64_t)s;
     }
+    memset(out, 0, sizeof *out); /* NONE */
 }
 
-int ntx_field_place_utf16(const ntx_field_place *p, const ntidx_event *ev, const uint8_t **s, size_t *units)
+int ntx_field_place_skip(const ntx_field_place *p, const ntidx_event *ev, uint64_t *at)
 {
-    if (p->off > ev->payload_size)
-        return 0;
-    uint64_t left = ev->payload_size - p->off;
-    if (p->omissible && left == p->rest) {
-        *s = NULL;
-        *units = 0;
-        return 1;
+    uint64_t q = 0;
+    const uint8_t *end = ev->payload + ev->payload_size;
+    for (uint32_t i = 0; i < p->nskip; i++) {
+        q += p->gap[i];
+        if (q > ev->payload_size)
+            return 0;
+        const uint8_t *nul = ntx_utf16_find_nul(ev->payload + q, end);
+        if (!nul)
+            return 0;
+        q = (uint64_t)(nul - ev->payload) + 2;
     }
-    const uint8_t *b = ev->payload + p->off, *end = ev->payload + ev->payload_size;
-    const uint8_t *nul = ntx_utf16_find_nul(b, end);
-    if (!nul)
-        return 0;
-    /* the fixed-size fields after a manifest string must be there too, as the decoder checks */
-    if (p->omissible && (uint64_t)(end - (nul + 2)) < p->rest)
-        return 0;
-    *s = b;
-    *units = (size_t)(nul - b) / 2;
+    *at = q + p->off;
     return 1;
 }
 
@@ -172,4 +180,27 @@ int ntx_layout_fits(const ntx_layout_shape *s, const ntidx_event *ev)
         p = (uint64_t)(nul - ev->payload) + 2;
     }
     return p + s->fixed[s->nstr] <= size;
+}
+
+int ntx_field_place_utf16(const ntx_field_place *p, const ntidx_event *ev, const uint8_t **s, size_t *units)
+{
+    uint64_t at;
+    if (!ntx_field_place_start(p, ev, &at) || at > ev->payload_size)
+        return 0;
+    uint64_t left = ev->payload_size - at;
+    if (p->omissible && left == p->rest) {
+        *s = NULL;
+        *units = 0;
+        return 1;
+    }
+    const uint8_t *b = ev->payload + at, *end = ev->payload + ev->payload_size;
+    const uint8_t *nul = ntx_utf16_find_nul(b, end);
+    if (!nul)
+        return 0;
+    /* the fixed-size fields after a manifest string must be there too, as the decoder checks */
+    if (p->omissible && (uint64_t)(end - (nul + 2)) < p->rest)
+        return 0;
+    *s = b;
+    *units = (size_t)(nul - b) / 2;
+    return 1;
 }

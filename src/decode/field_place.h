@@ -33,26 +33,44 @@ enum {
     NTX_PLACE_UTF16Z    /* a NUL-terminated UTF-16 string */
 };
 
+#define NTX_PLACE_SKIP 4 /* strings a place may lie after */
+
 typedef struct ntx_field_place {
-    uint32_t off;      /* its first byte in the payload */
+    uint32_t off;      /* its first byte in the payload, or past the terminator of the last string before it */
     uint8_t kind;      /* NTX_PLACE_* */
     uint8_t size;      /* integers: 1, 2, 4 or 8 */
     uint8_t omissible; /* UTF16Z: a manifest string a runtime before .NET 6 left out when it was NULL */
+    uint8_t nskip;     /* strings before it (an exception's message lies after its type) */
     uint32_t rest;     /* omissible: the bytes of the fixed-size fields that follow it, all of them */
+    uint32_t gap[NTX_PLACE_SKIP]; /* the fixed bytes before each of those strings */
 } ntx_field_place;
 
 /* The place of top-level field `name` in m's payloads, in trace t (its pointer size and version): the
    first field of that name, as ntidx_values_find() finds it. */
 void ntx_field_place_of(const ntidx_trace *t, const ntidx_metadata *m, const char *name, ntx_field_place *out);
 
+/* Where a place lies past the strings before it (ntx_field_place_start()): 1, or 0 when one does not end. */
+int ntx_field_place_skip(const ntx_field_place *p, const ntidx_event *ev, uint64_t *at);
+
+/* The offset of a place in ev's payload: 1, or 0 when a string before it does not end in the payload. */
+static inline int ntx_field_place_start(const ntx_field_place *p, const ntidx_event *ev, uint64_t *at)
+{
+    if (!p->nskip) {
+        *at = p->off;
+        return 1;
+    }
+    return ntx_field_place_skip(p, ev, at);
+}
+
 /* An integer field at its place in ev's payload, as int64 (unsigned values above INT64_MAX wrap, as the
    analyses read decoded values): 1, or 0 when the payload is too short to hold it. The place must be an
    integer's. */
 static inline int ntx_field_place_int(const ntx_field_place *p, const ntidx_event *ev, int64_t *out)
 {
-    if ((uint64_t)p->off + p->size > ev->payload_size)
+    uint64_t at;
+    if (!ntx_field_place_start(p, ev, &at) || at + p->size > ev->payload_size)
         return 0;
-    const uint8_t *b = ev->payload + p->off;
+    const uint8_t *b = ev->payload + at;
     int s = p->kind == NTX_PLACE_INT;
     switch (p->size) {
     case 1: *out = s ? (int64_t)(int8_t)*b : (int64_t)*b; break;
