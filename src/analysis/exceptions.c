@@ -38,6 +38,8 @@ typedef struct exc_state {
     ntx_groups g;   /* key: type, message, the stack's IPs (8 bytes each; absent without a stack) */
     uint64_t *ips;  /* a unit's scratch for one stack */
     size_t ips_cap;
+    ntx_an_places places;      /* ExceptionType and ExceptionMessage, read in place */
+    ntx_an_text type, message; /* theirs, as UTF-8 */
     ntidx_symbolizer *sym; /* merged: the symbolizer read along with the exceptions (take_symbols()), or NULL */
 } exc_state;
 
@@ -57,6 +59,8 @@ static void state_free(void *p)
     exc_state *s = p;
     ntx_groups_free(&s->g);
     free(s->ips);
+    free(s->type.data);
+    free(s->message.data);
     ntidx_symbolizer_close(&s->sym);
     free(s);
 }
@@ -68,9 +72,14 @@ static int unit_event(void *unit, const ntx_an_event *e, ntx_err *err)
     const ntidx_analysis_options *o = s->ctx->o;
     if (o->has_thread && e->thread != o->thread)
         return 0;
+    static const char *const names[] = {"ExceptionType", "ExceptionMessage"};
+    const ntx_field_place *at = ntx_an_places_of(&s->places, s->ctx->t, e->ev->metadata, names, 2);
     size_t tl = 0, ml = 0;
-    const char *type = ntx_an_str(e->values, "ExceptionType", &tl);
-    const char *msg = ntx_an_str(e->values, "ExceptionMessage", &ml);
+    const char *type = NULL, *msg = NULL;
+    int rc;
+    if ((rc = ntx_an_field_str(e, &at[0], names[0], &s->type, &type, &tl, err)) < 0 ||
+        (rc = ntx_an_field_str(e, &at[1], names[1], &s->message, &msg, &ml, err)) < 0)
+        return rc;
     size_t depth = ntidx_event_stack_depth(s->ctx->t, e->ev);
     if (depth > s->ips_cap) {
         uint64_t *n = realloc(s->ips, depth * sizeof *n);
@@ -84,7 +93,7 @@ static int unit_event(void *unit, const ntx_an_event *e, ntx_err *err)
     ntx_blob key[NTX_GROUP_PARTS] = {{type ? type : "", type ? tl : 0},
                                      {msg ? msg : "", msg ? ml : 0},
                                      {depth ? s->ips : NULL, depth * sizeof *s->ips}};
-    int rc = ntx_groups_add(&s->g, key, 0, 1, 0, e->ts, e->ts);
+    rc = ntx_groups_add(&s->g, key, 0, 1, 0, e->ts, e->ts);
     return rc < 0 ? ntx_err_set(err, rc, "out of memory") : 0;
 }
 
@@ -340,6 +349,7 @@ static const ntx_analysis_def exceptions_def = {
     .name = "exceptions",
     .types = exception_types,
     .ntypes = sizeof exception_types / sizeof exception_types[0],
+    .lazy_payload = 1,
     .unit_new = state_new,
     .unit_event = unit_event,
     .unit_free = state_free,
