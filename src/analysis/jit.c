@@ -755,120 +755,11 @@ static int sum_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell
     return NTIDX_OK;
 }
 
-/*
- * The window's records (of the thread asked for, if any) into r->order in
- * the order they began: unit by unit, each unit's own records (in the order
- * of its events) with those the merge made from its ends without a start
- * between them (each before the first of the unit's records that began after
- * its end: `before`). *mixed set when they are of more than one process.
- */
-static void order_rows(jit_result *r, const ntidx_analysis_options *o, int *mixed)
-{
-    size_t n = 0;
-    uint32_t pid0 = 0;
-    *mixed = 0;
-    for (size_t c = 0; c < r->nchunks;) {
-        const jchunk *own = NULL, *mine = NULL;
-        size_t co = 0, cm = 0;
-        if (r->chunks[c].own) {
-            if (r->chunks[c].unit == UNIT_LOOKAHEAD) {
-                c++;
-                continue;
-            }
-            co = c;
-            own = &r->chunks[c++];
-        }
-        if (c < r->nchunks && !r->chunks[c].own && (!own || r->chunks[c].unit == own->unit)) {
-            cm = c;
-            mine = &r->chunks[c++];
-        }
-        const jtab *t = &r->tabs[own ? own->unit : mine->unit];
-        size_t no = own ? own->n : 0, nm = mine ? mine->n : 0;
-        for (size_t i = 0, k = 0; i < no || k < nm;) {
-            uint64_t at;
-            const jrec *j;
-            if (i < no && (k >= nm || own->before[i] <= k)) {
-                at = (uint64_t)co << 32 | i;
-                j = &own->recs[i++];
-            } else {
-                at = (uint64_t)cm << 32 | k;
-                j = &mine->recs[k++];
-            }
-            if (!(j->flags & REC_IN_WINDOW) || (o->has_thread && t->who_thread[j->who] != o->thread))
-                continue;
-            uint32_t pid = t->who_pid[j->who];
-            if (!n)
-                pid0 = pid;
-            else if (pid != pid0)
-                *mixed = 1;
-            r->order[n++] = at;
-        }
-    }
-    r->n = n;
-}
-
 static uint32_t pid_of_row(const jit_result *r, size_t row)
 {
     const jtab *t;
     const jrec *j = row_rec(r, row, &t);
     return t->who_pid[j->who];
-}
-
-static int by_pid(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* The rows grouped by process (by pid, each process's rows in their order): 0, or NTIDX_E_NOMEM. *npids: the
-   processes. */
-static int group_by_process(jit_result *r, size_t *npids)
-{
-    ntx_idmap at; /* pid -> its place in pids + 1 */
-    ntx_idmap_init(&at);
-    uint32_t *pids = NULL;
-    size_t np = 0, cap = 0;
-    uint64_t *count = NULL, *tmp = NULL;
-    int rc = NTIDX_E_NOMEM;
-    for (size_t i = 0; i < r->n; i++) {
-        uint32_t pid = pid_of_row(r, i);
-        if (ntx_idmap_get(&at, pid))
-            continue;
-        if (np == cap) {
-            size_t nc = cap ? cap * 2 : 16;
-            uint32_t *nv = realloc(pids, nc * sizeof *nv);
-            if (!nv)
-                goto out;
-            pids = nv;
-            cap = nc;
-        }
-        pids[np++] = pid;
-        if (ntx_idmap_put(&at, pid, (void *)(uintptr_t)np) < 0)
-            goto out;
-    }
-    qsort(pids, np, sizeof *pids, by_pid);
-    for (size_t k = 0; k < np; k++) /* the places in pid order */
-        if (ntx_idmap_put(&at, pids[k], (void *)(uintptr_t)(k + 1)) < 0)
-            goto out;
-    if (!(count = calloc(np + 1, sizeof *count)) || !(tmp = malloc((r->n ? r->n : 1) * sizeof *tmp)))
-        goto out;
-    for (size_t i = 0; i < r->n; i++)
-        count[(uintptr_t)ntx_idmap_get(&at, pid_of_row(r, i))]++;
-    for (size_t k = 1; k <= np; k++) /* count[k]: where process k's rows start (k from 0) */
-        count[k] += count[k - 1];
-    for (size_t i = 0; i < r->n; i++)
-        tmp[count[(uintptr_t)ntx_idmap_get(&at, pid_of_row(r, i)) - 1]++] = r->order[i];
-    free(r->order);
-    r->order = tmp;
-    tmp = NULL;
-    *npids = np;
-    rc = 0;
-out:
-    ntx_idmap_free(&at);
-    free(pids);
-    free(count);
-    free(tmp);
-    return rc;
 }
 
 static void add_to(jit_sum *s, const jrec *j)
@@ -890,42 +781,215 @@ static void add_to(jit_sum *s, const jrec *j)
     }
 }
 
-/* Rows per process: one per tier present (in the tiers' order) and one for all. One pass over a process's
-   rows: each sum still adds its rows in row order (the same doubles), where a pass per tier was most of the
-   analysis's serial part on a trace of millions of methods. Without any record, the trace's process's "all"
-   row, empty. The records no load completed: the return. */
+/* One process's summary rows as its rows are added in their order: each sum adds its rows in row order (the
+   same doubles whichever pass adds them). */
 #define TIERS (sizeof tier_names / sizeof tier_names[0])
-static uint64_t summarize(jit_result *r, uint32_t trace_pid)
+typedef struct process_sums {
+    jit_sum tiers[TIERS], all;
+    int any[TIERS];
+} process_sums;
+
+static void sums_begin(process_sums *p, uint32_t pid)
 {
-    uint64_t incomplete = 0;
+    for (size_t t = 0; t < TIERS; t++) {
+        p->tiers[t] = (jit_sum){.pid = pid, .tier = tier_names[t]};
+        p->any[t] = 0;
+    }
+    p->all = (jit_sum){.pid = pid, .tier = "all"};
+}
+
+static inline void sums_add(process_sums *p, const jrec *j)
+{
+    if (j->tier < TIERS) {
+        add_to(&p->tiers[j->tier], j);
+        p->any[j->tier] = 1;
+    }
+    add_to(&p->all, j);
+}
+
+/* Its rows: one per tier present (in the tiers' order) and one for all. */
+static void sums_put(jit_result *r, const process_sums *p)
+{
+    for (size_t t = 0; t < TIERS; t++)
+        if (p->any[t])
+            r->sums[r->nsums++] = p->tiers[t];
+    r->sums[r->nsums++] = p->all;
+}
+
+/*
+ * The processes of the rows, known before a record is read: every pid of
+ * the units' thread tables (few: a unit's threads), sorted, and each
+ * thread's place among them. The ordering pass then counts each process's
+ * rows and, for a few processes, adds up their totals as it goes: on a
+ * trace of millions of methods every pass over the records (100 MB) is
+ * most of the analysis's serial part.
+ */
+/* Processes whose totals the ordering pass adds up: a trace holds one, or a few; more (a trace can name a
+   process per thread) take a pass of their own, not a table of totals per process. */
+#define SUMMED_PROCESSES 4
+typedef struct row_plan {
+    uint32_t *pids;          /* distinct, ascending */
+    size_t np;
+    uint32_t *who_place;     /* tab k's thread w: its process's place in pids, at who_base[k] + w */
+    size_t *who_base;
+    uint64_t *count;         /* rows per process */
+    uint32_t *row_place;     /* per row, its process's place (when np > 1) */
+    process_sums *sums;      /* per process (when np <= SUMMED_PROCESSES) */
+} row_plan;
+
+static void plan_free(row_plan *pl)
+{
+    free(pl->pids);
+    free(pl->who_place);
+    free(pl->who_base);
+    free(pl->count);
+    free(pl->row_place);
+    free(pl->sums);
+}
+
+static int by_pid(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* 0, or NTIDX_E_NOMEM. */
+static int plan_rows(const jit_result *r, size_t total, row_plan *pl)
+{
+    memset(pl, 0, sizeof *pl);
+    size_t w = 0;
+    if (!(pl->who_base = malloc((r->ntabs ? r->ntabs : 1) * sizeof *pl->who_base)))
+        return NTIDX_E_NOMEM;
+    for (size_t k = 0; k < r->ntabs; k++) {
+        pl->who_base[k] = w;
+        w += r->tabs[k].nwho;
+    }
+    if (!(pl->pids = malloc((w ? w : 1) * sizeof *pl->pids)) ||
+        !(pl->who_place = malloc((w ? w : 1) * sizeof *pl->who_place)))
+        return NTIDX_E_NOMEM;
+    for (size_t k = 0; k < r->ntabs; k++)
+        if (r->tabs[k].nwho)
+            memcpy(pl->pids + pl->who_base[k], r->tabs[k].who_pid, r->tabs[k].nwho * sizeof *pl->pids);
+    qsort(pl->pids, w, sizeof *pl->pids, by_pid);
+    for (size_t i = 0; i < w; i++)
+        if (!pl->np || pl->pids[pl->np - 1] != pl->pids[i])
+            pl->pids[pl->np++] = pl->pids[i];
+    for (size_t k = 0; k < r->ntabs; k++)
+        for (size_t i = 0; i < r->tabs[k].nwho; i++) {
+            const uint32_t *at = bsearch(&r->tabs[k].who_pid[i], pl->pids, pl->np, sizeof *pl->pids, by_pid);
+            pl->who_place[pl->who_base[k] + i] = (uint32_t)(at - pl->pids);
+        }
+    if (!(pl->count = calloc(pl->np ? pl->np : 1, sizeof *pl->count)))
+        return NTIDX_E_NOMEM;
+    if (pl->np > 1 && !(pl->row_place = malloc((total ? total : 1) * sizeof *pl->row_place)))
+        return NTIDX_E_NOMEM;
+    if (pl->np <= SUMMED_PROCESSES) {
+        if (pl->np && !(pl->sums = malloc(pl->np * sizeof *pl->sums)))
+            return NTIDX_E_NOMEM;
+        for (size_t k = 0; k < pl->np; k++)
+            sums_begin(&pl->sums[k], pl->pids[k]);
+    }
+    return 0;
+}
+
+/*
+ * The window's records (of the thread asked for, if any) into r->order in
+ * the order they began: unit by unit, each unit's own records (in the order
+ * of its events) with those the merge made from its ends without a start
+ * between them (each before the first of the unit's records that began after
+ * its end: `before`). Each row's process counted (and its place kept), its
+ * totals added when pl->sums.
+ */
+static void order_rows(jit_result *r, const ntidx_analysis_options *o, row_plan *pl)
+{
+    size_t n = 0;
+    for (size_t c = 0; c < r->nchunks;) {
+        const jchunk *own = NULL, *mine = NULL;
+        size_t co = 0, cm = 0;
+        if (r->chunks[c].own) {
+            if (r->chunks[c].unit == UNIT_LOOKAHEAD) {
+                c++;
+                continue;
+            }
+            co = c;
+            own = &r->chunks[c++];
+        }
+        if (c < r->nchunks && !r->chunks[c].own && (!own || r->chunks[c].unit == own->unit)) {
+            cm = c;
+            mine = &r->chunks[c++];
+        }
+        uint32_t unit = own ? own->unit : mine->unit;
+        const jtab *t = &r->tabs[unit];
+        const uint32_t *place = pl->who_place + pl->who_base[unit];
+        size_t no = own ? own->n : 0, nm = mine ? mine->n : 0;
+        for (size_t i = 0, k = 0; i < no || k < nm;) {
+            uint64_t at;
+            const jrec *j;
+            if (i < no && (k >= nm || own->before[i] <= k)) {
+                at = (uint64_t)co << 32 | i;
+                j = &own->recs[i++];
+            } else {
+                at = (uint64_t)cm << 32 | k;
+                j = &mine->recs[k++];
+            }
+            if (!(j->flags & REC_IN_WINDOW) || (o->has_thread && t->who_thread[j->who] != o->thread))
+                continue;
+            uint32_t p = place[j->who];
+            pl->count[p]++;
+            if (pl->row_place)
+                pl->row_place[n] = p;
+            if (pl->sums)
+                sums_add(&pl->sums[p], j);
+            r->order[n++] = at;
+        }
+    }
+    r->n = n;
+}
+
+/* The rows grouped by process (by pid, each process's rows in their order), when they are of more than one:
+   0, or NTIDX_E_NOMEM. */
+static int group_by_process(jit_result *r, const row_plan *pl)
+{
+    size_t with_rows = 0;
+    for (size_t k = 0; k < pl->np; k++)
+        with_rows += pl->count[k] > 0;
+    if (with_rows < 2)
+        return 0; /* in that order already */
+    uint64_t *start = malloc(pl->np * sizeof *start), *tmp = malloc(r->n * sizeof *tmp);
+    if (!start || !tmp) {
+        free(start);
+        free(tmp);
+        return NTIDX_E_NOMEM;
+    }
+    for (size_t k = 0, at = 0; k < pl->np; k++) {
+        start[k] = at;
+        at += pl->count[k];
+    }
+    for (size_t i = 0; i < r->n; i++)
+        tmp[start[pl->row_place[i]]++] = r->order[i];
+    free(start);
+    free(r->order);
+    r->order = tmp;
+    return 0;
+}
+
+/* Rows per process (the rows grouped by process), in a pass of their own: one pass over a process's rows,
+   where a pass per tier was most of the analysis's serial part on a trace of millions of methods. */
+static void summarize(jit_result *r)
+{
     for (size_t i = 0; i < r->n;) {
         uint32_t pid = pid_of_row(r, i);
-        jit_sum tiers[TIERS], all = {.pid = pid, .tier = "all"};
-        int any[TIERS] = {0};
-        for (size_t t = 0; t < TIERS; t++)
-            tiers[t] = (jit_sum){.pid = pid, .tier = tier_names[t]};
-        size_t end = i;
-        for (; end < r->n; end++) {
+        process_sums p;
+        sums_begin(&p, pid);
+        for (; i < r->n; i++) {
             const jtab *t;
-            const jrec *j = row_rec(r, end, &t);
+            const jrec *j = row_rec(r, i, &t);
             if (t->who_pid[j->who] != pid)
                 break;
-            if (j->tier < TIERS) {
-                add_to(&tiers[j->tier], j);
-                any[j->tier] = 1;
-            }
-            add_to(&all, j);
+            sums_add(&p, j);
         }
-        for (size_t t = 0; t < TIERS; t++)
-            if (any[t])
-                r->sums[r->nsums++] = tiers[t];
-        incomplete += all.incomplete;
-        r->sums[r->nsums++] = all;
-        i = end;
+        sums_put(r, &p);
     }
-    if (!r->nsums)
-        r->sums[r->nsums++] = (jit_sum){.pid = trace_pid, .tier = "all"};
-    return incomplete;
 }
 
 static int finish(void *merged, ntidx_analysis **out, ntx_an_counts *counts, ntx_err *err)
@@ -957,17 +1021,34 @@ static int finish(void *merged, ntidx_analysis **out, ntx_an_counts *counts, ntx
         }
         total += ch->n;
     }
-    int mixed = 0;
-    size_t npids = 1;
-    int rc = (r->order = malloc((total ? total : 1) * sizeof *r->order)) ? 0 : NTIDX_E_NOMEM;
-    if (rc == 0)
-        order_rows(r, m->ctx->o, &mixed);
-    /* Usually of one process: then in that order already. */
-    if (rc == 0 && mixed)
-        rc = group_by_process(r, &npids);
-    if (rc == 0 && !(r->sums = malloc((npids * (TIERS + 1) + 1) * sizeof *r->sums))) /* the tiers and all */
+    row_plan pl;
+    int rc = plan_rows(r, total, &pl);
+    if (rc == 0 && !(r->order = malloc((total ? total : 1) * sizeof *r->order)))
         rc = NTIDX_E_NOMEM;
-    uint64_t incomplete = rc == 0 ? summarize(r, m->ctx->pid) : 0;
+    if (rc == 0) {
+        order_rows(r, m->ctx->o, &pl);
+        rc = group_by_process(r, &pl);
+    }
+    size_t with_rows = 0;
+    for (size_t k = 0; rc == 0 && k < pl.np; k++)
+        with_rows += pl.count[k] > 0;
+    if (rc == 0 && !(r->sums = malloc((with_rows * (TIERS + 1) + 1) * sizeof *r->sums))) /* the tiers and all */
+        rc = NTIDX_E_NOMEM;
+    uint64_t incomplete = 0;
+    if (rc == 0) {
+        if (!r->n) /* no record: the trace's process's "all" row, empty */
+            r->sums[r->nsums++] = (jit_sum){.pid = m->ctx->pid, .tier = "all"};
+        else if (!pl.sums)
+            summarize(r);
+        else
+            for (size_t k = 0; k < pl.np; k++)
+                if (pl.count[k])
+                    sums_put(r, &pl.sums[k]);
+        for (size_t k = 0; k < r->nsums; k++)
+            if (!strcmp(r->sums[k].tier, "all"))
+                incomplete += r->sums[k].incomplete;
+    }
+    plan_free(&pl);
     if (rc == 0)
         rc = ntx_analysis_new("jit", NTX_ANALYSIS_JIT, r, free_result, out);
     if (rc < 0) {
