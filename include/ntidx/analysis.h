@@ -443,7 +443,9 @@ NTIDX_NODISCARD NTIDX_API int ntidx_jit_analyze(ntidx_trace *t, const ntidx_inde
 /** Methods of a JIT analysis (0 for another analysis). */
 NTIDX_API size_t ntidx_jit_count(const ntidx_analysis *a);
 
-/** Method `i` (< ntidx_jit_count()); NULL past the end or for another analysis. Valid as long as `a`. */
+/** Method `i` (< ntidx_jit_count()); NULL past the end, for another analysis, or out of memory: the rows
+    are made on the first call, by whichever thread calls first (the tables do without them). Valid as long
+    as `a`. */
 NTIDX_API const ntidx_jit_method *ntidx_jit_at(const ntidx_analysis *a, size_t i);
 
 /* ------------------------------------------------------------------ */

@@ -5,10 +5,15 @@
  * (an_check.h): starts and loads in different regions, nested
  * compilations on one thread, a compilation that never ends and the load of
  * another method that TraceEvent then gives it, loads without a start,
- * windows and their lookahead. And the real .NET Core 3.0 trace against
+ * windows and their lookahead. Thousands of compilations of two processes
+ * over dozens of units: rows grouped by process in the order they began,
+ * names stored once per unit, ntidx_jit_at()'s rows made on first call from
+ * four threads at once. And the real .NET Core 3.0 trace against
  * TraceEvent's algorithm written out plainly (one pass, a list searched
  * backwards).
  */
+#include <pthread.h>
+
 #include "an_check.h"
 
 #define MS RT_MS
@@ -242,6 +247,238 @@ static void test_windows(void **state)
 
 /* ---- TraceEvent's algorithm, plainly: one pass in time order over a list searched backwards ---- */
 
+/* ---- Many compilations of two processes ---- */
+
+enum { MANY_STEPS = 2000, MANY_EVERY = 40, MANY_NAMES = 10, MANY_ORPHAN_EVERY = 97, PID_A = 4242, PID_B = 77 };
+
+/* Thread t's process: with two, threads 1..3 are PID_A's and 4..7 PID_B's; else each its own, the later the
+   smaller. */
+static uint32_t many_pid(int processes, uint32_t t) { return processes == 2 ? (t < 4 ? PID_A : PID_B) : 900 - 10 * t; }
+
+/* rt_begin() for V6 with the threads of `processes` processes (many_pid()). */
+static void rt_begin_processes(rt_trace *rt, int processes)
+{
+    memset(rt, 0, sizeof *rt);
+    ntidx_writer_options wo;
+    ntidx_writer_options_defaults(&wo);
+    wo.format_version = 6;
+    wo.process_id = PID_A;
+    rt->v6 = 1;
+    rt->next_meta = 1;
+    assert_int_equal(ntidx_writer_open_memory(&wo, &rt->w), NTIDX_OK);
+    for (uint64_t i = 1; i < RT_THREADS; i++) {
+        ntidx_thread th = {.index = i, .has_os_thread_id = 1, .os_thread_id = 1000 + i, .has_os_process_id = 1,
+                           .os_process_id = many_pid(processes, (uint32_t)i)};
+        assert_int_equal(ntidx_writer_add_thread(rt->w, &th), NTIDX_OK);
+    }
+}
+
+/* What a row of the many-compilations trace must be. */
+typedef struct many_rec {
+    uint64_t ts, thread, method_id;
+    uint32_t pid;
+    char name[32];
+    int64_t il, native;
+    double jit_ms;
+    int complete, tier;
+} many_rec;
+
+static many_rec many_want[MANY_STEPS + MANY_STEPS / MANY_ORPHAN_EVERY + 1];
+static size_t many_n;
+
+static int by_pid_then_ts(const void *a, const void *b)
+{
+    const many_rec *x = a, *y = b;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    return (x->ts > y->ts) - (x->ts < y->ts);
+}
+
+/* Step i (ts i * 100 ticks): compilation i starts on thread 1 + i % 7 (one of MANY_NAMES names), and the one
+   begun three steps before is loaded on its thread (so a thread has at most one open at a time, and the loads
+   of the three before a sequence point come after it: ends without a start for a unit of one region). Every
+   MANY_ORPHAN_EVERY steps a load without a start on a thread with nothing open (a record of its own,
+   unmatched). The last three are never loaded. The rows it must give in many_want, in their order. */
+static uint8_t *many_trace(int processes, size_t *size)
+{
+    rt_trace rt;
+    rt_begin_processes(&rt, processes);
+    many_n = 0;
+    for (uint32_t i = 0; i < MANY_STEPS; i++) {
+        uint64_t ts = (uint64_t)i * 100 + 1000;
+        uint32_t t = 1 + i % 7;
+        if (i % MANY_EVERY == 0 && i)
+            rt_seqpoint(&rt, ts - 50);
+        char name[16];
+        snprintf(name, sizeof name, "M%u", i % MANY_NAMES);
+        rt_jit_start(&rt, t, ts, i + 1, 10 + i, "N.S", name, "void  (int32)");
+        many_rec *w = &many_want[many_n++];
+        *w = (many_rec){.ts = ts, .thread = 1000 + t, .method_id = i + 1, .pid = many_pid(processes, t), .il = 10 + i};
+        snprintf(w->name, sizeof w->name, "N.S.%s(int32)", name);
+        if (i >= 3) {
+            uint32_t j = i - 3, tj = 1 + j % 7;
+            rt_method_load_verbose(&rt, 1, tj, ts + 10, j + 1, 0x100, 0x1000, 100 + j, RT_JITTED(QUICK), "N.S", "X",
+                                   "void  ()", 0);
+            many_rec *o = NULL;
+            for (size_t k = many_n; k-- > 0 && !o;)
+                if (many_want[k].method_id == j + 1)
+                    o = &many_want[k];
+            assert_non_null(o);
+            o->native = 100 + j;
+            o->jit_ms = (double)(ts + 10 - o->ts) / RT_MS;
+            o->complete = 1;
+            o->tier = QUICK;
+        }
+        if (i % MANY_ORPHAN_EVERY == 0 && i >= 7) {
+            uint32_t to = 1 + (i - 4) % 7; /* its compilation was loaded at step i - 1: nothing open */
+            rt_method_load_verbose(&rt, 1, to, ts + 20, 100000 + i, 0x100, 0x9000, 7, RT_JITTED(TIER1), "N.U",
+                                   i % 2 ? "Odd" : "Even", "void  ()", 0);
+            many_rec *w2 = &many_want[many_n++];
+            *w2 = (many_rec){.ts = ts + 20, .thread = 1000 + to, .method_id = 100000 + i,
+                             .pid = many_pid(processes, to), .native = 7, .complete = 1, .tier = TIER1};
+            snprintf(w2->name, sizeof w2->name, "N.U.%s()", i % 2 ? "Odd" : "Even");
+        }
+    }
+    qsort(many_want, many_n, sizeof many_want[0], by_pid_then_ts);
+    return rt_end(&rt, 1, size);
+}
+
+/* Threads that ask ntidx_jit_at() for every row at once, from different rows first, on an analysis whose rows
+   were never asked for: whichever thread makes them first, all must get the same. */
+typedef struct at_reader {
+    const ntidx_analysis *a;
+    size_t rows, start;
+    const ntidx_jit_method **got; /* per row */
+} at_reader;
+
+static void *read_rows(void *arg)
+{
+    at_reader *r = arg;
+    for (size_t n = 0; n < r->rows; n++) {
+        size_t i = (r->start + n) % r->rows;
+        if (!(r->got[i] = ntidx_jit_at(r->a, i)))
+            return NULL;
+    }
+    return r;
+}
+
+/* Many compilations of `processes` processes: two (their totals added up as the rows are ordered), or seven
+   (more than the analysis adds up that way: a pass of their own). */
+static void check_many(int processes)
+{
+    size_t size;
+    uint8_t *data = many_trace(processes, &size);
+    analysed an;
+    an_open(&an, data, size, "jit-many");
+    size_t regions = ntidx_index_region_count(an.x);
+    assert_true(regions >= MANY_STEPS / MANY_EVERY);
+    an_analyse_default(&an, ntidx_jit_analyze); /* its first: units of one region each */
+    const ntidx_analysis *a = an.a;
+    assert_int_equal(ntidx_jit_count(a), many_n);
+    const ntidx_analysis_stats *st = ntidx_analysis_get_stats(a);
+    assert_int_equal(st->unmatched, MANY_STEPS / MANY_ORPHAN_EVERY);
+    assert_int_equal(st->incomplete, 3);
+    /* the table, before any ntidx_jit_at(): the processes by pid, each one's rows in the order they began */
+    for (size_t i = 0; i < many_n; i++) {
+        const many_rec *w = &many_want[i];
+        if (an_cell(a, 0, i, "ts").u != w->ts)
+            fail_msg("row %zu begins at %" PRIu64 ", want %" PRIu64, i, an_cell(a, 0, i, "ts").u, w->ts);
+        assert_int_equal(an_cell(a, 0, i, "pid").u, w->pid);
+        assert_int_equal(an_cell(a, 0, i, "thread").u, w->thread);
+        assert_int_equal(an_cell(a, 0, i, "method_id").u, w->method_id);
+        assert_string_equal(an_cell(a, 0, i, "method_name").s, w->name);
+        assert_int_equal(an_cell(a, 0, i, "il_size").i, w->il);
+        assert_int_equal(an_cell(a, 0, i, "native_size").i, w->native);
+        assert_ms(an_cell(a, 0, i, "jit_time_ms").f, w->jit_ms);
+        assert_ms(an_cell(a, 0, i, "start_relative_ms").f, (double)w->ts / RT_MS);
+        assert_int_equal(an_cell(a, 0, i, "is_complete").u, (uint64_t)w->complete);
+        assert_string_equal(an_cell(a, 0, i, "optimization_tier").s, ntidx_jit_tier_name(w->tier, NULL, 0));
+    }
+    /* the totals: per process, smaller pid first, a row per tier present and one for all */
+    ntidx_table tb;
+    assert_int_equal(ntidx_analysis_table(a, 1, &tb), NTIDX_OK);
+    uint64_t row = 0;
+    int seen = 0;
+    for (size_t i = 0; i < many_n; seen++) {
+        uint32_t pid = many_want[i].pid;
+        int present[8] = {0};
+        uint64_t complete = 0, incomplete = 0, native = 0;
+        for (; i < many_n && many_want[i].pid == pid; i++) {
+            present[many_want[i].tier] = 1;
+            if (many_want[i].complete) {
+                complete++;
+                native += (uint64_t)many_want[i].native;
+            } else {
+                incomplete++;
+            }
+        }
+        for (int t = 0; t < 8; t++)
+            if (present[t]) {
+                assert_int_equal(an_cell(a, 1, row, "pid").u, pid);
+                assert_string_equal(an_cell(a, 1, row++, "optimization_tier").s, ntidx_jit_tier_name(t, NULL, 0));
+            }
+        assert_int_equal(an_cell(a, 1, row, "pid").u, pid);
+        assert_string_equal(an_cell(a, 1, row, "optimization_tier").s, "all");
+        assert_int_equal(an_cell(a, 1, row, "count").u, complete);
+        assert_int_equal(an_cell(a, 1, row, "incomplete").u, incomplete);
+        assert_int_equal(an_cell(a, 1, row++, "total_native_size").i, (int64_t)native);
+    }
+    assert_int_equal(tb.rows, row);
+    assert_int_equal(seen, processes);
+    /* ntidx_jit_at() from four threads at once: the same rows, saying what the cells say */
+    enum { THREADS = 4 };
+    at_reader r[THREADS];
+    pthread_t tid[THREADS];
+    for (int t = 0; t < THREADS; t++) {
+        r[t] = (at_reader){a, many_n, many_n * (size_t)t / THREADS, calloc(many_n, sizeof(void *))};
+        assert_non_null(r[t].got);
+    }
+    for (int t = 0; t < THREADS; t++)
+        assert_int_equal(pthread_create(&tid[t], NULL, read_rows, &r[t]), 0);
+    for (int t = 0; t < THREADS; t++) {
+        void *ok;
+        assert_int_equal(pthread_join(tid[t], &ok), 0);
+        assert_non_null(ok);
+    }
+    const char *names[MANY_STEPS + MANY_STEPS / MANY_ORPHAN_EVERY + 1];
+    size_t nnames = 0;
+    for (size_t i = 0; i < many_n; i++) {
+        for (int t = 1; t < THREADS; t++)
+            assert_ptr_equal(r[t].got[i], r[0].got[i]);
+        const ntidx_jit_method *m = r[0].got[i];
+        assert_ptr_equal(m, ntidx_jit_at(a, i));
+        assert_string_equal(m->method_name, many_want[i].name);
+        assert_int_equal(m->ts, many_want[i].ts);
+        assert_int_equal(m->pid, many_want[i].pid);
+        assert_int_equal(m->thread, many_want[i].thread);
+        assert_int_equal(m->method_id, many_want[i].method_id);
+        assert_int_equal(m->native_size, many_want[i].native);
+        assert_int_equal(m->is_complete, many_want[i].complete);
+        assert_true(m->jit_time_ms == an_cell(a, 0, i, "jit_time_ms").f);
+        assert_true(m->start_relative_ms == an_cell(a, 0, i, "start_relative_ms").f);
+        assert_ptr_equal(m->method_name, an_cell(a, 0, i, "method_name").s);
+        size_t k = 0;
+        while (k < nnames && names[k] != m->method_name)
+            k++;
+        if (k == nnames)
+            names[nnames++] = m->method_name;
+    }
+    /* each name stored once per unit (of one region here), not once per compilation */
+    if (nnames > regions * (MANY_NAMES + 2))
+        fail_msg("%zu copies of %d names over %zu units", nnames, MANY_NAMES + 2, regions);
+    for (int t = 0; t < THREADS; t++)
+        free(r[t].got);
+    assert_null(ntidx_jit_at(a, many_n));
+    an_close(&an);
+}
+
+static void test_many(void **state)
+{
+    (void)state;
+    check_many(2);
+    check_many(7);
+}
+
 typedef struct ref_rec {
     char name[512];
     int64_t il, native;
@@ -379,6 +616,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_whole),
         cmocka_unit_test(test_windows),
+        cmocka_unit_test(test_many),
         cmocka_unit_test_prestate(test_real, (void *)dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
