@@ -25,14 +25,22 @@ static int int_kind(uint8_t code, uint32_t ptr, uint8_t *size, uint8_t *kind)
     }
 }
 
+/* The trace's encoding the layouts' sizes depend on: V6 (its DateTime) and the pointer's size. */
+static void encoding_of(const ntidx_trace *t, int *v6, uint32_t *ptr)
+{
+    const ntidx_trace_info *info = ntidx_trace_get_info(t);
+    *v6 = info->format_version == 6;
+    *ptr = info->pointer_size == 4 ? 4 : 8;
+}
+
 void ntx_field_place_of(const ntidx_trace *t, const ntidx_metadata *m, const char *name, ntx_field_place *out)
 {
     memset(out, 0, sizeof *out);
     if (!t || !m || !m->fields || !name)
         return;
-    const ntidx_trace_info *info = ntidx_trace_get_info(t);
-    int v6 = info->format_version == 6;
-    uint32_t ptr = info->pointer_size == 4 ? 4 : 8;
+    int v6;
+    uint32_t ptr;
+    encoding_of(t, &v6, &ptr);
     /* A layout the trace gives with a Boolean may hold one-byte booleans (ntx_layout_bool8_candidate()): what
        follows one has no fixed place. */
     int bool8 = ntx_layout_bool8_candidate(m), manifest = ntx_manifest_owns(m->fields);
@@ -48,18 +56,11 @@ void ntx_field_place_of(const ntidx_trace *t, const ntidx_metadata *m, const cha
             if (f->type_code != NTIDX_TYPE_UTF16_STRING)
                 break; /* NONE: decoded */
             out->kind = NTX_PLACE_UTF16Z;
-            if (manifest) { /* the decoder's rule for strings a runtime left out */
-                uint64_t sum = 0;
-                for (uint32_t k = i + 1; k < m->field_count; k++) {
-                    long s = ntx_field_fixed_size(&m->fields[k], v6, ptr, 0);
-                    if (s < 0)
-                        return; /* not omissible */
-                    sum += (uint64_t)s;
-                }
-                if (sum <= UINT32_MAX) {
-                    out->omissible = 1;
-                    out->rest = (uint32_t)sum;
-                }
+            /* the decoder's rule for strings a runtime left out (ntx_string_omitted()) */
+            uint64_t sum;
+            if (manifest && ntx_fields_fixed_size(f + 1, m->field_count - i - 1, v6, ptr, &sum) && sum <= UINT32_MAX) {
+                out->omissible = 1;
+                out->rest = (uint32_t)sum;
             }
             return;
         }
@@ -147,9 +148,9 @@ void ntx_layout_shape_of(const ntidx_trace *t, const ntidx_metadata *m, ntx_layo
         out->shaped = m->field_count == 0;
         return;
     }
-    const ntidx_trace_info *info = ntidx_trace_get_info(t);
-    int v6 = info->format_version == 6;
-    uint32_t ptr = info->pointer_size == 4 ? 4 : 8;
+    int v6;
+    uint32_t ptr;
+    encoding_of(t, &v6, &ptr);
     if (ntx_layout_bool8_candidate(m))
         return; /* the decoder may read it twice, with two widths of booleans */
     uint64_t run = 0;

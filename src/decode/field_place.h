@@ -1,7 +1,8 @@
 /*
  * Where a top-level field of an event type lies in every payload of that
- * type, when every field before it has a fixed size: its value is then read
- * straight from the payload's bytes, without decoding the fields around it.
+ * type, when every field before it has a fixed size or is a string: its
+ * value is then read straight from the payload's bytes (past the strings'
+ * terminators), without decoding the fields around it.
  *
  * Why. The analyses read two or three fields of millions of events (an
  * allocation tick's amount and kind; a suspension's reason); decoding the
@@ -12,10 +13,11 @@
  *
  * A place is found once per event type (ntx_field_place_of()), then read per
  * event (ntx_field_place_int(), ntx_field_place_utf16()), each read checked
- * against the payload's size. A field whose place is not fixed (after a
- * string or an array; a boolean's width the decoder would have to guess;
- * a type the readers here do not take) gets NTX_PLACE_NONE: decode the
- * payload for it.
+ * against the payload's size. A field whose place is not fixed (after an
+ * array, an object, more than NTX_PLACE_SKIP strings or a string a runtime
+ * may leave out; a boolean's width the decoder would have to guess; a type
+ * the readers here do not take) gets NTX_PLACE_NONE: decode the payload
+ * for it.
  */
 #ifndef NTX_DECODE_FIELD_PLACE_H
 #define NTX_DECODE_FIELD_PLACE_H
@@ -93,9 +95,8 @@ int ntx_field_place_utf16(const ntx_field_place *p, const ntidx_event *ev, const
  * Whether a payload fits its type's layout, without decoding it: for layouts
  * of fixed-size fields, UTF-16 strings and objects of them (the runtime's
  * events, most EventSource and TraceLogging ones), the checks the decoder
- * makes, in a few
- * steps (each string's terminator found; the bytes the fixed fields need
- * there). Other layouts are not shaped (`shaped` 0): decode to check them.
+ * makes, in a few steps (each string's terminator found; the bytes the
+ * fixed fields need there). Other layouts are not shaped (`shaped` 0): decode to check them.
  * A payload fits exactly when ntidx_values_decode() takes it (a test holds
  * the two equal on random payloads).
  */

@@ -174,6 +174,20 @@ long ntx_field_fixed_size(const ntidx_field *f, int v6, uint32_t ptr, int depth)
     }
 }
 
+int ntx_fields_fixed_size(const ntidx_field *f, uint32_t n, int v6, uint32_t ptr, uint64_t *sum)
+{
+    *sum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        long s = ntx_field_fixed_size(&f[i], v6, ptr, 0);
+        if (s < 0) {
+            *sum = 0;
+            return 0;
+        }
+        *sum += (uint64_t)s;
+    }
+    return 1;
+}
+
 static int has_bool32(const ntidx_field *f, uint32_t n, int depth)
 {
     if (depth > NTX_MAX_FIELD_DEPTH)
@@ -619,13 +633,8 @@ static void plan_compile(plan *pl, const pctx *c, const ntidx_metadata *m)
         op_of_type(op, f->type_code, c->v6, c->ptr_size);
         if (manifest && f->type_code == NTIDX_TYPE_UTF16_STRING) {
             /* ntx_string_omitted()'s sum, once: the manifest's layouts never change */
-            uint64_t sum = 0;
-            int fixed = 1;
-            for (uint32_t k = i + 1; k < m->field_count && fixed; k++) {
-                long sz = ntx_field_fixed_size(&m->fields[k], c->v6, c->ptr_size, 0);
-                fixed = sz >= 0;
-                sum += fixed ? (uint64_t)sz : 0;
-            }
+            uint64_t sum;
+            int fixed = ntx_fields_fixed_size(&m->fields[i + 1], m->field_count - i - 1, c->v6, c->ptr_size, &sum);
             op->omit = fixed && sum <= UINT32_MAX;
             op->rest = (uint32_t)sum;
         } else if (f->type_code == NTIDX_TYPE_OBJECT && f->fields && f->field_count <= PLAN_MAX_OBJECT_FIELDS) {

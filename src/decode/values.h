@@ -58,6 +58,10 @@ int ntx_layout_bool8_candidate(const ntidx_metadata *m);
  */
 long ntx_field_fixed_size(const ntidx_field *f, int v6, uint32_t ptr, int depth);
 
+/* The bytes of fields[0..n) when each has a fixed size (ntx_field_fixed_size()): 1 with *sum; 0 when one varies
+   (*sum 0). What a manifest string left out leaves behind it (ntx_string_omitted()). */
+int ntx_fields_fixed_size(const ntidx_field *f, uint32_t n, int v6, uint32_t ptr, uint64_t *sum);
+
 /* Payload bytes the last successful decode accounted for (payload_size - used were left over: fields of a
    newer version than the layout knows; 0 without a layout). */
 uint32_t ntx_values_used(const ntidx_values *v);

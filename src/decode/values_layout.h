@@ -66,14 +66,8 @@ static inline int ntx_count_value(const ntidx_field *f, uint32_t ptr_size, const
  */
 static inline int ntx_string_omitted(const ntidx_field *rest, uint32_t n, int v6, uint32_t ptr_size, uint64_t left)
 {
-    uint64_t sum = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        long s = ntx_field_fixed_size(&rest[i], v6, ptr_size, 0);
-        if (s < 0)
-            return 0;
-        sum += (uint64_t)s;
-    }
-    return sum == left;
+    uint64_t sum;
+    return ntx_fields_fixed_size(rest, n, v6, ptr_size, &sum) && sum == left;
 }
 
 /* Why a RelLoc/DataLoc location was refused: a message format with two numbers, for the decoder's perr(). */
