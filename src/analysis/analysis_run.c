@@ -70,13 +70,11 @@ typedef struct shared {
 } shared;
 
 /* The shapes of the event types a worker met (ntx_layout_shape_of()), for the analyses with lazy_payload:
-   direct-mapped by the row's address, a row known again as field_place.h's callers know it. */
-#define SHAPE_SLOTS 64
+   direct-mapped by the type's key (ntidx_metadata_key() + 1; 0: an empty slot), as fields.h's places. */
+#define SHAPE_BITS 6
+#define SHAPE_SLOTS (1u << SHAPE_BITS)
 typedef struct shape_slot {
-    const ntidx_metadata *m;
-    uint64_t offset;
-    const ntidx_field *fields;
-    uint32_t count;
+    uint64_t key;
     ntx_layout_shape shape;
 } shape_slot;
 
@@ -88,13 +86,11 @@ typedef struct decoder {
 
 static const ntx_layout_shape *shape_of(decoder *d, const ntidx_trace *t, const ntidx_metadata *m)
 {
-    shape_slot *sl = &d->shapes[((uintptr_t)m >> 6) % SHAPE_SLOTS];
-    if (sl->m != m || sl->offset != m->offset || sl->fields != m->fields || sl->count != m->field_count) {
+    uint64_t key = ntidx_metadata_key(m) + 1;
+    shape_slot *sl = &d->shapes[(key * 0x9E3779B97F4A7C15ull) >> (64 - SHAPE_BITS)];
+    if (sl->key != key) {
         ntx_layout_shape_of(t, m, &sl->shape);
-        sl->m = m;
-        sl->offset = m->offset;
-        sl->fields = m->fields;
-        sl->count = m->field_count;
+        sl->key = key;
     }
     return &sl->shape;
 }

@@ -5,7 +5,7 @@
  *
  * Two ways. From a decoded payload (ntx_an_int(), ntx_an_str()). Or, for an
  * analysis with lazy_payload, where the field lies (ntx_an_field_int(),
- * ntx_an_field_utf16()): its place found once per event type
+ * ntx_an_field_str()): its place found once per event type
  * (ntx_an_places_of(): decode/field_place.h), its bytes read straight from
  * the payload; a field with no fixed place is read from the payload decoded
  * then (ntx_an_values()), once per event however many fields ask.
@@ -54,26 +54,22 @@ int ntx_an_values(const ntx_an_event *e, const ntidx_values **v, ntx_err *err);
 /* The places of a few fields of one event type (an analysis keeps one per type it reads this way). */
 #define NTX_AN_PLACES_MAX 8
 typedef struct ntx_an_places {
-    const ntidx_metadata *m; /* the type they are of, and what tells a row again (NULL: none yet) */
-    uint64_t m_offset;
-    const ntidx_field *m_fields;
-    uint32_t m_count;
+    uint64_t key; /* the type they are of: its ntidx_metadata_key() + 1 (0: none yet) */
     ntx_field_place at[NTX_AN_PLACES_MAX];
 } ntx_an_places;
 
 /* The places of names[0..n) (n at most NTX_AN_PLACES_MAX) in the layout of m, the type of an event of trace
-   t: found when m is not the type they were found for (a row is known again by its address, its definition's
-   offset and its layout, as a freed row's memory may hold another), else as they were. */
+   t: found when m is not of the type they were found for (known by its key, as every cache of facts per event
+   type knows it: a row's address is not enough, as a freed row's memory may hold another), else as they
+   were. */
 static inline const ntx_field_place *ntx_an_places_of(ntx_an_places *c, const ntidx_trace *t,
                                                       const ntidx_metadata *m, const char *const *names, size_t n)
 {
-    if (c->m != m || c->m_offset != m->offset || c->m_fields != m->fields || c->m_count != m->field_count) {
+    uint64_t key = ntidx_metadata_key(m) + 1;
+    if (c->key != key) {
         for (size_t i = 0; i < n && i < NTX_AN_PLACES_MAX; i++)
             ntx_field_place_of(t, m, names[i], &c->at[i]);
-        c->m = m;
-        c->m_offset = m->offset;
-        c->m_fields = m->fields;
-        c->m_count = m->field_count;
+        c->key = key;
     }
     return c->at;
 }
