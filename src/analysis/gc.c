@@ -168,21 +168,6 @@ static int flush_run(gcx *g, lane *l)
     return feed(g, l, &e);
 }
 
-/* A top-level integer field; 0 when missing or not an integer. */
-static int int_field(const ntidx_values *v, const char *name, int64_t *out)
-{
-    const ntidx_value *x = ntidx_values_find(v, name);
-    if (!x)
-        return 0;
-    if (x->kind == NTIDX_VALUE_INT)
-        *out = x->i;
-    else if (x->kind == NTIDX_VALUE_UINT || x->kind == NTIDX_VALUE_BOOL)
-        *out = (int64_t)x->u;
-    else
-        return 0;
-    return 1;
-}
-
 static int obj_field(const ntidx_values *v, const ntidx_value *obj, const char *name, int64_t *out)
 {
     const ntidx_value *x = ntidx_values_get(v, obj, name);
@@ -230,7 +215,7 @@ static int per_heap(gcx *g, const ntx_an_event *e, const ntidx_values *v, gc_ev 
         return 1; /* the layouts of .NET Framework's versions 0-2 are not decoded */
     int64_t count;
     const ntidx_value *vals = ntidx_values_find(v, "Values");
-    if (!int_field(v, "Count", &count) || !vals || vals->kind != NTIDX_VALUE_ARRAY)
+    if (!ntx_an_int(v, "Count", &count) || !vals || vals->kind != NTIDX_VALUE_ARRAY)
         return 1;
     /* GCPerHeapHistoryTraceData.VersionRecognized: at least 4 generations' data */
     out->u.per_heap.recognized = ev->payload_size >= 2 + 7 * ptr + 7 * 4 + 4 * 10 * ptr;
@@ -273,23 +258,23 @@ static int take(gcx *g, const ntx_an_event *e, ntx_err *err)
     if (id == EV_ALLOC_TICK)
         return alloc_tick(g, l, e, err);
     gc_ev c = {.ts = (int64_t)e->ts, .thread = (int64_t)e->thread};
-    int64_t a, b;
+    int64_t a = 0, b = 0;
     const ntidx_values *v = NULL;
     int rc = 0;
-    if (id == EV_SUSPEND_START) {
-        static const char *const names[] = {"Reason"};
-        const ntx_field_place *at = ntx_an_places_of(&g->suspend_places, g->ctx->t, e->ev->metadata, names, 1);
-        if ((rc = ntx_an_field_int(e, &at[0], names[0], &a, err)) != 1)
-            return rc < 0 ? rc : 1;
-    } else if (id == EV_GC_START || id == EV_HEAP_STATS || id == EV_PER_HEAP) {
+    if (id == EV_GC_START || id == EV_HEAP_STATS || id == EV_PER_HEAP) {
         if ((rc = ntx_an_values(e, &v, err)) != 0)
             return rc;
     }
     switch (id) {
-    case EV_SUSPEND_START:
+    case EV_SUSPEND_START: {
+        static const char *const names[] = {"Reason"};
+        const ntx_field_place *at = ntx_an_places_of(&g->suspend_places, g->ctx->t, e->ev->metadata, names, 1);
+        if ((rc = ntx_an_field_int(e, &at[0], names[0], &a, err)) != 1)
+            return rc < 0 ? rc : 1;
         c.kind = GC_EV_SUSPEND_START;
         c.u.reason = (uint32_t)a;
         break;
+    }
     case EV_SUSPEND_STOP:
         c.kind = GC_EV_SUSPEND_STOP;
         break;
@@ -297,14 +282,14 @@ static int take(gcx *g, const ntx_an_event *e, ntx_err *err)
         c.kind = GC_EV_RESTART_STOP;
         break;
     case EV_GC_START:
-        if (!int_field(v, "Count", &a) || !int_field(v, "Reason", &b))
+        if (!ntx_an_int(v, "Count", &a) || !ntx_an_int(v, "Reason", &b))
             return 1;
         c.kind = GC_EV_START;
         c.u.start.count = (uint32_t)a;
         c.u.start.reason = (uint32_t)b;
         /* version 0 has neither: TraceEvent gives depth 0 and a blocking GC */
-        c.u.start.depth = int_field(v, "Depth", &a) ? (uint32_t)a : 0;
-        c.u.start.type = int_field(v, "Type", &a) ? (uint32_t)a : 0;
+        c.u.start.depth = ntx_an_int(v, "Depth", &a) ? (uint32_t)a : 0;
+        c.u.start.type = ntx_an_int(v, "Type", &a) ? (uint32_t)a : 0;
         break;
     case EV_GC_END:
         c.kind = GC_EV_END;
@@ -316,7 +301,7 @@ static int take(gcx *g, const ntx_an_event *e, ntx_err *err)
                                                "TotalPromotedSize3", "TotalPromotedSize4"};
         c.kind = GC_EV_HEAP_STATS;
         for (int k = 0; k < GC_GENS; k++) {
-            int have = int_field(v, sizes[k], &a) && int_field(v, promoted[k], &b);
+            int have = ntx_an_int(v, sizes[k], &a) && ntx_an_int(v, promoted[k], &b);
             if (!have && k < 4)
                 return 1;
             c.u.heap.size[k] = have ? (uint64_t)a : 0; /* the POH's from version 2 */
