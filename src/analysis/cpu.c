@@ -16,8 +16,9 @@
 #include <string.h>
 
 #include "analysis_internal.h"
-#include "ops_internal.h"
+#include "hash.h"
 #include "idmap.h"
+#include "ops_internal.h"
 
 #define SAMPLER "Microsoft-DotNETCore-SampleProfiler"
 #define INTERVAL_MS 1.0 /* TraceLog.SampleProfileInterval: 1 ms for EventPipe traces, whatever the session asked */
@@ -83,7 +84,8 @@ typedef struct cpux {
     uint64_t sample_no;
     size_t *scratch;   /* a sample's frames (their entries), leaf first */
     size_t scratch_cap;
-    struct sym_slot *syms; /* the symbolizer's answers by address (SYM_SLOTS, direct-mapped); NULL until used */
+    struct sym_slot *syms; /* the symbolizer's answers by address (SYM_SLOTS, direct-mapped) */
+    struct stack_memo *memo; /* a stack's frames by its bytes (MEMO_SLOTS, direct-mapped) */
 } cpux;
 
 /* A sample's frames repeat from sample to sample: the symbolizer's answer for an address is kept with the
@@ -95,25 +97,58 @@ typedef struct sym_slot {
     const char *method, *module;
 } sym_slot;
 
+/* The frame of `ip` at `ts`, and [*from, *to), the times the answer holds for (empty: only at ts). */
 static void lookup_frame(cpux *c, uint64_t ip, uint64_t ts, uint64_t *frame_id, const char **method,
-                         const char **module)
+                         const char **module, uint64_t *from, uint64_t *to)
 {
-    sym_slot *slot = c->syms ? &c->syms[(ip * 0x9E3779B97F4A7C15ull) >> 52] : NULL;
-    if (slot && slot->to && slot->ip == ip && ts >= slot->from && ts < slot->to) {
+    sym_slot *slot = &c->syms[(ip * 0x9E3779B97F4A7C15ull) >> 52];
+    if (slot->to && slot->ip == ip && ts >= slot->from && ts < slot->to) {
         *frame_id = slot->frame_id;
         *method = slot->method;
         *module = slot->module;
+        *from = slot->from;
+        *to = slot->to;
         return;
     }
     ntidx_symbol s;
-    uint64_t from, to;
-    ntx_symbolizer_lookup_span(c->sym, ip, 0, ts, &s, &from, &to);
+    ntx_symbolizer_lookup_span(c->sym, ip, 0, ts, &s, from, to);
     *frame_id = s.frame_id;
     *method = s.method;
     *module = s.module;
-    if (slot && to > from)
-        *slot = (sym_slot){.ip = ip, .from = from, .to = to, .frame_id = s.frame_id, .method = s.method,
+    if (*to > *from)
+        *slot = (sym_slot){.ip = ip, .from = *from, .to = *to, .frame_id = s.frame_id, .method = s.method,
                            .module = s.module};
+}
+
+/*
+ * Whole stacks repeat too (a thread waiting, a loop sampled again and again):
+ * a stack's frames, as entries of its lane's table, are kept by the stack's
+ * bytes with the times every frame's answer holds for, so that a sample of a
+ * stack seen before costs a hash, a compare and a count per distinct frame,
+ * not a lookup per frame. The stack's bytes are compared, not only hashed: a
+ * sample is counted under its own frames or not at all.
+ */
+#define MEMO_SLOTS 1024
+typedef struct stack_memo {
+    uint64_t hash;
+    uint64_t from, to;  /* the frames hold for samples at ts in [from, to); to == 0: an empty slot */
+    size_t lane;        /* the lane whose table the entries are of (its index: lanes move as they grow) */
+    uint32_t bytes;     /* the stack's size */
+    uint32_t depth, nuniq;
+    uint32_t cap;       /* entries `data` holds room for */
+    uint32_t *idx;      /* depth entries (leaf first), then the nuniq distinct ones */
+    uint8_t *stack;     /* the stack's bytes */
+} stack_memo;
+
+static void memo_free(stack_memo *m)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; i < MEMO_SLOTS; i++) {
+        free(m[i].idx);
+        free(m[i].stack);
+    }
+    free(m);
 }
 
 /* The analysis's arguments (ctx->arg). */
@@ -231,6 +266,8 @@ static lane *lane_of(cpux *c, uint64_t thread)
     return l;
 }
 
+static void cpux_free(void *p);
+
 static int cpux_new(const ntx_an_ctx *ctx, void **out)
 {
     cpux *c = calloc(1, sizeof *c);
@@ -241,10 +278,16 @@ static int cpux_new(const ntx_an_ctx *ctx, void **out)
     c->co = arg->co;
     c->sym = arg->sym;
     c->ptr_size = ntidx_trace_get_info(ctx->t)->pointer_size;
-    c->syms = calloc(SYM_SLOTS, sizeof *c->syms); /* none: every frame asked of the symbolizer */
+    c->syms = calloc(SYM_SLOTS, sizeof *c->syms);
+    c->memo = calloc(MEMO_SLOTS, sizeof *c->memo);
     ntx_idmap_init(&c->lane_at);
     ntx_idmap_init(&c->threads);
     *out = c;
+    if (!c->syms || !c->memo) {
+        cpux_free(c);
+        *out = NULL;
+        return NTIDX_E_NOMEM;
+    }
     return 0;
 }
 
@@ -260,6 +303,7 @@ static void cpux_free(void *p)
     ntx_idmap_free(&c->threads);
     free(c->scratch);
     free(c->syms);
+    memo_free(c->memo);
     free(c);
 }
 
@@ -302,26 +346,73 @@ static int unit_event(void *unit, const ntx_an_event *e, ntx_err *err)
         c->scratch_cap = depth;
     }
     uint64_t stamp = ++c->sample_no;
-    /* Every frame's entry first (the table may move while they are made), then the counts. */
-    for (size_t i = 0; i < depth; i++) {
-        const uint8_t *p = ev->stack + i * c->ptr_size;
-        uint64_t ip = 0;
-        for (uint32_t b = 0; b < c->ptr_size; b++)
-            ip |= (uint64_t)p[b] << (8 * b);
-        uint64_t frame_id;
-        const char *method, *module;
-        lookup_frame(c, ip, e->ts, &frame_id, &method, &module);
-        fcount *f = ftab_get(&l->frames, frame_id, method, module);
-        if (!f)
-            return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
-        c->scratch[i] = (size_t)(f - l->frames.v);
-    }
-    fcount *v = l->frames.v;
-    for (size_t i = 0; i < depth; i++) {
-        fcount *f = &v[c->scratch[i]];
-        if (f->stamp != stamp) {
-            f->stamp = stamp;
-            f->inc++;
+    size_t li = (size_t)(l - c->lanes);
+    uint64_t h = ntx_xxh3_seed(ev->stack, ev->stack_size, li);
+    stack_memo *mo = &c->memo[h & (MEMO_SLOTS - 1)];
+    fcount *v;
+    if (mo->to && mo->hash == h && mo->lane == li && mo->bytes == ev->stack_size && e->ts >= mo->from &&
+        e->ts < mo->to && !memcmp(mo->stack, ev->stack, ev->stack_size)) {
+        /* seen before: its frames, and each distinct one counted once */
+        v = l->frames.v;
+        for (size_t i = 0; i < depth; i++)
+            c->scratch[i] = mo->idx[i];
+        for (uint32_t i = 0; i < mo->nuniq; i++) {
+            v[mo->idx[depth + i]].stamp = stamp;
+            v[mo->idx[depth + i]].inc++;
+        }
+    } else {
+        /* Every frame's entry first (the table may move while they are made), then the counts. */
+        uint64_t from = 0, to = UINT64_MAX;
+        for (size_t i = 0; i < depth; i++) {
+            const uint8_t *p = ev->stack + i * c->ptr_size;
+            uint64_t ip = 0;
+            for (uint32_t b = 0; b < c->ptr_size; b++)
+                ip |= (uint64_t)p[b] << (8 * b);
+            uint64_t frame_id, f0, f1;
+            const char *method, *module;
+            lookup_frame(c, ip, e->ts, &frame_id, &method, &module, &f0, &f1);
+            if (f0 > from)
+                from = f0;
+            if (f1 < to)
+                to = f1;
+            fcount *f = ftab_get(&l->frames, frame_id, method, module);
+            if (!f)
+                return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+            c->scratch[i] = (size_t)(f - l->frames.v);
+        }
+        /* kept for the samples to come (the slot's last stack replaced) when every answer holds past ts */
+        int keep = to > from && depth <= UINT32_MAX / 2 && ev->stack_size <= UINT32_MAX;
+        if (keep && mo->cap < 2 * depth) {
+            uint32_t *ni = realloc(mo->idx, 2 * depth * sizeof *ni);
+            if (ni) {
+                mo->idx = ni;
+                mo->cap = (uint32_t)(2 * depth);
+            }
+            keep = ni != NULL;
+        }
+        uint8_t *ns = keep ? realloc(mo->stack, ev->stack_size) : NULL;
+        if (ns)
+            mo->stack = ns;
+        keep = ns != NULL;
+        mo->to = 0; /* empty until made whole */
+        uint32_t nuniq = 0;
+        v = l->frames.v;
+        for (size_t i = 0; i < depth; i++) {
+            fcount *f = &v[c->scratch[i]];
+            if (f->stamp != stamp) {
+                f->stamp = stamp;
+                f->inc++;
+                if (keep)
+                    mo->idx[depth + nuniq++] = (uint32_t)c->scratch[i];
+            }
+        }
+        if (keep) {
+            for (size_t i = 0; i < depth; i++)
+                mo->idx[i] = (uint32_t)c->scratch[i];
+            memcpy(mo->stack, ev->stack, ev->stack_size);
+            *mo = (stack_memo){.hash = h, .from = from, .to = to, .lane = li, .bytes = (uint32_t)ev->stack_size,
+                               .depth = (uint32_t)depth, .nuniq = nuniq, .cap = mo->cap, .idx = mo->idx,
+                               .stack = mo->stack};
         }
     }
     v[c->scratch[0]].exc++;

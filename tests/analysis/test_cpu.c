@@ -614,6 +614,70 @@ static void test_counts(void **state)
     }
 }
 
+/*
+ * A stack sampled again and again is counted from what its first sample
+ * found (cpu.c's stack memo): only while every frame's name holds, only in
+ * its own thread's table, and a recursive frame still once per sample. The
+ * same bytes (First's code, then Second's at the same address) on two threads
+ * and on either side of an unload.
+ */
+static uint8_t *write_repeats(int version, size_t *size)
+{
+    ct c;
+    memset(&c, 0, sizeof c);
+    rt_begin(&c.rt, version, PID);
+    ct_module(&c, 0, 152, 1 * MS, M_ONE, "C:\\App\\Lib.One.DLL", "");
+    ct_method(&c, 0, LOAD, 2 * MS, M_ONE, A, 0x100, JITTED, "NsA", "Alpha", "void  (int32)");
+    ct_method(&c, 0, LOAD, 2 * MS, M_ONE, D, 0x100, JITTED, "NsD", "First", "void  ()");
+    const uint64_t s[] = {D + 0x10, A + 0x10}, rec[] = {A + 0x11, A + 0x50, D + 0x20};
+    for (int i = 0; i < 3; i++)
+        ct_sample(&c, 1, (uint64_t)(10 + i) * MS, s, 2);
+    ct_sample(&c, 2, 13 * MS, s, 2);
+    ct_sample(&c, 1, 14 * MS, rec, 3);
+    ct_sample(&c, 1, 15 * MS, rec, 3);
+    ct_method(&c, 0, UNLOAD, 50 * MS, M_ONE, D, 0x100, JITTED, "NsD", "First", "void  ()");
+    ct_method(&c, 0, LOAD, 55 * MS, M_ONE, D, 0x100, JITTED, "NsD", "Second", "void  ()");
+    ct_sample(&c, 1, 60 * MS, s, 2);
+    ct_sample(&c, 1, 61 * MS, s, 2);
+    ct_method(&c, 1, UNLOAD, 96 * MS, M_ONE, D, 0x100, JITTED, "NsD", "Second", "void  ()");
+    return rt_end(&c.rt, 1, size);
+}
+
+static void test_repeated_stacks(void **state)
+{
+    (void)state;
+    for (int version = 5; version <= 6; version++) {
+        size_t size;
+        analysed an;
+        uint8_t *data = write_repeats(version, &size);
+        open_trace(&an, data, size, "repeats.nettrace");
+        ntidx_analysis_options o;
+        ntidx_analysis_options_defaults(&o);
+        ntidx_cpu_options co;
+        ntidx_cpu_options_defaults(&co);
+        analyse(&an, &o, &co);
+        assert_int_equal(summary(an.a, "samples"), 8);
+        assert_int_equal(rows(an.a, "cpu"), 3);
+        assert_row(an.a, "cpu", NULL, N_FIRST, -1, 6, 4);
+        assert_row(an.a, "cpu", NULL, N_SECOND, -1, 2, 2); /* the same bytes after the unload */
+        assert_row(an.a, "cpu", NULL, N_ALPHA, -1, 8, 2);  /* recursion counted once, sample after sample */
+        co.by_thread = 1;
+        analyse(&an, &o, &co);
+        uint64_t t1 = version == 6 ? 1001 : 1, t2 = version == 6 ? 1002 : 2;
+        assert_int_equal(rows(an.a, "cpu"), 5);
+        assert_row(an.a, "cpu", NULL, N_FIRST, (int64_t)t1, 5, 3);
+        assert_row(an.a, "cpu", NULL, N_ALPHA, (int64_t)t1, 7, 2);
+        assert_row(an.a, "cpu", NULL, N_SECOND, (int64_t)t1, 2, 2);
+        assert_row(an.a, "cpu", NULL, N_FIRST, (int64_t)t2, 1, 1); /* its own thread's entries */
+        assert_row(an.a, "cpu", NULL, N_ALPHA, (int64_t)t2, 1, 0);
+        co.by_thread = 0;
+        co.tree = 1;
+        analyse(&an, &o, &co);
+        assert_tree(an.a, 0);
+        close_trace(&an);
+    }
+}
+
 /* Samples count whatever their payload (TraceEvent's by-name view does); reserved fields refused. */
 static void test_bad_input(void **state)
 {
@@ -742,6 +806,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_frame_names),
         cmocka_unit_test(test_counts),
+        cmocka_unit_test(test_repeated_stacks),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_many_modules),
         cmocka_unit_test_prestate(test_real, (void *)dir),
