@@ -55,18 +55,20 @@ static void thrower_col(const ntidx_analysis *a, size_t k, uint64_t row, char *b
     snprintf(buf, n, "%s", by[0] ? by : "?");
 }
 
-/* The width of the widest value of a string column (one line, at most `cap`), at least the header's. */
-static int widest(const ntidx_analysis *a, size_t k, uint64_t rows, const char *key, const char *header, int cap)
+/* The width of the widest type or thrower (one line, at most `cap`), at least the header's: the typed rows read
+   directly, as a table of hundreds of thousands of kinds is printed whole (one_line() changes no length; "?"
+   stands for no thrower). */
+static int widest(const ntidx_analysis *a, int thrower, const char *header, int cap)
 {
-    int w = (int)strlen(header);
-    char buf[1024];
-    for (uint64_t r = 0; r < rows && w < cap; r++) {
-        one_line(a, k, r, key, buf, sizeof buf);
-        int n = (int)strlen(!strcmp(key, "thrown_by") && !buf[0] ? "?" : buf);
-        if (n > w)
-            w = n;
+    size_t w = strlen(header), n = ntidx_exceptions_count(a);
+    for (size_t r = 0; r < n && w < (size_t)cap; r++) {
+        const ntidx_exception_group *x = ntidx_exceptions_at(a, r);
+        const char *s = thrower ? (x->thrown_by && x->thrown_by[0] ? x->thrown_by : "?") : x->type ? x->type : "";
+        size_t len = strnlen(s, (size_t)cap);
+        if (len > w)
+            w = len;
     }
-    return w < cap ? w : cap;
+    return w < (size_t)cap ? (int)w : cap;
 }
 
 static int print_text(const ntidx_analysis *a, const void *ctx)
@@ -77,8 +79,8 @@ static int print_text(const ntidx_analysis *a, const void *ctx)
     if (k < 0 || ntidx_analysis_table(a, (size_t)k, &tb) < 0)
         return -1;
     double total = 0;
-    for (uint64_t r = 0; r < tb.rows; r++)
-        total += ap_number(a, (size_t)k, r, "count");
+    for (size_t r = 0; r < ntidx_exceptions_count(a); r++)
+        total += (double)ntidx_exceptions_at(a, r)->count;
     printf("%.0f exceptions thrown, %" PRIu64 " kinds (type, message, thrower)\n\n", total, tb.rows);
     if (tb.rows) {
         /* type and thrower left-aligned as wide as their longest (within reason), the message last */
@@ -86,8 +88,8 @@ static int print_text(const ntidx_analysis *a, const void *ctx)
             {"count", "Count", 7, 0, NULL},
             {"first_relative_ms", "First ms", 11, 3, NULL},
             {"last_relative_ms", "Last ms", 11, 3, NULL},
-            {NULL, "Type", -widest(a, (size_t)k, tb.rows, "type", "Type", 60), 0, type_col},
-            {NULL, "Thrown by", -widest(a, (size_t)k, tb.rows, "thrown_by", "Thrown by", 100), 0, thrower_col},
+            {NULL, "Type", -widest(a, 0, "Type", 60), 0, type_col},
+            {NULL, "Thrown by", -widest(a, 1, "Thrown by", 100), 0, thrower_col},
             {NULL, "Message", 0, 0, message_col},
         };
         if (ap_text_table(stdout, a, (size_t)k, columns, sizeof columns / sizeof columns[0]) < 0)
