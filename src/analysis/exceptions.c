@@ -153,7 +153,9 @@ static int thrower(const ntidx_symbolizer *sym, const uint64_t *ips, size_t n, u
 /* ---- The result ---- */
 
 typedef struct exc_result {
-    ntx_groups g; /* owns the strings: key type, message, thrower */
+    ntx_groups *parts; /* the groups by type, message and thrower, cut by their hash (name_throwers()); they own
+                          the strings (the first also the merge's types and messages) */
+    size_t nparts;
     ntidx_exception_group *rows;
     size_t n;
 } exc_result;
@@ -163,7 +165,9 @@ static void free_result(void *p)
     exc_result *r = p;
     if (!r)
         return;
-    ntx_groups_free(&r->g);
+    for (size_t i = 0; i < r->nparts; i++)
+        ntx_groups_free(&r->parts[i]);
+    free(r->parts);
     free(r->rows);
     free(r);
 }
@@ -216,18 +220,30 @@ static int exc_cell(const void *data, uint64_t row, size_t col, ntidx_table_cell
     return NTIDX_OK;
 }
 
-/* The throwers of the merged groups, named on threads (a window can have hundreds of thousands of distinct
-   stacks, and each lookup is independent): group i's in by[i] (NULL: none). */
+/*
+ * The throwers of the merged groups, named on threads (a window can have
+ * hundreds of thousands of distinct stacks, and each lookup is independent),
+ * then the groups added up per type, message and thrower, on threads too:
+ * cut by their key's hash into parts that share no key, each part's table
+ * made by one thread. A table of a few hundred thousand keys made by one
+ * thread was most of the serial part of the analysis.
+ */
 typedef struct namer {
     const ntidx_symbolizer *sym;
     const ntx_groups *g;
-    char **by;
-    uint64_t *hash;     /* group i's key (type, message, thrower) hashed, on the threads too */
-    atomic_size_t next; /* the next chunk of groups */
+    char **by;          /* group i's thrower (NULL: none) */
+    uint64_t *hash;     /* group i's key (type, message, thrower) hashed */
+    size_t *order;      /* the groups by part, in their order within each (part_at[p] .. part_at[p + 1]) */
+    size_t *part_at;
+    ntx_groups *parts;
+    size_t nparts;
+    atomic_size_t next; /* the next chunk of groups, then the next part */
     atomic_int failed;
 } namer;
 
 #define NAME_CHUNK 512
+
+static size_t part_of(uint64_t hash, size_t nparts) { return (size_t)((hash >> 40) % nparts); }
 
 static void *name_work(void *arg)
 {
@@ -239,7 +255,7 @@ static void *name_work(void *arg)
             break;
         for (size_t i = i0; i < g->n && i < i0 + NAME_CHUNK; i++) {
             const ntx_group *x = &g->v[i];
-            if (x->key[2].p &&
+            if (nm->sym && x->key[2].p &&
                 thrower(nm->sym, x->key[2].p, x->key[2].n / sizeof(uint64_t), x->first_ts, &nm->by[i]) < 0) {
                 atomic_store(&nm->failed, 1);
                 return NULL;
@@ -252,8 +268,33 @@ static void *name_work(void *arg)
     return NULL;
 }
 
-/* The merged groups (type, message, stack) added up per type, message and thrower into r->g, which takes the
-   bytes of m's keys (m is freed after, its groups not read again). */
+/* The parts' tables, a part per turn. The types and messages stay where the merge keeps them (the first part
+   adopted their bytes); the throwers are copied. */
+static void *group_work(void *arg)
+{
+    namer *nm = arg;
+    const ntx_groups *g = nm->g;
+    for (size_t p; (p = atomic_fetch_add(&nm->next, 1)) < nm->nparts && !atomic_load(&nm->failed);) {
+        ntx_groups *t = &nm->parts[p];
+        for (size_t j = nm->part_at[p]; j < nm->part_at[p + 1]; j++) {
+            if (j + NTX_GROUPS_AHEAD < nm->part_at[p + 1])
+                ntx_groups_prefetch(t, nm->hash[nm->order[j + NTX_GROUPS_AHEAD]]);
+            size_t i = nm->order[j];
+            const ntx_group *x = &g->v[i];
+            const char *by = nm->by[i];
+            ntx_blob key[NTX_GROUP_PARTS] = {x->key[0], x->key[1], {by, by ? strlen(by) : 0}};
+            if (ntx_groups_add_owned(t, key, 1u << 0 | 1u << 1, 0, nm->hash[i], x->count, 0, x->first_ts,
+                                     x->last_ts) < 0) {
+                atomic_store(&nm->failed, 1);
+                return NULL;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* The merged groups (type, message, stack) added up per type, message and thrower into r's parts, which take
+   the bytes of m's keys (m is freed after, its groups not read again). */
 static int name_throwers(exc_state *m, exc_result *r, ntx_err *err)
 {
     ntx_groups *g = &m->g;
@@ -266,41 +307,59 @@ static int name_throwers(exc_state *m, exc_result *r, ntx_err *err)
             if ((rc = ntx_symbolizer_open_threads(m->ctx->t, m->ctx->x, m->ctx->o->threads, &sym)) < 0)
                 return ntx_err_from_last(err, rc);
         }
-    namer nm = {.sym = sym, .g = g, .by = calloc(g->n ? g->n : 1, sizeof *nm.by),
-                .hash = malloc((g->n ? g->n : 1) * sizeof *nm.hash)};
-    if (!nm.by || !nm.hash) {
+    unsigned nthreads = ntx_thread_count(m->ctx->o->threads);
+    /* parts enough for the threads to finish together, and none below a few thousand groups */
+    size_t nparts = g->n / 4096 + 1;
+    if (nparts > 4 * (size_t)nthreads)
+        nparts = 4 * (size_t)nthreads;
+    size_t n1 = g->n ? g->n : 1;
+    namer nm = {.sym = sym, .g = g, .by = calloc(n1, sizeof *nm.by), .hash = malloc(n1 * sizeof *nm.hash),
+                .order = malloc(n1 * sizeof *nm.order), .part_at = calloc(nparts + 1, sizeof *nm.part_at),
+                .parts = calloc(nparts, sizeof *nm.parts), .nparts = nparts};
+    if (!nm.by || !nm.hash || !nm.order || !nm.part_at || !nm.parts) {
         free(nm.by);
         free(nm.hash);
+        free(nm.order);
+        free(nm.part_at);
+        free(nm.parts);
         ntidx_symbolizer_close(&sym);
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     }
+    for (size_t p = 0; p < nparts; p++)
+        ntx_groups_init(&nm.parts[p]);
     atomic_init(&nm.next, 0);
     atomic_init(&nm.failed, 0);
-    if (sym) {
-        size_t chunks = (g->n + NAME_CHUNK - 1) / NAME_CHUNK;
-        unsigned nthreads = ntx_thread_count(m->ctx->o->threads);
-        if (nthreads > chunks)
-            nthreads = chunks ? (unsigned)chunks : 1;
-        ntx_run_threads(nthreads, name_work, &nm); /* the lookups' part, timed for the benchmarks */
-        if (atomic_load(&nm.failed))
-            rc = NTIDX_E_NOMEM;
+    size_t chunks = (g->n + NAME_CHUNK - 1) / NAME_CHUNK;
+    ntx_run_threads(nthreads < chunks ? nthreads : chunks ? (unsigned)chunks : 1, name_work, &nm);
+    if (!atomic_load(&nm.failed)) {
+        /* each group's place among its part's, in the order of the merge's groups (a counting sort) */
+        for (size_t i = 0; i < g->n; i++)
+            nm.part_at[part_of(nm.hash[i], nparts) + 1]++;
+        for (size_t p = 0; p < nparts; p++)
+            nm.part_at[p + 1] += nm.part_at[p];
+        size_t *fill = malloc(nparts * sizeof *fill);
+        if (fill) {
+            memcpy(fill, nm.part_at, nparts * sizeof *fill);
+            for (size_t i = 0; i < g->n; i++)
+                nm.order[fill[part_of(nm.hash[i], nparts)]++] = i;
+            free(fill);
+            atomic_store(&nm.next, 0);
+            ntx_run_threads(nthreads < nparts ? nthreads : (unsigned)nparts, group_work, &nm);
+        } else {
+            atomic_store(&nm.failed, 1);
+        }
     }
-    /* the types and messages stay where the merge keeps them (r->g takes their bytes); the throwers are copied */
-    ntx_groups_adopt(&r->g, g);
-    for (size_t i = 0; rc == 0 && i < g->n; i++) {
-        if (sym && i + NTX_GROUPS_AHEAD < g->n)
-            ntx_groups_prefetch(&r->g, nm.hash[i + NTX_GROUPS_AHEAD]);
-        const ntx_group *x = &g->v[i];
-        const char *by = nm.by[i];
-        ntx_blob key[NTX_GROUP_PARTS] = {x->key[0], x->key[1], {by, by ? strlen(by) : 0}};
-        /* hashed by the naming threads when they ran (the key's bytes, messages included, read there) */
-        uint64_t h = sym ? nm.hash[i] : ntx_groups_hash(key, 0);
-        rc = ntx_groups_add_owned(&r->g, key, 1u << 0 | 1u << 1, 0, h, x->count, 0, x->first_ts, x->last_ts);
-    }
+    if (atomic_load(&nm.failed))
+        rc = NTIDX_E_NOMEM;
+    ntx_groups_adopt(&nm.parts[0], g); /* even after a failure: groups added before it point into it */
+    r->parts = nm.parts;
+    r->nparts = nparts;
     for (size_t i = 0; i < g->n; i++)
         free(nm.by[i]);
     free(nm.by);
     free(nm.hash);
+    free(nm.order);
+    free(nm.part_at);
     ntidx_symbolizer_close(&sym);
     return rc < 0 ? ntx_err_set(err, rc, "out of memory") : 0;
 }
@@ -312,25 +371,27 @@ static int finish(void *merged, ntidx_analysis **out, ntx_an_counts *counts, ntx
     exc_result *r = calloc(1, sizeof *r);
     if (!r)
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
-    ntx_groups_init(&r->g);
     int rc = name_throwers(m, r, err);
     if (rc < 0) {
         free_result(r);
         return rc;
     }
-    r->n = r->g.n;
+    for (size_t p = 0; p < r->nparts; p++)
+        r->n += r->parts[p].n;
     r->rows = malloc((r->n ? r->n : 1) * sizeof *r->rows);
     if (!r->rows) {
         free_result(r);
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     }
-    for (size_t i = 0; i < r->n; i++) {
-        const ntx_group *x = &r->g.v[i];
-        r->rows[i] = (ntidx_exception_group){.type = x->key[0].p, .message = x->key[1].p, .thrown_by = x->key[2].p,
-                                             .count = x->count, .first_ts = x->first_ts, .last_ts = x->last_ts,
-                                             .first_relative_ms = ntx_an_ms(m->ctx, x->first_ts),
-                                             .last_relative_ms = ntx_an_ms(m->ctx, x->last_ts)};
-    }
+    size_t k = 0;
+    for (size_t p = 0; p < r->nparts; p++)
+        for (size_t i = 0; i < r->parts[p].n; i++) {
+            const ntx_group *x = &r->parts[p].v[i];
+            r->rows[k++] = (ntidx_exception_group){
+                .type = x->key[0].p, .message = x->key[1].p, .thrown_by = x->key[2].p, .count = x->count,
+                .first_ts = x->first_ts, .last_ts = x->last_ts, .first_relative_ms = ntx_an_ms(m->ctx, x->first_ts),
+                .last_relative_ms = ntx_an_ms(m->ctx, x->last_ts)};
+        }
     if (r->n > 1)
         qsort(r->rows, r->n, sizeof *r->rows, by_first);
     rc = ntx_analysis_new("exceptions", NTX_ANALYSIS_EXCEPTIONS, r, free_result, out);

@@ -203,6 +203,42 @@ static void test_many_stacks(void **state)
     an_close(&an);
 }
 
+/* Thousands of kinds, each thrown from two stacks of one thrower: the groups of the merge (type, message, stack)
+   are added up per type, message and thrower in parts cut by their hash, on threads (exceptions.c's
+   name_throwers()); each kind is one row all the same, with both throws, in the order of the first throws. */
+static void test_many_kinds(void **state)
+{
+    (void)state;
+    enum { N = 6000 };
+    rt_trace rt;
+    rt_begin(&rt, 5, 4242);
+    methods(&rt);
+    char (*msgs)[16] = malloc(N * sizeof *msgs);
+    want *w = malloc(N * sizeof *w);
+    assert_non_null(msgs);
+    assert_non_null(w);
+    for (uint32_t i = 0; i < N; i++) {
+        /* kinds thrown in the reverse order of their messages: rows are ordered by time, not by key */
+        snprintf(msgs[i], sizeof msgs[i], "m%u", N - 1 - i);
+        const uint64_t a[] = {NATIVE + 8 * (uint64_t)i, THROWER + 0x10}, b[] = {NATIVE + 8 * (uint64_t)i + 4, THROWER + 0x20};
+        rt_stack(&rt, 2 * i + 1, a, 2);
+        rt_stack(&rt, 2 * i + 2, b, 2);
+        rt_exception(&rt, 1, MS + i * 20, "System.Exception", msgs[i], 2 * i + 1);
+        rt_exception(&rt, 2, MS + i * 20 + 10, "System.Exception", msgs[i], 2 * i + 2);
+        w[i] = (want){"System.Exception", msgs[i], "myapp!MyApp.Program.Thrower(int32)", 2, 1.0 + i * 20.0 / MS,
+                      1.0 + (i * 20.0 + 10) / MS};
+    }
+    size_t size;
+    uint8_t *data = rt_end(&rt, 1, &size);
+    analysed an;
+    an_open(&an, data, size, "kinds.nettrace");
+    an_analyse_default(&an, ntidx_exceptions_analyze);
+    check(an.a, w, N);
+    an_close(&an);
+    free(w);
+    free(msgs);
+}
+
 /* ---- The symbolizer read in parallel (the names of the throwers) ---- */
 
 /* A method event of the runtime with Method/LoadVerbose's v1 layout: LoadVerbose (143) or UnloadVerbose (144). */
@@ -434,6 +470,7 @@ int main(void)
         cmocka_unit_test(test_throwers_read_along),
         cmocka_unit_test(test_symbol_spans),
         cmocka_unit_test(test_many_stacks),
+        cmocka_unit_test(test_many_kinds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
