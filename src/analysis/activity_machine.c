@@ -54,10 +54,8 @@ static akey key_of(const uint8_t id[16], uint32_t pid) { return (akey){le64(id),
 void act_machine_init(act_machine *m, double (*ms)(const void *ctx, uint64_t ts), const void *ms_ctx)
 {
     memset(m, 0, sizeof *m);
-    ntx_kmap_init(&m->active);
-    ntx_kmap_init(&m->threads);
-    ntx_kmap_init(&m->wopen);
-    ntx_kmap_init(&m->who_index);
+    ntx_kmap_init(&m->keys);
+    ntx_kmap_init(&m->who);
     m->in_window = 1;
     m->ms = ms;
     m->ms_ctx = ms_ctx;
@@ -66,10 +64,8 @@ void act_machine_init(act_machine *m, double (*ms)(const void *ctx, uint64_t ts)
 void act_machine_free(act_machine *m)
 {
     free(m->acts);
-    ntx_kmap_free(&m->active);
-    ntx_kmap_free(&m->threads);
-    ntx_kmap_free(&m->wopen);
-    ntx_kmap_free(&m->who_index);
+    ntx_kmap_free(&m->keys);
+    ntx_kmap_free(&m->who);
     free(m->who_pid);
     free(m->who_thread);
     memset(m, 0, sizeof *m);
@@ -77,68 +73,77 @@ void act_machine_free(act_machine *m)
 
 /* ---- The active table, with the count of what the lookahead waits for ---- */
 
-static uint64_t wopen_of(const act_machine *m, akey k)
-{
-    uint64_t n = 0;
-    ntx_kmap_get(&m->wopen, k.a, k.b, &n);
-    return n;
-}
+#define LOW 0xffffffffull
 
 static int active_get(const act_machine *m, akey k, int64_t *idx)
 {
-    uint64_t v;
-    if (!ntx_kmap_get(&m->active, k.a, k.b, &v))
+    const uint64_t *v = ntx_kmap_find(&m->keys, k.a, k.b);
+    if (!v || !(*v & LOW))
         return 0;
-    *idx = (int64_t)v;
+    *idx = (int64_t)(*v & LOW) - 1;
     return 1;
 }
 
 /* SetActiveStartStopActivityTable */
 static int active_set(act_machine *m, akey k, int64_t idx)
 {
-    int64_t old;
-    if (!active_get(m, k, &old))
-        m->reachable += wopen_of(m, k);
-    return ntx_kmap_put(&m->active, k.a, k.b, (uint64_t)idx);
+    uint64_t *v = ntx_kmap_ref(&m->keys, k.a, k.b);
+    if (!v)
+        return NTIDX_E_NOMEM;
+    if (!(*v & LOW))
+        m->reachable += *v >> 32;
+    *v = (*v & ~LOW) | (uint64_t)(idx + 1);
+    return 0;
 }
 
 /* RemoveActiveStartStopActivityTable */
 static void active_remove(act_machine *m, akey k)
 {
-    if (ntx_kmap_remove(&m->active, k.a, k.b))
-        m->reachable -= wopen_of(m, k);
+    uint64_t *v = ntx_kmap_find(&m->keys, k.a, k.b);
+    if (!v || !(*v & LOW))
+        return;
+    m->reachable -= *v >> 32;
+    *v &= ~LOW;
+    if (!*v)
+        ntx_kmap_remove(&m->keys, k.a, k.b);
 }
 
 /* A window activity under k opens (+1) or stops (-1). */
 static int wopen_add(act_machine *m, akey k, int delta)
 {
-    uint64_t n = wopen_of(m, k) + (uint64_t)(int64_t)delta;
-    int64_t idx;
-    if (active_get(m, k, &idx))
+    uint64_t *v = ntx_kmap_ref(&m->keys, k.a, k.b);
+    if (!v)
+        return NTIDX_E_NOMEM;
+    if (*v & LOW)
         m->reachable += (uint64_t)(int64_t)delta;
-    if (n == 0) {
-        ntx_kmap_remove(&m->wopen, k.a, k.b);
-        return 0;
-    }
-    return ntx_kmap_put(&m->wopen, k.a, k.b, n);
+    uint64_t n = (*v >> 32) + (uint64_t)(int64_t)delta;
+    *v = n << 32 | (*v & LOW);
+    if (!*v)
+        ntx_kmap_remove(&m->keys, k.a, k.b);
+    return 0;
 }
 
 /* ---- The thread's current task activity's start-stop activity ---- */
 
 static int64_t thread_current(const act_machine *m, uint32_t pid, uint64_t thread)
 {
-    uint64_t v = 0;
-    ntx_kmap_get(&m->threads, pid, thread, &v);
-    return (int64_t)v - 1;
+    const uint64_t *v = ntx_kmap_find(&m->who, pid, thread);
+    return v ? (int64_t)(*v >> 32) - 1 : -1;
 }
 
 static int set_thread_current(act_machine *m, uint32_t pid, uint64_t thread, int64_t idx)
 {
     if (idx < 0) {
-        ntx_kmap_remove(&m->threads, pid, thread);
+        uint64_t *v = ntx_kmap_find(&m->who, pid, thread);
+        if (v && !(*v &= LOW))
+            ntx_kmap_remove(&m->who, pid, thread);
         return 0;
     }
-    return ntx_kmap_put(&m->threads, pid, thread, (uint64_t)idx + 1);
+    uint64_t *v = ntx_kmap_ref(&m->who, pid, thread);
+    if (!v)
+        return NTIDX_E_NOMEM;
+    *v = (uint64_t)(idx + 1) << 32 | (*v & LOW);
+    return 0;
 }
 
 /* The first of idx and its creators that is not stopped (GetStartStopActivityForActivity's loop). */
@@ -158,16 +163,20 @@ static int64_t current_start_stop(const act_machine *m, const act_ev *e)
     return first_running(m, ret);
 }
 
-/* The index of (pid, thread) in the machine's table, added on first sight. 0 or NTIDX_E_NOMEM. */
-static int who_of(act_machine *m, uint32_t pid, uint64_t thread, uint32_t *out)
+/* The index of (pid, thread) in the machine's table, added on first sight; *entry: its entry in `who` (valid
+   until `who` is changed). 0 or NTIDX_E_NOMEM. */
+static int who_of(act_machine *m, uint32_t pid, uint64_t thread, uint32_t *out, uint64_t **entry)
 {
-    uint64_t v;
-    if (ntx_kmap_get(&m->who_index, pid, thread, &v)) {
-        *out = (uint32_t)v;
+    uint64_t *v = ntx_kmap_ref(&m->who, pid, thread);
+    if (!v)
+        return NTIDX_E_NOMEM;
+    *entry = v;
+    if (*v & LOW) {
+        *out = (uint32_t)(*v & LOW) - 1;
         return 0;
     }
     if (m->nwho == m->who_cap) {
-        if (m->nwho >= UINT32_MAX)
+        if (m->nwho >= UINT32_MAX - 1)
             return NTIDX_E_NOMEM;
         size_t nc = m->who_cap ? m->who_cap * 2 : 64;
         uint32_t *np = realloc(m->who_pid, nc * sizeof *np);
@@ -180,10 +189,9 @@ static int who_of(act_machine *m, uint32_t pid, uint64_t thread, uint32_t *out)
         m->who_thread = nt;
         m->who_cap = nc;
     }
-    if (ntx_kmap_put(&m->who_index, pid, thread, m->nwho) < 0)
-        return NTIDX_E_NOMEM;
     m->who_pid[m->nwho] = pid;
     m->who_thread[m->nwho] = thread;
+    *v |= (uint64_t)(m->nwho + 1);
     *out = (uint32_t)m->nwho++;
     return 0;
 }
@@ -212,7 +220,8 @@ static int on_start(act_machine *m, const act_ev *e)
         m->cap = nc;
     }
     uint32_t who;
-    if (who_of(m, e->pid, e->thread, &who) < 0)
+    uint64_t *who_entry; /* nothing below changes `who` before the thread's current is set in it */
+    if (who_of(m, e->pid, e->thread, &who, &who_entry) < 0)
         return NTIDX_E_NOMEM;
     int64_t idx = (int64_t)m->nacts++;
     act *a = &m->acts[idx];
@@ -231,8 +240,8 @@ static int on_start(act_machine *m, const act_ev *e)
         rc = wopen_add(m, k, +1);
     if (rc == 0)
         rc = active_set(m, k, idx);
-    if (rc == 0)
-        rc = set_thread_current(m, e->pid, e->thread, idx);
+    if (rc == 0) /* set_thread_current(), its entry at hand */
+        *who_entry = (uint64_t)(idx + 1) << 32 | (*who_entry & LOW);
     return rc;
 }
 

@@ -67,19 +67,21 @@ typedef struct act {
 typedef struct act_machine {
     act *acts;                /* every activity, in the order of their starts */
     size_t nacts, cap;
-    ntx_kmap active;          /* m_activeStartStopActivities: (id, pid) key -> activity index */
-    ntx_kmap threads;         /* (pid, thread) -> index + 1 of the activity its current task activity maps
-                                 to (m_traceActivityToStartStopActivity[current]); absent or 0: none */
-    /* What the lookahead waits for: activities of the window not stopped whose key is in `active` (only
-       those can still stop). wopen: (id, pid) key -> such activities under it, found or not. */
-    ntx_kmap wopen;
+    /* m_activeStartStopActivities and what the lookahead waits for, in one table (one probe for both):
+       (id, pid) key -> wopen << 32 | (index + 1). The low half: the activity the key names (0: none). The high
+       half, wopen: activities of the window under the key not stopped, found or not; only those whose key is
+       active can still stop (`reachable` counts them). */
+    ntx_kmap keys;
     uint64_t reachable;
     int in_window;            /* the events fed are the window's (0: the lookahead's) */
     uint64_t unmatched;       /* the window's Stops that found no activity */
     uint32_t *who_pid;        /* the (pid, thread) pairs of the activities, each once */
     uint64_t *who_thread;
     size_t nwho, who_cap;
-    ntx_kmap who_index;       /* (pid, thread) -> its index */
+    /* (pid, thread) -> (current + 1) << 32 | (who + 1): the index + 1 of the activity its current task activity
+       maps to (m_traceActivityToStartStopActivity[current]; 0: none), and the pair's index in who_pid and
+       who_thread (0: not there yet) */
+    ntx_kmap who;
     double (*ms)(const void *ctx, uint64_t ts); /* ts to ms since the sync time */
     const void *ms_ctx;
 } act_machine;

@@ -69,6 +69,29 @@ int ntx_kmap_put(ntx_kmap *m, uint64_t a, uint64_t b, uint64_t val)
     return NTIDX_OK;
 }
 
+uint64_t *ntx_kmap_find(const ntx_kmap *m, uint64_t a, uint64_t b)
+{
+    if (!m->n)
+        return NULL;
+    ntx_kmap_slot *s = &m->slots[find(m, a, b)];
+    return s->used ? &s->val : NULL;
+}
+
+uint64_t *ntx_kmap_ref(ntx_kmap *m, uint64_t a, uint64_t b)
+{
+    if (m->n) { /* there already: no room needed */
+        ntx_kmap_slot *s = &m->slots[find(m, a, b)];
+        if (s->used)
+            return &s->val;
+    }
+    if (reserve(m) < 0)
+        return NULL;
+    ntx_kmap_slot *s = &m->slots[find(m, a, b)];
+    *s = (ntx_kmap_slot){a, b, 0, 1};
+    m->n++;
+    return &s->val;
+}
+
 int ntx_kmap_remove(ntx_kmap *m, uint64_t a, uint64_t b)
 {
     if (!m->n)

@@ -32,6 +32,11 @@ void ntx_kmap_free(ntx_kmap *m);
 int ntx_kmap_get(const ntx_kmap *m, uint64_t a, uint64_t b, uint64_t *val);
 /* Insert or replace: 0, or NTIDX_E_NOMEM. */
 int ntx_kmap_put(ntx_kmap *m, uint64_t a, uint64_t b, uint64_t val);
+/* The value under (a, b), where it is stored: NULL when there is none. Valid until the next put, ref or remove. */
+uint64_t *ntx_kmap_find(const ntx_kmap *m, uint64_t a, uint64_t b);
+/* The value under (a, b), where it is stored, made 0 when there was none (one probe for a read, a change and a
+   write): NULL out of memory. Valid until the next put, ref or remove. */
+uint64_t *ntx_kmap_ref(ntx_kmap *m, uint64_t a, uint64_t b);
 /* 1 when (a, b) was there (and is removed), else 0. */
 int ntx_kmap_remove(ntx_kmap *m, uint64_t a, uint64_t b);
 static inline size_t ntx_kmap_count(const ntx_kmap *m) { return m->n; }
