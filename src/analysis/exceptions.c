@@ -364,6 +364,135 @@ static int name_throwers(exc_state *m, exc_result *r, ntx_err *err)
     return rc < 0 ? ntx_err_set(err, rc, "out of memory") : 0;
 }
 
+/*
+ * The rows in the order of their first throw, made and sorted on threads (a
+ * sort of hundreds of thousands of rows on one thread was most of what was
+ * left of the analysis's serial part): a sample sort. The groups' first
+ * throws, sampled, give bounds that cut the times into buckets; each part's
+ * groups are counted per bucket, every (bucket, part) given its place among
+ * the rows, each part's rows written there, and each bucket sorted. Rows of
+ * one first throw share a bucket, so the buckets in order, each sorted, are
+ * the rows in by_first() order.
+ */
+typedef struct sorter {
+    const ntx_an_ctx *ctx;
+    exc_result *r;
+    uint64_t *bounds;  /* bucket b: the groups with bounds[b - 1] < first_ts <= bounds[b] (the last: past them) */
+    size_t nbounds, nbuckets;
+    size_t *at;        /* part p's rows of bucket b: counted at [p * nbuckets + b], then where the next one goes */
+    size_t *bucket_at; /* nbuckets + 1: where each bucket's rows start */
+    atomic_size_t next;
+} sorter;
+
+static size_t bucket_of(const sorter *s, uint64_t ts)
+{
+    size_t lo = 0, hi = s->nbounds;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->bounds[mid] < ts)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void *count_work(void *arg)
+{
+    sorter *s = arg;
+    for (size_t p; (p = atomic_fetch_add(&s->next, 1)) < s->r->nparts;) {
+        const ntx_groups *g = &s->r->parts[p];
+        for (size_t i = 0; i < g->n; i++)
+            s->at[p * s->nbuckets + bucket_of(s, g->v[i].first_ts)]++;
+    }
+    return NULL;
+}
+
+static void *write_work(void *arg)
+{
+    sorter *s = arg;
+    for (size_t p; (p = atomic_fetch_add(&s->next, 1)) < s->r->nparts;) {
+        const ntx_groups *g = &s->r->parts[p];
+        for (size_t i = 0; i < g->n; i++) {
+            const ntx_group *x = &g->v[i];
+            s->r->rows[s->at[p * s->nbuckets + bucket_of(s, x->first_ts)]++] = (ntidx_exception_group){
+                .type = x->key[0].p, .message = x->key[1].p, .thrown_by = x->key[2].p, .count = x->count,
+                .first_ts = x->first_ts, .last_ts = x->last_ts, .first_relative_ms = ntx_an_ms(s->ctx, x->first_ts),
+                .last_relative_ms = ntx_an_ms(s->ctx, x->last_ts)};
+        }
+    }
+    return NULL;
+}
+
+static void *sort_work(void *arg)
+{
+    sorter *s = arg;
+    for (size_t b; (b = atomic_fetch_add(&s->next, 1)) < s->nbuckets;) {
+        size_t n = s->bucket_at[b + 1] - s->bucket_at[b];
+        if (n > 1)
+            qsort(s->r->rows + s->bucket_at[b], n, sizeof *s->r->rows, by_first);
+    }
+    return NULL;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* r->rows made from r's parts, in by_first() order. 0 or NTIDX_E_NOMEM. */
+static int order_rows(const ntx_an_ctx *ctx, exc_result *r)
+{
+    unsigned nthreads = ntx_thread_count(ctx->o->threads);
+    sorter s = {.ctx = ctx, .r = r, .nbuckets = r->n < 8192 ? 1 : 4 * (size_t)nthreads};
+    /* the bounds: quantiles of a sample of 64 first throws a bucket, each bound once */
+    size_t nsample = s.nbuckets > 1 ? 64 * s.nbuckets : 0, k = 0;
+    uint64_t *sample = malloc((nsample ? nsample : 1) * sizeof *sample);
+    s.bounds = malloc(s.nbuckets * sizeof *s.bounds);
+    s.at = calloc(r->nparts * s.nbuckets, sizeof *s.at);
+    s.bucket_at = calloc(s.nbuckets + 1, sizeof *s.bucket_at);
+    int rc = sample && s.bounds && s.at && s.bucket_at ? 0 : NTIDX_E_NOMEM;
+    for (size_t p = 0; rc == 0 && p < r->nparts && nsample; p++)
+        for (size_t i = 0; i < r->parts[p].n; i += r->n / nsample + 1)
+            if (k < nsample)
+                sample[k++] = r->parts[p].v[i].first_ts;
+    if (rc == 0 && k) {
+        qsort(sample, k, sizeof *sample, u64_cmp);
+        for (size_t b = 1; b < s.nbuckets; b++) {
+            uint64_t v = sample[b * k / s.nbuckets];
+            if (!s.nbounds || v > s.bounds[s.nbounds - 1])
+                s.bounds[s.nbounds++] = v;
+        }
+        s.nbuckets = s.nbounds + 1;
+    }
+    free(sample);
+    unsigned tp = nthreads < r->nparts ? nthreads : (unsigned)(r->nparts ? r->nparts : 1);
+    if (rc == 0) {
+        atomic_init(&s.next, 0);
+        ntx_run_threads(tp, count_work, &s);
+        /* every (bucket, part) its place: the buckets in order, the parts in order within each */
+        size_t pos = 0;
+        for (size_t b = 0; b < s.nbuckets; b++) {
+            s.bucket_at[b] = pos;
+            for (size_t p = 0; p < r->nparts; p++) {
+                size_t c = s.at[p * s.nbuckets + b];
+                s.at[p * s.nbuckets + b] = pos;
+                pos += c;
+            }
+        }
+        s.bucket_at[s.nbuckets] = pos;
+        atomic_store(&s.next, 0);
+        ntx_run_threads(tp, write_work, &s);
+        atomic_store(&s.next, 0);
+        ntx_run_threads(nthreads < s.nbuckets ? nthreads : (unsigned)s.nbuckets, sort_work, &s);
+    }
+    free(s.bounds);
+    free(s.at);
+    free(s.bucket_at);
+    return rc;
+}
+
 static int finish(void *merged, ntidx_analysis **out, ntx_an_counts *counts, ntx_err *err)
 {
     (void)counts; /* nothing pairs */
@@ -383,17 +512,10 @@ static int finish(void *merged, ntidx_analysis **out, ntx_an_counts *counts, ntx
         free_result(r);
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     }
-    size_t k = 0;
-    for (size_t p = 0; p < r->nparts; p++)
-        for (size_t i = 0; i < r->parts[p].n; i++) {
-            const ntx_group *x = &r->parts[p].v[i];
-            r->rows[k++] = (ntidx_exception_group){
-                .type = x->key[0].p, .message = x->key[1].p, .thrown_by = x->key[2].p, .count = x->count,
-                .first_ts = x->first_ts, .last_ts = x->last_ts, .first_relative_ms = ntx_an_ms(m->ctx, x->first_ts),
-                .last_relative_ms = ntx_an_ms(m->ctx, x->last_ts)};
-        }
-    if (r->n > 1)
-        qsort(r->rows, r->n, sizeof *r->rows, by_first);
+    if (order_rows(m->ctx, r) < 0) {
+        free_result(r);
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    }
     rc = ntx_analysis_new("exceptions", NTX_ANALYSIS_EXCEPTIONS, r, free_result, out);
     if (rc < 0) {
         free_result(r);

@@ -205,11 +205,12 @@ static void test_many_stacks(void **state)
 
 /* Thousands of kinds, each thrown from two stacks of one thrower: the groups of the merge (type, message, stack)
    are added up per type, message and thrower in parts cut by their hash, on threads (exceptions.c's
-   name_throwers()); each kind is one row all the same, with both throws, in the order of the first throws. */
+   name_throwers()); each kind is one row all the same, with both throws, in the order of the first throws
+   (then of the messages), sorted on threads in buckets of first throws. */
 static void test_many_kinds(void **state)
 {
     (void)state;
-    enum { N = 6000 };
+    enum { N = 10000 }; /* rows enough to be sorted in buckets on threads (exceptions.c's order_rows()) */
     rt_trace rt;
     rt_begin(&rt, 5, 4242);
     methods(&rt);
@@ -218,15 +219,17 @@ static void test_many_kinds(void **state)
     assert_non_null(msgs);
     assert_non_null(w);
     for (uint32_t i = 0; i < N; i++) {
-        /* kinds thrown in the reverse order of their messages: rows are ordered by time, not by key */
-        snprintf(msgs[i], sizeof msgs[i], "m%u", N - 1 - i);
+        /* kinds thrown in the reverse order of their messages, two at a time: rows are ordered by time, then by
+           message (kind i + 1's before kind i's) */
+        snprintf(msgs[i], sizeof msgs[i], "m%05u", N - 1 - i);
+        uint64_t ts = MS + (i / 2) * 20;
         const uint64_t a[] = {NATIVE + 8 * (uint64_t)i, THROWER + 0x10}, b[] = {NATIVE + 8 * (uint64_t)i + 4, THROWER + 0x20};
         rt_stack(&rt, 2 * i + 1, a, 2);
         rt_stack(&rt, 2 * i + 2, b, 2);
-        rt_exception(&rt, 1, MS + i * 20, "System.Exception", msgs[i], 2 * i + 1);
-        rt_exception(&rt, 2, MS + i * 20 + 10, "System.Exception", msgs[i], 2 * i + 2);
-        w[i] = (want){"System.Exception", msgs[i], "myapp!MyApp.Program.Thrower(int32)", 2, 1.0 + i * 20.0 / MS,
-                      1.0 + (i * 20.0 + 10) / MS};
+        rt_exception(&rt, 1, ts, "System.Exception", msgs[i], 2 * i + 1);
+        rt_exception(&rt, 2, ts + 10, "System.Exception", msgs[i], 2 * i + 2);
+        w[i ^ 1] = (want){"System.Exception", msgs[i], "myapp!MyApp.Program.Thrower(int32)", 2, 1.0 + (i / 2) * 20.0 / MS,
+                          1.0 + ((i / 2) * 20.0 + 10) / MS};
     }
     size_t size;
     uint8_t *data = rt_end(&rt, 1, &size);
