@@ -298,6 +298,7 @@ static const ntx_analysis_def alloc_def = {
     .types = alloc_types,
     .ntypes = sizeof alloc_types / sizeof alloc_types[0],
     .lazy_payload = 1,
+    .order_free = 1, /* counts, sums, first and last ticks per group */
     .unit_new = state_new,
     .unit_event = unit_event,
     .unit_free = state_free,

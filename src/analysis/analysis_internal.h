@@ -92,7 +92,13 @@ typedef struct ntx_analysis_def {
        still checks each payload against its layout (by the layout's shape, field_place.h; by a decode where
        the layout has none), so the same payloads are field errors as with a decode. */
     int lazy_payload;
-    /* a work unit: created on the worker that reads it, fed its events in time order */
+    /* 1: what the analysis computes of a unit does not depend on the order of its events (counts, sums,
+       first and last times as minima and maxima; rows sorted by a total order at the end): the unit's events
+       are fed in file order as they are read, not kept and sorted into time order (a V6 unit's not merged
+       from its threads' streams) */
+    int order_free;
+    /* a work unit: created on the worker that reads it, fed its events in time order (order_free: in file
+       order) */
     int (*unit_new)(const ntx_an_ctx *ctx, void **unit);
     /* 0; 1: the event lacks a field the analysis needs (counted as a field error, and skipped); < 0: fatal */
     int (*unit_event)(void *unit, const ntx_an_event *e, ntx_err *err);

@@ -163,14 +163,22 @@ static int feed_event(const ntx_an_ctx *ctx, int decode, const ntidx_event *ev, 
 }
 
 /* The events of query `q` (restricted to the analysis's types) fed one by one (feed_event()); after each,
-   `enough` (may be NULL) says whether to stop. */
+   `enough` (may be NULL) says whether to stop. With `sym`, the symbolizer's events go to it instead (the query
+   is in file order, as the symbolizer's own read). */
 static int read_events(const ntx_an_ctx *ctx, int decode, ntidx_query *q, decoder *d,
                        int (*feed)(void *st, const ntx_an_event *e, ntx_err *err), void *st,
-                       uint64_t (*enough)(const void *st), ntx_an_counts *counts, ntx_err *err)
+                       uint64_t (*enough)(const void *st), ntidx_symbolizer *sym, ntx_an_counts *counts, ntx_err *err)
 {
     const ntidx_event *ev;
     int rc;
     while ((rc = ntx_query_next(q, &ev)) == 1) {
+        if (sym) {
+            int took = ntx_symbolizer_part_note(sym, ctx->t, ev);
+            if (took < 0)
+                return ntx_err_set(err, took, "out of memory reading methods and modules");
+            if (took)
+                continue;
+        }
         int frc = feed_event(ctx, decode, ev, d, feed, st, counts, err);
         if (frc < 0)
             return frc;
@@ -323,18 +331,20 @@ static int read_sorted(const ntx_an_ctx *ctx, const ntx_analysis_def *def, ntidx
  * points may flush the metadata rows, and the flush is applied before the
  * region's end pauses the run, so its kept events would point at rows gone.
  * A V6 unit is read in time order: the reader's type filter keeps its heap to
- * the analysis's events.
+ * the analysis's events. An order_free analysis's unit, of any version, is
+ * read in file order and each event fed as it is read: nothing kept, sorted
+ * or merged from the threads' streams.
  */
 static int read_unit(shared *sh, unit *u, decoder *d, ntx_err *err)
 {
     const ntx_an_ctx *ctx = sh->ctx;
     const ntx_analysis_def *def = sh->def;
-    int sorted = ntidx_trace_get_info(ctx->t)->format_version < 6;
+    int sorted = ntidx_trace_get_info(ctx->t)->format_version < 6 && !def->order_free;
     ntidx_query_options qo;
     ntidx_query_options_defaults(&qo);
     qo.t0 = ctx->o->t0;
     qo.t1 = ctx->o->t1;
-    qo.order = sorted ? NTIDX_ORDER_FILE : NTIDX_ORDER_TIME;
+    qo.order = sorted || def->order_free ? NTIDX_ORDER_FILE : NTIDX_ORDER_TIME;
     qo.regions = &sh->regions[u->first];
     qo.region_count = u->count;
     ntidx_query *q = NULL;
@@ -354,7 +364,7 @@ static int read_unit(shared *sh, unit *u, decoder *d, ntx_err *err)
     if (rc == 0 && sorted)
         rc = read_sorted(ctx, def, q, d, u->state, u->sym, &counts, err);
     else if (rc == 0)
-        rc = read_events(ctx, decode_of(def), q, d, def->unit_event, u->state, NULL, &counts, err);
+        rc = read_events(ctx, decode_of(def), q, d, def->unit_event, u->state, NULL, u->sym, &counts, err);
     u->counts = counts;
     if (rc == 0 && def->unit_end)
         rc = def->unit_end(u->state, err);
@@ -457,7 +467,7 @@ static int look_ahead(const shared *sh, void *merged, decoder *d, ntidx_analysis
         ntx_err_from_last(err, rc);
     ntx_an_counts ahead = {0};
     if (rc == 0)
-        rc = read_events(ctx, decode_of(def), q, d, def->lookahead_event, merged, def->open_count, &ahead, err);
+        rc = read_events(ctx, decode_of(def), q, d, def->lookahead_event, merged, def->open_count, NULL, &ahead, err);
     const ntidx_query_stats *qs = ntidx_query_get_stats(q);
     st->lookahead_events += ahead.events;
     st->lookahead_bytes += qs->bytes_read;
@@ -473,7 +483,8 @@ static int look_ahead(const shared *sh, void *merged, decoder *d, ntidx_analysis
 /*
  * Whether the units read the symbolizer's events along with the analysis's
  * (def->take_symbols): only when they read what the symbolizer's own open
- * reads, every region of the index in file order with no event left out by
+ * reads, every region of the index in file order (before V6, or an
+ * order_free analysis: read_unit()) with no event left out by
  * the window's times, and when no type is both the analysis's and the
  * symbolizer's (an event goes to one or the other), and when the table is
  * not saved beside the index already (ntx_symbol_cache_usable()). Then *types is the
@@ -487,7 +498,7 @@ static int plan_symbols(const shared *sh, size_t nregions, ntx_event_type **type
     const ntx_an_ctx *ctx = sh->ctx;
     const ntidx_analysis_options *o = ctx->o;
     const ntidx_index_info *ii = ntidx_index_get_info(ctx->x);
-    if (!sh->def->take_symbols || ntidx_trace_get_info(ctx->t)->format_version >= 6 ||
+    if (!sh->def->take_symbols || (ntidx_trace_get_info(ctx->t)->format_version >= 6 && !sh->def->order_free) ||
         nregions != ntx_index_region_total(ctx->x) || nregions == 0 ||
         (ii->first_ts <= ii->last_ts && (o->t0 > ii->first_ts || o->t1 <= ii->last_ts)) ||
         ntx_symbol_cache_usable(ctx->t, ctx->x)) /* the table saved beside the index costs less than its events */

@@ -983,6 +983,7 @@ static const ntx_analysis_def cpu_def = {
     .types = cpu_types,
     .ntypes = sizeof cpu_types / sizeof cpu_types[0],
     .no_payload = 1,
+    .order_free = 1, /* counts per frame */
     .unit_new = cpux_new,
     .unit_event = unit_event,
     .unit_free = cpux_free,

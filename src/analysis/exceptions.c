@@ -533,6 +533,7 @@ static const ntx_analysis_def exceptions_def = {
     .types = exception_types,
     .ntypes = sizeof exception_types / sizeof exception_types[0],
     .lazy_payload = 1,
+    .order_free = 1, /* counts, first and last throws per group */
     .unit_new = state_new,
     .unit_event = unit_event,
     .unit_free = state_free,
