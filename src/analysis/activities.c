@@ -33,6 +33,7 @@
 #include "fields.h"
 #include "idmap.h"
 #include "keymap.h"
+#include "search.h"
 #include "trace_types.h"
 
 #define RUNTIME "Microsoft-Windows-DotNETRuntime"
@@ -925,19 +926,24 @@ NTIDX_API size_t ntidx_activity_count(const ntidx_analysis *a)
     return r ? r->n : 0;
 }
 
+typedef struct act_of_key {
+    const activities_result *r;
+    size_t i;
+} act_of_key;
+
+static int act_of_before(const void *ctx, uint64_t k)
+{
+    const act_of_key *a = ctx;
+    return a->r->act_of[k] < a->i;
+}
+
 /* The row of activity i (-1: not a row: another thread's). */
 static int64_t row_of(const activities_result *r, size_t i)
 {
     if (!r->act_of)
         return (int64_t)i;
-    size_t lo = 0, hi = r->n; /* act_of ascends */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (r->act_of[mid] < i)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    act_of_key key = {r, i}; /* act_of ascends */
+    size_t lo = (size_t)ntx_lower_bound(r->n, act_of_before, &key);
     return lo < r->n && r->act_of[lo] == i ? (int64_t)lo : -1;
 }
 

@@ -26,6 +26,7 @@
 #include "fields.h"
 #include "groups.h"
 #include "ops_internal.h"
+#include "search.h"
 #include "threads.h"
 #include "ntidx/symbols.h"
 
@@ -384,17 +385,21 @@ typedef struct sorter {
     atomic_size_t next;
 } sorter;
 
+typedef struct bound_of {
+    const uint64_t *bounds;
+    uint64_t ts;
+} bound_of;
+
+static int bound_before(const void *ctx, uint64_t i)
+{
+    const bound_of *b = ctx;
+    return b->bounds[i] < b->ts;
+}
+
 static size_t bucket_of(const sorter *s, uint64_t ts)
 {
-    size_t lo = 0, hi = s->nbounds;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->bounds[mid] < ts)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    bound_of b = {s->bounds, ts};
+    return (size_t)ntx_lower_bound(s->nbounds, bound_before, &b);
 }
 
 static void *count_work(void *arg)
