@@ -471,9 +471,10 @@ static void set_type_keys(ntidx_query *q)
     const ntidx_index *x = q->x;
     q->ntype_keys = 0;
     uint64_t len;
-    const char *p = ntx_index_strings(x, &len), *end = p + len;
+    const char *p = ntx_index_strings(x, &len);
     if (!ntx_index_has_filters(x) || !q->o.provider || !q->o.has_event_id || !p)
         return;
+    const char *end = p + len; /* past the check: an index without names has no strings (NULL) */
     q->type_keys[q->ntype_keys++] = ntx_type_hash(q->o.provider, q->o.event_id);
     while (p < end) {
         const char *nul = memchr(p, 0, (size_t)(end - p));
