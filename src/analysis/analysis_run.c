@@ -643,7 +643,7 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
             sh.units[k].sym = NULL;
         }
         int jrc = !parts ? NTIDX_E_NOMEM
-                  : ntx_symbolizer_join(parts, sh.nunits, (uint64_t)ctx->sync_ticks, &sym);
+                  : ntx_symbolizer_join(parts, sh.nunits, (uint64_t)ctx->sync_ticks, o->threads, &sym);
         free(parts);
         if (jrc < 0) {
             rc = ntx_err_set(err, jrc, "out of memory reading methods and modules");

@@ -31,13 +31,15 @@ int ntx_symbolizer_open_threads(ntidx_trace *t, const ntidx_index *x, unsigned t
  * (ntx_symbolizer_part_note(): 1 the part took it, an event of the
  * symbolizer's types; 0 not one of them; or NTIDX_E_NOMEM). The parts, in file
  * order, then make the symbolizer ntx_symbolizer_open_threads() would make
- * (ntx_symbolizer_join(), which closes them: 0 or NTIDX_E_NOMEM).
+ * (ntx_symbolizer_join(), which closes them and sorts on `threads` threads, 0:
+ * one per core: 0 or NTIDX_E_NOMEM).
  */
 typedef struct ntx_event_type ntx_event_type; /* query_internal.h */
 size_t ntx_symbolizer_types(ntx_event_type *out, size_t cap); /* how many there are; at most cap copied */
 ntidx_symbolizer *ntx_symbolizer_part_new(const ntidx_trace *t); /* NULL: out of memory */
 int ntx_symbolizer_part_note(ntidx_symbolizer *part, const ntidx_trace *t, const ntidx_event *e);
-int ntx_symbolizer_join(ntidx_symbolizer **parts, size_t n, uint64_t session_start, ntidx_symbolizer **out);
+int ntx_symbolizer_join(ntidx_symbolizer **parts, size_t n, uint64_t session_start, unsigned threads,
+                        ntidx_symbolizer **out);
 
 /*
  * The symbolizer's table saved beside the index (symbol_cache.c,

@@ -56,6 +56,7 @@
  * blocks whose type filters can hold them (a few per cent of a trace: a trace
  * reports each method once or twice); without one, every block is read once.
  */
+#include <pthread.h>
 #include <stdalign.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -580,6 +581,31 @@ static inline void swap_methods(method *a, method *b)
     *b = t;
 }
 
+/* Hoare's partition of m[0, n) (n > 16) around the median of three: [0, left) holds nothing above the pivot,
+   [left, n) nothing below it, both non-empty. Returns left. */
+static size_t partition(method *m, size_t n, int (*lt)(const method *, const method *))
+{
+    size_t mid = n / 2;
+    if (lt(&m[mid], &m[0]))
+        swap_methods(&m[mid], &m[0]);
+    if (lt(&m[n - 1], &m[0]))
+        swap_methods(&m[n - 1], &m[0]);
+    if (lt(&m[n - 1], &m[mid]))
+        swap_methods(&m[n - 1], &m[mid]);
+    const method pivot = m[mid];
+    size_t i = 0, j = n - 1;
+    for (;;) {
+        while (lt(&m[i], &pivot))
+            i++;
+        while (lt(&pivot, &m[j]))
+            j--;
+        if (i >= j)
+            break;
+        swap_methods(&m[i++], &m[j--]);
+    }
+    return j + 1;
+}
+
 static void intro_sort(method *m, size_t n, unsigned depth, int (*lt)(const method *, const method *))
 {
     while (n > 16) {
@@ -587,26 +613,7 @@ static void intro_sort(method *m, size_t n, unsigned depth, int (*lt)(const meth
             heap_sort(m, n, lt);
             return;
         }
-        size_t mid = n / 2;
-        if (lt(&m[mid], &m[0]))
-            swap_methods(&m[mid], &m[0]);
-        if (lt(&m[n - 1], &m[0]))
-            swap_methods(&m[n - 1], &m[0]);
-        if (lt(&m[n - 1], &m[mid]))
-            swap_methods(&m[n - 1], &m[mid]);
-        const method pivot = m[mid];
-        /* Hoare: [0, j] holds nothing above the pivot, (j, n) nothing below it; both sides non-empty */
-        size_t i = 0, j = n - 1;
-        for (;;) {
-            while (lt(&m[i], &pivot))
-                i++;
-            while (lt(&pivot, &m[j]))
-                j--;
-            if (i >= j)
-                break;
-            swap_methods(&m[i++], &m[j--]);
-        }
-        size_t left = j + 1;
+        size_t left = partition(m, n, lt);
         if (left < n - left) {
             intro_sort(m, left, depth, lt);
             m += left;
@@ -625,12 +632,94 @@ static void intro_sort(method *m, size_t n, unsigned depth, int (*lt)(const meth
     }
 }
 
-static void sort_methods(method *m, size_t n, int (*lt)(const method *, const method *))
+static unsigned sort_depth(size_t n)
 {
     unsigned depth = 0;
     for (size_t k = n; k > 1; k >>= 1)
         depth += 2;
-    intro_sort(m, n, depth, lt);
+    return depth;
+}
+
+/*
+ * The same sort on threads, in place (a table of millions of method events
+ * is hundreds of MB: no copy): a range larger than SORT_TASK is partitioned,
+ * its smaller side left on a shared stack for any thread to take, and the
+ * larger one partitioned again; a range of SORT_TASK or less (or past its
+ * depth) is sorted where it is, as intro_sort() sorts it. Only the first
+ * partition (one pass over the table) has a thread alone. On the generated
+ * 10 GB trace's 6.2 million method events, the two sorts on one thread were
+ * the largest part of a symbolizer's serial join.
+ */
+#define SORT_TASK (1u << 15)
+typedef struct sort_task {
+    method *m;
+    size_t n;
+    unsigned depth;
+} sort_task;
+
+typedef struct psort {
+    int (*lt)(const method *, const method *);
+    pthread_mutex_t lock;
+    pthread_cond_t more;
+    sort_task *stack; /* room for every task there can be (sort_methods()) */
+    size_t nstack;
+    unsigned busy;    /* threads with a task in hand */
+} psort;
+
+static void *psort_work(void *arg)
+{
+    psort *ps = arg;
+    pthread_mutex_lock(&ps->lock);
+    for (;;) {
+        while (!ps->nstack && ps->busy)
+            pthread_cond_wait(&ps->more, &ps->lock);
+        if (!ps->nstack) /* nothing left, and nobody who could leave more */
+            break;
+        sort_task t = ps->stack[--ps->nstack];
+        ps->busy++;
+        pthread_mutex_unlock(&ps->lock);
+        while (t.n > SORT_TASK && t.depth > 0) {
+            t.depth--;
+            size_t left = partition(t.m, t.n, ps->lt);
+            sort_task lo = {t.m, left, t.depth}, hi = {t.m + left, t.n - left, t.depth};
+            int lo_smaller = lo.n < hi.n;
+            t = lo_smaller ? hi : lo;
+            pthread_mutex_lock(&ps->lock);
+            ps->stack[ps->nstack++] = lo_smaller ? lo : hi;
+            pthread_cond_signal(&ps->more);
+            pthread_mutex_unlock(&ps->lock);
+        }
+        intro_sort(t.m, t.n, t.depth, ps->lt);
+        pthread_mutex_lock(&ps->lock);
+        if (--ps->busy == 0 && !ps->nstack)
+            pthread_cond_broadcast(&ps->more);
+    }
+    pthread_mutex_unlock(&ps->lock);
+    return NULL;
+}
+
+/* m[0, n) sorted by lt on `threads` threads (0: one per core). */
+static void sort_methods(method *m, size_t n, int (*lt)(const method *, const method *), unsigned threads)
+{
+    unsigned nthreads = ntx_thread_count(threads);
+    /* each task pushed is a side of a partition of a range of more than SORT_TASK: at most n / SORT_TASK of those
+       at each of the sort's levels */
+    size_t room = ((size_t)sort_depth(n) + 1) * (n / SORT_TASK + 1);
+    /* on one thread too (the tasks cost nothing to speak of): the sort is then timed as the part more threads
+       divide (NTIDX_PHASES, tools/bench/bench_serial.sh) */
+    sort_task *stack = n > 4 * (size_t)SORT_TASK ? malloc(room * sizeof *stack) : NULL;
+    if (!stack) { /* a table too small to share, or no memory for the tasks */
+        intro_sort(m, n, sort_depth(n), lt);
+        return;
+    }
+    psort ps = {.lt = lt, .stack = stack, .nstack = 1};
+    stack[0] = (sort_task){m, n, sort_depth(n)};
+    pthread_mutex_init(&ps.lock, NULL);
+    pthread_cond_init(&ps.more, NULL);
+    ntx_run_threads(nthreads, psort_work, &ps);
+    pthread_cond_destroy(&ps.more);
+    pthread_mutex_destroy(&ps.lock);
+    free(stack);
 }
 
 static int modev_cmp(const void *a, const void *b)
@@ -833,9 +922,9 @@ static void module_name(const char *path, const char **at, size_t *len)
 }
 
 /* Replay the events in time order: each method event gets its module file. 0 or NTIDX_E_NOMEM. */
-static int replay(ntidx_symbolizer *s)
+static int replay(ntidx_symbolizer *s, unsigned threads)
 {
-    sort_methods(s->methods, s->nmethods, time_lt);
+    sort_methods(s->methods, s->nmethods, time_lt, threads);
     if (s->nmodevs > 1)
         qsort(s->modevs, s->nmodevs, sizeof *s->modevs, modev_cmp);
     size_t j = 0;
@@ -897,9 +986,9 @@ static int replay(ntidx_symbolizer *s)
 
 /* The table for lookups: by address; of the entries of one range, those that can never name an address
    dropped (a later jitted load of the same range, a resolving event of the same range at the same time). */
-static void build_table(ntidx_symbolizer *s)
+static void build_table(ntidx_symbolizer *s, unsigned threads)
 {
-    sort_methods(s->methods, s->nmethods, addr_lt);
+    sort_methods(s->methods, s->nmethods, addr_lt, threads);
     size_t w = 0;
     for (size_t i = 0; i < s->nmethods; i++) {
         const method *m = &s->methods[i];
@@ -953,7 +1042,7 @@ int ntx_symbolizer_open_threads(ntidx_trace *t, const ntidx_index *x, unsigned t
     int rc = load(s, t, x, threads, &err, file, sizeof file);
     ntidx_values_free(&s->values);
     if (rc == 0)
-        rc = replay(s);
+        rc = replay(s, threads);
     free_replay(s);
     if (rc < 0) {
         ntidx_symbolizer_close(&s);
@@ -963,7 +1052,7 @@ int ntx_symbolizer_open_threads(ntidx_trace *t, const ntidx_index *x, unsigned t
             ntx_failf(rc, ntidx_trace_name(t), NTIDX_NO_OFFSET, "out of memory reading methods and modules");
         return rc;
     }
-    build_table(s);
+    build_table(s, threads);
     ntx_symbol_cache_save(s, t, x);
     *out = s;
     return NTIDX_OK;
@@ -992,7 +1081,8 @@ int ntx_symbolizer_part_note(ntidx_symbolizer *part, const ntidx_trace *t, const
     return rc < 0 ? rc : 1;
 }
 
-int ntx_symbolizer_join(ntidx_symbolizer **parts, size_t n, uint64_t session_start, ntidx_symbolizer **out)
+int ntx_symbolizer_join(ntidx_symbolizer **parts, size_t n, uint64_t session_start, unsigned threads,
+                        ntidx_symbolizer **out)
 {
     *out = NULL;
     ntidx_symbolizer *s = reading_new(session_start);
@@ -1007,13 +1097,13 @@ int ntx_symbolizer_join(ntidx_symbolizer **parts, size_t n, uint64_t session_sta
         return rc;
     ntidx_values_free(&s->values);
     if (rc == 0)
-        rc = replay(s);
+        rc = replay(s, threads);
     free_replay(s);
     if (rc < 0) {
         ntidx_symbolizer_close(&s);
         return rc;
     }
-    build_table(s);
+    build_table(s, threads);
     *out = s;
     return 0;
 }

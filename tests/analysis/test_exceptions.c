@@ -324,6 +324,48 @@ static void assert_same_symbol(const ntidx_symbolizer *a, const ntidx_symbolizer
     assert_int_equal(x.frame_id, y.frame_id);
 }
 
+/* A table of a hundred thousand method events and more is sorted on threads (symbolizer.c's sort_methods()): the
+   symbolizer made on two threads names every address at every time as the one made on one thread does, and as
+   the events say. Addresses in an order of their own, unloads among the loads, in eight regions. */
+static void test_symbolizer_sorted_on_threads(void **state)
+{
+    (void)state;
+    enum { N = 140000, R = 8 }; /* N and 7919 share no factor: slot() is a permutation */
+    rt_trace rt;
+    rt_begin(&rt, 5, 4242);
+    rt_module_load(&rt, 1, MS / 10, 0x100, "/app/Big.dll");
+    char name[32];
+    for (uint32_t i = 0; i < N; i++) {
+        uint64_t start = 0x1000000 + (uint64_t)(i * 7919u % N) * 0x200, ts = MS + (uint64_t)i * 100;
+        snprintf(name, sizeof name, "M%u", i);
+        method_event(&rt, i % 50 == 7 ? 144 : 143, ts, i, 0x100, start, "Big", name);
+        if (i % (N / R) == N / R - 1)
+            rt_seqpoint(&rt, ts + 50);
+    }
+    size_t size;
+    uint8_t *data = rt_end(&rt, 1, &size);
+    analysed an;
+    an_open(&an, data, size, "big-table.nettrace");
+    ntidx_symbolizer *one, *two;
+    assert_int_equal(ntx_symbolizer_open_threads(an.t, an.x, 1, &one), NTIDX_OK);
+    assert_int_equal(ntx_symbolizer_open_threads(an.t, an.x, 2, &two), NTIDX_OK);
+    assert_int_equal(ntidx_symbolizer_method_count(one), ntidx_symbolizer_method_count(two));
+    for (uint32_t i = 0; i < N; i += 97) {
+        uint64_t start = 0x1000000 + (uint64_t)(i * 7919u % N) * 0x200, ts = MS + (uint64_t)i * 100;
+        for (uint64_t at = 0; at < 3; at++)
+            assert_same_symbol(one, two, start + 0x10, at == 0 ? 0 : at == 1 ? ts + 1 : MS + (uint64_t)N * 100);
+        if (i % 50 == 7)
+            continue;
+        ntidx_symbol sy;
+        snprintf(name, sizeof name, "Big.M%u(int32)", i);
+        assert_int_equal(ntidx_symbolizer_lookup_at(two, start + 0x10, 0, ts + 1, &sy), 1);
+        assert_string_equal(sy.method, name);
+    }
+    ntidx_symbolizer_close(&one);
+    ntidx_symbolizer_close(&two);
+    an_close(&an);
+}
+
 /* Read over an index (regions in units, on threads, joined in file order), the symbolizer names every address
    at every time as one pass of the reader over the whole trace does. */
 static void test_symbolizer_units(void **state)
@@ -470,6 +512,7 @@ int main(void)
         cmocka_unit_test(test_whole),
         cmocka_unit_test(test_window_and_thread),
         cmocka_unit_test(test_symbolizer_units),
+        cmocka_unit_test(test_symbolizer_sorted_on_threads),
         cmocka_unit_test(test_throwers_read_along),
         cmocka_unit_test(test_symbol_spans),
         cmocka_unit_test(test_many_stacks),
