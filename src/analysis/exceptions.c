@@ -440,12 +440,6 @@ static void *sort_work(void *arg)
     return NULL;
 }
 
-static int u64_cmp(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* r->rows made from r's parts, in by_first() order. 0 or NTIDX_E_NOMEM. */
 static int order_rows(const ntx_an_ctx *ctx, exc_result *r)
 {
@@ -463,7 +457,7 @@ static int order_rows(const ntx_an_ctx *ctx, exc_result *r)
             if (k < nsample)
                 sample[k++] = r->parts[p].v[i].first_ts;
     if (rc == 0 && k) {
-        qsort(sample, k, sizeof *sample, u64_cmp);
+        qsort(sample, k, sizeof *sample, ntx_u64_cmp);
         for (size_t b = 1; b < s.nbuckets; b++) {
             uint64_t v = sample[b * k / s.nbuckets];
             if (!s.nbounds || v > s.bounds[s.nbounds - 1])

@@ -3,7 +3,8 @@
  * the first position in [0, n) whose element is not "before" the target, n
  * when every element is. `before(ctx, i)` must be monotonic: true for a
  * prefix of the positions, false after it. Inline, so that the predicate,
- * known at each call, is inlined too.
+ * known at each call, is inlined too. And the one qsort() order of the
+ * tables of uint64_t keys such searches run over.
  */
 #ifndef NTX_BASE_SEARCH_H
 #define NTX_BASE_SEARCH_H
@@ -21,6 +22,13 @@ static inline uint64_t ntx_lower_bound(uint64_t n, int (*before)(const void *ctx
             hi = mid;
     }
     return lo;
+}
+
+/* qsort()'s order of uint64_t keys, ascending: the one comparator of the tables above that are made of them. */
+static inline int ntx_u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
 }
 
 #endif

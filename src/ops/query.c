@@ -545,12 +545,6 @@ static int query_start(ntidx_query *q)
     return NTIDX_OK;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Take o.regions into q->chosen (sorted, repeats dropped); the caller's array is not kept. */
 static int choose_regions(ntidx_query *q, const ntidx_trace *t)
 {
@@ -568,7 +562,7 @@ static int choose_regions(ntidx_query *q, const ntidx_trace *t)
                              (unsigned long long)o->regions[i], (unsigned long long)ntx_index_region_total(x));
         q->chosen[i] = o->regions[i];
     }
-    qsort(q->chosen, o->region_count, sizeof *q->chosen, cmp_u64);
+    qsort(q->chosen, o->region_count, sizeof *q->chosen, ntx_u64_cmp);
     size_t n = 0;
     for (size_t i = 0; i < o->region_count; i++)
         if (!n || q->chosen[n - 1] != q->chosen[i])
