@@ -131,6 +131,9 @@ static int64_t thread_current(const act_machine *m, uint32_t pid, uint64_t threa
     return v ? (int64_t)(*v >> 32) - 1 : -1;
 }
 
+/* A `who` entry with the thread's current activity made idx (>= 0), its index kept. */
+static void put_current(uint64_t *entry, int64_t idx) { *entry = (uint64_t)(idx + 1) << 32 | (*entry & LOW); }
+
 static int set_thread_current(act_machine *m, uint32_t pid, uint64_t thread, int64_t idx)
 {
     if (idx < 0) {
@@ -142,7 +145,7 @@ static int set_thread_current(act_machine *m, uint32_t pid, uint64_t thread, int
     uint64_t *v = ntx_kmap_ref(&m->who, pid, thread);
     if (!v)
         return NTIDX_E_NOMEM;
-    *v = (uint64_t)(idx + 1) << 32 | (*v & LOW);
+    put_current(v, idx);
     return 0;
 }
 
@@ -241,7 +244,7 @@ static int on_start(act_machine *m, const act_ev *e)
     if (rc == 0)
         rc = active_set(m, k, idx);
     if (rc == 0) /* set_thread_current(), its entry at hand */
-        *who_entry = (uint64_t)(idx + 1) << 32 | (*who_entry & LOW);
+        put_current(who_entry, idx);
     return rc;
 }
 

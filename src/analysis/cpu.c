@@ -135,7 +135,7 @@ typedef struct stack_memo {
     size_t lane;        /* the lane whose table the entries are of (its index: lanes move as they grow) */
     uint32_t bytes;     /* the stack's size */
     uint32_t depth, nuniq;
-    uint32_t cap;       /* entries `data` holds room for */
+    uint32_t cap;       /* entries `idx` holds room for */
     uint32_t *idx;      /* depth entries (leaf first), then the nuniq distinct ones */
     uint8_t *stack;     /* the stack's bytes */
 } stack_memo;
