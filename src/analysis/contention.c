@@ -22,7 +22,9 @@
 #include <string.h>
 
 #include "analysis_internal.h"
+#include "fields.h"
 #include "pairs.h"
+#include "sorted_runs.h"
 
 #define RUNTIME "Microsoft-Windows-DotNETRuntime"
 enum { EV_CONTENTION_START = 81, EV_CONTENTION_STOP = 91 };
@@ -77,8 +79,12 @@ static int waits_add(waits *w, const cwait *c)
 typedef struct cx {
     const ntx_an_ctx *ctx;
     ntx_pairs pairs;    /* open waits by (pid, thread) */
-    waits done;         /* finished waits (complete, or left without a stop) */
+    waits done;         /* finished waits (complete, or left without a stop): a unit's, sorted at its end; the
+                           merge's, those it finished itself (across units, past the window, left open) */
+    waits *runs;        /* the merge's: the units' sorted waits, taken as they are */
+    size_t nruns, runs_cap;
     uint64_t unmatched; /* the merge's: stops that found no wait */
+    ntx_an_places start_places, stop_places; /* where the fields lie, per event type (read in place) */
 } cx;
 
 static int cx_new(const ntx_an_ctx *ctx, void **out)
@@ -98,6 +104,9 @@ static void cx_free(void *p)
     cx *c = p;
     ntx_pairs_free(&c->pairs);
     free(c->done.v);
+    for (size_t i = 0; i < c->nruns; i++)
+        free(c->runs[i].v);
+    free(c->runs);
     free(c);
 }
 
@@ -134,62 +143,81 @@ static int merge_replaced(void *ctx, ntx_pair_key k, const void *open, uint64_t 
     return left_open(ctx, k, &s, open_ts);
 }
 
-/* A top-level number field; 0 when missing or of another kind. */
-static int num_field(const ntidx_values *v, const char *name, uint64_t *u, double *f)
+/* An integer field, read in place: 1 read, 0 missing (a field error), < 0 with err set. */
+static int int_field(const ntx_an_event *e, const ntx_field_place *p, const char *name, uint64_t *u, ntx_err *err)
 {
+    int64_t v;
+    int rc = ntx_an_field_int(e, p, name, &v, err);
+    if (rc == 1)
+        *u = (uint64_t)v;
+    return rc;
+}
+
+/* A number field as a double (DurationNs: a double the runtime writes; an integer taken too), read in place
+   where it has a place: 1 read, 0 missing, < 0 with err set. */
+static int double_field(const ntx_an_event *e, const ntx_field_place *p, const char *name, double *f, ntx_err *err)
+{
+    if (p->kind == NTX_PLACE_FLOAT)
+        return ntx_field_place_double(p, e->ev, f);
+    if (p->kind == NTX_PLACE_UINT || p->kind == NTX_PLACE_INT) {
+        int64_t v;
+        if (!ntx_field_place_int(p, e->ev, &v))
+            return 0;
+        *f = p->kind == NTX_PLACE_UINT ? (double)(uint64_t)v : (double)v;
+        return 1;
+    }
+    const ntidx_values *v;
+    int rc = ntx_an_values(e, &v, err);
+    if (rc != 0)
+        return rc < 0 ? rc : 0;
     const ntidx_value *x = ntidx_values_find(v, name);
     if (!x)
         return 0;
     switch (x->kind) {
     case NTIDX_VALUE_UINT:
-    case NTIDX_VALUE_BOOL:
-        if (u)
-            *u = x->u;
-        if (f)
-            *f = (double)x->u;
-        return 1;
-    case NTIDX_VALUE_INT:
-        if (u)
-            *u = (uint64_t)x->i;
-        if (f)
-            *f = (double)x->i;
-        return 1;
-    case NTIDX_VALUE_FLOAT:
-        if (f)
-            *f = x->f;
-        return f != NULL;
+    case NTIDX_VALUE_BOOL: *f = (double)x->u; return 1;
+    case NTIDX_VALUE_INT: *f = (double)x->i; return 1;
+    case NTIDX_VALUE_FLOAT: *f = x->f; return 1;
     }
     return 0;
 }
 
-/* A Contention/Start's fields: 0, or 1 when one its version has is missing. */
-static int start_fields(const ntx_an_event *e, start_info *s)
+/* A Contention/Start's fields: 1, or 0 when one its version has is missing, < 0 with err set. */
+static int start_fields(cx *c, const ntx_an_event *e, start_info *s, ntx_err *err)
 {
+    static const char *const names[] = {"ContentionFlags", "LockID", "LockOwnerThreadID"};
     uint32_t ver = e->ev->metadata->version;
     memset(s, 0, sizeof *s);
-    uint64_t flags = 0;
-    if (ver >= 1 && !num_field(e->values, "ContentionFlags", &flags, NULL))
+    if (ver < 1)
         return 1;
+    const ntx_field_place *at = ntx_an_places_of(&c->start_places, c->ctx->t, e->ev->metadata, names, 3);
+    uint64_t flags = 0;
+    int rc = int_field(e, &at[0], names[0], &flags, err);
+    if (rc != 1)
+        return rc;
     s->flags = (uint32_t)flags;
     if (ver >= 2) {
-        if (!num_field(e->values, "LockID", &s->lock_id, NULL) ||
-            !num_field(e->values, "LockOwnerThreadID", &s->owner, NULL))
-            return 1;
+        if ((rc = int_field(e, &at[1], names[1], &s->lock_id, err)) != 1 ||
+            (rc = int_field(e, &at[2], names[2], &s->owner, err)) != 1)
+            return rc;
         s->has_owner = 1;
     }
-    return 0;
+    return 1;
 }
 
-/* A Contention/Stop's fields: DurationNs from version 1 (TraceEvent: Version >= 1). */
-static int stop_fields(const ntx_an_event *e, stop_info *s)
+/* A Contention/Stop's fields: DurationNs from version 1 (TraceEvent: Version >= 1). 1, 0 (missing), < 0. */
+static int stop_fields(cx *c, const ntx_an_event *e, stop_info *s, ntx_err *err)
 {
+    static const char *const names[] = {"DurationNs"};
     memset(s, 0, sizeof *s);
     if (e->ev->metadata->version >= 1) {
-        if (!num_field(e->values, "DurationNs", NULL, &s->duration_ns))
-            return 1;
+        const ntx_field_place *at = ntx_an_places_of(&c->stop_places, c->ctx->t, e->ev->metadata, names, 1);
+        int rc = double_field(e, &at[0], names[0], &s->duration_ns, err);
+        if (rc != 1)
+            return rc;
         s->has_duration = 1;
     }
-    return 0;
+    return 1;
 }
 
 static ntx_pair_key key_of(const ntx_an_event *e) { return (ntx_pair_key){e->pid, e->thread}; }
@@ -201,37 +229,22 @@ static int unit_event(void *unit, const ntx_an_event *e, ntx_err *err)
     if (e->ev->metadata->event_id == EV_CONTENTION_START) {
         start_info s, old;
         uint64_t old_ts;
-        if (start_fields(e, &s))
-            return 1;
+        if ((rc = start_fields(c, e, &s, err)) != 1)
+            return rc < 0 ? rc : 1;
         if ((rc = ntx_pairs_start(&c->pairs, key_of(e), e->ts, &s, &old, &old_ts)) == 1)
             rc = left_open(c, key_of(e), &old, old_ts);
     } else {
         stop_info s;
         start_info open;
         uint64_t open_ts;
-        if (stop_fields(e, &s))
-            return 1;
+        if ((rc = stop_fields(c, e, &s, err)) != 1)
+            return rc < 0 ? rc : 1;
         if ((rc = ntx_pairs_end(&c->pairs, key_of(e), e->ts, &s, 1, &open, &open_ts)) == 1)
             rc = closed(c, key_of(e), &open, open_ts, &s, e->ts);
     }
     return rc < 0 ? ntx_err_set(err, rc, "out of memory") : 0;
 }
 
-static int unit_end(void *unit, ntx_err *err)
-{
-    (void)unit;
-    (void)err;
-    return 0;
-}
-
-static int merge_unit(void *merged, void *unit, ntx_err *err)
-{
-    cx *m = merged, *u = unit;
-    int rc = ntx_pairs_merge(&m->pairs, &u->pairs, merge_closed, merge_replaced, m, &m->unmatched);
-    for (size_t i = 0; rc == 0 && i < u->done.n; i++)
-        rc = waits_add(&m->done, &u->done.v[i]);
-    return rc < 0 ? ntx_err_set(err, rc, "out of memory") : 0;
-}
 
 static uint64_t open_count(const void *merged) { return ntx_pairs_open_count(&((const cx *)merged)->pairs); }
 
@@ -248,8 +261,8 @@ static int lookahead_event(void *merged, const ntx_an_event *e, ntx_err *err)
             rc = left_open(m, key_of(e), &open, open_ts);
     } else {
         stop_info s;
-        if (stop_fields(e, &s))
-            return 1;
+        if ((rc = stop_fields(m, e, &s, err)) != 1)
+            return rc < 0 ? rc : 1;
         if ((rc = ntx_pairs_end(&m->pairs, key_of(e), e->ts, NULL, 0, &open, &open_ts)) == 1)
             rc = closed(m, key_of(e), &open, open_ts, &s, e->ts);
     }
@@ -299,17 +312,46 @@ static int by_start(const void *a, const void *b)
     return x->end_ts < y->end_ts ? -1 : x->end_ts > y->end_ts;
 }
 
-/* Waits by lock, process, thread, then start: the order of the rows (TraceEvent's dumper: lock, thread). */
-static int by_lock(const void *a, const void *b)
+/* The waits of the thread asked for (all without --thread), kept in place. */
+static void keep_thread(const ntx_an_ctx *ctx, waits *w)
 {
-    const cwait *x = *(const cwait *const *)a, *y = *(const cwait *const *)b;
-    if (x->s.lock_id != y->s.lock_id)
-        return x->s.lock_id < y->s.lock_id ? -1 : 1;
-    if (x->pid != y->pid)
-        return x->pid < y->pid ? -1 : 1;
-    if (x->thread != y->thread)
-        return x->thread < y->thread ? -1 : 1;
-    return by_start(x, y);
+    if (!ctx->o->has_thread)
+        return;
+    size_t keep = 0;
+    for (size_t i = 0; i < w->n; i++)
+        if (w->v[i].thread == ctx->o->thread)
+            w->v[keep++] = w->v[i];
+    w->n = keep;
+}
+
+/* A unit's finished waits sorted on its worker: the merge takes them as they are, one sorted run each. */
+static int unit_end(void *unit, ntx_err *err)
+{
+    (void)err;
+    cx *c = unit;
+    keep_thread(c->ctx, &c->done);
+    if (c->done.n > 1)
+        qsort(c->done.v, c->done.n, sizeof *c->done.v, by_start);
+    return 0;
+}
+
+static int merge_unit(void *merged, void *unit, ntx_err *err)
+{
+    cx *m = merged, *u = unit;
+    int rc = ntx_pairs_merge(&m->pairs, &u->pairs, merge_closed, merge_replaced, m, &m->unmatched);
+    if (rc == 0 && u->done.n) { /* the unit's run taken, not copied */
+        if (m->nruns == m->runs_cap) {
+            size_t nc = m->runs_cap ? 2 * m->runs_cap : 16;
+            waits *nr = realloc(m->runs, nc * sizeof *nr);
+            if (!nr)
+                return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+            m->runs = nr;
+            m->runs_cap = nc;
+        }
+        m->runs[m->nruns++] = u->done;
+        u->done = (waits){0};
+    }
+    return rc < 0 ? ntx_err_set(err, rc, "out of memory") : 0;
 }
 
 static void add_wait(crow *r, const cwait *w)
@@ -324,47 +366,150 @@ static void add_wait(crow *r, const cwait *w)
         r->max = w->wait_ms;
 }
 
-/* The rows per lock and thread and per lock, from the waits (sorted by start). */
+/* A (lock, process, thread) row's key and its number among the rows, in a table of the rows seen. */
+typedef struct row_slot {
+    uint64_t lock_id, thread;
+    uint32_t pid;
+    uint32_t row; /* + 1; 0: an empty slot */
+} row_slot;
+
+typedef struct row_table {
+    row_slot *slots;
+    size_t cap, n;
+    crow *rows; /* in the order first seen */
+    size_t rows_cap;
+} row_table;
+
+static size_t row_hash(uint64_t lock, uint32_t pid, uint64_t thread)
+{
+    uint64_t h = (lock ^ (thread * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)pid << 29)) * 0xD6E8FEB86659FD93ull;
+    return (size_t)(h ^ (h >> 32));
+}
+
+/* The row of w's lock, process and thread, made when new: its number, or < 0 (NTIDX_E_NOMEM). */
+static int64_t row_of(row_table *t, const cwait *w)
+{
+    if (2 * (t->n + 1) > t->cap) {
+        size_t nc = t->cap ? 2 * t->cap : 64;
+        row_slot *ns = calloc(nc, sizeof *ns);
+        if (!ns)
+            return NTIDX_E_NOMEM;
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->slots[i].row) {
+                size_t h = row_hash(t->slots[i].lock_id, t->slots[i].pid, t->slots[i].thread) & (nc - 1);
+                while (ns[h].row)
+                    h = (h + 1) & (nc - 1);
+                ns[h] = t->slots[i];
+            }
+        free(t->slots);
+        t->slots = ns;
+        t->cap = nc;
+    }
+    size_t h = row_hash(w->s.lock_id, w->pid, w->thread) & (t->cap - 1);
+    for (; t->slots[h].row; h = (h + 1) & (t->cap - 1))
+        if (t->slots[h].lock_id == w->s.lock_id && t->slots[h].thread == w->thread && t->slots[h].pid == w->pid)
+            return t->slots[h].row - 1;
+    if (t->n == t->rows_cap) {
+        size_t nc = t->rows_cap ? 2 * t->rows_cap : 64;
+        crow *nr = realloc(t->rows, nc * sizeof *nr);
+        if (!nr)
+            return NTIDX_E_NOMEM;
+        t->rows = nr;
+        t->rows_cap = nc;
+    }
+    t->rows[t->n] = (crow){.lock_id = w->s.lock_id, .thread = w->thread, .pid = w->pid};
+    t->slots[h] = (row_slot){w->s.lock_id, w->thread, w->pid, (uint32_t)++t->n};
+    return (int64_t)t->n - 1;
+}
+
+/* Rows by lock, process, thread: the order of the rows (TraceEvent's dumper: lock, thread); within a row its
+   waits in the order of their starts. */
+static int row_by_lock(const void *a, const void *b)
+{
+    const crow *x = *(const crow *const *)a, *y = *(const crow *const *)b;
+    if (x->lock_id != y->lock_id)
+        return x->lock_id < y->lock_id ? -1 : 1;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    return x->thread < y->thread ? -1 : x->thread > y->thread;
+}
+
+/*
+ * The rows per lock and thread and per lock, from the waits (sorted by
+ * start), each wait added in the rows' order (row_by_lock(), then start) so that the sums are those of
+ * one order whatever the cut into units: the rows found in one pass (a table
+ * of the few rows, not a sort of the million waits), put in order,
+ * and the waits laid out row after row by a counting sort, which keeps each
+ * row's waits in the order of their starts.
+ */
 static int aggregate(contention_result *r)
 {
     size_t n = r->nwaits;
-    const cwait **order = malloc((n ? n : 1) * sizeof *order);
-    crow *rows = malloc((n ? n : 1) * sizeof *rows);
-    r->locks = malloc((n ? n : 1) * sizeof *r->locks);
-    r->rows = malloc((n ? n : 1) * sizeof *r->rows);
-    if (!order || !rows || !r->locks || !r->rows) {
-        free(order);
-        free(rows);
-        return NTIDX_E_NOMEM;
+    row_table t = {0};
+    uint32_t *row = malloc((n ? n : 1) * sizeof *row);
+    int rc = row ? 0 : NTIDX_E_NOMEM;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        int64_t k = row_of(&t, &r->waits[i]);
+        if (k < 0)
+            rc = (int)k;
+        else
+            row[i] = (uint32_t)k;
     }
-    for (size_t i = 0; i < n; i++)
-        order[i] = &r->waits[i];
-    qsort(order, n, sizeof *order, by_lock);
-    size_t nrows = 0;
-    for (size_t i = 0; i < n; i++) {
-        const cwait *w = order[i];
-        crow *last = nrows ? &rows[nrows - 1] : NULL;
-        int new_row = !last || last->lock_id != w->s.lock_id || last->pid != w->pid || last->thread != w->thread;
-        if (new_row)
-            rows[nrows++] = (crow){.lock_id = w->s.lock_id, .thread = w->thread, .pid = w->pid};
-        add_wait(&rows[nrows - 1], w);
-        crow *lk = r->nlocks ? &r->locks[r->nlocks - 1] : NULL;
-        if (!lk || lk->lock_id != w->s.lock_id || lk->pid != w->pid) {
-            r->locks[r->nlocks++] = (crow){.lock_id = w->s.lock_id, .thread = UINT64_MAX, .pid = w->pid};
-            lk = &r->locks[r->nlocks - 1];
+    size_t nrows = t.n;
+    const crow **sorted = rc == 0 ? malloc((nrows ? nrows : 1) * sizeof *sorted) : NULL;
+    size_t *at = rc == 0 ? calloc(nrows + 1, sizeof *at) : NULL; /* row k's waits start at at[rank of k] */
+    size_t *rank = rc == 0 ? malloc((nrows ? nrows : 1) * sizeof *rank) : NULL;
+    const cwait **order = rc == 0 ? malloc((n ? n : 1) * sizeof *order) : NULL;
+    r->locks = rc == 0 ? malloc((nrows ? nrows : 1) * sizeof *r->locks) : NULL;
+    r->rows = rc == 0 ? malloc((nrows ? nrows : 1) * sizeof *r->rows) : NULL;
+    if (rc == 0 && (!sorted || !at || !rank || !order || !r->locks || !r->rows))
+        rc = NTIDX_E_NOMEM;
+    if (rc == 0) {
+        for (size_t k = 0; k < nrows; k++)
+            sorted[k] = &t.rows[k];
+        qsort(sorted, nrows, sizeof *sorted, row_by_lock);
+        for (size_t k = 0; k < nrows; k++)
+            rank[sorted[k] - t.rows] = k;
+        for (size_t i = 0; i < n; i++)
+            at[rank[row[i]] + 1]++;
+        for (size_t k = 0; k < nrows; k++)
+            at[k + 1] += at[k];
+        for (size_t i = 0; i < n; i++)
+            order[at[rank[row[i]]]++] = &r->waits[i];
+        /* the rows in order, each wait added to its row and its lock */
+        crow *last = NULL;
+        for (size_t i = 0; i < n; i++) {
+            const cwait *w = order[i];
+            int new_row = !last || last->lock_id != w->s.lock_id || last->pid != w->pid || last->thread != w->thread;
+            if (new_row) {
+                last = &t.rows[row[w - r->waits]];
+                *last = (crow){.lock_id = w->s.lock_id, .thread = w->thread, .pid = w->pid};
+            }
+            add_wait(last, w);
+            crow *lk = r->nlocks ? &r->locks[r->nlocks - 1] : NULL;
+            if (!lk || lk->lock_id != w->s.lock_id || lk->pid != w->pid) {
+                r->locks[r->nlocks++] = (crow){.lock_id = w->s.lock_id, .thread = UINT64_MAX, .pid = w->pid};
+                lk = &r->locks[r->nlocks - 1];
+            }
+            lk->threads += new_row;
+            add_wait(lk, w);
         }
-        lk->threads += new_row;
-        add_wait(lk, w);
+        for (size_t k = 0; k < nrows; k++) {
+            const crow *c = sorted[k];
+            r->rows[k] = (ntidx_contention){.lock_id = c->lock_id, .thread = c->thread, .pid = c->pid,
+                                            .count = c->count, .incomplete = c->incomplete, .total_wait_ms = c->total,
+                                            .max_wait_ms = c->count ? c->max : NAN};
+        }
+        r->nrows = nrows;
     }
-    for (size_t i = 0; i < nrows; i++)
-        r->rows[i] = (ntidx_contention){.lock_id = rows[i].lock_id, .thread = rows[i].thread, .pid = rows[i].pid,
-                                        .count = rows[i].count, .incomplete = rows[i].incomplete,
-                                        .total_wait_ms = rows[i].total,
-                                        .max_wait_ms = rows[i].count ? rows[i].max : NAN};
-    r->nrows = nrows;
+    free(row);
+    free(sorted);
+    free(at);
+    free(rank);
     free(order);
-    free(rows);
-    return 0;
+    free(t.slots);
+    free(t.rows);
+    return rc;
 }
 
 static void put_double(ntidx_table_cell *out, double v)
@@ -473,10 +618,11 @@ static int add_open(void *ctx, ntx_pair_key k, const void *open, uint64_t ts)
     return left_open(ctx, k, &s, ts);
 }
 
+static uint64_t start_key(const void *w) { return ((const cwait *)w)->ts; }
+
 static int finish(void *merged, ntidx_analysis **out, ntx_an_counts *counts, ntx_err *err)
 {
     cx *m = merged;
-    const ntidx_analysis_options *o = m->ctx->o;
     int rc = ntx_pairs_each_open(&m->pairs, add_open, m);
     if (rc < 0)
         return ntx_err_set(err, rc, "out of memory");
@@ -484,20 +630,37 @@ static int finish(void *merged, ntidx_analysis **out, ntx_an_counts *counts, ntx
     contention_result *r = calloc(1, sizeof *r);
     if (!r)
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
-    /* the waits of the thread asked for (all without --thread), in the order of their starts */
-    size_t keep = 0;
-    for (size_t i = 0; i < m->done.n; i++)
-        if (!o->has_thread || m->done.v[i].thread == o->thread)
-            m->done.v[keep++] = m->done.v[i];
-    r->waits = m->done.v;
-    r->nwaits = keep;
+    /* the waits of the thread asked for, in the order of their starts: the merge's own sorted, then every
+       run merged on threads */
+    keep_thread(m->ctx, &m->done);
+    if (m->done.n > 1)
+        qsort(m->done.v, m->done.n, sizeof *m->done.v, by_start);
+    ntx_sorted_run *runs = malloc((m->nruns + 1) * sizeof *runs);
+    size_t n = m->done.n;
+    for (size_t i = 0; runs && i < m->nruns; i++) {
+        runs[i] = (ntx_sorted_run){m->runs[i].v, m->runs[i].n};
+        n += m->runs[i].n;
+    }
+    r->waits = runs ? malloc((n ? n : 1) * sizeof *r->waits) : NULL;
+    if (!r->waits) {
+        free(runs);
+        free_result(r);
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    }
+    runs[m->nruns] = (ntx_sorted_run){m->done.v, m->done.n};
+    rc = ntx_merge_runs(runs, m->nruns + 1, sizeof *r->waits, by_start, start_key, r->waits, m->ctx->o->threads);
+    free(runs);
+    r->nwaits = n;
+    for (size_t i = 0; i < m->nruns; i++) /* what the merge wrote is all that is kept */
+        free(m->runs[i].v);
+    m->nruns = 0;
+    free(m->done.v);
     m->done = (waits){0};
-    if (r->nwaits)
-        qsort(r->waits, r->nwaits, sizeof *r->waits, by_start);
     uint64_t incomplete = 0;
     for (size_t i = 0; i < r->nwaits; i++)
         incomplete += !r->waits[i].complete;
-    if ((rc = aggregate(r)) < 0 || (rc = ntx_analysis_new("contention", NTX_ANALYSIS_CONTENTION, r, free_result, out)) < 0) {
+    if (rc < 0 || (rc = aggregate(r)) < 0 ||
+        (rc = ntx_analysis_new("contention", NTX_ANALYSIS_CONTENTION, r, free_result, out)) < 0) {
         free_result(r);
         return ntx_err_set(err, rc, "out of memory");
     }
@@ -515,6 +678,7 @@ static const ntx_analysis_def contention_def = {
     .name = "contention",
     .types = contention_types,
     .ntypes = sizeof contention_types / sizeof contention_types[0],
+    .lazy_payload = 1, /* the few fields read in place */
     .unit_new = cx_new,
     .unit_event = unit_event,
     .unit_end = unit_end,

@@ -53,6 +53,11 @@ void ntx_field_place_of(const ntidx_trace *t, const ntidx_metadata *m, const cha
             out->off = (uint32_t)off;
             if (int_kind(f->type_code, ptr, &out->size, &out->kind))
                 return;
+            if (f->type_code == NTIDX_TYPE_DOUBLE || f->type_code == NTIDX_TYPE_SINGLE) {
+                out->kind = NTX_PLACE_FLOAT;
+                out->size = f->type_code == NTIDX_TYPE_DOUBLE ? 8 : 4;
+                return;
+            }
             if (f->type_code != NTIDX_TYPE_UTF16_STRING)
                 break; /* NONE: decoded */
             out->kind = NTX_PLACE_UTF16Z;

@@ -24,6 +24,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "le.h"
 #include "ntidx/ntidx.h"
@@ -32,7 +33,8 @@ enum {
     NTX_PLACE_NONE = 0, /* not at a fixed place, or not a type read here: decode the payload */
     NTX_PLACE_UINT,     /* an unsigned integer (or a pointer) of `size` bytes */
     NTX_PLACE_INT,      /* a signed integer of `size` bytes */
-    NTX_PLACE_UTF16Z    /* a NUL-terminated UTF-16 string */
+    NTX_PLACE_UTF16Z,   /* a NUL-terminated UTF-16 string */
+    NTX_PLACE_FLOAT     /* an IEEE 754 float of `size` bytes (4 or 8) */
 };
 
 #define NTX_PLACE_SKIP 4 /* strings a place may lie after */
@@ -40,7 +42,7 @@ enum {
 typedef struct ntx_field_place {
     uint32_t off;      /* its first byte in the payload, or past the terminator of the last string before it */
     uint8_t kind;      /* NTX_PLACE_* */
-    uint8_t size;      /* integers: 1, 2, 4 or 8 */
+    uint8_t size;      /* integers: 1, 2, 4 or 8; floats 4 or 8 */
     uint8_t omissible; /* UTF16Z: a manifest string a runtime before .NET 6 left out when it was NULL */
     uint8_t nskip;     /* strings before it (an exception's message lies after its type) */
     uint32_t rest;     /* omissible: the bytes of the fixed-size fields that follow it, all of them */
@@ -79,6 +81,26 @@ static inline int ntx_field_place_int(const ntx_field_place *p, const ntidx_even
     case 2: *out = s ? (int64_t)(int16_t)ntx_load16(b) : (int64_t)ntx_load16(b); break;
     case 4: *out = s ? (int64_t)(int32_t)ntx_load32(b) : (int64_t)ntx_load32(b); break;
     default: *out = (int64_t)ntx_load64(b); break;
+    }
+    return 1;
+}
+
+/* A float field at its place in ev's payload, as a double (the decoder's value): 1, or 0 when the payload is
+   too short to hold it. The place must be a float's. */
+static inline int ntx_field_place_double(const ntx_field_place *p, const ntidx_event *ev, double *out)
+{
+    uint64_t at;
+    if (!ntx_field_place_start(p, ev, &at) || at + p->size > ev->payload_size)
+        return 0;
+    const uint8_t *b = ev->payload + at;
+    if (p->size == 4) {
+        uint32_t u = ntx_load32(b);
+        float f;
+        memcpy(&f, &u, sizeof f);
+        *out = f;
+    } else {
+        uint64_t u = ntx_load64(b);
+        memcpy(out, &u, sizeof *out);
     }
     return 1;
 }

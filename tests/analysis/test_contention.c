@@ -230,7 +230,7 @@ typedef struct rwait {
     double ms;
 } rwait;
 
-#define NRANDOM 800
+#define NRANDOM 20000 /* over 8192 waits: the merge of the units' runs cut into buckets (sorted_runs.c) */
 
 static uint8_t *make_random(rev *evs, size_t *size)
 {
@@ -352,6 +352,21 @@ static void test_random(void **state)
         for (size_t i = 0; i < ntidx_contention_count(an.a); i++)
             rows_total += ntidx_contention_at(an.a, i)->total_wait_ms;
         assert_true(fabs(rows_total - total) < 1e-6);
+        /* each row's total added up in the order of its waits' starts, as one pass adds them: exactly */
+        for (size_t i = 0; i < ntidx_contention_count(an.a); i++) {
+            const ntidx_contention *c = ntidx_contention_at(an.a, i);
+            double sum = 0;
+            uint64_t count = 0;
+            for (size_t k = 0; k < n; k++)
+                if (want[k].complete && want[k].lock == c->lock_id && want[k].thread == c->thread) {
+                    sum += want[k].ms;
+                    count++;
+                }
+            assert_int_equal(c->count, count);
+            if (sum != c->total_wait_ms)
+                fail_msg("window %zu, lock %" PRIx64 " thread %" PRIu64 ": %.17g, want %.17g", w, c->lock_id,
+                         c->thread, c->total_wait_ms, sum);
+        }
     }
     an_close(&an);
 }

@@ -99,7 +99,7 @@ static uint32_t random_payload(uint8_t *b)
 }
 
 typedef struct counts {
-    unsigned shaped, unshaped, fit, refused, ints, strings;
+    unsigned shaped, unshaped, fit, refused, ints, strings, floats;
 } counts;
 
 /* Every event of the trace: the shape's answer against the decoder's, each place's value against the
@@ -158,6 +158,15 @@ static void check_trace(const uint8_t *data, size_t size, counts *c)
                 assert_int_equal(len, x->len);
                 assert_memory_equal(buf, x->len ? x->str : "", len);
                 c->strings++;
+            } else if (p.kind == NTX_PLACE_FLOAT) {
+                double got;
+                assert_int_equal(ntx_field_place_double(&p, ev, &got), 1);
+                assert_int_equal(x->kind, NTIDX_VALUE_FLOAT);
+                /* bit for bit: NaNs too */
+                if (memcmp(&got, &x->f, sizeof got))
+                    fail_msg("%s/%u field %s: %.17g in place, %.17g decoded", m->provider, m->event_id, name, got,
+                             x->f);
+                c->floats++;
             }
         }
     }
@@ -224,11 +233,12 @@ static void test_places_equal_the_decoder(void **state)
     run(5, 8, &c);
     run(5, 4, &c);
     run(6, 8, &c);
-    print_message("shaped %u, not shaped %u; fit %u, refused %u; %u integers and %u strings read in place\n",
-                  c.shaped, c.unshaped, c.fit, c.refused, c.ints, c.strings);
+    print_message("shaped %u, not shaped %u; fit %u, refused %u; %u integers, %u strings and %u floats read in "
+                  "place\n",
+                  c.shaped, c.unshaped, c.fit, c.refused, c.ints, c.strings, c.floats);
     /* the test means something: each side was met often */
     assert_true(c.shaped > 10000 && c.unshaped > 1000 && c.fit > 2000 && c.refused > 2000);
-    assert_true(c.ints > 2000 && c.strings > 500);
+    assert_true(c.ints > 2000 && c.strings > 500 && c.floats > 100);
 }
 
 int main(void)
