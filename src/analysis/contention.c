@@ -386,8 +386,8 @@ static size_t row_hash(uint64_t lock, uint32_t pid, uint64_t thread)
     return (size_t)(h ^ (h >> 32));
 }
 
-/* The row of w's lock, process and thread, made when new: its number, or < 0 (NTIDX_E_NOMEM). */
-static int64_t row_of(row_table *t, const cwait *w)
+/* The row of (lock, pid, thread), made when new: its number, or < 0 (NTIDX_E_NOMEM). */
+static int64_t row_of(row_table *t, uint64_t lock, uint32_t pid, uint64_t thread)
 {
     if (2 * (t->n + 1) > t->cap) {
         size_t nc = t->cap ? 2 * t->cap : 64;
@@ -405,9 +405,9 @@ static int64_t row_of(row_table *t, const cwait *w)
         t->slots = ns;
         t->cap = nc;
     }
-    size_t h = row_hash(w->s.lock_id, w->pid, w->thread) & (t->cap - 1);
+    size_t h = row_hash(lock, pid, thread) & (t->cap - 1);
     for (; t->slots[h].row; h = (h + 1) & (t->cap - 1))
-        if (t->slots[h].lock_id == w->s.lock_id && t->slots[h].thread == w->thread && t->slots[h].pid == w->pid)
+        if (t->slots[h].lock_id == lock && t->slots[h].thread == thread && t->slots[h].pid == pid)
             return t->slots[h].row - 1;
     if (t->n == t->rows_cap) {
         size_t nc = t->rows_cap ? 2 * t->rows_cap : 64;
@@ -417,16 +417,15 @@ static int64_t row_of(row_table *t, const cwait *w)
         t->rows = nr;
         t->rows_cap = nc;
     }
-    t->rows[t->n] = (crow){.lock_id = w->s.lock_id, .thread = w->thread, .pid = w->pid};
-    t->slots[h] = (row_slot){w->s.lock_id, w->thread, w->pid, (uint32_t)++t->n};
+    t->rows[t->n] = (crow){.lock_id = lock, .thread = thread, .pid = pid};
+    t->slots[h] = (row_slot){lock, thread, pid, (uint32_t)++t->n};
     return (int64_t)t->n - 1;
 }
 
-/* Rows by lock, process, thread: the order of the rows (TraceEvent's dumper: lock, thread); within a row its
-   waits in the order of their starts. */
+/* Rows by lock, process, thread: the order of the rows (TraceEvent's dumper: lock, thread). */
 static int row_by_lock(const void *a, const void *b)
 {
-    const crow *x = *(const crow *const *)a, *y = *(const crow *const *)b;
+    const crow *x = a, *y = b;
     if (x->lock_id != y->lock_id)
         return x->lock_id < y->lock_id ? -1 : 1;
     if (x->pid != y->pid)
@@ -436,79 +435,71 @@ static int row_by_lock(const void *a, const void *b)
 
 /*
  * The rows per lock and thread and per lock, from the waits (sorted by
- * start), each wait added in the rows' order (row_by_lock(), then start) so that the sums are those of
- * one order whatever the cut into units: the rows found in one pass (a table
- * of the few rows, not a sort of the million waits), put in order,
- * and the waits laid out row after row by a counting sort, which keeps each
- * row's waits in the order of their starts.
+ * start) in one pass: each wait added to its row and its lock in the order
+ * of the starts, as one pass over the events adds them, so the sums do not
+ * depend on the cut into units. The rows are found in a table of the few
+ * (lock, process, thread) keys, each row's lock once when the row is new;
+ * the waits are read in their order, not gathered row by row.
  */
 static int aggregate(contention_result *r)
 {
     size_t n = r->nwaits;
-    row_table t = {0};
-    uint32_t *row = malloc((n ? n : 1) * sizeof *row);
-    int rc = row ? 0 : NTIDX_E_NOMEM;
+    row_table t = {0}, l = {0};
+    uint32_t *lock_of = NULL; /* row k's lock */
+    size_t lock_cap = 0;
+    int rc = 0;
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        int64_t k = row_of(&t, &r->waits[i]);
-        if (k < 0)
+        const cwait *w = &r->waits[i];
+        size_t before = t.n;
+        int64_t k = row_of(&t, w->s.lock_id, w->pid, w->thread);
+        if (k < 0) {
             rc = (int)k;
-        else
-            row[i] = (uint32_t)k;
+            break;
+        }
+        if (t.n != before) { /* a new row: its lock found once, and one more thread waited for it */
+            int64_t lk = row_of(&l, w->s.lock_id, w->pid, UINT64_MAX);
+            if (lk >= 0 && t.n > lock_cap) {
+                size_t nc = lock_cap ? 2 * lock_cap : 64;
+                uint32_t *nl = realloc(lock_of, nc * sizeof *nl);
+                if (nl) {
+                    lock_of = nl;
+                    lock_cap = nc;
+                }
+                if (!nl)
+                    lk = NTIDX_E_NOMEM;
+            }
+            if (lk < 0) {
+                rc = (int)lk;
+                break;
+            }
+            lock_of[k] = (uint32_t)lk;
+            l.rows[lk].threads++;
+        }
+        add_wait(&t.rows[k], w);
+        add_wait(&l.rows[lock_of[k]], w);
     }
-    size_t nrows = t.n;
-    const crow **sorted = rc == 0 ? malloc((nrows ? nrows : 1) * sizeof *sorted) : NULL;
-    size_t *at = rc == 0 ? calloc(nrows + 1, sizeof *at) : NULL; /* row k's waits start at at[rank of k] */
-    size_t *rank = rc == 0 ? malloc((nrows ? nrows : 1) * sizeof *rank) : NULL;
-    const cwait **order = rc == 0 ? malloc((n ? n : 1) * sizeof *order) : NULL;
-    r->locks = rc == 0 ? malloc((nrows ? nrows : 1) * sizeof *r->locks) : NULL;
-    r->rows = rc == 0 ? malloc((nrows ? nrows : 1) * sizeof *r->rows) : NULL;
-    if (rc == 0 && (!sorted || !at || !rank || !order || !r->locks || !r->rows))
+    r->rows = rc == 0 ? malloc((t.n ? t.n : 1) * sizeof *r->rows) : NULL;
+    if (rc == 0 && !r->rows)
         rc = NTIDX_E_NOMEM;
     if (rc == 0) {
-        for (size_t k = 0; k < nrows; k++)
-            sorted[k] = &t.rows[k];
-        qsort(sorted, nrows, sizeof *sorted, row_by_lock);
-        for (size_t k = 0; k < nrows; k++)
-            rank[sorted[k] - t.rows] = k;
-        for (size_t i = 0; i < n; i++)
-            at[rank[row[i]] + 1]++;
-        for (size_t k = 0; k < nrows; k++)
-            at[k + 1] += at[k];
-        for (size_t i = 0; i < n; i++)
-            order[at[rank[row[i]]]++] = &r->waits[i];
-        /* the rows in order, each wait added to its row and its lock */
-        crow *last = NULL;
-        for (size_t i = 0; i < n; i++) {
-            const cwait *w = order[i];
-            int new_row = !last || last->lock_id != w->s.lock_id || last->pid != w->pid || last->thread != w->thread;
-            if (new_row) {
-                last = &t.rows[row[w - r->waits]];
-                *last = (crow){.lock_id = w->s.lock_id, .thread = w->thread, .pid = w->pid};
-            }
-            add_wait(last, w);
-            crow *lk = r->nlocks ? &r->locks[r->nlocks - 1] : NULL;
-            if (!lk || lk->lock_id != w->s.lock_id || lk->pid != w->pid) {
-                r->locks[r->nlocks++] = (crow){.lock_id = w->s.lock_id, .thread = UINT64_MAX, .pid = w->pid};
-                lk = &r->locks[r->nlocks - 1];
-            }
-            lk->threads += new_row;
-            add_wait(lk, w);
-        }
-        for (size_t k = 0; k < nrows; k++) {
-            const crow *c = sorted[k];
+        qsort(t.rows, t.n, sizeof *t.rows, row_by_lock);
+        qsort(l.rows, l.n, sizeof *l.rows, row_by_lock);
+        for (size_t k = 0; k < t.n; k++) {
+            const crow *c = &t.rows[k];
             r->rows[k] = (ntidx_contention){.lock_id = c->lock_id, .thread = c->thread, .pid = c->pid,
                                             .count = c->count, .incomplete = c->incomplete, .total_wait_ms = c->total,
                                             .max_wait_ms = c->count ? c->max : NAN};
         }
-        r->nrows = nrows;
+        r->nrows = t.n;
+        r->locks = l.rows; /* per lock, thread UINT64_MAX */
+        r->nlocks = l.n;
+        l.rows = NULL;
     }
-    free(row);
-    free(sorted);
-    free(at);
-    free(rank);
-    free(order);
+    free(lock_of);
     free(t.slots);
     free(t.rows);
+    free(l.slots);
+    free(l.rows);
     return rc;
 }
 

@@ -115,7 +115,7 @@ int ntx_merge_runs(const ntx_sorted_run *runs, size_t nruns, size_t size, int (*
         n += runs[r].n;
     unsigned nthreads = ntx_thread_count(threads);
     merger m = {.runs = runs, .nruns = nruns, .size = size, .cmp = cmp, .out = out,
-                .nbuckets = n < MIN_SPLIT || nthreads == 1 || nruns < 2 ? 1 : 4 * (size_t)nthreads};
+                .nbuckets = n < MIN_SPLIT || nruns < 2 ? 1 : 4 * (size_t)nthreads};
     /* the bounds: quantiles of a sample taken across the runs in proportion to their records */
     size_t nsample = m.nbuckets > 1 ? SAMPLES_PER_BUCKET * m.nbuckets : 0, k = 0, nbounds = 0;
     uint64_t *sample = malloc((nsample + 1) * sizeof *sample), *bounds = malloc(m.nbuckets * sizeof *bounds);
@@ -156,7 +156,8 @@ int ntx_merge_runs(const ntx_sorted_run *runs, size_t nruns, size_t size, int (*
     if (rc == 0) {
         atomic_init(&m.next, 0);
         atomic_init(&m.failed, 0);
-        if (m.nbuckets == 1)
+        /* through ntx_run_threads() on one thread too: the merge is work more threads divide, timed as such */
+        if (n < MIN_SPLIT)
             merge_work(&m);
         else
             ntx_run_threads(nthreads < m.nbuckets ? nthreads : (unsigned)m.nbuckets, merge_work, &m);

@@ -367,6 +367,19 @@ static void test_random(void **state)
                 fail_msg("window %zu, lock %" PRIx64 " thread %" PRIu64 ": %.17g, want %.17g", w, c->lock_id,
                          c->thread, c->total_wait_ms, sum);
         }
+        /* and each lock's, its waits of every thread in the order of their starts */
+        ntidx_table lt;
+        assert_int_equal(ntidx_analysis_table(an.a, 1, &lt), NTIDX_OK);
+        for (uint64_t i = 0; i < lt.rows; i++) {
+            uint64_t lock = an_cell(an.a, 1, i, "lock_id").u;
+            double sum = 0;
+            for (size_t k = 0; k < n; k++)
+                if (want[k].complete && want[k].lock == lock)
+                    sum += want[k].ms;
+            double got = an_cell(an.a, 1, i, "total_wait_ms").f;
+            if (sum != got)
+                fail_msg("window %zu, lock %" PRIx64 ": %.17g, want %.17g", w, lock, got, sum);
+        }
     }
     an_close(&an);
 }
