@@ -482,8 +482,10 @@ static int aggregate(contention_result *r)
     if (rc == 0 && !r->rows)
         rc = NTIDX_E_NOMEM;
     if (rc == 0) {
-        qsort(t.rows, t.n, sizeof *t.rows, row_by_lock);
-        qsort(l.rows, l.n, sizeof *l.rows, row_by_lock);
+        if (t.n > 1) /* (no rows: no table at all, and qsort() takes no NULL) */
+            qsort(t.rows, t.n, sizeof *t.rows, row_by_lock);
+        if (l.n > 1)
+            qsort(l.rows, l.n, sizeof *l.rows, row_by_lock);
         for (size_t k = 0; k < t.n; k++) {
             const crow *c = &t.rows[k];
             r->rows[k] = (ntidx_contention){.lock_id = c->lock_id, .thread = c->thread, .pid = c->pid,
