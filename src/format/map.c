@@ -75,7 +75,7 @@ void ntx_map_advise(const ntx_map *m, uint64_t off, uint64_t len, enum ntx_advic
     uint64_t end = off + len;
     static const int advice[] = {[NTX_ADVISE_SEQUENTIAL] = MADV_SEQUENTIAL, [NTX_ADVISE_RANDOM] = MADV_RANDOM,
                                  [NTX_ADVISE_DONTNEED] = MADV_DONTNEED, [NTX_ADVISE_WILLNEED] = MADV_WILLNEED,
-                                 [NTX_ADVISE_POPULATE] = MADV_POPULATE_READ};
+                                 [NTX_ADVISE_POPULATE] = MADV_POPULATE_READ, [NTX_ADVISE_HUGEPAGE] = MADV_HUGEPAGE};
     int adv = advice[a];
     (void)madvise((char *)m->base + start, (size_t)(end - start), adv);
 }

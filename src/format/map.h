@@ -29,7 +29,8 @@ void ntx_map_close(ntx_map *m);
 
 /* NTX_ADVISE_POPULATE: map the range's pages now, in one call (MADV_POPULATE_READ, Linux 5.14; a no-op
    before), instead of a page fault per page of a mapping advised random access. */
-enum ntx_advice { NTX_ADVISE_SEQUENTIAL, NTX_ADVISE_RANDOM, NTX_ADVISE_DONTNEED, NTX_ADVISE_WILLNEED, NTX_ADVISE_POPULATE };
+enum ntx_advice { NTX_ADVISE_SEQUENTIAL, NTX_ADVISE_RANDOM, NTX_ADVISE_DONTNEED, NTX_ADVISE_WILLNEED, NTX_ADVISE_POPULATE,
+                  NTX_ADVISE_HUGEPAGE };
 /* Advise the kernel about [off, off+len); rounding to pages is done here. Best effort. */
 void ntx_map_advise(const ntx_map *m, uint64_t off, uint64_t len, enum ntx_advice a);
 

@@ -296,6 +296,7 @@ int ntx_trace_open_file(ntidx_trace **out, const char *path, ntx_err *err)
        themselves, queries read exactly their blocks), so opening a trace that is not in the page cache
        reads its first pages only, not megabytes around them. */
     ntx_map_advise(&m, 0, m.size, NTX_ADVISE_RANDOM);
+    t->streamed = calloc((size_t)(m.size / NTX_STREAM_CHUNK / 64 + 1), sizeof *t->streamed);
     return finish_open(t, out, err);
 }
 
@@ -373,6 +374,31 @@ void ntx_trace_prefetch(const ntidx_trace *t, uint64_t off, uint64_t len)
     ntx_map_advise(&m, off, len, NTX_ADVISE_WILLNEED);
 }
 
+void ntx_trace_stream(const ntidx_trace *t, uint64_t off, uint64_t len)
+{
+    if (t->demand || !t->map) {
+        ntx_trace_prefetch(t, off, len);
+        return;
+    }
+    if (off >= t->map_len || !len)
+        return;
+    if (!t->streamed) { /* no room for the bits: asked for exactly, as a window is */
+        ntx_trace_prefetch(t, off, len);
+        return;
+    }
+    if (len > t->map_len - off)
+        len = t->map_len - off;
+    ntx_map m = {.base = t->map, .size = t->map_len};
+    for (uint64_t c = off / NTX_STREAM_CHUNK; c <= (off + len - 1) / NTX_STREAM_CHUNK; c++) {
+        uint64_t bit = 1ull << (c % 64);
+        if (atomic_load_explicit(&t->streamed[c / 64], memory_order_relaxed) & bit ||
+            atomic_fetch_or(&t->streamed[c / 64], bit) & bit)
+            continue;
+        ntx_map_advise(&m, c * NTX_STREAM_CHUNK, NTX_STREAM_CHUNK, NTX_ADVISE_SEQUENTIAL); /* read-ahead, async too */
+        ntx_map_advise(&m, c * NTX_STREAM_CHUNK, NTX_STREAM_CHUNK, NTX_ADVISE_HUGEPAGE);  /* in 2 MB folios */
+    }
+}
+
 void ntx_trace_map_now(const ntidx_trace *t, uint64_t off, uint64_t len)
 {
     if (!t->map || !len)
@@ -424,6 +450,7 @@ NTIDX_API void ntidx_trace_close(ntidx_trace **tp)
     ntx_demand_unmap(t->demand); /* first: its thread reads the source */
     ntx_source_close(t->src);
     ntx_arena_free(&t->arena);
+    free((void *)t->streamed);
     free(t->name);
     free(t);
     *tp = NULL;

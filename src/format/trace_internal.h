@@ -26,6 +26,10 @@ struct ntidx_trace {
     int64_t mtime_ns; /* identity for the side index (0 for memory traces) */
     int64_t ctime_ns; /* same: status change time (0 for memory traces) */
     int fd;           /* kept open for pread() header scans; -1 for memory traces */
+    /* The mapping's chunks of NTX_STREAM_CHUNK bytes a pass has advised for streaming (ntx_trace_stream()),
+       a bit each, set once: the advice is asked once per chunk, not once per read-ahead (each asks for the
+       address space's lock, which every worker's page faults take too). NULL without a mapping. */
+    _Atomic uint64_t *streamed;
     /* A trace read through a byte source without a mapping of its own (a URL, an embedder's callbacks;
        source.h): data is the source's demand mapping (source_demand.c), hints go to the source, and a range
        that could not be read is the source's error at the checkpoints. NULL for files and memory. */
@@ -106,6 +110,24 @@ void ntx_trace_release(ntidx_trace *t, uint64_t off, uint64_t len);
 void ntx_trace_keep(ntidx_trace *t, uint64_t off, uint64_t len);
 /* Ask the kernel to read [off, off+len) of the trace now (asynchronously): exactly that range. */
 void ntx_trace_prefetch(const ntidx_trace *t, uint64_t off, uint64_t len);
+/*
+ * A pass will read [off, off+len) in order: the mapping there advised
+ * sequential access, so that its pages come in with the kernel's own
+ * read-ahead when they are mapped or touched: large folios, the next ones
+ * read while these are decoded. A forced read of exactly the range
+ * (ntx_trace_prefetch(): MADV_WILLNEED) fills the page cache one page at a
+ * time instead: a cold pass took twice as long, and every later pass over
+ * the cached trace mapped it page by page (five times the kernel's time of
+ * one whose cache holds 2 MB folios). The advice is given to the whole
+ * NTX_STREAM_CHUNK-aligned chunks that hold the range, once each: a pass
+ * whose plan skips blocks would otherwise cut the mapping into a piece per
+ * range (each a kernel VMA; a process may hold 65530), and over-advising is
+ * harmless (the pages read ahead around a range are ones a pass is about to
+ * read or just skipped). A trace read through a source is prefetched as
+ * before.
+ */
+#define NTX_STREAM_CHUNK (64ull << 20)
+void ntx_trace_stream(const ntidx_trace *t, uint64_t off, uint64_t len);
 /*
  * The range's pages mapped in one call, waiting for those not in the page
  * cache: for ranges about to be read whole (a plan's blocks), asked for

@@ -73,17 +73,19 @@ static void plan_read_ahead(ntidx_reader *r)
     /* Every range of the read-ahead asked for first, then each mapped: a cold window's ranges (its
        definitions and stacks, its event blocks, apart in the file) are read from the disk at the same
        time, not each after the last one's wait. */
-    plan_ranges(r, r->plan_ahead, r->plan_ahead_bytes, ntx_trace_prefetch);
+    /* a pass's ranges streamed (ntx_trace_stream()); a window's read exactly */
+    int pass = r->plan_ahead_bytes >= PLAN_PASS;
+    plan_ranges(r, r->plan_ahead, r->plan_ahead_bytes, pass ? ntx_trace_stream : ntx_trace_prefetch);
     r->plan_ahead = plan_ranges(r, r->plan_ahead, r->plan_ahead_bytes, ntx_trace_map_now);
     if (r->plan_ahead_bytes >= PLAN_PASS && r->plan_asked < r->plan_ahead + r->plan_ahead_bytes / 4096)
         r->plan_asked = plan_ranges(r, r->plan_ahead > r->plan_asked ? r->plan_ahead : r->plan_asked,
-                                    r->plan_ahead_bytes, ntx_trace_prefetch);
+                                    r->plan_ahead_bytes, pass ? ntx_trace_stream : ntx_trace_prefetch);
 }
 
 void ntx_reader_ask_ahead(ntidx_reader *r, uint64_t off, uint64_t len)
 {
     if (r->plan_ahead_bytes >= PLAN_PASS)
-        ntx_trace_prefetch(r->t, off, len);
+        ntx_trace_stream(r->t, off, len);
 }
 
 /* Next block of the plan; 0 at its end. */
