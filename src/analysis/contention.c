@@ -52,9 +52,8 @@ typedef struct cwait {
     start_info s;
     uint32_t pid;
     int complete;
-    double start_ms;       /* the start, ms since the sync time */
     double wait_ms;        /* NaN while incomplete */
-} cwait;
+} cwait;                   /* 64 bytes: a million of them are kept, sorted and merged */
 
 typedef struct waits {
     cwait *v;
@@ -113,16 +112,14 @@ static void cx_free(void *p)
 /* A wait whose stop will not come. */
 static int left_open(cx *c, ntx_pair_key k, const start_info *s, uint64_t ts)
 {
-    cwait w = {.ts = ts, .thread = k.b, .s = *s, .pid = (uint32_t)k.a, .start_ms = ntx_an_ms(c->ctx, ts),
-               .wait_ms = NAN};
+    cwait w = {.ts = ts, .thread = k.b, .s = *s, .pid = (uint32_t)k.a, .wait_ms = NAN};
     return waits_add(&c->done, &w);
 }
 
 static int closed(cx *c, ntx_pair_key k, const start_info *s, uint64_t ts, const stop_info *e, uint64_t end_ts)
 {
-    cwait w = {.ts = ts, .end_ts = end_ts, .thread = k.b, .s = *s, .pid = (uint32_t)k.a, .complete = 1,
-               .start_ms = ntx_an_ms(c->ctx, ts)};
-    w.wait_ms = e->has_duration ? e->duration_ns / 1e6 : ntx_an_ms(c->ctx, end_ts) - w.start_ms;
+    cwait w = {.ts = ts, .end_ts = end_ts, .thread = k.b, .s = *s, .pid = (uint32_t)k.a, .complete = 1};
+    w.wait_ms = e->has_duration ? e->duration_ns / 1e6 : ntx_an_ms(c->ctx, end_ts) - ntx_an_ms(c->ctx, ts);
     return waits_add(&c->done, &w);
 }
 
@@ -285,6 +282,7 @@ typedef struct contention_result {
     size_t nrows;
     crow *locks;            /* per lock (table "contention_locks") */
     size_t nlocks;
+    ntx_an_ctx clock;       /* the sync time and tick frequency alone, what ntx_an_ms() reads: a wait's start in ms */
 } contention_result;
 
 static void free_result(void *p)
@@ -589,7 +587,7 @@ static int wait_cell(const void *data, uint64_t row, size_t col, ntidx_table_cel
     const cwait *w = &r->waits[row];
     switch (col) {
     case W_TS: out->u = w->ts; break;
-    case W_START: put_double(out, w->start_ms); break;
+    case W_START: put_double(out, ntx_an_ms(&r->clock, w->ts)); break;
     case W_DURATION: put_double(out, w->wait_ms); break;
     case W_THREAD: out->u = w->thread; break;
     case W_LOCK: out->u = w->s.lock_id; break;
@@ -623,6 +621,7 @@ static int finish(void *merged, ntidx_analysis **out, ntx_an_counts *counts, ntx
     contention_result *r = calloc(1, sizeof *r);
     if (!r)
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    r->clock = (ntx_an_ctx){.sync_ticks = m->ctx->sync_ticks, .tick_frequency = m->ctx->tick_frequency};
     /* the waits of the thread asked for, in the order of their starts: the merge's own sorted, then every
        run merged on threads */
     keep_thread(m->ctx, &m->done);
