@@ -48,9 +48,9 @@ def main():
         data = os.path.join(tmp, 'data')
         os.mkdir(data)
 
-        def run(analysis, rows, want_rc, *want_words):
+        def run(analysis, rows, want_rc, *want_words, te_prefix=prefix):
             """ntidx prints ROWS for ANALYSIS (None: it has no such command); the comparer must exit
-            WANT_RC and say every one of WANT_WORDS."""
+            WANT_RC and say every one of WANT_WORDS. TraceEvent's side: TE_PREFIX's file."""
             nonlocal failures
             path = os.path.join(data, analysis + '.jsonl')
             if os.path.exists(path):
@@ -58,7 +58,7 @@ def main():
             if rows is not None:
                 with open(path, 'w') as f:
                     f.writelines(json.dumps(r) + '\n' for r in rows)
-            p = subprocess.run([sys.executable, comparer, fake, os.path.join(tmp, 'trace.nettrace'), prefix,
+            p = subprocess.run([sys.executable, comparer, fake, os.path.join(tmp, 'trace.nettrace'), te_prefix,
                                 '--analysis', analysis], capture_output=True, text=True,
                                env=dict(os.environ, FAKE_DIR=data))
             out = p.stdout + p.stderr
@@ -149,6 +149,39 @@ def main():
         run('activities', changed('activities', k, duration_ms=golden['activities'][k]['duration_ms'] + 0.01), 1,
             'duration_ms')
         run('activities', changed('activities', k, is_complete=False), 1, 'is_complete')
+
+        # activities after a same-time tie of one id on two threads (docs/conformance.md): on those threads,
+        # a later parent of that id and the completeness of that id's activity open at the tie are what
+        # the readers' orders may change; nothing else, and nowhere else
+        def with_tie(tie):
+            te_prefix = os.path.join(tmp, f'tied-{len(os.listdir(tmp))}')
+            with open(te_prefix + '.activities.traceevent.jsonl', 'w') as f:
+                f.writelines(json.dumps(r) + '\n' for r in golden['activities'])
+                f.write(json.dumps({'tie': tie}) + '\n')
+            return te_prefix
+        t = with_tie({'relative_ms': a['start_relative_ms'] - 1, 'threads': [a['thread'], a['thread'] + 1],
+                      'activity_id': a['parent_activity_id']})
+        run('activities', golden['activities'], 0, 'agree', te_prefix=t)
+        run('activities', changed('activities', i, parent_activity_id=None), 0, 'agree', '1 records differ only as 1 same-time',
+            te_prefix=t)
+        other = with_tie({'relative_ms': a['start_relative_ms'] - 1, 'threads': [a['thread'], a['thread'] + 1],
+                          'activity_id': '00000000-0000-0000-0000-0000000000ee'})
+        run('activities', changed('activities', i, parent_activity_id=None), 1, 'parent_activity_id', te_prefix=other)
+        run('activities', changed('activities', i, start_relative_ms=a['start_relative_ms'] + 0.01), 1,
+            'start_relative_ms', te_prefix=t)
+        elsewhere = with_tie({'relative_ms': a['start_relative_ms'] - 1, 'threads': [a['thread'] + 1, a['thread'] + 2],
+                              'activity_id': a['parent_activity_id']})
+        run('activities', changed('activities', i, parent_activity_id=None), 1, 'parent_activity_id', te_prefix=elsewhere)
+        later = with_tie({'relative_ms': a['start_relative_ms'] + 1, 'threads': [a['thread'], a['thread'] + 1],
+                          'activity_id': a['parent_activity_id']})
+        run('activities', changed('activities', i, parent_activity_id=None), 1, 'parent_activity_id', te_prefix=later)
+        # the tie's own id: an activity open at the tie may end or not
+        o = first('activities', lambda r: r['is_complete'])
+        ao = golden['activities'][o]
+        t = with_tie({'relative_ms': ao['start_relative_ms'] + ao['duration_ms'] / 2, 'threads': [ao['thread'], 0],
+                      'activity_id': ao['activity_id']})
+        run('activities', changed('activities', o, is_complete=False), 0, 'agree', te_prefix=t)
+        run('activities', changed('activities', o, provider='Else'), 1, 'missing in ntidx', te_prefix=t)
 
     print(f'analyses comparer: {failures} cases failed')
     return 1 if failures else 0

@@ -26,6 +26,8 @@
 //                     TraceLoadedDotNetRuntime pass over the whole trace (NeedLoadedDotNetRuntimes(),
 //                     Process(), GC.Stats(), the JIT's methods counted); prints its seconds
 //   activities TRACE  one record per StartStopActivity of TraceEvent's StartStopActivityComputer
+//                     then {"tie":...} for each Start or Stop of one activity id on two threads at
+//                     the same timestamp (the comparer compares what follows it loosely)
 using System.Globalization;
 using System.Text;
 using Microsoft.Diagnostics.Symbols;
@@ -326,6 +328,8 @@ public static class Analyses
             var stopped = new HashSet<StartStopActivity>();
             computer.Start += (activity, data) => started.Add((activity, data.ProviderName, data.ThreadID));
             computer.Stop += (activity, data) => stopped.Add(activity);
+            var ties = new SameTimeStartStops();
+            source.AllEvents += ties.See;
             source.Process();
             foreach (var (a, provider, thread) in started)
             {
@@ -340,8 +344,51 @@ public static class Analyses
                 w.Bool("is_complete", stopped.Contains(a));
                 w.End();
             }
+            ties.Write(w);
             return 0;
         });
+    }
+
+    /// Starts and Stops of one activity id on two threads at the same timestamp. TraceEvent takes
+    /// events of equal time from its heap of thread queues in an order that hangs on the heap's
+    /// history; ntidx keeps file order. When both events name the same id (the runtime's
+    /// ExceptionCatch events all carry the zero id of a thread outside any activity) the two orders
+    /// pair them differently, so the comparer needs to know where this happened
+    /// (docs/conformance.md): {"tie":{"relative_ms","threads":[A,B],"activity_id"}} after the records.
+    sealed class SameTimeStartStops
+    {
+        long _ts = long.MinValue;
+        readonly List<(int Thread, int Pid, Guid Id)> _atTs = new();
+        readonly List<(double Ms, int A, int B, Guid Id)> _ties = new();
+
+        public void See(TraceEvent data)
+        {
+            if (data.Opcode != TraceEventOpcode.Start && data.Opcode != TraceEventOpcode.Stop)
+                return;
+            // of the runtime's Starts and Stops the computer takes only ExceptionCatch's
+            if (data.ProviderGuid == ClrTraceEventParser.ProviderGuid && data.TaskName != "ExceptionCatch")
+                return;
+#pragma warning disable CS0618 // TimeStampQPC: the trace's own timestamp, what ties are made of
+            long ts = data.TimeStampQPC;
+#pragma warning restore CS0618
+            if (ts != _ts)
+            {
+                _ts = ts;
+                _atTs.Clear();
+            }
+            foreach (var (thread, pid, id) in _atTs)
+                if (thread != data.ThreadID && pid == data.ProcessID && id == data.ActivityID)
+                    _ties.Add((data.TimeStampRelativeMSec, thread, data.ThreadID, id));
+            _atTs.Add((data.ThreadID, data.ProcessID, data.ActivityID));
+        }
+
+        public void Write(JsonLines w)
+        {
+            foreach (var (ms, a, b, id) in _ties)
+                w.Raw("{\"tie\":{\"relative_ms\":" + ms.ToString("R", CultureInfo.InvariantCulture) + ",\"threads\":[" +
+                      a.ToString(CultureInfo.InvariantCulture) + "," + b.ToString(CultureInfo.InvariantCulture) +
+                      "],\"activity_id\":\"" + id.ToString("D") + "\"}}");
+        }
     }
 
     // ---- allocations and contention: the events as TraceEvent's runtime parser reads them --------
@@ -416,6 +463,13 @@ sealed class JsonLines
     bool _first;
 
     public JsonLines(TextWriter output) => _out = output;
+
+    /// A line written as it is (already JSON).
+    public void Raw(string line)
+    {
+        _out.Write(line);
+        _out.Write('\n');
+    }
 
     public void Begin()
     {
