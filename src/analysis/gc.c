@@ -34,6 +34,7 @@
 #include "analysis_internal.h"
 #include "fields.h"
 #include "gc_machine.h"
+#include "tape.h"
 
 #define MAX_SNAPS 16
 
@@ -106,7 +107,7 @@ static void gcx_free(void *p)
     gcx *g = p;
     for (size_t i = 0; i < g->nlanes; i++) {
         gc_lane_free(&g->lanes[i].m);
-        free(g->lanes[i].tape);
+        ntx_tape_free(g->lanes[i].tape, g->lanes[i].tape_cap, sizeof *g->lanes[i].tape);
     }
     free(g->lanes);
     free(g->pool);
@@ -136,14 +137,8 @@ static lane *lane_of(gcx *g, uint32_t pid)
 static int feed(gcx *g, lane *l, const gc_ev *e)
 {
     if (g->is_unit) {
-        if (l->ntape == l->tape_cap) {
-            size_t nc = l->tape_cap ? l->tape_cap * 2 : 64;
-            gc_ev *nt = realloc(l->tape, nc * sizeof *nt);
-            if (!nt)
-                return NTIDX_E_NOMEM;
-            l->tape = nt;
-            l->tape_cap = nc;
-        }
+        if (l->ntape == l->tape_cap && ntx_tape_grow((void **)&l->tape, &l->tape_cap, l->ntape + 1, sizeof *l->tape) < 0)
+            return NTIDX_E_NOMEM;
         l->tape[l->ntape++] = *e;
     }
     int was_quiet = gc_quiescent(&l->m);
