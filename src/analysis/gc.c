@@ -80,6 +80,8 @@ typedef struct gcx {
     size_t nlanes;
     gc_heap_hist *pool;  /* per-heap histories the tape's PER_HEAP events index */
     size_t npool, pool_cap;
+    gc_heap_stats *hstats; /* GC/HeapStats' sizes the tape's HEAP_STATS events index */
+    size_t nhstats, hstats_cap;
     int lookahead;       /* the merge: past the window's last unit */
     /* where the fields of the two types read by the million lie (the others are decoded) */
     ntx_an_places tick_places, suspend_places;
@@ -111,6 +113,7 @@ static void gcx_free(void *p)
     }
     free(g->lanes);
     free(g->pool);
+    free(g->hstats);
     free(g);
 }
 
@@ -143,6 +146,7 @@ static int feed(gcx *g, lane *l, const gc_ev *e)
     }
     int was_quiet = gc_quiescent(&l->m);
     g->env.heaps = g->pool;
+    g->env.heap_stats = g->hstats;
     int rc = gc_step(&l->m, &g->env, e);
     if (rc < 0)
         return rc;
@@ -156,11 +160,23 @@ static int flush_run(gcx *g, lane *l)
 {
     if (!l->run_open)
         return 0;
-    gc_ev e = {.kind = GC_EV_ALLOC};
-    e.u.alloc = l->run;
+    gc_alloc_run r = l->run;
     l->run_open = 0;
     memset(&l->run, 0, sizeof l->run);
-    return feed(g, l, &e);
+    /* one event per kind of tick in the run, the first one carrying its bad start */
+    int first = 1;
+    for (uint8_t k = 0; k < 3; k++) {
+        if (!(r.kinds & 1u << k))
+            continue;
+        gc_ev e = {.kind = GC_EV_ALLOC, .alloc_kind = k, .alloc_bad = (uint8_t)(first && r.starts_bad)};
+        e.u.alloc.raw = r.raw[k];
+        e.u.alloc.clamped = r.clamped[k];
+        first = 0;
+        int rc = feed(g, l, &e);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
 }
 
 static int obj_field(const ntidx_values *v, const ntidx_value *obj, const char *name, int64_t *out)
@@ -197,6 +213,7 @@ static int alloc_tick(gcx *g, lane *l, const ntx_an_event *e, ntx_err *err)
     int64_t cap = kind == 0 ? 110 * 1024 : 2 * 1024 * 1024;
     l->run.raw[k] = gc_add_wrapping(l->run.raw[k], amount);
     l->run.clamped[k] = gc_add_wrapping(l->run.clamped[k], clamped < cap ? clamped : cap);
+    l->run.kinds |= 1u << k;
     l->run_open = 1;
     return 0;
 }
@@ -295,13 +312,24 @@ static int take(gcx *g, const ntx_an_event *e, ntx_err *err)
         static const char *const promoted[] = {"TotalPromotedSize0", "TotalPromotedSize1", "TotalPromotedSize2",
                                                "TotalPromotedSize3", "TotalPromotedSize4"};
         c.kind = GC_EV_HEAP_STATS;
+        gc_heap_stats hs;
         for (int k = 0; k < GC_GENS; k++) {
             int have = ntx_an_int(v, sizes[k], &a) && ntx_an_int(v, promoted[k], &b);
             if (!have && k < 4)
                 return 1;
-            c.u.heap.size[k] = have ? (uint64_t)a : 0; /* the POH's from version 2 */
-            c.u.heap.promoted[k] = have ? (uint64_t)b : 0;
+            hs.size[k] = have ? (uint64_t)a : 0; /* the POH's from version 2 */
+            hs.promoted[k] = have ? (uint64_t)b : 0;
         }
+        if (g->nhstats == g->hstats_cap) {
+            size_t nc = g->hstats_cap ? g->hstats_cap * 2 : 16;
+            gc_heap_stats *np = nc <= UINT32_MAX ? realloc(g->hstats, nc * sizeof *np) : NULL;
+            if (!np)
+                return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+            g->hstats = np;
+            g->hstats_cap = nc;
+        }
+        c.u.heap_index = (uint32_t)g->nhstats;
+        g->hstats[g->nhstats++] = hs;
         break;
     }
     case EV_PER_HEAP: {
@@ -333,9 +361,10 @@ static int unit_end(void *unit, ntx_err *err)
 /* ---- The merge ---- */
 
 /* Replay tape[from, to) of a unit into the merge's lane. */
-static int replay(gcx *m, lane *into, const lane *u, const gc_heap_hist *pool, size_t from, size_t to)
+static int replay(gcx *m, lane *into, const lane *u, const gcx *owner, size_t from, size_t to)
 {
-    m->env.heaps = pool;
+    m->env.heaps = owner->pool;
+    m->env.heap_stats = owner->hstats;
     for (size_t i = from; i < to; i++) {
         int rc = gc_step(&into->m, &m->env, &u->tape[i]);
         if (rc < 0)
@@ -373,19 +402,19 @@ static int splice(lane *into, lane *u, const snap *s)
     return 0;
 }
 
-static int merge_lane(gcx *m, lane *into, lane *u, const gc_heap_hist *pool)
+static int merge_lane(gcx *m, lane *into, lane *u, const gcx *owner)
 {
     size_t pos = 0;
     for (size_t k = 0; k < u->nsnaps; k++) {
         const snap *s = &u->snaps[k];
-        int rc = replay(m, into, u, pool, pos, s->pos);
+        int rc = replay(m, into, u, owner, pos, s->pos);
         if (rc < 0)
             return rc;
         pos = s->pos;
         if (gc_quiescent(&into->m) && gc_state_equal(&into->m.st, &s->st))
             return splice(into, u, s);
     }
-    return replay(m, into, u, pool, pos, u->ntape);
+    return replay(m, into, u, owner, pos, u->ntape);
 }
 
 static int merge_unit(void *merged, void *unit, ntx_err *err)
@@ -393,7 +422,7 @@ static int merge_unit(void *merged, void *unit, ntx_err *err)
     gcx *m = merged, *u = unit;
     for (size_t i = 0; i < u->nlanes; i++) {
         lane *into = lane_of(m, u->lanes[i].m.pid);
-        int rc = into ? merge_lane(m, into, &u->lanes[i], u->pool) : NTIDX_E_NOMEM;
+        int rc = into ? merge_lane(m, into, &u->lanes[i], u) : NTIDX_E_NOMEM;
         if (rc < 0)
             return ntx_err_set(err, rc, "out of memory");
     }

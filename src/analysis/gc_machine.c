@@ -162,11 +162,10 @@ static void restart_stop(gc_lane *l, const gc_env *env, const gc_ev *e)
 static void alloc_ticks(gc_lane *l, const gc_ev *e)
 {
     gc_state *s = &l->st;
-    const gc_alloc_run *r = &e->u.alloc;
-    if (r->starts_bad)
+    if (e->alloc_bad)
         s->bad_alloc_tick = 1;
-    for (int k = 0; k < 3; k++)
-        s->alloc_since[k] = gc_add_wrapping(s->alloc_since[k], s->bad_alloc_tick ? r->clamped[k] : r->raw[k]);
+    int k = e->alloc_kind < 3 ? e->alloc_kind : 2;
+    s->alloc_since[k] = gc_add_wrapping(s->alloc_since[k], s->bad_alloc_tick ? e->u.alloc.clamped : e->u.alloc.raw);
     s->has_alloc_ticks = 1;
 }
 
@@ -256,13 +255,14 @@ static void heap_stats(gc_lane *l, const gc_env *env, const gc_ev *e)
     gc_rec *g = current_gc(l);
     if (g) {
         g->has_heap_stats = 1;
+        const gc_heap_stats *hs = &env->heap_stats[e->u.heap_index];
         uint64_t size = 0, promoted = 0;
         for (int k = 0; k < GC_GENS; k++) {
-            g->gen_size[k] = e->u.heap.size[k];
-            g->promoted[k] = e->u.heap.promoted[k];
-            size += e->u.heap.size[k];
-            promoted += e->u.heap.promoted[k];
-            g->pub.gen_size_after_mb[k] = (double)(int64_t)e->u.heap.size[k] / 1000000.0;
+            g->gen_size[k] = hs->size[k];
+            g->promoted[k] = hs->promoted[k];
+            size += hs->size[k];
+            promoted += hs->promoted[k];
+            g->pub.gen_size_after_mb[k] = (double)(int64_t)hs->size[k] / 1000000.0;
         }
         g->pub.heap_size_after_mb = (double)(int64_t)size / 1000000.0;
         g->pub.promoted_mb = (double)(int64_t)promoted / 1000000.0;

@@ -78,7 +78,13 @@ enum {
 typedef struct gc_alloc_run {
     int64_t raw[3], clamped[3];
     int starts_bad;
+    unsigned kinds; /* bit k: a tick of kind k (small, large, pinned) is in it */
 } gc_alloc_run;
+
+/* GC/HeapStats' sizes, in the pool HEAP_STATS events index. */
+typedef struct gc_heap_stats {
+    uint64_t size[GC_GENS], promoted[GC_GENS];
+} gc_heap_stats;
 
 /* a + b as C#'s unchecked long arithmetic (TraceEvent's) computes it: wrapped, where an int64_t sum of
    amounts a trace can claim (AllocationAmount64 is any 64-bit value) would overflow, undefined in C. The
@@ -88,15 +94,19 @@ static inline int64_t gc_add_wrapping(int64_t a, int64_t b) { return (int64_t)((
    claims too. */
 static inline int64_t gc_sub_wrapping(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
 
+/* 40 bytes: a unit keeps a tape of a million of them (suspensions, restarts, tick runs). */
 typedef struct gc_ev {
     uint8_t kind;
+    uint8_t alloc_kind;      /* ALLOC: the allocation kind its sums are of (a run of several kinds is fed as one
+                                event per kind: the sums add up the same) */
+    uint8_t alloc_bad;       /* ALLOC: the run starts with a negative amount (gc_alloc_run.starts_bad) */
     int64_t ts;
     int64_t thread;
     union {
         uint32_t reason;                                   /* SUSPEND_START */
         struct { uint32_t count, depth, reason, type; } start; /* START */
-        struct { uint64_t size[GC_GENS], promoted[GC_GENS]; } heap; /* HEAP_STATS */
-        gc_alloc_run alloc;                                /* ALLOC */
+        uint32_t heap_index;                               /* HEAP_STATS: its sizes in the owner's pool */
+        struct { int64_t raw, clamped; } alloc;            /* ALLOC: of alloc_kind */
         struct { uint32_t index; int recognized; } per_heap; /* PER_HEAP: the heap in the owner's pool */
     } u;
 } gc_ev;
@@ -116,6 +126,7 @@ typedef struct gc_env {
     int64_t sync_ticks, tick_frequency;
     uint64_t t1;                    /* the window's end: GCs whose pause starts later are not the window's */
     const gc_heap_hist *heaps;      /* the pool PER_HEAP events index */
+    const gc_heap_stats *heap_stats; /* the pool HEAP_STATS events index */
 } gc_env;
 
 void gc_state_init(gc_state *s);
