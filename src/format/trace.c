@@ -376,16 +376,14 @@ void ntx_trace_prefetch(const ntidx_trace *t, uint64_t off, uint64_t len)
 
 void ntx_trace_stream(const ntidx_trace *t, uint64_t off, uint64_t len)
 {
-    if (t->demand || !t->map) {
+    /* The chunk bits exist only for a file's own mapping: a demand mapping, a trace in memory, or a file
+       with no room for the bits is asked for exactly, as a window is. */
+    if (!t->streamed) {
         ntx_trace_prefetch(t, off, len);
         return;
     }
     if (off >= t->map_len || !len)
         return;
-    if (!t->streamed) { /* no room for the bits: asked for exactly, as a window is */
-        ntx_trace_prefetch(t, off, len);
-        return;
-    }
     if (len > t->map_len - off)
         len = t->map_len - off;
     ntx_map m = {.base = t->map, .size = t->map_len};
