@@ -457,12 +457,7 @@ static int order_rows(const ntx_an_ctx *ctx, exc_result *r)
             if (k < nsample)
                 sample[k++] = r->parts[p].v[i].first_ts;
     if (rc == 0 && k) {
-        qsort(sample, k, sizeof *sample, ntx_u64_cmp);
-        for (size_t b = 1; b < s.nbuckets; b++) {
-            uint64_t v = sample[b * k / s.nbuckets];
-            if (!s.nbounds || v > s.bounds[s.nbounds - 1])
-                s.bounds[s.nbounds++] = v;
-        }
+        s.nbounds = ntx_sample_bounds(sample, k, s.nbuckets, s.bounds);
         s.nbuckets = s.nbounds + 1;
     }
     free(sample);

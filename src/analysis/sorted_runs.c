@@ -117,7 +117,7 @@ int ntx_merge_runs(const ntx_sorted_run *runs, size_t nruns, size_t size, int (*
     merger m = {.runs = runs, .nruns = nruns, .size = size, .cmp = cmp, .out = out,
                 .nbuckets = n < MIN_SPLIT || nruns < 2 ? 1 : 4 * (size_t)nthreads};
     /* the bounds: quantiles of a sample taken across the runs in proportion to their records */
-    size_t nsample = m.nbuckets > 1 ? SAMPLES_PER_BUCKET * m.nbuckets : 0, k = 0, nbounds = 0;
+    size_t nsample = m.nbuckets > 1 ? SAMPLES_PER_BUCKET * m.nbuckets : 0, k = 0;
     uint64_t *sample = malloc((nsample + 1) * sizeof *sample), *bounds = malloc(m.nbuckets * sizeof *bounds);
     int rc = sample && bounds ? 0 : NTIDX_E_NOMEM;
     for (size_t r = 0; rc == 0 && r < nruns && nsample; r++) {
@@ -125,15 +125,8 @@ int ntx_merge_runs(const ntx_sorted_run *runs, size_t nruns, size_t size, int (*
         for (size_t i = 0; i < runs[r].n && k < nsample; i += step)
             sample[k++] = key((const uint8_t *)runs[r].v + i * size);
     }
-    if (rc == 0 && k) {
-        qsort(sample, k, sizeof *sample, ntx_u64_cmp);
-        for (size_t b = 1; b < m.nbuckets; b++) {
-            uint64_t v = sample[b * k / m.nbuckets];
-            if (!nbounds || v > bounds[nbounds - 1])
-                bounds[nbounds++] = v;
-        }
-        m.nbuckets = nbounds + 1;
-    }
+    if (rc == 0 && k)
+        m.nbuckets = ntx_sample_bounds(sample, k, m.nbuckets, bounds) + 1;
     free(sample);
     size_t stride = m.nbuckets + 1;
     m.cut = rc == 0 ? malloc(nruns * stride * sizeof *m.cut + 1) : NULL;
