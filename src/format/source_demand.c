@@ -292,19 +292,39 @@ static int wake_if_stale(ntx_demand *d, size_t unit)
     return 1;
 }
 
+/* Every page of `unit` is in the mapping (mincore(); 0 when it cannot tell). */
+static int unit_present(const ntx_demand *d, size_t unit)
+{
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE), n = NTX_DEMAND_UNIT / page;
+    unsigned char vec[NTX_DEMAND_UNIT / 4096 + 1];
+    if (n > sizeof vec || mincore(d->base + (uint64_t)unit * NTX_DEMAND_UNIT, NTX_DEMAND_UNIT, vec) != 0)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!(vec[i] & 1))
+            return 0;
+    return 1;
+}
+
 /* A fault at `unit`: fill it, then read ahead of a walk. */
 static void serve_fault(ntx_demand *d, size_t unit)
 {
     if (wake_if_stale(d, unit))
         return;
-    if (d->sig_mode) {
-        pthread_mutex_lock(&d->mu);
-        int filled = d->filled[unit];
-        pthread_mutex_unlock(&d->mu);
-        if (filled) { /* filled since it was asked for (two readers, or a request after a fill): wake them */
+    pthread_mutex_lock(&d->mu);
+    int was_filled = d->filled[unit];
+    pthread_mutex_unlock(&d->mu);
+    /* Filled since it was asked for: two readers, a request after a fill, or a prefetch whose bytes the mapping
+       took (arrived()) while this fault waited in line, after which the source keeps no copy and reading the unit
+       again would cost a request of its own. Wake the readers. (With userfaultfd only while its pages are there:
+       a reader that gave read bytes back to the kernel (MADV_DONTNEED) faults on a unit still marked filled.) */
+    if (was_filled && (d->sig_mode || unit_present(d, unit))) {
+        if (d->sig_mode)
             ntx_sigfill_done(&d->fill_count);
-            return;
+        else {
+            struct uffdio_range r = {.start = (uintptr_t)d->base + unit * NTX_DEMAND_UNIT, .len = NTX_DEMAND_UNIT};
+            (void)ioctl(d->uffd, UFFDIO_WAKE, &r);
         }
+        return;
     }
     /* a unit a caller announced is read by a plan that asks for its own blocks ahead of itself: no walk to read
        ahead of (a window opened from its faults, where every unit faults (SIGSEGV), ran 8 MiB past the plan's
