@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "activity_machine.h"
+#include "tape.h"
 #include "analysis_internal.h"
 #include "cell_text.h"
 #include "fields.h"
@@ -645,8 +646,9 @@ typedef struct act_sum {
  * of ntidx_activity_at() are made on its first call.
  */
 typedef struct activities_result {
-    act *acts;               /* the window's activities and their creators, in the order of their starts */
-    size_t nacts;
+    act *acts;               /* the window's activities and their creators, in the order of their starts (the
+                                machine's tape, acts_cap long: tape.h) */
+    size_t nacts, acts_cap;
     uint32_t *act_of;        /* row -> activity; NULL: row i is activity i */
     size_t n;                /* rows */
     uint32_t *who_pid;       /* the activities' (pid, thread) pairs (act.who; owned) */
@@ -667,7 +669,7 @@ static void free_result(void *p)
     for (size_t i = 0; i < r->nstrings; i++)
         free(r->strings[i]);
     free(r->strings);
-    free(r->acts);
+    ntx_tape_free(r->acts, r->acts_cap, sizeof *r->acts);
     free(r->act_of);
     free(r->who_pid);
     free(r->who_thread);
@@ -824,13 +826,9 @@ static int finish(void *p, ntidx_analysis **out, ntx_an_counts *counts, ntx_err 
         /* the activities and the strings move to the result */
         r->acts = m->acts;
         r->nacts = nwin;
+        r->acts_cap = m->cap;
         m->acts = NULL;
         m->nacts = m->cap = 0;
-        if (nwin) {
-            act *shrunk = realloc(r->acts, nwin * sizeof *r->acts);
-            if (shrunk)
-                r->acts = shrunk;
-        }
         r->who_pid = m->who_pid;
         r->who_thread = m->who_thread;
         m->who_pid = NULL;

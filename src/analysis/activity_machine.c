@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "activity_machine.h"
+#include "tape.h"
 #include "ntidx/ntidx.h"
 
 static uint64_t le64(const uint8_t *p)
@@ -63,7 +64,7 @@ void act_machine_init(act_machine *m, double (*ms)(const void *ctx, uint64_t ts)
 
 void act_machine_free(act_machine *m)
 {
-    free(m->acts);
+    ntx_tape_free(m->acts, m->cap, sizeof *m->acts);
     ntx_kmap_free(&m->keys);
     ntx_kmap_free(&m->who);
     free(m->who_pid);
@@ -210,18 +211,10 @@ static int on_start(act_machine *m, const act_ev *e)
         if (creator < 0)
             creator = first_running(m, thread_current(m, e->pid, e->thread));
     }
-    if (m->nacts == m->cap) {
-        if (m->nacts == ACT_MAX)
-            return NTIDX_E_NOMEM;
-        size_t nc = m->cap ? m->cap * 2 : 256;
-        if (nc > ACT_MAX)
-            nc = ACT_MAX;
-        act *na = realloc(m->acts, nc * sizeof *na);
-        if (!na)
-            return NTIDX_E_NOMEM;
-        m->acts = na;
-        m->cap = nc;
-    }
+    /* a tape (tape.h): a million activities a GB, moved to the result whole */
+    if (m->nacts == m->cap &&
+        (m->nacts >= ACT_MAX || ntx_tape_grow((void **)&m->acts, &m->cap, m->nacts + 1, sizeof *m->acts) < 0))
+        return NTIDX_E_NOMEM;
     uint32_t who;
     uint64_t *who_entry; /* nothing below changes `who` before the thread's current is set in it */
     if (who_of(m, e->pid, e->thread, &who, &who_entry) < 0)

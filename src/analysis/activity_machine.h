@@ -65,7 +65,7 @@ typedef struct act {
 /* The most activities a machine holds (creator is an int32_t). */
 #define ACT_MAX ((size_t)INT32_MAX)
 typedef struct act_machine {
-    act *acts;                /* every activity, in the order of their starts */
+    act *acts;                /* every activity, in the order of their starts (a tape: tape.h) */
     size_t nacts, cap;
     /* m_activeStartStopActivities and what the lookahead waits for, in one table (one probe for both):
        (id, pid) key -> wopen << 32 | (index + 1). The low half: the activity the key names (0: none). The high

@@ -37,11 +37,15 @@ dumper=(dotnet "$root/build-dotnet/bin/Dumper/release/Dumper.dll")
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
 
 echo "trace $trace $(stat -c %s "$trace") bytes, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-# Both sides on a cached trace: TraceEvent's pass runs first, and a cold one would time the disk. (How the
+# Both sides on a cached trace: TraceEvent's pass runs first, and a cold one would time the disk. How the
 # cache came to hold it matters to ntidx's side: a trace read from disk is cached in 2 MB folios, mapped
-# whole; one just written by the runtime on this machine in 4 KB folios, mapped page by page: on the real
-# 1 GB trace the floor below was 22x TraceEvent the one way and 15x the other.)
+# whole; one just written by the runtime on this machine, or read back a page at a time, in 4 KB folios,
+# mapped page by page (on the real 1 GB trace the floor below was 22x TraceEvent the one way and 15x the
+# other). So that runs compare, the trace's cached pages are dropped (dd's nocache: POSIX_FADV_DONTNEED) and
+# read again in one pass, the state of a trace copied or downloaded to the machine that reads it.
+dd if="$trace" iflag=nocache count=0 status=none 2>/dev/null || true
 cat "$trace" >/dev/null
+echo "page cache: the trace's pages dropped and read again whole (large folios)"
 line=$("${dumper[@]}" runtime-pass "$trace") || { echo "bench_answers.sh: the dumper failed" >&2; exit 1; }
 echo "$line"
 te=$(sed -n 's/.* \([0-9.]*\) s$/\1/p' <<<"$line")
