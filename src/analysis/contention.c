@@ -271,6 +271,7 @@ static int lookahead_event(void *merged, const ntx_an_event *e, ntx_err *err)
 typedef struct crow {
     uint64_t lock_id, thread; /* thread: UINT64_MAX in the per-lock rows */
     uint32_t pid;
+    uint32_t lock_row;        /* a per-lock-and-thread row's per-lock row, while aggregate() adds the waits */
     uint64_t count, incomplete, threads;
     double total, max;
 } crow;
@@ -443,8 +444,6 @@ static int aggregate(contention_result *r)
 {
     size_t n = r->nwaits;
     row_table t = {0}, l = {0};
-    uint32_t *lock_of = NULL; /* row k's lock */
-    size_t lock_cap = 0;
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         const cwait *w = &r->waits[i];
@@ -456,25 +455,15 @@ static int aggregate(contention_result *r)
         }
         if (t.n != before) { /* a new row: its lock found once, and one more thread waited for it */
             int64_t lk = row_of(&l, w->s.lock_id, w->pid, UINT64_MAX);
-            if (lk >= 0 && t.n > lock_cap) {
-                size_t nc = lock_cap ? 2 * lock_cap : 64;
-                uint32_t *nl = realloc(lock_of, nc * sizeof *nl);
-                if (nl) {
-                    lock_of = nl;
-                    lock_cap = nc;
-                }
-                if (!nl)
-                    lk = NTIDX_E_NOMEM;
-            }
             if (lk < 0) {
                 rc = (int)lk;
                 break;
             }
-            lock_of[k] = (uint32_t)lk;
+            t.rows[k].lock_row = (uint32_t)lk;
             l.rows[lk].threads++;
         }
         add_wait(&t.rows[k], w);
-        add_wait(&l.rows[lock_of[k]], w);
+        add_wait(&l.rows[t.rows[k].lock_row], w);
     }
     r->rows = rc == 0 ? malloc((t.n ? t.n : 1) * sizeof *r->rows) : NULL;
     if (rc == 0 && !r->rows)
@@ -495,7 +484,6 @@ static int aggregate(contention_result *r)
         r->nlocks = l.n;
         l.rows = NULL;
     }
-    free(lock_of);
     free(t.slots);
     free(t.rows);
     free(l.slots);
