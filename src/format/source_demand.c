@@ -266,6 +266,17 @@ static void read_ahead(ntx_demand *d, size_t unit, int missed)
                         (uint64_t)(r->ra_end - r->ra_start) * NTX_DEMAND_UNIT);
 }
 
+/* The readers stopped at `unit` woken, its pages as they are. */
+static void wake_readers(ntx_demand *d, size_t unit)
+{
+    if (d->sig_mode)
+        ntx_sigfill_done(&d->fill_count);
+    else {
+        struct uffdio_range r = {.start = (uintptr_t)d->base + unit * NTX_DEMAND_UNIT, .len = NTX_DEMAND_UNIT};
+        (void)ioctl(d->uffd, UFFDIO_WAKE, &r);
+    }
+}
+
 /*
  * A fault's request for a unit that was filled and then released since is
  * likely stale: asked for before the fill (a reader that faulted again while
@@ -283,12 +294,7 @@ static int wake_if_stale(ntx_demand *d, size_t unit)
     pthread_mutex_unlock(&d->mu);
     if (!stale)
         return 0;
-    if (d->sig_mode)
-        ntx_sigfill_done(&d->fill_count);
-    else {
-        struct uffdio_range r = {.start = (uintptr_t)d->base + unit * NTX_DEMAND_UNIT, .len = NTX_DEMAND_UNIT};
-        (void)ioctl(d->uffd, UFFDIO_WAKE, &r);
-    }
+    wake_readers(d, unit);
     return 1;
 }
 
@@ -318,12 +324,7 @@ static void serve_fault(ntx_demand *d, size_t unit)
        again would cost a request of its own. Wake the readers. (With userfaultfd only while its pages are there:
        a reader that gave read bytes back to the kernel (MADV_DONTNEED) faults on a unit still marked filled.) */
     if (was_filled && (d->sig_mode || unit_present(d, unit))) {
-        if (d->sig_mode)
-            ntx_sigfill_done(&d->fill_count);
-        else {
-            struct uffdio_range r = {.start = (uintptr_t)d->base + unit * NTX_DEMAND_UNIT, .len = NTX_DEMAND_UNIT};
-            (void)ioctl(d->uffd, UFFDIO_WAKE, &r);
-        }
+        wake_readers(d, unit);
         return;
     }
     /* a unit a caller announced is read by a plan that asks for its own blocks ahead of itself: no walk to read
