@@ -77,9 +77,9 @@ static void plan_read_ahead(ntidx_reader *r)
     int pass = r->plan_ahead_bytes >= PLAN_PASS;
     plan_ranges(r, r->plan_ahead, r->plan_ahead_bytes, pass ? ntx_trace_stream : ntx_trace_prefetch);
     r->plan_ahead = plan_ranges(r, r->plan_ahead, r->plan_ahead_bytes, ntx_trace_map_now);
-    if (r->plan_ahead_bytes >= PLAN_PASS && r->plan_asked < r->plan_ahead + r->plan_ahead_bytes / 4096)
+    if (pass && r->plan_asked < r->plan_ahead + r->plan_ahead_bytes / 4096)
         r->plan_asked = plan_ranges(r, r->plan_ahead > r->plan_asked ? r->plan_ahead : r->plan_asked,
-                                    r->plan_ahead_bytes, pass ? ntx_trace_stream : ntx_trace_prefetch);
+                                    r->plan_ahead_bytes, ntx_trace_stream);
 }
 
 void ntx_reader_ask_ahead(ntidx_reader *r, uint64_t off, uint64_t len)
