@@ -218,6 +218,21 @@ static int alloc_tick(gcx *g, lane *l, const ntx_an_event *e, ntx_err *err)
     return 0;
 }
 
+/* Room for one more in a unit's pool of n (per-heap histories, heap sizes), doubled when full; the tape's events
+   index it with a uint32_t. 0 or NTIDX_E_NOMEM. */
+static int pool_room(void **v, size_t n, size_t *cap, size_t elem)
+{
+    if (n < *cap)
+        return 0;
+    size_t nc = *cap ? *cap * 2 : 16;
+    void *nv = nc <= UINT32_MAX ? realloc(*v, nc * elem) : NULL;
+    if (!nv)
+        return NTIDX_E_NOMEM;
+    *v = nv;
+    *cap = nc;
+    return 0;
+}
+
 /* GC/PerHeapHistory v3 and later, into the pool. 1 when a field is missing. */
 static int per_heap(gcx *g, const ntx_an_event *e, const ntidx_values *v, gc_ev *out)
 {
@@ -246,14 +261,8 @@ static int per_heap(gcx *g, const ntx_an_event *e, const ntidx_values *v, gc_ev 
     }
     if (gen < h.ngens)
         return 1;
-    if (g->npool == g->pool_cap) {
-        size_t nc = g->pool_cap ? g->pool_cap * 2 : 16;
-        gc_heap_hist *np = realloc(g->pool, nc * sizeof *np);
-        if (!np)
-            return NTIDX_E_NOMEM;
-        g->pool = np;
-        g->pool_cap = nc;
-    }
+    if (pool_room((void **)&g->pool, g->npool, &g->pool_cap, sizeof *g->pool) < 0)
+        return NTIDX_E_NOMEM;
     out->u.per_heap.index = (uint32_t)g->npool;
     g->pool[g->npool++] = h;
     return 0;
@@ -320,14 +329,8 @@ static int take(gcx *g, const ntx_an_event *e, ntx_err *err)
             hs.size[k] = have ? (uint64_t)a : 0; /* the POH's from version 2 */
             hs.promoted[k] = have ? (uint64_t)b : 0;
         }
-        if (g->nhstats == g->hstats_cap) {
-            size_t nc = g->hstats_cap ? g->hstats_cap * 2 : 16;
-            gc_heap_stats *np = nc <= UINT32_MAX ? realloc(g->hstats, nc * sizeof *np) : NULL;
-            if (!np)
-                return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
-            g->hstats = np;
-            g->hstats_cap = nc;
-        }
+        if (pool_room((void **)&g->hstats, g->nhstats, &g->hstats_cap, sizeof *g->hstats) < 0)
+            return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
         c.u.heap_index = (uint32_t)g->nhstats;
         g->hstats[g->nhstats++] = hs;
         break;
