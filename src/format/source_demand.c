@@ -66,6 +66,9 @@
 #define UFFD_USER_MODE_ONLY 1
 #endif
 
+/* A unit's mark while a prefetch's arrival copies it in (arrived()): neither filled nor free to fill. */
+#define UNIT_PLACING 2
+
 struct ntx_demand {
     ntx_source *src;
     uint8_t *base;
@@ -80,7 +83,7 @@ struct ntx_demand {
     pthread_t thread;
     int thread_started;
     pthread_mutex_t mu;
-    uint8_t *filled;   /* one byte per unit: 1 once copied in */
+    uint8_t *filled;   /* one byte per unit: 1 once copied in, UNIT_PLACING while arrived() copies it in */
     uint8_t *kept;     /* one byte per unit: 1 when releases leave it (ntx_demand_keep()) */
     uint8_t *dropped;  /* one byte per unit: 1 when released after it was filled (or announced), until filled */
     uint8_t *announced; /* one byte per unit: 1 while a caller's prefetch of it is under way (not read-ahead's) */
@@ -319,6 +322,10 @@ static void serve_fault(ntx_demand *d, size_t unit)
     pthread_mutex_lock(&d->mu);
     int was_filled = d->filled[unit];
     pthread_mutex_unlock(&d->mu);
+    /* Being copied in by its prefetch's arrival (arrived()): the copy wakes its readers, whenever this fault
+       was taken. Filling it here would ask the source again for bytes it hands over as the copy ends. */
+    if (was_filled == UNIT_PLACING)
+        return;
     /* Filled since it was asked for: two readers, a request after a fill, or a prefetch whose bytes the mapping
        took (arrived()) while this fault waited in line, after which the source keeps no copy and reading the unit
        again would cost a request of its own. Wake the readers. (With userfaultfd only while its pages are there:
@@ -564,20 +571,27 @@ static int arrived(void *ctx, uint64_t off, const uint8_t *buf, uint64_t len)
             u++;
         uint64_t s = u;
         while (u < end && d->announced[u] && !d->filled[u])
-            u++;
+            d->filled[u++] = UNIT_PLACING;
         pthread_mutex_unlock(&d->mu);
         if (u == s)
             break;
-        if (copy_range(d, s * NTX_DEMAND_UNIT, buf + (s * NTX_DEMAND_UNIT - off), (u - s) * NTX_DEMAND_UNIT) != 0)
-            return 0; /* the faults fill them as before */
+        int e = copy_range(d, s * NTX_DEMAND_UNIT, buf + (s * NTX_DEMAND_UNIT - off), (u - s) * NTX_DEMAND_UNIT);
         pthread_mutex_lock(&d->mu);
         for (uint64_t k = s; k < u; k++)
-            if (d->announced[k]) {
-                d->filled[k] = 1;
-                d->dropped[k] = 0;
-                d->announced[k] = 0;
+            if (d->filled[k] == UNIT_PLACING) { /* (not released meanwhile: drop_units() zeroes the mark) */
+                d->filled[k] = e ? 0 : 1;
+                if (!e) {
+                    d->dropped[k] = 0;
+                    d->announced[k] = 0;
+                }
             }
         pthread_mutex_unlock(&d->mu);
+        if (e) { /* the faults fill them as before: the readers the handler left to this copy fault again */
+            struct uffdio_range r = {.start = (uintptr_t)(d->base + s * NTX_DEMAND_UNIT),
+                                     .len = (u - s) * NTX_DEMAND_UNIT};
+            (void)ioctl(d->uffd, UFFDIO_WAKE, &r);
+            return 0;
+        }
     }
     if (off % NTX_DEMAND_UNIT || (off + len) % NTX_DEMAND_UNIT || !len)
         return 0;
