@@ -315,6 +315,71 @@ static inline __attribute__((always_inline)) int next_compressed_row(ntidx_reade
 }
 
 /*
+ * next_compressed_row() behind a type filter (ntx_reader_set_type_filter()),
+ * where most rows are refused (an analysis keeps one in ten, or one in a
+ * thousand): the refused rows are walked in a loop of their own, the delta
+ * state in locals (registers) rather than in the reader, written back only
+ * when a row is handed out. A row the loop does not refuse by the common case
+ * (a wanted one, an undefined id, another capture thread, a verdict not yet
+ * cached) is left to next_compressed_row(): the state before it written back,
+ * it is decoded there again, so the events, errors and sequence numbers are
+ * the same as row by row.
+ */
+static inline __attribute__((always_inline)) int skip_refused_rows(ntidx_reader *r, const int v6)
+{
+    ntx_hdr_block *hb = &r->hb;
+    ntx_hdr h = hb->prev, before;
+    const uint8_t *p = hb->p, *const end = hb->end, *const base = hb->base;
+    void *const *mdense = ntx_idmap_dense(&r->metadata), *const *sdense = ntx_idmap_dense(&r->stacks);
+    void *const *tdense = ntx_idmap_dense(&r->threads), *const *ldense = ntx_idmap_dense(&r->labels);
+    const uint64_t *verdicts = r->type_verdicts;
+    ntx_seqstate *ss = r->last_seq;
+    uint64_t skipped = 0;
+    if (!ss)
+        return 1;
+    for (;;) {
+        if (p >= end)
+            break;
+        before = h;
+        const uint8_t *at = p;
+        const char *what;
+        __builtin_prefetch(p + PREFETCH_AHEAD);
+        __builtin_prefetch(p + PREFETCH_AHEAD + 64);
+        if (__builtin_expect(!ntx_hdr_decode_compressed(&h, &p, end, v6, &what), 0)) {
+            h = before;
+            p = at;
+            break;
+        }
+        const uint32_t mid = h.metadata_id, sid = h.stack_id;
+        const ntidx_metadata *m;
+        const ntidx_thread *ct = NULL;
+        const ntx_label_ref *lr;
+        uint64_t v;
+        if (__builtin_expect((mid | sid) >= NTX_IDMAP_DENSE, 0) || !(m = mdense[mid]) || (sid && !sdense[sid]) ||
+            ss->capture != h.capture ||
+            (v6 && ((h.thread | h.capture | h.label_id) >= NTX_IDMAP_DENSE || !tdense[h.thread] ||
+                    !(ct = tdense[h.capture]) ||
+                    (h.label_id && (!(lr = ldense[h.label_id]) || lr->overrides)))) ||
+            (v = verdicts[mid]) >> 1 != m->offset + 1 || (v & 1)) {
+            h = before;
+            p = at;
+            break;
+        }
+        /* refused: read as make_event() would, handed out to no one */
+        ss->os_tid = v6 && ct->has_os_thread_id ? ct->os_thread_id : h.capture;
+        ntx_seq_event(r, ss, h.seq);
+        skipped++;
+        if (h.is_sorted) /* its mark holds for the events handed out after it */
+            ntx_sort_mark(r, h.timestamp, (uint64_t)(at - base));
+        p += h.payload_size;
+    }
+    hb->prev = h;
+    hb->p = p;
+    r->stats.events += skipped;
+    return 1;
+}
+
+/*
  * The next block, applied (an event block is then being decoded: in_block):
  * 1, 0 at the end, 2 a sequence point is waiting (only with defer_barriers),
  * <0 an error (sticky).
@@ -404,9 +469,12 @@ int ntx_reader_file_next(ntidx_reader *r, ntidx_event *e, int defer_barriers)
     for (;;) {
         if (r->in_block) {
             int rc;
-            if (r->hb.compressed && !r->block_is_metadata && !r->block_metadata_only)
-                rc = r->t->gen == NTX_GEN_V6 ? next_compressed_row(r, e, 1) : next_compressed_row(r, e, 0);
-            else
+            if (r->hb.compressed && !r->block_is_metadata && !r->block_metadata_only) {
+                const int v6 = r->t->gen == NTX_GEN_V6;
+                if (r->type_verdicts)
+                    v6 ? skip_refused_rows(r, 1) : skip_refused_rows(r, 0);
+                rc = v6 ? next_compressed_row(r, e, 1) : next_compressed_row(r, e, 0);
+            } else
                 rc = ntx_reader_next_row(r, e);
             if (rc == 3)
                 continue; /* a row the type filter refused */
