@@ -27,6 +27,7 @@
 #include "ops_internal.h"
 #include "phases.h"
 #include "threads.h"
+#include "time_sort.h"
 
 NTIDX_API void ntidx_analysis_options_defaults(ntidx_analysis_options *o)
 {
@@ -198,65 +199,14 @@ static void add_query_stats(ntidx_query_stats *to, const ntidx_query_stats *s)
     to->bytes_read += s->bytes_read;
 }
 
-/* A kept event's place in time order (reader_sort.c's key: timestamp, then file offset) and in the buffer. */
-typedef struct sort_key {
-    uint64_t ts, off;
-    size_t i;
-} sort_key;
-
-static inline int key_lt(const sort_key *a, const sort_key *b)
-{
-    return a->ts < b->ts || (a->ts == b->ts && a->off < b->off);
-}
-
-/*
- * Sort keys[0..n) (tmp: room for n more; *out: where the sorted keys are).
- * A region's events in file order are runs already in time order (the
- * writer's per-thread buffers, one after another), so a natural merge sort:
- * find the runs, merge them pairwise until one is left; n log(runs), and a
- * region read in order costs one pass.
- */
-static sort_key *sort_keys(sort_key *keys, sort_key *tmp, size_t n)
-{
-    for (;;) {
-        size_t out = 0, runs = 0;
-        for (size_t a = 0; a < n;) {
-            size_t m = a + 1;
-            while (m < n && !key_lt(&keys[m], &keys[m - 1]))
-                m++;
-            size_t b = m;
-            if (m < n) {
-                b = m + 1;
-                while (b < n && !key_lt(&keys[b], &keys[b - 1]))
-                    b++;
-            }
-            /* merge [a, m) and [m, b) into tmp[out..]: ties from the left (stable; offsets differ anyway) */
-            size_t i = a, j = m;
-            while (i < m && j < b)
-                tmp[out++] = key_lt(&keys[j], &keys[i]) ? keys[j++] : keys[i++];
-            while (i < m)
-                tmp[out++] = keys[i++];
-            while (j < b)
-                tmp[out++] = keys[j++];
-            runs++;
-            a = b;
-        }
-        sort_key *swap = keys;
-        keys = tmp;
-        tmp = swap;
-        if (runs <= 1)
-            return keys;
-    }
-}
-
-
 /* The kept events of one region, sorted into time order, decoded and fed to the unit; the buffer emptied. */
-static int feed_region(const ntx_an_ctx *ctx, const ntx_analysis_def *def, ntidx_event *evs, sort_key *keys,
+static int feed_region(const ntx_an_ctx *ctx, const ntx_analysis_def *def, ntidx_event *evs, ntx_time_key *keys,
                        size_t n, decoder *d, void *state, ntx_an_counts *counts, ntx_err *err)
 {
+    /* reader_sort.c's order: timestamp, then file offset (the order they were read in: the sort is stable) */
     for (size_t i = 0; i < n; i++)
-        keys[i] = (sort_key){.ts = evs[i].timestamp, .off = evs[i].offset, .i = i};
-    const sort_key *sorted = n > 1 ? sort_keys(keys, keys + n, n) : keys;
+        keys[i] = (ntx_time_key){.ts = evs[i].timestamp, .i = i};
+    const ntx_time_key *sorted = ntx_time_sort(keys, keys + n, n);
     for (size_t i = 0; i < n; i++) {
         int rc = feed_event(ctx, decode_of(def), &evs[sorted[i].i], d, def->unit_event, state, counts, err);
         if (rc < 0)
@@ -281,7 +231,7 @@ static int read_sorted(const ntx_an_ctx *ctx, const ntx_analysis_def *def, ntidx
                        void *state, ntidx_symbolizer *sym, ntx_an_counts *counts, ntx_err *err)
 {
     ntidx_event *evs = NULL;
-    sort_key *keys = NULL;
+    ntx_time_key *keys = NULL;
     size_t n = 0, cap = 0;
     const ntidx_event *ev;
     int rc, frc = 0; /* frc: a failure with its error in *err already */
@@ -299,7 +249,7 @@ static int read_sorted(const ntx_an_ctx *ctx, const ntx_analysis_def *def, ntidx
                 ntidx_event *ne = realloc(evs, c * sizeof *ne);
                 if (ne)
                     evs = ne;
-                sort_key *nk = ne ? realloc(keys, 2 * c * sizeof *nk) : NULL;
+                ntx_time_key *nk = ne ? realloc(keys, 2 * c * sizeof *nk) : NULL;
                 if (nk)
                     keys = nk;
                 if (!nk) {
