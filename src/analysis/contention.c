@@ -25,6 +25,7 @@
 #include "fields.h"
 #include "pairs.h"
 #include "sorted_runs.h"
+#include "time_sort.h"
 
 #define RUNTIME "Microsoft-Windows-DotNETRuntime"
 enum { EV_CONTENTION_START = 81, EV_CONTENTION_STOP = 91 };
@@ -311,6 +312,38 @@ static int by_start(const void *a, const void *b)
     return x->end_ts < y->end_ts ? -1 : x->end_ts > y->end_ts;
 }
 
+/*
+ * Waits put in by_start()'s order: keys of their starts sorted (time_sort.h),
+ * the few runs of one start then ordered by by_start() itself, and the waits
+ * moved once. 0 or NTIDX_E_NOMEM.
+ */
+static int sort_waits(waits *w)
+{
+    size_t n = w->n;
+    if (n < 2)
+        return 0;
+    ntx_time_key *keys = malloc(2 * n * sizeof *keys);
+    if (!keys)
+        return NTIDX_E_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        keys[i] = (ntx_time_key){.ts = w->v[i].ts, .i = i};
+    ntx_time_key *sorted = ntx_time_sort(keys, keys + n, n);
+    for (size_t a = 0, b; a < n; a = b) { /* ties of start: insertion sort by the rest of by_start() */
+        for (b = a + 1; b < n && sorted[b].ts == sorted[a].ts; b++) {
+            ntx_time_key k = sorted[b];
+            size_t j = b;
+            while (j > a && by_start(&w->v[k.i], &w->v[sorted[j - 1].i]) < 0) {
+                sorted[j] = sorted[j - 1];
+                j--;
+            }
+            sorted[j] = k;
+        }
+    }
+    ntx_time_permute(w->v, sizeof *w->v, sorted, n);
+    free(keys);
+    return 0;
+}
+
 /* The waits of the thread asked for (all without --thread), kept in place. */
 static void keep_thread(const ntx_an_ctx *ctx, waits *w)
 {
@@ -329,9 +362,7 @@ static int unit_end(void *unit, ntx_err *err)
     (void)err;
     cx *c = unit;
     keep_thread(c->ctx, &c->done);
-    if (c->done.n > 1)
-        qsort(c->done.v, c->done.n, sizeof *c->done.v, by_start);
-    return 0;
+    return sort_waits(&c->done) < 0 ? ntx_err_set(err, NTIDX_E_NOMEM, "out of memory") : 0;
 }
 
 static int merge_unit(void *merged, void *unit, ntx_err *err)
@@ -613,9 +644,7 @@ static int finish(void *merged, ntidx_analysis **out, ntx_an_counts *counts, ntx
     /* the waits of the thread asked for, in the order of their starts: the merge's own sorted, then every
        run merged on threads */
     keep_thread(m->ctx, &m->done);
-    if (m->done.n > 1)
-        qsort(m->done.v, m->done.n, sizeof *m->done.v, by_start);
-    ntx_sorted_run *runs = malloc((m->nruns + 1) * sizeof *runs);
+    ntx_sorted_run *runs = sort_waits(&m->done) == 0 ? malloc((m->nruns + 1) * sizeof *runs) : NULL;
     size_t n = m->done.n;
     for (size_t i = 0; runs && i < m->nruns; i++) {
         runs[i] = (ntx_sorted_run){m->runs[i].v, m->runs[i].n};
@@ -659,6 +688,9 @@ static const ntx_analysis_def contention_def = {
     .types = contention_types,
     .ntypes = sizeof contention_types / sizeof contention_types[0],
     .lazy_payload = 1, /* the few fields read in place */
+    /* a wait is one thread's Start and its next Stop, and a thread's events are in time order in the file (its
+       buffer's, flushed in turn): nothing to sort; the waits are sorted by their starts at the end */
+    .order_free = 1,
     .unit_new = cx_new,
     .unit_event = unit_event,
     .unit_end = unit_end,
