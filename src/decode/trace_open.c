@@ -18,7 +18,8 @@
  * blocks; any error just means "no evidence of V5".
  */
 /* What a V4 trace read through a source (a remote one) asks for at once for the walk below: its first metadata
-   blocks are near its start (a runtime's trace: within its first few hundred KiB). */
+   blocks are near its start (a runtime's trace: within its first few hundred KiB). The HTTP source's open asks
+   for this much past its first 64 KiB in its one request (source_http.c's NTX_HTTP_FIRST): keep them together. */
 #define V5_WALK_HINT (512u << 10)
 
 static int has_v5_tags(ntidx_trace *t, uint64_t pos)
