@@ -48,6 +48,7 @@
 #include <ntidx/writer.h>
 
 #include "../test_files.h"
+#include "../test_rand.h"
 
 static const char *traces_dir;
 static char dir[64];
@@ -704,13 +705,7 @@ static void test_recovery(void **state)
 /* ------------------------------------------------------------------ */
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
-static uint64_t next_rand(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t next_rand(void) { return test_rand_next(&rng); }
 
 static void check_estimates(ntidx_trace *t, const ntidx_index *x, const char *what)
 {

@@ -15,15 +15,10 @@
 #include <cmocka.h>
 
 #include "time_sort.h"
+#include "../test_rand.h"
 
 static uint64_t rng = 88172645463325252ull;
-static uint64_t next_rand(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t next_rand(void) { return test_rand_next(&rng); }
 
 static int by_key_then_index(const void *a, const void *b)
 {

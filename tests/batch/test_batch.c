@@ -32,6 +32,7 @@
 #include <ntidx/batch.h>
 #include <ntidx/index.h>
 #include <ntidx/writer.h>
+#include "../test_rand.h"
 
 static const char *traces_dir;
 static char dir[64];
@@ -43,13 +44,7 @@ static const char *const REAL[] = {
 #define NREAL (sizeof REAL / sizeof REAL[0])
 
 static uint64_t rng = 88172645463325252ull;
-static uint64_t next_rand(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t next_rand(void) { return test_rand_next(&rng); }
 
 static ntidx_trace *open_path(const char *path)
 {

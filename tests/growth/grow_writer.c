@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include <ntidx/writer.h>
+#include "../test_rand.h"
 
 #define NTH 3
 
@@ -32,13 +33,7 @@ static void check(int rc, const char *what)
 }
 
 static uint64_t rng = 0x243f6a8885a308d3ull;
-static uint64_t next_rand(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t next_rand(void) { return test_rand_next(&rng); }
 
 static const ntidx_field fields[] = {{"n", NTIDX_TYPE_INT32, 0, NULL, NULL, 0},
                                      {"big", NTIDX_TYPE_UINT64, 0, NULL, NULL, 0}};
