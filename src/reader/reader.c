@@ -246,6 +246,8 @@ void ntx_reader_set_type_filter(ntidx_reader *r, int (*keep)(void *ctx, const nt
  * the same event or says what is wrong, so the events and errors are
  * ntx_reader_next_row()'s.
  */
+static inline __attribute__((always_inline)) int decoded_row(ntidx_reader *r, ntidx_event *e, const int v6);
+
 static inline __attribute__((always_inline)) int next_compressed_row(ntidx_reader *r, ntidx_event *e, const int v6)
 {
     ntx_hdr_block *hb = &r->hb;
@@ -264,6 +266,14 @@ static inline __attribute__((always_inline)) int next_compressed_row(ntidx_reade
     h->offset = (uint64_t)(at - hb->base);
     h->payload_off = (uint64_t)(p - hb->base);
     hb->p = p + h->payload_size;
+    return decoded_row(r, e, v6);
+}
+
+/* The rest of next_compressed_row(), for the row just decoded into hb->prev (its offsets set, hb->p past it):
+   also skip_refused_rows()'s, for the first row it does not refuse. */
+static inline __attribute__((always_inline)) int decoded_row(ntidx_reader *r, ntidx_event *e, const int v6)
+{
+    ntx_hdr *h = &r->hb.prev;
     const uint32_t mid = h->metadata_id, sid = h->stack_id;
     const ntidx_metadata *m;
     const ntx_stack_ref *st = NULL;
@@ -321,14 +331,15 @@ static inline __attribute__((always_inline)) int next_compressed_row(ntidx_reade
  * state in locals (registers) rather than in the reader, written back only
  * when a row is handed out. A row the loop does not refuse by the common case
  * (a wanted one, an undefined id, another capture thread, a verdict not yet
- * cached) is left to next_compressed_row(): the state before it written back,
- * it is decoded there again, so the events, errors and sequence numbers are
- * the same as row by row.
+ * cached) is handed, decoded, to the rest of next_compressed_row()
+ * (decoded_row()), and a row that does not decode fails as it does there, so
+ * the events, errors and sequence numbers are the same as row by row. Returns
+ * what next_compressed_row() returns.
  */
-static inline __attribute__((always_inline)) int skip_refused_rows(ntidx_reader *r, const int v6)
+static inline __attribute__((always_inline)) int skip_refused_rows(ntidx_reader *r, ntidx_event *e, const int v6)
 {
     ntx_hdr_block *hb = &r->hb;
-    ntx_hdr h = hb->prev, before;
+    ntx_hdr h = hb->prev;
     const uint8_t *p = hb->p, *const end = hb->end, *const base = hb->base;
     void *const *mdense = ntx_idmap_dense(&r->metadata), *const *sdense = ntx_idmap_dense(&r->stacks);
     void *const *tdense = ntx_idmap_dense(&r->threads), *const *ldense = ntx_idmap_dense(&r->labels);
@@ -336,19 +347,20 @@ static inline __attribute__((always_inline)) int skip_refused_rows(ntidx_reader 
     ntx_seqstate *ss = r->last_seq;
     uint64_t skipped = 0;
     if (!ss)
-        return 1;
+        return next_compressed_row(r, e, v6);
     for (;;) {
         if (p >= end)
             break;
-        before = h;
         const uint8_t *at = p;
         const char *what;
         __builtin_prefetch(p + PREFETCH_AHEAD);
         __builtin_prefetch(p + PREFETCH_AHEAD + 64);
         if (__builtin_expect(!ntx_hdr_decode_compressed(&h, &p, end, v6, &what), 0)) {
-            h = before;
-            p = at;
-            break;
+            /* the state as it was before the row: next_compressed_row() decodes it again and says what is
+               wrong (a decode that fails has changed h, but only fields read before the failure) */
+            hb->p = at;
+            r->stats.events += skipped;
+            return ntx_reader_fail(r, ntx_hdr_row_error(hb, at, &r->err, what));
         }
         const uint32_t mid = h.metadata_id, sid = h.stack_id;
         const ntidx_metadata *m;
@@ -361,9 +373,13 @@ static inline __attribute__((always_inline)) int skip_refused_rows(ntidx_reader 
                     !(ct = tdense[h.capture]) ||
                     (h.label_id && (!(lr = ldense[h.label_id]) || lr->overrides)))) ||
             (v = verdicts[mid]) >> 1 != m->offset + 1 || (v & 1)) {
-            h = before;
-            p = at;
-            break;
+            /* not refused by the common case: the row is decoded; the rest of next_compressed_row() takes it */
+            h.offset = (uint64_t)(at - base);
+            h.payload_off = (uint64_t)(p - base);
+            hb->prev = h;
+            hb->p = p + h.payload_size;
+            r->stats.events += skipped;
+            return decoded_row(r, e, v6);
         }
         /* refused: read as make_event() would, handed out to no one */
         ss->os_tid = v6 && ct->has_os_thread_id ? ct->os_thread_id : h.capture;
@@ -376,7 +392,8 @@ static inline __attribute__((always_inline)) int skip_refused_rows(ntidx_reader 
     hb->prev = h;
     hb->p = p;
     r->stats.events += skipped;
-    return 1;
+    r->in_block = 0; /* the block is over */
+    return 0;
 }
 
 /*
@@ -472,8 +489,9 @@ int ntx_reader_file_next(ntidx_reader *r, ntidx_event *e, int defer_barriers)
             if (r->hb.compressed && !r->block_is_metadata && !r->block_metadata_only) {
                 const int v6 = r->t->gen == NTX_GEN_V6;
                 if (r->type_verdicts)
-                    v6 ? skip_refused_rows(r, 1) : skip_refused_rows(r, 0);
-                rc = v6 ? next_compressed_row(r, e, 1) : next_compressed_row(r, e, 0);
+                    rc = v6 ? skip_refused_rows(r, e, 1) : skip_refused_rows(r, e, 0);
+                else
+                    rc = v6 ? next_compressed_row(r, e, 1) : next_compressed_row(r, e, 0);
             } else
                 rc = ntx_reader_next_row(r, e);
             if (rc == 3)
