@@ -246,6 +246,48 @@ void ntx_reader_set_type_filter(ntidx_reader *r, int (*keep)(void *ctx, const nt
  * the same event or says what is wrong, so the events and errors are
  * ntx_reader_next_row()'s.
  */
+/*
+ * The references of row h in the common case that the rows' loops take
+ * inline: ids in the dense arrays, defined, and the capture thread the last
+ * one's (ss). V6 also needs its thread indexes and label list id there, and a
+ * list that overrides nothing (a one-collect trace: a sampled thread at nearly
+ * every event, one capture thread, a label list on each). 1 with them set
+ * (st NULL without a stack, lr without a list); 0 for anything else, undefined
+ * ids included, which make_event() makes or says what is wrong with.
+ */
+typedef struct row_refs {
+    const ntidx_metadata *m;
+    const ntx_stack_ref *st;
+    const ntidx_thread *th, *ct; /* V6 */
+    const ntx_label_ref *lr;     /* V6 */
+} row_refs;
+
+static inline __attribute__((always_inline)) int common_refs(const ntidx_reader *r, const ntx_hdr *h,
+                                                             const ntx_seqstate *ss, const int v6, row_refs *o)
+{
+    const uint32_t mid = h->metadata_id, sid = h->stack_id;
+    o->st = NULL;
+    o->th = o->ct = NULL;
+    o->lr = NULL;
+    return !(__builtin_expect((mid | sid) >= NTX_IDMAP_DENSE, 0) || !(o->m = ntx_idmap_dense(&r->metadata)[mid]) ||
+             (sid && !(o->st = ntx_idmap_dense(&r->stacks)[sid])) || !ss || ss->capture != h->capture ||
+             (v6 && ((h->thread | h->capture | h->label_id) >= NTX_IDMAP_DENSE ||
+                     !(o->th = ntx_idmap_dense(&r->threads)[h->thread]) ||
+                     !(o->ct = ntx_idmap_dense(&r->threads)[h->capture]) ||
+                     (h->label_id && (!(o->lr = ntx_idmap_dense(&r->labels)[h->label_id]) || o->lr->overrides)))));
+}
+
+/* A row the type filter refused (at `offset`), read as make_event() would and handed out to no one; the caller
+   counts it. */
+static inline __attribute__((always_inline)) void refuse_row(ntidx_reader *r, ntx_seqstate *ss, const ntx_hdr *h,
+                                                             const ntidx_thread *ct, uint64_t offset, const int v6)
+{
+    ss->os_tid = v6 && ct->has_os_thread_id ? ct->os_thread_id : h->capture;
+    ntx_seq_event(r, ss, h->seq);
+    if (h->is_sorted) /* its mark holds for the events handed out after it */
+        ntx_sort_mark(r, h->timestamp, offset);
+}
+
 static inline __attribute__((always_inline)) int decoded_row(ntidx_reader *r, ntidx_event *e, const int v6);
 
 static inline __attribute__((always_inline)) int next_compressed_row(ntidx_reader *r, ntidx_event *e, const int v6)
@@ -274,49 +316,33 @@ static inline __attribute__((always_inline)) int next_compressed_row(ntidx_reade
 static inline __attribute__((always_inline)) int decoded_row(ntidx_reader *r, ntidx_event *e, const int v6)
 {
     ntx_hdr *h = &r->hb.prev;
-    const uint32_t mid = h->metadata_id, sid = h->stack_id;
-    const ntidx_metadata *m;
-    const ntx_stack_ref *st = NULL;
-    const ntidx_thread *th = NULL, *ct = NULL;
-    const ntx_label_ref *lr = NULL;
     ntx_seqstate *ss = r->last_seq;
-    /* The common case inline: ids in the dense arrays, defined, and the capture thread the last one's. V6 also
-       needs its thread indexes and label list id there, and a list that overrides nothing (a one-collect trace:
-       a sampled thread at nearly every event, one capture thread, a label list on each). Anything else,
-       undefined ids included, goes through make_event(). */
-    if (__builtin_expect((mid | sid) >= NTX_IDMAP_DENSE, 0) || !(m = ntx_idmap_dense(&r->metadata)[mid]) ||
-        (sid && !(st = ntx_idmap_dense(&r->stacks)[sid])) || !ss || ss->capture != h->capture ||
-        (v6 && ((h->thread | h->capture | h->label_id) >= NTX_IDMAP_DENSE ||
-                !(th = ntx_idmap_dense(&r->threads)[h->thread]) ||
-                !(ct = ntx_idmap_dense(&r->threads)[h->capture]) ||
-                (h->label_id && (!(lr = ntx_idmap_dense(&r->labels)[h->label_id]) || lr->overrides))))) {
+    row_refs o;
+    if (!common_refs(r, h, ss, v6, &o)) {
         int rc = make_event(r, h, e);
         return rc < 0 ? ntx_reader_fail(r, rc) : 1;
     }
     if (r->type_verdicts) {
-        uint64_t v = r->type_verdicts[mid];
-        if (__builtin_expect(v >> 1 != m->offset + 1, 0))
-            v = type_verdict(r, mid, m);
-        if (!(v & 1)) { /* not wanted: read as make_event() would, handed out to no one */
-            ss->os_tid = v6 && ct->has_os_thread_id ? ct->os_thread_id : h->capture;
-            ntx_seq_event(r, ss, h->seq);
+        uint64_t v = r->type_verdicts[h->metadata_id];
+        if (__builtin_expect(v >> 1 != o.m->offset + 1, 0))
+            v = type_verdict(r, h->metadata_id, o.m);
+        if (!(v & 1)) { /* not wanted */
+            refuse_row(r, ss, h, o.ct, h->offset, v6);
             r->stats.events++;
-            if (h->is_sorted) /* its mark holds for the events handed out after it */
-                ntx_sort_mark(r, h->timestamp, h->offset);
             return 3;
         }
     }
-    fill_event(r, h, m, e);
+    fill_event(r, h, o.m, e);
     if (v6) { /* as make_event() */
-        set_v6_threads(e, th, ct);
-        if (lr) {
-            e->label_list = lr->labels;
-            e->label_list_size = lr->size;
+        set_v6_threads(e, o.th, o.ct);
+        if (o.lr) {
+            e->label_list = o.lr->labels;
+            e->label_list_size = o.lr->size;
         }
     }
-    if (st) {
-        e->stack = st->ips;
-        e->stack_size = st->size;
+    if (o.st) {
+        e->stack = o.st->ips;
+        e->stack_size = o.st->size;
     }
     ss->os_tid = e->capture_thread_id;
     ntx_seq_event(r, ss, h->seq);
@@ -341,38 +367,22 @@ static inline __attribute__((always_inline)) int skip_refused_rows(ntidx_reader 
     ntx_hdr_block *hb = &r->hb;
     ntx_hdr h = hb->prev;
     const uint8_t *p = hb->p, *const end = hb->end, *const base = hb->base;
-    void *const *mdense = ntx_idmap_dense(&r->metadata), *const *sdense = ntx_idmap_dense(&r->stacks);
-    void *const *tdense = ntx_idmap_dense(&r->threads), *const *ldense = ntx_idmap_dense(&r->labels);
     const uint64_t *verdicts = r->type_verdicts;
     ntx_seqstate *ss = r->last_seq;
     uint64_t skipped = 0;
-    if (!ss)
-        return next_compressed_row(r, e, v6);
-    for (;;) {
-        if (p >= end)
-            break;
+    while (p < end) {
         const uint8_t *at = p;
         const char *what;
         __builtin_prefetch(p + PREFETCH_AHEAD);
         __builtin_prefetch(p + PREFETCH_AHEAD + 64);
-        if (__builtin_expect(!ntx_hdr_decode_compressed(&h, &p, end, v6, &what), 0)) {
-            /* the state as it was before the row: next_compressed_row() decodes it again and says what is
-               wrong (a decode that fails has changed h, but only fields read before the failure) */
+        if (__builtin_expect(!ntx_hdr_decode_compressed(&h, &p, end, v6, &what), 0)) { /* as next_compressed_row() */
             hb->p = at;
             r->stats.events += skipped;
             return ntx_reader_fail(r, ntx_hdr_row_error(hb, at, &r->err, what));
         }
-        const uint32_t mid = h.metadata_id, sid = h.stack_id;
-        const ntidx_metadata *m;
-        const ntidx_thread *ct = NULL;
-        const ntx_label_ref *lr;
+        row_refs o;
         uint64_t v;
-        if (__builtin_expect((mid | sid) >= NTX_IDMAP_DENSE, 0) || !(m = mdense[mid]) || (sid && !sdense[sid]) ||
-            ss->capture != h.capture ||
-            (v6 && ((h.thread | h.capture | h.label_id) >= NTX_IDMAP_DENSE || !tdense[h.thread] ||
-                    !(ct = tdense[h.capture]) ||
-                    (h.label_id && (!(lr = ldense[h.label_id]) || lr->overrides)))) ||
-            (v = verdicts[mid]) >> 1 != m->offset + 1 || (v & 1)) {
+        if (!common_refs(r, &h, ss, v6, &o) || (v = verdicts[h.metadata_id]) >> 1 != o.m->offset + 1 || (v & 1)) {
             /* not refused by the common case: the row is decoded; the rest of next_compressed_row() takes it */
             h.offset = (uint64_t)(at - base);
             h.payload_off = (uint64_t)(p - base);
@@ -381,12 +391,8 @@ static inline __attribute__((always_inline)) int skip_refused_rows(ntidx_reader 
             r->stats.events += skipped;
             return decoded_row(r, e, v6);
         }
-        /* refused: read as make_event() would, handed out to no one */
-        ss->os_tid = v6 && ct->has_os_thread_id ? ct->os_thread_id : h.capture;
-        ntx_seq_event(r, ss, h.seq);
+        refuse_row(r, ss, &h, o.ct, (uint64_t)(at - base), v6);
         skipped++;
-        if (h.is_sorted) /* its mark holds for the events handed out after it */
-            ntx_sort_mark(r, h.timestamp, (uint64_t)(at - base));
         p += h.payload_size;
     }
     hb->prev = h;
