@@ -109,6 +109,14 @@ struct ntx_demand {
    definitions in a region its owner had released). UFFDIO_COPY stops at such a page: with EEXIST when it is the
    first, with EAGAIN and the bytes copied before it otherwise; it also says EAGAIN while the address space
    changes. 0, or the errno of a copy that cannot be made. */
+/* With userfaultfd: the readers stopped in [off, off+len) of the mapping woken, its pages as they are (one that
+   finds its page still missing faults again). */
+static void wake_range(ntx_demand *d, uint64_t off, uint64_t len)
+{
+    struct uffdio_range r = {.start = (uintptr_t)(d->base + off), .len = len};
+    (void)ioctl(d->uffd, UFFDIO_WAKE, &r);
+}
+
 static int copy_range(ntx_demand *d, uint64_t off, const uint8_t *src, uint64_t len)
 {
     const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
@@ -131,8 +139,7 @@ static int copy_range(ntx_demand *d, uint64_t off, const uint8_t *src, uint64_t 
             return e;
     }
     /* a page that existed was not woken by a copy: wake the whole range (cheap, and nobody is left waiting) */
-    struct uffdio_range r = {.start = (uintptr_t)(d->base + off), .len = len};
-    (void)ioctl(d->uffd, UFFDIO_WAKE, &r);
+    wake_range(d, off, len);
     return 0;
 }
 
@@ -274,10 +281,8 @@ static void wake_readers(ntx_demand *d, size_t unit)
 {
     if (d->sig_mode)
         ntx_sigfill_done(&d->fill_count);
-    else {
-        struct uffdio_range r = {.start = (uintptr_t)d->base + unit * NTX_DEMAND_UNIT, .len = NTX_DEMAND_UNIT};
-        (void)ioctl(d->uffd, UFFDIO_WAKE, &r);
-    }
+    else
+        wake_range(d, (uint64_t)unit * NTX_DEMAND_UNIT, NTX_DEMAND_UNIT);
 }
 
 /*
@@ -587,9 +592,7 @@ static int arrived(void *ctx, uint64_t off, const uint8_t *buf, uint64_t len)
             }
         pthread_mutex_unlock(&d->mu);
         if (e) { /* the faults fill them as before: the readers the handler left to this copy fault again */
-            struct uffdio_range r = {.start = (uintptr_t)(d->base + s * NTX_DEMAND_UNIT),
-                                     .len = (u - s) * NTX_DEMAND_UNIT};
-            (void)ioctl(d->uffd, UFFDIO_WAKE, &r);
+            wake_range(d, s * NTX_DEMAND_UNIT, (u - s) * NTX_DEMAND_UNIT);
             return 0;
         }
     }
