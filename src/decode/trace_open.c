@@ -17,11 +17,6 @@
  * tell them apart. Look at the metadata rows of the first few metadata
  * blocks; any error just means "no evidence of V5".
  */
-/* What a V4 trace read through a source (a remote one) asks for at once for the walk below: its first metadata
-   blocks are near its start (a runtime's trace: within its first few hundred KiB). The HTTP source's open asks
-   for this much past its first 64 KiB in its one request (source_http.c's NTX_HTTP_FIRST): keep them together. */
-#define V5_WALK_HINT (512u << 10)
-
 static int has_v5_tags(ntidx_trace *t, uint64_t pos)
 {
     ntx_err err = {0};
@@ -31,7 +26,7 @@ static int has_v5_tags(ntidx_trace *t, uint64_t pos)
        so announce the range in one (a local file's pages are read as touched, as before) */
     if (ntx_trace_source(t)) { /* a burst of its own, said over: asked for at once, not after the wait for more */
         ntx_trace_prefetch_batch(t, 1);
-        ntx_trace_prefetch(t, pos, V5_WALK_HINT);
+        ntx_trace_prefetch(t, pos, NTX_SOURCE_V5_PROBE); /* source.h */
         ntx_trace_prefetch_batch(t, 0);
     }
     for (int i = 0; i < 64 && seen < 4; i++) {

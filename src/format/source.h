@@ -27,6 +27,11 @@
 
 typedef struct ntx_source ntx_source;
 
+/* What the open of a V4 trace read through a source asks for past its trace block, to tell V4 from V5 by its
+   first metadata blocks (decode/trace_open.c): near its start, within its first few hundred KiB for a runtime's
+   trace. A source whose open makes a request (the HTTP source's) takes it in that request. */
+#define NTX_SOURCE_V5_PROBE (512u << 10)
+
 /* What says a source is the object it was: compared by the index on every open. */
 typedef struct ntx_source_identity {
     uint64_t size;

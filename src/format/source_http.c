@@ -61,11 +61,10 @@
 
 #include "ntidx/ntidx.h"
 
-/* The open's request: the header and trace block, and what a V4 trace's open reads next to tell V4 from V5 (its
-   first metadata blocks: decode/trace_open.c's V5_WALK_HINT, 512 KiB past the trace block), so that the open
-   is one round trip, not two; for a window of a remote trace over a 20 ms link, the difference between two
-   round trips and three. */
-#define NTX_HTTP_FIRST (576u << 10)
+/* The open's request: 64 KiB for the header and trace block, and what a V4 trace's open reads next to tell V4 from
+   V5 (NTX_SOURCE_V5_PROBE, source.h), so that the open is one round trip, not two; for a window of a remote trace
+   over a 20 ms link, the difference between two round trips and three. */
+#define NTX_HTTP_FIRST ((64u << 10) + NTX_SOURCE_V5_PROBE)
 #define NTX_HTTP_MIN_READ (64u << 10)       /* a read the cache misses asks for at least this */
 #define NTX_HTTP_CHUNK (8u << 20)           /* a prefetch request at most */
 #define NTX_HTTP_WORKERS 4                  /* prefetch requests in flight */
