@@ -359,7 +359,6 @@ static void keep_thread(const ntx_an_ctx *ctx, waits *w)
 /* A unit's finished waits sorted on its worker: the merge takes them as they are, one sorted run each. */
 static int unit_end(void *unit, ntx_err *err)
 {
-    (void)err;
     cx *c = unit;
     keep_thread(c->ctx, &c->done);
     return sort_waits(&c->done) < 0 ? ntx_err_set(err, NTIDX_E_NOMEM, "out of memory") : 0;

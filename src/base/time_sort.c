@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-/* Inputs of at most this many runs in order are merged; more, radix sorted. */
+/* Inputs of at most this many runs in order are merged; more, merged or radix sorted by the passes each takes. */
 #define MERGE_MAX_RUNS 16
 #define RADIX_BITS 11
 #define RADIX (1u << RADIX_BITS)
