@@ -18,11 +18,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import range_server  # noqa: E402
 
-# Azurite's well-known development account (documented by Microsoft; not a secret).
-# what a remote trace's open asks for (src/format/source_http.c's NTX_HTTP_FIRST): the head, and a V4 trace's
-# first metadata blocks
+# What a remote trace's open asks for (src/format/source_http.c's NTX_HTTP_FIRST): the head, and a V4 trace's
+# first metadata blocks.
 HEAD = 576 * 1024
 HEAD_RANGE = "bytes=0-%d" % (HEAD - 1)
+
+# Azurite's well-known development account (documented by Microsoft; not a secret).
 AZ_ACCOUNT = "devstoreaccount1"
 AZ_KEY = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
 AZ_VERSION = "2021-08-06"
