@@ -100,6 +100,7 @@ typedef struct pctx {
     uint32_t ptr_size; /* NTX_TYPE_POINTER width: the trace's pointer size */
     int manifest;      /* the layout comes from the runtime's manifest (set for the interpreter only) */
     int bool8;         /* Boolean32 fields read as one byte (ntx_layout_bool8_candidate(); interpreter only) */
+    int quiet;         /* a reading that may be tried again otherwise: perr() fails without saying why */
     ntx_err *err;
     int nomem;               /* the sink failed (out of memory): said once, by the caller */
     uint64_t empty_elements; /* zero-size array elements decoded so far in this payload */
@@ -119,6 +120,7 @@ static void pctx_fill(pctx *c)
     c->ptr_size = c->tr->info.pointer_size == 4 ? 4 : 8;
     c->manifest = 0;
     c->bool8 = 0;
+    c->quiet = 0;
     c->empty_elements = 0;
     c->loc_bytes = 0;
     c->ready = 1;
@@ -127,6 +129,8 @@ static void pctx_fill(pctx *c)
 static int perr(pctx *c, const ntidx_field *f, const uint8_t *at, const char *fmt, unsigned long long a,
                 unsigned long long b)
 {
+    if (c->quiet) /* the reading is tried again, and its error said then if it is still wrong */
+        return -1;
     char what[160];
     snprintf(what, sizeof what, fmt, a, b);
     uint64_t rel = (uint64_t)(at - c->payload);
@@ -1213,12 +1217,17 @@ static __attribute__((noinline)) int decode_slow(pctx *c, ntx_plans *ps, const n
              : tree        ? plan_run(c, pl, m->fields, &p, end, NTX_SINK_TREE)
                            : plan_run(c, pl, m->fields, &p, end, NTX_SINK_FORMAT);
     }
+    const int bool8 = ntx_layout_bool8_candidate(m);
     if (rc > 0) { /* the interpreter, from the start: it also says what is wrong with the payload */
         restart(c, &p);
         c->manifest = ntx_manifest_owns(m->fields);
+        /* A layout that may hold one-byte booleans is read again below if this fails, and its error said
+           then: formatting it here cost an EventSource event with booleans more than its decode. */
+        c->quiet = bool8;
         rc = decode_fields(c, NULL, NULL, m->fields, m->field_count, &p, end, 0, 1);
+        c->quiet = 0;
     }
-    if ((rc != 0 || p != end) && !c->nomem && ntx_layout_bool8_candidate(m)) {
+    if ((rc != 0 || p != end) && !c->nomem && bool8) {
         /* Booleans of one byte, as EventSource writes them, when the payload is laid out that way: taken when
            they account for it exactly; else the four-byte reading again, with its values or its error. */
         restart(c, &p);
