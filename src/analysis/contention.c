@@ -25,6 +25,7 @@
 #include "fields.h"
 #include "pairs.h"
 #include "sorted_runs.h"
+#include "tape.h"
 #include "time_sort.h"
 
 #define RUNTIME "Microsoft-Windows-DotNETRuntime"
@@ -61,18 +62,20 @@ typedef struct waits {
     size_t n, cap;
 } waits;
 
+/* A unit's waits are a tape (tape.h): a million of them on the real 1 GB trace, which from realloc() were
+   copied at each doubling and faulted in 4 KB at a time, unit after unit (a seventh of the analysis). */
 static int waits_add(waits *w, const cwait *c)
 {
-    if (w->n == w->cap) {
-        size_t nc = w->cap ? w->cap * 2 : 64;
-        cwait *nv = realloc(w->v, nc * sizeof *nv);
-        if (!nv)
-            return NTIDX_E_NOMEM;
-        w->v = nv;
-        w->cap = nc;
-    }
+    if (w->n == w->cap && ntx_tape_grow((void **)&w->v, &w->cap, w->n + 1, sizeof *w->v) < 0)
+        return NTIDX_E_NOMEM;
     w->v[w->n++] = *c;
     return 0;
+}
+
+static void waits_free(waits *w)
+{
+    ntx_tape_free(w->v, w->cap, sizeof *w->v);
+    *w = (waits){0};
 }
 
 /* A unit's state, or the merge's. */
@@ -103,9 +106,9 @@ static void cx_free(void *p)
 {
     cx *c = p;
     ntx_pairs_free(&c->pairs);
-    free(c->done.v);
+    waits_free(&c->done);
     for (size_t i = 0; i < c->nruns; i++)
-        free(c->runs[i].v);
+        waits_free(&c->runs[i]);
     free(c->runs);
     free(c);
 }
@@ -278,8 +281,8 @@ typedef struct crow {
 } crow;
 
 typedef struct contention_result {
-    cwait *waits;
-    size_t nwaits;
+    cwait *waits;           /* a tape of waits_cap (tape.h) */
+    size_t nwaits, waits_cap;
     ntidx_contention *rows; /* per lock and thread (table "contention") */
     size_t nrows;
     crow *locks;            /* per lock (table "contention_locks") */
@@ -292,7 +295,7 @@ static void free_result(void *p)
     contention_result *r = p;
     if (!r)
         return;
-    free(r->waits);
+    ntx_tape_free(r->waits, r->waits_cap, sizeof *r->waits);
     free(r->rows);
     free(r->locks);
     free(r);
@@ -649,8 +652,7 @@ static int finish(void *merged, ntidx_analysis **out, ntx_an_counts *counts, ntx
         runs[i] = (ntx_sorted_run){m->runs[i].v, m->runs[i].n};
         n += m->runs[i].n;
     }
-    r->waits = runs ? malloc((n ? n : 1) * sizeof *r->waits) : NULL;
-    if (!r->waits) {
+    if (!runs || ntx_tape_grow((void **)&r->waits, &r->waits_cap, n ? n : 1, sizeof *r->waits) < 0) {
         free(runs);
         free_result(r);
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
@@ -660,10 +662,9 @@ static int finish(void *merged, ntidx_analysis **out, ntx_an_counts *counts, ntx
     free(runs);
     r->nwaits = n;
     for (size_t i = 0; i < m->nruns; i++) /* what the merge wrote is all that is kept */
-        free(m->runs[i].v);
+        waits_free(&m->runs[i]);
     m->nruns = 0;
-    free(m->done.v);
-    m->done = (waits){0};
+    waits_free(&m->done);
     uint64_t incomplete = 0;
     for (size_t i = 0; i < r->nwaits; i++)
         incomplete += !r->waits[i].complete;
