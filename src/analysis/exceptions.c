@@ -135,18 +135,95 @@ static int is_dispatch(const ntidx_symbol *s)
  * time of the throw: TraceLog names an address by the method events after the
  * time it was seen (ntidx_symbolizer_lookup_at()). 0 or NTIDX_E_NOMEM.
  */
-static int thrower(const ntidx_symbolizer *sym, const uint64_t *ips, size_t n, uint64_t ts, char **out)
+/*
+ * What name_work() keeps from group to group on its thread: the groups of
+ * one thrower differ by message, so their stacks repeat, and so do the
+ * answers. An address's answer is kept with the times it holds for
+ * (ntx_symbolizer_lookup_span(), as the CPU analysis keeps its frames), and a
+ * frame's name by its frame_id, which is equal exactly when the names are:
+ * a group costs a few probes and a copy of its thrower's name, not a
+ * binary search per frame and a snprintf().
+ */
+#define MEMO_SLOTS 1024
+typedef struct thrower_memo {
+    struct {
+        uint64_t ip, from, to; /* the answer holds at ts in [from, to); to == 0: an empty slot */
+        int named;             /* in a known method past the dispatch: a thrower */
+        uint64_t frame_id;
+        ntidx_symbol s;
+    } at[MEMO_SLOTS];
+    struct {
+        uint64_t frame_id;
+        char *name; /* NULL: an empty slot */
+        size_t len;
+    } names[MEMO_SLOTS];
+} thrower_memo;
+
+static size_t memo_slot(uint64_t key) { return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 54); }
+
+static void memo_free(thrower_memo *m)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; i < MEMO_SLOTS; i++)
+        free(m->names[i].name);
+    free(m);
+}
+
+/* The frame name of s (ntidx_symbol_frame_name()), malloc'ed in *out, through the memo. 0 or NTIDX_E_NOMEM. */
+static int frame_name(thrower_memo *m, const ntidx_symbol *s, char **out)
+{
+    size_t k = memo_slot(s->frame_id);
+    if (!m->names[k].name || m->names[k].frame_id != s->frame_id) {
+        int len = ntidx_symbol_frame_name(s, NULL, 0);
+        char *name = len >= 0 ? malloc((size_t)len + 1) : NULL;
+        if (!name)
+            return NTIDX_E_NOMEM;
+        ntidx_symbol_frame_name(s, name, (size_t)len + 1);
+        free(m->names[k].name);
+        m->names[k].frame_id = s->frame_id;
+        m->names[k].name = name;
+        m->names[k].len = (size_t)len;
+    }
+    if (!(*out = malloc(m->names[k].len + 1)))
+        return NTIDX_E_NOMEM;
+    memcpy(*out, m->names[k].name, m->names[k].len + 1);
+    return 0;
+}
+
+/*
+ * The name of the innermost frame of `ips` (leaf first) that lies in a known
+ * method, past the dispatch, as TraceEvent's stack source names a frame
+ * (ntidx_symbol_frame_name(): "module!method", "ManagedModule!method" for a
+ * module the trace does not name), malloc'ed in *out; *out NULL when no frame
+ * is in a known method. The addresses are looked up as they are, at `ts`, the
+ * time of the throw: TraceLog names an address by the method events after the
+ * time it was seen (ntidx_symbolizer_lookup_at()). 0 or NTIDX_E_NOMEM.
+ */
+static int thrower(const ntidx_symbolizer *sym, const uint64_t *ips, size_t n, uint64_t ts, thrower_memo *memo,
+                   char **out)
 {
     *out = NULL;
     for (size_t i = 0; i < n; i++) {
-        ntidx_symbol s;
-        if (ntidx_symbolizer_lookup_at(sym, ips[i], 0, ts, &s) != 1 || !s.method || is_dispatch(&s))
-            continue;
-        int len = ntidx_symbol_frame_name(&s, NULL, 0);
-        if (len < 0 || !(*out = malloc((size_t)len + 1)))
-            return NTIDX_E_NOMEM;
-        ntidx_symbol_frame_name(&s, *out, (size_t)len + 1);
-        return 0;
+        size_t k = memo_slot(ips[i]);
+        if (!(memo->at[k].to && memo->at[k].ip == ips[i] && ts >= memo->at[k].from && ts < memo->at[k].to)) {
+            ntidx_symbol s;
+            uint64_t from, to;
+            int named = ntx_symbolizer_lookup_span(sym, ips[i], 0, ts, &s, &from, &to) == 1 && s.method &&
+                        !is_dispatch(&s);
+            if (to <= from) { /* an answer for ts alone: not kept */
+                if (named)
+                    return frame_name(memo, &s, out);
+                continue;
+            }
+            memo->at[k].ip = ips[i];
+            memo->at[k].from = from;
+            memo->at[k].to = to;
+            memo->at[k].named = named;
+            memo->at[k].s = s;
+        }
+        if (memo->at[k].named)
+            return frame_name(memo, &memo->at[k].s, out);
     }
     return 0;
 }
@@ -250,6 +327,11 @@ static void *name_work(void *arg)
 {
     namer *nm = arg;
     const ntx_groups *g = nm->g;
+    thrower_memo *memo = nm->sym ? calloc(1, sizeof *memo) : NULL;
+    if (nm->sym && !memo) {
+        atomic_store(&nm->failed, 1);
+        return NULL;
+    }
     for (;;) {
         size_t i0 = atomic_fetch_add(&nm->next, 1) * NAME_CHUNK;
         if (i0 >= g->n || atomic_load(&nm->failed))
@@ -257,8 +339,9 @@ static void *name_work(void *arg)
         for (size_t i = i0; i < g->n && i < i0 + NAME_CHUNK; i++) {
             const ntx_group *x = &g->v[i];
             if (nm->sym && x->key[2].p &&
-                thrower(nm->sym, x->key[2].p, x->key[2].n / sizeof(uint64_t), x->first_ts, &nm->by[i]) < 0) {
+                thrower(nm->sym, x->key[2].p, x->key[2].n / sizeof(uint64_t), x->first_ts, memo, &nm->by[i]) < 0) {
                 atomic_store(&nm->failed, 1);
+                memo_free(memo);
                 return NULL;
             }
             const char *by = nm->by[i];
@@ -266,6 +349,7 @@ static void *name_work(void *arg)
             nm->hash[i] = ntx_groups_hash(key, 0);
         }
     }
+    memo_free(memo);
     return NULL;
 }
 
