@@ -127,15 +127,6 @@ static int is_dispatch(const ntidx_symbol *s)
 }
 
 /*
- * The name of the innermost frame of `ips` (leaf first) that lies in a known
- * method, past the dispatch, as TraceEvent's stack source names a frame
- * (ntidx_symbol_frame_name(): "module!method", "ManagedModule!method" for a
- * module the trace does not name), malloc'ed in *out; *out NULL when no frame
- * is in a known method. The addresses are looked up as they are, at `ts`, the
- * time of the throw: TraceLog names an address by the method events after the
- * time it was seen (ntidx_symbolizer_lookup_at()). 0 or NTIDX_E_NOMEM.
- */
-/*
  * What name_work() keeps from group to group on its thread: the groups of
  * one thrower differ by message, so their stacks repeat, and so do the
  * answers. An address's answer is kept with the times it holds for
@@ -149,7 +140,6 @@ typedef struct thrower_memo {
     struct {
         uint64_t ip, from, to; /* the answer holds at ts in [from, to); to == 0: an empty slot */
         int named;             /* in a known method past the dispatch: a thrower */
-        uint64_t frame_id;
         ntidx_symbol s;
     } at[MEMO_SLOTS];
     struct {
@@ -220,7 +210,7 @@ static int thrower(const ntidx_symbolizer *sym, const uint64_t *ips, size_t n, u
             memo->at[k].from = from;
             memo->at[k].to = to;
             memo->at[k].named = named;
-            memo->at[k].s = s;
+            memo->at[k].s = s; /* (its strings are the symbolizer's, which outlives the naming) */
         }
         if (memo->at[k].named)
             return frame_name(memo, &memo->at[k].s, out);
