@@ -102,13 +102,6 @@ struct ntx_demand {
     int has_err;
 };
 
-/* Copy `len` bytes (whole units) from `src` into the mapping at `off` and wake whoever waits on them. Pages that
-   exist already are left as they are: they hold the same bytes, copied by an earlier fault or by a prefetch's
-   arrival (arrived(), on the source's threads, at the same time as this handler's faults), and a unit can be
-   partly present when ntx_demand_release() zapped it while a copy into it was under way (another thread read
-   definitions in a region its owner had released). UFFDIO_COPY stops at such a page: with EEXIST when it is the
-   first, with EAGAIN and the bytes copied before it otherwise; it also says EAGAIN while the address space
-   changes. 0, or the errno of a copy that cannot be made. */
 /* With userfaultfd: the readers stopped in [off, off+len) of the mapping woken, its pages as they are (one that
    finds its page still missing faults again). */
 static void wake_range(ntx_demand *d, uint64_t off, uint64_t len)
@@ -117,6 +110,13 @@ static void wake_range(ntx_demand *d, uint64_t off, uint64_t len)
     (void)ioctl(d->uffd, UFFDIO_WAKE, &r);
 }
 
+/* Copy `len` bytes (whole units) from `src` into the mapping at `off` and wake whoever waits on them. Pages that
+   exist already are left as they are: they hold the same bytes, copied by an earlier fault or by a prefetch's
+   arrival (arrived(), on the source's threads, at the same time as this handler's faults), and a unit can be
+   partly present when ntx_demand_release() zapped it while a copy into it was under way (another thread read
+   definitions in a region its owner had released). UFFDIO_COPY stops at such a page: with EEXIST when it is the
+   first, with EAGAIN and the bytes copied before it otherwise; it also says EAGAIN while the address space
+   changes. 0, or the errno of a copy that cannot be made. */
 static int copy_range(ntx_demand *d, uint64_t off, const uint8_t *src, uint64_t len)
 {
     const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);

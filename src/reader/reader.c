@@ -237,16 +237,6 @@ void ntx_reader_set_type_filter(ntidx_reader *r, int (*keep)(void *ctx, const nt
 }
 
 /*
- * ntx_reader_next_row() for a block of event rows with compressed headers (what every
- * runtime writes), once per event of a full pass: the header decoder inlined,
- * and before V6 the references looked up in the maps' dense arrays and the
- * capture thread's state taken from the last event's when it is the same
- * thread. Anything else (V6 threads and label lists, ids past the dense
- * arrays, an undefined reference) goes through make_event(), which makes
- * the same event or says what is wrong, so the events and errors are
- * ntx_reader_next_row()'s.
- */
-/*
  * The references of row h in the common case that the rows' loops take
  * inline: ids in the dense arrays, defined, and the capture thread the last
  * one's (ss). V6 also needs its thread indexes and label list id there, and a
@@ -290,6 +280,16 @@ static inline __attribute__((always_inline)) void refuse_row(ntidx_reader *r, nt
 
 static inline __attribute__((always_inline)) int decoded_row(ntidx_reader *r, ntidx_event *e, const int v6);
 
+/*
+ * ntx_reader_next_row() for a block of event rows with compressed headers (what every
+ * runtime writes), once per event of a full pass: the header decoder inlined,
+ * and before V6 the references looked up in the maps' dense arrays and the
+ * capture thread's state taken from the last event's when it is the same
+ * thread. Anything else (V6 threads and label lists, ids past the dense
+ * arrays, an undefined reference) goes through make_event(), which makes
+ * the same event or says what is wrong, so the events and errors are
+ * ntx_reader_next_row()'s.
+ */
 static inline __attribute__((always_inline)) int next_compressed_row(ntidx_reader *r, ntidx_event *e, const int v6)
 {
     ntx_hdr_block *hb = &r->hb;
