@@ -48,6 +48,9 @@ typedef struct ntx_an_ctx {
     int64_t sync_ticks;    /* ms since sync: (ts - sync_ticks) * 1000 / tick_frequency */
     int64_t tick_frequency;
     const void *arg;       /* what the analysis's entry point handed ntx_analysis_run_arg() (its own options) */
+    /* def->needs_symbols: the symbolizer the driver opened before the units, or NULL when the units read its
+       events along with their own (take_symbols() then gets it after the last merge) */
+    const ntidx_symbolizer *sym;
 } ntx_an_ctx;
 
 /* The payload of an event of an analysis with lazy_payload: decoded when the analysis first asks
@@ -126,6 +129,11 @@ typedef struct ntx_analysis_def {
        the last merge_unit(), before finish(); the analysis owns it. Any other run does not call it: the
        analysis opens one itself when it needs one. Its types must not be the symbolizer's. 0 or < 0 as above. */
     int (*take_symbols)(void *merged, ntidx_symbolizer *sym, ntx_err *err);
+    /* 1 (with take_symbols): the units name frames as they read, so a run that does not read the symbolizer's
+       events along has the driver open the symbolizer first (the table saved beside the index when there is
+       one) and hand it to the units in ctx->sym; a run that reads them along leaves ctx->sym NULL, and the
+       units keep what they cannot name yet for take_symbols(). */
+    int needs_symbols;
 } ntx_analysis_def;
 
 /* Run analysis `def` over the window of `o` (defaults when NULL) and return its result. Public-call

@@ -471,7 +471,7 @@ static int plan_symbols(const shared *sh, size_t nregions, ntx_event_type **type
 }
 
 /* Regions of the window (all when it is the whole trace) cut into units; the units' states read. */
-static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_analysis **out, ntx_err *err)
+static int run_once(const ntx_analysis_def *def, ntx_an_ctx *ctx, ntidx_analysis **out, ntx_err *err)
 {
     const ntidx_index *x = ctx->x;
     const ntidx_analysis_options *o = ctx->o;
@@ -513,6 +513,17 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
         sh.types = fused;
         sh.ntypes = nfused;
         sh.with_symbols = 1;
+    }
+    ntidx_symbolizer *opened = NULL; /* def->needs_symbols, not read along: opened before the units read */
+    if (def->needs_symbols && !sh.with_symbols && nregions) {
+        int src = ntx_symbolizer_open_threads(ctx->t, ctx->x, o->threads, &opened);
+        if (src < 0) {
+            free(sh.regions);
+            free(sh.units);
+            free(planned);
+            return ntx_err_from_last(err, src);
+        }
+        ctx->sym = opened;
     }
     if (nregions > 1)
         ntx_index_prefetch_regions(x, sh.regions[0], sh.regions[nregions - 1] + 1);
@@ -631,6 +642,8 @@ static int run_once(const ntx_analysis_def *def, const ntx_an_ctx *ctx, ntidx_an
     free(sh.regions);
     free(planned);
     free(fused);
+    ctx->sym = NULL;
+    ntidx_symbolizer_close(&opened);
     return rc;
 }
 

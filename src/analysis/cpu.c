@@ -10,8 +10,22 @@
  * no lookahead. A frame is keyed by the symbolizer's frame_id, equal exactly
  * when the frame names are: "once per sample" is per name, as TraceEvent's
  * stack source counts it.
+ *
+ * Naming a frame takes the symbolizer, made of every method event of the
+ * trace, the rundown at its end included. A run over the whole trace reads
+ * those events along with the samples (the driver's take_symbols: one pass
+ * over the trace, not two): its units keep each distinct stack with its
+ * samples' number and first and last times, and count them once the
+ * symbolizer is made, in parallel again (take_symbols()). A stack's samples
+ * are counted together when every frame's name holds from the first to the
+ * last; when one does not (code unloaded and reused between them, which is
+ * rare), the analysis is run again the other way. Any other run has the
+ * driver open the symbolizer first (its table saved beside the index, when
+ * there is one) and counts as it reads.
  */
 #include <math.h>
+#include <stdalign.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +33,7 @@
 #include "hash.h"
 #include "idmap.h"
 #include "ops_internal.h"
+#include "threads.h"
 
 #define SAMPLER "Microsoft-DotNETCore-SampleProfiler"
 #define INTERVAL_MS 1.0 /* TraceLog.SampleProfileInterval: 1 ms for EventPipe traces, whatever the session asked */
@@ -72,10 +87,42 @@ typedef struct lane {
     ctree tree;
 } lane;
 
+/*
+ * The distinct stacks a unit met, each by its lane and bytes (a thread
+ * waiting, a loop sampled again and again: whole stacks repeat), with what
+ * its frames were found to be: their entries in the lane's table, with the
+ * times every frame's answer holds for. A sample of a stack seen before
+ * costs a hash, a compare and a count per distinct frame, not a lookup per
+ * frame. The bytes are compared, not only hashed: a sample is counted under
+ * its own frames or not at all.
+ */
+typedef struct stack_ent {
+    uint64_t hash;
+    uint64_t from, to;  /* its frames hold for samples at ts in [from, to); to == 0: not known (yet) */
+    uint64_t off;       /* its bytes in the store's */
+    size_t idx;         /* its depth entries (leaf first), then nuniq distinct ones, in `idxv`; SIZE_MAX: none */
+    uint64_t n, first, last; /* deferred: its samples not counted yet, and their first and last times */
+    uint32_t bytes, lane, nuniq;
+} stack_ent;
+
+typedef struct stack_store {
+    stack_ent *v;
+    size_t n, cap;
+    uint32_t *slot;     /* open addressing by hash: stack + 1, 0 empty */
+    size_t nslots;
+    uint8_t *bytes;
+    size_t nbytes, capbytes;
+    uint32_t *idxv;
+    size_t nidx, capidx;
+} stack_store;
+
 typedef struct cpux {
     const ntx_an_ctx *ctx;
     const ntidx_cpu_options *co;
     const ntidx_symbolizer *sym;
+    ntidx_symbolizer *own_sym; /* the merge's: the one take_symbols() handed it */
+    int deferred;      /* no symbolizer yet: samples kept by stack, counted by take_symbols() */
+    int redo;          /* the merge's: a stack's samples could not be counted together (take_symbols()) */
     uint32_t ptr_size;
     lane *lanes;
     size_t nlanes;
@@ -85,7 +132,9 @@ typedef struct cpux {
     size_t *scratch;   /* a sample's frames (their entries), leaf first */
     size_t scratch_cap;
     struct sym_slot *syms; /* the symbolizer's answers by address (SYM_SLOTS, direct-mapped) */
-    struct stack_memo *memo; /* a stack's frames by its bytes (MEMO_SLOTS, direct-mapped) */
+    stack_store st;
+    struct cpux **units; /* the merge's, deferred: the units, in time order, waiting for the symbolizer */
+    size_t nunits;
 } cpux;
 
 /* A sample's frames repeat from sample to sample: the symbolizer's answer for an address is kept with the
@@ -118,37 +167,6 @@ static void lookup_frame(cpux *c, uint64_t ip, uint64_t ts, uint64_t *frame_id, 
     if (*to > *from)
         *slot = (sym_slot){.ip = ip, .from = *from, .to = *to, .frame_id = s.frame_id, .method = s.method,
                            .module = s.module};
-}
-
-/*
- * Whole stacks repeat too (a thread waiting, a loop sampled again and again):
- * a stack's frames, as entries of its lane's table, are kept by the stack's
- * bytes with the times every frame's answer holds for, so that a sample of a
- * stack seen before costs a hash, a compare and a count per distinct frame,
- * not a lookup per frame. The stack's bytes are compared, not only hashed: a
- * sample is counted under its own frames or not at all.
- */
-#define MEMO_SLOTS 1024
-typedef struct stack_memo {
-    uint64_t hash;
-    uint64_t from, to;  /* the frames hold for samples at ts in [from, to); to == 0: an empty slot */
-    size_t lane;        /* the lane whose table the entries are of (its index: lanes move as they grow) */
-    uint32_t bytes;     /* the stack's size */
-    uint32_t depth, nuniq;
-    uint32_t cap;       /* entries `idx` holds room for */
-    uint32_t *idx;      /* depth entries (leaf first), then the nuniq distinct ones */
-    uint8_t *stack;     /* the stack's bytes */
-} stack_memo;
-
-static void memo_free(stack_memo *m)
-{
-    if (!m)
-        return;
-    for (size_t i = 0; i < MEMO_SLOTS; i++) {
-        free(m[i].idx);
-        free(m[i].stack);
-    }
-    free(m);
 }
 
 /* The analysis's arguments (ctx->arg). */
@@ -277,13 +295,14 @@ static int cpux_new(const ntx_an_ctx *ctx, void **out)
     c->ctx = ctx;
     c->co = arg->co;
     c->sym = arg->sym;
+    c->sym = arg->sym ? arg->sym : ctx->sym;
+    c->deferred = c->sym == NULL;
     c->ptr_size = ntidx_trace_get_info(ctx->t)->pointer_size;
     c->syms = calloc(SYM_SLOTS, sizeof *c->syms);
-    c->memo = calloc(MEMO_SLOTS, sizeof *c->memo);
     ntx_idmap_init(&c->lane_at);
     ntx_idmap_init(&c->threads);
     *out = c;
-    if (!c->syms || !c->memo) {
+    if (!c->syms) {
         cpux_free(c);
         *out = NULL;
         return NTIDX_E_NOMEM;
@@ -303,22 +322,200 @@ static void cpux_free(void *p)
     ntx_idmap_free(&c->threads);
     free(c->scratch);
     free(c->syms);
-    memo_free(c->memo);
+    free(c->st.v);
+    free(c->st.slot);
+    free(c->st.bytes);
+    free(c->st.idxv);
+    for (size_t i = 0; i < c->nunits; i++)
+        cpux_free(c->units[i]);
+    free(c->units);
+    ntidx_symbolizer_close(&c->own_sym);
     free(c);
 }
 
-/* A (focus, other) pair seen in sample `stamp`: once per sample; exclusive when `leaf`. */
-static int count_pair(ftab *t, const fcount *other, uint64_t stamp, int leaf)
+/* Room for `need` more of `elem` bytes in *p (of *cap, *n used), doubled from `first`. */
+static int room(void **p, size_t *cap, size_t n, size_t need, size_t elem, size_t first)
+{
+    if (n + need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : first;
+    while (c < n + need)
+        c *= 2;
+    void *np = realloc(*p, c * elem);
+    if (!np)
+        return NTIDX_E_NOMEM;
+    *p = np;
+    *cap = c;
+    return 0;
+}
+
+/* The stack of lane `li` with these bytes in the unit's store, added when new: its number, or -1 out of memory. */
+static int64_t intern_stack(stack_store *st, size_t li, const uint8_t *b, uint32_t n)
+{
+    uint64_t h = ntx_xxh3_seed(b, n, li);
+    if (2 * (st->n + 1) > st->nslots) { /* at most half full: slots doubled, every stack placed again */
+        size_t ns = st->nslots ? st->nslots * 2 : 1024;
+        uint32_t *sl = calloc(ns, sizeof *sl);
+        if (!sl)
+            return -1;
+        for (size_t i = 0; i < st->n; i++) {
+            size_t k = st->v[i].hash & (ns - 1);
+            while (sl[k])
+                k = (k + 1) & (ns - 1);
+            sl[k] = (uint32_t)i + 1;
+        }
+        free(st->slot);
+        st->slot = sl;
+        st->nslots = ns;
+    }
+    size_t k = h & (st->nslots - 1);
+    for (; st->slot[k]; k = (k + 1) & (st->nslots - 1)) {
+        const stack_ent *e = &st->v[st->slot[k] - 1];
+        if (e->hash == h && e->lane == li && e->bytes == n && !memcmp(st->bytes + e->off, b, n))
+            return st->slot[k] - 1;
+    }
+    if (st->n >= UINT32_MAX - 1 || room((void **)&st->v, &st->cap, st->n, 1, sizeof *st->v, 256) < 0 ||
+        room((void **)&st->bytes, &st->capbytes, st->nbytes, n, 1, 64 << 10) < 0)
+        return -1;
+    memcpy(st->bytes + st->nbytes, b, n);
+    st->v[st->n] = (stack_ent){.hash = h, .off = st->nbytes, .idx = SIZE_MAX, .bytes = n, .lane = (uint32_t)li};
+    st->nbytes += n;
+    st->slot[k] = (uint32_t)st->n + 1;
+    return (int64_t)st->n++;
+}
+
+/* A (focus, other) pair seen in sample `stamp` (of weight w: that many samples of one stack): once per sample;
+   exclusive when `leaf`. */
+static int count_pair(ftab *t, const fcount *other, uint64_t stamp, int leaf, uint64_t w)
 {
     fcount *p = ftab_get(t, other->frame, other->method, other->module);
     if (!p)
         return NTIDX_E_NOMEM;
     if (p->stamp != stamp) {
         p->stamp = stamp;
-        p->inc++;
+        p->inc += w;
     }
     if (leaf)
-        p->exc++;
+        p->exc += w;
+    return 0;
+}
+
+/* `w` samples of stack `id` (in c's store) at ts .. last, counted in its lane as one: each distinct frame once
+   inclusively, the leaf exclusively, the call tree and the focus pairs. 0; 1 nothing counted: a frame's name
+   does not hold from ts to last; < 0 out of memory. */
+static int count_samples(cpux *c, size_t id, uint64_t ts, uint64_t last, uint64_t w, ntx_err *err)
+{
+    stack_store *st = &c->st;
+    stack_ent *se = &st->v[id];
+    lane *l = &c->lanes[se->lane];
+    size_t depth = se->bytes / c->ptr_size;
+    if (depth > c->scratch_cap) {
+        size_t *ns = realloc(c->scratch, depth * sizeof *ns);
+        if (!ns)
+            return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+        c->scratch = ns;
+        c->scratch_cap = depth;
+    }
+    uint64_t stamp = ++c->sample_no;
+    fcount *v;
+    if (se->to && ts >= se->from && last < se->to) {
+        /* seen before: its frames, and each distinct one counted once */
+        const uint32_t *idx = st->idxv + se->idx;
+        v = l->frames.v;
+        for (size_t i = 0; i < depth; i++)
+            c->scratch[i] = idx[i];
+        for (uint32_t i = 0; i < se->nuniq; i++) {
+            v[idx[depth + i]].stamp = stamp;
+            v[idx[depth + i]].inc += w;
+        }
+    } else {
+        /* Every frame's entry first (the table may move while they are made), then the counts. */
+        uint64_t from = 0, to = UINT64_MAX;
+        const uint8_t *stack = st->bytes + se->off;
+        for (size_t i = 0; i < depth; i++) {
+            const uint8_t *p = stack + i * c->ptr_size;
+            uint64_t ip = 0;
+            for (uint32_t b = 0; b < c->ptr_size; b++)
+                ip |= (uint64_t)p[b] << (8 * b);
+            uint64_t frame_id, f0, f1;
+            const char *method, *module;
+            lookup_frame(c, ip, ts, &frame_id, &method, &module, &f0, &f1);
+            if (f0 > from)
+                from = f0;
+            if (f1 < to)
+                to = f1;
+            fcount *f = ftab_get(&l->frames, frame_id, method, module);
+            if (!f)
+                return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+            c->scratch[i] = (size_t)(f - l->frames.v);
+        }
+        if (last >= to)
+            return 1;
+        /* kept for the samples to come when every answer holds past ts (room for it made once a stack) */
+        int keep = to > from;
+        if (keep && se->idx == SIZE_MAX) {
+            if (room((void **)&st->idxv, &st->capidx, st->nidx, 2 * depth, sizeof *st->idxv, 4096) == 0) {
+                se->idx = st->nidx;
+                st->nidx += 2 * depth;
+            } else {
+                keep = 0;
+            }
+        }
+        se->to = 0; /* not known until made whole */
+        uint32_t *idx = keep ? st->idxv + se->idx : NULL;
+        uint32_t nuniq = 0;
+        v = l->frames.v;
+        for (size_t i = 0; i < depth; i++) {
+            fcount *f = &v[c->scratch[i]];
+            if (f->stamp != stamp) {
+                f->stamp = stamp;
+                f->inc += w;
+                if (keep)
+                    idx[depth + nuniq++] = (uint32_t)c->scratch[i];
+            }
+        }
+        if (keep) {
+            for (size_t i = 0; i < depth; i++)
+                idx[i] = (uint32_t)c->scratch[i];
+            se->from = from;
+            se->to = to;
+            se->nuniq = nuniq;
+        }
+    }
+    v[c->scratch[0]].exc += w;
+    if (c->co->tree) {
+        /* from the outermost frame in: each frame the child of the one that called it */
+        uint32_t parent = 0;
+        for (size_t i = depth; i-- > 0;) {
+            int64_t node = ctree_child(&l->tree, parent, c->scratch[i]);
+            if (node < 0)
+                return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory (the call tree)");
+            l->tree.v[node].inc += w;
+            if (i == 0)
+                l->tree.v[node].exc += w;
+            parent = (uint32_t)node + 1;
+        }
+    }
+    if (!c->co->callers && !c->co->callees)
+        return 0;
+    for (size_t i = 0; i < depth; i++) {
+        fcount *f = &v[c->scratch[i]];
+        if (!is_focus(c, f))
+            continue;
+        if (!f->pairs) {
+            if (!(f->pairs = calloc(1, sizeof *f->pairs)))
+                return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+            ftab_init(&f->pairs->callers);
+            ftab_init(&f->pairs->callees);
+        }
+        int rc = 0;
+        if (c->co->callers && names_match(c->co->callers, f->method, f->module) && i + 1 < depth)
+            rc = count_pair(&f->pairs->callers, &v[c->scratch[i + 1]], stamp, i == 0, w);
+        if (rc == 0 && c->co->callees && names_match(c->co->callees, f->method, f->module) && i > 0)
+            rc = count_pair(&f->pairs->callees, &v[c->scratch[i - 1]], stamp, i == 1, w);
+        if (rc < 0)
+            return ntx_err_set(err, rc, "out of memory");
+    }
     return 0;
 }
 
@@ -338,117 +535,21 @@ static int unit_event(void *unit, const ntx_an_event *e, ntx_err *err)
         l->no_stack++;
         return 0;
     }
-    if (depth > c->scratch_cap) {
-        size_t *ns = realloc(c->scratch, depth * sizeof *ns);
-        if (!ns)
-            return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
-        c->scratch = ns;
-        c->scratch_cap = depth;
+    /* the whole frames of the stack (a stack is whole pointers; a stray tail byte names nothing) */
+    int64_t id = ev->stack_size <= UINT32_MAX
+                     ? intern_stack(&c->st, (size_t)(l - c->lanes), ev->stack, (uint32_t)(depth * c->ptr_size))
+                     : -1;
+    if (id < 0)
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    if (!c->deferred) {
+        int rc = count_samples(c, (size_t)id, e->ts, e->ts, 1, err);
+        return rc < 0 ? rc : 0; /* a span always holds at its own time */
     }
-    uint64_t stamp = ++c->sample_no;
-    size_t li = (size_t)(l - c->lanes);
-    uint64_t h = ntx_xxh3_seed(ev->stack, ev->stack_size, li);
-    stack_memo *mo = &c->memo[h & (MEMO_SLOTS - 1)];
-    fcount *v;
-    if (mo->to && mo->hash == h && mo->lane == li && mo->bytes == ev->stack_size && e->ts >= mo->from &&
-        e->ts < mo->to && !memcmp(mo->stack, ev->stack, ev->stack_size)) {
-        /* seen before: its frames, and each distinct one counted once */
-        v = l->frames.v;
-        for (size_t i = 0; i < depth; i++)
-            c->scratch[i] = mo->idx[i];
-        for (uint32_t i = 0; i < mo->nuniq; i++) {
-            v[mo->idx[depth + i]].stamp = stamp;
-            v[mo->idx[depth + i]].inc++;
-        }
-    } else {
-        /* Every frame's entry first (the table may move while they are made), then the counts. */
-        uint64_t from = 0, to = UINT64_MAX;
-        for (size_t i = 0; i < depth; i++) {
-            const uint8_t *p = ev->stack + i * c->ptr_size;
-            uint64_t ip = 0;
-            for (uint32_t b = 0; b < c->ptr_size; b++)
-                ip |= (uint64_t)p[b] << (8 * b);
-            uint64_t frame_id, f0, f1;
-            const char *method, *module;
-            lookup_frame(c, ip, e->ts, &frame_id, &method, &module, &f0, &f1);
-            if (f0 > from)
-                from = f0;
-            if (f1 < to)
-                to = f1;
-            fcount *f = ftab_get(&l->frames, frame_id, method, module);
-            if (!f)
-                return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
-            c->scratch[i] = (size_t)(f - l->frames.v);
-        }
-        /* kept for the samples to come (the slot's last stack replaced) when every answer holds past ts */
-        int keep = to > from && depth <= UINT32_MAX / 2 && ev->stack_size <= UINT32_MAX;
-        if (keep && mo->cap < 2 * depth) {
-            uint32_t *ni = realloc(mo->idx, 2 * depth * sizeof *ni);
-            if (ni) {
-                mo->idx = ni;
-                mo->cap = (uint32_t)(2 * depth);
-            }
-            keep = ni != NULL;
-        }
-        uint8_t *ns = keep ? realloc(mo->stack, ev->stack_size) : NULL;
-        if (ns)
-            mo->stack = ns;
-        keep = ns != NULL;
-        mo->to = 0; /* empty until made whole */
-        uint32_t nuniq = 0;
-        v = l->frames.v;
-        for (size_t i = 0; i < depth; i++) {
-            fcount *f = &v[c->scratch[i]];
-            if (f->stamp != stamp) {
-                f->stamp = stamp;
-                f->inc++;
-                if (keep)
-                    mo->idx[depth + nuniq++] = (uint32_t)c->scratch[i];
-            }
-        }
-        if (keep) {
-            for (size_t i = 0; i < depth; i++)
-                mo->idx[i] = (uint32_t)c->scratch[i];
-            memcpy(mo->stack, ev->stack, ev->stack_size);
-            *mo = (stack_memo){.hash = h, .from = from, .to = to, .lane = li, .bytes = (uint32_t)ev->stack_size,
-                               .depth = (uint32_t)depth, .nuniq = nuniq, .cap = mo->cap, .idx = mo->idx,
-                               .stack = mo->stack};
-        }
-    }
-    v[c->scratch[0]].exc++;
-    if (c->co->tree) {
-        /* from the outermost frame in: each frame the child of the one that called it */
-        uint32_t parent = 0;
-        for (size_t i = depth; i-- > 0;) {
-            int64_t node = ctree_child(&l->tree, parent, c->scratch[i]);
-            if (node < 0)
-                return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory (the call tree)");
-            l->tree.v[node].inc++;
-            if (i == 0)
-                l->tree.v[node].exc++;
-            parent = (uint32_t)node + 1;
-        }
-    }
-    if (!c->co->callers && !c->co->callees)
-        return 0;
-    for (size_t i = 0; i < depth; i++) {
-        fcount *f = &v[c->scratch[i]];
-        if (!is_focus(c, f))
-            continue;
-        if (!f->pairs) {
-            if (!(f->pairs = calloc(1, sizeof *f->pairs)))
-                return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
-            ftab_init(&f->pairs->callers);
-            ftab_init(&f->pairs->callees);
-        }
-        int rc = 0;
-        if (c->co->callers && names_match(c->co->callers, f->method, f->module) && i + 1 < depth)
-            rc = count_pair(&f->pairs->callers, &v[c->scratch[i + 1]], stamp, i == 0);
-        if (rc == 0 && c->co->callees && names_match(c->co->callees, f->method, f->module) && i > 0)
-            rc = count_pair(&f->pairs->callees, &v[c->scratch[i - 1]], stamp, i == 1);
-        if (rc < 0)
-            return ntx_err_set(err, rc, "out of memory");
-    }
+    stack_ent *se = &c->st.v[id];
+    if (!se->n++ || e->ts < se->first)
+        se->first = e->ts;
+    if (e->ts > se->last)
+        se->last = e->ts;
     return 0;
 }
 
@@ -516,23 +617,126 @@ static void add_thread(void *ctx, uint64_t key, void *val)
         add->failed = 1;
 }
 
-static int merge_unit(void *merged, void *unit, ntx_err *err)
+/* A unit's frames and call trees added into the merge's lanes (and, with `tallies`, its lanes' counts of
+   samples). */
+static int merge_counts(cpux *m, const cpux *u, int tallies)
 {
-    cpux *m = merged, *u = unit;
     for (size_t i = 0; i < u->nlanes; i++) {
         const lane *ul = &u->lanes[i];
         lane *l = lane_of(m, ul->thread);
         if (!l || add_tab(&l->frames, &ul->frames) < 0 || merge_tree(l, ul) < 0)
-            return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
-        l->samples += ul->samples;
-        l->no_stack += ul->no_stack;
+            return NTIDX_E_NOMEM;
+        if (tallies) {
+            l->samples += ul->samples;
+            l->no_stack += ul->no_stack;
+        }
     }
+    return 0;
+}
+
+static int merge_unit(void *merged, void *unit, ntx_err *err)
+{
+    cpux *m = merged, *u = unit;
     struct {
         ntx_idmap *to;
         int failed;
     } add = {&m->threads, 0};
     ntx_idmap_each(&u->threads, add_thread, &add);
-    return add.failed ? ntx_err_set(err, NTIDX_E_NOMEM, "out of memory") : 0;
+    if (add.failed || merge_counts(m, u, 1) < 0)
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    if (!u->deferred)
+        return 0;
+    /* Its samples wait for the symbolizer: the unit is taken whole (the driver frees what is left of it). */
+    cpux *keep = malloc(sizeof *keep);
+    cpux **nu = keep ? realloc(m->units, (m->nunits + 1) * sizeof *nu) : NULL;
+    if (!nu) {
+        free(keep);
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    }
+    m->units = nu;
+    *keep = *u;
+    memset(u, 0, sizeof *u);
+    m->units[m->nunits++] = keep;
+    return 0;
+}
+
+/* The parallel count of the kept units' samples: each worker takes units from `next`. */
+typedef struct count_job {
+    cpux *m;
+    atomic_size_t next;
+    atomic_int failed; /* an error, or a stack whose samples cannot be counted together: stop */
+    atomic_int redo;
+} count_job;
+
+typedef struct count_worker {
+    alignas(64) count_job *job;
+    int rc;
+    ntx_err err;
+} count_worker;
+
+static void *count_work(void *arg)
+{
+    count_worker *w = arg;
+    count_job *j = w->job;
+    for (size_t k; !atomic_load(&j->failed) && (k = atomic_fetch_add(&j->next, 1)) < j->m->nunits;) {
+        cpux *u = j->m->units[k];
+        u->sym = j->m->sym;
+        u->deferred = 0;
+        int rc = 0;
+        for (size_t i = 0; i < u->st.n && rc == 0; i++) {
+            const stack_ent *se = &u->st.v[i];
+            if (se->n)
+                rc = count_samples(u, i, se->first, se->last, se->n, &w->err);
+        }
+        if (rc > 0)
+            atomic_store(&j->redo, 1);
+        if (rc != 0) {
+            w->rc = rc < 0 ? rc : 0;
+            atomic_store(&j->failed, 1);
+            break;
+        }
+    }
+    return NULL;
+}
+
+/* The symbolizer read along with the samples (the driver's one pass): the kept stacks counted unit by unit in
+   parallel, then the units' counts added in time order, as merge_unit() adds them on any other run. A stack
+   whose frames' names do not hold from its first sample to its last stops the count: m->redo, and
+   ntidx_cpu_analyze() runs the analysis again with this symbolizer, counting sample by sample. */
+static int take_symbols(void *merged, ntidx_symbolizer *sym, ntx_err *err)
+{
+    cpux *m = merged;
+    m->own_sym = sym;
+    m->sym = sym;
+    m->deferred = 0;
+    unsigned n = ntx_thread_count(m->ctx->o->threads);
+    if (n > m->nunits)
+        n = m->nunits ? (unsigned)m->nunits : 1;
+    count_job job = {.m = m};
+    count_worker *ws = aligned_alloc(alignof(count_worker), n * sizeof *ws);
+    if (!ws)
+        return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    memset(ws, 0, n * sizeof *ws);
+    for (unsigned i = 0; i < n; i++)
+        ws[i].job = &job;
+    unsigned ran = ntx_run_threads_each(n, count_work, ws, sizeof *ws);
+    int rc = 0;
+    for (unsigned i = 0; i < ran && rc == 0; i++)
+        if (ws[i].rc < 0) {
+            rc = ws[i].rc;
+            *err = ws[i].err;
+        }
+    free(ws);
+    m->redo = atomic_load(&job.redo);
+    for (size_t k = 0; k < m->nunits && rc == 0 && !m->redo; k++)
+        if (merge_counts(m, m->units[k], 0) < 0)
+            rc = ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
+    for (size_t k = 0; k < m->nunits; k++)
+        cpux_free(m->units[k]);
+    free(m->units);
+    m->units = NULL;
+    m->nunits = 0;
+    return rc;
 }
 
 /* ---- The result ---- */
@@ -566,6 +770,7 @@ typedef struct cpu_result {
     size_t pool_len, pool_cap;
     int by_thread;
     uint64_t samples, no_stack, threads;
+    ntidx_symbolizer *redo; /* not a result: the symbolizer to run the analysis again with (take_symbols()) */
 } cpu_result;
 
 static void free_result(void *p)
@@ -578,6 +783,7 @@ static void free_result(void *p)
     free(r->tree);
     free(r->methods);
     free(r->pool);
+    ntidx_symbolizer_close(&r->redo);
     free(r);
 }
 
@@ -954,6 +1160,14 @@ static int finish(void *merged, ntidx_analysis **out, ntx_an_counts *counts, ntx
     if (!r)
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
     r->by_thread = m->co->by_thread != 0;
+    if (m->redo) { /* no rows: the symbolizer for the run again */
+        r->redo = m->own_sym;
+        m->own_sym = NULL;
+        int rc = ntx_analysis_new("cpu", NTX_ANALYSIS_CPU, r, free_result, out);
+        if (rc < 0)
+            free_result(r);
+        return rc < 0 ? ntx_err_set(err, rc, "out of memory") : 0;
+    }
     int rc = build(m, r);
     if (rc == 0)
         rc = ntx_analysis_new("cpu", NTX_ANALYSIS_CPU, r, free_result, out);
@@ -978,20 +1192,18 @@ static int finish(void *merged, ntidx_analysis **out, ntx_an_counts *counts, ntx
     return 0;
 }
 
-static const ntx_analysis_def cpu_def = {
-    .name = "cpu",
-    .types = cpu_types,
-    .ntypes = sizeof cpu_types / sizeof cpu_types[0],
-    .no_payload = 1,
-    .order_free = 1, /* counts per frame */
-    .unit_new = cpux_new,
-    .unit_event = unit_event,
-    .unit_free = cpux_free,
-    .merge_new = merge_new,
-    .merge_unit = merge_unit,
-    .finish = finish,
-    .merge_free = cpux_free,
-};
+/* The definition's fields but for the symbolizer's (the two below differ only by where their frames' names come
+   from). */
+#define CPU_DEF                                                                                              \
+    .name = "cpu", .types = cpu_types, .ntypes = sizeof cpu_types / sizeof cpu_types[0], .no_payload = 1,     \
+    .order_free = 1 /* counts per frame */, .unit_new = cpux_new, .unit_event = unit_event,                  \
+    .unit_free = cpux_free, .merge_new = merge_new, .merge_unit = merge_unit, .finish = finish,              \
+    .merge_free = cpux_free
+
+/* With the caller's symbolizer (ntidx_cpu_options.symbols). */
+static const ntx_analysis_def cpu_def = {CPU_DEF};
+/* With the trace's own: read along with the samples over the whole trace, else opened by the driver first. */
+static const ntx_analysis_def cpu_own_symbols_def = {CPU_DEF, .take_symbols = take_symbols, .needs_symbols = 1};
 
 NTIDX_API void ntidx_cpu_options_defaults(ntidx_cpu_options *o)
 {
@@ -1016,15 +1228,18 @@ NTIDX_API int ntidx_cpu_analyze(ntidx_trace *t, const ntidx_index *x, const ntid
         return ntx_failf(NTIDX_E_INVALID_ARG, ntidx_trace_name(t), NTIDX_NO_OFFSET,
                          "cpu options: reserved fields are not zero (fill them with ntidx_cpu_options_defaults())");
     cpu_arg arg = {co, co->symbols};
-    ntidx_symbolizer *own = NULL;
-    if (!arg.sym) {
-        int rc = ntx_symbolizer_open_threads(t, x, o ? o->threads : 0, &own); /* as the analysis: --threads */
-        if (rc < 0)
-            return rc;
-        arg.sym = own;
-    }
-    int rc = ntx_analysis_run_arg(&cpu_def, &arg, t, x, o, out);
-    ntidx_symbolizer_close(&own);
+    int rc = ntx_analysis_run_arg(arg.sym ? &cpu_def : &cpu_own_symbols_def, &arg, t, x, o, out);
+    cpu_result *r = rc == 0 ? ntx_analysis_data(*out, NTX_ANALYSIS_CPU) : NULL;
+    if (!r || !r->redo)
+        return rc;
+    /* Code was unloaded and reused between two samples of one stack (take_symbols()): sample by sample,
+       with the symbolizer the first run made. */
+    ntidx_symbolizer *sym = r->redo;
+    r->redo = NULL;
+    ntidx_analysis_free(out);
+    arg.sym = sym;
+    rc = ntx_analysis_run_arg(&cpu_def, &arg, t, x, o, out);
+    ntidx_symbolizer_close(&sym);
     return rc;
 }
 
