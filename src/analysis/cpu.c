@@ -131,42 +131,22 @@ typedef struct cpux {
     uint64_t sample_no;
     size_t *scratch;   /* a sample's frames (their entries), leaf first */
     size_t scratch_cap;
-    struct sym_slot *syms; /* the symbolizer's answers by address (SYM_SLOTS, direct-mapped) */
+    ntx_symbol_memo *syms; /* the symbolizer's answers by address */
     stack_store st;
     struct cpux **units; /* the merge's, deferred: the units, in time order, waiting for the symbolizer */
     size_t nunits;
 } cpux;
 
-/* A sample's frames repeat from sample to sample: the symbolizer's answer for an address is kept with the
-   times it holds for (ntx_symbolizer_lookup_span()), and asked again only outside them. */
-#define SYM_SLOTS 4096
-typedef struct sym_slot {
-    uint64_t ip, from, to; /* the answer holds for samples at ts in [from, to); to == 0: an empty slot */
-    uint64_t frame_id;
-    const char *method, *module;
-} sym_slot;
-
-/* The frame of `ip` at `ts`, and [*from, *to), the times the answer holds for (empty: only at ts). */
+/* The frame of `ip` at `ts`, and [*from, *to), the times the answer holds for (empty: only at ts): through the
+   unit's memo, since a sample's frames repeat from stack to stack. */
 static void lookup_frame(cpux *c, uint64_t ip, uint64_t ts, uint64_t *frame_id, const char **method,
                          const char **module, uint64_t *from, uint64_t *to)
 {
-    sym_slot *slot = &c->syms[(ip * 0x9E3779B97F4A7C15ull) >> 52];
-    if (slot->to && slot->ip == ip && ts >= slot->from && ts < slot->to) {
-        *frame_id = slot->frame_id;
-        *method = slot->method;
-        *module = slot->module;
-        *from = slot->from;
-        *to = slot->to;
-        return;
-    }
-    ntidx_symbol s;
-    ntx_symbolizer_lookup_span(c->sym, ip, 0, ts, &s, from, to);
-    *frame_id = s.frame_id;
-    *method = s.method;
-    *module = s.module;
-    if (*to > *from)
-        *slot = (sym_slot){.ip = ip, .from = *from, .to = *to, .frame_id = s.frame_id, .method = s.method,
-                           .module = s.module};
+    ntidx_symbol scratch;
+    const ntidx_symbol *s = ntx_symbol_memo_lookup(c->syms, c->sym, ip, ts, &scratch, from, to);
+    *frame_id = s->frame_id;
+    *method = s->method;
+    *module = s->module;
 }
 
 /* The analysis's arguments (ctx->arg). */
@@ -298,7 +278,7 @@ static int cpux_new(const ntx_an_ctx *ctx, void **out)
     c->sym = arg->sym ? arg->sym : ctx->sym;
     c->deferred = c->sym == NULL;
     c->ptr_size = ntidx_trace_get_info(ctx->t)->pointer_size;
-    c->syms = calloc(SYM_SLOTS, sizeof *c->syms);
+    c->syms = ntx_symbol_memo_new();
     ntx_idmap_init(&c->lane_at);
     ntx_idmap_init(&c->threads);
     *out = c;
@@ -321,7 +301,7 @@ static void cpux_free(void *p)
     ntx_idmap_free(&c->lane_at);
     ntx_idmap_free(&c->threads);
     free(c->scratch);
-    free(c->syms);
+    ntx_symbol_memo_free(c->syms);
     free(c->st.v);
     free(c->st.slot);
     free(c->st.bytes);

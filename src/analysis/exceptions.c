@@ -129,41 +129,48 @@ static int is_dispatch(const ntidx_symbol *s)
 /*
  * What name_work() keeps from group to group on its thread: the groups of
  * one thrower differ by message, so their stacks repeat, and so do the
- * answers. An address's answer is kept with the times it holds for
- * (ntx_symbolizer_lookup_span(), as the CPU analysis keeps its frames), and a
- * frame's name by its frame_id, which is equal exactly when the names are:
- * a group costs a few probes and a copy of its thrower's name, not a
- * binary search per frame and a snprintf().
+ * answers. An address's answer is kept by the ops layer's memo (with the
+ * times it holds for, as the CPU analysis keeps its frames), and a frame's
+ * name by its frame_id, which is equal exactly when the names are: a group
+ * costs a few probes and a copy of its thrower's name, not a binary search
+ * per frame and a snprintf().
  */
-#define MEMO_SLOTS 1024
+#define NAME_SLOTS 1024
 typedef struct thrower_memo {
-    struct {
-        uint64_t ip, from, to; /* the answer holds at ts in [from, to); to == 0: an empty slot */
-        int named;             /* in a known method past the dispatch: a thrower */
-        ntidx_symbol s;
-    } at[MEMO_SLOTS];
+    ntx_symbol_memo *at;
     struct {
         uint64_t frame_id;
         char *name; /* NULL: an empty slot */
         size_t len;
-    } names[MEMO_SLOTS];
+    } names[NAME_SLOTS];
 } thrower_memo;
 
-static size_t memo_slot(uint64_t key) { return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 54); }
+static size_t name_slot(uint64_t key) { return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 54); }
+
+static thrower_memo *memo_new(void)
+{
+    thrower_memo *m = calloc(1, sizeof *m);
+    if (m && !(m->at = ntx_symbol_memo_new())) {
+        free(m);
+        m = NULL;
+    }
+    return m;
+}
 
 static void memo_free(thrower_memo *m)
 {
     if (!m)
         return;
-    for (size_t i = 0; i < MEMO_SLOTS; i++)
+    for (size_t i = 0; i < NAME_SLOTS; i++)
         free(m->names[i].name);
+    ntx_symbol_memo_free(m->at);
     free(m);
 }
 
 /* The frame name of s (ntidx_symbol_frame_name()), malloc'ed in *out, through the memo. 0 or NTIDX_E_NOMEM. */
 static int frame_name(thrower_memo *m, const ntidx_symbol *s, char **out)
 {
-    size_t k = memo_slot(s->frame_id);
+    size_t k = name_slot(s->frame_id);
     if (!m->names[k].name || m->names[k].frame_id != s->frame_id) {
         int len = ntidx_symbol_frame_name(s, NULL, 0);
         char *name = len >= 0 ? malloc((size_t)len + 1) : NULL;
@@ -195,25 +202,11 @@ static int thrower(const ntidx_symbolizer *sym, const uint64_t *ips, size_t n, u
 {
     *out = NULL;
     for (size_t i = 0; i < n; i++) {
-        size_t k = memo_slot(ips[i]);
-        if (!(memo->at[k].to && memo->at[k].ip == ips[i] && ts >= memo->at[k].from && ts < memo->at[k].to)) {
-            ntidx_symbol s;
-            uint64_t from, to;
-            int named = ntx_symbolizer_lookup_span(sym, ips[i], 0, ts, &s, &from, &to) == 1 && s.method &&
-                        !is_dispatch(&s);
-            if (to <= from) { /* an answer for ts alone: not kept */
-                if (named)
-                    return frame_name(memo, &s, out);
-                continue;
-            }
-            memo->at[k].ip = ips[i];
-            memo->at[k].from = from;
-            memo->at[k].to = to;
-            memo->at[k].named = named;
-            memo->at[k].s = s; /* (its strings are the symbolizer's, which outlives the naming) */
-        }
-        if (memo->at[k].named)
-            return frame_name(memo, &memo->at[k].s, out);
+        ntidx_symbol scratch;
+        uint64_t from, to;
+        const ntidx_symbol *s = ntx_symbol_memo_lookup(memo->at, sym, ips[i], ts, &scratch, &from, &to);
+        if (s->method && !is_dispatch(s))
+            return frame_name(memo, s, out);
     }
     return 0;
 }
@@ -317,7 +310,7 @@ static void *name_work(void *arg)
 {
     namer *nm = arg;
     const ntx_groups *g = nm->g;
-    thrower_memo *memo = nm->sym ? calloc(1, sizeof *memo) : NULL;
+    thrower_memo *memo = nm->sym ? memo_new() : NULL;
     if (nm->sym && !memo) {
         atomic_store(&nm->failed, 1);
         return NULL;

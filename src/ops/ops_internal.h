@@ -64,4 +64,18 @@ typedef struct ntidx_symbol ntidx_symbol;
 int ntx_symbolizer_lookup_span(const ntidx_symbolizer *s, uint64_t ip, int return_address, uint64_t ts,
                                ntidx_symbol *out, uint64_t *valid_from, uint64_t *valid_to);
 
+/*
+ * ntx_symbolizer_lookup_span() of return_address 0 through a memo of its
+ * answers by address, each kept for the times it holds for (symbol_memo.c):
+ * for a caller that looks up the same frames again and again, one memo per
+ * thread. The answer is the memo's (valid until its next lookup) or
+ * *scratch; *from and *to as ntx_symbolizer_lookup_span()'s. new: NULL out
+ * of memory.
+ */
+typedef struct ntx_symbol_memo ntx_symbol_memo;
+ntx_symbol_memo *ntx_symbol_memo_new(void);
+void ntx_symbol_memo_free(ntx_symbol_memo *m);
+const ntidx_symbol *ntx_symbol_memo_lookup(ntx_symbol_memo *m, const ntidx_symbolizer *sym, uint64_t ip, uint64_t ts,
+                                           ntidx_symbol *scratch, uint64_t *from, uint64_t *to);
+
 #endif
