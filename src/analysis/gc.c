@@ -179,39 +179,23 @@ static int flush_run(gcx *g, lane *l)
     return 0;
 }
 
-static int obj_field(const ntidx_values *v, const ntidx_value *obj, const char *name, int64_t *out)
-{
-    const ntidx_value *x = ntidx_values_get(v, obj, name);
-    if (!x || x->kind != NTIDX_VALUE_UINT)
-        return 0;
-    *out = (int64_t)x->u;
-    return 1;
-}
-
 /* The fields per_heap() reads of a generation's entry, in the order the runtime's manifest lays them out. */
 static const char *const gen_names[] = {"SizeBefore", "FreeListBefore", "FreeObjBefore",
                                         "SizeAfter",  "FreeListAfter",  "FreeObjAfter"};
 #define GEN_FIELDS (sizeof gen_names / sizeof gen_names[0])
 
-/* A generation's entry's fields (obj_field() of each name): looked for where the manifest puts them first, a
-   name compared once, and by name only when the entry is laid out otherwise (on the real 1 GB trace, looking
-   up each of the six among the entry's ten fields was half of reading the PerHeapHistory events). 1 when all
-   are there and unsigned, 0 otherwise. */
+/* A generation's entry's fields, where the manifest puts them: 1 when each is there, named so and unsigned, 0
+   otherwise (the event is then skipped as a field error). The manifest's template decodes PerHeapHistory
+   whatever field list the trace gives, later versions than the template's included (as TraceEvent's parser
+   does: manifest.c), so an entry is always laid out so; looking each field up by name among the entry's ten
+   was half of reading the PerHeapHistory events of the real 1 GB trace. */
 static int gen_fields(const ntidx_values *v, const ntidx_value *obj, int64_t out[GEN_FIELDS])
 {
     const ntidx_value *c = obj->kind == NTIDX_VALUE_OBJECT ? ntidx_values_child(v, obj) : NULL;
-    for (size_t k = 0; k < GEN_FIELDS; k++, c = c ? ntidx_values_next(v, c) : NULL) {
-        /* While the fields before are the names before, in order, none of them bears this name: the one here,
-           if it does, is the first that does. */
-        if (c && c->name && !strcmp(c->name, gen_names[k]) && c->kind == NTIDX_VALUE_UINT) {
-            out[k] = (int64_t)c->u;
-            continue;
-        }
-        /* not where the manifest puts it: the first field of that name, as ntidx_values_get() finds it; and
-           so for the rest */
-        c = NULL;
-        if (!obj_field(v, obj, gen_names[k], &out[k]))
+    for (size_t k = 0; k < GEN_FIELDS; k++, c = ntidx_values_next(v, c)) {
+        if (!c || !c->name || strcmp(c->name, gen_names[k]) || c->kind != NTIDX_VALUE_UINT)
             return 0;
+        out[k] = (int64_t)c->u;
     }
     return 1;
 }

@@ -582,6 +582,45 @@ static void test_tables(void **state)
     close_trace(&an);
 }
 
+/*
+ * GC/PerHeapHistory's generation entries (gc.c's per_heap()): the heap size
+ * before a GC is their SizeBefore added up, on V5 and V6, the event in the
+ * region after its GC/Start's or not.
+ */
+static void test_per_heap(void **state)
+{
+    (void)state;
+    uint64_t gens[5][10]; /* SizeBefore, FreeListBefore, FreeObjBefore, SizeAfter, ... NewAllocation */
+    for (int g = 0; g < 5; g++)
+        for (int k = 0; k < 10; k++)
+            gens[g][k] = k == 0 ? (uint64_t)(g + 1) * 1000000 : (uint64_t)k * 1000;
+    for (int v = 5; v <= 6; v++)
+        for (int cut = 0; cut < 2; cut++) {
+            rt_trace rt;
+            rt_begin(&rt, v, PID);
+            rt_suspend_start(&rt, 1, 10 * MS, 1);
+            rt_suspend_stop(&rt, 1, 10 * MS + MS / 10);
+            rt_gc_start(&rt, 1, 10 * MS + 2 * MS / 10, 1, 1, 0, 0);
+            if (cut)
+                rt_seqpoint(&rt, 10 * MS + 2 * MS / 10);
+            rt_per_heap(&rt, 1, 11 * MS, 0, 5, gens);
+            rt_gc_end(&rt, 1, 10 * MS + 22 * MS / 10, 1, 1);
+            rt_heap_stats(&rt, 1, 10 * MS + 23 * MS / 10, sizes, promoted);
+            rt_restart_stop(&rt, 1, 10 * MS + 25 * MS / 10);
+            size_t size;
+            uint8_t *data = rt_end(&rt, 1, &size);
+            analysed an;
+            open_trace(&an, data, size, "per-heap");
+            analyse_default(&an);
+            assert_int_equal(ntidx_gc_count(an.a), 1);
+            const ntidx_gc *g = ntidx_gc_at(an.a, 0);
+            assert_ms(g->heap_size_before_mb, 1.0 + 2.0 + 3.0 + 4.0 + 5.0); /* and none of the other fields */
+            assert_ms(g->heap_size_after_mb, 10.0);                         /* GC/HeapStats */
+            assert_int_equal(ntidx_analysis_get_stats(an.a)->field_errors, 0);
+            close_trace(&an);
+        }
+}
+
 /* The real traces: the .NET Core 3.0 one has 478 GCs; the others none. */
 static void test_real(void **state)
 {
@@ -675,6 +714,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_huge_allocation_amounts),
         cmocka_unit_test(test_windows),
         cmocka_unit_test(test_tables),
+        cmocka_unit_test(test_per_heap),
         cmocka_unit_test_prestate(test_real, (void *)dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
