@@ -664,8 +664,9 @@ typedef struct ntidx_cpu_options {
     /** a method: add table "cpu_callees", the frames it called directly; NULL: not */
     const char *callees;
     /** the trace's symbolizer, when the caller keeps one (ntidx_symbolizer_open() of the same trace); NULL:
-        the analysis opens one for the call (it reads the method and module events of the whole trace: with a
-        --full index only their blocks, else every block once) */
+        the analysis makes one for the call from the table saved beside the index when there is one, else from
+        the method and module events of the whole trace: read along with the samples when the window is the
+        whole trace (one pass), else first (with a --full index only their blocks, else every block once) */
     const ntidx_symbolizer *symbols;
     /** 1: add table "cpu_tree", the call tree of the samples (what a flame graph draws); 0 (default): not.
         It took the place of a reserved word: the struct keeps its size and its other fields their offsets. */
