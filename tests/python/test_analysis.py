@@ -15,6 +15,7 @@ usage: test_analysis.py NTIDX TRACES_DIR GEN_GC_TRACE   (the package on PYTHONPA
 - The GIL is released while the library works.
 """
 
+import bisect
 import json
 import os
 import random
@@ -274,8 +275,16 @@ class Threads(unittest.TestCase):
         t = ntidx.open(real(OBJVER4))
         calls = []
 
+        # The switch interval is a second, longer than the whole test: a thread that holds the GIL keeps it
+        # until it blocks or releases it. The main thread spins and gives the GIL back every few steps
+        # (sleep(0)), so that a call returning gets it at once. If the library held the GIL, the worker would
+        # keep it from its first call to its last (nothing in between blocks) and the main thread could take
+        # no step inside any call. The calls are short (a few ms): on a loaded machine the main thread may not
+        # be scheduled inside one of them even when the GIL is free, so there are many, and one is enough;
+        # they stop well before the interval ends, which would force a switch.
         def work():
-            for _ in range(3):
+            t0 = time.perf_counter()
+            while len(calls) < 20 and time.perf_counter() - t0 < 0.5:
                 a = time.perf_counter()
                 t._analyze("gc", None, None, None, None, 1)
                 calls.append((a, time.perf_counter()))
@@ -288,12 +297,14 @@ class Threads(unittest.TestCase):
             th.start()
             while th.is_alive():
                 steps.append(time.perf_counter())
+                if len(steps) % 64 == 0:
+                    time.sleep(0)
             th.join()
         finally:
             sys.setswitchinterval(old)
-        for a, b in calls:
-            inside = sum(1 for x in steps if a <= x <= b)
-            self.assertGreater(inside, 1000, "the main thread stood still for %.3f s: the GIL was held" % (b - a))
+        inside = [bisect.bisect_right(steps, b) - bisect.bisect_left(steps, a) for a, b in calls]  # steps ascend
+        self.assertGreater(max(inside), 1000, "the main thread stood still in every call (%.3f s in all): the GIL "
+                           "was held" % sum(b - a for a, b in calls))
         # threads over one Trace get the one-thread answer
         want = rows(t.gc())
         got = [None] * 4
