@@ -23,18 +23,28 @@ static const uint64_t sizes[5] = {1000000, 2000000, 3000000, 4000000, 0};
 static const uint64_t promoted[5] = {100000, 200000, 300000, 0, 0};
 
 /* A blocking GC: suspension at `t` ms, GC/Start at t + 0.2, GC/Stop at t + 2.2, restart at t + 2.5. With a
-   sequence point after GC/Start when `cut`. */
-static void blocking_gc(rt_trace *rt, uint32_t thread, uint64_t t, uint32_t number, uint32_t gen, uint32_t reason,
-                        uint32_t type, int cut)
+   sequence point after GC/Start when `cut`, and the heap's GC/PerHeapHistory of `ngens` generations at t + 1
+   (ngens 0: none). */
+static void blocking_gc_heap(rt_trace *rt, uint32_t thread, uint64_t t, uint32_t number, uint32_t gen,
+                             uint32_t reason, uint32_t type, int cut, uint32_t ngens, const uint64_t gens[][10])
 {
     rt_suspend_start(rt, thread, t * MS, 1);
     rt_suspend_stop(rt, thread, t * MS + MS / 10);
     rt_gc_start(rt, thread, t * MS + 2 * MS / 10, number, gen, reason, type);
     if (cut)
         rt_seqpoint(rt, t * MS + 2 * MS / 10);
+    if (ngens)
+        rt_per_heap(rt, thread, t * MS + MS, 0, ngens, gens);
     rt_gc_end(rt, thread, t * MS + 22 * MS / 10, number, gen);
     rt_heap_stats(rt, thread, t * MS + 23 * MS / 10, sizes, promoted);
     rt_restart_stop(rt, thread, t * MS + 25 * MS / 10);
+}
+
+/* The same without PerHeapHistory. */
+static void blocking_gc(rt_trace *rt, uint32_t thread, uint64_t t, uint32_t number, uint32_t gen, uint32_t reason,
+                        uint32_t type, int cut)
+{
+    blocking_gc_heap(rt, thread, t, number, gen, reason, type, cut, 0, NULL);
 }
 
 typedef struct analysed {
@@ -598,15 +608,7 @@ static void test_per_heap(void **state)
         for (int cut = 0; cut < 2; cut++) {
             rt_trace rt;
             rt_begin(&rt, v, PID);
-            rt_suspend_start(&rt, 1, 10 * MS, 1);
-            rt_suspend_stop(&rt, 1, 10 * MS + MS / 10);
-            rt_gc_start(&rt, 1, 10 * MS + 2 * MS / 10, 1, 1, 0, 0);
-            if (cut)
-                rt_seqpoint(&rt, 10 * MS + 2 * MS / 10);
-            rt_per_heap(&rt, 1, 11 * MS, 0, 5, gens);
-            rt_gc_end(&rt, 1, 10 * MS + 22 * MS / 10, 1, 1);
-            rt_heap_stats(&rt, 1, 10 * MS + 23 * MS / 10, sizes, promoted);
-            rt_restart_stop(&rt, 1, 10 * MS + 25 * MS / 10);
+            blocking_gc_heap(&rt, 1, 10, 1, 1, 0, 0, cut, 5, gens);
             size_t size;
             uint8_t *data = rt_end(&rt, 1, &size);
             analysed an;
