@@ -1,5 +1,4 @@
 /* Tapes (tape.h): anonymous mappings grown by mremap, advised into huge pages. */
-#define _GNU_SOURCE
 #include <stdint.h>
 #include <sys/mman.h>
 
