@@ -127,7 +127,8 @@ typedef struct ntx_analysis_def {
        region, no event outside the window) of a trace read in file order reads the symbolizer's events along
        with its own (ntx_symbolizer_part_note(): one pass instead of two) and hands the symbolizer here after
        the last merge_unit(), before finish(); the analysis owns it. Any other run does not call it: the
-       analysis opens one itself when it needs one. Its types must not be the symbolizer's. 0 or < 0 as above. */
+       analysis opens one itself when it needs one, or the driver does (needs_symbols). Its types must not be
+       the symbolizer's. 0 or < 0 as above. */
     int (*take_symbols)(void *merged, ntidx_symbolizer *sym, ntx_err *err);
     /* 1 (with take_symbols): the units name frames as they read, so a run that does not read the symbolizer's
        events along has the driver open the symbolizer first (the table saved beside the index when there is

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "analysis_internal.h"
+#include "buf.h"
 #include "hash.h"
 #include "idmap.h"
 #include "ops_internal.h"
@@ -101,7 +102,7 @@ typedef struct stack_ent {
     uint64_t from, to;  /* its frames hold for samples at ts in [from, to); to == 0: not known (yet) */
     uint64_t off;       /* its bytes in the store's */
     size_t idx;         /* its depth entries (leaf first), then nuniq distinct ones, in `idxv`; SIZE_MAX: none */
-    uint64_t n, first, last; /* deferred: its samples not counted yet, and their first and last times */
+    uint64_t n, first, last; /* no symbolizer yet: its samples not counted yet, their first and last times */
     uint32_t bytes, lane, nuniq;
 } stack_ent;
 
@@ -110,8 +111,7 @@ typedef struct stack_store {
     size_t n, cap;
     uint32_t *slot;     /* open addressing by hash: stack + 1, 0 empty */
     size_t nslots;
-    uint8_t *bytes;
-    size_t nbytes, capbytes;
+    ntidx_buf bytes;    /* the stacks' bytes, one after the other */
     uint32_t *idxv;
     size_t nidx, capidx;
 } stack_store;
@@ -119,9 +119,8 @@ typedef struct stack_store {
 typedef struct cpux {
     const ntx_an_ctx *ctx;
     const ntidx_cpu_options *co;
-    const ntidx_symbolizer *sym;
+    const ntidx_symbolizer *sym; /* NULL until take_symbols(): samples kept by stack, counted then */
     ntidx_symbolizer *own_sym; /* the merge's: the one take_symbols() handed it */
-    int deferred;      /* no symbolizer yet: samples kept by stack, counted by take_symbols() */
     int redo;          /* the merge's: a stack's samples could not be counted together (take_symbols()) */
     uint32_t ptr_size;
     lane *lanes;
@@ -133,7 +132,7 @@ typedef struct cpux {
     size_t scratch_cap;
     ntx_symbol_memo *syms; /* the symbolizer's answers by address */
     stack_store st;
-    struct cpux **units; /* the merge's, deferred: the units, in time order, waiting for the symbolizer */
+    struct cpux **units; /* the merge's, no symbolizer yet: the units, in time order, waiting for it */
     size_t nunits;
 } cpux;
 
@@ -274,9 +273,7 @@ static int cpux_new(const ntx_an_ctx *ctx, void **out)
     const cpu_arg *arg = ctx->arg;
     c->ctx = ctx;
     c->co = arg->co;
-    c->sym = arg->sym;
     c->sym = arg->sym ? arg->sym : ctx->sym;
-    c->deferred = c->sym == NULL;
     c->ptr_size = ntidx_trace_get_info(ctx->t)->pointer_size;
     c->syms = ntx_symbol_memo_new();
     ntx_idmap_init(&c->lane_at);
@@ -304,7 +301,7 @@ static void cpux_free(void *p)
     ntx_symbol_memo_free(c->syms);
     free(c->st.v);
     free(c->st.slot);
-    free(c->st.bytes);
+    ntidx_buf_free(&c->st.bytes);
     free(c->st.idxv);
     for (size_t i = 0; i < c->nunits; i++)
         cpux_free(c->units[i]);
@@ -351,15 +348,14 @@ static int64_t intern_stack(stack_store *st, size_t li, const uint8_t *b, uint32
     size_t k = h & (st->nslots - 1);
     for (; st->slot[k]; k = (k + 1) & (st->nslots - 1)) {
         const stack_ent *e = &st->v[st->slot[k] - 1];
-        if (e->hash == h && e->lane == li && e->bytes == n && !memcmp(st->bytes + e->off, b, n))
+        if (e->hash == h && e->lane == li && e->bytes == n && !memcmp(st->bytes.bytes + e->off, b, n))
             return st->slot[k] - 1;
     }
+    size_t off = st->bytes.len;
     if (st->n >= UINT32_MAX - 1 || room((void **)&st->v, &st->cap, st->n, 1, sizeof *st->v, 256) < 0 ||
-        room((void **)&st->bytes, &st->capbytes, st->nbytes, n, 1, 64 << 10) < 0)
+        ntx_buf_put(&st->bytes, b, n) < 0)
         return -1;
-    memcpy(st->bytes + st->nbytes, b, n);
-    st->v[st->n] = (stack_ent){.hash = h, .off = st->nbytes, .idx = SIZE_MAX, .bytes = n, .lane = (uint32_t)li};
-    st->nbytes += n;
+    st->v[st->n] = (stack_ent){.hash = h, .off = off, .idx = SIZE_MAX, .bytes = n, .lane = (uint32_t)li};
     st->slot[k] = (uint32_t)st->n + 1;
     return (int64_t)st->n++;
 }
@@ -411,7 +407,7 @@ static int count_samples(cpux *c, size_t id, uint64_t ts, uint64_t last, uint64_
     } else {
         /* Every frame's entry first (the table may move while they are made), then the counts. */
         uint64_t from = 0, to = UINT64_MAX;
-        const uint8_t *stack = st->bytes + se->off;
+        const uint8_t *stack = st->bytes.bytes + se->off;
         for (size_t i = 0; i < depth; i++) {
             const uint8_t *p = stack + i * c->ptr_size;
             uint64_t ip = 0;
@@ -521,7 +517,7 @@ static int unit_event(void *unit, const ntx_an_event *e, ntx_err *err)
                      : -1;
     if (id < 0)
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
-    if (!c->deferred) {
+    if (c->sym) {
         int rc = count_samples(c, (size_t)id, e->ts, e->ts, 1, err);
         return rc < 0 ? rc : 0; /* a span always holds at its own time */
     }
@@ -624,7 +620,7 @@ static int merge_unit(void *merged, void *unit, ntx_err *err)
     ntx_idmap_each(&u->threads, add_thread, &add);
     if (add.failed || merge_counts(m, u, 1) < 0)
         return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
-    if (!u->deferred)
+    if (u->sym)
         return 0;
     /* Its samples wait for the symbolizer: the unit is taken whole (the driver frees what is left of it). */
     cpux *keep = malloc(sizeof *keep);
@@ -661,7 +657,6 @@ static void *count_work(void *arg)
     for (size_t k; !atomic_load(&j->failed) && (k = atomic_fetch_add(&j->next, 1)) < j->m->nunits;) {
         cpux *u = j->m->units[k];
         u->sym = j->m->sym;
-        u->deferred = 0;
         int rc = 0;
         for (size_t i = 0; i < u->st.n && rc == 0; i++) {
             const stack_ent *se = &u->st.v[i];
@@ -688,7 +683,6 @@ static int take_symbols(void *merged, ntidx_symbolizer *sym, ntx_err *err)
     cpux *m = merged;
     m->own_sym = sym;
     m->sym = sym;
-    m->deferred = 0;
     unsigned n = ntx_thread_count(m->ctx->o->threads);
     if (n > m->nunits)
         n = m->nunits ? (unsigned)m->nunits : 1;
