@@ -85,52 +85,37 @@ static int active_get(const act_machine *m, akey k, int64_t *idx)
     return 1;
 }
 
-/* SetActiveStartStopActivityTable */
-static int active_set(act_machine *m, akey k, int64_t idx)
+/* SetActiveStartStopActivityTable, on the key's entry v (from ntx_kmap_ref() or ntx_kmap_find()). */
+static void active_put(act_machine *m, uint64_t *v, int64_t idx)
 {
-    uint64_t *v = ntx_kmap_ref(&m->keys, k.a, k.b);
-    if (!v)
-        return NTIDX_E_NOMEM;
     if (!(*v & LOW))
         m->reachable += *v >> 32;
     *v = (*v & ~LOW) | (uint64_t)(idx + 1);
-    return 0;
 }
 
-/* RemoveActiveStartStopActivityTable */
-static void active_remove(act_machine *m, akey k)
+/* RemoveActiveStartStopActivityTable: the entry v without its activity (0: the key can go). */
+static uint64_t active_cleared(act_machine *m, uint64_t v)
 {
-    uint64_t *v = ntx_kmap_find(&m->keys, k.a, k.b);
-    if (!v || !(*v & LOW))
-        return;
-    m->reachable -= *v >> 32;
-    *v &= ~LOW;
-    if (!*v)
-        ntx_kmap_remove(&m->keys, k.a, k.b);
+    if (!(v & LOW))
+        return v;
+    m->reachable -= v >> 32;
+    return v & ~LOW;
 }
 
-/* A window activity under k opens (+1) or stops (-1). */
-static int wopen_add(act_machine *m, akey k, int delta)
+/* A window activity under the key of entry v opens (+1) or stops (-1): the entry is not left 0 by it (a
+   stop is of an activity the entry names). */
+static void wopen_step(act_machine *m, uint64_t *v, int delta)
 {
-    uint64_t *v = ntx_kmap_ref(&m->keys, k.a, k.b);
-    if (!v)
-        return NTIDX_E_NOMEM;
     if (*v & LOW)
         m->reachable += (uint64_t)(int64_t)delta;
     uint64_t n = (*v >> 32) + (uint64_t)(int64_t)delta;
     *v = n << 32 | (*v & LOW);
-    if (!*v)
-        ntx_kmap_remove(&m->keys, k.a, k.b);
-    return 0;
 }
 
 /* ---- The thread's current task activity's start-stop activity ---- */
 
-static int64_t thread_current(const act_machine *m, uint32_t pid, uint64_t thread)
-{
-    const uint64_t *v = ntx_kmap_find(&m->who, pid, thread);
-    return v ? (int64_t)(*v >> 32) - 1 : -1;
-}
+/* The start-stop activity of the thread's current task activity, from its `who` entry (-1: none). */
+static int64_t current_of(const uint64_t *entry) { return (int64_t)(*entry >> 32) - 1; }
 
 /* A `who` entry with the thread's current activity made idx (>= 0), its index kept. */
 static void put_current(uint64_t *entry, int64_t idx) { *entry = (uint64_t)(idx + 1) << 32 | (*entry & LOW); }
@@ -158,10 +143,10 @@ static int64_t first_running(const act_machine *m, int64_t idx)
     return idx;
 }
 
-/* GetCurrentStartStopActivity(thread, context) */
-static int64_t current_start_stop(const act_machine *m, const act_ev *e)
+/* GetCurrentStartStopActivity(thread, context), `current` being the thread's (current_of()) */
+static int64_t current_start_stop(const act_machine *m, const act_ev *e, int64_t current)
 {
-    int64_t ret = thread_current(m, e->pid, e->thread);
+    int64_t ret = current;
     if (ret < 0 && !is_zero(e->context) && !active_get(m, key_of(e->context, e->pid), &ret))
         ret = -1;
     return first_running(m, ret);
@@ -200,24 +185,31 @@ static int who_of(act_machine *m, uint32_t pid, uint64_t thread, uint32_t *out, 
     return 0;
 }
 
-/* OnStart */
+/* OnStart. The thread's entry in `who` and the id's in `keys` are each found once: the lookups that
+   TraceEvent makes one after the other on each table (the current activity, then setting it; the count the
+   lookahead waits for, then the active activity) read and write one entry, in one probe, in the same order. */
 static int on_start(act_machine *m, const act_ev *e)
 {
-    int64_t creator = e->creator == ACT_CREATOR_CURRENT ? current_start_stop(m, e) : -1;
+    uint32_t who;
+    uint64_t *who_entry; /* nothing below changes `who` before the thread's current is set in it */
+    if (who_of(m, e->pid, e->thread, &who, &who_entry) < 0)
+        return NTIDX_E_NOMEM;
+    const int64_t current = current_of(who_entry);
+    int64_t creator = e->creator == ACT_CREATOR_CURRENT ? current_start_stop(m, e, current) : -1;
     if (creator < 0) {
         if (!is_zero(e->related) && !active_get(m, key_of(e->related, e->pid), &creator))
             creator = -1;
         /* no related activity id, or it names no live activity: the thread's current one */
         if (creator < 0)
-            creator = first_running(m, thread_current(m, e->pid, e->thread));
+            creator = first_running(m, current);
     }
     /* a tape (tape.h): a million activities a GB, moved to the result whole */
     if (m->nacts == m->cap &&
         (m->nacts >= ACT_MAX || ntx_tape_grow((void **)&m->acts, &m->cap, m->nacts + 1, sizeof *m->acts) < 0))
         return NTIDX_E_NOMEM;
-    uint32_t who;
-    uint64_t *who_entry; /* nothing below changes `who` before the thread's current is set in it */
-    if (who_of(m, e->pid, e->thread, &who, &who_entry) < 0)
+    akey k = key_of(e->id, e->pid);
+    uint64_t *v = ntx_kmap_ref(&m->keys, k.a, k.b);
+    if (!v)
         return NTIDX_E_NOMEM;
     int64_t idx = (int64_t)m->nacts++;
     act *a = &m->acts[idx];
@@ -230,46 +222,39 @@ static int on_start(act_machine *m, const act_ev *e)
     a->depth = creator >= 0 ? m->acts[creator].depth + 1 : 0; /* a creator always started before */
     a->ts = e->ts;
     a->in_window = (uint8_t)m->in_window;
-    akey k = key_of(e->id, e->pid);
-    int rc = 0;
     if (m->in_window)
-        rc = wopen_add(m, k, +1);
-    if (rc == 0)
-        rc = active_set(m, k, idx);
-    if (rc == 0) /* set_thread_current(), its entry at hand */
-        put_current(who_entry, idx);
-    return rc;
+        wopen_step(m, v, +1);
+    active_put(m, v, idx);
+    put_current(who_entry, idx); /* set_thread_current() */
+    return 0;
 }
 
-/* OnStop, then DoStopIfNecessary */
+/* OnStop, then DoStopIfNecessary; the id's entry in `keys` found once, as in on_start(). */
 static int on_stop(act_machine *m, const act_ev *e)
 {
     akey k = key_of(e->id, e->pid);
-    int64_t idx;
-    if (!active_get(m, k, &idx)) {
+    uint64_t *v = ntx_kmap_find(&m->keys, k.a, k.b);
+    if (!v || !(*v & LOW)) {
         m->unmatched += m->in_window != 0;
         return 0;
     }
+    int64_t idx = (int64_t)(*v & LOW) - 1;
     act *a = &m->acts[idx];
-    int rc = 0;
     if (a->in_window && !a->stop_seen)
-        rc = wopen_add(m, k, -1);
+        wopen_step(m, v, -1); /* the entry names a (its low half is set): it stays */
     if (act_duration_ms(m, a) == 0) /* RememberStop: the duration is set once it is not 0 */
         a->stop_ts = e->ts;
     a->stop_seen = 1;
+    a->processed = 1;
     /* the deferred stop: the thread's task activity goes back to the first creator still running, and so
        does the id when that creator shares it; else the id is free */
     int64_t creator = first_running(m, a->creator);
-    if (rc == 0)
-        rc = set_thread_current(m, e->pid, e->thread, creator);
-    if (creator >= 0 && !memcmp(m->acts[creator].id, a->id, 16) && act_pid(m, &m->acts[creator]) == act_pid(m, a)) {
-        if (rc == 0)
-            rc = active_set(m, k, creator);
-    } else {
-        active_remove(m, k);
-    }
-    a->processed = 1;
-    return rc;
+    if (creator >= 0 && !memcmp(m->acts[creator].id, a->id, 16) && act_pid(m, &m->acts[creator]) == act_pid(m, a))
+        active_put(m, v, creator);
+    else if (!(*v = active_cleared(m, *v)))
+        ntx_kmap_remove(&m->keys, k.a, k.b);
+    /* `who` is another table: v was valid until here */
+    return set_thread_current(m, e->pid, e->thread, creator);
 }
 
 int act_step(act_machine *m, const act_ev *e)
