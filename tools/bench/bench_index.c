@@ -17,17 +17,25 @@
  * index cold), then the timed run. Beside the latency: the bytes the process
  * made the kernel read from disk (rusage ru_inblock), read-ahead included.
  * The index is built first (warm, not timed) when TRACE.ntidx is missing.
+ * With --read-ahead KB[,KB...] as well, the cold runs are made once per
+ * setting of the read-ahead of the disk that holds the trace (its
+ * /sys/dev/block/MAJ:MIN/queue/read_ahead_kb: `blockdev --setra 8192` is
+ * 4096 KB), "default" being the setting found; the setting found is put
+ * back at the end, and on SIGINT or SIGTERM (issue 29, target 2: cold
+ * windows at any read-ahead).
  *
- * usage: bench_index NTIDX TRACE [WINDOWS] [--cold]
+ * usage: bench_index NTIDX TRACE [WINDOWS] [--cold [--read-ahead KB[,KB...]]]
  */
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -130,26 +138,86 @@ static run cold_run(char *ntidx, char *const argv[], const char *out)
 
 static long max_l(long a, long b) { return a > b ? a : b; }
 
-/* --cold: every query and seek from an empty page cache. */
-static int cold_mode(char *ntidx, char *trace, int windows)
+/* ---- The disk's read-ahead (--read-ahead) ---- */
+
+static char ra_path[256]; /* the read_ahead_kb file of the trace's disk ("" when not found) */
+static char ra_saved[32]; /* its contents when the benchmark began ("" until read) */
+
+/* The read_ahead_kb file of the block device holding `path` (a partition's is its disk's): 0, or -1. */
+static int ra_find(const char *path)
 {
-    if (geteuid() != 0 || access("/proc/sys/vm/drop_caches", W_OK) != 0) {
-        fprintf(stderr, "bench_index --cold needs root: it empties the page cache before each run "
-                        "(sync; echo 1 > /proc/sys/vm/drop_caches)\n");
-        return 2;
-    }
     struct stat st;
-    if (stat(trace, &st) != 0) {
-        perror(trace);
-        return 1;
+    if (stat(path, &st) != 0)
+        return -1;
+    unsigned maj = major(st.st_dev), min = minor(st.st_dev);
+    snprintf(ra_path, sizeof ra_path, "/sys/dev/block/%u:%u/queue/read_ahead_kb", maj, min);
+    if (access(ra_path, W_OK) == 0)
+        return 0;
+    snprintf(ra_path, sizeof ra_path, "/sys/dev/block/%u:%u/../queue/read_ahead_kb", maj, min);
+    if (access(ra_path, W_OK) == 0)
+        return 0;
+    ra_path[0] = 0;
+    return -1;
+}
+
+/* Write `text` to the read-ahead file with open() and write() only (also from a signal handler): 0, or -1. */
+static int ra_write(const char *text)
+{
+    int fd = open(ra_path, O_WRONLY);
+    if (fd < 0)
+        return -1;
+    ssize_t n = write(fd, text, strlen(text));
+    close(fd);
+    return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+static long ra_read(void)
+{
+    long kb = -1;
+    FILE *f = fopen(ra_path, "r");
+    if (f) {
+        if (fscanf(f, "%ld", &kb) != 1)
+            kb = -1;
+        fclose(f);
     }
-    char idx[4096];
-    snprintf(idx, sizeof idx, "%s.ntidx", trace);
-    char *ix[] = {ntidx, "index", trace, NULL};
-    if (spawn(ix, NULL).status != 0) { /* built when missing or stale, else only loaded */
-        fprintf(stderr, "ntidx index failed\n");
-        return 1;
+    return kb;
+}
+
+static void ra_restore(void)
+{
+    if (ra_path[0] && ra_saved[0])
+        (void)ra_write(ra_saved);
+}
+
+static void ra_on_signal(int sig)
+{
+    ra_restore();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* One setting ("default": the one found), the setting found saved first and put back at exit. 0, or -1. */
+static int ra_apply(const char *kb)
+{
+    if (!ra_saved[0]) {
+        long now = ra_read();
+        if (now < 0)
+            return -1;
+        snprintf(ra_saved, sizeof ra_saved, "%ld\n", now);
+        atexit(ra_restore);
+        signal(SIGINT, ra_on_signal);
+        signal(SIGTERM, ra_on_signal);
     }
+    if (!strcmp(kb, "default"))
+        return ra_write(ra_saved);
+    char text[32];
+    snprintf(text, sizeof text, "%s\n", kb);
+    return ra_write(text);
+}
+
+/* The cold queries and seeks at the read-ahead set now. */
+static int cold_windows(char *ntidx, char *trace, int windows, const struct stat *tst, const char *idx)
+{
     uint64_t first, last, freq;
     if (trace_span(ntidx, trace, &first, &last, &freq) < 0 || last <= first) {
         fprintf(stderr, "cannot read the trace's time span\n");
@@ -194,8 +262,13 @@ static int cold_mode(char *ntidx, char *trace, int windows)
             load[0] = -1;
         fclose(la);
     }
-    printf("trace: %s, %.2f GB, index %s; cold: page cache dropped before each run, binary warm; load average %.2f\n",
-           trace, (double)st.st_size / 1e9, idx, load[0]);
+    long ra = ra_path[0] ? ra_read() : -1;
+    char ra_text[48] = "not known";
+    if (ra >= 0)
+        snprintf(ra_text, sizeof ra_text, "%ld KB", ra);
+    printf("trace: %s, %.2f GB, index %s; cold: page cache dropped before each run, binary warm; disk read-ahead "
+           "%s; load average %.2f\n",
+           trace, (double)tst->st_size / 1e9, idx, ra_text, load[0]);
     printf("cold query 10 ms window: p50 %.2f ms, p99 %.2f ms over %d random windows (target p50 <= 5 ms); "
            "%.0f KB read from disk per query; peak RSS %.1f MB\n",
            pct(lat, windows, 0.5) * 1e3, pct(lat, windows, 0.99) * 1e3, windows, qread / windows / 1024,
@@ -213,18 +286,59 @@ static int cold_mode(char *ntidx, char *trace, int windows)
     return failed;
 }
 
+/* --cold: every query and seek from an empty page cache, at each read-ahead asked for (NULL: as it is). */
+static int cold_mode(char *ntidx, char *trace, int windows, char *read_ahead)
+{
+    if (geteuid() != 0 || access("/proc/sys/vm/drop_caches", W_OK) != 0) {
+        fprintf(stderr, "bench_index --cold needs root: it empties the page cache before each run "
+                        "(sync; echo 1 > /proc/sys/vm/drop_caches)\n");
+        return 2;
+    }
+    struct stat st;
+    if (stat(trace, &st) != 0) {
+        perror(trace);
+        return 1;
+    }
+    char idx[4096];
+    snprintf(idx, sizeof idx, "%s.ntidx", trace);
+    char *ix[] = {ntidx, "index", trace, NULL};
+    if (spawn(ix, NULL).status != 0) { /* built when missing or stale, else only loaded */
+        fprintf(stderr, "ntidx index failed\n");
+        return 1;
+    }
+    if (ra_find(trace) < 0 && read_ahead) {
+        fprintf(stderr, "bench_index --read-ahead: no writable read_ahead_kb for the disk of %s\n", trace);
+        return 2;
+    }
+    if (!read_ahead)
+        return cold_windows(ntidx, trace, windows, &st, idx);
+    int failed = 0;
+    for (char *kb = strtok(read_ahead, ","); kb; kb = strtok(NULL, ",")) {
+        if (ra_apply(kb) < 0) {
+            fprintf(stderr, "bench_index --read-ahead %s: cannot set %s\n", kb, ra_path);
+            failed = 1;
+            break;
+        }
+        failed |= cold_windows(ntidx, trace, windows, &st, idx);
+    }
+    ra_restore();
+    return failed;
+}
+
 int main(int argc, char **argv)
 {
     int cold = 0, n = 0;
-    char *pos[3] = {NULL, NULL, NULL};
+    char *pos[3] = {NULL, NULL, NULL}, *read_ahead = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--cold"))
             cold = 1;
+        else if (!strcmp(argv[i], "--read-ahead") && i + 1 < argc)
+            read_ahead = argv[++i];
         else if (n < 3)
             pos[n++] = argv[i];
     }
-    if (n < 2) {
-        fprintf(stderr, "usage: bench_index NTIDX TRACE [WINDOWS] [--cold]\n");
+    if (n < 2 || (read_ahead && !cold)) {
+        fprintf(stderr, "usage: bench_index NTIDX TRACE [WINDOWS] [--cold [--read-ahead KB[,KB...]]]\n");
         return 2;
     }
     char *ntidx = pos[0], *trace = pos[1];
@@ -232,7 +346,7 @@ int main(int argc, char **argv)
     if (windows < 2)
         windows = 2;
     if (cold)
-        return cold_mode(ntidx, trace, windows);
+        return cold_mode(ntidx, trace, windows, read_ahead);
     struct stat st;
     if (stat(trace, &st) != 0) {
         perror(trace);
