@@ -598,7 +598,8 @@ static int merge_unit(void *p, void *q, ntx_err *err)
     for (size_t i = 0; rc == 0 && i < u->in.strings.n; i++)
         rc = intern(&g->in.strings, u->in.strings.v[i], strlen(u->in.strings.v[i]), &ids[i]);
     uint64_t ts = 0;
-    for (const uint8_t *t = u->tape, *end = u->tape + u->len; rc == 0 && t < end;) {
+    /* a unit with no Start or Stop has no tape at all: NULL + 0 is not a pointer C allows */
+    for (const uint8_t *t = u->tape, *end = u->tape ? u->tape + u->len : NULL; rc == 0 && t < end;) {
         act_ev c;
         t = get_ev(t, &c, ts, u->ctx->pid);
         ts = c.ts;
