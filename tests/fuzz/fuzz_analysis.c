@@ -1,9 +1,9 @@
 /*
  * fuzz_analysis: any bytes as a trace, analysed (include/ntidx/analysis.h).
  *
- * The trace opened from memory and indexed, then the GC, JIT, allocation
- * and exceptions analyses and the CPU analysis with its call tree (by
- * thread) of the whole trace, twice: one unit on one
+ * The trace opened from memory and indexed, then the GC, JIT, allocation,
+ * exceptions, contention and activities analyses and the CPU analysis with
+ * its call tree (by thread) of the whole trace, twice: one unit on one
  * thread, and every region a unit of its own on two threads; and once over
  * the first half of the trace with its lookahead. Never a crash, a read
  * outside the input or an error without a message; every cell of every
@@ -42,6 +42,8 @@ static const struct {
     {"jit", ntidx_jit_analyze},
     {"alloc", ntidx_alloc_analyze},
     {"exceptions", ntidx_exceptions_analyze},
+    {"contention", ntidx_contention_analyze},
+    {"activities", ntidx_activities_analyze},
     {"cpu-tree", cpu_tree_analyze},
 };
 

@@ -89,6 +89,25 @@ def corpus_reader(ntidx, out, work, traces):
         write(out, "sample-" + os.path.basename(p) + "-head", read(p, PREFIX))
 
 
+# A .NET 10 trace with every kind of event the analyses read (tests/dotnet/golden: the conformance run's
+# workload), and windows of it cut by `ntidx slice` to a few dozen KB: activities nested and not, contended
+# locks, GCs, JIT, exceptions. Generated traces hold no contention and no activity paths.
+ANALYSES_TRACE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "dotnet", "golden",
+                              "analyses.nettrace")
+ANALYSES_WINDOWS = [("180ms", "230ms"), ("840ms", "880ms"), ("1330ms", "1390ms")]
+
+
+def corpus_analysis(ntidx, out, work, traces):
+    corpus_reader(ntidx, out, work, traces)
+    if not os.path.exists(ANALYSES_TRACE):
+        return
+    for t0, t1 in ANALYSES_WINDOWS:
+        p = os.path.join(work, "analyses-%s-%s.nettrace" % (t0, t1))
+        run([ntidx, "slice", ANALYSES_TRACE, "--from", t0, "--to", t1, "--output", p, "--quiet",
+             "--index", os.path.join(work, "analyses.ntidx")])
+        write(out, "dotnet10-analyses-%s-%s" % (t0, t1), read(p))
+
+
 def corpus_index_load(ntidx, out, work):
     for mode, flags in FIXED_TRACES.items():
         tag = "v5" if mode & 2 else "v6"
@@ -139,8 +158,10 @@ def main():
             out = os.path.join(a.out, t)
             shutil.rmtree(out, ignore_errors=True)
             os.makedirs(out)
-            if t in ("fuzz_reader", "fuzz_analysis"):  # generated traces hold the runtime's events too
+            if t == "fuzz_reader":  # generated traces hold the runtime's events too
                 corpus_reader(a.ntidx, out, work, a.traces)
+            elif t == "fuzz_analysis":
+                corpus_analysis(a.ntidx, out, work, a.traces)
             elif t == "fuzz_index_load":
                 corpus_index_load(a.ntidx, out, work)
             else:
