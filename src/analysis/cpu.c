@@ -31,6 +31,7 @@
 
 #include "analysis_internal.h"
 #include "buf.h"
+#include "grow.h"
 #include "hash.h"
 #include "idmap.h"
 #include "ops_internal.h"
@@ -310,22 +311,6 @@ static void cpux_free(void *p)
     free(c);
 }
 
-/* Room for `need` more of `elem` bytes in *p (of *cap, *n used), doubled from `first`. */
-static int room(void **p, size_t *cap, size_t n, size_t need, size_t elem, size_t first)
-{
-    if (n + need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap : first;
-    while (c < n + need)
-        c *= 2;
-    void *np = realloc(*p, c * elem);
-    if (!np)
-        return NTIDX_E_NOMEM;
-    *p = np;
-    *cap = c;
-    return 0;
-}
-
 /* The stack of lane `li` with these bytes in the unit's store, added when new: its number, or -1 out of memory. */
 static int64_t intern_stack(stack_store *st, size_t li, const uint8_t *b, uint32_t n)
 {
@@ -352,7 +337,7 @@ static int64_t intern_stack(stack_store *st, size_t li, const uint8_t *b, uint32
             return st->slot[k] - 1;
     }
     size_t off = st->bytes.len;
-    if (st->n >= UINT32_MAX - 1 || room((void **)&st->v, &st->cap, st->n, 1, sizeof *st->v, 256) < 0 ||
+    if (st->n >= UINT32_MAX - 1 || ntx_grow((void **)&st->v, &st->cap, st->n + 1, sizeof *st->v, 256, 0) < 0 ||
         ntx_buf_put(&st->bytes, b, n) < 0)
         return -1;
     st->v[st->n] = (stack_ent){.hash = h, .off = off, .idx = SIZE_MAX, .bytes = n, .lane = (uint32_t)li};
@@ -430,7 +415,7 @@ static int count_samples(cpux *c, size_t id, uint64_t ts, uint64_t last, uint64_
         /* kept for the samples to come when every answer holds past ts (room for it made once a stack) */
         int keep = to > from;
         if (keep && se->idx == SIZE_MAX) {
-            if (room((void **)&st->idxv, &st->capidx, st->nidx, 2 * depth, sizeof *st->idxv, 4096) == 0) {
+            if (ntx_grow((void **)&st->idxv, &st->capidx, st->nidx + 2 * depth, sizeof *st->idxv, 4096, 0) == 0) {
                 se->idx = st->nidx;
                 st->nidx += 2 * depth;
             } else {

@@ -34,6 +34,7 @@
 #include "analysis_internal.h"
 #include "fields.h"
 #include "gc_machine.h"
+#include "grow.h"
 #include "tape.h"
 
 #define MAX_SNAPS 16
@@ -230,21 +231,6 @@ static int alloc_tick(gcx *g, lane *l, const ntx_an_event *e, ntx_err *err)
     return 0;
 }
 
-/* Room for one more in a unit's pool of n (per-heap histories, heap sizes), doubled when full; the tape's events
-   index it with a uint32_t. 0 or NTIDX_E_NOMEM. */
-static int pool_room(void **v, size_t n, size_t *cap, size_t elem)
-{
-    if (n < *cap)
-        return 0;
-    size_t nc = *cap ? *cap * 2 : 16;
-    void *nv = nc <= UINT32_MAX ? realloc(*v, nc * elem) : NULL;
-    if (!nv)
-        return NTIDX_E_NOMEM;
-    *v = nv;
-    *cap = nc;
-    return 0;
-}
-
 /* GC/PerHeapHistory v3 and later, into the pool. 1 when a field is missing. */
 static int per_heap(gcx *g, const ntx_an_event *e, const ntidx_values *v, gc_ev *out)
 {
@@ -272,7 +258,8 @@ static int per_heap(gcx *g, const ntx_an_event *e, const ntidx_values *v, gc_ev 
     }
     if (gen < h.ngens)
         return 1;
-    if (pool_room((void **)&g->pool, g->npool, &g->pool_cap, sizeof *g->pool) < 0)
+    /* at most UINT32_MAX: the tape's events index the pool with a uint32_t */
+    if (ntx_grow((void **)&g->pool, &g->pool_cap, g->npool + 1, sizeof *g->pool, 16, UINT32_MAX) < 0)
         return NTIDX_E_NOMEM;
     out->u.per_heap.index = (uint32_t)g->npool;
     g->pool[g->npool++] = h;
@@ -340,7 +327,7 @@ static int take(gcx *g, const ntx_an_event *e, ntx_err *err)
             hs.size[k] = have ? (uint64_t)a : 0; /* the POH's from version 2 */
             hs.promoted[k] = have ? (uint64_t)b : 0;
         }
-        if (pool_room((void **)&g->hstats, g->nhstats, &g->hstats_cap, sizeof *g->hstats) < 0)
+        if (ntx_grow((void **)&g->hstats, &g->hstats_cap, g->nhstats + 1, sizeof *g->hstats, 16, UINT32_MAX) < 0)
             return ntx_err_set(err, NTIDX_E_NOMEM, "out of memory");
         c.u.heap_index = (uint32_t)g->nhstats;
         g->hstats[g->nhstats++] = hs;

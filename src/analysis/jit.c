@@ -45,6 +45,7 @@
 #include "analysis_internal.h"
 #include "arena.h"
 #include "fields.h"
+#include "grow.h"
 #include "hash.h"
 #include "idmap.h"
 
@@ -212,24 +213,6 @@ static void state_free(void *p)
     free_chunks(s->chunks, s->nchunks);
     free(s->ends);
     free(s);
-}
-
-/* Room for one more of n in *v of *cap elements of `size` bytes, up to `max`: 0, or NTIDX_E_NOMEM. */
-static int grow(void **v, size_t *cap, size_t n, size_t size, size_t max)
-{
-    if (n < *cap)
-        return 0;
-    size_t nc = *cap ? *cap * 2 : 16;
-    if (nc > max)
-        nc = max;
-    if (n >= nc)
-        return NTIDX_E_NOMEM;
-    void *nv = realloc(*v, nc * size);
-    if (!nv)
-        return NTIDX_E_NOMEM;
-    *v = nv;
-    *cap = nc;
-    return 0;
 }
 
 static lane *lane_of(jit_state *s, uint32_t pid, uint64_t thread)
@@ -423,11 +406,11 @@ static int method_name(jit_state *s, const ntidx_values *v, uint32_t *id)
         /* another name of the same hash: stored again, not looked up (the table stays right, only larger) */
     }
     if (!t->nnames) { /* index 0 is a Method/Load's name */
-        if (grow((void **)&t->names, &t->names_cap, 0, sizeof *t->names, UINT32_MAX) < 0)
+        if (ntx_grow((void **)&t->names, &t->names_cap, 1, sizeof *t->names, 16, UINT32_MAX) < 0)
             return NTIDX_E_NOMEM;
         t->names[t->nnames++] = "";
     }
-    if (grow((void **)&t->names, &t->names_cap, t->nnames, sizeof *t->names, UINT32_MAX) < 0)
+    if (ntx_grow((void **)&t->names, &t->names_cap, t->nnames + 1, sizeof *t->names, 16, UINT32_MAX) < 0)
         return NTIDX_E_NOMEM;
     char *copy = ntx_arena_strndup(&t->bytes, name, len);
     if (!copy || (!known && ntx_idmap_put(&t->by_hash, h, (void *)(uintptr_t)(t->nnames + 1)) < 0))

@@ -17,6 +17,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "error.h"
+#include "grow.h"
 #include "hash.h"
 #include "idmap.h"
 #include "metadata.h"
@@ -91,21 +92,6 @@ NTIDX_API void ntidx_batch_options_defaults(ntidx_batch_options *o)
 /* Tables                                                              */
 /* ------------------------------------------------------------------ */
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return 0;
-    size_t n = *cap ? *cap : 16;
-    while (n < need)
-        n *= 2;
-    void *np = realloc(*p, n * elem);
-    if (!np)
-        return -1;
-    *p = np;
-    *cap = n;
-    return 0;
-}
-
 /* The column of a field name, or -1. Few names (a data frame's columns): a linear search, done once per
    definition, not per event. */
 static long column_of(const ntidx_batch *b, const char *name)
@@ -118,7 +104,7 @@ static long column_of(const ntidx_batch *b, const char *name)
 
 static long add_column(ntidx_batch *b, const char *name)
 {
-    if (grow((void **)&b->names, &b->capnames, b->nnames + 1, sizeof *b->names) < 0)
+    if (ntx_grow((void **)&b->names, &b->capnames, b->nnames + 1, sizeof *b->names, 16, 0) < 0)
         return -1;
     char *c = ntx_arena_strndup(&b->arena, name, strlen(name));
     if (!c)
@@ -140,7 +126,7 @@ static uint64_t intern(ntidx_batch *b, const char *s, size_t n)
             return id;
         key = ntx_idmap_hash(key + 1); /* another text with this hash: the next key */
     }
-    if (grow((void **)&b->strs, &b->capstrs, b->nstrs + 1, sizeof *b->strs) < 0)
+    if (ntx_grow((void **)&b->strs, &b->capstrs, b->nstrs + 1, sizeof *b->strs, 16, 0) < 0)
         return 0;
     char *c = ntx_arena_strndup(&b->arena, s, n);
     if (!c)
@@ -178,7 +164,7 @@ static long type_of(ntidx_batch *b, const ntidx_metadata *m)
             return (long)((uintptr_t)v - 1);
         key = ntx_idmap_hash(key + 1);
     }
-    if (grow((void **)&b->types, &b->captypes, b->ntypes + 1, sizeof *b->types) < 0)
+    if (ntx_grow((void **)&b->types, &b->captypes, b->ntypes + 1, sizeof *b->types, 16, 0) < 0)
         return -1;
     ntidx_batch_type *ty = &b->types[b->ntypes];
     memset(ty, 0, sizeof *ty);
@@ -432,7 +418,7 @@ static int own_fields(ntidx_batch *b, size_t filled)
     size_t need = b->nnames, rows = b->rows_per_next;
     if (need > b->own_fields_cap) {
         size_t cap = b->own_fields_cap, j;
-        if (grow((void **)&b->own.fields, &cap, need, sizeof *b->own.fields) < 0)
+        if (ntx_grow((void **)&b->own.fields, &cap, need, sizeof *b->own.fields, 16, 0) < 0)
             return -1;
         /* own_fields_cap counts the columns allocated: the ones past it are never freed */
         for (j = b->own_fields_cap; j < cap; j++) {
@@ -455,7 +441,7 @@ static int own_fields(ntidx_batch *b, size_t filled)
     b->own_named = need;
     /* exactly the columns named: a fill stops before a new one, which comes here to be made MISSING above */
     b->own.field_capacity = need;
-    if (grow((void **)&b->view, &b->view_cap, b->own_fields_cap ? b->own_fields_cap : 1, sizeof *b->view) < 0)
+    if (ntx_grow((void **)&b->view, &b->view_cap, b->own_fields_cap ? b->own_fields_cap : 1, sizeof *b->view, 16, 0) < 0)
         return -1;
     return 0;
 }

@@ -66,6 +66,7 @@
 
 #include "buf.h"
 #include "error.h"
+#include "grow.h"
 #include "hash.h"
 #include "idmap.h"
 #include "index_tables.h"
@@ -107,19 +108,6 @@ static const struct {
 #define MAX_WALK 1024          /* modules of one id looked at by a search (see find_module) */
 #define UNKNOWN_FRAME UINT64_MAX
 
-static int grow(void **p, size_t *cap, size_t n, size_t elem)
-{
-    if (n < *cap)
-        return 0;
-    size_t c = *cap ? *cap * 2 : 64;
-    void *np = realloc(*p, c * elem);
-    if (!np)
-        return NTIDX_E_NOMEM;
-    *p = np;
-    *cap = c;
-    return 0;
-}
-
 static int kind_of(const ntidx_metadata *m)
 {
     for (size_t i = 0; i < NKINDS; i++)
@@ -156,7 +144,7 @@ static int64_t id_index(ntidx_symbolizer *s, uint64_t id)
     void *v = ntx_idmap_get(&s->id_index, id);
     if (v)
         return (int64_t)(uintptr_t)v - 1;
-    if (grow((void **)&s->ids, &s->capids, s->nids, sizeof *s->ids) < 0 ||
+    if (ntx_grow((void **)&s->ids, &s->capids, s->nids + 1, sizeof *s->ids, 64, 0) < 0 ||
         ntx_idmap_put(&s->id_index, id, (void *)(uintptr_t)(s->nids + 1)) != 0)
         return -1;
     s->ids[s->nids] = id;
@@ -232,7 +220,7 @@ static int note(ntidx_symbolizer *s, const ntidx_trace *t, const ntidx_event *e,
     if (!u64_field(v, "ModuleID", &id))
         return 0;
     if (kind >= K_MOD_LOAD) {
-        if (grow((void **)&s->modevs, &s->capmodevs, s->nmodevs, sizeof *s->modevs) < 0)
+        if (ntx_grow((void **)&s->modevs, &s->capmodevs, s->nmodevs + 1, sizeof *s->modevs, 64, 0) < 0)
             return NTIDX_E_NOMEM;
         int nomem = 0;
         modev m = {e->timestamp, id, seq, (uint32_t)kind, 0, 0};
@@ -256,7 +244,7 @@ static int note(ntidx_symbolizer *s, const ntidx_trace *t, const ntidx_event *e,
         return NTIDX_E_NOMEM;
     if (name == UINT32_MAX || idx >= UINT32_MAX)
         return 0;
-    if (grow((void **)&s->methods, &s->capmethods, s->nmethods, sizeof *s->methods) < 0)
+    if (ntx_grow((void **)&s->methods, &s->capmethods, s->nmethods + 1, sizeof *s->methods, 64, 0) < 0)
         return NTIDX_E_NOMEM;
     s->methods[s->nmethods++] = (method){start, e->timestamp, (uint32_t)size, (uint32_t)name, (uint32_t)idx,
                                          seq | (kind == K_JIT_LOAD ? SEQ_JIT : 0)};
@@ -399,7 +387,7 @@ static int join_part(ntidx_symbolizer *s, const ntidx_symbolizer *p)
         m.seq += base;
         m.il = put_path(s, (const char *)p->paths.bytes + p->modevs[i].il, &nomem);
         m.native = put_path(s, (const char *)p->paths.bytes + p->modevs[i].native, &nomem);
-        if (nomem || grow((void **)&s->modevs, &s->capmodevs, s->nmodevs, sizeof *s->modevs) < 0)
+        if (nomem || ntx_grow((void **)&s->modevs, &s->capmodevs, s->nmodevs + 1, sizeof *s->modevs, 64, 0) < 0)
             return NTIDX_E_NOMEM;
         s->modevs[s->nmodevs++] = m;
     }
@@ -442,7 +430,7 @@ static int join_part(ntidx_symbolizer *s, const ntidx_symbolizer *p)
         }
         if (idx >= UINT32_MAX)
             continue;
-        if (grow((void **)&s->methods, &s->capmethods, s->nmethods, sizeof *s->methods) < 0) {
+        if (ntx_grow((void **)&s->methods, &s->capmethods, s->nmethods + 1, sizeof *s->methods, 64, 0) < 0) {
             rc = NTIDX_E_NOMEM;
             break;
         }
@@ -772,7 +760,7 @@ static int64_t file_for(ntidx_symbolizer *s, const char *path)
                 return (int64_t)((uintptr_t)v - 1);
         }
     }
-    if (grow((void **)&s->files, &s->capfiles, s->nfiles, sizeof *s->files) < 0)
+    if (ntx_grow((void **)&s->files, &s->capfiles, s->nfiles + 1, sizeof *s->files, 64, 0) < 0)
         return -1;
     mfile f = {NULL, 0};
     if (path && !(f.path = dup_str(path, 1))) /* TraceModuleFile's constructor: "Normalize to lower case" */
@@ -803,7 +791,7 @@ static mgroup *group_of(ntidx_symbolizer *s, uint64_t id)
     void *v = ntx_idmap_get(&s->group_of, id);
     if (v)
         return &s->groups[(uintptr_t)v - 1];
-    if (grow((void **)&s->groups, &s->capgroups, s->ngroups, sizeof *s->groups) < 0 ||
+    if (ntx_grow((void **)&s->groups, &s->capgroups, s->ngroups + 1, sizeof *s->groups, 64, 0) < 0 ||
         ntx_idmap_put(&s->group_of, id, (void *)(uintptr_t)(s->ngroups + 1)) != 0)
         return NULL;
     s->groups[s->ngroups] = (mgroup){NULL, 0, 0};
@@ -837,8 +825,8 @@ static mmod *find_module(ntidx_symbolizer *s, const mgroup *g, uint64_t t, uint3
 static mmod *insert_module(ntidx_symbolizer *s, mgroup *g, uint32_t pos, uint32_t file)
 {
     size_t cap = g->cap;
-    if (grow((void **)&s->mods, &s->capmods, s->nmods, sizeof *s->mods) < 0 ||
-        grow((void **)&g->mods, &cap, g->n, sizeof *g->mods) < 0)
+    if (ntx_grow((void **)&s->mods, &s->capmods, s->nmods + 1, sizeof *s->mods, 64, 0) < 0 ||
+        ntx_grow((void **)&g->mods, &cap, g->n + 1, sizeof *g->mods, 64, 0) < 0)
         return NULL;
     g->cap = (uint32_t)cap;
     memmove(g->mods + pos + 1, g->mods + pos, (g->n - pos) * sizeof *g->mods);
