@@ -247,9 +247,6 @@ static void set_common(CURL *h, CURLSH *share, char *errbuf)
     set_ca(h);
     errbuf[0] = 0;
     ntx_curl.easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
-    /* libcurl's receive buffer is 16 KiB unless told: a stream of 8 MiB ranges then costs a recv() and a
-       write callback per 16 KiB; at its largest (512 KiB) one per what the socket holds */
-    ntx_curl.easy_setopt(h, CURLOPT_BUFFERSIZE, 512L * 1024);
 }
 
 /* A certificate or TLS failure, said as one (with how to give a CA); NULL for other failures. */
