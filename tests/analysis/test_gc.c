@@ -66,6 +66,14 @@ static void open_trace(analysed *an, uint8_t *data, size_t size, const char *nam
     assert_int_equal(ntidx_index_build(an->t, &fo, &an->full), NTIDX_OK);
 }
 
+/* The trace a test wrote with the runtime's events (rt_end(), `finish` as there), opened as open_trace(). */
+static void open_written(analysed *an, rt_trace *rt, int finish, const char *name)
+{
+    size_t size;
+    uint8_t *data = rt_end(rt, finish, &size);
+    open_trace(an, data, size, name);
+}
+
 static void close_trace(analysed *an)
 {
     ntidx_analysis_free(&an->a);
@@ -162,10 +170,8 @@ static void test_blocking(void **state)
         blocking_gc(&rt, 1, 10, 1, 0, 0, 0, 1);
         rt_seqpoint(&rt, 20 * MS);
         blocking_gc(&rt, 3, 30, 2, 1, 1, 0, 0); /* induced, gen1, on another thread */
-        size_t size;
-        uint8_t *data = rt_end(&rt, 1, &size);
         analysed an;
-        open_trace(&an, data, size, "blocking");
+        open_written(&an, &rt, 1, "blocking");
         analyse_default(&an);
         assert_int_equal(ntidx_gc_count(an.a), 2);
         const ntidx_gc *g = ntidx_gc_at(an.a, 0);
@@ -307,10 +313,8 @@ static void test_background(void **state)
         rt_trace rt;
         rt_begin(&rt, 6, PID);
         bgc_trace(&rt, cut);
-        size_t size;
-        uint8_t *data = rt_end(&rt, 1, &size);
         analysed an;
-        open_trace(&an, data, size, "background");
+        open_written(&an, &rt, 1, "background");
         assert_true(ntidx_index_region_count(an.x) >= (cut ? 10u : 4u));
         analyse_default(&an);
         check_bgc(an.a);
@@ -329,10 +333,8 @@ static void test_cut_off(void **state)
     rt_suspend_start(&rt, 1, 20 * MS, 1);
     rt_suspend_stop(&rt, 1, 20 * MS + MS / 10);
     rt_gc_start(&rt, 1, 20 * MS + 2 * MS / 10, 2, 0, 0, 0);
-    size_t size;
-    uint8_t *data = rt_end(&rt, 0, &size); /* no end-of-stream: the writer died */
     analysed an;
-    open_trace(&an, data, size, "cut-off");
+    open_written(&an, &rt, 0, "cut-off"); /* no end-of-stream: the writer died */
     assert_false(ntidx_index_get_info(an.x)->complete);
     analyse_default(&an);
     assert_int_equal(ntidx_gc_count(an.a), 2);
@@ -380,10 +382,8 @@ static void test_unmatched_and_bad_payload(void **state)
     rt_event(&rt, 1, 2, 1, 5 * MS, three, 3); /* a GC/Start of 3 bytes: not its layout */
     rt_event(&rt, 4, 2, 1, 6 * MS, three, 3); /* nor a GC/HeapStats */
     blocking_gc(&rt, 1, 10, 2, 0, 0, 0, 0);
-    size_t size;
-    uint8_t *data = rt_end(&rt, 1, &size);
     analysed an;
-    open_trace(&an, data, size, "unmatched");
+    open_written(&an, &rt, 1, "unmatched");
     analyse_default(&an);
     assert_int_equal(ntidx_gc_count(an.a), 1);
     assert_int_equal(ntidx_gc_at(an.a, 0)->number, 2);
@@ -443,10 +443,8 @@ static void test_huge_allocation_amounts(void **state)
             rt_seqpoint(&rt, (1 + i) * MS + 2);
     }
     blocking_gc(&rt, 1, 10, 1, 0, 0, 0, 0);
-    size_t size;
-    uint8_t *data = rt_end(&rt, 1, &size);
     analysed an;
-    open_trace(&an, data, size, "huge-amounts");
+    open_written(&an, &rt, 1, "huge-amounts");
     analyse_default(&an); /* every cut and thread count: the same answer */
     assert_int_equal(ntidx_gc_count(an.a), 1);
     assert_true(isfinite(ntidx_gc_at(an.a, 0)->alloced_since_last_gc_mb));
@@ -463,10 +461,8 @@ static void test_windows(void **state)
         blocking_gc(&rt, 1 + i % 3, 10 + 10 * i, 1 + i, i % 3, 0, 0, i % 2);
         rt_seqpoint(&rt, (15 + 10 * i) * MS);
     }
-    size_t size;
-    uint8_t *data = rt_end(&rt, 1, &size);
     analysed an;
-    open_trace(&an, data, size, "windows");
+    open_written(&an, &rt, 1, "windows");
     ntidx_analysis_options o;
     ntidx_analysis_options_defaults(&o);
     /* GCs 3 to 5 (pauses at 30, 40, 50 ms) */
@@ -533,10 +529,8 @@ static void test_tables(void **state)
     rt_trace rt;
     rt_begin(&rt, 6, PID);
     bgc_trace(&rt, 0);
-    size_t size;
-    uint8_t *data = rt_end(&rt, 1, &size);
     analysed an;
-    open_trace(&an, data, size, "tables");
+    open_written(&an, &rt, 1, "tables");
     analyse_default(&an);
     assert_string_equal(ntidx_analysis_name(an.a), "gc");
     assert_int_equal(ntidx_analysis_table_count(an.a), 2);
@@ -609,10 +603,8 @@ static void test_per_heap(void **state)
             rt_trace rt;
             rt_begin(&rt, v, PID);
             blocking_gc_heap(&rt, 1, 10, 1, 1, 0, 0, cut, 5, gens);
-            size_t size;
-            uint8_t *data = rt_end(&rt, 1, &size);
             analysed an;
-            open_trace(&an, data, size, "per-heap");
+            open_written(&an, &rt, 1, "per-heap");
             analyse_default(&an);
             assert_int_equal(ntidx_gc_count(an.a), 1);
             const ntidx_gc *g = ntidx_gc_at(an.a, 0);
