@@ -16,9 +16,13 @@
  *    GC running), with the number of GCs and of unmatched events so far.
  * The merge (merge_unit) carries the true state over the units in time
  * order: it replays a unit's tape from the carried state up to a snapshot;
- * where its state is then that snapshot's (gc_state_equal), the unit's own
- * run from there on is what the replay would compute, so its GCs from that
- * point and its state at its end are taken as they are. The events before
+ * where its state is then that snapshot's (gc_state_equal_but_alloc), the
+ * unit's own run from there on is what the replay would compute, so its GCs
+ * from that point and its state at its end are taken as they are, but for
+ * the allocation sums since the last GC/HeapStats, which the replay's
+ * exceed by amounts it adds where the unit's next GC/HeapStats takes them
+ * (a unit in a stretch without GCs, whose sums never equal the replay's,
+ * was replayed whole: on the serial path). The events before
  * the snapshot are the unit's "ends without a start" (the GC that began in
  * an earlier region and ends in this one is finished by the replay); its
  * state at the end is its "open pairs". A unit that never meets the carried
@@ -374,10 +378,65 @@ static int replay(gcx *m, lane *into, const lane *u, const gcx *owner, size_t fr
     return 0;
 }
 
-/* The unit's run agrees with the replay from snapshot s on: take its GCs from there and its end state. */
+/*
+ * The unit's run agrees with the replay from snapshot s on, but for the allocation ticks. The replay's sums
+ * since the last GC/HeapStats exceed the unit's (which began at zero, or at the snapshot's own) by the same
+ * amounts until the unit's next GC/HeapStats zeroes both; that GC/HeapStats gives the sums to its GC, whose
+ * figures are made again from the unit's sums and the difference (without one, the difference is carried in
+ * the end state). Where the replay had seen a bad tick and the unit's run had not, every amount from the
+ * snapshot on is clamped in truth: each GC of the unit's from there takes the clamped sums (alloc_clamped)
+ * its run kept beside its own. Every other figure is the unit's as it is.
+ */
+static void fix_alloc(gc_rec *g, const int64_t base[3], const int64_t add[3], int had_ticks)
+{
+    for (int k = 0; k < 3; k++)
+        g->alloc_raw[k] = gc_add_wrapping(base[k], add[k]);
+    g->alloc_had_ticks |= had_ticks;
+    if (g->alloc_had_ticks)
+        for (int k = 0; k < 3; k++)
+            g->alloc_tick_mb[k] = (double)g->alloc_raw[k] / 1000000.0;
+}
+
+static void add_alloc_difference(gc_lane *M, const gc_lane *U, const snap *s, size_t base, const gc_state *at)
+{
+    const int clamp = at->bad_alloc_tick && !s->st.bad_alloc_tick; /* the unit's sums were raw, truly clamped */
+    int64_t diff[3], diff_clamped[3], zero[3] = {0, 0, 0};
+    for (int k = 0; k < 3; k++) {
+        diff[k] = gc_sub_wrapping(at->alloc_since[k], clamp ? s->st.alloc_clamped[k] : s->st.alloc_since[k]);
+        diff_clamped[k] = gc_sub_wrapping(at->alloc_clamped[k], s->st.alloc_clamped[k]);
+    }
+    if (!clamp && !diff[0] && !diff[1] && !diff[2] && !diff_clamped[0] && !diff_clamped[1] && !diff_clamped[2] &&
+        (!at->has_alloc_ticks || s->st.has_alloc_ticks))
+        return; /* the unit's figures are the replay's already */
+    M->st.bad_alloc_tick |= at->bad_alloc_tick;
+    if (U->st.resets == s->st.resets) { /* no GC/HeapStats after the snapshot: the sums go on */
+        for (int k = 0; k < 3; k++) {
+            M->st.alloc_since[k] = gc_add_wrapping(clamp ? U->st.alloc_clamped[k] : U->st.alloc_since[k], diff[k]);
+            M->st.alloc_clamped[k] = gc_add_wrapping(U->st.alloc_clamped[k], diff_clamped[k]);
+        }
+        return;
+    }
+    if (clamp)
+        memcpy(M->st.alloc_since, U->st.alloc_clamped, sizeof M->st.alloc_since);
+    /* every GC the unit's run made after the snapshot (in GC/Start order, not that of their GC/HeapStats: a
+       background GC's comes after the ephemeral GCs it ran beside) */
+    for (size_t i = base; i < M->nrecs; i++) {
+        gc_rec *g = &M->recs[i];
+        if (!g->alloc_taken)
+            continue;
+        if (g->alloc_reset == s->st.resets) /* the GC the first GC/HeapStats after the snapshot closes */
+            fix_alloc(g, clamp ? g->alloc_clamped : g->alloc_raw, diff, at->has_alloc_ticks);
+        else if (clamp)
+            fix_alloc(g, g->alloc_clamped, zero, at->has_alloc_ticks);
+    }
+}
+
+/* The unit's run agrees with the replay from snapshot s on (gc_state_equal_but_alloc): take its GCs from
+   there and its end state. */
 static int splice(lane *into, lane *u, const snap *s)
 {
     gc_lane *M = &into->m, *U = &u->m;
+    const gc_state at = M->st; /* the replay's state at the snapshot */
     size_t base = M->nrecs, add = U->nrecs - s->nrecs;
     if (M->nrecs + add > M->cap) {
         size_t nc = M->nrecs + add;
@@ -400,6 +459,7 @@ static int splice(lane *into, lane *u, const snap *s)
     M->st = st;
     M->unmatched += U->unmatched - s->unmatched;
     M->version_mismatch |= U->version_mismatch;
+    add_alloc_difference(M, U, s, base, &at);
     return 0;
 }
 
@@ -412,7 +472,7 @@ static int merge_lane(gcx *m, lane *into, lane *u, const gcx *owner)
         if (rc < 0)
             return rc;
         pos = s->pos;
-        if (gc_quiescent(&into->m) && gc_state_equal(&into->m.st, &s->st))
+        if (gc_quiescent(&into->m) && gc_state_equal_but_alloc(&into->m.st, &s->st))
             return splice(into, u, s);
     }
     return replay(m, into, u, owner, pos, u->ntape);

@@ -52,16 +52,15 @@ void gc_lane_free(gc_lane *l)
     memset(l, 0, sizeof *l);
 }
 
-int gc_state_equal(const gc_state *a, const gc_state *b)
+int gc_state_equal_but_alloc(const gc_state *a, const gc_state *b)
 {
     return a->susp_tid_other == b->susp_tid_other && a->susp_tid_bgc == b->susp_tid_bgc &&
            a->susp_tid_gc == b->susp_tid_gc && a->susp_time == b->susp_time && a->susp_end_time == b->susp_end_time &&
            a->last_susp_reason == b->last_susp_reason && a->last_restart_end == b->last_restart_end &&
-           a->alloc_since[0] == b->alloc_since[0] && a->alloc_since[1] == b->alloc_since[1] &&
-           a->alloc_since[2] == b->alloc_since[2] && a->bad_alloc_tick == b->bad_alloc_tick &&
-           (a->last >= 0) == (b->last >= 0) && (a->last < 0 || a->last_number == b->last_number) &&
-           (a->bgc >= 0) == (b->bgc >= 0);
+           (a->bad_alloc_tick || !b->bad_alloc_tick) && (a->last >= 0) == (b->last >= 0) &&
+           (a->last < 0 || a->last_number == b->last_number) && (a->bgc >= 0) == (b->bgc >= 0);
 }
+
 
 /* TraceGarbageCollector.GetCurrentGC(): the last GC while incomplete, else the background GC running. */
 static gc_rec *current_gc(gc_lane *l)
@@ -166,6 +165,7 @@ static void alloc_ticks(gc_lane *l, const gc_ev *e)
         s->bad_alloc_tick = 1;
     int k = e->alloc_kind < 3 ? e->alloc_kind : 2;
     s->alloc_since[k] = gc_add_wrapping(s->alloc_since[k], s->bad_alloc_tick ? e->u.alloc.clamped : e->u.alloc.raw);
+    s->alloc_clamped[k] = gc_add_wrapping(s->alloc_clamped[k], e->u.alloc.clamped);
     s->has_alloc_ticks = 1;
 }
 
@@ -273,6 +273,11 @@ static void heap_stats(gc_lane *l, const gc_env *env, const gc_ev *e)
         if (s->has_alloc_ticks)
             for (int k = 0; k < 3; k++)
                 g->alloc_tick_mb[k] = (double)s->alloc_since[k] / 1000000.0;
+        g->alloc_taken = 1;
+        g->alloc_had_ticks = s->has_alloc_ticks;
+        g->alloc_reset = s->resets;
+        memcpy(g->alloc_raw, s->alloc_since, sizeof g->alloc_raw);
+        memcpy(g->alloc_clamped, s->alloc_clamped, sizeof g->alloc_clamped);
         /* this is where a background GC ends */
         if (g->pub.type == NTIDX_GC_BACKGROUND && s->bgc >= 0) {
             on_end(&l->recs[s->bgc]);
@@ -284,6 +289,8 @@ static void heap_stats(gc_lane *l, const gc_env *env, const gc_ev *e)
         l->unmatched++;
     }
     memset(s->alloc_since, 0, sizeof s->alloc_since);
+    memset(s->alloc_clamped, 0, sizeof s->alloc_clamped);
+    s->resets++;
     s->last_restart_end = e->ts;
 }
 

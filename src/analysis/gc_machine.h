@@ -40,6 +40,12 @@ typedef struct gc_rec {
     int64_t pause_start_ts;         /* raw ticks of its pause start (GC_NONE: unknown) */
     uint64_t gen_size[GC_GENS], promoted[GC_GENS]; /* GC/HeapStats */
     double alloc_tick_mb[3];        /* AllocedSinceLastGCBasedOnAllocTickMB: small, large, pinned */
+    /* what alloc_tick_mb was made from, for gc.c's merge to make it again with an earlier unit's sums added */
+    int alloc_taken;                /* a GC/HeapStats set alloc_tick_mb (or would have, without ticks) */
+    int alloc_had_ticks;            /* has_alloc_ticks then */
+    uint64_t alloc_reset;           /* gc_state.resets then: which GC/HeapStats */
+    int64_t alloc_raw[3];           /* alloc_since then */
+    int64_t alloc_clamped[3];       /* alloc_clamped then */
     double duration_since_last_restart_ms;
     gc_heap_hist *heaps;            /* PerHeapHistories (owned) */
     uint32_t nheaps, heaps_cap;
@@ -53,11 +59,16 @@ typedef struct gc_state {
     int64_t last_restart_end;          /* raw ticks of lastRestartEndTimeRelativeMSec (GC_NONE: 0 ms) */
     /* allocTickCurrentMB - allocTickAtLastGC, in bytes (exact whatever the cut into units) */
     int64_t alloc_since[3];
+    int64_t alloc_clamped[3];          /* the same sums with every amount clamped, as they are once a bad tick is
+                                          seen (not compared: gc.c's merge takes them where a unit's run began
+                                          before a bad tick the replay had seen) */
     int bad_alloc_tick;                /* SeenBadAllocTick */
     int has_alloc_ticks;               /* HasAllocTickEvents (not compared: see gc_state_equal) */
     int64_t last;                      /* the last GC of the list (-1: none) */
     int64_t bgc;                       /* currentBGC (-1: none) */
     uint64_t last_number;              /* the last GC's Number (compared instead of the index) */
+    uint64_t resets;                   /* GC/HeapStats seen, each zeroing alloc_since (not compared: a count
+                                          of the run's own, which gc.c's merge reads to find a unit's first) */
 } gc_state;
 
 /* The kinds of compact events. */
@@ -141,9 +152,12 @@ int gc_step(gc_lane *l, const gc_env *env, const gc_ev *e);
    GetCurrentGC() is null). */
 int gc_quiescent(const gc_lane *l);
 
-/* Whether two quiescent states go on alike from here: every scalar equal, and the last GCs' numbers
-   (has_alloc_ticks aside: with the allocation sums equal it changes no figure). */
-int gc_state_equal(const gc_state *a, const gc_state *b);
+/* Whether a state `a` (the merge's replay) and a quiescent state `b` (a unit's own run) go on alike from
+   here but for the allocation ticks: every scalar equal, and the last GCs' numbers, aside from the sums since
+   the last GC/HeapStats (alloc_since), has_alloc_ticks, and a bad tick `a` has seen and `b` not. Their
+   figures then differ only in what those sums give the GCs their GC/HeapStats close, which gc.c's merge
+   makes again from the sums a unit's GCs keep (alloc_raw, alloc_clamped). */
+int gc_state_equal_but_alloc(const gc_state *a, const gc_state *b);
 
 /* GCs in progress in the window: the lookahead looks for their ends. */
 uint64_t gc_open_in_window(const gc_lane *l);

@@ -229,6 +229,47 @@ static void test_blocking(void **state)
 }
 
 /*
+ * Allocation ticks over regions without a GC, then a GC; ticks, a GC again.
+ * A unit that begins between GCs has summed no tick of the regions before
+ * it: the merge takes its run with the sums it lacks added to the GC its
+ * first GC/HeapStats closes (or, with none, to its end state). Every cut
+ * into units (analyse()) gives the same figures, these.
+ */
+static void test_alloc_ticks_between_gcs(void **state)
+{
+    (void)state;
+    for (int v = 5; v <= 6; v++) {
+        rt_trace rt;
+        rt_begin(&rt, v, PID);
+        rt_alloc_tick(&rt, 2, 1 * MS, 100000, 0);
+        rt_seqpoint(&rt, 2 * MS);
+        rt_alloc_tick(&rt, 2, 3 * MS, 200000, 1);
+        rt_gc_end(&rt, 2, 3 * MS + MS / 2, 9, 0); /* pairs with nothing: a step of the merge's replay */
+        rt_seqpoint(&rt, 4 * MS);
+        rt_alloc_tick(&rt, 2, 5 * MS, 50000, 0);
+        blocking_gc(&rt, 1, 10, 1, 0, 0, 0, 0);
+        rt_seqpoint(&rt, 20 * MS);
+        rt_alloc_tick(&rt, 3, 21 * MS, 30000, 0);
+        rt_seqpoint(&rt, 22 * MS);
+        rt_alloc_tick(&rt, 3, 23 * MS, 40000, 0);
+        rt_seqpoint(&rt, 24 * MS);
+        blocking_gc(&rt, 1, 30, 2, 0, 0, 0, 0);
+        rt_seqpoint(&rt, 40 * MS);
+        rt_alloc_tick(&rt, 3, 41 * MS, 70000, 0); /* after the last GC: no GC takes it */
+        analysed an;
+        open_written(&an, &rt, 1, "ticks between GCs");
+        analyse_default(&an);
+        assert_int_equal(ntidx_gc_count(an.a), 2);
+        /* small 0.1 + 0.05, large 0.2 (counted for LOH and POH, as in test_blocking) */
+        assert_ms(ntidx_gc_at(an.a, 0)->alloced_since_last_gc_mb, 0.15 + 0.2 + 0.2);
+        assert_ms(ntidx_gc_at(an.a, 1)->alloced_since_last_gc_mb, 0.03 + 0.04);
+        const ntidx_analysis_stats *st = ntidx_analysis_get_stats(an.a);
+        assert_int_equal(st->unmatched, 1);
+        close_trace(&an);
+    }
+}
+
+/*
  * A background GC with the ephemeral GC it starts with and a foreground GC
  * inside it, over four regions; then the same with each of its events in a
  * region of its own.
@@ -429,6 +470,37 @@ static void alloc_tick64(rt_trace *rt, uint32_t thread, uint64_t ts, uint64_t am
     rt_u16(&p, 0);
     rt_u32(&p, 0); /* HeapIndex */
     rt_event(rt, 10, 2, thread, ts, p.b, p.n);
+}
+
+/*
+ * A bad allocation tick (a negative amount: TraceEvent clamps every amount from it on) in a region before
+ * ticks that clamping changes and the GCs that take them. A unit after the bad tick's runs without having
+ * seen it: the merge gives its GCs the clamped sums its run kept beside its own.
+ */
+static void test_clamped_ticks_across_units(void **state)
+{
+    (void)state;
+    rt_trace rt;
+    rt_begin(&rt, 5, PID);
+    alloc_tick64(&rt, 2, 1 * MS, 0xfffffffffffff000ull, 0); /* -4096: clamped to 90 KB, and every one after */
+    rt_seqpoint(&rt, 2 * MS);
+    rt_alloc_tick(&rt, 2, 3 * MS, 50000, 0); /* clamped up to 90 KB */
+    rt_seqpoint(&rt, 4 * MS);
+    blocking_gc(&rt, 1, 10, 1, 0, 0, 0, 0);
+    rt_alloc_tick(&rt, 3, 14 * MS, 60000, 0); /* clamped up: a second GC of the same region takes it */
+    blocking_gc(&rt, 1, 16, 2, 0, 0, 0, 0);
+    rt_seqpoint(&rt, 20 * MS);
+    rt_alloc_tick(&rt, 3, 21 * MS, 500000, 0); /* clamped down to 110 KB (small objects) */
+    rt_seqpoint(&rt, 22 * MS);
+    blocking_gc(&rt, 1, 30, 3, 0, 0, 0, 0);
+    analysed an;
+    open_written(&an, &rt, 1, "clamped ticks");
+    analyse_default(&an);
+    assert_int_equal(ntidx_gc_count(an.a), 3);
+    assert_ms(ntidx_gc_at(an.a, 0)->alloced_since_last_gc_mb, 2 * 92160 / 1e6);
+    assert_ms(ntidx_gc_at(an.a, 1)->alloced_since_last_gc_mb, 92160 / 1e6);
+    assert_ms(ntidx_gc_at(an.a, 2)->alloced_since_last_gc_mb, 112640 / 1e6);
+    close_trace(&an);
 }
 
 static void test_huge_allocation_amounts(void **state)
@@ -701,11 +773,13 @@ int main(int argc, char **argv)
     const char *dir = argc > 1 ? argv[1] : "../shared/traces";
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blocking),
+        cmocka_unit_test(test_alloc_ticks_between_gcs),
         cmocka_unit_test(test_background),
         cmocka_unit_test(test_cut_off),
         cmocka_unit_test(test_unmatched_and_bad_payload),
         cmocka_unit_test(test_random_payloads),
         cmocka_unit_test(test_huge_allocation_amounts),
+        cmocka_unit_test(test_clamped_ticks_across_units),
         cmocka_unit_test(test_windows),
         cmocka_unit_test(test_tables),
         cmocka_unit_test(test_per_heap),
