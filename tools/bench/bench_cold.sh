@@ -24,9 +24,9 @@ drop() { sync; echo 1 >/proc/sys/vm/drop_caches; }
 # t CMD...: wall seconds of one run
 t() {
   local s e
-  s=$(date +%s.%N)
+  s=$EPOCHREALTIME
   "$@" >/dev/null 2>&1
-  e=$(date +%s.%N)
+  e=$EPOCHREALTIME
   echo "$e - $s" | bc -l
 }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }

@@ -29,9 +29,9 @@ one() {
   for i in $(seq "$reps"); do
     rm -f "$scratch/out.ntidx"
     local s e par
-    s=$(date +%s.%N)
+    s=$EPOCHREALTIME
     NTIDX_PHASES=1 "$@" >/dev/null 2>"$scratch/err" || { echo "$name: failed: $(tail -1 "$scratch/err")"; return; }
-    e=$(date +%s.%N)
+    e=$EPOCHREALTIME
     # the library's line, and the command's own when it formats its output on threads (tools/analysis_print.c)
     par=$(sed -n 's/^ntidx phases: parallel \([0-9.]*\) s.*/\1/p' "$scratch/err" | awk '{s += $1} END {printf "%.6f", s}')
     echo "$e - $s" | bc -l >>"$scratch/wall"

@@ -32,9 +32,9 @@ rss_file=$(mktemp)
 trap 'rm -f "$rss_file"' EXIT
 t() {
   local s e
-  s=$(date +%s.%N)
+  s=$EPOCHREALTIME
   /usr/bin/time -a -o "$rss_file" -f '%M' "$@" >/dev/null 2>/dev/null
-  e=$(date +%s.%N)
+  e=$EPOCHREALTIME
   echo "$e - $s" | bc -l
 }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
