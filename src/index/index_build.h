@@ -58,6 +58,10 @@ void ntx_index_snapshot_free(ntidx_index *snap);
  * +32) to fill, or NULL when out of memory (said in `err`).
  */
 uint8_t *ntx_index_begin_counts(ntidx_index *x, ntx_err *err);
+/* FILTERS alone made (zeroed) ahead of ntx_index_begin_counts(), which then keeps it: the --full build has
+   its workers put their entries there while others still read the index (nothing reads FILTERS before
+   ntx_index_end_counts() binds it). Returns it, or NULL when out of memory (said in `err`). */
+uint8_t *ntx_index_make_filters(ntidx_index *x, ntx_err *err);
 /* Block b's events. */
 void ntx_index_set_block_events(ntidx_index *x, uint64_t b, uint32_t events);
 /* The counts are in: the index is --full with `events` events; queries over it use the counts from now on. */

@@ -310,15 +310,23 @@ ntidx_index *ntx_index_snapshot(const ntidx_index *x, int regions_sorted)
 
 void ntx_index_snapshot_free(ntidx_index *snap) { free(snap); }
 
-uint8_t *ntx_index_begin_counts(ntidx_index *x, ntx_err *err)
+uint8_t *ntx_index_make_filters(ntidx_index *x, ntx_err *err)
 {
     uint64_t nblocks = x->own[B_BLOCKS].len / NTX_BLOCK_ENTRY;
-    if (!ntx_buf_append(&x->own[B_FILTERS], (size_t)(nblocks * NTX_FILTER_ENTRY))) {
+    /* ntx_buf_append() zeroes what it adds */
+    if (!x->own[B_FILTERS].len && !ntx_buf_append(&x->own[B_FILTERS], (size_t)(nblocks * NTX_FILTER_ENTRY))) {
         ntx_err_set(err, NTIDX_E_NOMEM, "out of memory building the index");
         return NULL;
     }
-    uint8_t *blocks = x->own[B_BLOCKS].bytes, *filters = x->own[B_FILTERS].bytes;
-    memset(filters, 0, (size_t)(nblocks * NTX_FILTER_ENTRY));
+    return x->own[B_FILTERS].bytes;
+}
+
+uint8_t *ntx_index_begin_counts(ntidx_index *x, ntx_err *err)
+{
+    uint64_t nblocks = x->own[B_BLOCKS].len / NTX_BLOCK_ENTRY;
+    uint8_t *blocks = x->own[B_BLOCKS].bytes, *filters = ntx_index_make_filters(x, err);
+    if (!filters)
+        return NULL;
     for (uint64_t i = 0; i < nblocks; i++)
         ntx_store32(blocks + i * NTX_BLOCK_ENTRY + 20, 0);
     return filters;

@@ -89,6 +89,8 @@ typedef struct full_unit {
     uint8_t *filters;           /* block b: its FILTERS entry at (b - b0) * NTX_FILTER_ENTRY */
     ntidx_buf name_pool;        /* the names its regions' types use, each once (NUL-terminated) */
     ntx_strpool names;          /* over name_pool */
+    atomic_int counted;         /* counts and filters are complete */
+    atomic_int placed;          /* its filters are in the index's FILTERS (whoever swaps it to 1 copies them) */
 } full_unit;
 
 typedef struct full_shared {
@@ -109,6 +111,11 @@ typedef struct full_shared {
     atomic_uint_fast64_t done_bytes;  /* trace bytes of the regions done (progress) */
     atomic_int cancelled;             /* the progress callback (on the calling thread) cancelled, or the scan failed */
     uint64_t reported;                /* the calling thread's: the most done it has reported (report()) */
+    /* The index's FILTERS, made by the calling thread once the scan is over, while the workers count; a unit
+       counted after that puts its own entries there, on its worker, and the calling thread those of the units
+       counted before (place_filters()): no serial copy of them all at the end. */
+    _Atomic(uint8_t *) filters;
+    uint64_t nblocks;                 /* the finished index's blocks (set before `filters`) */
 } full_shared;
 
 /*
@@ -329,6 +336,18 @@ static void run_pass(full_shared *sh, full_unit *u, int is_caller)
     free(list);
 }
 
+/* u's filters into the index's FILTERS, if they are made and nobody has put them there yet. Called by u's
+   worker once u is counted, and by the calling thread for each unit once FILTERS is made: each side stores its
+   flag before it looks at the other's (sequentially consistent), so at least one of them copies, and the
+   exchange on `placed` makes it one. */
+static void place_filters(full_shared *sh, full_unit *u)
+{
+    uint8_t *f = atomic_load(&sh->filters);
+    if (!f || !atomic_load(&u->counted) || u->b1 <= u->b0 || u->b1 > sh->nblocks || atomic_exchange(&u->placed, 1))
+        return;
+    memcpy(f + u->b0 * NTX_FILTER_ENTRY, u->filters, (size_t)((u->b1 - u->b0) * NTX_FILTER_ENTRY));
+}
+
 static void *full_work(void *arg)
 {
     full_shared *sh = ((void **)arg)[0];
@@ -341,6 +360,8 @@ static void *full_work(void *arg)
                 break;
             pthread_mutex_unlock(&sh->lock);
             run_pass(sh, u, is_caller);
+            atomic_store(&u->counted, 1);
+            place_filters(sh, u);
             pthread_mutex_lock(&sh->lock);
         } else if (sh->scan_over || atomic_load(&sh->cancelled)) {
             break;
@@ -435,6 +456,10 @@ static void unit_free(full_unit *u)
 static int publish(full_shared *sh, const ntidx_index *x, ntidx_index *snap, uint64_t r0, uint64_t r1)
 {
     full_unit *u = calloc(1, sizeof *u);
+    if (u) {
+        atomic_init(&u->counted, 0);
+        atomic_init(&u->placed, 0);
+    }
     uint64_t b0 = ntx_rg_first(x, r0), b1 = ntx_rg_end(x, r1 - 1);
     if (b1 < b0) /* regions are checked to be in order when loaded; built ones are */
         b1 = b0;
@@ -558,6 +583,7 @@ static int build_full(ntidx_trace *t, const ntidx_index *from, const ntidx_index
     atomic_init(&sh.first_failed, UINT64_MAX);
     atomic_init(&sh.done_bytes, 0);
     atomic_init(&sh.cancelled, 0);
+    atomic_init(&sh.filters, NULL);
     unsigned nthreads = ntx_thread_count(o->threads);
     /* Work units: runs of consecutive regions (one query each, primed once), unit_target() bytes each. The
        regions' bytes are not known before the scan: the trace's size stands for them. */
@@ -609,6 +635,20 @@ static int build_full(ntidx_trace *t, const ntidx_index *from, const ntidx_index
     args[0][0] = &sh;
     args[0][1] = &sh; /* the calling thread: it reports progress */
     double ph = ntx_phase_begin(); /* the workers' part after the scan, timed for the benchmarks */
+    if (rc == 0) {
+        /* FILTERS made while the workers count (7 MB on a 10 GB trace, fresh pages: on one thread after them
+           it was most of the build's serial part), and the entries of the units already counted put in */
+        sh.nblocks = ntx_index_block_count(x);
+        uint8_t *f = ntx_index_make_filters(x, err);
+        if (!f) {
+            rc = err->code;
+            atomic_store(&sh.cancelled, 1);
+        } else {
+            atomic_store(&sh.filters, f);
+            for (size_t i = 0; i < sh.nunits; i++) /* (the scan is over: no unit is added) */
+                place_filters(&sh, sh.units[i]);
+        }
+    }
     if (rc == 0)
         full_work(args[0]);
     for (unsigned i = 1; i <= started; i++)
@@ -647,7 +687,7 @@ static int build_full(ntidx_trace *t, const ntidx_index *from, const ntidx_index
                 ntx_index_set_block_events(x, b, u->counts[b - u->b0]);
                 events += u->counts[b - u->b0];
             }
-            if (u->b1 > u->b0 && u->b1 <= nblocks)
+            if (u->b1 > u->b0 && u->b1 <= nblocks && !atomic_load(&u->placed)) /* (every one, unless cancelled) */
                 memcpy(filters + u->b0 * NTX_FILTER_ENTRY, u->filters, (size_t)((u->b1 - u->b0) * NTX_FILTER_ENTRY));
         }
         ntx_index_end_counts(x, events); /* queries over x now use the counts */
