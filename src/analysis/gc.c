@@ -392,9 +392,7 @@ static void fix_alloc(gc_rec *g, const int64_t base[3], const int64_t add[3], in
     for (int k = 0; k < 3; k++)
         g->alloc_raw[k] = gc_add_wrapping(base[k], add[k]);
     g->alloc_had_ticks |= had_ticks;
-    if (g->alloc_had_ticks)
-        for (int k = 0; k < 3; k++)
-            g->alloc_tick_mb[k] = (double)g->alloc_raw[k] / 1000000.0;
+    gc_rec_alloc_figures(g);
 }
 
 static void add_alloc_difference(gc_lane *M, const gc_lane *U, const snap *s, size_t base, const gc_state *at)
@@ -422,7 +420,7 @@ static void add_alloc_difference(gc_lane *M, const gc_lane *U, const snap *s, si
        background GC's comes after the ephemeral GCs it ran beside) */
     for (size_t i = base; i < M->nrecs; i++) {
         gc_rec *g = &M->recs[i];
-        if (!g->alloc_taken)
+        if (!g->has_heap_stats) /* no GC/HeapStats gave it sums */
             continue;
         if (g->alloc_reset == s->st.resets) /* the GC the first GC/HeapStats after the snapshot closes */
             fix_alloc(g, clamp ? g->alloc_clamped : g->alloc_raw, diff, at->has_alloc_ticks);

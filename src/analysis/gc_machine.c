@@ -61,6 +61,12 @@ int gc_state_equal_but_alloc(const gc_state *a, const gc_state *b)
            (a->last < 0 || a->last_number == b->last_number) && (a->bgc >= 0) == (b->bgc >= 0);
 }
 
+void gc_rec_alloc_figures(gc_rec *g)
+{
+    if (g->alloc_had_ticks)
+        for (int k = 0; k < 3; k++)
+            g->alloc_tick_mb[k] = (double)g->alloc_raw[k] / 1000000.0;
+}
 
 /* TraceGarbageCollector.GetCurrentGC(): the last GC while incomplete, else the background GC running. */
 static gc_rec *current_gc(gc_lane *l)
@@ -270,14 +276,11 @@ static void heap_stats(gc_lane *l, const gc_env *env, const gc_ev *e)
             g->duration_since_last_restart_ms = gc_ms(env, e->ts) - restart_ms(env, s);
         else
             g->duration_since_last_restart_ms = g->pub.pause_start_relative_ms - restart_ms(env, s);
-        if (s->has_alloc_ticks)
-            for (int k = 0; k < 3; k++)
-                g->alloc_tick_mb[k] = (double)s->alloc_since[k] / 1000000.0;
-        g->alloc_taken = 1;
         g->alloc_had_ticks = s->has_alloc_ticks;
         g->alloc_reset = s->resets;
         memcpy(g->alloc_raw, s->alloc_since, sizeof g->alloc_raw);
         memcpy(g->alloc_clamped, s->alloc_clamped, sizeof g->alloc_clamped);
+        gc_rec_alloc_figures(g);
         /* this is where a background GC ends */
         if (g->pub.type == NTIDX_GC_BACKGROUND && s->bgc >= 0) {
             on_end(&l->recs[s->bgc]);

@@ -40,8 +40,8 @@ typedef struct gc_rec {
     int64_t pause_start_ts;         /* raw ticks of its pause start (GC_NONE: unknown) */
     uint64_t gen_size[GC_GENS], promoted[GC_GENS]; /* GC/HeapStats */
     double alloc_tick_mb[3];        /* AllocedSinceLastGCBasedOnAllocTickMB: small, large, pinned */
-    /* what alloc_tick_mb was made from, for gc.c's merge to make it again with an earlier unit's sums added */
-    int alloc_taken;                /* a GC/HeapStats set alloc_tick_mb (or would have, without ticks) */
+    /* what its GC/HeapStats (has_heap_stats) made alloc_tick_mb from, for gc.c's merge to make it again with an
+       earlier unit's sums added (gc_rec_alloc_figures()) */
     int alloc_had_ticks;            /* has_alloc_ticks then */
     uint64_t alloc_reset;           /* gc_state.resets then: which GC/HeapStats */
     int64_t alloc_raw[3];           /* alloc_since then */
@@ -63,7 +63,7 @@ typedef struct gc_state {
                                           seen (not compared: gc.c's merge takes them where a unit's run began
                                           before a bad tick the replay had seen) */
     int bad_alloc_tick;                /* SeenBadAllocTick */
-    int has_alloc_ticks;               /* HasAllocTickEvents (not compared: see gc_state_equal) */
+    int has_alloc_ticks;               /* HasAllocTickEvents (not compared: see gc_state_equal_but_alloc) */
     int64_t last;                      /* the last GC of the list (-1: none) */
     int64_t bgc;                       /* currentBGC (-1: none) */
     uint64_t last_number;              /* the last GC's Number (compared instead of the index) */
@@ -158,6 +158,10 @@ int gc_quiescent(const gc_lane *l);
    figures then differ only in what those sums give the GCs their GC/HeapStats close, which gc.c's merge
    makes again from the sums a unit's GCs keep (alloc_raw, alloc_clamped). */
 int gc_state_equal_but_alloc(const gc_state *a, const gc_state *b);
+
+/* g's allocation figures (alloc_tick_mb) from the sums its GC/HeapStats gave it (alloc_raw), when ticks had been
+   seen then (alloc_had_ticks): the machine's, and gc.c's merge's once it has added an earlier unit's sums. */
+void gc_rec_alloc_figures(gc_rec *g);
 
 /* GCs in progress in the window: the lookahead looks for their ends. */
 uint64_t gc_open_in_window(const gc_lane *l);
